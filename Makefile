@@ -1,0 +1,98 @@
+# ecsbench: `make` builds, `make bench PROFILE=A` measures, `make test` proves correctness.
+# User CFLAGS are appended to the project's, never replace them. V=1 shows the commands.
+
+CC ?= gcc
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes -O2 -g
+ALL_CFLAGS = $(BASE_CFLAGS) $(CFLAGS)
+LDLIBS := -lm
+
+PROFILE ?= A
+BACKENDS ?= all
+WORKLOADS ?= all
+ENTITIES ?= 1024..1048576
+COMPONENTS ?= 1,2,3
+REPS ?= 5
+WARMUP ?= 1
+SEED ?= 1
+SYSTEMS ?=
+OUTPUT ?= results/$(PROFILE).csv
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD -- impls harness 2>/dev/null || echo -dirty)
+
+IMPL_SRC := $(wildcard impls/*.c)
+HARNESS_SRC := harness/main.c harness/workloads.c harness/stats.c harness/alloc.c
+TEST_SRC := tests/conformance.c tests/model.c harness/alloc.c
+
+# Variants: the optimised build, and the sanitizer build the tests also run.
+SAN_FLAGS := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+objs = $(patsubst %.c,$(1)/%.o,$(2))
+
+BIN := build/ecsbench
+TEST_BIN := build/conformance
+ASAN_TEST_BIN := build/asan/conformance
+
+.PHONY: all deps bench test clean help
+all: $(BIN) $(TEST_BIN)
+
+deps:
+	$(Q)scripts/deps.sh core
+
+# A flags file per variant: changing CFLAGS rebuilds that variant.
+build/.flags: FORCE | deps
+	$(Q)mkdir -p build
+	$(Q)echo '$(ALL_CFLAGS) $(COMMIT)' | cmp -s - $@ || echo '$(ALL_CFLAGS) $(COMMIT)' > $@
+build/asan/.flags: FORCE | deps
+	$(Q)mkdir -p build/asan
+	$(Q)echo '$(ALL_CFLAGS) $(SAN_FLAGS)' | cmp -s - $@ || echo '$(ALL_CFLAGS) $(SAN_FLAGS)' > $@
+.PHONY: FORCE
+FORCE:
+
+build/%.o: %.c build/.flags
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -DECSB_COMMIT='"$(COMMIT)"' -DECSB_CFLAGS='"$(ALL_CFLAGS)"' -MMD -MP -c $< -o $@
+
+build/asan/%.o: %.c build/asan/.flags
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $< (asan)")
+	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -MMD -MP -c $< -o $@
+
+$(BIN): $(call objs,build,$(HARNESS_SRC) $(IMPL_SRC))
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDLIBS)
+
+$(TEST_BIN): $(call objs,build,$(TEST_SRC) $(IMPL_SRC))
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDLIBS)
+
+$(ASAN_TEST_BIN): $(call objs,build/asan,$(TEST_SRC) $(IMPL_SRC))
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $^ -o $@ $(LDLIBS)
+
+bench: $(BIN)
+	@mkdir -p $(dir $(OUTPUT))
+	$(BIN) --profile $(PROFILE) --backends $(BACKENDS) --workloads $(WORKLOADS) \
+		--entities $(ENTITIES) --components $(COMPONENTS) --reps $(REPS) --warmup $(WARMUP) \
+		--seed $(SEED) $(if $(SYSTEMS),--systems $(SYSTEMS)) --output $(OUTPUT)
+
+test: $(BIN) $(TEST_BIN) $(ASAN_TEST_BIN)
+	$(Q)tests/run.sh
+
+clean:
+	rm -rf build
+
+help:
+	@echo "make                  build build/ecsbench and the tests"
+	@echo "make bench PROFILE=A  every backend, workload, k=1..3, N=2^10..2^20 -> results/A.csv"
+	@echo "                      (BACKENDS= WORKLOADS= ENTITIES= COMPONENTS= REPS= WARMUP= SEED= SYSTEMS= OUTPUT=)"
+	@echo "make test             conformance suite (plain and ASan+UBSan) and command-line tests"
+	@echo "make clean            remove build/"
+
+-include $(shell find build -name '*.d' 2>/dev/null)

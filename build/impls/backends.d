@@ -1,0 +1,2 @@
+build/impls/backends.o: impls/backends.c impls/ecs.h
+impls/ecs.h:

@@ -1,0 +1,3 @@
+build/impls/tree.o: impls/tree.c impls/ecs.h impls/family.h
+impls/ecs.h:
+impls/family.h:

@@ -1,0 +1,70 @@
+/*
+ * backends.c: the table of backends, the one place that names them all, and the small helpers
+ * of the interface that every backend shares. To add a backend: one file in impls/ that exports
+ * a `const struct ecs_ops ecs_backend_<name>`, and one line in each list below.
+ */
+#include <string.h>
+
+#include "ecs.h"
+
+extern const struct ecs_ops ecs_backend_hash;
+extern const struct ecs_ops ecs_backend_tree;
+extern const struct ecs_ops ecs_backend_vector;
+
+const struct ecs_ops *const ecs_backends[] = {
+	&ecs_backend_hash,
+	&ecs_backend_tree,
+	&ecs_backend_vector,
+};
+
+const size_t ecs_backend_count = sizeof ecs_backends / sizeof ecs_backends[0];
+
+const struct ecs_ops *ecs_backend_find(const char *name)
+{
+	for (size_t i = 0; i < ecs_backend_count; i++)
+		if (strcmp(ecs_backends[i]->name, name) == 0)
+			return ecs_backends[i];
+	return NULL;
+}
+
+const char *ecs_status_name(int status)
+{
+	switch (status) {
+	case ECS_OK: return "ECS_OK";
+	case ECS_ERR_DEAD_ENTITY: return "ECS_ERR_DEAD_ENTITY";
+	case ECS_ERR_NO_COMPONENT: return "ECS_ERR_NO_COMPONENT";
+	case ECS_ERR_HAS_COMPONENT: return "ECS_ERR_HAS_COMPONENT";
+	case ECS_ERR_BAD_COMPONENT: return "ECS_ERR_BAD_COMPONENT";
+	case ECS_ERR_BAD_SYSTEM: return "ECS_ERR_BAD_SYSTEM";
+	case ECS_ERR_NO_MEMORY: return "ECS_ERR_NO_MEMORY";
+	case ECS_ERR_FULL: return "ECS_ERR_FULL";
+	case ECS_ERR_INVALID: return "ECS_ERR_INVALID";
+	default: return status > 0 ? "(positive: not a status)" : "(unknown status)";
+	}
+}
+
+int ecs_config_check(const struct ecs_config *cfg)
+{
+	if (!cfg || !cfg->component_sizes || cfg->component_count == 0 ||
+	    cfg->component_count > ECS_MAX_COMPONENT_TYPES || cfg->system_count == 0 ||
+	    cfg->system_count > ECS_MAX_SYSTEMS)
+		return ECS_ERR_INVALID;
+	for (uint32_t t = 0; t < cfg->component_count; t++)
+		if (cfg->component_sizes[t] == 0 || cfg->component_sizes[t] > ECS_MAX_COMPONENT_SIZE)
+			return ECS_ERR_INVALID;
+	return ECS_OK;
+}
+
+int ecs_system_types_check(const uint32_t *types, uint32_t count, uint32_t component_count)
+{
+	if (!types || count == 0 || count > ECS_SYSTEM_MAX_COMPONENTS)
+		return ECS_ERR_INVALID;
+	for (uint32_t i = 0; i < count; i++) {
+		if (types[i] >= component_count)
+			return ECS_ERR_BAD_COMPONENT;
+		for (uint32_t j = 0; j < i; j++)
+			if (types[j] == types[i])
+				return ECS_ERR_INVALID;
+	}
+	return ECS_OK;
+}

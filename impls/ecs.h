@@ -1,0 +1,178 @@
+/*
+ * ecs.h: the storage interface every ecsbench backend fills, and the only header the harness
+ * and the tests include to reach a backend.
+ *
+ * A backend is one `const struct ecs_ops` (a vtable) listed in `ecs_backends[]` (impls/backends.c).
+ * Everything else (the CLI, the CSV, the conformance suite) loops over that table.
+ *
+ * Entities are generational 32-bit handles:
+ *
+ *     bits 31..22  generation (10 bits, 1024 values, wraps)
+ *     bits 21..0   index      (22 bits)
+ *
+ * Index ECS_INDEX_MASK is never handed out, so ECS_NULL (all ones) is never a live handle and at
+ * most ECS_MAX_ENTITIES = 2^22 - 1 = 4,194,303 entities are alive at once; past that,
+ * entity_create fails with ECS_ERR_FULL. Destroying an entity bumps the generation of its index,
+ * so the old handle is dead to every operation even after the index is reused (seed 002's zombie
+ * problem). A stale handle can only alias a live one after its index has been reused 1024 times.
+ *
+ * Components are plain bytes: type t has the size cfg->component_sizes[t], fixed when the storage
+ * is created; values are copied in by component_add and read or written in place through the
+ * pointer component_get returns (valid until the next structural change: any add, remove,
+ * create or destroy may move values).
+ *
+ * Every allocation goes through the `struct ecs_allocator` given at creation (with sizes, so the
+ * harness can count bytes); no backend keeps global state, so storages live side by side.
+ *
+ * Iteration hands out batches, never one indirect call per entity: system_iter_begin fills an
+ * iterator, each system_iter_next call fills `struct ecs_batch` with `count` entity handles and,
+ * for each component the system requires (in the order it was registered with), either a
+ * contiguous column (`columns[c]`, values `component_sizes[type]` bytes apart) or, where the
+ * storage cannot hand out a column, an array of `count` pointers (`pointers[c]`). A batch whose
+ * components are all columns may hold any number of entities; one with a pointer array holds at
+ * most ECS_BATCH_MAX. The values may be written through (that is what a system does); the
+ * storage must not be changed structurally while an iteration is under way.
+ */
+#ifndef ECS_H
+#define ECS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ECS_INTERFACE_VERSION 1
+
+typedef uint32_t ecs_entity;
+
+#define ECS_INDEX_BITS 22u
+#define ECS_GENERATION_BITS 10u
+#define ECS_INDEX_MASK ((1u << ECS_INDEX_BITS) - 1u)
+#define ECS_GENERATION_MASK ((1u << ECS_GENERATION_BITS) - 1u)
+#define ECS_MAX_ENTITIES ECS_INDEX_MASK /* index ECS_INDEX_MASK is reserved for ECS_NULL */
+#define ECS_NULL UINT32_MAX
+
+/* Limits of a profile: the harness's AAA profile (512 types, 64 systems) is well inside them. */
+#define ECS_MAX_COMPONENT_TYPES 4096u
+#define ECS_MAX_SYSTEMS 1024u
+#define ECS_MAX_COMPONENT_SIZE 4096u
+#define ECS_SYSTEM_MAX_COMPONENTS 8u /* components one system may require */
+#define ECS_BATCH_MAX 256u           /* entities in a batch that uses pointer arrays */
+
+static inline uint32_t ecs_entity_index(ecs_entity e) { return e & ECS_INDEX_MASK; }
+static inline uint32_t ecs_entity_generation(ecs_entity e) { return e >> ECS_INDEX_BITS; }
+static inline ecs_entity ecs_entity_make(uint32_t index, uint32_t generation)
+{
+	return (generation & ECS_GENERATION_MASK) << ECS_INDEX_BITS | (index & ECS_INDEX_MASK);
+}
+
+/*
+ * Status codes. Every operation that can fail returns one; on any error the storage is left
+ * exactly as it was.
+ */
+enum ecs_status {
+	ECS_OK = 0,
+	ECS_ERR_DEAD_ENTITY = -1,   /* handle was destroyed, never created, or is ECS_NULL */
+	ECS_ERR_NO_COMPONENT = -2,  /* remove/get of a component the entity does not have */
+	ECS_ERR_HAS_COMPONENT = -3, /* add of a component the entity already has */
+	ECS_ERR_BAD_COMPONENT = -4, /* component type id >= the profile's component_count */
+	ECS_ERR_BAD_SYSTEM = -5,    /* system id never registered, or system_count exhausted */
+	ECS_ERR_NO_MEMORY = -6,     /* the allocator returned NULL */
+	ECS_ERR_FULL = -7,          /* ECS_MAX_ENTITIES entities already alive */
+	ECS_ERR_INVALID = -8,       /* bad argument: NULL pointer, bad config, empty or repeated
+	                               component list, more than ECS_SYSTEM_MAX_COMPONENTS */
+};
+
+const char *ecs_status_name(int status); /* "ECS_ERR_DEAD_ENTITY", ... */
+
+/*
+ * The allocator a storage uses for everything. `realloc` and `free` receive the size the block
+ * was allocated with (old_size for realloc), so a counting allocator needs no header per block.
+ * realloc with ptr == NULL allocates; a NULL return leaves the old block untouched.
+ */
+struct ecs_allocator {
+	void *(*malloc)(void *ctx, size_t size);
+	void *(*realloc)(void *ctx, void *ptr, size_t old_size, size_t new_size);
+	void (*free)(void *ctx, void *ptr, size_t size);
+	void *ctx;
+};
+
+/* What a storage is created for: the profile's component types and their sizes, and how many
+ * systems may be registered. All component types exist from creation on. */
+struct ecs_config {
+	uint32_t component_count;        /* 1..ECS_MAX_COMPONENT_TYPES */
+	uint32_t system_count;           /* 1..ECS_MAX_SYSTEMS */
+	const uint32_t *component_sizes; /* component_count sizes, each 1..ECS_MAX_COMPONENT_SIZE */
+};
+
+struct ecs_batch {
+	uint32_t count;
+	const ecs_entity *entities;
+	void *columns[ECS_SYSTEM_MAX_COMPONENTS];   /* contiguous values, or NULL */
+	void **pointers[ECS_SYSTEM_MAX_COMPONENTS]; /* count pointers, where columns[c] is NULL */
+};
+
+/* Iterator state, on the caller's stack: an opaque part for the backend and scratch space the
+ * backend may fill and hand out in a batch. */
+struct ecs_iter {
+	void *storage;
+	uint64_t state[8];
+	ecs_entity entities[ECS_BATCH_MAX];
+	void *pointers[ECS_SYSTEM_MAX_COMPONENTS][ECS_BATCH_MAX];
+};
+
+typedef struct ecs_storage ecs_storage; /* each backend defines its own */
+
+struct ecs_ops {
+	uint32_t version; /* ECS_INTERFACE_VERSION */
+	const char *name; /* short, as on the command line and in the CSV */
+	const char *description;
+
+	int (*create)(const struct ecs_config *cfg, const struct ecs_allocator *alloc,
+	              ecs_storage **out);
+	void (*destroy)(ecs_storage *s); /* frees every byte; NULL is ignored */
+	/* Optional (NULL: ecs_reserve does nothing): make room for `entities` entities with
+	 * their components so that creating them allocates less. */
+	int (*reserve)(ecs_storage *s, uint32_t entities);
+
+	int (*entity_create)(ecs_storage *s, ecs_entity *out);
+	int (*entity_destroy)(ecs_storage *s, ecs_entity e); /* removes all its components */
+	bool (*entity_alive)(const ecs_storage *s, ecs_entity e);
+
+	/* value: component_sizes[type] bytes to copy in. */
+	int (*component_add)(ecs_storage *s, ecs_entity e, uint32_t type, const void *value);
+	int (*component_remove)(ecs_storage *s, ecs_entity e, uint32_t type);
+	int (*component_get)(ecs_storage *s, ecs_entity e, uint32_t type, void **out);
+	/* 1 if the entity has it, 0 if not, or a negative status. */
+	int (*component_has)(const ecs_storage *s, ecs_entity e, uint32_t type);
+
+	/* Registers a system requiring `count` distinct types (1..ECS_SYSTEM_MAX_COMPONENTS);
+	 * ids are given out 0, 1, 2, ... up to cfg->system_count - 1. Entities that already match
+	 * are matched from then on. */
+	int (*system_register)(ecs_storage *s, const uint32_t *types, uint32_t count,
+	                       uint32_t *out_id);
+	int (*system_iter_begin)(ecs_storage *s, uint32_t system, struct ecs_iter *it);
+	/* Fills the next batch; returns false when there is none (batch->count is then 0).
+	 * A returned batch always has count > 0. */
+	bool (*system_iter_next)(struct ecs_iter *it, struct ecs_batch *batch);
+};
+
+/* Thin wrappers for the optional methods, so callers never test for NULL themselves. */
+static inline int ecs_reserve(const struct ecs_ops *ops, ecs_storage *s, uint32_t entities)
+{
+	return ops->reserve ? ops->reserve(s, entities) : ECS_OK;
+}
+
+/* The backend table (impls/backends.c). */
+extern const struct ecs_ops *const ecs_backends[];
+extern const size_t ecs_backend_count;
+const struct ecs_ops *ecs_backend_find(const char *name); /* NULL if unknown */
+
+/* Checks a config against the limits above; ECS_OK or ECS_ERR_INVALID. Every backend's create
+ * calls it first. */
+int ecs_config_check(const struct ecs_config *cfg);
+
+/* Checks a system's component list: 1..ECS_SYSTEM_MAX_COMPONENTS types, each below
+ * component_count, none repeated. ECS_OK, ECS_ERR_INVALID or ECS_ERR_BAD_COMPONENT. */
+int ecs_system_types_check(const uint32_t *types, uint32_t count, uint32_t component_count);
+
+#endif

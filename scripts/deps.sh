@@ -1,0 +1,52 @@
+#!/bin/sh
+# Installs the Debian packages ecsbench needs, only when something is missing.
+# Usage: scripts/deps.sh [core|plots|valgrind|all]...   (default: core)
+# Checks files and commands, not dpkg state, so a system where the headers come from
+# elsewhere is left alone. Runs apt-get as root, through sudo otherwise; failing both,
+# prints the exact command to run and exits 1.
+set -eu
+
+need=""
+want() { # want PACKAGE PATH-OR-COMMAND
+	case "$2" in
+	/*) [ -e "$2" ] || need="$need $1" ;;
+	*) command -v "$2" >/dev/null 2>&1 || need="$need $1" ;;
+	esac
+}
+
+[ $# -gt 0 ] || set -- core
+for group in "$@"; do
+	case "$group" in
+	core)
+		want uthash-dev /usr/include/uthash.h
+		want libbsd-dev /usr/include/bsd/sys/tree.h
+		;;
+	plots) want gnuplot-nox gnuplot ;;
+	valgrind)
+		want valgrind valgrind
+		want valgrind /usr/include/valgrind/callgrind.h
+		;;
+	all) exec "$0" core plots valgrind ;;
+	*) echo "deps.sh: unknown group '$group' (valid: core, plots, valgrind, all)" >&2; exit 2 ;;
+	esac
+done
+
+[ -n "$need" ] || exit 0
+need=$(printf '%s\n' $need | sort -u | tr '\n' ' ')
+echo "deps.sh: installing missing packages: $need" >&2
+
+if [ "$(id -u)" -eq 0 ]; then
+	sudo=""
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+	sudo="sudo -n"
+else
+	echo "deps.sh: not root and no password-less sudo; run this, then retry:" >&2
+	echo "  sudo apt-get update && sudo apt-get install -y $need" >&2
+	exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+# A fresh machine has no package lists yet; an install without them finds nothing.
+$sudo apt-get update -qq >&2 || true
+# shellcheck disable=SC2086
+$sudo apt-get install -y -qq --no-install-recommends $need >&2
