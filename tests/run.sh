@@ -3,6 +3,8 @@
 # them all as the last line (what CI reads). Exit status 1 if anything failed or a suite crashed.
 #   build/conformance        the conformance suite, every backend, every test
 #   build/asan/conformance   the same under AddressSanitizer and UndefinedBehaviorSanitizer
+#   build/asan/fuzz_replay   the fuzz target over the committed corpus (tests/corpus)
+#   valgrind build/conformance   the suite, reduced, under memcheck: no error, no leak
 #   tests/cli.sh             build/ecsbench's command line: bad input, a good run, SIGINT
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -35,6 +37,12 @@ suite() {
 suite conformance build/conformance
 suite "conformance (ASan+UBSan)" env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 build/asan/conformance
+suite "fuzz corpus replay (ASan+UBSan)" sh -c 'build/asan/fuzz_replay tests/corpus/*'
+# memcheck on a reduced size: profile A, fewer random operations, and not the entity-limit test
+# (4 million entities would take minutes under valgrind)
+suite "conformance (valgrind memcheck)" valgrind -q --error-exitcode=99 --leak-check=full \
+	--errors-for-leak-kinds=all --show-leak-kinds=all build/conformance --ops 3000 -capacity \
+	-/AA
 suite cli tests/cli.sh
 
 echo "$total_passed passed, $total_failed failed"
