@@ -654,7 +654,8 @@ static int arch_entity_destroy(ecs_storage *s, ecs_entity e)
 	return ECS_OK;
 }
 
-/* The checks every component operation starts with (in the same order as every backend). */
+/* The checks every component operation starts with, in ecs.h's order of precedence (NULL
+ * pointer arguments are checked before them). */
 static inline int arch_check(const ecs_storage *s, ecs_entity e, uint32_t type)
 {
 	if (!s)
@@ -668,11 +669,11 @@ static inline int arch_check(const ecs_storage *s, ecs_entity e, uint32_t type)
 
 static int arch_component_add(ecs_storage *s, ecs_entity e, uint32_t type, const void *value)
 {
+	if (!value)
+		return ECS_ERR_INVALID;
 	int rc = arch_check(s, e, type);
 	if (rc != ECS_OK)
 		return rc;
-	if (!value)
-		return ECS_ERR_INVALID;
 	struct arch_record *r = &s->records[ecs_entity_index(e)];
 	if (table_column(&s->tables[r->table], type) != ARCH_NONE)
 		return ECS_ERR_HAS_COMPONENT;
@@ -706,11 +707,11 @@ static int arch_component_remove(ecs_storage *s, ecs_entity e, uint32_t type)
 
 static int arch_component_get(ecs_storage *s, ecs_entity e, uint32_t type, void **out)
 {
+	if (!out)
+		return ECS_ERR_INVALID;
 	int rc = arch_check(s, e, type);
 	if (rc != ECS_OK)
 		return rc;
-	if (!out)
-		return ECS_ERR_INVALID;
 	const struct arch_record *r = &s->records[ecs_entity_index(e)];
 	const struct arch_table *t = &s->tables[r->table];
 	uint32_t j = table_column(t, type);
