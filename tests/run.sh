@@ -20,7 +20,8 @@ suite() {
 	"$@" >"$log" 2>&1
 	rc=$?
 	grep -v '^ok ' "$log"
-	last=$(tail -n 1 "$log")
+	# the last summary line (a sanitizer's report at exit may follow it)
+	last=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
 	p=$(echo "$last" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
 	f=$(echo "$last" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
 	if [ -z "$p" ]; then # crashed before its summary: count the suite as one failure
