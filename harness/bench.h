@@ -5,6 +5,7 @@
 #ifndef ECSB_BENCH_H
 #define ECSB_BENCH_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -28,8 +29,19 @@ struct position { float x, y; };
 struct velocity { float x, y; };
 struct mass { float m; };
 
+/* The values the i-th created entity gets, for every backend alike (made once per row group). */
+struct values {
+	struct position *position;
+	struct velocity *velocity;
+	struct mass *mass;
+};
+
+int values_make(struct values *v, uint32_t n, uint64_t seed);
+void values_free(struct values *v);
+
 struct workload;
 
+/* One row: a participant (a backend, or the floor when ops is NULL) x workload x N x k. */
 struct bench_case {
 	const struct ecs_ops *ops;
 	const struct workload *workload;
@@ -37,13 +49,13 @@ struct bench_case {
 	uint32_t systems;  /* systems registered: the profile's, or fewer (--systems) */
 	uint32_t entities; /* N */
 	uint32_t k;        /* components per entity, 1..3 */
-	uint32_t reps;     /* timed samples */
-	uint32_t warmup;   /* untimed samples before them */
 	uint64_t seed;
+	const struct values *values; /* N entities' values */
 };
 
 struct bench_result {
 	uint32_t inner;       /* workload runs per timed sample (small N is repeated) */
+	uint32_t reps;        /* timed samples */
 	uint64_t median_ns;   /* per run of the workload over N entities */
 	uint64_t min_ns, max_ns;
 	double mad_pct;       /* median absolute deviation, in % of the median */
@@ -54,16 +66,34 @@ struct bench_result {
 	char error[200];      /* non-empty: the run failed and the numbers mean nothing */
 };
 
+/*
+ * A workload, in phases, so that main.c can interleave the samples of every backend of a row
+ * (A B C A B C ...): setup once (untimed), then per sample prepare (untimed), execute (timed:
+ * `inner` runs) and end_sample (untimed checks), then finish (untimed: checksum, memory).
+ * Each returns 0, or -1 with the result's error set. NULL phases are skipped.
+ */
+struct run;
 struct workload {
 	const char *name;
 	const char *timed; /* what the timed region holds, for --list and the README */
-	uint64_t min_ops;  /* entity operations a sample holds at least */
-	int (*run)(const struct bench_case *c, struct bench_result *r);
+	bool floor;        /* a `floor` row runs beside the backends (plain arrays, no storage) */
+	int (*setup)(struct run *run);
+	int (*prepare)(struct run *run);
+	int (*execute)(struct run *run);
+	int (*end_sample)(struct run *run);
+	int (*finish)(struct run *run);
 };
 
 extern const struct workload workloads[];
 extern const size_t workload_count;
 const struct workload *workload_find(const char *name);
+
+/* Driving one participant of a row (workloads.c). */
+struct run *run_new(const struct bench_case *c, struct bench_result *r);
+int run_setup(struct run *run);
+int run_sample(struct run *run, uint32_t inner, uint64_t *ns, uint64_t *allocations);
+int run_finish(struct run *run);
+void run_free(struct run *run);
 
 /* stats.c: summary of n samples (ns per run); sorts the array. */
 void stats_summarise(uint64_t *samples, uint32_t n, struct bench_result *r);

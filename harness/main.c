@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <sched.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -32,6 +33,9 @@
 #endif
 
 #define MAX_LIST 64
+#define SAMPLE_TARGET_NS 2000000ull /* a sample lasts at least this long (the fastest backend's) */
+#define MAX_INNER 100000ull
+#define NOISY_MAD_PCT 5.0 /* rows whose samples spread more than this are flagged */
 
 struct options {
 	const struct ecs_ops *backends[MAX_LIST];
@@ -47,6 +51,7 @@ struct options {
 	uint64_t seed;
 	const char *output;
 	bool list;
+	bool no_pin;
 };
 
 static void usage_error(const char *fmt, ...)
@@ -77,6 +82,7 @@ static void help(void)
 	       "  --warmup W         untimed samples first, 0..100 (default: 1)\n"
 	       "  --seed S           seed of the component values (default: 1)\n"
 	       "  --output PATH      CSV to write (default: results/<profile>.csv)\n"
+	       "  --no-pin           do not pin the process to one CPU\n"
 	       "  --list             list backends, workloads and profiles, and exit\n"
 	       "  --help             this text\n\n"
 	       "Exit status: 0 ok; 1 a row failed or checksums disagree; 2 bad usage.\n",
@@ -233,6 +239,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		{"reps", required_argument, 0, 'r'},     {"warmup", required_argument, 0, 'W'},
 		{"seed", required_argument, 0, 's'},     {"output", required_argument, 0, 'o'},
 		{"list", no_argument, 0, 'l'},           {"help", no_argument, 0, 'h'},
+		{"no-pin", no_argument, 0, 'P'},
 		{0, 0, 0, 0},
 	};
 	const char *systems = NULL;
@@ -264,6 +271,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->output = optarg;
 			break;
 		case 'l': o->list = true; break;
+		case 'P': o->no_pin = true; break;
 		case 'h': help(); exit(0);
 		default:
 			if (optopt)
@@ -345,7 +353,8 @@ static void cpu_model(char *buf, size_t len)
 	fclose(f);
 }
 
-static void write_header(FILE *f, const struct options *o, int argc, char **argv)
+static void write_header(FILE *f, const struct options *o, const char *pinning, int argc,
+                         char **argv)
 {
 	char cpu[256], date[64];
 	cpu_model(cpu, sizeof cpu);
@@ -353,29 +362,202 @@ static void write_header(FILE *f, const struct options *o, int argc, char **argv
 	strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
 	fprintf(f, "# ecsbench commit %s\n", ECSB_COMMIT);
 	fprintf(f, "# date %s\n", date);
-	fprintf(f, "# cpu %s; %ld online\n", cpu, sysconf(_SC_NPROCESSORS_ONLN));
+	fprintf(f, "# cpu %s; %ld online; %s\n", cpu, sysconf(_SC_NPROCESSORS_ONLN), pinning);
 	fprintf(f, "# compiler gcc %s; flags %s\n", __VERSION__, ECSB_CFLAGS);
 	fprintf(f, "# profile %s (%u component types, %u systems); systems registered %u\n",
 	        o->profile->name, o->profile->component_count, o->profile->system_count, o->systems);
-	fprintf(f, "# seed %" PRIu64 "; reps %u; warmup %u\n", o->seed, o->reps, o->warmup);
+	fprintf(f, "# seed %" PRIu64 "; reps %u; warmup %u; samples of at least %.1f ms; rows with "
+	           "mad_pct over %.0f are flagged noisy\n",
+	        o->seed, o->reps, o->warmup, SAMPLE_TARGET_NS / 1e6, NOISY_MAD_PCT);
 	fprintf(f, "# command");
 	for (int i = 0; i < argc; i++)
 		fprintf(f, " %s", argv[i]);
 	fprintf(f, "\n");
 	fprintf(f, "backend,profile,systems,workload,entities,components,reps,inner,median_ns,min_ns,"
-	           "max_ns,mad_pct,ns_per_entity,entities_per_sec,peak_bytes,live_bytes,allocations,"
-	           "checksum\n");
+	           "max_ns,mad_pct,noisy,ns_per_entity,entities_per_sec,ratio_to_floor,peak_bytes,"
+	           "live_bytes,allocations,checksum\n");
 }
 
-static void write_row(FILE *f, const struct bench_case *c, const struct bench_result *r)
+static void write_row(FILE *f, const struct bench_case *c, const struct bench_result *r,
+                      uint64_t floor_ns)
 {
 	double per_entity = (double)r->median_ns / c->entities;
-	fprintf(f, "%s,%s,%u,%s,%u,%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.2f,%.3f,%.0f,%" PRIu64
-	           ",%" PRIu64 ",%" PRIu64 ",%016" PRIx64 "\n",
-	        c->ops->name, c->profile->name, c->systems, c->workload->name, c->entities, c->k,
-	        c->reps, r->inner, r->median_ns, r->min_ns, r->max_ns, r->mad_pct, per_entity,
-	        r->median_ns ? 1e9 * c->entities / (double)r->median_ns : 0.0, r->peak_bytes,
+	char ratio[32] = "";
+	if (floor_ns)
+		snprintf(ratio, sizeof ratio, "%.2f", (double)r->median_ns / (double)floor_ns);
+	fprintf(f, "%s,%s,%u,%s,%u,%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.2f,%d,%.3f,%.0f,%s,"
+	           "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%016" PRIx64 "\n",
+	        c->ops ? c->ops->name : "floor", c->profile->name, c->systems, c->workload->name,
+	        c->entities, c->k, r->reps, r->inner, r->median_ns, r->min_ns, r->max_ns, r->mad_pct,
+	        r->mad_pct > NOISY_MAD_PCT, per_entity,
+	        r->median_ns ? 1e9 * c->entities / (double)r->median_ns : 0.0, ratio, r->peak_bytes,
 	        r->live_bytes, r->allocations, r->checksum);
+}
+
+/* Pins the process to the last CPU it may run on, so that its samples do not migrate. */
+static void pin_to_one_cpu(char *note, size_t len)
+{
+	cpu_set_t set, one;
+	if (sched_getaffinity(0, sizeof set, &set) != 0) {
+		snprintf(note, len, "not pinned (sched_getaffinity: %s)", strerror(errno));
+		return;
+	}
+	int cpu = -1;
+	for (int i = CPU_SETSIZE - 1; i >= 0 && cpu < 0; i--)
+		if (CPU_ISSET(i, &set))
+			cpu = i;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (cpu < 0 || sched_setaffinity(0, sizeof one, &one) != 0)
+		snprintf(note, len, "not pinned (sched_setaffinity: %s)", strerror(errno));
+	else
+		snprintf(note, len, "pinned to cpu %d", cpu);
+}
+
+/* --- a group of rows: every participant of one workload, N and k ---------------------- */
+
+struct participant {
+	struct bench_case c;
+	struct bench_result r;
+	struct run *run;
+	uint64_t *samples;
+	uint64_t timed_allocations;
+	bool failed;
+};
+
+struct tally {
+	unsigned failures, mismatches;
+	bool tty, progress_shown;
+};
+
+static void report_failure(struct tally *t, struct participant *p)
+{
+	fprintf(stderr, "%secsbench: %s %s N=%u k=%u failed: %s\n",
+	        t->tty && t->progress_shown ? "\n" : "", p->c.ops ? p->c.ops->name : "floor",
+	        p->c.workload->name, p->c.entities, p->c.k, p->r.error);
+	p->failed = true;
+	t->failures++;
+}
+
+/*
+ * Runs one group: sets every participant up, finds one inner count for all (enough runs that
+ * the fastest backend's sample lasts SAMPLE_TARGET_NS; the same for all, so they do the same
+ * work and their checksums can agree), then takes the samples interleaved, A B C, B C A, ...,
+ * so that a drift of the machine hits every backend alike, and writes the rows.
+ */
+static void run_group(const struct options *o, const struct workload *w, uint32_t k, uint32_t n,
+                      FILE *out, struct tally *t)
+{
+	struct values values;
+	struct participant ps[MAX_LIST + 1];
+	size_t np = 0;
+	memset(ps, 0, sizeof ps);
+	if (values_make(&values, n, o->seed)) {
+		fprintf(stderr, "ecsbench: out of memory for N=%u\n", n);
+		t->failures++;
+		values_free(&values);
+		return;
+	}
+	for (size_t b = 0; b <= o->backend_count; b++) {
+		if (b == o->backend_count && !w->floor)
+			break;
+		struct participant *p = &ps[np++];
+		p->c = (struct bench_case){
+			.ops = b < o->backend_count ? o->backends[b] : NULL,
+			.workload = w,
+			.profile = o->profile,
+			.systems = o->systems,
+			.entities = n,
+			.k = k,
+			.seed = o->seed,
+			.values = &values,
+		};
+		p->r.reps = o->reps;
+		p->samples = calloc(o->reps, sizeof *p->samples);
+		p->run = p->samples ? run_new(&p->c, &p->r) : NULL;
+		if (!p->run || run_setup(p->run))
+			report_failure(t, p);
+	}
+
+	/* One calibration run each; the fastest backend sets the inner count. */
+	uint64_t fastest = UINT64_MAX;
+	for (size_t i = 0; i < np; i++) {
+		struct participant *p = &ps[i];
+		uint64_t ns, calls;
+		if (p->failed)
+			continue;
+		if (run_sample(p->run, 1, &ns, &calls)) {
+			report_failure(t, p);
+			continue;
+		}
+		if ((p->c.ops || np == 1) && ns < fastest)
+			fastest = ns;
+	}
+	uint64_t inner = fastest ? (SAMPLE_TARGET_NS + fastest - 1) / fastest : MAX_INNER;
+	if (inner < 1)
+		inner = 1;
+	if (inner > MAX_INNER)
+		inner = MAX_INNER;
+
+	uint32_t total = o->warmup + o->reps;
+	for (uint32_t s = 0; s < total; s++) {
+		for (size_t j = 0; j < np; j++) {
+			struct participant *p = &ps[(j + s) % np];
+			uint64_t ns, calls;
+			if (p->failed)
+				continue;
+			if (run_sample(p->run, (uint32_t)inner, &ns, &calls)) {
+				report_failure(t, p);
+				continue;
+			}
+			if (s >= o->warmup) {
+				p->samples[s - o->warmup] = ns / inner;
+				p->timed_allocations += calls;
+			}
+		}
+	}
+
+	uint64_t floor_ns = 0;
+	for (size_t i = 0; i < np; i++) {
+		struct participant *p = &ps[i];
+		if (p->failed)
+			continue;
+		if (run_finish(p->run)) {
+			report_failure(t, p);
+			continue;
+		}
+		p->r.inner = (uint32_t)inner;
+		uint64_t runs = (uint64_t)o->reps * inner;
+		p->r.allocations = (p->timed_allocations + runs - 1) / runs; /* a backend that
+		                                                                allocates never shows 0 */
+		stats_summarise(p->samples, o->reps, &p->r);
+		if (!p->c.ops)
+			floor_ns = p->r.median_ns;
+	}
+	const struct participant *first = NULL;
+	for (size_t i = 0; i < np; i++) {
+		struct participant *p = &ps[i];
+		if (p->failed)
+			continue;
+		write_row(out, &p->c, &p->r, w->floor ? floor_ns : 0);
+		if (!first) {
+			first = p;
+		} else if (p->r.checksum != first->r.checksum) {
+			fprintf(stderr,
+			        "%secsbench: checksum mismatch: %s N=%u k=%u: %s %016" PRIx64
+			        ", %s %016" PRIx64 "\n",
+			        t->tty && t->progress_shown ? "\n" : "", w->name, n, k,
+			        first->c.ops ? first->c.ops->name : "floor", first->r.checksum,
+			        p->c.ops ? p->c.ops->name : "floor", p->r.checksum);
+			t->mismatches++;
+		}
+	}
+	fflush(out);
+	for (size_t i = 0; i < np; i++) {
+		run_free(ps[i].run);
+		free(ps[i].samples);
+	}
+	values_free(&values);
 }
 
 int main(int argc, char **argv)
@@ -409,70 +591,35 @@ int main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
-	write_header(out, &o, argc, argv);
+	char pinning[128] = "not pinned (--no-pin)";
+	if (!o.no_pin)
+		pin_to_one_cpu(pinning, sizeof pinning);
+	write_header(out, &o, pinning, argc, argv);
 
-	bool tty = isatty(STDERR_FILENO);
+	struct tally t = {.tty = isatty(STDERR_FILENO)};
 	uint64_t start = now_ns();
-	rows_total = (sig_atomic_t)(o.workload_count * o.component_count * o.entity_count *
-	                            o.backend_count);
-	int status = 0;
-	unsigned mismatches = 0, failures = 0;
-	bool progress_shown = false;
+	size_t floors = 0;
+	for (size_t wi = 0; wi < o.workload_count; wi++)
+		floors += o.workloads[wi]->floor;
+	rows_total = (sig_atomic_t)((o.workload_count * o.backend_count + floors) *
+	                            o.component_count * o.entity_count);
 	for (size_t wi = 0; wi < o.workload_count; wi++) {
+		const struct workload *w = o.workloads[wi];
 		for (size_t ki = 0; ki < o.component_count; ki++) {
 			for (size_t ni = 0; ni < o.entity_count; ni++) {
-				const char *first_name = NULL;
-				uint64_t first_sum = 0;
-				for (size_t bi = 0; bi < o.backend_count; bi++) {
-					struct bench_case c = {
-						.ops = o.backends[bi],
-						.workload = o.workloads[wi],
-						.profile = o.profile,
-						.systems = o.systems,
-						.entities = o.entities[ni],
-						.k = o.components[ki],
-						.reps = o.reps,
-						.warmup = o.warmup,
-						.seed = o.seed,
-					};
-					double elapsed = (double)(now_ns() - start) / 1e9;
-					if (elapsed > 2.0) {
-						fprintf(stderr, "%secsbench: [%d/%d] %s %s N=%u k=%u (%.0f s so far)%s",
-						        tty ? "\r" : "", (int)rows_done + 1, (int)rows_total,
-						        c.ops->name, c.workload->name, c.entities, c.k, elapsed,
-						        tty ? "\033[K" : "\n");
-						progress_shown = true;
-					}
-					struct bench_result r;
-					memset(&r, 0, sizeof r);
-					if (c.workload->run(&c, &r) != 0) {
-						fprintf(stderr, "%secsbench: %s %s N=%u k=%u failed: %s\n",
-						        tty && progress_shown ? "\n" : "", c.ops->name,
-						        c.workload->name, c.entities, c.k, r.error);
-						failures++;
-						status = 1;
-					} else {
-						write_row(out, &c, &r);
-						if (!first_name) {
-							first_name = c.ops->name;
-							first_sum = r.checksum;
-						} else if (r.checksum != first_sum) {
-							fprintf(stderr,
-							        "%secsbench: checksum mismatch: %s N=%u k=%u: %s "
-							        "%016" PRIx64 ", %s %016" PRIx64 "\n",
-							        tty && progress_shown ? "\n" : "", c.workload->name,
-							        c.entities, c.k, first_name, first_sum, c.ops->name,
-							        r.checksum);
-							mismatches++;
-							status = 1;
-						}
-					}
-					rows_done++;
+				double elapsed = (double)(now_ns() - start) / 1e9;
+				if (elapsed > 2.0) {
+					fprintf(stderr, "%secsbench: [%d/%d rows] %s N=%u k=%u (%.0f s so far)%s",
+					        t.tty ? "\r" : "", (int)rows_done, (int)rows_total, w->name,
+					        o.entities[ni], o.components[ki], elapsed, t.tty ? "\033[K" : "\n");
+					t.progress_shown = true;
 				}
+				run_group(&o, w, o.components[ki], o.entities[ni], out, &t);
+				rows_done += (sig_atomic_t)(o.backend_count + w->floor);
 			}
 		}
 	}
-	if (tty && progress_shown)
+	if (t.tty && t.progress_shown)
 		fputc('\n', stderr);
 	if (fflush(out) != 0 || fsync(fileno(out)) != 0 || fclose(out) != 0 ||
 	    rename(temp_path, o.output) != 0) {
@@ -482,9 +629,9 @@ int main(int argc, char **argv)
 	}
 	temp_path[0] = '\0';
 	fprintf(stderr, "ecsbench: wrote %s: %d rows in %.1f s", o.output,
-	        (int)rows_done - (int)failures, (double)(now_ns() - start) / 1e9);
-	if (failures || mismatches)
-		fprintf(stderr, "; %u rows failed, %u checksum mismatches", failures, mismatches);
+	        (int)rows_done - (int)t.failures, (double)(now_ns() - start) / 1e9);
+	if (t.failures || t.mismatches)
+		fprintf(stderr, "; %u rows failed, %u checksum mismatches", t.failures, t.mismatches);
 	fputc('\n', stderr);
-	return status;
+	return t.failures || t.mismatches ? 1 : 0;
 }

@@ -63,15 +63,9 @@ static float unit_float(uint64_t seed, uint64_t i, uint64_t field)
 	return (float)(bits >> 40) * (1.0f / 16777216.0f); /* [0, 1) */
 }
 
-/* The values the i-th created entity gets, for every backend alike. */
-struct values {
-	struct position *position;
-	struct velocity *velocity;
-	struct mass *mass;
-};
-
-static int values_make(struct values *v, uint32_t n, uint64_t seed)
+int values_make(struct values *v, uint32_t n, uint64_t seed)
 {
+	memset(v, 0, sizeof *v);
 	v->position = malloc((size_t)n * sizeof *v->position);
 	v->velocity = malloc((size_t)n * sizeof *v->velocity);
 	v->mass = malloc((size_t)n * sizeof *v->mass);
@@ -87,7 +81,7 @@ static int values_make(struct values *v, uint32_t n, uint64_t seed)
 	return 0;
 }
 
-static void values_free(struct values *v)
+void values_free(struct values *v)
 {
 	free(v->position);
 	free(v->velocity);
@@ -206,41 +200,71 @@ static inline void update_one(uint32_t k, struct position *p, const struct veloc
 	}
 }
 
-/* One pass of system 0: Position += Velocity * dt (k=1: += dt; k=3: scaled by Mass). Returns
- * the number of entities visited. */
+/* The update of system 0 over one batch: Position += Velocity * dt (k=1: += dt; k=3: scaled
+ * by Mass), through columns where the batch has them, pointers where it has not. */
+static inline void update_batch(const struct ecs_batch *b, uint32_t k, const size_t size[COMP_MAX_K])
+{
+	uint32_t n = b->count;
+	bool columns = true;
+	for (uint32_t c = 0; c < k; c++)
+		columns = columns && b->columns[c];
+	if (columns && size[0] == sizeof(struct position) &&
+	    (k < 2 || size[1] == sizeof(struct velocity)) && (k < 3 || size[2] == sizeof(struct mass))) {
+		/* The common case, typed so that the compiler can vectorise it: what the floor and
+		 * every backend that hands out columns get alike. */
+		struct position *p = b->columns[0];
+		const struct velocity *v = b->columns[1];
+		const struct mass *m = b->columns[2];
+		if (k == 1)
+			for (uint32_t i = 0; i < n; i++)
+				update_one(1, &p[i], NULL, NULL);
+		else if (k == 2)
+			for (uint32_t i = 0; i < n; i++)
+				update_one(2, &p[i], &v[i], NULL);
+		else
+			for (uint32_t i = 0; i < n; i++)
+				update_one(3, &p[i], &v[i], &m[i]);
+	} else if (columns) {
+		char *p = b->columns[0], *v = k > 1 ? b->columns[1] : NULL,
+		     *m = k > 2 ? b->columns[2] : NULL;
+		for (uint32_t i = 0; i < n; i++)
+			update_one(k, (void *)(p + i * size[0]), v ? (void *)(v + i * size[1]) : NULL,
+			           m ? (void *)(m + i * size[2]) : NULL);
+	} else {
+		for (uint32_t i = 0; i < n; i++)
+			update_one(k, component_at(b, 0, i, size[0]),
+			           k > 1 ? component_at(b, 1, i, size[1]) : NULL,
+			           k > 2 ? component_at(b, 2, i, size[2]) : NULL);
+	}
+}
+
+static void component_sizes(const struct world *w, size_t size[COMP_MAX_K])
+{
+	for (uint32_t c = 0; c < COMP_MAX_K; c++)
+		size[c] = w->sizes[c];
+}
+
+/* One pass of system 0 through the storage. Returns the number of entities visited. */
 static uint64_t system_pass(struct world *w, uint32_t k)
 {
-	const size_t size[COMP_MAX_K] = {w->sizes[COMP_POSITION], w->sizes[COMP_VELOCITY],
-	                                 w->sizes[COMP_MASS]};
+	size_t size[COMP_MAX_K];
+	component_sizes(w, size);
 	struct ecs_iter it;
 	struct ecs_batch b;
 	uint64_t visited = 0;
 	if (w->ops->system_iter_begin(w->s, 0, &it) != ECS_OK)
 		return UINT64_MAX;
 	while (w->ops->system_iter_next(&it, &b)) {
-		uint32_t n = b.count;
-		visited += n;
-		bool columns = true;
-		for (uint32_t c = 0; c < k; c++)
-			columns = columns && b.columns[c];
-		if (columns) {
-			char *p = b.columns[0], *v = k > 1 ? b.columns[1] : NULL,
-			     *m = k > 2 ? b.columns[2] : NULL;
-			for (uint32_t i = 0; i < n; i++)
-				update_one(k, (void *)(p + i * size[0]), v ? (void *)(v + i * size[1]) : NULL,
-				           m ? (void *)(m + i * size[2]) : NULL);
-		} else {
-			for (uint32_t i = 0; i < n; i++)
-				update_one(k, component_at(&b, 0, i, size[0]),
-				           k > 1 ? component_at(&b, 1, i, size[1]) : NULL,
-				           k > 2 ? component_at(&b, 2, i, size[2]) : NULL);
-		}
+		visited += b.count;
+		update_batch(&b, k, size);
 	}
 	clobber_memory();
 	return visited;
 }
 
 /* --- checksums ------------------------------------------------------------------------ */
+
+#define CHECKSUM_START 0xcbf29ce484222325ull
 
 static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
 {
@@ -254,7 +278,7 @@ static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
 static int checksum_values(struct world *w, uint32_t n, uint32_t k, const ecs_entity *handles,
                            uint64_t *out, struct bench_result *r)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = CHECKSUM_START;
 	for (uint32_t i = 0; i < n; i++) {
 		for (uint32_t t = 0; t < k; t++) {
 			void *p;
@@ -268,189 +292,225 @@ static int checksum_values(struct world *w, uint32_t n, uint32_t k, const ecs_en
 	return 0;
 }
 
-/* --- shared by the workloads ---------------------------------------------------------- */
+/* --- runs: one participant (a backend, or the floor) in one row ----------------------- */
 
-struct row {
+struct run {
 	const struct bench_case *c;
 	struct bench_result *r;
-	uint32_t inner;
-	uint32_t total; /* warmup + reps */
-	uint64_t *samples;
-	struct values v;
-	ecs_entity *handles;
+	ecs_entity *handles;   /* the entities of the last round, in creation order */
+	struct world world;    /* iterate, churn: the storage of the whole row */
+	struct world *worlds;  /* create: a fresh storage per run of the sample */
+	uint32_t worlds_open, worlds_cap;
+	uint32_t inner;        /* runs in the sample under way */
+	uint64_t visited;      /* iterate: entities the sample's passes visited */
+	struct values floor;   /* the floor's plain arrays */
 };
 
-static int row_begin(struct row *row, const struct bench_case *c, struct bench_result *r)
+static bool is_floor(const struct run *run) { return run->c->ops == NULL; }
+
+static void close_worlds(struct run *run)
 {
-	uint64_t min_ops = c->workload->min_ops;
-	memset(row, 0, sizeof *row);
-	row->c = c;
-	row->r = r;
-	uint64_t inner = (min_ops + c->entities - 1) / c->entities;
-	row->inner = r->inner = inner ? (uint32_t)inner : 1;
-	row->total = c->warmup + c->reps;
-	row->samples = malloc(c->reps * sizeof *row->samples);
-	row->handles = malloc((size_t)c->entities * sizeof *row->handles);
-	if (!row->samples || !row->handles || values_make(&row->v, c->entities, c->seed))
-		return fail(r, "out of memory in the harness");
+	for (uint32_t j = 0; j < run->worlds_open; j++)
+		world_close(&run->worlds[j]);
+	run->worlds_open = 0;
+}
+
+/* Allocation calls of every storage the run holds. */
+static uint64_t run_allocation_calls(const struct run *run)
+{
+	uint64_t calls = run->world.s ? run->world.counter.allocations : 0;
+	for (uint32_t j = 0; j < run->worlds_open; j++)
+		calls += run->worlds[j].counter.allocations;
+	return calls;
+}
+
+static void note_memory(struct run *run, const struct world *w)
+{
+	if (w->counter.peak_bytes > run->r->peak_bytes)
+		run->r->peak_bytes = w->counter.peak_bytes;
+	run->r->live_bytes = w->counter.live_bytes;
+}
+
+/* create ------------------------------------------------------------------------------- */
+
+static int create_prepare(struct run *run)
+{
+	close_worlds(run);
+	if (run->inner > run->worlds_cap) {
+		struct world *w = realloc(run->worlds, run->inner * sizeof *w);
+		if (!w)
+			return fail(run->r, "out of memory in the harness");
+		run->worlds = w;
+		run->worlds_cap = run->inner;
+	}
+	while (run->worlds_open < run->inner) {
+		if (world_open(run->c, &run->worlds[run->worlds_open], run->r))
+			return -1;
+		run->worlds_open++;
+	}
 	return 0;
 }
 
-static int row_end(struct row *row, int rc)
+static int create_execute(struct run *run)
 {
-	if (rc == 0)
-		stats_summarise(row->samples, row->c->reps, row->r);
-	free(row->samples);
-	free(row->handles);
-	values_free(&row->v);
-	return rc;
+	const struct bench_case *c = run->c;
+	for (uint32_t j = 0; j < run->inner; j++)
+		if (spawn(&run->worlds[j], c->entities, c->k, c->values, run->handles, run->r))
+			return -1;
+	return 0;
 }
 
-/* Allocation calls per run of the workload, over the timed samples, rounded up so that a
- * backend that allocates at all never shows 0. */
-static uint64_t timed_allocations_per_run(const struct row *row, uint64_t calls)
+static int create_end_sample(struct run *run)
 {
-	uint64_t runs = (uint64_t)row->c->reps * row->inner;
-	return (calls + runs - 1) / runs;
+	for (uint32_t j = 0; j < run->worlds_open; j++)
+		note_memory(run, &run->worlds[j]);
+	return 0;
 }
 
-/* Sample s of row->total: warm-up samples come first and are not kept. */
-static void row_sample(struct row *row, uint32_t s, uint64_t ns)
+static int create_finish(struct run *run)
 {
-	if (s >= row->c->warmup)
-		row->samples[s - row->c->warmup] = ns / row->inner;
+	struct world *last = &run->worlds[run->worlds_open - 1];
+	return checksum_values(last, run->c->entities, run->c->k, run->handles, &run->r->checksum,
+	                       run->r);
 }
 
-/* --- create --------------------------------------------------------------------------- */
+/* iterate ------------------------------------------------------------------------------ */
 
-static int run_create(const struct bench_case *c, struct bench_result *r)
+static int iterate_setup(struct run *run)
 {
-	struct row row;
-	int rc = row_begin(&row, c, r);
-	struct world *worlds = rc ? NULL : calloc(row.inner, sizeof *worlds);
-	if (rc == 0 && !worlds)
-		rc = fail(r, "out of memory in the harness");
-	for (uint32_t s = 0; rc == 0 && s < row.total; s++) {
-		/* A fresh storage per run, opened before the clock starts. */
-		uint32_t opened = 0;
-		while (rc == 0 && opened < row.inner)
-			if ((rc = world_open(c, &worlds[opened], r)) == 0)
-				opened++;
-		struct world *last = &worlds[row.inner - 1];
-		uint64_t setup_allocations = rc ? 0 : last->counter.allocations;
-		uint64_t t0 = now_ns();
-		for (uint32_t j = 0; rc == 0 && j < row.inner; j++)
-			rc = spawn(&worlds[j], c->entities, c->k, &row.v, row.handles, r);
-		clobber_memory();
-		row_sample(&row, s, now_ns() - t0);
-		if (rc == 0) {
-			r->allocations = last->counter.allocations - setup_allocations;
-			r->live_bytes = last->counter.live_bytes;
-			if (last->counter.peak_bytes > r->peak_bytes)
-				r->peak_bytes = last->counter.peak_bytes;
-		}
-		if (rc == 0 && s == row.total - 1)
-			rc = checksum_values(last, c->entities, c->k, row.handles, &r->checksum, r);
-		for (uint32_t j = 0; j < opened; j++)
-			world_close(&worlds[j]);
+	const struct bench_case *c = run->c;
+	if (is_floor(run)) {
+		if (values_make(&run->floor, c->entities, c->seed))
+			return fail(run->r, "out of memory in the harness");
+		run->r->peak_bytes = run->r->live_bytes =
+			(uint64_t)c->entities * (sizeof(struct position) +
+			                         (c->k > 1 ? sizeof(struct velocity) : 0) +
+			                         (c->k > 2 ? sizeof(struct mass) : 0));
+		return 0;
 	}
-	free(worlds);
-	return row_end(&row, rc);
+	if (world_open(c, &run->world, run->r))
+		return -1;
+	return spawn(&run->world, c->entities, c->k, c->values, run->handles, run->r);
 }
 
-/* --- iterate -------------------------------------------------------------------------- */
-
-static int run_iterate(const struct bench_case *c, struct bench_result *r)
+/* The floor: the same update over plain arrays, no storage at all. */
+static void floor_pass(struct run *run)
 {
-	struct row row;
-	struct world w = {0};
-	int rc = row_begin(&row, c, r);
-	if (rc == 0)
-		rc = world_open(c, &w, r);
-	bool opened = rc == 0;
-	if (rc == 0)
-		rc = spawn(&w, c->entities, c->k, &row.v, row.handles, r);
-	uint64_t timed_from = 0; /* allocation count when the first timed sample starts */
-	for (uint32_t s = 0; rc == 0 && s < row.total; s++) {
-		if (s == c->warmup)
-			timed_from = w.counter.allocations;
-		uint64_t visited = 0;
-		uint64_t t0 = now_ns();
-		for (uint32_t j = 0; j < row.inner; j++)
-			visited += system_pass(&w, c->k);
-		row_sample(&row, s, now_ns() - t0);
-		if (visited != (uint64_t)c->entities * row.inner)
-			rc = fail(r, "the system visited %llu entities, expected %llu",
-			          (unsigned long long)visited,
-			          (unsigned long long)c->entities * row.inner);
-	}
-	if (rc == 0) {
-		r->allocations = timed_allocations_per_run(&row, w.counter.allocations - timed_from);
-		r->peak_bytes = w.counter.peak_bytes;
-		r->live_bytes = w.counter.live_bytes;
-		rc = checksum_values(&w, c->entities, c->k, row.handles, &r->checksum, r);
-	}
-	if (opened)
-		world_close(&w);
-	return row_end(&row, rc);
+	struct ecs_batch b = {.count = run->c->entities};
+	b.columns[0] = run->floor.position;
+	b.columns[1] = run->floor.velocity;
+	b.columns[2] = run->floor.mass;
+	const size_t size[COMP_MAX_K] = {sizeof(struct position), sizeof(struct velocity),
+	                                 sizeof(struct mass)};
+	update_batch(&b, run->c->k, size);
+	clobber_memory();
 }
 
-/* --- churn ---------------------------------------------------------------------------- */
+static int iterate_execute(struct run *run)
+{
+	uint64_t visited = 0;
+	if (is_floor(run)) {
+		for (uint32_t j = 0; j < run->inner; j++)
+			floor_pass(run);
+		visited = (uint64_t)run->c->entities * run->inner;
+	} else {
+		for (uint32_t j = 0; j < run->inner; j++)
+			visited += system_pass(&run->world, run->c->k);
+	}
+	run->visited = visited;
+	return 0;
+}
+
+static int iterate_end_sample(struct run *run)
+{
+	uint64_t expected = (uint64_t)run->c->entities * run->inner;
+	if (run->visited != expected)
+		return fail(run->r, "the system visited %llu entities, expected %llu",
+		            (unsigned long long)run->visited, (unsigned long long)expected);
+	return 0;
+}
+
+static int iterate_finish(struct run *run)
+{
+	const struct bench_case *c = run->c;
+	if (!is_floor(run)) {
+		note_memory(run, &run->world);
+		return checksum_values(&run->world, c->entities, c->k, run->handles, &run->r->checksum,
+		                       run->r);
+	}
+	uint64_t h = CHECKSUM_START;
+	for (uint32_t i = 0; i < c->entities; i++)
+		for (uint32_t t = 0; t < c->k; t++)
+			h = hash_bytes(h, value_of(&run->floor, t, i),
+			               t == COMP_MASS ? sizeof(struct mass) : sizeof(struct position));
+	run->r->checksum = h;
+	return 0;
+}
+
+/* churn -------------------------------------------------------------------------------- */
+
+static int churn_setup(struct run *run) { return world_open(run->c, &run->world, run->r); }
+
+static int churn_execute(struct run *run)
+{
+	const struct bench_case *c = run->c;
+	for (uint32_t j = 0; j < run->inner; j++) {
+		if (spawn(&run->world, c->entities, c->k, c->values, run->handles, run->r) ||
+		    despawn(&run->world, c->entities, run->handles, run->r))
+			return -1;
+	}
+	return 0;
+}
 
 /*
- * Seed 000's create_and_remove, repeated on one storage so that indices and memory are reused.
- * Its checksum covers what the rounds leave: every handle of the last round must be dead and
- * the system empty; then one more (untimed) round must store and return the right values.
+ * What the rounds leave: every handle of the last round dead and the system empty; then one
+ * more (untimed) round must store and return the right values, and the system visit them all.
  */
-static int run_churn(const struct bench_case *c, struct bench_result *r)
+static int churn_finish(struct run *run)
 {
-	struct row row;
-	struct world w = {0};
-	int rc = row_begin(&row, c, r);
-	if (rc == 0)
-		rc = world_open(c, &w, r);
-	bool opened = rc == 0;
-	uint64_t timed_from = 0; /* allocation count when the first timed sample starts */
-	for (uint32_t s = 0; rc == 0 && s < row.total; s++) {
-		if (s == c->warmup)
-			timed_from = w.counter.allocations;
-		uint64_t t0 = now_ns();
-		for (uint32_t j = 0; rc == 0 && j < row.inner; j++) {
-			rc = spawn(&w, c->entities, c->k, &row.v, row.handles, r);
-			if (rc == 0)
-				rc = despawn(&w, c->entities, row.handles, r);
-		}
-		clobber_memory();
-		row_sample(&row, s, now_ns() - t0);
-	}
-	if (rc == 0) {
-		r->allocations = timed_allocations_per_run(&row, w.counter.allocations - timed_from);
-		r->peak_bytes = w.counter.peak_bytes;
-		r->live_bytes = w.counter.live_bytes;
-		for (uint32_t i = 0; rc == 0 && i < c->entities; i++)
-			if (w.ops->entity_alive(w.s, row.handles[i]))
-				rc = fail(r, "entity %u is alive after it was destroyed", i);
-	}
-	if (rc == 0 && system_pass(&w, c->k) != 0)
-		rc = fail(r, "the system still visits entities after all were destroyed");
-	if (rc == 0)
-		rc = spawn(&w, c->entities, c->k, &row.v, row.handles, r);
-	if (rc == 0)
-		rc = checksum_values(&w, c->entities, c->k, row.handles, &r->checksum, r);
-	if (rc == 0 && system_pass(&w, c->k) != c->entities)
-		rc = fail(r, "after reuse the system does not visit every entity");
-	if (opened)
-		world_close(&w);
-	return row_end(&row, rc);
+	const struct bench_case *c = run->c;
+	struct world *w = &run->world;
+	note_memory(run, w);
+	for (uint32_t i = 0; i < c->entities; i++)
+		if (w->ops->entity_alive(w->s, run->handles[i]))
+			return fail(run->r, "entity %u is alive after it was destroyed", i);
+	if (system_pass(w, c->k) != 0)
+		return fail(run->r, "the system still visits entities after all were destroyed");
+	if (spawn(w, c->entities, c->k, c->values, run->handles, run->r) ||
+	    checksum_values(w, c->entities, c->k, run->handles, &run->r->checksum, run->r))
+		return -1;
+	if (system_pass(w, c->k) != c->entities)
+		return fail(run->r, "after reuse the system does not visit every entity");
+	return 0;
 }
 
+/* --- the table of workloads, and the run API main.c drives ----------------------------- */
+
 const struct workload workloads[] = {
-	{"create", "create N entities and add their k components, into an empty storage", 1u << 16,
-	 run_create},
-	{"iterate", "one pass of system 0 over N entities: Position += Velocity * dt", 1u << 18,
-	 run_iterate},
-	{"churn", "create N entities with their k components, then destroy them all", 1u << 16,
-	 run_churn},
+	{
+		.name = "create",
+		.timed = "create N entities and add their k components, into an empty storage",
+		.prepare = create_prepare,
+		.execute = create_execute,
+		.end_sample = create_end_sample,
+		.finish = create_finish,
+	},
+	{
+		.name = "iterate",
+		.timed = "one pass of system 0 over N entities: Position += Velocity * dt",
+		.floor = true,
+		.setup = iterate_setup,
+		.execute = iterate_execute,
+		.end_sample = iterate_end_sample,
+		.finish = iterate_finish,
+	},
+	{
+		.name = "churn",
+		.timed = "create N entities with their k components, then destroy them all",
+		.setup = churn_setup,
+		.execute = churn_execute,
+		.finish = churn_finish,
+	},
 };
 const size_t workload_count = sizeof workloads / sizeof workloads[0];
 
@@ -460,4 +520,60 @@ const struct workload *workload_find(const char *name)
 		if (strcmp(workloads[i].name, name) == 0)
 			return &workloads[i];
 	return NULL;
+}
+
+struct run *run_new(const struct bench_case *c, struct bench_result *r)
+{
+	struct run *run = calloc(1, sizeof *run);
+	if (run)
+		run->handles = malloc((size_t)c->entities * sizeof *run->handles);
+	if (!run || !run->handles) {
+		free(run);
+		fail(r, "out of memory in the harness");
+		return NULL;
+	}
+	run->c = c;
+	run->r = r;
+	return run;
+}
+
+int run_setup(struct run *run)
+{
+	return run->c->workload->setup ? run->c->workload->setup(run) : 0;
+}
+
+/*
+ * One sample: `inner` runs of the workload, timed together; the untimed preparation and
+ * checks around them are the workload's. *ns is the time of the whole sample, *allocations the
+ * allocation calls made inside it.
+ */
+int run_sample(struct run *run, uint32_t inner, uint64_t *ns, uint64_t *allocations)
+{
+	const struct workload *w = run->c->workload;
+	run->inner = inner;
+	if (w->prepare && w->prepare(run))
+		return -1;
+	uint64_t calls = run_allocation_calls(run);
+	uint64_t t0 = now_ns();
+	int rc = w->execute(run);
+	clobber_memory();
+	*ns = now_ns() - t0;
+	*allocations = run_allocation_calls(run) - calls;
+	if (rc == 0 && w->end_sample)
+		rc = w->end_sample(run);
+	return rc;
+}
+
+int run_finish(struct run *run) { return run->c->workload->finish(run); }
+
+void run_free(struct run *run)
+{
+	if (!run)
+		return;
+	close_worlds(run);
+	free(run->worlds);
+	world_close(&run->world);
+	values_free(&run->floor);
+	free(run->handles);
+	free(run);
 }

@@ -68,15 +68,18 @@ fi
 # A good run: every backend, every workload, rows whose checksums agree.
 good="$tmp/good.csv"
 if "$bin" --entities 64,256 --components 1,3 --reps 2 --output "$good" 2>"$tmp/stderr"; then
-	rows=$(grep -vc '^#' "$good")
+	rows=$(grep -v '^#' "$good" | tail -n +2 | grep -vc '^floor,')
+	floors=$(grep -c '^floor,iterate,\|^floor,A,[0-9]*,iterate,' "$good")
 	backends=$("$bin" --list | sed -n '/^backends:/,/^workloads/p' | grep -c '^  ')
 	workloads=$("$bin" --list | sed -n '/^workloads/,/^profiles/p' | grep -c '^  ')
-	expect=$((backends * workloads * 2 * 2 + 1))
+	expect=$((backends * workloads * 2 * 2))
 	disagree=$(grep -v '^#' "$good" | tail -n +2 |
 		awk -F, '{ key = $4 "," $5 "," $6; if (key in sum && sum[key] != $NF) bad++; sum[key] = $NF }
 		         END { print bad + 0 }')
 	if [ "$rows" -ne "$expect" ]; then
-		fail good-run "$rows CSV lines, expected $expect"
+		fail good-run "$rows backend rows, expected $expect"
+	elif [ "$floors" -ne 4 ]; then
+		fail good-run "$floors floor rows for iterate, expected 4"
 	elif [ "$disagree" -ne 0 ]; then
 		fail good-run "$disagree rows disagree on their checksum"
 	else
