@@ -42,7 +42,7 @@ TEST_BIN := build/conformance
 ASAN_TEST_BIN := build/asan/conformance
 ASAN_REPLAY_BIN := build/asan/fuzz_replay
 
-.PHONY: all deps deps-fuzz deps-valgrind bench test fuzz fuzz-merge clean help
+.PHONY: all deps deps-fuzz deps-valgrind bench compare test fuzz fuzz-merge clean help
 all: $(BIN) $(TEST_BIN)
 
 deps:
@@ -116,6 +116,10 @@ bench: $(BIN)
 		--entities $(ENTITIES) --components $(COMPONENTS) --reps $(REPS) --warmup $(WARMUP) \
 		--seed $(SEED) $(if $(SYSTEMS),--systems $(SYSTEMS)) --output $(OUTPUT)
 
+compare:
+	@test -n "$(OLD)" -a -n "$(NEW)" || { echo "usage: make compare OLD=results/x.csv NEW=results/y.csv" >&2; exit 2; }
+	@scripts/compare.sh $(OLD) $(NEW)
+
 test: $(BIN) $(TEST_BIN) $(ASAN_TEST_BIN) $(ASAN_REPLAY_BIN) | deps-valgrind
 	$(Q)tests/run.sh
 
@@ -126,6 +130,7 @@ help:
 	@echo "make                  build build/ecsbench and the tests"
 	@echo "make bench PROFILE=A  every backend, workload, k=1..3, N=2^10..2^20 -> results/A.csv"
 	@echo "                      (BACKENDS= WORKLOADS= ENTITIES= COMPONENTS= REPS= WARMUP= SEED= SYSTEMS= OUTPUT=)"
+	@echo "make compare OLD=a.csv NEW=b.csv   per-row ratio NEW/OLD against the noise, geometric means"
 	@echo "make test             conformance suite (plain and ASan+UBSan) and command-line tests"
 	@echo "make fuzz             libFuzzer on every backend for FUZZ_SECONDS (default 60)"
 	@echo "make clean            remove build/"
