@@ -10,11 +10,13 @@
 extern const struct ecs_ops ecs_backend_hash;
 extern const struct ecs_ops ecs_backend_tree;
 extern const struct ecs_ops ecs_backend_vector;
+extern const struct ecs_ops ecs_backend_sparse;
 
 const struct ecs_ops *const ecs_backends[] = {
 	&ecs_backend_hash,
 	&ecs_backend_tree,
 	&ecs_backend_vector,
+	&ecs_backend_sparse,
 };
 
 const size_t ecs_backend_count = sizeof ecs_backends / sizeof ecs_backends[0];
