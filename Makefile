@@ -27,18 +27,22 @@ COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(sh
 
 IMPL_SRC := $(wildcard impls/*.c)
 HARNESS_SRC := harness/main.c harness/workloads.c harness/stats.c harness/alloc.c
-TEST_SRC := tests/conformance.c tests/model.c harness/alloc.c
+TEST_SRC := tests/conformance.c tests/ops.c tests/model.c harness/alloc.c
 
 # Variants: the optimised build, and the sanitizer build the tests also run.
 SAN_FLAGS := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 objs = $(patsubst %.c,$(1)/%.o,$(2))
 
+FUZZ_SRC := tests/fuzz.c tests/ops.c tests/model.c harness/alloc.c
+FUZZ_SECONDS ?= 60
+
 BIN := build/ecsbench
 TEST_BIN := build/conformance
 ASAN_TEST_BIN := build/asan/conformance
+ASAN_REPLAY_BIN := build/asan/fuzz_replay
 
-.PHONY: all deps bench test clean help
+.PHONY: all deps deps-fuzz deps-valgrind bench test fuzz fuzz-merge clean help
 all: $(BIN) $(TEST_BIN)
 
 deps:
@@ -47,7 +51,12 @@ deps:
 # A flags file per variant: changing CFLAGS rebuilds that variant.
 build/.flags: FORCE | deps
 	$(Q)mkdir -p build
-	$(Q)echo '$(ALL_CFLAGS) $(COMMIT)' | cmp -s - $@ || echo '$(ALL_CFLAGS) $(COMMIT)' > $@
+	$(Q)echo '$(ALL_CFLAGS)' | cmp -s - $@ || echo '$(ALL_CFLAGS)' > $@
+# The commit is compiled into main.o alone (for the CSV header).
+build/.commit: FORCE
+	$(Q)mkdir -p build
+	$(Q)echo '$(COMMIT)' | cmp -s - $@ || echo '$(COMMIT)' > $@
+build/harness/main.o: build/.commit
 build/asan/.flags: FORCE | deps
 	$(Q)mkdir -p build/asan
 	$(Q)echo '$(ALL_CFLAGS) $(SAN_FLAGS)' | cmp -s - $@ || echo '$(ALL_CFLAGS) $(SAN_FLAGS)' > $@
@@ -76,13 +85,38 @@ $(ASAN_TEST_BIN): $(call objs,build/asan,$(TEST_SRC) $(IMPL_SRC))
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $^ -o $@ $(LDLIBS)
 
+$(ASAN_REPLAY_BIN): $(call objs,build/asan,$(FUZZ_SRC) tests/fuzz_replay.c $(IMPL_SRC))
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $^ -o $@ $(LDLIBS)
+
+# The fuzzer is built with clang: libFuzzer is clang's.
+build/fuzz/fuzz: $(FUZZ_SRC) $(IMPL_SRC) $(wildcard impls/*.h tests/*.h harness/*.h) | deps-fuzz
+	@mkdir -p build/fuzz
+	@$(if $(Q),echo "  CLANG   $@")
+	$(Q)clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all $(FUZZ_SRC) $(IMPL_SRC) -o $@
+
+deps-fuzz:
+	$(Q)scripts/deps.sh fuzz
+deps-valgrind:
+	$(Q)scripts/deps.sh valgrind
+
+# Runs the fuzzer for FUZZ_SECONDS, starting from the committed corpus; new inputs go to
+# build/fuzz/corpus. `make fuzz-merge` folds the ones that add coverage into tests/corpus.
+fuzz: build/fuzz/fuzz
+	@mkdir -p build/fuzz/corpus
+	build/fuzz/fuzz -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -max_len=512 \
+		build/fuzz/corpus tests/corpus
+fuzz-merge: build/fuzz/fuzz
+	build/fuzz/fuzz -merge=1 tests/corpus build/fuzz/corpus
+
 bench: $(BIN)
 	@mkdir -p $(dir $(OUTPUT))
 	$(BIN) --profile $(PROFILE) --backends $(BACKENDS) --workloads $(WORKLOADS) \
 		--entities $(ENTITIES) --components $(COMPONENTS) --reps $(REPS) --warmup $(WARMUP) \
 		--seed $(SEED) $(if $(SYSTEMS),--systems $(SYSTEMS)) --output $(OUTPUT)
 
-test: $(BIN) $(TEST_BIN) $(ASAN_TEST_BIN)
+test: $(BIN) $(TEST_BIN) $(ASAN_TEST_BIN) $(ASAN_REPLAY_BIN) | deps-valgrind
 	$(Q)tests/run.sh
 
 clean:
@@ -93,6 +127,7 @@ help:
 	@echo "make bench PROFILE=A  every backend, workload, k=1..3, N=2^10..2^20 -> results/A.csv"
 	@echo "                      (BACKENDS= WORKLOADS= ENTITIES= COMPONENTS= REPS= WARMUP= SEED= SYSTEMS= OUTPUT=)"
 	@echo "make test             conformance suite (plain and ASan+UBSan) and command-line tests"
+	@echo "make fuzz             libFuzzer on every backend for FUZZ_SECONDS (default 60)"
 	@echo "make clean            remove build/"
 
 -include $(shell find build -name '*.d' 2>/dev/null)

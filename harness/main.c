@@ -291,13 +291,36 @@ static void parse_options(int argc, char **argv, struct options *o)
 static char temp_path[4096];
 static volatile sig_atomic_t rows_done, rows_total;
 
+/* Appends the decimal form of v to buf at *len; async-signal-safe. */
+static void append_number(char *buf, size_t *len, long v)
+{
+	char digits[24];
+	int n = 0;
+	do
+		digits[n++] = (char)('0' + v % 10);
+	while ((v /= 10) > 0 && n < (int)sizeof digits);
+	while (n > 0)
+		buf[(*len)++] = digits[--n];
+}
+
+static void append_text(char *buf, size_t *len, const char *text)
+{
+	while (*text)
+		buf[(*len)++] = *text++;
+}
+
 static void on_signal(int sig)
 {
 	if (temp_path[0])
 		unlink(temp_path);
-	static const char msg[] = "\necsbench: interrupted; the results file was left as it was "
-	                          "(rows not finished were not written)\n";
-	ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
+	char msg[256];
+	size_t len = 0;
+	append_text(msg, &len, "\necsbench: interrupted after ");
+	append_number(msg, &len, rows_done);
+	append_text(msg, &len, " of ");
+	append_number(msg, &len, rows_total);
+	append_text(msg, &len, " rows; nothing was written, the results file was left as it was\n");
+	ssize_t ignored = write(STDERR_FILENO, msg, len);
 	(void)ignored;
 	signal(sig, SIG_DFL);
 	raise(sig);

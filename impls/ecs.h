@@ -67,7 +67,9 @@ static inline ecs_entity ecs_entity_make(uint32_t index, uint32_t generation)
 
 /*
  * Status codes. Every operation that can fail returns one; on any error the storage is left
- * exactly as it was.
+ * exactly as it was. Where several apply, the first in this order is returned: ECS_ERR_INVALID
+ * (NULL storage or pointer argument), ECS_ERR_DEAD_ENTITY, ECS_ERR_BAD_COMPONENT,
+ * ECS_ERR_HAS_COMPONENT / ECS_ERR_NO_COMPONENT, ECS_ERR_NO_MEMORY.
  */
 enum ecs_status {
 	ECS_OK = 0,

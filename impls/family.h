@@ -400,11 +400,11 @@ static inline int family_check(const ecs_storage *s, ecs_entity e, uint32_t type
 
 static int family_component_add(ecs_storage *s, ecs_entity e, uint32_t type, const void *value)
 {
+	if (!value)
+		return ECS_ERR_INVALID;
 	int rc = family_check(s, e, type);
 	if (rc != ECS_OK)
 		return rc;
-	if (!value)
-		return ECS_ERR_INVALID;
 	uint32_t index = ecs_entity_index(e);
 	uint64_t *bits = family_bits(s, index);
 	if (bit_test(bits, type))
@@ -447,11 +447,11 @@ static int family_component_remove(ecs_storage *s, ecs_entity e, uint32_t type)
 
 static int family_component_get(ecs_storage *s, ecs_entity e, uint32_t type, void **out)
 {
+	if (!out)
+		return ECS_ERR_INVALID;
 	int rc = family_check(s, e, type);
 	if (rc != ECS_OK)
 		return rc;
-	if (!out)
-		return ECS_ERR_INVALID;
 	uint32_t index = ecs_entity_index(e), slot;
 	if (!bit_test(family_bits(s, index), type) || !index_find(&s->pools[type].index, index, &slot))
 		return ECS_ERR_NO_COMPONENT;

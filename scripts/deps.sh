@@ -26,8 +26,16 @@ for group in "$@"; do
 		want valgrind valgrind
 		want valgrind /usr/include/valgrind/callgrind.h
 		;;
-	all) exec "$0" core plots valgrind ;;
-	*) echo "deps.sh: unknown group '$group' (valid: core, plots, valgrind, all)" >&2; exit 2 ;;
+	fuzz) # clang, and libFuzzer's runtime (Debian ships it apart from clang)
+		want clang clang
+		if command -v clang >/dev/null 2>&1 &&
+			! echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }' |
+			clang -fsanitize=fuzzer -x c - -o /dev/null 2>/dev/null; then
+			need="$need libclang-rt-$(clang -dumpversion | cut -d. -f1)-dev"
+		fi
+		;;
+	all) exec "$0" core plots valgrind fuzz ;;
+	*) echo "deps.sh: unknown group '$group' (valid: core, plots, valgrind, fuzz, all)" >&2; exit 2 ;;
 	esac
 done
 

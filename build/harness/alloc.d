@@ -1,4 +1,0 @@
-build/harness/alloc.o: harness/alloc.c harness/alloc.h \
- harness/../impls/ecs.h
-harness/alloc.h:
-harness/../impls/ecs.h:

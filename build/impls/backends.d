@@ -1,2 +1,0 @@
-build/impls/backends.o: impls/backends.c impls/ecs.h
-impls/ecs.h:

@@ -1,0 +1,815 @@
+/*
+ * archetype.c: the archetype storage of flecs (seed 001, research section): one table per
+ * distinct set of component types, and an entity lives in exactly one table, the one of its set.
+ *
+ * What it stores:
+ *   - per entity index: a record (generation with an "alive" bit, table, row); a dead record's
+ *     row links it into the free list of indices, so destroying allocates nothing;
+ *   - per table: its type set (sorted), a column per type (structure of arrays: `cap` values
+ *     each, contiguous) and the column of entity handles, all `count` rows long; each array has
+ *     its own capacity, so growing a table can fail half way and still leave every array whole;
+ *   - per table: its edges, a small open-addressing map component id -> neighbouring table.
+ *     One map holds both directions: an id the table has leads to the table without it (the
+ *     remove-edge), an id it lacks to the table with it (the add-edge). The map grows with the
+ *     edges used, never with the profile's component count;
+ *   - a map type set -> table (open addressing over table indices; the hash of a set is the sum
+ *     of a hash per id, so the hash of a neighbour is one addition away and a neighbour's set
+ *     is compared against its base without being built);
+ *   - per system: its types and the tables it matches, with the column of each type in each.
+ *     A new table is offered to every system once, when it is created; registering a system
+ *     matches the tables that exist once.
+ * Table 0 is the empty set: a new entity lives there until it gets a component.
+ *
+ * Costs (k = components of the entity, c = their total size in bytes, S = registered systems,
+ * T = tables):
+ *   entity_create      O(1) amortised (free-list pop, append to the empty table)
+ *   entity_destroy     O(c): swap-remove its row, fix the record of the row moved into the hole
+ *   component_add/remove  O(c + log k) with the edge cached: copy the row to the neighbouring
+ *                      table, swap-remove the old row. The first move along an edge looks the
+ *                      neighbour up by hash (O(k)) and, the first time a set is met, creates its
+ *                      table and offers it to every system (O(S log k))
+ *   component_get/has  O(log k): binary search of the entity's table type
+ *   system_register    O(T log k), once
+ *   iteration          one batch per non-empty matching table: every column whole, no per-entity
+ *                      work in the storage; empty tables are skipped
+ * Memory: the records (12 bytes per entity index ever used), the rows (4 bytes + the component
+ * sizes per entity, arrays doubling), a few hundred bytes per table that exists, and O(profile)
+ * only once per storage (the sizes and the system slots).
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "ecs.h"
+
+#define ARCH_NONE UINT32_MAX
+#define ARCH_ALIVE 0x80000000u /* in arch_record.gen, above the generation bits */
+#define ARCH_EMPTY_TABLE 0u    /* the table of the empty set */
+#define ARCH_FIRST_ROWS 16u
+#define ARCH_FIRST_RECORDS 64u
+#define ARCH_FIRST_EDGES 4u
+#define ARCH_FIRST_TABLE_SLOTS 16u
+
+struct arch_column {
+	unsigned char *data; /* cap values of size bytes */
+	uint32_t type;
+	uint32_t size;
+	uint32_t cap;
+};
+
+struct arch_edge {
+	uint32_t type; /* ARCH_NONE: free slot */
+	uint32_t table;
+};
+
+struct arch_table {
+	uint64_t hash;        /* of the type set: sum of type_hash() over it */
+	uint32_t type_count;  /* columns */
+	uint32_t count;       /* rows */
+	uint32_t cap;         /* rows every array below holds at least */
+	uint32_t entities_cap;
+	ecs_entity *entities;
+	struct arch_column *columns; /* type_count, sorted by type */
+	struct arch_edge *edges;     /* edge_cap slots: 0 or a power of two, at most 3/4 full */
+	uint32_t edge_count, edge_cap;
+};
+
+struct arch_record {
+	uint32_t gen;   /* generation | ARCH_ALIVE while alive */
+	uint32_t table; /* while alive */
+	uint32_t row;   /* while alive; while dead, the next index of the free list */
+};
+
+/* A table a system matches, with the column of each of the system's types in it. */
+struct arch_match {
+	uint32_t table;
+	uint32_t column[ECS_SYSTEM_MAX_COMPONENTS];
+};
+
+struct arch_system {
+	uint32_t type_count;
+	uint32_t types[ECS_SYSTEM_MAX_COMPONENTS];
+	uint32_t match_count, match_cap;
+	struct arch_match *matches;
+};
+
+struct ecs_storage {
+	struct ecs_allocator alloc;
+	uint32_t component_count;
+	uint32_t *sizes; /* component_count */
+
+	struct arch_record *records;
+	uint32_t record_used; /* indices ever handed out */
+	uint32_t record_cap;
+	uint32_t free_head; /* first dead index, or ARCH_NONE */
+
+	struct arch_table *tables;
+	uint32_t table_count, table_cap;
+	uint32_t *table_slots; /* type set -> table: table indices or ARCH_NONE, at most 1/2 full */
+	uint32_t slot_cap;     /* a power of two */
+
+	struct arch_system *systems; /* system_max slots */
+	uint32_t system_count, system_max;
+};
+
+/* --- allocation ----------------------------------------------------------------------- */
+
+static inline void *arch_malloc(ecs_storage *s, size_t size)
+{
+	return s->alloc.malloc(s->alloc.ctx, size);
+}
+
+static inline void arch_free(ecs_storage *s, void *p, size_t size)
+{
+	if (p)
+		s->alloc.free(s->alloc.ctx, p, size);
+}
+
+/* Grows *p (an array of *cap elements of elem bytes) geometrically, from `first`, to hold at
+ * least need (need <= limit). On error *p and *cap are unchanged. */
+static int arch_grow(ecs_storage *s, void **p, uint32_t *cap, uint32_t need, size_t elem,
+                     uint32_t first, uint32_t limit)
+{
+	if (need <= *cap)
+		return ECS_OK;
+	uint64_t new_cap = *cap ? (uint64_t)*cap * 2 : first;
+	while (new_cap < need)
+		new_cap *= 2;
+	if (new_cap > limit)
+		new_cap = limit;
+	void *q = s->alloc.realloc(s->alloc.ctx, *p, (size_t)*cap * elem, (size_t)new_cap * elem);
+	if (!q)
+		return ECS_ERR_NO_MEMORY;
+	*p = q;
+	*cap = (uint32_t)new_cap;
+	return ECS_OK;
+}
+
+/* memcpy with the common sizes known at compile time: a move copies one value per column. */
+static inline void copy_value(void *dst, const void *src, uint32_t size)
+{
+	switch (size) {
+	case 4: memcpy(dst, src, 4); break;
+	case 8: memcpy(dst, src, 8); break;
+	case 12: memcpy(dst, src, 12); break;
+	case 16: memcpy(dst, src, 16); break;
+	default: memcpy(dst, src, size); break;
+	}
+}
+
+/* --- type sets ------------------------------------------------------------------------ */
+
+static inline uint64_t type_hash(uint32_t type)
+{
+	uint64_t z = (uint64_t)type + 0x9e3779b97f4a7c15ull; /* splitmix64's finaliser */
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* The column of `type` in t, or ARCH_NONE. */
+static inline uint32_t table_column(const struct arch_table *t, uint32_t type)
+{
+	uint32_t lo = 0, hi = t->type_count;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		uint32_t at = t->columns[mid].type;
+		if (at == type)
+			return mid;
+		if (at < type)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return ARCH_NONE;
+}
+
+/* Position where `type` is (remove) or would go (add) in base's sorted type list. */
+static uint32_t type_position(const struct arch_table *base, uint32_t type)
+{
+	uint32_t lo = 0, hi = base->type_count;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (base->columns[mid].type < type)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The j-th type of base's set with `type` added (add) or removed; pos from type_position. */
+static inline uint32_t neighbour_type(const struct arch_table *base, uint32_t type, bool add,
+                                      uint32_t pos, uint32_t j)
+{
+	if (j < pos)
+		return base->columns[j].type;
+	if (add)
+		return j == pos ? type : base->columns[j - 1].type;
+	return base->columns[j + 1].type;
+}
+
+static bool table_is_neighbour(const struct arch_table *t, uint64_t hash,
+                               const struct arch_table *base, uint32_t type, bool add,
+                               uint32_t pos)
+{
+	uint32_t n = add ? base->type_count + 1 : base->type_count - 1;
+	if (t->hash != hash || t->type_count != n)
+		return false;
+	for (uint32_t j = 0; j < n; j++)
+		if (t->columns[j].type != neighbour_type(base, type, add, pos, j))
+			return false;
+	return true;
+}
+
+/* --- the map type set -> table -------------------------------------------------------- */
+
+static inline uint32_t slot_of(uint64_t hash, uint32_t cap)
+{
+	return ((uint32_t)(hash >> 32) ^ (uint32_t)hash) & (cap - 1);
+}
+
+/* The table of base's set with `type` added or removed, or ARCH_NONE. */
+static uint32_t table_find(const ecs_storage *s, uint64_t hash, const struct arch_table *base,
+                           uint32_t type, bool add, uint32_t pos)
+{
+	uint32_t mask = s->slot_cap - 1;
+	for (uint32_t i = slot_of(hash, s->slot_cap);; i = (i + 1) & mask) {
+		uint32_t t = s->table_slots[i];
+		if (t == ARCH_NONE)
+			return ARCH_NONE;
+		if (table_is_neighbour(&s->tables[t], hash, base, type, add, pos))
+			return t;
+	}
+}
+
+static void table_slots_insert(uint32_t *slots, uint32_t cap, uint64_t hash, uint32_t table)
+{
+	uint32_t i = slot_of(hash, cap);
+	while (slots[i] != ARCH_NONE)
+		i = (i + 1) & (cap - 1);
+	slots[i] = table;
+}
+
+/* Makes room in the map for `tables` tables (at most half full). */
+static int table_slots_reserve(ecs_storage *s, uint32_t tables)
+{
+	if ((uint64_t)tables * 2 <= s->slot_cap)
+		return ECS_OK;
+	uint64_t cap = s->slot_cap ? (uint64_t)s->slot_cap * 2 : ARCH_FIRST_TABLE_SLOTS;
+	while (cap < (uint64_t)tables * 2)
+		cap *= 2;
+	if (cap > UINT32_MAX / 2 + 1)
+		return ECS_ERR_NO_MEMORY;
+	uint32_t *slots = arch_malloc(s, cap * sizeof *slots);
+	if (!slots)
+		return ECS_ERR_NO_MEMORY;
+	memset(slots, 0xff, cap * sizeof *slots);
+	for (uint32_t t = 0; t < s->table_count; t++)
+		table_slots_insert(slots, (uint32_t)cap, s->tables[t].hash, t);
+	arch_free(s, s->table_slots, (size_t)s->slot_cap * sizeof *slots);
+	s->table_slots = slots;
+	s->slot_cap = (uint32_t)cap;
+	return ECS_OK;
+}
+
+/* --- edges ---------------------------------------------------------------------------- */
+
+static inline uint32_t edge_slot(uint32_t type, uint32_t cap)
+{
+	return (type * 2654435761u) & (cap - 1);
+}
+
+static inline uint32_t edge_find(const struct arch_table *t, uint32_t type)
+{
+	if (!t->edge_cap)
+		return ARCH_NONE;
+	uint32_t mask = t->edge_cap - 1;
+	for (uint32_t i = edge_slot(type, t->edge_cap);; i = (i + 1) & mask) {
+		if (t->edges[i].type == type)
+			return t->edges[i].table;
+		if (t->edges[i].type == ARCH_NONE)
+			return ARCH_NONE;
+	}
+}
+
+static void edge_put(struct arch_edge *edges, uint32_t cap, uint32_t type, uint32_t table)
+{
+	uint32_t i = edge_slot(type, cap);
+	while (edges[i].type != ARCH_NONE)
+		i = (i + 1) & (cap - 1);
+	edges[i] = (struct arch_edge){type, table};
+}
+
+/*
+ * Caches the edge t --type--> table. The cache is only a shortcut past table_find, so when
+ * there is no memory for it the edge is simply not cached: the operation that wanted it does
+ * not fail for that, and the next one along the edge tries again.
+ */
+static void edge_cache(ecs_storage *s, struct arch_table *t, uint32_t type, uint32_t table)
+{
+	if (edge_find(t, type) != ARCH_NONE)
+		return;
+	if ((t->edge_count + 1) * 4 > t->edge_cap * 3) {
+		uint32_t cap = t->edge_cap ? t->edge_cap * 2 : ARCH_FIRST_EDGES;
+		struct arch_edge *edges = arch_malloc(s, cap * sizeof *edges);
+		if (!edges)
+			return;
+		memset(edges, 0xff, cap * sizeof *edges);
+		for (uint32_t i = 0; i < t->edge_cap; i++)
+			if (t->edges[i].type != ARCH_NONE)
+				edge_put(edges, cap, t->edges[i].type, t->edges[i].table);
+		arch_free(s, t->edges, (size_t)t->edge_cap * sizeof *edges);
+		t->edges = edges;
+		t->edge_cap = cap;
+	}
+	edge_put(t->edges, t->edge_cap, type, table);
+	t->edge_count++;
+}
+
+/* --- tables --------------------------------------------------------------------------- */
+
+/* Whether table t has every type of system y; fills m with the columns if so. */
+static bool system_matches(const struct arch_system *y, const struct arch_table *t,
+                           uint32_t table, struct arch_match *m)
+{
+	m->table = table;
+	for (uint32_t c = 0; c < y->type_count; c++)
+		if ((m->column[c] = table_column(t, y->types[c])) == ARCH_NONE)
+			return false;
+	return true;
+}
+
+/*
+ * Creates the table of base's set with `type` added or removed, and offers it to every system.
+ * Everything it needs is allocated before anything is changed; on error the storage is as it
+ * was (but for capacities).
+ */
+static int table_create(ecs_storage *s, uint32_t base_index, uint32_t type, bool add,
+                        uint32_t pos, uint64_t hash, uint32_t *out)
+{
+	const struct arch_table *base = &s->tables[base_index];
+	uint32_t n = add ? base->type_count + 1 : base->type_count - 1;
+	struct arch_column *columns = NULL;
+	if (n) {
+		columns = arch_malloc(s, (size_t)n * sizeof *columns);
+		if (!columns)
+			return ECS_ERR_NO_MEMORY;
+		for (uint32_t j = 0; j < n; j++) {
+			uint32_t t = neighbour_type(base, type, add, pos, j);
+			columns[j] = (struct arch_column){NULL, t, s->sizes[t], 0};
+		}
+	}
+	base = NULL; /* the tables may move */
+	struct arch_table fresh = {.hash = hash, .type_count = n, .columns = columns};
+	int rc = arch_grow(s, (void **)&s->tables, &s->table_cap, s->table_count + 1,
+	                   sizeof *s->tables, 8, UINT32_MAX - 1);
+	if (rc == ECS_OK)
+		rc = table_slots_reserve(s, s->table_count + 1);
+	struct arch_match m;
+	for (uint32_t i = 0; rc == ECS_OK && i < s->system_count; i++) {
+		struct arch_system *y = &s->systems[i];
+		if (system_matches(y, &fresh, 0, &m))
+			rc = arch_grow(s, (void **)&y->matches, &y->match_cap, y->match_count + 1,
+			               sizeof *y->matches, 4, UINT32_MAX);
+	}
+	if (rc != ECS_OK) {
+		arch_free(s, columns, (size_t)n * sizeof *columns);
+		return rc;
+	}
+	uint32_t index = s->table_count++;
+	s->tables[index] = fresh;
+	table_slots_insert(s->table_slots, s->slot_cap, hash, index);
+	for (uint32_t i = 0; i < s->system_count; i++) {
+		struct arch_system *y = &s->systems[i];
+		if (system_matches(y, &fresh, index, &m))
+			y->matches[y->match_count++] = m;
+	}
+	*out = index;
+	return ECS_OK;
+}
+
+/*
+ * Makes room for `need` rows in every array of t. Each array keeps its own capacity, so when
+ * one allocation fails the arrays grown before it stay grown (and are freed with their true
+ * size) and the rows are untouched.
+ */
+static int table_grow(ecs_storage *s, struct arch_table *t, uint32_t need)
+{
+	uint64_t cap = t->cap ? (uint64_t)t->cap * 2 : ARCH_FIRST_ROWS;
+	while (cap < need)
+		cap *= 2;
+	if (cap > ECS_MAX_ENTITIES)
+		cap = ECS_MAX_ENTITIES;
+	if (t->entities_cap < cap) {
+		void *p = s->alloc.realloc(s->alloc.ctx, t->entities,
+		                           (size_t)t->entities_cap * sizeof *t->entities,
+		                           (size_t)cap * sizeof *t->entities);
+		if (!p)
+			return ECS_ERR_NO_MEMORY;
+		t->entities = p;
+		t->entities_cap = (uint32_t)cap;
+	}
+	for (uint32_t j = 0; j < t->type_count; j++) {
+		struct arch_column *col = &t->columns[j];
+		if (col->cap >= cap)
+			continue;
+		void *p = s->alloc.realloc(s->alloc.ctx, col->data, (size_t)col->cap * col->size,
+		                           (size_t)cap * col->size);
+		if (!p)
+			return ECS_ERR_NO_MEMORY;
+		col->data = p;
+		col->cap = (uint32_t)cap;
+	}
+	t->cap = (uint32_t)cap;
+	return ECS_OK;
+}
+
+static inline int table_reserve(ecs_storage *s, struct arch_table *t, uint32_t need)
+{
+	return need <= t->cap ? ECS_OK : table_grow(s, t, need);
+}
+
+/* Swap-removes a row: the last row fills the hole and its entity's record follows it. */
+static void table_remove_row(ecs_storage *s, struct arch_table *t, uint32_t row)
+{
+	uint32_t last = --t->count;
+	if (row == last)
+		return;
+	for (uint32_t j = 0; j < t->type_count; j++) {
+		struct arch_column *col = &t->columns[j];
+		copy_value(col->data + (size_t)row * col->size, col->data + (size_t)last * col->size,
+		           col->size);
+	}
+	ecs_entity moved = t->entities[last];
+	t->entities[row] = moved;
+	s->records[ecs_entity_index(moved)].row = row;
+}
+
+static void table_release(ecs_storage *s, struct arch_table *t)
+{
+	for (uint32_t j = 0; j < t->type_count; j++)
+		arch_free(s, t->columns[j].data, (size_t)t->columns[j].cap * t->columns[j].size);
+	arch_free(s, t->columns, (size_t)t->type_count * sizeof *t->columns);
+	arch_free(s, t->entities, (size_t)t->entities_cap * sizeof *t->entities);
+	arch_free(s, t->edges, (size_t)t->edge_cap * sizeof *t->edges);
+}
+
+/* table_neighbour past a missing edge: by hash (caching the edge both ways), else a new table. */
+static int table_neighbour_uncached(ecs_storage *s, uint32_t from, uint32_t type, bool add,
+                                    uint32_t *out)
+{
+	const struct arch_table *base = &s->tables[from];
+	uint32_t pos = type_position(base, type);
+	uint64_t hash = add ? base->hash + type_hash(type) : base->hash - type_hash(type);
+	uint32_t to = table_find(s, hash, base, type, add, pos);
+	if (to == ARCH_NONE) {
+		int rc = table_create(s, from, type, add, pos, hash, &to);
+		if (rc != ECS_OK)
+			return rc;
+	}
+	edge_cache(s, &s->tables[from], type, to);
+	edge_cache(s, &s->tables[to], type, from);
+	*out = to;
+	return ECS_OK;
+}
+
+/* The table of `from`'s set with `type` added or removed: through the cached edge if any. */
+static inline int table_neighbour(ecs_storage *s, uint32_t from, uint32_t type, bool add,
+                                  uint32_t *out)
+{
+	uint32_t to = edge_find(&s->tables[from], type);
+	if (to == ARCH_NONE)
+		return table_neighbour_uncached(s, from, type, add, out);
+	*out = to;
+	return ECS_OK;
+}
+
+/*
+ * Moves entity e's row to table `to` (which has room), whose set is the entity's with one type
+ * added (value: its value) or removed (value: NULL). Cannot fail.
+ */
+static void entity_move(ecs_storage *s, ecs_entity e, struct arch_record *r, uint32_t to,
+                        const void *value)
+{
+	struct arch_table *src = &s->tables[r->table], *dst = &s->tables[to];
+	uint32_t src_row = r->row, dst_row = dst->count++;
+	dst->entities[dst_row] = e;
+	/* Both column lists are sorted: walk them together. */
+	uint32_t i = 0;
+	for (uint32_t j = 0; j < dst->type_count; j++) {
+		struct arch_column *d = &dst->columns[j];
+		while (i < src->type_count && src->columns[i].type < d->type)
+			i++; /* the removed type */
+		unsigned char *to_value = d->data + (size_t)dst_row * d->size;
+		if (i < src->type_count && src->columns[i].type == d->type) {
+			const struct arch_column *c = &src->columns[i++];
+			copy_value(to_value, c->data + (size_t)src_row * c->size, d->size);
+		} else {
+			copy_value(to_value, value, d->size); /* the added type */
+		}
+	}
+	table_remove_row(s, src, src_row);
+	r->table = to;
+	r->row = dst_row;
+}
+
+/* --- entities ------------------------------------------------------------------------- */
+
+static inline bool arch_alive(const ecs_storage *s, ecs_entity e)
+{
+	uint32_t i = ecs_entity_index(e);
+	return i < s->record_used && s->records[i].gen == (ecs_entity_generation(e) | ARCH_ALIVE);
+}
+
+static int records_reserve(ecs_storage *s, uint32_t need)
+{
+	return arch_grow(s, (void **)&s->records, &s->record_cap, need, sizeof *s->records,
+	                 ARCH_FIRST_RECORDS, ECS_MAX_ENTITIES);
+}
+
+/* --- the ops -------------------------------------------------------------------------- */
+
+static void arch_destroy(ecs_storage *s)
+{
+	if (!s)
+		return;
+	for (uint32_t t = 0; t < s->table_count; t++)
+		table_release(s, &s->tables[t]);
+	arch_free(s, s->tables, (size_t)s->table_cap * sizeof *s->tables);
+	arch_free(s, s->table_slots, (size_t)s->slot_cap * sizeof *s->table_slots);
+	for (uint32_t i = 0; i < s->system_count; i++)
+		arch_free(s, s->systems[i].matches,
+		          (size_t)s->systems[i].match_cap * sizeof *s->systems[i].matches);
+	arch_free(s, s->systems, (size_t)s->system_max * sizeof *s->systems);
+	arch_free(s, s->records, (size_t)s->record_cap * sizeof *s->records);
+	arch_free(s, s->sizes, (size_t)s->component_count * sizeof *s->sizes);
+	struct ecs_allocator alloc = s->alloc;
+	alloc.free(alloc.ctx, s, sizeof *s);
+}
+
+static int arch_create(const struct ecs_config *cfg, const struct ecs_allocator *alloc,
+                       ecs_storage **out)
+{
+	if (!out || !alloc || !alloc->malloc || !alloc->realloc || !alloc->free)
+		return ECS_ERR_INVALID;
+	int rc = ecs_config_check(cfg);
+	if (rc != ECS_OK)
+		return rc;
+	ecs_storage *s = alloc->malloc(alloc->ctx, sizeof *s);
+	if (!s)
+		return ECS_ERR_NO_MEMORY;
+	memset(s, 0, sizeof *s);
+	s->alloc = *alloc;
+	s->free_head = ARCH_NONE;
+	/* The counts are set only once their arrays exist, so arch_destroy frees what there is. */
+	uint32_t *sizes = arch_malloc(s, (size_t)cfg->component_count * sizeof *sizes);
+	if (!sizes) {
+		arch_destroy(s);
+		return ECS_ERR_NO_MEMORY;
+	}
+	memcpy(sizes, cfg->component_sizes, (size_t)cfg->component_count * sizeof *sizes);
+	s->sizes = sizes;
+	s->component_count = cfg->component_count;
+	s->systems = arch_malloc(s, (size_t)cfg->system_count * sizeof *s->systems);
+	if (!s->systems) {
+		arch_destroy(s);
+		return ECS_ERR_NO_MEMORY;
+	}
+	s->system_max = cfg->system_count;
+	/* The empty set's table. */
+	rc = arch_grow(s, (void **)&s->tables, &s->table_cap, 1, sizeof *s->tables, 8,
+	               UINT32_MAX - 1);
+	if (rc == ECS_OK)
+		rc = table_slots_reserve(s, 1);
+	if (rc != ECS_OK) {
+		arch_destroy(s);
+		return rc;
+	}
+	s->tables[ARCH_EMPTY_TABLE] = (struct arch_table){.hash = 0};
+	s->table_count = 1;
+	table_slots_insert(s->table_slots, s->slot_cap, 0, ARCH_EMPTY_TABLE);
+	*out = s;
+	return ECS_OK;
+}
+
+/* Room for the records of `entities` entities. Where their rows will be is not known yet (an
+ * entity passes through the empty table on its way to its own), so rows are not reserved. */
+static int arch_reserve(ecs_storage *s, uint32_t entities)
+{
+	if (!s)
+		return ECS_ERR_INVALID;
+	return records_reserve(s, entities < ECS_MAX_ENTITIES ? entities : ECS_MAX_ENTITIES);
+}
+
+static int arch_entity_create(ecs_storage *s, ecs_entity *out)
+{
+	if (!s || !out)
+		return ECS_ERR_INVALID;
+	bool fresh = s->free_head == ARCH_NONE;
+	if (fresh && s->record_used >= ECS_MAX_ENTITIES)
+		return ECS_ERR_FULL;
+	int rc = fresh ? records_reserve(s, s->record_used + 1) : ECS_OK;
+	struct arch_table *t = &s->tables[ARCH_EMPTY_TABLE];
+	if (rc == ECS_OK)
+		rc = table_reserve(s, t, t->count + 1);
+	if (rc != ECS_OK)
+		return rc;
+	uint32_t index;
+	if (fresh) {
+		index = s->record_used++;
+		s->records[index].gen = 0;
+	} else {
+		index = s->free_head;
+		s->free_head = s->records[index].row;
+	}
+	struct arch_record *r = &s->records[index];
+	r->gen |= ARCH_ALIVE;
+	ecs_entity e = ecs_entity_make(index, r->gen & ECS_GENERATION_MASK);
+	r->table = ARCH_EMPTY_TABLE;
+	r->row = t->count++;
+	t->entities[r->row] = e;
+	*out = e;
+	return ECS_OK;
+}
+
+static bool arch_entity_alive(const ecs_storage *s, ecs_entity e)
+{
+	return s && arch_alive(s, e);
+}
+
+static int arch_entity_destroy(ecs_storage *s, ecs_entity e)
+{
+	if (!s)
+		return ECS_ERR_INVALID;
+	if (!arch_alive(s, e))
+		return ECS_ERR_DEAD_ENTITY;
+	uint32_t index = ecs_entity_index(e);
+	struct arch_record *r = &s->records[index];
+	table_remove_row(s, &s->tables[r->table], r->row);
+	r->gen = (r->gen + 1) & ECS_GENERATION_MASK;
+	r->table = ARCH_NONE;
+	r->row = s->free_head;
+	s->free_head = index;
+	return ECS_OK;
+}
+
+/* The checks every component operation starts with, in ecs.h's order of precedence (NULL
+ * pointer arguments are checked before them). */
+static inline int arch_check(const ecs_storage *s, ecs_entity e, uint32_t type)
+{
+	if (!s)
+		return ECS_ERR_INVALID;
+	if (!arch_alive(s, e))
+		return ECS_ERR_DEAD_ENTITY;
+	if (type >= s->component_count)
+		return ECS_ERR_BAD_COMPONENT;
+	return ECS_OK;
+}
+
+static int arch_component_add(ecs_storage *s, ecs_entity e, uint32_t type, const void *value)
+{
+	if (!value)
+		return ECS_ERR_INVALID;
+	int rc = arch_check(s, e, type);
+	if (rc != ECS_OK)
+		return rc;
+	struct arch_record *r = &s->records[ecs_entity_index(e)];
+	if (table_column(&s->tables[r->table], type) != ARCH_NONE)
+		return ECS_ERR_HAS_COMPONENT;
+	uint32_t to;
+	rc = table_neighbour(s, r->table, type, true, &to);
+	if (rc == ECS_OK)
+		rc = table_reserve(s, &s->tables[to], s->tables[to].count + 1);
+	if (rc != ECS_OK)
+		return rc;
+	entity_move(s, e, r, to, value);
+	return ECS_OK;
+}
+
+static int arch_component_remove(ecs_storage *s, ecs_entity e, uint32_t type)
+{
+	int rc = arch_check(s, e, type);
+	if (rc != ECS_OK)
+		return rc;
+	struct arch_record *r = &s->records[ecs_entity_index(e)];
+	if (table_column(&s->tables[r->table], type) == ARCH_NONE)
+		return ECS_ERR_NO_COMPONENT;
+	uint32_t to;
+	rc = table_neighbour(s, r->table, type, false, &to);
+	if (rc == ECS_OK)
+		rc = table_reserve(s, &s->tables[to], s->tables[to].count + 1);
+	if (rc != ECS_OK)
+		return rc;
+	entity_move(s, e, r, to, NULL);
+	return ECS_OK;
+}
+
+static int arch_component_get(ecs_storage *s, ecs_entity e, uint32_t type, void **out)
+{
+	if (!out)
+		return ECS_ERR_INVALID;
+	int rc = arch_check(s, e, type);
+	if (rc != ECS_OK)
+		return rc;
+	const struct arch_record *r = &s->records[ecs_entity_index(e)];
+	const struct arch_table *t = &s->tables[r->table];
+	uint32_t j = table_column(t, type);
+	if (j == ARCH_NONE)
+		return ECS_ERR_NO_COMPONENT;
+	*out = t->columns[j].data + (size_t)r->row * t->columns[j].size;
+	return ECS_OK;
+}
+
+static int arch_component_has(const ecs_storage *s, ecs_entity e, uint32_t type)
+{
+	int rc = arch_check(s, e, type);
+	if (rc != ECS_OK)
+		return rc;
+	const struct arch_record *r = &s->records[ecs_entity_index(e)];
+	return table_column(&s->tables[r->table], type) != ARCH_NONE;
+}
+
+static int arch_system_register(ecs_storage *s, const uint32_t *types, uint32_t count,
+                                uint32_t *out_id)
+{
+	if (!s || !out_id)
+		return ECS_ERR_INVALID;
+	int rc = ecs_system_types_check(types, count, s->component_count);
+	if (rc != ECS_OK)
+		return rc;
+	if (s->system_count >= s->system_max)
+		return ECS_ERR_BAD_SYSTEM;
+	struct arch_system y = {.type_count = count};
+	memcpy(y.types, types, count * sizeof *types);
+	/* The tables that exist, matched once: counted first so that one allocation holds them. */
+	struct arch_match m;
+	uint32_t matched = 0;
+	for (uint32_t t = 0; t < s->table_count; t++)
+		matched += system_matches(&y, &s->tables[t], t, &m);
+	rc = arch_grow(s, (void **)&y.matches, &y.match_cap, matched, sizeof *y.matches, 4,
+	               UINT32_MAX);
+	if (rc != ECS_OK)
+		return rc;
+	for (uint32_t t = 0; t < s->table_count; t++)
+		if (system_matches(&y, &s->tables[t], t, &m))
+			y.matches[y.match_count++] = m;
+	s->systems[s->system_count] = y;
+	*out_id = s->system_count++;
+	return ECS_OK;
+}
+
+static int arch_system_iter_begin(ecs_storage *s, uint32_t system, struct ecs_iter *it)
+{
+	if (!s || !it)
+		return ECS_ERR_INVALID;
+	if (system >= s->system_count)
+		return ECS_ERR_BAD_SYSTEM;
+	it->storage = s;
+	it->state[0] = system;
+	it->state[1] = 0; /* next position in the system's matches */
+	return ECS_OK;
+}
+
+/* One batch per non-empty matching table: its columns whole. */
+static bool arch_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
+{
+	const ecs_storage *s = it->storage;
+	const struct arch_system *y = &s->systems[it->state[0]];
+	for (uint32_t pos = (uint32_t)it->state[1]; pos < y->match_count; pos++) {
+		const struct arch_match *m = &y->matches[pos];
+		const struct arch_table *t = &s->tables[m->table];
+		if (t->count == 0)
+			continue;
+		b->count = t->count;
+		b->entities = t->entities;
+		for (uint32_t c = 0; c < ECS_SYSTEM_MAX_COMPONENTS; c++) {
+			b->columns[c] = c < y->type_count ? t->columns[m->column[c]].data : NULL;
+			b->pointers[c] = NULL;
+		}
+		it->state[1] = pos + 1;
+		return true;
+	}
+	it->state[1] = y->match_count;
+	b->count = 0;
+	return false;
+}
+
+const struct ecs_ops ecs_backend_archetype = {
+	.version = ECS_INTERFACE_VERSION,
+	.name = "archetype",
+	.description = "table per component set, columns + cached add/remove edges (flecs)",
+	.create = arch_create,
+	.destroy = arch_destroy,
+	.reserve = arch_reserve,
+	.entity_create = arch_entity_create,
+	.entity_destroy = arch_entity_destroy,
+	.entity_alive = arch_entity_alive,
+	.component_add = arch_component_add,
+	.component_remove = arch_component_remove,
+	.component_get = arch_component_get,
+	.component_has = arch_component_has,
+	.system_register = arch_system_register,
+	.system_iter_begin = arch_system_iter_begin,
+	.system_iter_next = arch_system_iter_next,
+};

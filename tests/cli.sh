@@ -1,0 +1,115 @@
+#!/bin/sh
+# cli.sh: build/ecsbench from the outside. Bad input must give exit status 2, a one-line message
+# that names the bad value, and leave every results file as it was; a good run must write a CSV
+# whose rows agree on their checksums; an interrupted run must leave the old CSV in place.
+# Ends with "N passed, N failed".
+set -u
+bin=${ECSBENCH:-build/ecsbench}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+ok() { echo "ok   cli/$1"; passed=$((passed + 1)); }
+fail() { echo "FAIL cli/$1: $2"; failed=$((failed + 1)); }
+
+out="$tmp/out.csv"
+echo "previous results" > "$out"
+want=$(cat "$out")
+
+# bad NAME EXPECTED-TEXT ARGS...: exit 2, one line on stderr containing EXPECTED-TEXT, the
+# output file untouched and no temporary file left beside it.
+bad() {
+	name=$1 text=$2
+	shift 2
+	"$bin" --output "$out" "$@" >"$tmp/stdout" 2>"$tmp/stderr"
+	rc=$?
+	lines=$(wc -l <"$tmp/stderr")
+	if [ "$rc" -ne 2 ]; then
+		fail "$name" "exit status $rc, expected 2"
+	elif [ "$lines" -ne 1 ]; then
+		fail "$name" "$lines lines on stderr, expected 1: $(cat "$tmp/stderr")"
+	elif ! grep -qF -- "$text" "$tmp/stderr"; then
+		fail "$name" "message does not say '$text': $(cat "$tmp/stderr")"
+	elif [ "$(cat "$out")" != "$want" ] || [ -n "$(ls "$tmp" | grep 'out.csv.tmp')" ]; then
+		fail "$name" "the results file was touched"
+	else
+		ok "$name"
+	fi
+}
+
+bad unknown-backend "unknown backend 'nosuch' (valid: " --backends nosuch
+bad unknown-backend-in-list "unknown backend 'x'" --backends hash,x
+bad unknown-workload "unknown workload 'spin'" --workloads spin
+bad unknown-profile "unknown profile 'B' (valid: A, AA, AAA)" --profile B
+bad entities-zero "entity count '0' is out of range" --entities 0
+bad entities-negative "entity count '-5' is negative" --entities -5
+bad entities-text "entity count 'many' is not a number" --entities many
+bad entities-too-many "entity count '4194304' is out of range" --entities 4194304
+bad entities-huge "entity count '99999999999999999999999' is out of range" --entities 99999999999999999999999
+bad entities-trailing "entity count '12abc' is not a number" --entities 12abc
+bad entities-range "entity range '64..8' is empty" --entities 64..8
+bad components-zero "component count '0' is out of range (valid: 1..3)" --components 0
+bad components-four "component count '4' is out of range (valid: 1..3)" --components 4
+bad reps-zero "repetition count '0' is out of range" --reps 0
+bad warmup-text "warm-up count 'x' is not a number" --warmup x
+bad systems-too-many "system count '17' is out of range (valid: 1..16)" --systems 17
+bad seed-negative "seed '-1' is negative" --seed -1
+bad unknown-option "unknown option '--frobnicate'" --frobnicate
+bad missing-value "option '--reps' needs a value" --reps
+bad stray-argument "unexpected argument 'extra'" extra
+bad output-missing-dir "cannot write output '$tmp/no/such/dir.csv'" --output "$tmp/no/such/dir.csv"
+mkdir "$tmp/readonly" && chmod 555 "$tmp/readonly"
+if [ "$(id -u)" -ne 0 ]; then
+	bad output-unwritable "cannot write output '$tmp/readonly/x.csv'" --output "$tmp/readonly/x.csv"
+else # root writes anywhere; a path through a regular file fails for root too
+	bad output-unwritable "cannot write output '$out/x.csv'" --output "$out/x.csv"
+fi
+
+# A good run: every backend, every workload, rows whose checksums agree.
+good="$tmp/good.csv"
+if "$bin" --entities 64,256 --components 1,3 --reps 2 --output "$good" 2>"$tmp/stderr"; then
+	rows=$(grep -vc '^#' "$good")
+	backends=$("$bin" --list | sed -n '/^backends:/,/^workloads/p' | grep -c '^  ')
+	workloads=$("$bin" --list | sed -n '/^workloads/,/^profiles/p' | grep -c '^  ')
+	expect=$((backends * workloads * 2 * 2 + 1))
+	disagree=$(grep -v '^#' "$good" | tail -n +2 |
+		awk -F, '{ key = $4 "," $5 "," $6; if (key in sum && sum[key] != $NF) bad++; sum[key] = $NF }
+		         END { print bad + 0 }')
+	if [ "$rows" -ne "$expect" ]; then
+		fail good-run "$rows CSV lines, expected $expect"
+	elif [ "$disagree" -ne 0 ]; then
+		fail good-run "$disagree rows disagree on their checksum"
+	else
+		ok good-run
+	fi
+else
+	fail good-run "exit status $?: $(cat "$tmp/stderr")"
+fi
+
+# --list and --help answer and exit 0.
+if "$bin" --list | grep -q '^  hash' && "$bin" --help | grep -q -- '--entities'; then
+	ok list-help
+else
+	fail list-help "--list or --help did not answer"
+fi
+
+# Interrupted: the previous results file stays as it was, and no temporary file is left.
+"$bin" --backends tree --workloads churn --entities 1048576 --reps 50 --output "$out" \
+	2>"$tmp/stderr" &
+pid=$!
+sleep 1
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+if [ "$rc" -eq 0 ]; then
+	fail interrupted "the run finished before it could be interrupted"
+elif [ "$(cat "$out")" != "$want" ] || [ -n "$(ls "$tmp" | grep 'out.csv.tmp')" ]; then
+	fail interrupted "the results file was changed or a temporary file was left"
+elif ! grep -q interrupted "$tmp/stderr"; then
+	fail interrupted "nothing said what was not finished: $(cat "$tmp/stderr")"
+else
+	ok interrupted
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

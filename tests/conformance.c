@@ -1,0 +1,416 @@
+/*
+ * conformance.c: one suite, run against every backend in ecs_backends[] (a new backend is
+ * tested by adding it to the table), through the interface only. Each test is reported as
+ * test/backend[/profile]; the run ends with "N passed, N failed".
+ *
+ * usage: conformance [--ops N] [FILTER | -FILTER]...
+ *        FILTER: run only tests whose name contains it; -FILTER: skip those.
+ *        ECSB_TEST_OPS=N also sets the random test's operation count (default 100000).
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../harness/alloc.h"
+#include "check.h"
+#include "ops.h"
+
+static const char *current_test;
+
+void check_failed(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+	printf("FAIL %s: %s:%d: ", current_test, file, line);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+struct test_profile {
+	const char *name;
+	uint32_t component_count, system_count;
+};
+
+static const struct test_profile profile_a = {"A", 32, 16}, profile_aa = {"AA", 128, 32},
+                                 profile_aaa = {"AAA", 512, 64};
+
+static uint64_t random_ops = 100000;
+
+/* --- the tests -------------------------------------------------------------------------- */
+
+static bool test_basic(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	struct fixture f;
+	TRY(fixture_open(&f, ops, p->component_count, p->system_count, 1));
+	uint32_t pv[] = {0, 1};
+	TRY(op_register(&f, pv, 2));
+	ecs_entity e[10];
+	for (int i = 0; i < 10; i++) {
+		TRY(op_create(&f, &e[i]));
+		TRY(op_add(&f, e[i], 0));
+		if (i % 2)
+			TRY(op_add(&f, e[i], 1));
+		TRY(op_add(&f, e[i], 5));
+	}
+	for (int i = 0; i < 10; i++) {
+		TRY(op_has(&f, e[i], 1));
+		TRY(op_get(&f, e[i], 0, true));
+	}
+	TRY(check_all(&f));
+	TRY(op_remove(&f, e[3], 0));
+	TRY(op_destroy(&f, e[4]));
+	TRY(op_destroy(&f, e[9]));
+	TRY(check_all(&f));
+	return fixture_close(&f);
+}
+
+static bool test_misuse(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	struct fixture f;
+	TRY(fixture_open(&f, ops, p->component_count, 2, 2));
+	uint32_t c = p->component_count;
+	uint32_t types[] = {0, 1};
+	TRY(op_register(&f, types, 2));
+	ecs_entity a, b, dead;
+	TRY(op_create(&f, &a));
+	TRY(op_create(&f, &b));
+	TRY(op_create(&f, &dead));
+	TRY(op_add(&f, a, 0));
+	TRY(op_add(&f, a, 1));
+	TRY(op_add(&f, dead, 0));
+	TRY(op_destroy(&f, dead));
+	uint64_t bytes = f.counter.live_bytes;
+	ecs_entity never = ecs_entity_make(ECS_MAX_ENTITIES - 5, 0);
+	unsigned char v[64] = {0};
+	void *ptr;
+	uint32_t id;
+	struct ecs_iter it;
+	ecs_entity handles[] = {dead, never, ECS_NULL, ecs_entity_make(ecs_entity_index(a), 7)};
+	for (size_t i = 0; i < sizeof handles / sizeof handles[0]; i++) {
+		ecs_entity h = handles[i];
+		CHECK(!ops->entity_alive(f.s, h));
+		CHECK_STATUS(ops->entity_destroy(f.s, h), ECS_ERR_DEAD_ENTITY);
+		CHECK_STATUS(ops->component_add(f.s, h, 0, v), ECS_ERR_DEAD_ENTITY);
+		CHECK_STATUS(ops->component_remove(f.s, h, 0), ECS_ERR_DEAD_ENTITY);
+		CHECK_STATUS(ops->component_get(f.s, h, 0, &ptr), ECS_ERR_DEAD_ENTITY);
+		CHECK_STATUS(ops->component_has(f.s, h, 0), ECS_ERR_DEAD_ENTITY);
+		/* a dead handle is reported before a bad component */
+		CHECK_STATUS(ops->component_add(f.s, h, c, v), ECS_ERR_DEAD_ENTITY);
+	}
+	/* component ids outside the profile */
+	uint32_t bad_types[] = {c, c + 1, UINT32_MAX};
+	for (size_t i = 0; i < 3; i++) {
+		uint32_t t = bad_types[i];
+		CHECK_STATUS(ops->component_add(f.s, a, t, v), ECS_ERR_BAD_COMPONENT);
+		CHECK_STATUS(ops->component_remove(f.s, a, t), ECS_ERR_BAD_COMPONENT);
+		CHECK_STATUS(ops->component_get(f.s, a, t, &ptr), ECS_ERR_BAD_COMPONENT);
+		CHECK_STATUS(ops->component_has(f.s, a, t), ECS_ERR_BAD_COMPONENT);
+	}
+	/* components the entity lacks, or has */
+	CHECK_STATUS(ops->component_remove(f.s, b, 0), ECS_ERR_NO_COMPONENT);
+	CHECK_STATUS(ops->component_get(f.s, b, 3, &ptr), ECS_ERR_NO_COMPONENT);
+	CHECK_STATUS(ops->component_add(f.s, a, 0, v), ECS_ERR_HAS_COMPONENT);
+	/* systems */
+	CHECK_STATUS(ops->system_iter_begin(f.s, 1, &it), ECS_ERR_BAD_SYSTEM);
+	CHECK_STATUS(ops->system_iter_begin(f.s, UINT32_MAX, &it), ECS_ERR_BAD_SYSTEM);
+	uint32_t dup[] = {2, 2}, out_of_range[] = {1, c}, nine[9] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+	CHECK_STATUS(ops->system_register(f.s, dup, 2, &id), ECS_ERR_INVALID);
+	CHECK_STATUS(ops->system_register(f.s, out_of_range, 2, &id), ECS_ERR_BAD_COMPONENT);
+	CHECK_STATUS(ops->system_register(f.s, types, 0, &id), ECS_ERR_INVALID);
+	CHECK_STATUS(ops->system_register(f.s, nine, 9, &id), ECS_ERR_INVALID);
+	CHECK_STATUS(ops->system_register(f.s, NULL, 1, &id), ECS_ERR_INVALID);
+	/* NULL arguments */
+	CHECK_STATUS(ops->component_add(f.s, a, 2, NULL), ECS_ERR_INVALID);
+	CHECK_STATUS(ops->component_get(f.s, a, 0, NULL), ECS_ERR_INVALID);
+	CHECK_STATUS(ops->entity_create(f.s, NULL), ECS_ERR_INVALID);
+	CHECK_EQ(f.counter.live_bytes, bytes); /* nothing allocated or freed by misuse */
+	TRY(check_all(&f));
+	/* the system table is full after system_count registrations */
+	uint32_t three[] = {3};
+	TRY(op_register(&f, three, 1));
+	CHECK_STATUS(ops->system_register(f.s, three, 1, &id), ECS_ERR_BAD_SYSTEM);
+	TRY(check_all(&f));
+	/* bad configurations */
+	struct ecs_allocator alloc = counting_alloc_init(&(struct counting_alloc){0});
+	ecs_storage *s2;
+	uint32_t zero_size[2] = {8, 0};
+	struct ecs_config bad[] = {
+		{0, 1, f.sizes},
+		{1, 0, f.sizes},
+		{2, 1, zero_size},
+		{ECS_MAX_COMPONENT_TYPES + 1, 1, f.sizes},
+		{1, 1, NULL},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		CHECK_STATUS(ops->create(&bad[i], &alloc, &s2), ECS_ERR_INVALID);
+	return fixture_close(&f);
+}
+
+/* Seed 002's zombies: a destroyed entity's index is reused, and its old handle stays dead. */
+static bool test_generations(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	struct fixture f;
+	TRY(fixture_open(&f, ops, p->component_count, 1, 3));
+	uint32_t types[] = {0};
+	TRY(op_register(&f, types, 1));
+	ecs_entity keep, e, again;
+	TRY(op_create(&f, &keep));
+	TRY(op_add(&f, keep, 0));
+	TRY(op_create(&f, &e));
+	TRY(op_add(&f, e, 0));
+	TRY(op_add(&f, e, 1));
+	TRY(op_destroy(&f, e));
+	TRY(op_create(&f, &again));
+	CHECK_EQ(ecs_entity_index(again), ecs_entity_index(e)); /* the index is reused */
+	CHECK(again != e);
+	TRY(op_add(&f, again, 0));
+	/* the stale handle is dead to every operation, and touches nothing of the new one */
+	TRY(op_destroy(&f, e));
+	TRY(op_add(&f, e, 2));
+	TRY(op_remove(&f, e, 0));
+	TRY(op_get(&f, e, 0, false));
+	TRY(op_has(&f, e, 0));
+	TRY(check_all(&f));
+	/* many reuses of one index: every handle of the last 1023 generations stays dead */
+	TRY(op_destroy(&f, again));
+	ecs_entity old[1100];
+	for (int i = 0; i < 1100; i++) {
+		ecs_entity x;
+		TRY(op_create(&f, &x));
+		CHECK_EQ(ecs_entity_index(x), ecs_entity_index(e));
+		old[i] = x;
+		TRY(op_add(&f, x, 0));
+		TRY(op_destroy(&f, x));
+	}
+	for (int i = 1100 - 1023; i < 1100; i++)
+		CHECK(!ops->entity_alive(f.s, old[i]));
+	CHECK(!ops->entity_alive(f.s, again));
+	TRY(check_all(&f));
+	return fixture_close(&f);
+}
+
+/* Systems see exactly the matching entities, whatever the order of registration, adds,
+ * removes and destroys. */
+static bool test_systems(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	struct fixture f;
+	TRY(fixture_open(&f, ops, p->component_count, p->system_count, 4));
+	ecs_entity e[300];
+	for (int i = 0; i < 300; i++) {
+		TRY(op_create(&f, &e[i]));
+		for (uint32_t t = 0; t < 4; t++)
+			if ((i >> t) & 1)
+				TRY(op_add(&f, e[i], t));
+	}
+	TRY(register_systems(&f, 4)); /* registered after the entities exist */
+	TRY(check_all(&f));
+	for (int i = 0; i < 300; i += 3)
+		TRY(op_remove(&f, e[i], (uint32_t)i % 4));
+	for (int i = 1; i < 300; i += 7)
+		TRY(op_destroy(&f, e[i]));
+	TRY(register_systems(&f, 3));
+	for (int i = 0; i < 300; i += 5)
+		TRY(op_add(&f, e[i], 4));
+	TRY(check_all(&f));
+	for (int i = 0; i < 300; i++)
+		TRY(op_destroy(&f, e[i]));
+	TRY(check_all(&f));
+	return fixture_close(&f);
+}
+
+/* At least 100,000 random operations (misuse included), checked against the model: the
+ * result of every operation, and the whole state every 500 operations and at the end. */
+static bool test_random(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	struct fixture f;
+	TRY(fixture_open(&f, ops, p->component_count, p->system_count, 5));
+	TRY(register_systems(&f, p->system_count / 2));
+	for (uint64_t i = 0; i < random_ops; i++) {
+		TRY(random_op(&f, 400));
+		if (i % 500 == 499)
+			TRY(check_all(&f));
+		if (i == random_ops / 2)
+			TRY(register_systems(&f, p->system_count - p->system_count / 2));
+	}
+	TRY(check_all(&f));
+	return fixture_close(&f);
+}
+
+/* Out of memory at every allocation of a scenario: the failing operation reports it and
+ * changes nothing, the storage keeps working, and destroy frees every byte. */
+static bool oom_scenario(struct fixture *f)
+{
+	TRY(register_systems(f, 3));
+	for (int i = 0; i < 300; i++) {
+		TRY(random_op(f, 60));
+		if (f->oom_seen && f->counter.failures == 0 && f->counter.fail_at == 0) {
+			TRY(check_all(f)); /* right after the failure: nothing changed */
+			f->oom_seen = 0;
+			f->allow_oom = false;
+		}
+	}
+	TRY(register_systems(f, 2));
+	TRY(check_all(f));
+	return true;
+}
+
+static bool test_alloc_failure(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	/* First count the allocations of the scenario. */
+	struct fixture f;
+	TRY(fixture_open(&f, ops, p->component_count, p->system_count, 6));
+	uint64_t before = f.counter.allocations;
+	TRY(oom_scenario(&f));
+	uint64_t total = f.counter.allocations - before;
+	TRY(fixture_close(&f));
+	uint64_t failed = 0;
+	for (uint64_t n = 1; n <= total; n++) {
+		TRY(fixture_open(&f, ops, p->component_count, p->system_count, 6));
+		f.allow_oom = true;
+		f.counter.fail_at = n;
+		TRY(oom_scenario(&f));
+		failed += f.counter.failures == 0 && f.counter.fail_at == 0;
+		TRY(fixture_close(&f));
+	}
+	CHECK(failed > 0);
+	printf("note %s: %llu allocation failure points, each survived\n", current_test,
+	       (unsigned long long)failed);
+	return true;
+}
+
+/* Creating a storage fails cleanly at each of its allocations. */
+static bool test_create_failure(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	uint32_t *sizes = malloc(p->component_count * sizeof *sizes);
+	CHECK(sizes != NULL);
+	for (uint32_t t = 0; t < p->component_count; t++)
+		sizes[t] = size_of_type(t);
+	struct ecs_config cfg = {p->component_count, p->system_count, sizes};
+	bool ok = true;
+	for (uint64_t n = 1; ok; n++) {
+		struct counting_alloc counter;
+		struct ecs_allocator alloc = counting_alloc_init(&counter);
+		counter.fail_at = n;
+		ecs_storage *s = NULL;
+		int rc = ops->create(&cfg, &alloc, &s);
+		if (rc == ECS_OK) {
+			ops->destroy(s);
+			ok = counter.live_bytes == 0 && counter.size_errors == 0;
+			if (counter.failures == 0) /* created with no failure left to inject: done */
+				break;
+		} else if (rc != ECS_ERR_NO_MEMORY || counter.live_bytes != 0) {
+			check_failed(__FILE__, __LINE__, "create with allocation %llu failing: %s, %llu "
+			             "bytes left", (unsigned long long)n, ecs_status_name(rc),
+			             (unsigned long long)counter.live_bytes);
+			ok = false;
+		}
+	}
+	free(sizes);
+	return ok;
+}
+
+/* Two storages live side by side without touching each other. */
+static bool test_side_by_side(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	struct fixture a, b;
+	TRY(fixture_open(&a, ops, p->component_count, p->system_count, 7));
+	TRY(fixture_open(&b, ops, p->component_count, p->system_count, 8));
+	TRY(register_systems(&a, 3));
+	TRY(register_systems(&b, 2));
+	for (int i = 0; i < 3000; i++) {
+		TRY(random_op(&a, 100));
+		TRY(random_op(&b, 100));
+	}
+	TRY(check_all(&a));
+	TRY(check_all(&b));
+	TRY(fixture_close(&a));
+	return fixture_close(&b);
+}
+
+/* ECS_MAX_ENTITIES alive at once, then ECS_ERR_FULL, and nothing lost. */
+static bool test_capacity(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	struct fixture f;
+	TRY(fixture_open(&f, ops, p->component_count, 1, 9));
+	ecs_entity e = ECS_NULL, first = ECS_NULL;
+	for (uint32_t i = 0; i < ECS_MAX_ENTITIES; i++) {
+		CHECK_OK(ops->entity_create(f.s, &e));
+		if (i == 0)
+			first = e;
+	}
+	CHECK_STATUS(ops->entity_create(f.s, &e), ECS_ERR_FULL);
+	CHECK(ops->entity_alive(f.s, e) && ops->entity_alive(f.s, first));
+	unsigned char v[64] = {1};
+	CHECK_OK(ops->component_add(f.s, e, 0, v));
+	CHECK_OK(ops->entity_destroy(f.s, first));
+	ecs_entity again;
+	CHECK_OK(ops->entity_create(f.s, &again));
+	CHECK_EQ(ecs_entity_index(again), ecs_entity_index(first));
+	CHECK_STATUS(ops->entity_create(f.s, &e), ECS_ERR_FULL);
+	return fixture_close(&f);
+}
+
+/* --- the runner ------------------------------------------------------------------------- */
+
+struct test {
+	const char *name;
+	bool (*run)(const struct ecs_ops *, const struct test_profile *);
+	const struct test_profile *profiles[3];
+};
+
+static const struct test tests[] = {
+	{"basic", test_basic, {&profile_a, &profile_aaa}},
+	{"misuse", test_misuse, {&profile_a, &profile_aaa}},
+	{"generations", test_generations, {&profile_a}},
+	{"systems", test_systems, {&profile_a, &profile_aa, &profile_aaa}},
+	{"random", test_random, {&profile_a, &profile_aa, &profile_aaa}},
+	{"alloc-failure", test_alloc_failure, {&profile_a, &profile_aa, &profile_aaa}},
+	{"create-failure", test_create_failure, {&profile_a, &profile_aaa}},
+	{"side-by-side", test_side_by_side, {&profile_a}},
+	{"capacity", test_capacity, {&profile_a}},
+};
+
+int main(int argc, char **argv)
+{
+	const char *env = getenv("ECSB_TEST_OPS");
+	const char *include[32], *exclude[32];
+	int includes = 0, excludes = 0;
+	if (env)
+		random_ops = strtoull(env, NULL, 10);
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--ops") == 0 && i + 1 < argc)
+			random_ops = strtoull(argv[++i], NULL, 10);
+		else if (argv[i][0] == '-' && excludes < 32)
+			exclude[excludes++] = argv[i] + 1;
+		else if (includes < 32)
+			include[includes++] = argv[i];
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	unsigned passed = 0, failed = 0;
+	char name[128];
+	for (size_t t = 0; t < sizeof tests / sizeof tests[0]; t++) {
+		for (size_t b = 0; b < ecs_backend_count; b++) {
+			for (size_t p = 0; p < 3 && tests[t].profiles[p]; p++) {
+				snprintf(name, sizeof name, "%s/%s/%s", tests[t].name, ecs_backends[b]->name,
+				         tests[t].profiles[p]->name);
+				bool run = includes == 0;
+				for (int i = 0; i < includes; i++)
+					run = run || strstr(name, include[i]);
+				for (int i = 0; i < excludes; i++)
+					run = run && !strstr(name, exclude[i]);
+				if (!run)
+					continue;
+				current_test = name;
+				if (tests[t].run(ecs_backends[b], tests[t].profiles[p])) {
+					printf("ok   %s\n", name);
+					passed++;
+				} else {
+					failed++;
+				}
+			}
+		}
+	}
+	printf("%u passed, %u failed\n", passed, failed);
+	return failed ? 1 : 0;
+}

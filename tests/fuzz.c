@@ -1,0 +1,143 @@
+/*
+ * fuzz.c: a libFuzzer target. The input is decoded into a sequence of interface operations,
+ * misuse included (dead, stale, never-created and null handles, component ids out of range,
+ * bad system lists, allocation failures), which runs on every backend at once, each beside its
+ * own reference model: every operation's result is checked against the model, and the whole
+ * state every 64 operations and at the end. Any disagreement aborts, which libFuzzer records.
+ *
+ *   make fuzz FUZZ_SECONDS=60      run it (clang, -fsanitize=fuzzer,address,undefined)
+ *   tests/corpus/                  inputs kept; `make test` replays them (tests/fuzz_replay.c)
+ *
+ * Input: byte 0 picks the number of component types (2..17), byte 1 the number of systems
+ * (1..8); then each operation is an opcode byte and up to three argument bytes.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "ops.h"
+
+void check_failed(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "fuzz: %s:%d: ", file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+struct input {
+	const uint8_t *data;
+	size_t size, at;
+};
+
+static uint8_t byte(struct input *in) { return in->at < in->size ? in->data[in->at++] : 0; }
+
+/* A handle chosen by one byte: one the model knows (alive or not), never-created, or null. */
+static ecs_entity pick_handle(struct fixture *f, uint8_t b)
+{
+	if (b < 200 && f->m.entity_count)
+		return f->m.entities[b % f->m.entity_count].handle;
+	if (b < 250)
+		return ecs_entity_make((uint32_t)b * 16411u % ECS_MAX_ENTITIES, b);
+	return ECS_NULL;
+}
+
+static uint32_t pick_type(struct fixture *f, uint8_t b)
+{
+	return b == 255 ? UINT32_MAX : b % (f->m.component_count + 2);
+}
+
+/* system_register with whatever list the input gives: the expected code comes from the model. */
+static bool fuzz_register(struct fixture *f, struct input *in)
+{
+	uint32_t count = byte(in) % 4, types[3];
+	for (uint32_t c = 0; c < count; c++)
+		types[c] = pick_type(f, byte(in));
+	int want = ecs_system_types_check(types, count, f->m.component_count);
+	if (want == ECS_OK && f->m.system_count >= f->m.system_max)
+		want = ECS_ERR_BAD_SYSTEM;
+	if (want == ECS_OK)
+		return op_register(f, types, count);
+	uint32_t id;
+	CHECK_STATUS(f->ops->system_register(f->s, types, count, &id), want);
+	return true;
+}
+
+static bool step(struct fixture *f, struct input *in)
+{
+	uint8_t op = byte(in) % 12;
+	ecs_entity e;
+	switch (op) {
+	case 0:
+	case 1:
+		return f->m.live < 256 ? op_create(f, &e) : true;
+	case 2: return op_destroy(f, pick_handle(f, byte(in)));
+	case 3:
+	case 4: {
+		ecs_entity h = pick_handle(f, byte(in));
+		return op_add(f, h, pick_type(f, byte(in)));
+	}
+	case 5: {
+		ecs_entity h = pick_handle(f, byte(in));
+		return op_remove(f, h, pick_type(f, byte(in)));
+	}
+	case 6: {
+		ecs_entity h = pick_handle(f, byte(in));
+		uint32_t t = pick_type(f, byte(in));
+		return op_get(f, h, t, byte(in) & 1);
+	}
+	case 7: {
+		ecs_entity h = pick_handle(f, byte(in));
+		return op_has(f, h, pick_type(f, byte(in)));
+	}
+	case 8: {
+		ecs_entity h = pick_handle(f, byte(in));
+		CHECK_EQ(f->ops->entity_alive(f->s, h), model_alive(&f->m, h));
+		return true;
+	}
+	case 9: return fuzz_register(f, in);
+	case 10: return check_all(f);
+	default: /* one of the next few allocations fails */
+		f->allow_oom = true;
+		f->counter.failures = 0;
+		f->counter.fail_at = 1 + byte(in) % 4;
+		return true;
+	}
+}
+
+static bool run(const struct ecs_ops *ops, const uint8_t *data, size_t size)
+{
+	struct input in = {data, size, 0};
+	uint32_t components = 2 + byte(&in) % 16, systems = 1 + byte(&in) % 8;
+	struct fixture f;
+	TRY(fixture_open(&f, ops, components, systems, 1));
+	bool ok = true;
+	for (uint32_t n = 0; ok && in.at < in.size; n++) {
+		ok = step(&f, &in);
+		if (ok && n % 64 == 63)
+			ok = check_all(&f);
+	}
+	f.counter.fail_at = 0;
+	if (ok)
+		ok = check_all(&f);
+	if (!fixture_close(&f))
+		ok = false;
+	return ok;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	for (size_t b = 0; b < ecs_backend_count; b++) {
+		if (!run(ecs_backends[b], data, size)) {
+			fprintf(stderr, "fuzz: backend %s disagrees with the model\n", ecs_backends[b]->name);
+			abort();
+		}
+	}
+	return 0;
+}

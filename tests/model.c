@@ -1,0 +1,246 @@
+/* model.c: the reference model (see model.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "model.h"
+
+bool model_init(struct model *m, const struct ecs_config *cfg)
+{
+	memset(m, 0, sizeof *m);
+	m->component_count = cfg->component_count;
+	m->system_max = cfg->system_count;
+	m->sizes = cfg->component_sizes;
+	m->offsets = calloc(cfg->component_count, sizeof *m->offsets);
+	if (!m->offsets)
+		return false;
+	for (uint32_t t = 0; t < m->component_count; t++) {
+		m->offsets[t] = m->value_bytes;
+		m->value_bytes += m->sizes[t];
+	}
+	return true;
+}
+
+void model_free(struct model *m)
+{
+	for (uint32_t i = 0; i < m->entity_count; i++) {
+		free(m->entities[i].has);
+		free(m->entities[i].values);
+	}
+	free(m->entities);
+	free(m->latest);
+	free(m->offsets);
+	memset(m, 0, sizeof *m);
+}
+
+struct model_entity *model_find(struct model *m, ecs_entity e)
+{
+	uint32_t i = ecs_entity_index(e);
+	if (e == ECS_NULL || i >= m->latest_cap || m->latest[i] == 0)
+		return NULL;
+	struct model_entity *r = &m->entities[m->latest[i] - 1];
+	return r->handle == e ? r : NULL;
+}
+
+bool model_alive(struct model *m, ecs_entity e)
+{
+	struct model_entity *r = model_find(m, e);
+	return r && r->alive;
+}
+
+int model_expect_add(struct model *m, ecs_entity e, uint32_t type)
+{
+	struct model_entity *r = model_find(m, e);
+	if (!r || !r->alive)
+		return ECS_ERR_DEAD_ENTITY;
+	if (type >= m->component_count)
+		return ECS_ERR_BAD_COMPONENT;
+	return r->has[type] ? ECS_ERR_HAS_COMPONENT : ECS_OK;
+}
+
+int model_expect_remove(struct model *m, ecs_entity e, uint32_t type)
+{
+	struct model_entity *r = model_find(m, e);
+	if (!r || !r->alive)
+		return ECS_ERR_DEAD_ENTITY;
+	if (type >= m->component_count)
+		return ECS_ERR_BAD_COMPONENT;
+	return r->has[type] ? ECS_OK : ECS_ERR_NO_COMPONENT;
+}
+
+int model_expect_has(struct model *m, ecs_entity e, uint32_t type)
+{
+	int rc = model_expect_remove(m, e, type);
+	return rc == ECS_OK ? 1 : rc == ECS_ERR_NO_COMPONENT ? 0 : rc;
+}
+
+bool model_created(struct model *m, ecs_entity e)
+{
+	/* A new handle must not be one that is alive. */
+	CHECK(e != ECS_NULL);
+	CHECK(!model_alive(m, e));
+	uint32_t i = ecs_entity_index(e);
+	if (i >= m->latest_cap) {
+		uint32_t cap = m->latest_cap ? m->latest_cap : 1024;
+		while (cap <= i)
+			cap *= 2;
+		uint32_t *latest = realloc(m->latest, cap * sizeof *latest);
+		CHECK(latest != NULL);
+		memset(latest + m->latest_cap, 0, (cap - m->latest_cap) * sizeof *latest);
+		m->latest = latest;
+		m->latest_cap = cap;
+	}
+	if (m->entity_count == m->entity_cap) {
+		uint32_t cap = m->entity_cap ? m->entity_cap * 2 : 256;
+		struct model_entity *p = realloc(m->entities, cap * sizeof *p);
+		CHECK(p != NULL);
+		m->entities = p;
+		m->entity_cap = cap;
+	}
+	struct model_entity *r = &m->entities[m->entity_count++];
+	r->handle = e;
+	r->alive = true;
+	r->has = calloc(m->component_count, 1);
+	r->values = calloc(m->value_bytes ? m->value_bytes : 1, 1);
+	CHECK(r->has && r->values);
+	m->latest[i] = m->entity_count;
+	m->live++;
+	return true;
+}
+
+void model_destroyed(struct model *m, ecs_entity e)
+{
+	struct model_entity *r = model_find(m, e);
+	r->alive = false;
+	free(r->has);
+	free(r->values);
+	r->has = NULL;
+	r->values = NULL;
+	m->live--;
+}
+
+void model_added(struct model *m, ecs_entity e, uint32_t type, const void *value)
+{
+	struct model_entity *r = model_find(m, e);
+	r->has[type] = 1;
+	memcpy(r->values + m->offsets[type], value, m->sizes[type]);
+}
+
+void model_removed(struct model *m, ecs_entity e, uint32_t type)
+{
+	model_find(m, e)->has[type] = 0;
+}
+
+void *model_value(struct model *m, ecs_entity e, uint32_t type)
+{
+	return model_find(m, e)->values + m->offsets[type];
+}
+
+void model_system(struct model *m, const uint32_t *types, uint32_t count)
+{
+	memcpy(m->system_types[m->system_count], types, count * sizeof *types);
+	m->system_type_count[m->system_count++] = count;
+}
+
+static bool matches(const struct model *m, const struct model_entity *r, uint32_t system)
+{
+	if (!r->alive)
+		return false;
+	for (uint32_t c = 0; c < m->system_type_count[system]; c++)
+		if (!r->has[m->system_types[system][c]])
+			return false;
+	return true;
+}
+
+static bool check_entity(struct model *m, const struct ecs_ops *ops, ecs_storage *s,
+                         struct model_entity *r)
+{
+	if (model_find(m, r->handle) != r) {
+		/* An older record whose handle came round again (generation wrap): the newer one
+		 * speaks for the handle. */
+		return true;
+	}
+	CHECK_EQ(ops->entity_alive(s, r->handle), r->alive);
+	if (!r->alive) {
+		CHECK_STATUS(ops->component_has(s, r->handle, 0), ECS_ERR_DEAD_ENTITY);
+		return true;
+	}
+	for (uint32_t t = 0; t < m->component_count; t++) {
+		CHECK_EQ(ops->component_has(s, r->handle, t), r->has[t]);
+		void *p = NULL;
+		CHECK_STATUS(ops->component_get(s, r->handle, t, &p),
+		             r->has[t] ? ECS_OK : ECS_ERR_NO_COMPONENT);
+		if (r->has[t])
+			CHECK(memcmp(p, r->values + m->offsets[t], m->sizes[t]) == 0);
+	}
+	return true;
+}
+
+bool model_check(struct model *m, const struct ecs_ops *ops, ecs_storage *s)
+{
+	for (uint32_t i = 0; i < m->entity_count; i++)
+		TRY(check_entity(m, ops, s, &m->entities[i]));
+	uint32_t *seen = calloc(m->entity_count + 1, sizeof *seen);
+	CHECK(seen != NULL);
+	bool ok = true;
+	for (uint32_t y = 0; ok && y < m->system_count; y++) {
+		struct ecs_iter it;
+		struct ecs_batch b;
+		uint32_t visited = 0, expected = 0;
+		for (uint32_t i = 0; i < m->entity_count; i++)
+			expected += matches(m, &m->entities[i], y) && model_find(m, m->entities[i].handle) ==
+			                                                  &m->entities[i];
+		if (ops->system_iter_begin(s, y, &it) != ECS_OK) {
+			check_failed(__FILE__, __LINE__, "system_iter_begin(%u) failed", y);
+			ok = false;
+			break;
+		}
+		while (ok && ops->system_iter_next(&it, &b)) {
+			if (b.count == 0 || !b.entities) {
+				check_failed(__FILE__, __LINE__, "system %u: empty batch returned", y);
+				ok = false;
+				break;
+			}
+			for (uint32_t i = 0; ok && i < b.count; i++) {
+				struct model_entity *r = model_find(m, b.entities[i]);
+				uint32_t rec = r ? (uint32_t)(r - m->entities) + 1 : 0;
+				if (!r || !matches(m, r, y) || seen[rec] == y + 1) {
+					check_failed(__FILE__, __LINE__,
+					             "system %u visits entity %08x: %s", y, b.entities[i],
+					             !r || !r->alive ? "dead or unknown"
+					             : !matches(m, r, y) ? "does not match" : "twice");
+					ok = false;
+					break;
+				}
+				seen[rec] = y + 1;
+				visited++;
+				for (uint32_t c = 0; ok && c < m->system_type_count[y]; c++) {
+					uint32_t t = m->system_types[y][c];
+					void *p = b.columns[c]
+					              ? (char *)b.columns[c] + (size_t)i * m->sizes[t]
+					              : (b.pointers[c] ? b.pointers[c][i] : NULL);
+					void *q = NULL;
+					ops->component_get(s, b.entities[i], t, &q);
+					if (!p || p != q || memcmp(p, r->values + m->offsets[t], m->sizes[t])) {
+						check_failed(__FILE__, __LINE__,
+						             "system %u, entity %08x, component %u: batch value "
+						             "%s",
+						             y, b.entities[i], t,
+						             !p ? "missing" : p != q ? "is not the stored one"
+						                                     : "differs from the model");
+						ok = false;
+					}
+				}
+				if (!ok)
+					break;
+			}
+		}
+		if (ok && visited != expected) {
+			check_failed(__FILE__, __LINE__, "system %u visited %u entities, expected %u", y,
+			             visited, expected);
+			ok = false;
+		}
+	}
+	free(seen);
+	return ok;
+}

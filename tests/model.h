@@ -1,0 +1,61 @@
+/*
+ * model.h: the reference model the conformance suite checks every backend against. It is as
+ * simple as it can be (a record per entity ever created, a byte per component type, a value
+ * buffer), keeps the handles the backend gave out, and says what every operation must return.
+ * model_check compares the whole state of a storage with it: liveness of every handle ever
+ * given out, every component and value of the live ones, and what each system's iteration
+ * visits (each matching entity exactly once, with pointers to its values).
+ */
+#ifndef ECSB_MODEL_H
+#define ECSB_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../impls/ecs.h"
+
+struct model_entity {
+	ecs_entity handle;
+	bool alive;
+	uint8_t *has;          /* component_count flags, NULL once dead */
+	unsigned char *values; /* at offsets[t], NULL once dead */
+};
+
+struct model {
+	uint32_t component_count, system_max, system_count;
+	const uint32_t *sizes;
+	uint32_t *offsets; /* of each type in an entity's value buffer */
+	uint32_t value_bytes;
+	uint32_t system_types[ECS_MAX_SYSTEMS][ECS_SYSTEM_MAX_COMPONENTS];
+	uint32_t system_type_count[ECS_MAX_SYSTEMS];
+	struct model_entity *entities;
+	uint32_t entity_count, entity_cap;
+	uint32_t live;
+	uint32_t *latest; /* per entity index: number of its newest record + 1, or 0 */
+	uint32_t latest_cap;
+};
+
+bool model_init(struct model *m, const struct ecs_config *cfg);
+void model_free(struct model *m);
+
+/* The record of a handle given out before, or NULL. */
+struct model_entity *model_find(struct model *m, ecs_entity e);
+bool model_alive(struct model *m, ecs_entity e);
+
+/* What the operation must return, from the model's state. */
+int model_expect_add(struct model *m, ecs_entity e, uint32_t type);
+int model_expect_remove(struct model *m, ecs_entity e, uint32_t type); /* get too */
+int model_expect_has(struct model *m, ecs_entity e, uint32_t type);
+
+/* Apply an operation the backend reported as done. */
+bool model_created(struct model *m, ecs_entity e);
+void model_destroyed(struct model *m, ecs_entity e);
+void model_added(struct model *m, ecs_entity e, uint32_t type, const void *value);
+void model_removed(struct model *m, ecs_entity e, uint32_t type);
+void model_system(struct model *m, const uint32_t *types, uint32_t count);
+void *model_value(struct model *m, ecs_entity e, uint32_t type);
+
+/* Compares the storage with the model (see above); a failed check prints why. */
+bool model_check(struct model *m, const struct ecs_ops *ops, ecs_storage *s);
+
+#endif

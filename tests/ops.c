@@ -1,0 +1,237 @@
+/*
+ * ops.c: what the conformance suite and the fuzzer share: a fixture (a storage, its counting
+ * allocator and the reference model side by side) and one function per interface operation that
+ * runs it on the storage, checks the result against the model and applies it to the model.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "ops.h"
+
+uint64_t next_random(struct fixture *f)
+{
+	f->rng ^= f->rng << 13;
+	f->rng ^= f->rng >> 7;
+	f->rng ^= f->rng << 17;
+	return f->rng;
+}
+
+uint32_t below(struct fixture *f, uint32_t n) { return (uint32_t)(next_random(f) % n); }
+
+/* Component sizes that vary (1..64 bytes) so that strides are exercised. */
+uint32_t size_of_type(uint32_t t) { return 1 + (t * 7 + 3) % 64; }
+
+bool fixture_open(struct fixture *f, const struct ecs_ops *ops, uint32_t components,
+                         uint32_t systems, uint64_t seed)
+{
+	memset(f, 0, sizeof *f);
+	f->ops = ops;
+	f->rng = seed * 2654435761u + 88172645463325252ull;
+	f->sizes = malloc(components * sizeof *f->sizes);
+	CHECK(f->sizes != NULL);
+	for (uint32_t t = 0; t < components; t++)
+		f->sizes[t] = size_of_type(t);
+	struct ecs_allocator alloc = counting_alloc_init(&f->counter);
+	struct ecs_config cfg = {components, systems, f->sizes};
+	CHECK(model_init(&f->m, &cfg));
+	CHECK_OK(ops->create(&cfg, &alloc, &f->s));
+	return true;
+}
+
+/* Destroys the storage and checks that every byte came back, with the size it had. */
+bool fixture_close(struct fixture *f)
+{
+	if (f->s)
+		f->ops->destroy(f->s);
+	f->s = NULL;
+	model_free(&f->m);
+	free(f->sizes);
+	f->sizes = NULL;
+	CHECK_EQ(f->counter.size_errors, 0);
+	CHECK_EQ(f->counter.live_bytes, 0);
+	return true;
+}
+
+bool injected_oom(struct fixture *f, int rc)
+{
+	if (rc == ECS_ERR_NO_MEMORY && f->allow_oom && f->counter.failures > 0) {
+		f->counter.failures = 0;
+		f->oom_seen++;
+		return true;
+	}
+	return false;
+}
+
+/* Each op_ runs one operation on the storage, checks its result against the model, and
+ * applies it to the model. */
+bool op_create(struct fixture *f, ecs_entity *out)
+{
+	ecs_entity e = ECS_NULL;
+	int rc = f->ops->entity_create(f->s, &e);
+	if (injected_oom(f, rc)) {
+		*out = ECS_NULL;
+		return true;
+	}
+	CHECK_OK(rc);
+	CHECK(f->ops->entity_alive(f->s, e));
+	TRY(model_created(&f->m, e));
+	*out = e;
+	return true;
+}
+
+bool op_destroy(struct fixture *f, ecs_entity e)
+{
+	bool alive = model_alive(&f->m, e);
+	int rc = f->ops->entity_destroy(f->s, e);
+	if (alive && injected_oom(f, rc))
+		return true;
+	CHECK_STATUS(rc, alive ? ECS_OK : ECS_ERR_DEAD_ENTITY);
+	if (alive)
+		model_destroyed(&f->m, e);
+	CHECK(!f->ops->entity_alive(f->s, e));
+	return true;
+}
+
+bool op_add(struct fixture *f, ecs_entity e, uint32_t t)
+{
+	unsigned char value[ECS_MAX_COMPONENT_SIZE];
+	uint32_t size = t < f->m.component_count ? f->sizes[t] : 8;
+	for (uint32_t i = 0; i < size; i++)
+		value[i] = (unsigned char)next_random(f);
+	int want = model_expect_add(&f->m, e, t);
+	int rc = f->ops->component_add(f->s, e, t, value);
+	if (want == ECS_OK && injected_oom(f, rc))
+		return true;
+	CHECK_STATUS(rc, want);
+	if (want == ECS_OK)
+		model_added(&f->m, e, t, value);
+	return true;
+}
+
+bool op_remove(struct fixture *f, ecs_entity e, uint32_t t)
+{
+	int want = model_expect_remove(&f->m, e, t);
+	int rc = f->ops->component_remove(f->s, e, t);
+	if (want == ECS_OK && injected_oom(f, rc))
+		return true;
+	CHECK_STATUS(rc, want);
+	if (want == ECS_OK)
+		model_removed(&f->m, e, t);
+	return true;
+}
+
+bool op_get(struct fixture *f, ecs_entity e, uint32_t t, bool write)
+{
+	int want = model_expect_remove(&f->m, e, t);
+	void *p = NULL;
+	CHECK_STATUS(f->ops->component_get(f->s, e, t, &p), want);
+	if (want != ECS_OK)
+		return true;
+	CHECK(memcmp(p, model_value(&f->m, e, t), f->sizes[t]) == 0);
+	if (write) { /* the pointer is the stored value: writing through it changes it */
+		unsigned char *q = p;
+		for (uint32_t i = 0; i < f->sizes[t]; i++)
+			q[i] = (unsigned char)next_random(f);
+		memcpy(model_value(&f->m, e, t), p, f->sizes[t]);
+	}
+	return true;
+}
+
+bool op_has(struct fixture *f, ecs_entity e, uint32_t t)
+{
+	CHECK_EQ(f->ops->component_has(f->s, e, t), model_expect_has(&f->m, e, t));
+	return true;
+}
+
+bool op_register(struct fixture *f, const uint32_t *types, uint32_t count)
+{
+	uint32_t id = UINT32_MAX;
+	int rc = f->ops->system_register(f->s, types, count, &id);
+	if (injected_oom(f, rc))
+		return true;
+	CHECK_OK(rc);
+	CHECK_EQ(id, f->m.system_count);
+	model_system(&f->m, types, count);
+	return true;
+}
+
+bool check_all(struct fixture *f) { return model_check(&f->m, f->ops, f->s); }
+
+/* A random live handle (or ECS_NULL when none). */
+ecs_entity some_live(struct fixture *f)
+{
+	if (f->m.live == 0)
+		return ECS_NULL;
+	for (;;) {
+		struct model_entity *r = &f->m.entities[below(f, f->m.entity_count)];
+		if (r->alive)
+			return r->handle;
+	}
+}
+
+/* Any handle: mostly live ones, then dead ones, never-created ones and ECS_NULL. */
+ecs_entity some_handle(struct fixture *f)
+{
+	uint32_t dice = below(f, 100);
+	if (f->m.entity_count == 0)
+		return dice < 50 ? ECS_NULL : ecs_entity_make(below(f, 100), 0);
+	if (dice < 80)
+		return some_live(f);
+	if (dice < 92)
+		return f->m.entities[below(f, f->m.entity_count)].handle;
+	if (dice < 97)
+		return ecs_entity_make(ECS_MAX_ENTITIES - 1 - below(f, 1000), below(f, 1024));
+	return ECS_NULL;
+}
+
+/* A component type: mostly the first few (so systems match), sometimes any, rarely out of
+ * range. */
+uint32_t some_type(struct fixture *f)
+{
+	uint32_t dice = below(f, 100), n = f->m.component_count;
+	if (dice < 70)
+		return below(f, n < 6 ? n : 6);
+	if (dice < 97)
+		return below(f, n);
+	return dice < 99 ? n + below(f, 3) : UINT32_MAX;
+}
+
+/* Systems over the first types, overlapping, plus one on a rare type. */
+bool register_systems(struct fixture *f, uint32_t count)
+{
+	for (uint32_t y = 0; y < count; y++) {
+		uint32_t types[4], n = 1 + y % 3;
+		for (uint32_t c = 0; c < n; c++)
+			types[c] = (y + c * 2) % 6;
+		if (y == count - 1 && f->m.component_count > 7) {
+			types[0] = f->m.component_count - 1;
+			n = 1;
+		}
+		TRY(op_register(f, types, n));
+	}
+	return true;
+}
+
+/* One random operation; a few percent are misuse. */
+bool random_op(struct fixture *f, uint32_t max_live)
+{
+	uint32_t dice = below(f, 100);
+	ecs_entity e;
+	if (dice < 14 && f->m.live < max_live)
+		return op_create(f, &e);
+	if (dice < 22)
+		return op_destroy(f, some_handle(f));
+	if (dice < 50)
+		return op_add(f, some_handle(f), some_type(f));
+	if (dice < 68)
+		return op_remove(f, some_handle(f), some_type(f));
+	if (dice < 84)
+		return op_get(f, some_handle(f), some_type(f), dice & 1);
+	if (dice < 96)
+		return op_has(f, some_handle(f), some_type(f));
+	e = some_handle(f);
+	CHECK_EQ(f->ops->entity_alive(f->s, e), model_alive(&f->m, e));
+	return true;
+}
+

@@ -1,0 +1,47 @@
+/* ops.h: the fixture and checked operations shared by the conformance suite and the fuzzer
+ * (see ops.c). Every bool function returns false after printing why (check.h). */
+#ifndef ECSB_OPS_H
+#define ECSB_OPS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../harness/alloc.h"
+#include "model.h"
+
+struct fixture {
+	const struct ecs_ops *ops;
+	ecs_storage *s;
+	struct counting_alloc counter;
+	struct model m;
+	uint32_t *sizes;
+	uint64_t rng;
+	bool allow_oom;    /* ECS_ERR_NO_MEMORY is accepted when the allocator failed on purpose */
+	uint64_t oom_seen; /* operations that failed that way */
+};
+
+uint64_t next_random(struct fixture *f);
+uint32_t below(struct fixture *f, uint32_t n);
+uint32_t size_of_type(uint32_t t);
+
+bool fixture_open(struct fixture *f, const struct ecs_ops *ops, uint32_t components,
+                  uint32_t systems, uint64_t seed);
+bool fixture_close(struct fixture *f); /* destroy, then every byte must have come back */
+bool injected_oom(struct fixture *f, int rc);
+
+bool op_create(struct fixture *f, ecs_entity *out);
+bool op_destroy(struct fixture *f, ecs_entity e);
+bool op_add(struct fixture *f, ecs_entity e, uint32_t t);
+bool op_remove(struct fixture *f, ecs_entity e, uint32_t t);
+bool op_get(struct fixture *f, ecs_entity e, uint32_t t, bool write);
+bool op_has(struct fixture *f, ecs_entity e, uint32_t t);
+bool op_register(struct fixture *f, const uint32_t *types, uint32_t count);
+bool check_all(struct fixture *f);
+
+ecs_entity some_live(struct fixture *f);
+ecs_entity some_handle(struct fixture *f);
+uint32_t some_type(struct fixture *f);
+bool register_systems(struct fixture *f, uint32_t count);
+bool random_op(struct fixture *f, uint32_t max_live);
+
+#endif

@@ -1,0 +1,50 @@
+#!/bin/sh
+# run.sh: every test suite, each ending with its own "N passed, N failed" line, then the sum of
+# them all as the last line (what CI reads). Exit status 1 if anything failed or a suite crashed.
+#   build/conformance        the conformance suite, every backend, every test
+#   build/asan/conformance   the same under AddressSanitizer and UndefinedBehaviorSanitizer
+#   build/asan/fuzz_replay   the fuzz target over the committed corpus (tests/corpus)
+#   valgrind build/conformance   the suite, reduced, under memcheck: no error, no leak
+#   tests/cli.sh             build/ecsbench's command line: bad input, a good run, SIGINT
+set -u
+cd "$(dirname "$0")/.." || exit 1
+total_passed=0
+total_failed=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+suite() {
+	name=$1
+	shift
+	echo "== $name"
+	"$@" >"$log" 2>&1
+	rc=$?
+	grep -v '^ok ' "$log"
+	# the last summary line (a sanitizer's report at exit may follow it)
+	last=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
+	p=$(echo "$last" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+	f=$(echo "$last" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+	if [ -z "$p" ]; then # crashed before its summary: count the suite as one failure
+		echo "FAIL $name: exit status $rc without a summary"
+		p=0 f=1
+	elif [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "FAIL $name: exit status $rc"
+		f=1
+	fi
+	total_passed=$((total_passed + p))
+	total_failed=$((total_failed + f))
+}
+
+suite conformance build/conformance
+suite "conformance (ASan+UBSan)" env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 build/asan/conformance
+suite "fuzz corpus replay (ASan+UBSan)" sh -c 'build/asan/fuzz_replay tests/corpus/*'
+# memcheck on a reduced size: profile A, fewer random operations, and not the entity-limit test
+# (4 million entities would take minutes under valgrind)
+suite "conformance (valgrind memcheck)" valgrind -q --error-exitcode=99 --leak-check=full \
+	--errors-for-leak-kinds=all --show-leak-kinds=all build/conformance --ops 3000 -capacity \
+	-/AA
+suite cli tests/cli.sh
+
+echo "$total_passed passed, $total_failed failed"
+[ "$total_failed" -eq 0 ]
