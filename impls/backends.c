@@ -10,12 +10,14 @@
 extern const struct ecs_ops ecs_backend_hash;
 extern const struct ecs_ops ecs_backend_tree;
 extern const struct ecs_ops ecs_backend_vector;
+extern const struct ecs_ops ecs_backend_sparse;
 extern const struct ecs_ops ecs_backend_archetype;
 
 const struct ecs_ops *const ecs_backends[] = {
 	&ecs_backend_hash,
 	&ecs_backend_tree,
 	&ecs_backend_vector,
+	&ecs_backend_sparse,
 	&ecs_backend_archetype,
 };
 
