@@ -26,7 +26,7 @@ endif
 COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD -- impls harness 2>/dev/null || echo -dirty)
 
 IMPL_SRC := $(wildcard impls/*.c)
-HARNESS_SRC := harness/main.c harness/workloads.c harness/stats.c harness/alloc.c
+HARNESS_SRC := harness/main.c harness/workloads.c harness/varkor.c harness/world.c harness/stats.c harness/alloc.c
 TEST_SRC := tests/conformance.c tests/ops.c tests/model.c harness/alloc.c
 
 # Variants: the optimised build, and the sanitizer build the tests also run.
@@ -42,7 +42,7 @@ TEST_BIN := build/conformance
 ASAN_TEST_BIN := build/asan/conformance
 ASAN_REPLAY_BIN := build/asan/fuzz_replay
 
-.PHONY: all deps deps-fuzz deps-valgrind bench compare test fuzz fuzz-merge clean help
+.PHONY: all deps deps-fuzz deps-valgrind bench table compare test fuzz fuzz-merge clean help
 all: $(BIN) $(TEST_BIN)
 
 deps:
@@ -116,6 +116,14 @@ bench: $(BIN)
 		--entities $(ENTITIES) --components $(COMPONENTS) --reps $(REPS) --warmup $(WARMUP) \
 		--seed $(SEED) $(if $(SYSTEMS),--systems $(SYSTEMS)) --output $(OUTPUT)
 
+BASELINE ?= hash
+table:
+	@test -r results/$(PROFILE).csv || { echo "make table: no results/$(PROFILE).csv; run make bench PROFILE=$(PROFILE) first" >&2; exit 2; }
+	@scripts/table.sh results/$(PROFILE).csv $(BASELINE) > results/table-$(PROFILE).md.tmp
+	@mv results/table-$(PROFILE).md.tmp results/table-$(PROFILE).md
+	@cat results/table-$(PROFILE).md
+	@echo "(written to results/table-$(PROFILE).md)"
+
 compare:
 	@test -n "$(OLD)" -a -n "$(NEW)" || { echo "usage: make compare OLD=results/x.csv NEW=results/y.csv" >&2; exit 2; }
 	@scripts/compare.sh $(OLD) $(NEW)
@@ -130,6 +138,7 @@ help:
 	@echo "make                  build build/ecsbench and the tests"
 	@echo "make bench PROFILE=A  every backend, workload, k=1..3, N=2^10..2^20 -> results/A.csv"
 	@echo "                      (BACKENDS= WORKLOADS= ENTITIES= COMPONENTS= REPS= WARMUP= SEED= SYSTEMS= OUTPUT=)"
+	@echo "make table PROFILE=A BASELINE=hash   seed 001's table -> results/table-A.md"
 	@echo "make compare OLD=a.csv NEW=b.csv   per-row ratio NEW/OLD against the noise, geometric means"
 	@echo "make test             conformance suite (plain and ASan+UBSan) and command-line tests"
 	@echo "make fuzz             libFuzzer on every backend for FUZZ_SECONDS (default 60)"

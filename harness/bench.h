@@ -29,14 +29,15 @@ struct position { float x, y; };
 struct velocity { float x, y; };
 struct mass { float m; };
 
-/* The values the i-th created entity gets, for every backend alike (made once per row group). */
+/* The values the i-th created entity gets for types 0..VALUE_TYPES-1 (world.h), for every
+ * backend alike: made once per row group. */
 struct values {
-	struct position *position;
-	struct velocity *velocity;
-	struct mass *mass;
+	unsigned char *data[4];
+	uint32_t size[4];
+	uint32_t n;
 };
 
-int values_make(struct values *v, uint32_t n, uint64_t seed);
+int values_make(struct values *v, uint32_t n, uint64_t seed, uint32_t component_size);
 void values_free(struct values *v);
 
 struct workload;
@@ -48,7 +49,8 @@ struct bench_case {
 	const struct profile *profile;
 	uint32_t systems;  /* systems registered: the profile's, or fewer (--systems) */
 	uint32_t entities; /* N */
-	uint32_t k;        /* components per entity, 1..3 */
+	uint32_t k;        /* components per entity */
+	uint32_t component_size; /* bytes of Position and Velocity */
 	uint64_t seed;
 	const struct values *values; /* N entities' values */
 };
@@ -62,6 +64,7 @@ struct bench_result {
 	uint64_t peak_bytes;  /* peak live bytes of the storage */
 	uint64_t live_bytes;  /* live bytes of the storage when the workload ends */
 	uint64_t allocations; /* allocation calls in the timed region, per run */
+	double reuse;         /* peak bytes after the last round / after the first; 0: no rounds */
 	uint64_t checksum;
 	char error[200];      /* non-empty: the run failed and the numbers mean nothing */
 };
@@ -77,14 +80,21 @@ struct workload {
 	const char *name;
 	const char *timed; /* what the timed region holds, for --list and the README */
 	bool floor;        /* a `floor` row runs beside the backends (plain arrays, no storage) */
+	uint32_t fixed_entities; /* not swept over --entities: this many units, times --scale */
+	uint32_t unit_entities;  /* entities per unit (0: 1) */
+	uint32_t rounds;         /* rounds per run over the N entities (0: 1); ns_per_entity is
+	                            per entity per round */
+	bool k_fixed;            /* not swept over --components: */
+	uint32_t fixed_components; /* entities have this many */
 	int (*setup)(struct run *run);
 	int (*prepare)(struct run *run);
 	int (*execute)(struct run *run);
 	int (*end_sample)(struct run *run);
 	int (*finish)(struct run *run);
+	void (*release)(struct run *run); /* frees what setup made beyond struct run's own */
 };
 
-extern const struct workload workloads[];
+extern const struct workload *const workloads[];
 extern const size_t workload_count;
 const struct workload *workload_find(const char *name);
 

@@ -48,6 +48,8 @@ struct options {
 	uint32_t components[COMP_MAX_K];
 	size_t component_count;
 	uint32_t reps, warmup, systems;
+	uint32_t component_size;
+	double scale;
 	uint64_t seed;
 	const char *output;
 	bool list;
@@ -80,13 +82,16 @@ static void help(void)
 	       "                     1 is seed 000's one-system setup)\n"
 	       "  --reps R           timed samples per row, 1..1000 (default: 5)\n"
 	       "  --warmup W         untimed samples first, 0..100 (default: 1)\n"
+	       "  --component-size B bytes of Position and Velocity, 8..%u (default: 8)\n"
+	       "  --scale F          multiplies the entity counts of the workloads that are not\n"
+	       "                     swept over N (seed 001's), 0.001..100 (default: 1)\n"
 	       "  --seed S           seed of the component values (default: 1)\n"
 	       "  --output PATH      CSV to write (default: results/<profile>.csv)\n"
 	       "  --no-pin           do not pin the process to one CPU\n"
 	       "  --list             list backends, workloads and profiles, and exit\n"
 	       "  --help             this text\n\n"
 	       "Exit status: 0 ok; 1 a row failed or checksums disagree; 2 bad usage.\n",
-	       ECS_MAX_ENTITIES);
+	       ECS_MAX_ENTITIES, ECS_MAX_COMPONENT_SIZE);
 }
 
 static void list(void)
@@ -96,7 +101,7 @@ static void list(void)
 		printf("  %-10s %s\n", ecs_backends[i]->name, ecs_backends[i]->description);
 	printf("workloads (timed region):\n");
 	for (size_t i = 0; i < workload_count; i++)
-		printf("  %-10s %s\n", workloads[i].name, workloads[i].timed);
+		printf("  %-24s %s\n", workloads[i]->name, workloads[i]->timed);
 	printf("profiles:\n");
 	for (size_t i = 0; i < profile_count; i++)
 		printf("  %-10s %u component types, %u systems\n", profiles[i].name,
@@ -115,7 +120,7 @@ static char *valid_names(const char *(*name_at)(size_t), size_t n)
 }
 
 static const char *backend_name_at(size_t i) { return ecs_backends[i]->name; }
-static const char *workload_name_at(size_t i) { return workloads[i].name; }
+static const char *workload_name_at(size_t i) { return workloads[i]->name; }
 static const char *profile_name_at(size_t i) { return profiles[i].name; }
 
 /* Splits a comma list in place; calls item() on each non-empty piece. */
@@ -153,7 +158,7 @@ static void add_workload(struct options *o, const char *name)
 {
 	if (strcmp(name, "all") == 0) {
 		for (size_t i = 0; i < workload_count; i++)
-			add_workload(o, workloads[i].name);
+			add_workload(o, workloads[i]->name);
 		return;
 	}
 	const struct workload *w = workload_find(name);
@@ -187,6 +192,18 @@ static uint64_t parse_number(const char *what, const char *text, uint64_t lo, ui
 	if (errno == ERANGE || v < lo || v > hi)
 		usage_error("%s '%s' is out of range (valid: %" PRIu64 "..%" PRIu64 ")", what, text, lo,
 		            hi);
+	return v;
+}
+
+static double parse_scale(const char *text)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(text, &end);
+	if (end == text || *end != '\0' || errno == ERANGE)
+		usage_error("scale '%s' is not a number (valid: 0.001..100)", text);
+	if (!(v >= 0.001 && v <= 100))
+		usage_error("scale '%s' is out of range (valid: 0.001..100)", text);
 	return v;
 }
 
@@ -239,7 +256,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 		{"reps", required_argument, 0, 'r'},     {"warmup", required_argument, 0, 'W'},
 		{"seed", required_argument, 0, 's'},     {"output", required_argument, 0, 'o'},
 		{"list", no_argument, 0, 'l'},           {"help", no_argument, 0, 'h'},
-		{"no-pin", no_argument, 0, 'P'},
+		{"no-pin", no_argument, 0, 'P'},         {"scale", required_argument, 0, 'x'},
+		{"component-size", required_argument, 0, 'z'},
 		{0, 0, 0, 0},
 	};
 	const char *systems = NULL;
@@ -248,6 +266,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 	o->reps = 5;
 	o->warmup = 1;
 	o->seed = 1;
+	o->scale = 1.0;
+	o->component_size = sizeof(struct position);
 	opterr = 0;
 	int ch;
 	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -272,6 +292,12 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'l': o->list = true; break;
 		case 'P': o->no_pin = true; break;
+		case 'x': o->scale = parse_scale(optarg); break;
+		case 'z':
+			o->component_size = (uint32_t)parse_number("component size", optarg,
+			                                           sizeof(struct position),
+			                                           ECS_MAX_COMPONENT_SIZE);
+			break;
 		case 'h': help(); exit(0);
 		default:
 			if (optopt)
@@ -367,31 +393,39 @@ static void write_header(FILE *f, const struct options *o, const char *pinning, 
 	fprintf(f, "# profile %s (%u component types, %u systems); systems registered %u\n",
 	        o->profile->name, o->profile->component_count, o->profile->system_count, o->systems);
 	fprintf(f, "# seed %" PRIu64 "; reps %u; warmup %u; samples of at least %.1f ms; rows with "
-	           "mad_pct over %.0f are flagged noisy\n",
-	        o->seed, o->reps, o->warmup, SAMPLE_TARGET_NS / 1e6, NOISY_MAD_PCT);
+	           "mad_pct over %.0f are flagged noisy; component size %u; scale %g\n",
+	        o->seed, o->reps, o->warmup, SAMPLE_TARGET_NS / 1e6, NOISY_MAD_PCT, o->component_size,
+	        o->scale);
 	fprintf(f, "# command");
 	for (int i = 0; i < argc; i++)
 		fprintf(f, " %s", argv[i]);
 	fprintf(f, "\n");
-	fprintf(f, "backend,profile,systems,workload,entities,components,reps,inner,median_ns,min_ns,"
-	           "max_ns,mad_pct,noisy,ns_per_entity,entities_per_sec,ratio_to_floor,peak_bytes,"
-	           "live_bytes,allocations,checksum\n");
+	fprintf(f, "backend,profile,systems,workload,entities,components,component_bytes,reps,inner,"
+	           "median_ns,min_ns,max_ns,mad_pct,noisy,ns_per_entity,entities_per_sec,"
+	           "ratio_to_floor,peak_bytes,live_bytes,live_bytes_per_entity,allocations,reuse,"
+	           "checksum\n");
 }
 
 static void write_row(FILE *f, const struct bench_case *c, const struct bench_result *r,
                       uint64_t floor_ns)
 {
-	double per_entity = (double)r->median_ns / c->entities;
-	char ratio[32] = "";
+	/* per entity per round: a run of a round-based workload goes over its N entities
+	 * `rounds` times */
+	double units = (double)c->entities * (c->workload->rounds ? c->workload->rounds : 1);
+	double per_entity = (double)r->median_ns / units;
+	char ratio[32] = "", reuse[32] = "";
 	if (floor_ns)
 		snprintf(ratio, sizeof ratio, "%.2f", (double)r->median_ns / (double)floor_ns);
-	fprintf(f, "%s,%s,%u,%s,%u,%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.2f,%d,%.3f,%.0f,%s,"
-	           "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%016" PRIx64 "\n",
+	if (r->reuse > 0)
+		snprintf(reuse, sizeof reuse, "%.3f", r->reuse);
+	fprintf(f, "%s,%s,%u,%s,%u,%u,%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.2f,%d,%.3f,%.0f,"
+	           "%s,%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu64 ",%s,%016" PRIx64 "\n",
 	        c->ops ? c->ops->name : "floor", c->profile->name, c->systems, c->workload->name,
-	        c->entities, c->k, r->reps, r->inner, r->median_ns, r->min_ns, r->max_ns, r->mad_pct,
-	        r->mad_pct > NOISY_MAD_PCT, per_entity,
-	        r->median_ns ? 1e9 * c->entities / (double)r->median_ns : 0.0, ratio, r->peak_bytes,
-	        r->live_bytes, r->allocations, r->checksum);
+	        c->entities, c->k, c->component_size, r->reps, r->inner, r->median_ns, r->min_ns,
+	        r->max_ns, r->mad_pct, r->mad_pct > NOISY_MAD_PCT, per_entity,
+	        r->median_ns ? 1e9 * units / (double)r->median_ns : 0.0, ratio, r->peak_bytes,
+	        r->live_bytes, (double)r->live_bytes / c->entities, r->allocations, reuse,
+	        r->checksum);
 }
 
 /* Pins the process to the last CPU it may run on, so that its samples do not migrate. */
@@ -452,7 +486,7 @@ static void run_group(const struct options *o, const struct workload *w, uint32_
 	struct participant ps[MAX_LIST + 1];
 	size_t np = 0;
 	memset(ps, 0, sizeof ps);
-	if (values_make(&values, n, o->seed)) {
+	if (values_make(&values, n, o->seed, o->component_size)) {
 		fprintf(stderr, "ecsbench: out of memory for N=%u\n", n);
 		t->failures++;
 		values_free(&values);
@@ -469,6 +503,7 @@ static void run_group(const struct options *o, const struct workload *w, uint32_
 			.systems = o->systems,
 			.entities = n,
 			.k = k,
+			.component_size = o->component_size,
 			.seed = o->seed,
 			.values = &values,
 		};
@@ -598,23 +633,34 @@ int main(int argc, char **argv)
 
 	struct tally t = {.tty = isatty(STDERR_FILENO)};
 	uint64_t start = now_ns();
-	size_t floors = 0;
-	for (size_t wi = 0; wi < o.workload_count; wi++)
-		floors += o.workloads[wi]->floor;
-	rows_total = (sig_atomic_t)((o.workload_count * o.backend_count + floors) *
-	                            o.component_count * o.entity_count);
+	rows_total = 0;
 	for (size_t wi = 0; wi < o.workload_count; wi++) {
 		const struct workload *w = o.workloads[wi];
-		for (size_t ki = 0; ki < o.component_count; ki++) {
-			for (size_t ni = 0; ni < o.entity_count; ni++) {
+		rows_total += (sig_atomic_t)((o.backend_count + w->floor) *
+		                             (w->k_fixed ? 1 : o.component_count) *
+		                             (w->fixed_entities ? 1 : o.entity_count));
+	}
+	for (size_t wi = 0; wi < o.workload_count; wi++) {
+		const struct workload *w = o.workloads[wi];
+		/* Seed 001's workloads have their own N and k; the others are swept. */
+		uint32_t fixed_n = 0;
+		if (w->fixed_entities) {
+			double units = w->fixed_entities * o.scale + 0.5;
+			fixed_n = (units < 1 ? 1 : (uint32_t)units) * (w->unit_entities ? w->unit_entities : 1);
+		}
+		size_t nk = w->k_fixed ? 1 : o.component_count, nn = fixed_n ? 1 : o.entity_count;
+		for (size_t ki = 0; ki < nk; ki++) {
+			for (size_t ni = 0; ni < nn; ni++) {
+				uint32_t k = w->k_fixed ? w->fixed_components : o.components[ki];
+				uint32_t n = fixed_n ? fixed_n : o.entities[ni];
 				double elapsed = (double)(now_ns() - start) / 1e9;
 				if (elapsed > 2.0) {
 					fprintf(stderr, "%secsbench: [%d/%d rows] %s N=%u k=%u (%.0f s so far)%s",
-					        t.tty ? "\r" : "", (int)rows_done, (int)rows_total, w->name,
-					        o.entities[ni], o.components[ki], elapsed, t.tty ? "\033[K" : "\n");
+					        t.tty ? "\r" : "", (int)rows_done, (int)rows_total, w->name, n, k,
+					        elapsed, t.tty ? "\033[K" : "\n");
 					t.progress_shown = true;
 				}
-				run_group(&o, w, o.components[ki], o.entities[ni], out, &t);
+				run_group(&o, w, k, n, out, &t);
 				rows_done += (sig_atomic_t)(o.backend_count + w->floor);
 			}
 		}

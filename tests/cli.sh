@@ -54,6 +54,9 @@ bad reps-zero "repetition count '0' is out of range" --reps 0
 bad warmup-text "warm-up count 'x' is not a number" --warmup x
 bad systems-too-many "system count '17' is out of range (valid: 1..16)" --systems 17
 bad seed-negative "seed '-1' is negative" --seed -1
+bad scale-zero "scale '0' is out of range (valid: 0.001..100)" --scale 0
+bad scale-text "scale 'big' is not a number" --scale big
+bad component-size-small "component size '4' is out of range (valid: 8..4096)" --component-size 4
 bad unknown-option "unknown option '--frobnicate'" --frobnicate
 bad missing-value "option '--reps' needs a value" --reps
 bad stray-argument "unexpected argument 'extra'" extra
@@ -65,25 +68,36 @@ else # root writes anywhere; a path through a regular file fails for root too
 	bad output-unwritable "cannot write output '$out/x.csv'" --output "$out/x.csv"
 fi
 
-# A good run: every backend, every workload, rows whose checksums agree.
+# A good run: every backend, every workload; each row group (workload, N, k) has every backend
+# (and a floor row for iterate), and its rows agree on their checksum.
 good="$tmp/good.csv"
-if "$bin" --entities 64,256 --components 1,3 --reps 2 --output "$good" 2>"$tmp/stderr"; then
-	rows=$(grep -v '^#' "$good" | tail -n +2 | grep -vc '^floor,')
-	floors=$(grep -c '^floor,iterate,\|^floor,A,[0-9]*,iterate,' "$good")
+if "$bin" --entities 64,256 --components 1,3 --reps 2 --scale 0.005 --output "$good" \
+	2>"$tmp/stderr"; then
 	backends=$("$bin" --list | sed -n '/^backends:/,/^workloads/p' | grep -c '^  ')
 	workloads=$("$bin" --list | sed -n '/^workloads/,/^profiles/p' | grep -c '^  ')
-	expect=$((backends * workloads * 2 * 2))
-	disagree=$(grep -v '^#' "$good" | tail -n +2 |
-		awk -F, '{ key = $4 "," $5 "," $6; if (key in sum && sum[key] != $NF) bad++; sum[key] = $NF }
-		         END { print bad + 0 }')
-	if [ "$rows" -ne "$expect" ]; then
-		fail good-run "$rows backend rows, expected $expect"
-	elif [ "$floors" -ne 4 ]; then
-		fail good-run "$floors floor rows for iterate, expected 4"
-	elif [ "$disagree" -ne 0 ]; then
-		fail good-run "$disagree rows disagree on their checksum"
-	else
+	verdict=$(grep -v '^#' "$good" | awk -F, -v backends="$backends" -v workloads="$workloads" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{
+			g = $c["workload"] "," $c["entities"] "," $c["components"]
+			w[$c["workload"]] = 1
+			if ($c["backend"] == "floor") floor[g]++; else rows[g]++
+			if ((g in sum) && sum[g] != $c["checksum"]) bad++
+			sum[g] = $c["checksum"]
+		}
+		END {
+			nw = 0; for (x in w) nw++
+			for (g in rows) if (rows[g] != backends) short++
+			for (g in rows) if (g ~ /^iterate,/ && floor[g] != 1) nofloor++
+			if (nw != workloads) print nw " workloads in the CSV, expected " workloads
+			else if (short) print short " row groups without every backend"
+			else if (nofloor) print nofloor " iterate groups without their floor row"
+			else if (bad) print bad " rows disagree on their checksum"
+			else print "ok"
+		}')
+	if [ "$verdict" = ok ]; then
 		ok good-run
+	else
+		fail good-run "$verdict"
 	fi
 else
 	fail good-run "exit status $?: $(cat "$tmp/stderr")"

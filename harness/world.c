@@ -1,0 +1,376 @@
+/*
+ * world.c: what the workloads share (see world.h). Nothing here is timed by itself: the
+ * workloads call these inside or outside their timed regions as their descriptions say.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "world.h"
+
+static const float dt = 1.0f / 60.0f;
+
+int fail(struct bench_result *r, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->error, sizeof r->error, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* --- deterministic values ------------------------------------------------------------- */
+
+static uint64_t mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+void rng_seed(struct rng *g, uint64_t seed, uint64_t stream)
+{
+	g->state = mix64(seed ^ mix64(stream + 0x9e3779b97f4a7c15ull)) | 1;
+}
+
+uint64_t rng_next(struct rng *g)
+{
+	g->state ^= g->state >> 12;
+	g->state ^= g->state << 25;
+	g->state ^= g->state >> 27;
+	return g->state * 0x2545f4914f6cdd1dull;
+}
+
+uint32_t rng_below(struct rng *g, uint32_t n) { return (uint32_t)((rng_next(g) >> 32) * n >> 32); }
+
+double rng_unit(struct rng *g) { return (double)(rng_next(g) >> 11) * (1.0 / 9007199254740992.0); }
+
+static float unit_float(uint64_t seed, uint64_t i, uint64_t field)
+{
+	uint64_t bits = mix64(seed ^ mix64(i * 8 + field + 0x9e3779b97f4a7c15ull));
+	return (float)(bits >> 40) * (1.0f / 16777216.0f); /* [0, 1) */
+}
+
+uint32_t type_size(const struct bench_case *c, uint32_t t)
+{
+	switch (t) {
+	case COMP_POSITION:
+	case COMP_VELOCITY: return c->component_size;
+	case COMP_MASS: return sizeof(struct mass);
+	case COMP_HEALTH: return sizeof(struct health);
+	case COMP_RELATIONSHIP: return sizeof(struct relationship);
+	default: return 8;
+	}
+}
+
+void value_fill(uint64_t seed, uint32_t t, uint64_t i, uint64_t round, void *out, uint32_t size)
+{
+	float f[2];
+	uint64_t key = i + round * 0x100000000ull;
+	switch (t) {
+	case COMP_POSITION:
+		f[0] = unit_float(seed, key, 0) * 1000.0f;
+		f[1] = unit_float(seed, key, 1) * 1000.0f;
+		break;
+	case COMP_VELOCITY:
+		f[0] = unit_float(seed, key, 2) - 0.5f;
+		f[1] = unit_float(seed, key, 3) - 0.5f;
+		break;
+	case COMP_MASS: f[0] = f[1] = 0.5f + unit_float(seed, key, 4); break;
+	default:
+		f[0] = unit_float(seed, key, 5 + t) * 100.0f;
+		f[1] = unit_float(seed, key, 6 + t);
+		break;
+	}
+	memset(out, 0, size);
+	memcpy(out, f, size < sizeof f ? size : sizeof f);
+}
+
+int values_make(struct values *v, uint32_t n, uint64_t seed, uint32_t component_size)
+{
+	memset(v, 0, sizeof *v);
+	struct bench_case c = {.component_size = component_size};
+	v->n = n;
+	for (uint32_t t = 0; t < VALUE_TYPES; t++) {
+		v->size[t] = type_size(&c, t);
+		v->data[t] = malloc((size_t)n * v->size[t] + 1);
+		if (!v->data[t])
+			return -1;
+		for (uint32_t i = 0; i < n; i++)
+			value_fill(seed, t, i, 0, v->data[t] + (size_t)i * v->size[t], v->size[t]);
+	}
+	return 0;
+}
+
+void values_free(struct values *v)
+{
+	for (uint32_t t = 0; t < VALUE_TYPES; t++)
+		free(v->data[t]);
+	memset(v, 0, sizeof *v);
+}
+
+const void *value_of(const struct values *v, uint32_t t, uint32_t i)
+{
+	return v->data[t] + (size_t)i * v->size[t];
+}
+
+/* --- the world ------------------------------------------------------------------------ */
+
+void world_close(struct world *w)
+{
+	if (w->s)
+		w->ops->destroy(w->s);
+	w->s = NULL;
+	free(w->sizes);
+	w->sizes = NULL;
+}
+
+int world_open(const struct bench_case *c, struct world *w, struct bench_result *r)
+{
+	memset(w, 0, sizeof *w);
+	w->ops = c->ops;
+	uint32_t types = c->profile->component_count;
+	w->sizes = malloc(types * sizeof *w->sizes);
+	if (!w->sizes)
+		return fail(r, "out of memory in the harness");
+	for (uint32_t t = 0; t < types; t++)
+		w->sizes[t] = type_size(c, t);
+	struct ecs_allocator alloc = counting_alloc_init(&w->counter);
+	struct ecs_config cfg = {types, c->systems, w->sizes};
+	int rc = c->ops->create(&cfg, &alloc, &w->s);
+	if (rc != ECS_OK) {
+		w->s = NULL;
+		world_close(w);
+		return fail(r, "create returned %s", ecs_status_name(rc));
+	}
+	/* System 0: the workload's first k types (at most 4: Varkor's entities have 4). */
+	uint32_t required[VALUE_TYPES] = {COMP_POSITION, COMP_VELOCITY, COMP_MASS, COMP_HEALTH};
+	uint32_t id, others = types - FIRST_OTHER_TYPE;
+	uint32_t k = c->k < 1 ? 1 : c->k < VALUE_TYPES ? c->k : VALUE_TYPES;
+	rc = c->ops->system_register(w->s, required, k, &id);
+	for (uint32_t j = 1; rc == ECS_OK && j < c->systems; j++) {
+		uint32_t pair[2] = {FIRST_OTHER_TYPE + (2 * (j - 1)) % others,
+		                    FIRST_OTHER_TYPE + (2 * (j - 1) + 1) % others};
+		rc = c->ops->system_register(w->s, pair, 2, &id);
+	}
+	if (rc != ECS_OK) {
+		world_close(w);
+		return fail(r, "system_register returned %s", ecs_status_name(rc));
+	}
+	return 0;
+}
+
+int spawn(struct world *w, uint32_t n, const uint32_t *types, uint32_t ntypes,
+          const struct values *v, ecs_entity *handles, struct bench_result *r)
+{
+	const struct ecs_ops *ops = w->ops;
+	for (uint32_t i = 0; i < n; i++) {
+		int rc = ops->entity_create(w->s, &handles[i]);
+		for (uint32_t j = 0; rc == ECS_OK && j < ntypes; j++)
+			rc = ops->component_add(w->s, handles[i], types[j], value_of(v, types[j], i));
+		if (rc != ECS_OK)
+			return fail(r, "creating entity %u returned %s", i, ecs_status_name(rc));
+	}
+	return 0;
+}
+
+int despawn(struct world *w, uint32_t n, const ecs_entity *handles, struct bench_result *r)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		int rc = w->ops->entity_destroy(w->s, handles[i]);
+		if (rc != ECS_OK)
+			return fail(r, "destroying entity %u returned %s", i, ecs_status_name(rc));
+	}
+	return 0;
+}
+
+int write_components(struct world *w, ecs_entity e, uint32_t types, uint64_t i, uint64_t round,
+                     uint64_t seed, struct bench_result *r)
+{
+	for (uint32_t t = 0; t < types; t++) {
+		int has = w->ops->component_has(w->s, e, t);
+		if (has < 0)
+			return fail(r, "component_has returned %s", ecs_status_name(has));
+		if (!has)
+			continue;
+		void *p;
+		int rc = w->ops->component_get(w->s, e, t, &p);
+		if (rc != ECS_OK)
+			return fail(r, "component_get returned %s", ecs_status_name(rc));
+		value_fill(seed, t, i, round + 1, p, w->sizes[t]);
+	}
+	return 0;
+}
+
+/* --- the system pass ------------------------------------------------------------------ */
+
+static inline void *component_at(const struct ecs_batch *b, uint32_t c, uint32_t i, size_t size)
+{
+	return b->columns[c] ? (char *)b->columns[c] + i * size : b->pointers[c][i];
+}
+
+static inline void update_one(uint32_t k, struct position *p, const struct velocity *v,
+                              const struct mass *m)
+{
+	if (k == 1) {
+		p->x += dt;
+		p->y += dt;
+	} else if (k == 2) {
+		p->x += v->x * dt;
+		p->y += v->y * dt;
+	} else {
+		p->x += v->x * m->m * dt;
+		p->y += v->y * m->m * dt;
+	}
+}
+
+/* The update of system 0 over one batch: Position += Velocity * dt (k=1: += dt; k=3: scaled
+ * by Mass), through columns where the batch has them, pointers where it has not. */
+void update_batch(const struct ecs_batch *b, uint32_t k, const size_t size[COMP_MAX_K])
+{
+	uint32_t n = b->count;
+	bool columns = true;
+	for (uint32_t c = 0; c < k; c++)
+		columns = columns && b->columns[c];
+	if (columns && size[0] == sizeof(struct position) &&
+	    (k < 2 || size[1] == sizeof(struct velocity)) && (k < 3 || size[2] == sizeof(struct mass))) {
+		/* The common case, typed so that the compiler can vectorise it: what the floor and
+		 * every backend that hands out columns get alike. */
+		struct position *p = b->columns[0];
+		const struct velocity *v = b->columns[1];
+		const struct mass *m = b->columns[2];
+		if (k == 1)
+			for (uint32_t i = 0; i < n; i++)
+				update_one(1, &p[i], NULL, NULL);
+		else if (k == 2)
+			for (uint32_t i = 0; i < n; i++)
+				update_one(2, &p[i], &v[i], NULL);
+		else
+			for (uint32_t i = 0; i < n; i++)
+				update_one(3, &p[i], &v[i], &m[i]);
+	} else if (columns) {
+		char *p = b->columns[0], *v = k > 1 ? b->columns[1] : NULL,
+		     *m = k > 2 ? b->columns[2] : NULL;
+		for (uint32_t i = 0; i < n; i++)
+			update_one(k, (void *)(p + i * size[0]), v ? (void *)(v + i * size[1]) : NULL,
+			           m ? (void *)(m + i * size[2]) : NULL);
+	} else {
+		for (uint32_t i = 0; i < n; i++)
+			update_one(k, component_at(b, 0, i, size[0]),
+			           k > 1 ? component_at(b, 1, i, size[1]) : NULL,
+			           k > 2 ? component_at(b, 2, i, size[2]) : NULL);
+	}
+}
+
+uint64_t system_pass(struct world *w, uint32_t k)
+{
+	const size_t size[COMP_MAX_K] = {w->sizes[0], w->sizes[1], w->sizes[2]};
+	struct ecs_iter it;
+	struct ecs_batch b;
+	uint64_t visited = 0;
+	if (w->ops->system_iter_begin(w->s, 0, &it) != ECS_OK)
+		return UINT64_MAX;
+	while (w->ops->system_iter_next(&it, &b)) {
+		visited += b.count;
+		update_batch(&b, k, size);
+	}
+	clobber_memory();
+	return visited;
+}
+
+uint64_t system_visit_count(struct world *w)
+{
+	struct ecs_iter it;
+	struct ecs_batch b;
+	uint64_t visited = 0;
+	if (w->ops->system_iter_begin(w->s, 0, &it) != ECS_OK)
+		return UINT64_MAX;
+	while (w->ops->system_iter_next(&it, &b))
+		visited += b.count;
+	return visited;
+}
+
+/* --- checksums ------------------------------------------------------------------------ */
+
+uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 0x100000001b3ull; /* FNV-1a */
+	return h;
+}
+
+int checksum_values(struct world *w, uint32_t n, const uint32_t *types, uint32_t ntypes,
+                    const ecs_entity *handles, uint64_t *out, struct bench_result *r)
+{
+	uint64_t h = CHECKSUM_START;
+	for (uint32_t i = 0; i < n; i++) {
+		for (uint32_t j = 0; j < ntypes; j++) {
+			void *p;
+			int rc = w->ops->component_get(w->s, handles[i], types[j], &p);
+			if (rc == ECS_ERR_NO_COMPONENT) {
+				h = hash_bytes(h, "-", 1);
+				continue;
+			}
+			if (rc != ECS_OK)
+				return fail(r, "reading back entity %u returned %s", i, ecs_status_name(rc));
+			h = hash_bytes(h, p, w->sizes[types[j]]);
+		}
+	}
+	*out = h;
+	return 0;
+}
+
+/* --- fresh storages per run ----------------------------------------------------------- */
+
+static void close_worlds(struct run *run)
+{
+	for (uint32_t j = 0; j < run->worlds_open; j++)
+		world_close(&run->worlds[j]);
+	run->worlds_open = 0;
+}
+
+int fresh_worlds_prepare(struct run *run)
+{
+	close_worlds(run);
+	if (run->inner > run->worlds_cap) {
+		struct world *w = realloc(run->worlds, run->inner * sizeof *w);
+		if (!w)
+			return fail(run->r, "out of memory in the harness");
+		run->worlds = w;
+		run->worlds_cap = run->inner;
+	}
+	while (run->worlds_open < run->inner) {
+		if (world_open(run->c, &run->worlds[run->worlds_open], run->r))
+			return -1;
+		run->worlds_open++;
+	}
+	return 0;
+}
+
+void note_memory(struct run *run, const struct world *w)
+{
+	if (w->counter.peak_bytes > run->r->peak_bytes)
+		run->r->peak_bytes = w->counter.peak_bytes;
+	run->r->live_bytes = w->counter.live_bytes;
+}
+
+int fresh_worlds_end_sample(struct run *run)
+{
+	for (uint32_t j = 0; j < run->worlds_open; j++)
+		note_memory(run, &run->worlds[j]);
+	return 0;
+}
+
+/* Frees everything a run holds (workloads.c's run_free calls it). */
+void run_release(struct run *run)
+{
+	close_worlds(run);
+	free(run->worlds);
+	world_close(&run->world);
+	values_free(&run->floor);
+	free(run->order);
+	free(run->state);
+	free(run->handles);
+}

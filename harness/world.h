@@ -1,0 +1,110 @@
+/*
+ * world.h: what every workload file shares (world.c): deterministic component values, the
+ * "world" (a storage with the profile registered and its counting allocator), creating and
+ * destroying entities, the system pass, checksums, and the state of one run.
+ *
+ * Component types every workload uses (the rest of the profile is registered too):
+ *   0 Position {float x, y}   1 Velocity {float x, y}   (both --component-size bytes, default 8)
+ *   2 Mass {float}            3 Health {float hp, armour}
+ *   4 Relationship {parent, first child, next sibling, depth} (seed 001's relationships)
+ * Systems 1.. require pairs of types from FIRST_OTHER_TYPE on, so they match no workload entity
+ * but are asked on every add and remove.
+ */
+#ifndef ECSB_WORLD_H
+#define ECSB_WORLD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "alloc.h"
+#include "bench.h"
+
+enum { COMP_HEALTH = 3, COMP_RELATIONSHIP = 4, VALUE_TYPES = 4, FIRST_OTHER_TYPE = 5 };
+
+struct health { float hp, armour; };
+struct relationship { ecs_entity parent, first_child, next_sibling; uint32_t depth; };
+
+/* google benchmark's ClobberMemory: the compiler must assume all memory was read and written. */
+static inline void clobber_memory(void) { __asm__ volatile("" : : : "memory"); }
+
+int fail(struct bench_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A deterministic pseudo-random stream (xorshift64*), for the workloads' own decisions. */
+struct rng { uint64_t state; };
+void rng_seed(struct rng *g, uint64_t seed, uint64_t stream);
+uint64_t rng_next(struct rng *g);
+uint32_t rng_below(struct rng *g, uint32_t n);
+double rng_unit(struct rng *g); /* [0, 1) */
+
+/* Size in bytes of component type t in this run (Position and Velocity: --component-size). */
+uint32_t type_size(const struct bench_case *c, uint32_t t);
+/* Fills `size` bytes of a value of type t for entity i at round `round` (zero padded). */
+void value_fill(uint64_t seed, uint32_t t, uint64_t i, uint64_t round, void *out, uint32_t size);
+const void *value_of(const struct values *v, uint32_t t, uint32_t i);
+
+struct world {
+	const struct ecs_ops *ops;
+	ecs_storage *s;
+	struct counting_alloc counter;
+	uint32_t *sizes;
+};
+
+/* All component types and systems of the profile; system 0 requires `k` of `types` (the
+ * workload's, NULL: 0..k-1). */
+int world_open(const struct bench_case *c, struct world *w, struct bench_result *r);
+void world_close(struct world *w);
+
+/* Creates n entities, each with the types listed (values from v, in creation order). */
+int spawn(struct world *w, uint32_t n, const uint32_t *types, uint32_t ntypes,
+          const struct values *v, ecs_entity *handles, struct bench_result *r);
+int despawn(struct world *w, uint32_t n, const ecs_entity *handles, struct bench_result *r);
+/* Writes a new value (from the round number) into every component the entity has among the
+ * first `types` types, through component_get. */
+int write_components(struct world *w, ecs_entity e, uint32_t types, uint64_t i, uint64_t round,
+                     uint64_t seed, struct bench_result *r);
+
+/* One pass of system 0 (Position += Velocity * dt, ...) over k components; returns the
+ * number of entities visited, UINT64_MAX if the iteration could not begin. */
+uint64_t system_pass(struct world *w, uint32_t k);
+/* The entities system 0 visits, without touching them. */
+uint64_t system_visit_count(struct world *w);
+void update_batch(const struct ecs_batch *b, uint32_t k, const size_t size[COMP_MAX_K]);
+
+#define CHECKSUM_START 0xcbf29ce484222325ull
+uint64_t hash_bytes(uint64_t h, const void *p, size_t n);
+/* Every value of the listed types of every entity, in creation order, read back through the
+ * interface; an entity that lacks one hashes a marker instead. */
+int checksum_values(struct world *w, uint32_t n, const uint32_t *types, uint32_t ntypes,
+                    const ecs_entity *handles, uint64_t *out, struct bench_result *r);
+
+/* One participant (a backend, or the floor) in one row. */
+struct run {
+	const struct bench_case *c;
+	struct bench_result *r;
+	ecs_entity *handles;  /* the entities of the last round, in creation order */
+	struct world world;   /* workloads on one storage for the whole row */
+	struct world *worlds; /* workloads on a fresh storage per run */
+	uint32_t worlds_open, worlds_cap;
+	uint32_t inner;       /* runs in the sample under way */
+	uint64_t visited;     /* entities the sample's passes visited */
+	uint64_t expected;    /* entities a pass should visit */
+	double sum;           /* get: what the reads added up to */
+	uint64_t first_round_peak; /* peak bytes after the storage's first round, for reuse */
+	struct values floor;  /* the floor's plain arrays */
+	uint32_t *order;      /* get: the shuffled order of access */
+	void *state;          /* a workload's own */
+};
+
+/* Helpers for workloads that take a fresh storage per run (create and Varkor's). */
+int fresh_worlds_prepare(struct run *run);
+int fresh_worlds_end_sample(struct run *run);
+void note_memory(struct run *run, const struct world *w);
+
+void run_release(struct run *run);
+
+/* Seed 001's workloads (varkor.c). */
+extern const struct workload workload_varkor_create, workload_varkor_add,
+	workload_varkor_add_write_delete, workload_varkor_distributed, workload_varkor_relationship,
+	workload_varkor_random;
+
+#endif
