@@ -15,6 +15,8 @@ REPS ?= 5
 WARMUP ?= 1
 SEED ?= 1
 SYSTEMS ?=
+COMPONENT_SIZE ?= 8
+SCALE ?= 1
 OUTPUT ?= results/$(PROFILE).csv
 
 ifeq ($(V),1)
@@ -114,7 +116,8 @@ bench: $(BIN)
 	@mkdir -p $(dir $(OUTPUT))
 	$(BIN) --profile $(PROFILE) --backends $(BACKENDS) --workloads $(WORKLOADS) \
 		--entities $(ENTITIES) --components $(COMPONENTS) --reps $(REPS) --warmup $(WARMUP) \
-		--seed $(SEED) $(if $(SYSTEMS),--systems $(SYSTEMS)) --output $(OUTPUT)
+		--seed $(SEED) $(if $(SYSTEMS),--systems $(SYSTEMS)) --component-size $(COMPONENT_SIZE) \
+		--scale $(SCALE) --output $(OUTPUT)
 
 BASELINE ?= hash
 table:
