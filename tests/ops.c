@@ -33,6 +33,7 @@ bool fixture_open(struct fixture *f, const struct ecs_ops *ops, uint32_t compone
 	for (uint32_t t = 0; t < components; t++)
 		f->sizes[t] = size_of_type(t);
 	struct ecs_allocator alloc = counting_alloc_init(&f->counter);
+	CHECK(counting_alloc_track(&f->counter) == 0); /* every block's size is checked */
 	struct ecs_config cfg = {components, systems, f->sizes};
 	CHECK(model_init(&f->m, &cfg));
 	CHECK_OK(ops->create(&cfg, &alloc, &f->s));
@@ -48,6 +49,9 @@ bool fixture_close(struct fixture *f)
 	model_free(&f->m);
 	free(f->sizes);
 	f->sizes = NULL;
+	uint64_t blocks_left = f->counter.blocks ? f->counter.block_count : 0;
+	counting_alloc_release(&f->counter);
+	CHECK_EQ(blocks_left, 0);
 	CHECK_EQ(f->counter.size_errors, 0);
 	CHECK_EQ(f->counter.live_bytes, 0);
 	return true;
