@@ -12,9 +12,10 @@
 
 #include "ecs.h"
 
+/* The key first: a lookup reads key, left and right, the first 24 bytes of the node. */
 struct tree_node {
-	RB_ENTRY(tree_node) link;
 	uint32_t key, value;
+	RB_ENTRY(tree_node) link;
 };
 
 RB_HEAD(tree_map, tree_node);
@@ -38,19 +39,19 @@ RB_GENERATE(tree_map, tree_node, link, tree_node_compare)
 
 static inline void index_init(struct family_index *m) { RB_INIT(&m->root); }
 
+/* RB_FIND's descent for a key that is present (the family never asks for another), inlined and
+ * without RB_FIND's three-way compare. */
 static inline struct tree_node *tree_lookup(const struct family_index *m, uint32_t key)
 {
-	struct tree_node probe = {.key = key};
-	return RB_FIND(tree_map, (struct tree_map *)&m->root, &probe);
+	struct tree_node *n = RB_ROOT(&m->root);
+	while (n->key != key)
+		n = key < n->key ? RB_LEFT(n, link) : RB_RIGHT(n, link);
+	return n;
 }
 
-static inline bool index_find(const struct family_index *m, uint32_t key, uint32_t *val)
+static inline uint32_t index_get(const struct family_index *m, uint32_t key)
 {
-	struct tree_node *n = tree_lookup(m, key);
-	if (!n)
-		return false;
-	*val = n->value;
-	return true;
+	return tree_lookup(m, key)->value;
 }
 
 static inline int index_insert(ecs_storage *s, struct family_index *m, uint32_t key, uint32_t val)
@@ -73,19 +74,28 @@ static inline void index_assign(struct family_index *m, uint32_t key, uint32_t v
 	tree_lookup(m, key)->value = val;
 }
 
-static inline void index_erase(ecs_storage *s, struct family_index *m, uint32_t key)
+static inline uint32_t index_take(ecs_storage *s, struct family_index *m, uint32_t key)
 {
 	struct tree_node *n = tree_lookup(m, key);
+	uint32_t val = n->value;
 	RB_REMOVE(tree_map, &m->root, n);
 	family_free(s, n, sizeof *n);
+	return val;
+}
+
+/* Post-order: every node is freed after its children, without rebalancing the tree. */
+static void tree_free_subtree(ecs_storage *s, struct tree_node *n)
+{
+	while (n) {
+		tree_free_subtree(s, RB_LEFT(n, link));
+		struct tree_node *right = RB_RIGHT(n, link);
+		family_free(s, n, sizeof *n);
+		n = right;
+	}
 }
 
 static inline void index_release(ecs_storage *s, struct family_index *m)
 {
-	struct tree_node *n, *next;
-	for (n = RB_MIN(tree_map, &m->root); n; n = next) {
-		next = RB_NEXT(tree_map, &m->root, n);
-		RB_REMOVE(tree_map, &m->root, n);
-		family_free(s, n, sizeof *n);
-	}
+	tree_free_subtree(s, RB_ROOT(&m->root));
+	RB_INIT(&m->root);
 }

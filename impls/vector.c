@@ -6,6 +6,10 @@
  * profile AAA's 512 types and 64 systems), an array is grown only when a key beyond its end is
  * inserted, geometrically: component types and systems that no entity uses cost nothing, and one
  * that is used costs 4 bytes per entity index up to the highest one it has seen.
+ *
+ * Absent keys are not marked: the family never looks one up (the entity's bitset says whether
+ * it has a component, and so whether a system manages it), so a grown array is not filled, and
+ * its new pages are first touched by the entities that use them.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -14,7 +18,7 @@
 #include "ecs.h"
 
 struct family_index {
-	uint32_t *slots; /* FAMILY_NOT_FOUND where absent */
+	uint32_t *slots; /* meaningful where the key is present */
 	uint32_t cap;
 };
 
@@ -28,23 +32,16 @@ static inline void index_init(struct family_index *m)
 	m->cap = 0;
 }
 
-static inline bool index_find(const struct family_index *m, uint32_t key, uint32_t *val)
+static inline uint32_t index_get(const struct family_index *m, uint32_t key)
 {
-	if (key >= m->cap || m->slots[key] == FAMILY_NOT_FOUND)
-		return false;
-	*val = m->slots[key];
-	return true;
+	return m->slots[key];
 }
 
 static inline int index_insert(ecs_storage *s, struct family_index *m, uint32_t key, uint32_t val)
 {
-	if (key >= m->cap) {
-		uint32_t old = m->cap;
-		int rc = family_grow(s, (void **)&m->slots, &m->cap, key + 1, sizeof *m->slots);
-		if (rc != ECS_OK)
-			return rc;
-		memset(m->slots + old, 0xff, (size_t)(m->cap - old) * sizeof *m->slots);
-	}
+	int rc = family_grow(s, (void **)&m->slots, &m->cap, key + 1, sizeof *m->slots);
+	if (rc != ECS_OK)
+		return rc;
 	m->slots[key] = val;
 	return ECS_OK;
 }
@@ -54,10 +51,10 @@ static inline void index_assign(struct family_index *m, uint32_t key, uint32_t v
 	m->slots[key] = val;
 }
 
-static inline void index_erase(ecs_storage *s, struct family_index *m, uint32_t key)
+static inline uint32_t index_take(ecs_storage *s, struct family_index *m, uint32_t key)
 {
 	(void)s;
-	m->slots[key] = FAMILY_NOT_FOUND;
+	return m->slots[key];
 }
 
 static inline void index_release(ecs_storage *s, struct family_index *m)
