@@ -66,7 +66,18 @@ static inline uint32_t index_get(const struct family_index *m, uint32_t key)
 	return hash_lookup(m, key)->value;
 }
 
-static inline int index_insert(ecs_storage *s, struct family_index *m, uint32_t key, uint32_t val)
+/*
+ * The key of a node every table keeps from its first insertion to its release. uthash frees a
+ * table with its last entry, so a table that empties (every entity of a churn round destroyed)
+ * would start again from 32 buckets and pay every doubling, a walk over all its nodes each, on
+ * the next round; std::unordered_map keeps its buckets when emptied, and so does this. The key
+ * is no entity index (those are below 2^22) and falls in bucket 0 at every table size, beside
+ * index 0: a key in the last bucket would meet index nb - 1 and double the table one entry
+ * early, at exactly 2^20 entries for instance.
+ */
+#define HASH_SENTINEL_KEY (UINT32_C(1) << 31)
+
+static inline int hash_add(ecs_storage *s, struct family_index *m, uint32_t key, uint32_t val)
 {
 	struct hash_node *n = family_malloc(s, sizeof *n);
 	if (!n)
@@ -79,6 +90,16 @@ static inline int index_insert(ecs_storage *s, struct family_index *m, uint32_t 
 		return ECS_ERR_NO_MEMORY;
 	}
 	return ECS_OK;
+}
+
+static inline int index_insert(ecs_storage *s, struct family_index *m, uint32_t key, uint32_t val)
+{
+	if (!m->head) {
+		int rc = hash_add(s, m, HASH_SENTINEL_KEY, 0);
+		if (rc != ECS_OK)
+			return rc;
+	}
+	return hash_add(s, m, key, val);
 }
 
 static inline void index_assign(struct family_index *m, uint32_t key, uint32_t val)
