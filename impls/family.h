@@ -28,6 +28,11 @@
  *   component_remove the same
  *   component_get   O(L), component_has O(1)
  *   iteration       O(L) per required component per entity, through the system's packed list
+ *
+ * Why (callgrind, N = 2^16, k = 2, the harness's systems): asking every system on every add, as
+ * seed 000 does, was 55-67% of the instructions of creating an entity at profile A and 75-87%
+ * at AAA (64 systems x 8 words, plus an index lookup each); now an add checks the one system
+ * that requires the type, and creating costs the same number of instructions at A and at AAA.
  */
 #ifndef FAMILY_H
 #define FAMILY_H

@@ -5,7 +5,15 @@
  * one per component type and one per system. Each entry is a node of its own, allocated through
  * the storage's allocator like std::unordered_map's nodes; uthash's bucket array grows by
  * doubling. Lookups are expected O(1) but cost a bucket walk and a pointer chase per node, on
- * every add, remove, system check and, in iteration, once per component per entity.
+ * every remove (and the assignment of the value that moves into the hole) and, in iteration,
+ * once per component per entity; every add allocates and links a node.
+ *
+ * What that costs, measured at N = 2^20, k = 2 (callgrind and perf, see the commit messages):
+ * three nodes per entity (two component types, one system) of 64 bytes each (the 56-byte
+ * UT_hash_handle and the key and value; 80 bytes a block in glibc's malloc), plus 16 bytes a
+ * bucket. Creating an entity spends about a third of its instructions in the allocator and a
+ * third in uthash, half of that in the bucket doublings, each a walk over every node of the
+ * table; iteration reads two such nodes per entity and is bound by memory bandwidth.
  *
  * The hash of a key is the key itself, as std::hash<uint32_t> is in libstdc++ (the seed's
  * std::unordered_map): entity indices are dense small integers, so they spread evenly over the
