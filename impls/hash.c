@@ -74,6 +74,19 @@ static inline uint32_t index_get(const struct family_index *m, uint32_t key)
 	return hash_lookup(m, key)->value;
 }
 
+static inline bool index_get_batch(const struct family_index *m, const ecs_entity *entities,
+                                   uint32_t n, uint32_t *values)
+{
+	uint32_t first = index_get(m, ecs_entity_index(entities[0])), apart = 0;
+	values[0] = first;
+	for (uint32_t i = 1; i < n; i++) {
+		uint32_t v = index_get(m, ecs_entity_index(entities[i]));
+		values[i] = v;
+		apart |= v ^ (first + i);
+	}
+	return apart == 0;
+}
+
 /*
  * The key of a node every table keeps from its first insertion to its release. uthash frees a
  * table with its last entry, so a table that empties (every entity of a churn round destroyed)
