@@ -6,6 +6,10 @@
  * profile AAA's 512 types and 64 systems), an array is grown only when a key beyond its end is
  * inserted, geometrically: component types and systems that no entity uses cost nothing, and one
  * that is used costs 4 bytes per entity index up to the highest one it has seen.
+ *
+ * Absent keys are not marked: the family never looks one up (the entity's bitset says whether
+ * it has a component, and so whether a system manages it), so a grown array is not filled, and
+ * its new pages are first touched by the entities that use them.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -14,7 +18,7 @@
 #include "ecs.h"
 
 struct family_index {
-	uint32_t *slots; /* FAMILY_NOT_FOUND where absent */
+	uint32_t *slots; /* meaningful where the key is present */
 	uint32_t cap;
 };
 
@@ -28,23 +32,49 @@ static inline void index_init(struct family_index *m)
 	m->cap = 0;
 }
 
-static inline bool index_find(const struct family_index *m, uint32_t key, uint32_t *val)
+static inline uint32_t index_get(const struct family_index *m, uint32_t key)
 {
-	if (key >= m->cap || m->slots[key] == FAMILY_NOT_FOUND)
-		return false;
-	*val = m->slots[key];
-	return true;
+	return m->slots[key];
+}
+
+/* The common case, consecutive slots, stores nothing but values[0] (see family.h), and is
+ * checked four entities to a branch (N = 2^20: 1.38 -> 1.11 ns an entity); where a group of
+ * four is out of step its four slots are read again, one at a time. */
+static inline bool index_get_batch(const struct family_index *m, const ecs_entity *entities,
+                                   uint32_t n, uint32_t *values)
+{
+	const uint32_t *slots = m->slots;
+	uint32_t first = slots[ecs_entity_index(entities[0])], i = 1, v = first;
+	values[0] = first;
+	/* Four at a time, one branch for the four. */
+	for (; i + 4 <= n; i += 4) {
+		uint32_t apart = (slots[ecs_entity_index(entities[i])] ^ (first + i)) |
+		                 (slots[ecs_entity_index(entities[i + 1])] ^ (first + i + 1)) |
+		                 (slots[ecs_entity_index(entities[i + 2])] ^ (first + i + 2)) |
+		                 (slots[ecs_entity_index(entities[i + 3])] ^ (first + i + 3));
+		if (apart)
+			break;
+	}
+	for (; i < n; i++) {
+		v = slots[ecs_entity_index(entities[i])];
+		if (v != first + i)
+			break;
+	}
+	if (i == n)
+		return true;
+	for (uint32_t j = 1; j < i; j++)
+		values[j] = first + j;
+	values[i] = v;
+	for (i++; i < n; i++)
+		values[i] = slots[ecs_entity_index(entities[i])];
+	return false;
 }
 
 static inline int index_insert(ecs_storage *s, struct family_index *m, uint32_t key, uint32_t val)
 {
-	if (key >= m->cap) {
-		uint32_t old = m->cap;
-		int rc = family_grow(s, (void **)&m->slots, &m->cap, key + 1, sizeof *m->slots);
-		if (rc != ECS_OK)
-			return rc;
-		memset(m->slots + old, 0xff, (size_t)(m->cap - old) * sizeof *m->slots);
-	}
+	int rc = family_grow(s, (void **)&m->slots, &m->cap, key + 1, sizeof *m->slots);
+	if (rc != ECS_OK)
+		return rc;
 	m->slots[key] = val;
 	return ECS_OK;
 }
@@ -54,10 +84,10 @@ static inline void index_assign(struct family_index *m, uint32_t key, uint32_t v
 	m->slots[key] = val;
 }
 
-static inline void index_erase(ecs_storage *s, struct family_index *m, uint32_t key)
+static inline uint32_t index_take(ecs_storage *s, struct family_index *m, uint32_t key)
 {
 	(void)s;
-	m->slots[key] = FAMILY_NOT_FOUND;
+	return m->slots[key];
 }
 
 static inline void index_release(ecs_storage *s, struct family_index *m)
