@@ -18,6 +18,22 @@ SYSTEMS ?=
 COMPONENT_SIZE ?= 8
 SCALE ?= 1
 OUTPUT ?= results/$(PROFILE).csv
+# Plots of the default output go to plots/; those of another OUTPUT=x.csv to x-plots/, so that a
+# trial run never overwrites the figures of the committed results.
+PLOTS ?= $(if $(filter results/$(PROFILE).csv,$(OUTPUT)),plots,$(basename $(OUTPUT))-plots)
+# make profile: one backend and workload.
+BACKEND ?= hash
+WORKLOAD ?= iterate
+
+# Under valgrind (~50x slower) smaller defaults than make bench's; ENTITIES, COMPONENTS and
+# WORKLOADS given on the command line or in the environment win.
+comma := ,
+default_of = $(if $(filter file,$(origin $(1))),$(2),$($(1)))
+CG_ENTITIES = $(call default_of,ENTITIES,16384$(comma)131072)
+CG_COMPONENTS = $(call default_of,COMPONENTS,2)
+CG_WORKLOADS = $(call default_of,WORKLOADS,create$(comma)iterate$(comma)churn$(comma)add-remove$(comma)get$(comma)fragmented)
+PF_ENTITIES = $(call default_of,ENTITIES,131072)
+PF_COMPONENTS = $(call default_of,COMPONENTS,2)
 
 ifeq ($(V),1)
 Q :=
@@ -40,11 +56,15 @@ FUZZ_SRC := tests/fuzz.c tests/ops.c tests/model.c harness/alloc.c
 FUZZ_SECONDS ?= 60
 
 BIN := build/ecsbench
+# The harness with callgrind's collection switched on around the timed call (harness/measure.h).
+CG_BIN := build/cachegrind/ecsbench
+CG_FLAGS := -DECSB_CALLGRIND
 TEST_BIN := build/conformance
 ASAN_TEST_BIN := build/asan/conformance
 ASAN_REPLAY_BIN := build/asan/fuzz_replay
 
-.PHONY: all deps deps-fuzz deps-valgrind bench table compare test fuzz fuzz-merge clean help
+.PHONY: all deps deps-fuzz deps-valgrind deps-plots bench plots cachegrind profile table compare test fuzz \
+	fuzz-merge clean help
 all: $(BIN) $(TEST_BIN)
 
 deps:
@@ -59,6 +79,9 @@ build/.commit: FORCE
 	$(Q)mkdir -p build
 	$(Q)echo '$(COMMIT)' | cmp -s - $@ || echo '$(COMMIT)' > $@
 build/harness/main.o: build/.commit
+build/cachegrind/.flags: FORCE | deps deps-valgrind
+	$(Q)mkdir -p build/cachegrind
+	$(Q)echo '$(ALL_CFLAGS) $(CG_FLAGS) $(COMMIT)' | cmp -s - $@ || echo '$(ALL_CFLAGS) $(CG_FLAGS) $(COMMIT)' > $@
 build/asan/.flags: FORCE | deps
 	$(Q)mkdir -p build/asan
 	$(Q)echo '$(ALL_CFLAGS) $(SAN_FLAGS)' | cmp -s - $@ || echo '$(ALL_CFLAGS) $(SAN_FLAGS)' > $@
@@ -74,6 +97,15 @@ build/asan/%.o: %.c build/asan/.flags
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $< (asan)")
 	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -MMD -MP -c $< -o $@
+
+build/cachegrind/%.o: %.c build/cachegrind/.flags
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $< (callgrind marks)")
+	$(Q)$(CC) $(ALL_CFLAGS) $(CG_FLAGS) -DECSB_COMMIT='"$(COMMIT)"' -DECSB_CFLAGS='"$(ALL_CFLAGS)"' -MMD -MP -c $< -o $@
+
+$(CG_BIN): $(call objs,build/cachegrind,$(HARNESS_SRC) $(IMPL_SRC))
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDLIBS)
 
 $(BIN): $(call objs,build,$(HARNESS_SRC) $(IMPL_SRC))
 	@$(if $(Q),echo "  LD      $@")
@@ -102,6 +134,8 @@ deps-fuzz:
 	$(Q)scripts/deps.sh fuzz
 deps-valgrind:
 	$(Q)scripts/deps.sh valgrind
+deps-plots:
+	$(Q)scripts/deps.sh plots
 
 # Runs the fuzzer for FUZZ_SECONDS, starting from the committed corpus; new inputs go to
 # build/fuzz/corpus. `make fuzz-merge` folds the ones that add coverage into tests/corpus.
@@ -118,6 +152,23 @@ bench: $(BIN)
 		--entities $(ENTITIES) --components $(COMPONENTS) --reps $(REPS) --warmup $(WARMUP) \
 		--seed $(SEED) $(if $(SYSTEMS),--systems $(SYSTEMS)) --component-size $(COMPONENT_SIZE) \
 		--scale $(SCALE) --output $(OUTPUT)
+	$(Q)$(MAKE) --no-print-directory plots PROFILE=$(PROFILE) OUTPUT=$(OUTPUT) PLOTS=$(PLOTS)
+
+# Draws plots/$(PROFILE)/*.png and plots/profiles/*.png from the CSV files in results/.
+plots: | deps-plots
+	$(Q)scripts/plot.sh -i $(OUTPUT) -o $(PLOTS) $(PROFILE)
+
+# Simulated caches over the timed call only -> results/cachegrind-$(PROFILE).csv (appended),
+# then plots/$(PROFILE)/cache-*.png.
+cachegrind: $(CG_BIN) | deps-plots
+	scripts/cachegrind.sh -p $(PROFILE) -b $(BACKENDS) -w $(CG_WORKLOADS) -n $(CG_ENTITIES) \
+		-k $(CG_COMPONENTS) $(if $(SYSTEMS),-S $(SYSTEMS))
+	$(Q)scripts/plot.sh -i $(OUTPUT) -o $(PLOTS) $(PROFILE)
+
+# Where one backend spends a workload's timed call -> results/profile-$(BACKEND)-$(WORKLOAD).txt
+profile: $(CG_BIN)
+	scripts/profile.sh -p $(PROFILE) -b $(BACKEND) -w $(WORKLOAD) -n $(PF_ENTITIES) \
+		-k $(PF_COMPONENTS) $(if $(SYSTEMS),-S $(SYSTEMS))
 
 BASELINE ?= hash
 table:
@@ -141,6 +192,13 @@ help:
 	@echo "make                  build build/ecsbench and the tests"
 	@echo "make bench PROFILE=A  every backend, workload, k=1..3, N=2^10..2^20 -> results/A.csv"
 	@echo "                      (BACKENDS= WORKLOADS= ENTITIES= COMPONENTS= REPS= WARMUP= SEED= SYSTEMS= OUTPUT=)"
+	@echo "                      then draws plots/<profile>/*.png and plots/profiles/*.png"
+	@echo "make plots PROFILE=A  draw the plots again from results/"
+	@echo "make cachegrind PROFILE=A   D refs, D1/LLd misses of the timed call under valgrind"
+	@echo "                      -> results/cachegrind-A.csv, plots/A/cache-*.png"
+	@echo "                      (BACKENDS= WORKLOADS= ENTITIES=16384,131072 COMPONENTS=2 SYSTEMS=)"
+	@echo "make profile BACKEND=hash WORKLOAD=iterate   top functions of the timed call"
+	@echo "                      -> results/profile-hash-iterate.txt (ENTITIES=131072 COMPONENTS=2)"
 	@echo "make table PROFILE=A BASELINE=hash   seed 001's table -> results/table-A.md"
 	@echo "make compare OLD=a.csv NEW=b.csv   per-row ratio NEW/OLD against the noise, geometric means"
 	@echo "make test             conformance suite (plain and ASan+UBSan) and command-line tests"

@@ -48,12 +48,14 @@ struct options {
 	uint32_t components[COMP_MAX_K];
 	size_t component_count;
 	uint32_t reps, warmup, systems;
+	uint32_t inner; /* 0: calibrate */
 	uint32_t component_size;
 	double scale;
 	uint64_t seed;
 	const char *output;
 	bool list;
 	bool no_pin;
+	bool no_floor;
 };
 
 static void usage_error(const char *fmt, ...)
@@ -82,6 +84,9 @@ static void help(void)
 	       "                     1 is seed 000's one-system setup)\n"
 	       "  --reps R           timed samples per row, 1..1000 (default: 5)\n"
 	       "  --warmup W         untimed samples first, 0..100 (default: 1)\n"
+	       "  --inner I          runs of the workload per sample, 1..%llu (default: calibrated\n"
+	       "                     so that the fastest backend's sample lasts %.0f ms)\n"
+	       "  --no-floor         no floor row for iterate\n"
 	       "  --component-size B bytes of Position and Velocity, 8..%u (default: 8)\n"
 	       "  --scale F          multiplies the entity counts of the workloads that are not\n"
 	       "                     swept over N (seed 001's), 0.001..100 (default: 1)\n"
@@ -91,7 +96,7 @@ static void help(void)
 	       "  --list             list backends, workloads and profiles, and exit\n"
 	       "  --help             this text\n\n"
 	       "Exit status: 0 ok; 1 a row failed or checksums disagree; 2 bad usage.\n",
-	       ECS_MAX_ENTITIES, ECS_MAX_COMPONENT_SIZE);
+	       ECS_MAX_ENTITIES, MAX_INNER, SAMPLE_TARGET_NS / 1e6, ECS_MAX_COMPONENT_SIZE);
 }
 
 static void list(void)
@@ -258,6 +263,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		{"list", no_argument, 0, 'l'},           {"help", no_argument, 0, 'h'},
 		{"no-pin", no_argument, 0, 'P'},         {"scale", required_argument, 0, 'x'},
 		{"component-size", required_argument, 0, 'z'},
+		{"inner", required_argument, 0, 'i'},     {"no-floor", no_argument, 0, 'F'},
 		{0, 0, 0, 0},
 	};
 	const char *systems = NULL;
@@ -292,6 +298,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'l': o->list = true; break;
 		case 'P': o->no_pin = true; break;
+		case 'F': o->no_floor = true; break;
+		case 'i': o->inner = (uint32_t)parse_number("inner count", optarg, 1, MAX_INNER); break;
 		case 'x': o->scale = parse_scale(optarg); break;
 		case 'z':
 			o->component_size = (uint32_t)parse_number("component size", optarg,
@@ -392,9 +400,14 @@ static void write_header(FILE *f, const struct options *o, const char *pinning, 
 	fprintf(f, "# compiler gcc %s; flags %s\n", __VERSION__, ECSB_CFLAGS);
 	fprintf(f, "# profile %s (%u component types, %u systems); systems registered %u\n",
 	        o->profile->name, o->profile->component_count, o->profile->system_count, o->systems);
-	fprintf(f, "# seed %" PRIu64 "; reps %u; warmup %u; samples of at least %.1f ms; rows with "
+	char sampling[64];
+	if (o->inner)
+		snprintf(sampling, sizeof sampling, "%u runs per sample (--inner)", o->inner);
+	else
+		snprintf(sampling, sizeof sampling, "samples of at least %.1f ms", SAMPLE_TARGET_NS / 1e6);
+	fprintf(f, "# seed %" PRIu64 "; reps %u; warmup %u; %s; rows with "
 	           "mad_pct over %.0f are flagged noisy; component size %u; scale %g\n",
-	        o->seed, o->reps, o->warmup, SAMPLE_TARGET_NS / 1e6, NOISY_MAD_PCT, o->component_size,
+	        o->seed, o->reps, o->warmup, sampling, NOISY_MAD_PCT, o->component_size,
 	        o->scale);
 	fprintf(f, "# command");
 	for (int i = 0; i < argc; i++)
@@ -473,6 +486,11 @@ static void report_failure(struct tally *t, struct participant *p)
 	t->failures++;
 }
 
+static bool with_floor(const struct options *o, const struct workload *w)
+{
+	return w->floor && !o->no_floor;
+}
+
 /*
  * Runs one group: sets every participant up, finds one inner count for all (enough runs that
  * the fastest backend's sample lasts SAMPLE_TARGET_NS; the same for all, so they do the same
@@ -493,7 +511,7 @@ static void run_group(const struct options *o, const struct workload *w, uint32_
 		return;
 	}
 	for (size_t b = 0; b <= o->backend_count; b++) {
-		if (b == o->backend_count && !w->floor)
+		if (b == o->backend_count && !with_floor(o, w))
 			break;
 		struct participant *p = &ps[np++];
 		p->c = (struct bench_case){
@@ -514,9 +532,9 @@ static void run_group(const struct options *o, const struct workload *w, uint32_
 			report_failure(t, p);
 	}
 
-	/* One calibration run each; the fastest backend sets the inner count. */
+	/* One calibration run each; the fastest backend sets the inner count (unless --inner). */
 	uint64_t fastest = UINT64_MAX;
-	for (size_t i = 0; i < np; i++) {
+	for (size_t i = 0; i < np && !o->inner; i++) {
 		struct participant *p = &ps[i];
 		uint64_t ns, calls;
 		if (p->failed)
@@ -533,6 +551,8 @@ static void run_group(const struct options *o, const struct workload *w, uint32_
 		inner = 1;
 	if (inner > MAX_INNER)
 		inner = MAX_INNER;
+	if (o->inner)
+		inner = o->inner;
 
 	uint32_t total = o->warmup + o->reps;
 	for (uint32_t s = 0; s < total; s++) {
@@ -574,7 +594,7 @@ static void run_group(const struct options *o, const struct workload *w, uint32_
 		struct participant *p = &ps[i];
 		if (p->failed)
 			continue;
-		write_row(out, &p->c, &p->r, w->floor ? floor_ns : 0);
+		write_row(out, &p->c, &p->r, with_floor(o, w) ? floor_ns : 0);
 		if (!first) {
 			first = p;
 		} else if (p->r.checksum != first->r.checksum) {
@@ -636,7 +656,7 @@ int main(int argc, char **argv)
 	rows_total = 0;
 	for (size_t wi = 0; wi < o.workload_count; wi++) {
 		const struct workload *w = o.workloads[wi];
-		rows_total += (sig_atomic_t)((o.backend_count + w->floor) *
+		rows_total += (sig_atomic_t)((o.backend_count + with_floor(&o, w)) *
 		                             (w->k_fixed ? 1 : o.component_count) *
 		                             (w->fixed_entities ? 1 : o.entity_count));
 	}
@@ -661,7 +681,7 @@ int main(int argc, char **argv)
 					t.progress_shown = true;
 				}
 				run_group(&o, w, k, n, out, &t);
-				rows_done += (sig_atomic_t)(o.backend_count + w->floor);
+				rows_done += (sig_atomic_t)(o.backend_count + with_floor(&o, w));
 			}
 		}
 	}

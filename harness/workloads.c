@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "measure.h"
 #include "world.h"
 
 const struct profile profiles[] = {
@@ -453,8 +454,10 @@ int run_sample(struct run *run, uint32_t inner, uint64_t *ns, uint64_t *allocati
 		return -1;
 	uint64_t calls = run_allocation_calls(run);
 	uint64_t t0 = now_ns();
+	MEASURE_BEGIN();
 	int rc = w->execute(run);
 	clobber_memory();
+	MEASURE_END();
 	*ns = now_ns() - t0;
 	*allocations = run_allocation_calls(run) - calls;
 	if (rc == 0 && w->end_sample)

@@ -1,0 +1,191 @@
+#!/bin/sh
+# cachegrind.sh: simulated cache figures of the timed phase of workloads, one valgrind run per
+# backend x workload x N x k, appended to a CSV; prints seed 000's cachegrind summary for each.
+#
+# Usage: scripts/cachegrind.sh [-p PROFILE] [-b BACKENDS] [-w WORKLOADS] [-n ENTITIES]
+#                              [-k COMPONENTS] [-S SYSTEMS] [-o CSV] [-j JOBS] [-x BINARY]
+#   defaults: -p A -b all -w all -n 16384,131072 -k 2 -o results/cachegrind-PROFILE.csv
+#             -j the number of cores -x build/cachegrind/ecsbench (make cachegrind builds it)
+#   ENTITIES takes what ecsbench takes: a comma list, A..B for every power of two in between.
+#
+# Method, and why. Valgrind 3.19's cachegrind counts the whole program and has no client requests
+# to start and stop it, so its figures would be mostly setup: creating N entities before an
+# iterate pass costs far more than the pass. Callgrind simulates the same caches
+# (--cache-sim=yes) and can be switched on and off from inside the program. The harness built
+# with -DECSB_CALLGRIND (build/cachegrind/, harness/measure.h) toggles collection around exactly
+# the timed loop of each workload, and callgrind starts with collection off
+# (--collect-atstart=no). Instrumentation stays on from the start, so the simulated caches see
+# the setup and hold what the real caches would hold when the timed loop begins; only the events
+# are not counted. The figures are totals of the events (the "totals:" line of callgrind's output
+# file): Dr + Dw = D refs, D1mr + D1mw = D1 misses, DLmr + DLmw = LLd misses, as cachegrind adds
+# them.
+#
+# The simulated caches are fixed here, so that figures from different machines compare; they are
+# recorded in every row (columns i1, d1, ll: size:associativity:line bytes). The run is
+# --reps 1 --warmup 0: one timed sample, which at small N holds `inner` runs of the workload
+# (the inner column of the CSV the run writes), so per-entity figures divide by N * inner.
+# Under valgrind the counts are exact and do not depend on load, so cases run JOBS at a time.
+set -eu
+
+I1=32768,8,64
+D1=32768,8,64
+LL=8388608,16,64
+
+usage() {
+	sed -n '4,9p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+profile=A backends=all workloads=all entities=16384,131072 components=2 systems='' out='' jobs=''
+bin=build/cachegrind/ecsbench
+while getopts p:b:w:n:k:S:o:j:x:h opt; do
+	case "$opt" in
+	p) profile=$OPTARG ;;
+	b) backends=$OPTARG ;;
+	w) workloads=$OPTARG ;;
+	n) entities=$OPTARG ;;
+	k) components=$OPTARG ;;
+	S) systems=$OPTARG ;;
+	o) out=$OPTARG ;;
+	j) jobs=$OPTARG ;;
+	x) bin=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 0 ] || usage
+[ -n "$out" ] || out=results/cachegrind-$profile.csv
+[ -n "$jobs" ] || jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+case "$jobs" in '' | *[!0-9]* | 0) echo "cachegrind.sh: bad job count '$jobs'" >&2; exit 2 ;; esac
+command -v valgrind >/dev/null 2>&1 || {
+	echo "cachegrind.sh: valgrind is missing (scripts/deps.sh valgrind installs it)" >&2
+	exit 1
+}
+[ -x "$bin" ] || { echo "cachegrind.sh: no $bin (make build/cachegrind/ecsbench)" >&2; exit 1; }
+
+# Let ecsbench check the names and numbers (exit 2 and its message on a bad one), then expand
+# "all" and ranges into single cases. --list prints "  name  description" under each heading.
+"$bin" --profile "$profile" --backends "$backends" --workloads "$workloads" --entities "$entities" \
+	--components "$components" ${systems:+--systems "$systems"} --reps 1 --list >/dev/null
+listed() { "$bin" --list | awk -v h="$1" '/^[a-z]/ { on = $1 == h || $1 == h ":"; next } on { print $1 }'; }
+[ "$backends" = all ] && backends=$(listed backends | paste -sd, -)
+[ "$workloads" = all ] && workloads=$(listed workloads | paste -sd, -)
+expand_counts() {
+	echo "$1" | tr ',' '\n' | awk -F'[.][.]' 'NF == 2 { for (n = $1; n <= $2; n *= 2) print n; next }
+		{ print $1 }'
+}
+
+work=build/cachegrind/runs
+mkdir -p "$work" "$(dirname "$out")"
+header="date,commit,backend,profile,systems,workload,entities,components,inner,entity_ops,instructions,d_refs,d1_misses,lld_misses,d1_miss_pct,lld_miss_pct,instr_per_entity,d_refs_per_entity,d1_misses_per_entity,lld_misses_per_entity,i1,d1,ll,checksum"
+if [ -s "$out" ]; then
+	first=$(grep -v '^#' "$out" | head -n 1)
+	[ "$first" = "$header" ] || {
+		echo "cachegrind.sh: $out has other columns; move it away first" >&2
+		exit 1
+	}
+else
+	echo "$header" >"$out"
+fi
+
+# One case: valgrind over one row of ecsbench. Leaves $work/$name.{out,csv,log}.
+run_case() { # run_case NAME BACKEND WORKLOAD N K
+	valgrind --tool=callgrind --cache-sim=yes --collect-atstart=no \
+		--I1=$I1 --D1=$D1 --LL=$LL --callgrind-out-file="$work/$1.out" \
+		"$bin" --profile "$profile" --backends "$2" --workloads "$3" --entities "$4" \
+		--components "$5" ${systems:+--systems "$systems"} --reps 1 --warmup 0 \
+		--output "$work/$1.csv" >"$work/$1.log" 2>&1 || echo "exit $?" >>"$work/$1.log"
+}
+
+cases=
+for w in $(echo "$workloads" | tr ',' ' '); do
+	for k in $(echo "$components" | tr ',' ' '); do
+		for n in $(expand_counts "$entities"); do
+			for b in $(echo "$backends" | tr ',' ' '); do
+				cases="$cases $b:$w:$n:$k"
+			done
+		done
+	done
+done
+
+total=$(echo "$cases" | wc -w)
+echo "cachegrind.sh: $total cases, $jobs at a time; caches I1 $I1, D1 $D1, LL $LL" >&2
+started=$(date +%s)
+running=0
+for c in $cases; do
+	# shellcheck disable=SC2046
+	set -- $(echo "$c" | tr ':' ' ')
+	b=$1 w=$2 n=$3 k=$4
+	rm -f "$work/$b-$w-$n-$k".*
+	run_case "$b-$w-$n-$k" "$b" "$w" "$n" "$k" &
+	running=$((running + 1))
+	if [ "$running" -ge "$jobs" ]; then
+		wait
+		running=0
+	fi
+done
+wait
+echo "cachegrind.sh: valgrind runs took $(($(date +%s) - started)) s" >&2
+
+date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+status=0
+for c in $cases; do
+	# shellcheck disable=SC2046
+	set -- $(echo "$c" | tr ':' ' ')
+	b=$1 w=$2 n=$3 k=$4
+	name=$b-$w-$n-$k
+	if grep -q '^exit ' "$work/$name.log" || [ ! -s "$work/$name.out" ]; then
+		echo "cachegrind.sh: $b $w N=$n k=$k failed:" >&2
+		sed 's/^/  /' "$work/$name.log" >&2
+		status=1
+		continue
+	fi
+	# The row the run wrote (inner, checksum, systems, commit), then callgrind's totals.
+	row=$(awk '!/^#/ && !/^backend,/ && NF' "$work/$name.csv" | head -n 1)
+	commit=$(sed -n 's/^# ecsbench commit //p' "$work/$name.csv")
+	{
+		echo "$row"
+		sed -n 's/^events: //p; s/^totals: //p; s/^summary: //p' "$work/$name.out" | head -n 2
+	} | awk -v date="$date" -v commit="$commit" -v i1="$I1" -v d1="$D1" -v ll="$LL" '
+		NR == 1 { split($0, r, ","); next }
+		NR == 2 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		NR == 3 {
+			for (i = 1; i <= NF; i++) v[i] = $i
+			ir = v[col["Ir"]]; dr = v[col["Dr"]]; dw = v[col["Dw"]]
+			d1r = v[col["D1mr"]]; d1w = v[col["D1mw"]]; llr = v[col["DLmr"]]; llw = v[col["DLmw"]]
+			refs = dr + dw; d1m = d1r + d1w; llm = llr + llw
+			ops = r[5] * r[8]
+			gsub(",", ":", i1); gsub(",", ":", d1); gsub(",", ":", ll)
+			printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%.0f,%.0f,%.0f,%.0f,%.0f,%.2f,%.2f,%.3f,%.3f,%.4f,%.4f,%s,%s,%s,%s\n",
+				date, commit, r[1], r[2], r[3], r[4], r[5], r[6], r[8], ops, ir, refs, d1m, llm,
+				refs ? 100 * d1m / refs : 0, refs ? 100 * llm / refs : 0,
+				ir / ops, refs / ops, d1m / ops, llm / ops, i1, d1, ll, r[18]
+			# The closing lines of cachegrind as seed 000 quotes them, for the timed phase alone.
+			printf "\n%s %s, profile %s, N=%s, k=%s: timed phase, %s run%s = %.0f entity operations\n",
+				r[1], r[4], r[2], r[5], r[6], r[8], r[8] == 1 ? "" : "s", ops > "/dev/stderr"
+			n = "%" length(big(refs)) "s"  # right-aligned as cachegrind does
+			p = "%" (length(big(refs)) - 1) ".1f%%"
+			printf "D   refs:      " n "  (%s rd   + %s wr)\n", big(refs), big(dr), big(dw) > "/dev/stderr"
+			printf "D1  misses:    " n "  (%s rd   + %s wr)\n", big(d1m), big(d1r), big(d1w) > "/dev/stderr"
+			printf "LLd misses:    " n "  (%s rd   + %s wr)\n", big(llm), big(llr), big(llw) > "/dev/stderr"
+			printf "D1  miss rate: " p " (%.1f%%  + %.1f%%  )\n", pct(d1m, refs), pct(d1r, dr), pct(d1w, dw) > "/dev/stderr"
+			printf "LLd miss rate: " p " (%.1f%%  + %.1f%%  )\n", pct(llm, refs), pct(llr, dr), pct(llw, dw) > "/dev/stderr"
+			printf "per entity: %.1f instructions, %.2f D refs, %.3f D1 misses, %.3f LLd misses\n",
+				ir / ops, refs / ops, d1m / ops, llm / ops > "/dev/stderr"
+		}
+		function pct(a, b) { return b ? 100 * a / b : 0 }
+		function big(x,    s, out) { # 1234567 -> 1,234,567
+			s = sprintf("%.0f", x)
+			out = ""
+			while (length(s) > 3) { out = "," substr(s, length(s) - 2) out; s = substr(s, 1, length(s) - 3) }
+			return s out
+		}' >>"$out"
+done
+
+# The backends must have done the same work: equal checksums per workload x N x k.
+awk -F, -v d="$date" '$1 == d { key = $6 " N=" $7 " k=" $8
+		if (key in sum && sum[key] != $24) { print "cachegrind.sh: checksum mismatch: " key ": " who[key] " " sum[key] ", " $3 " " $24; bad = 1 }
+		sum[key] = $24; who[key] = $3 }
+	END { exit bad }' "$out" >&2 || status=1
+echo "cachegrind.sh: appended to $out" >&2
+exit $status

@@ -1,0 +1,110 @@
+#!/bin/sh
+# profile.sh: where one backend spends the timed phase of one workload, by function: callgrind
+# over one ecsbench row, then callgrind_annotate's top functions by inclusive and by self cost,
+# in a short text report.
+#
+# Usage: scripts/profile.sh [-p PROFILE] [-b BACKEND] [-w WORKLOAD] [-n N] [-k K] [-S SYSTEMS]
+#                           [-t TOP] [-o REPORT] [-x BINARY]
+#   defaults: -p A -b hash -w iterate -n 131072 -k 2 -t 12
+#             -o results/profile-BACKEND-WORKLOAD.txt -x build/cachegrind/ecsbench
+#
+# Method: as scripts/cachegrind.sh (read its header): the harness built with -DECSB_CALLGRIND
+# switches callgrind's collection on around the timed loop only, and callgrind starts with it
+# off, so the setup and the checksums are not in the report. The same simulated caches are on,
+# so the report also says which functions take the D1 and LLd misses.
+# The build is -O2 like the benchmark's: what is inlined is attributed to the source file and
+# function it was inlined from (impls/hash.c:family_system_iter_next is the hash lookup
+# inlined into the iterator), so the report shows the code that runs, not a -O0 stand-in.
+set -eu
+
+I1=32768,8,64
+D1=32768,8,64
+LL=8388608,16,64
+
+usage() {
+	sed -n '6,9p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+profile=A backend=hash workload=iterate n=131072 k=2 systems='' top=12 out=''
+bin=build/cachegrind/ecsbench
+while getopts p:b:w:n:k:S:t:o:x:h opt; do
+	case "$opt" in
+	p) profile=$OPTARG ;;
+	b) backend=$OPTARG ;;
+	w) workload=$OPTARG ;;
+	n) n=$OPTARG ;;
+	k) k=$OPTARG ;;
+	S) systems=$OPTARG ;;
+	t) top=$OPTARG ;;
+	o) out=$OPTARG ;;
+	x) bin=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 0 ] || usage
+case "$backend$workload" in *,*) echo "profile.sh: one backend and one workload" >&2; exit 2 ;; esac
+case "$n$k" in *,* | *..*) echo "profile.sh: one entity count and one k" >&2; exit 2 ;; esac
+case "$top" in '' | *[!0-9]*) echo "profile.sh: bad -t '$top'" >&2; exit 2 ;; esac
+[ -n "$out" ] || out=results/profile-$backend-$workload.txt
+for tool in valgrind callgrind_annotate; do
+	command -v $tool >/dev/null 2>&1 || {
+		echo "profile.sh: $tool is missing (scripts/deps.sh valgrind installs it)" >&2
+		exit 1
+	}
+done
+[ -x "$bin" ] || { echo "profile.sh: no $bin (make build/cachegrind/ecsbench)" >&2; exit 1; }
+
+work=build/cachegrind/profile
+mkdir -p "$work" "$(dirname "$out")"
+name=$backend-$workload-$n-$k
+rm -f "$work/$name".*
+set -- "$bin" --profile "$profile" --backends "$backend" --workloads "$workload" --entities "$n" \
+	--components "$k" ${systems:+--systems "$systems"} --reps 1 --warmup 0 --output "$work/$name.csv"
+# Bad names and numbers: ecsbench's own message and exit 2, before valgrind starts.
+"$@" --list >/dev/null
+valgrind --tool=callgrind --cache-sim=yes --collect-atstart=no --I1=$I1 --D1=$D1 --LL=$LL \
+	--callgrind-out-file="$work/$name.out" "$@" >"$work/$name.log" 2>&1 || {
+	echo "profile.sh: the run failed:" >&2
+	cat "$work/$name.log" >&2
+	exit 1
+}
+
+inner=$(awk -F, '!/^#/ && !/^backend,/ && NF { print $8; exit }' "$work/$name.csv")
+commit=$(sed -n 's/^# ecsbench commit //p' "$work/$name.csv")
+root=$(pwd)/
+show=Ir,Dr,Dw,D1mr,D1mw,DLmr,DLmw
+# The function table of callgrind_annotate: its header line, then the top rows, without the
+# frames that merely contain the timed loop (libc's start, ld.so), paths made relative, and each
+# function once (callgrind_annotate can list a function under two spellings of its file).
+table() { # table ANNOTATE-OPTIONS...
+	callgrind_annotate --show=$show --threshold=100 --auto=no "$@" "$work/$name.out" |
+		sed "s|$root||g; s| \[[^]]*\]\$||" |
+		awk -v top="$top" '
+			/file:function$/ { print; on = 1; next }
+			on && /^-+$/ { next }
+			on && !NF { exit }
+			on && !/\?\?\?:0x|libc-start|libc_start|\(below main\)|ld-linux|^ *\.  / && !seen[$NF]++ && n++ < top'
+}
+{
+	echo "# ecsbench profile: $backend $workload, profile $profile, N=$n, k=$k${systems:+, $systems systems}"
+	echo "# command: make profile BACKEND=$backend WORKLOAD=$workload PROFILE=$profile ENTITIES=$n COMPONENTS=$k${systems:+ SYSTEMS=$systems}"
+	echo "# ecsbench commit $commit; $(valgrind --version); callgrind --cache-sim=yes,"
+	echo "#   caches (size,assoc,line) I1 $I1, D1 $D1, LL $LL"
+	echo "# counts cover the timed phase only: $inner run(s) of the workload over N entities"
+	echo "# Ir instructions, Dr/Dw data reads/writes, D1mr/D1mw D1 read/write misses,"
+	echo "#   DLmr/DLmw LL data read/write misses"
+	echo
+	echo "== totals of the timed phase"
+	callgrind_annotate --show=$show --threshold=100 --auto=no "$work/$name.out" |
+		awk '/^Ir / && !head { print; head = 1 } /PROGRAM TOTALS/ { print; exit }'
+	echo
+	echo "== top $top functions by inclusive cost (the function and everything it calls)"
+	table --inclusive=yes
+	echo
+	echo "== top $top functions by self cost (inlined code counts where its source is)"
+	table --inclusive=no
+} >"$out"
+cat "$out"
+echo "profile.sh: wrote $out" >&2
