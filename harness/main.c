@@ -12,8 +12,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <sched.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <malloc.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -56,6 +58,7 @@ struct options {
 	bool list;
 	bool no_pin;
 	bool no_floor;
+	bool malloc_default;
 };
 
 static void usage_error(const char *fmt, ...)
@@ -87,6 +90,7 @@ static void help(void)
 	       "  --inner I          runs of the workload per sample, 1..%llu (default: calibrated\n"
 	       "                     so that the fastest backend's sample lasts %.0f ms)\n"
 	       "  --no-floor         no floor row for iterate\n"
+	       "  --malloc-default   leave glibc malloc's mmap and trim thresholds as they are\n"
 	       "  --component-size B bytes of Position and Velocity, 8..%u (default: 8)\n"
 	       "  --scale F          multiplies the entity counts of the workloads that are not\n"
 	       "                     swept over N (seed 001's), 0.001..100 (default: 1)\n"
@@ -264,6 +268,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		{"no-pin", no_argument, 0, 'P'},         {"scale", required_argument, 0, 'x'},
 		{"component-size", required_argument, 0, 'z'},
 		{"inner", required_argument, 0, 'i'},     {"no-floor", no_argument, 0, 'F'},
+		{"malloc-default", no_argument, 0, 'M'},
 		{0, 0, 0, 0},
 	};
 	const char *systems = NULL;
@@ -299,6 +304,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case 'l': o->list = true; break;
 		case 'P': o->no_pin = true; break;
 		case 'F': o->no_floor = true; break;
+		case 'M': o->malloc_default = true; break;
 		case 'i': o->inner = (uint32_t)parse_number("inner count", optarg, 1, MAX_INNER); break;
 		case 'x': o->scale = parse_scale(optarg); break;
 		case 'z':
@@ -387,8 +393,8 @@ static void cpu_model(char *buf, size_t len)
 	fclose(f);
 }
 
-static void write_header(FILE *f, const struct options *o, const char *pinning, int argc,
-                         char **argv)
+static void write_header(FILE *f, const struct options *o, const char *pinning,
+                         const char *malloc_mode, int argc, char **argv)
 {
 	char cpu[256], date[64];
 	cpu_model(cpu, sizeof cpu);
@@ -398,6 +404,7 @@ static void write_header(FILE *f, const struct options *o, const char *pinning, 
 	fprintf(f, "# date %s\n", date);
 	fprintf(f, "# cpu %s; %ld online; %s\n", cpu, sysconf(_SC_NPROCESSORS_ONLN), pinning);
 	fprintf(f, "# compiler gcc %s; flags %s\n", __VERSION__, ECSB_CFLAGS);
+	fprintf(f, "# malloc %s\n", malloc_mode);
 	fprintf(f, "# profile %s (%u component types, %u systems); systems registered %u\n",
 	        o->profile->name, o->profile->component_count, o->profile->system_count, o->systems);
 	char sampling[64];
@@ -646,10 +653,21 @@ int main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
+	/* Freed memory stays in the process: glibc would otherwise hand every large block back to
+	 * the kernel on free (mmap threshold, trim threshold), and each sample of create or churn
+	 * would then pay the kernel's page faults for memory the previous sample already touched,
+	 * a cost of the machine, not of the storage, and a noisy one. The first touch is paid in
+	 * the warm-up sample. Recorded in the header; --malloc-default leaves glibc as it is. */
+	const char *malloc_mode = "glibc defaults (--malloc-default)";
+	if (!o.malloc_default) {
+		malloc_mode = "glibc, mmap off and trim off (mallopt): freed memory is reused";
+		if (!mallopt(M_MMAP_MAX, 0) || !mallopt(M_TRIM_THRESHOLD, INT_MAX))
+			malloc_mode = "glibc; mallopt failed, defaults in effect";
+	}
 	char pinning[128] = "not pinned (--no-pin)";
 	if (!o.no_pin)
 		pin_to_one_cpu(pinning, sizeof pinning);
-	write_header(out, &o, pinning, argc, argv);
+	write_header(out, &o, pinning, malloc_mode, argc, argv);
 
 	struct tally t = {.tty = isatty(STDERR_FILENO)};
 	uint64_t start = now_ns();

@@ -57,6 +57,7 @@ bad seed-negative "seed '-1' is negative" --seed -1
 bad scale-zero "scale '0' is out of range (valid: 0.001..100)" --scale 0
 bad scale-text "scale 'big' is not a number" --scale big
 bad component-size-small "component size '4' is out of range (valid: 8..4096)" --component-size 4
+bad inner-zero "inner count '0' is out of range (valid: 1..100000)" --inner 0
 bad unknown-option "unknown option '--frobnicate'" --frobnicate
 bad missing-value "option '--reps' needs a value" --reps
 bad stray-argument "unexpected argument 'extra'" extra
@@ -103,6 +104,18 @@ else
 	fail good-run "exit status $?: $(cat "$tmp/stderr")"
 fi
 
+# A fixed inner count and no floor: every row has that inner count, and iterate no floor row.
+fixed="$tmp/fixed.csv"
+if "$bin" --backends hash,sparse --workloads iterate,create --entities 128 --components 2 \
+	--reps 1 --warmup 0 --inner 3 --no-floor --output "$fixed" 2>"$tmp/stderr" &&
+	[ "$(grep -v '^#' "$fixed" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["inner"] == 3 && $c["backend"] != "floor" { n++ } END { print n + 0 }')" = 4 ] &&
+	[ "$(grep -vc '^#' "$fixed")" = 5 ]; then
+	ok fixed-inner-no-floor
+else
+	fail fixed-inner-no-floor "expected 4 rows with inner 3 and no floor: $(cat "$tmp/stderr" "$fixed")"
+fi
+
 # --list and --help answer and exit 0.
 if "$bin" --list | grep -q '^  hash' && "$bin" --help | grep -q -- '--entities'; then
 	ok list-help
@@ -110,23 +123,26 @@ else
 	fail list-help "--list or --help did not answer"
 fi
 
-# Interrupted: the previous results file stays as it was, and no temporary file is left.
-"$bin" --backends tree --workloads churn --entities 1048576 --reps 50 --output "$out" \
-	2>"$tmp/stderr" &
-pid=$!
-sleep 1
-kill -INT "$pid"
-wait "$pid"
-rc=$?
-if [ "$rc" -eq 0 ]; then
-	fail interrupted "the run finished before it could be interrupted"
-elif [ "$(cat "$out")" != "$want" ] || [ -n "$(ls "$tmp" | grep 'out.csv.tmp')" ]; then
-	fail interrupted "the results file was changed or a temporary file was left"
-elif ! grep -q interrupted "$tmp/stderr"; then
-	fail interrupted "nothing said what was not finished: $(cat "$tmp/stderr")"
-else
-	ok interrupted
-fi
+# Interrupted (SIGINT, then SIGTERM): the previous results file stays as it was, no temporary
+# file is left, and the run says what it did not finish.
+for sig in INT TERM; do
+	"$bin" --backends tree --workloads churn --entities 1048576 --reps 50 --output "$out" \
+		2>"$tmp/stderr" &
+	pid=$!
+	sleep 1
+	kill -"$sig" "$pid"
+	wait "$pid"
+	rc=$?
+	if [ "$rc" -eq 0 ]; then
+		fail "interrupted-$sig" "the run finished before it could be interrupted"
+	elif [ "$(cat "$out")" != "$want" ] || [ -n "$(ls "$tmp" | grep 'out.csv.tmp')" ]; then
+		fail "interrupted-$sig" "the results file was changed or a temporary file was left"
+	elif ! grep -q interrupted "$tmp/stderr"; then
+		fail "interrupted-$sig" "nothing said what was not finished: $(cat "$tmp/stderr")"
+	else
+		ok "interrupted-$sig"
+	fi
+done
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
