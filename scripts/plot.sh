@@ -145,7 +145,7 @@ cg=$results/cachegrind-$profile.csv
 have_cg=0
 if [ -f "$cg" ]; then
 	# Columns by name; appended runs: the last row of each backend x workload x N x k x size is
-	# the one that counts. -> backend,workload,entities,components,bytes,d1,lld,caches
+	# the one that counts. -> backend,workload,entities,components,bytes,d1,lld,caches,rounds
 	awk -F, -v OFS=, -v file="$cg" '
 		/^#/ || !NF { next }
 		$1 == "date" {
@@ -162,7 +162,10 @@ if [ -f "$cg" ]; then
 		{
 			b = ("component_bytes" in c) ? $(c["component_bytes"]) : 8
 			key = $(c["backend"]) "," $(c["workload"]) "," $(c["entities"]) "," $(c["components"]) "," b
-			last[key] = key "," $(c["d1_misses_per_entity"]) "," $(c["lld_misses_per_entity"]) ",D1 " $(c["d1"]) ", LL " $(c["ll"])
+			# entity_ops = N x rounds x inner
+			r = ("entity_ops" in c) && ("inner" in c) && $(c["entities"]) * $(c["inner"]) > 0 ? \
+				int($(c["entity_ops"]) / ($(c["entities"]) * $(c["inner"])) + 0.5) : 1
+			last[key] = key "," $(c["d1_misses_per_entity"]) "," $(c["lld_misses_per_entity"]) ",D1 " $(c["d1"]) "; LL " $(c["ll"]) "," r
 			if (!(key in order)) { order[key] = ++n; keys[n] = key }
 		}
 		END { for (i = 1; i <= n; i++) print last[keys[i]] }' "$cg" >"$tmp/cache.csv"
@@ -412,18 +415,21 @@ if [ "$have_cg" = 1 ]; then
 			awk -F, -v w="$workload" -v s="$size" '$2 == w && $5 == s' "$tmp/cache.csv" >"$d/rows-$size.csv"
 			# shellcheck disable=SC2046
 			backends=$(in_palette_order $(distinct 1 <"$d/rows-$size.csv"))
-			# One file per panel (k, N): "slot,backend,d1 misses per entity,lld misses per entity".
-			cases=$(awk -F, '{ print $4, $3 }' "$d/rows-$size.csv" | sort -u -k1,1n -k2,2n | tr '\n' ' ')
+			# One file per panel (k, N): "slot,backend,d1 misses per entity,lld misses per entity";
+			# cases: "k N rounds" of each panel.
+			cases=$(awk -F, '{ print $4, $3, $9 }' "$d/rows-$size.csv" | sort -u -k1,1n -k2,2n -k3,3n |
+				awk '!seen[$1 " " $2]++' | tr '\n' ' ')
+			# shellcheck disable=SC2086
 			set -- $cases
-			while [ $# -ge 2 ]; do
+			while [ $# -ge 3 ]; do
 				awk -F, -v OFS=, -v k="$1" -v n="$2" -v bs="$backends" '
 					BEGIN { nb = split(bs, b, " "); for (i = 1; i <= nb; i++) s[b[i]] = i }
 					$4 == k && $3 == n && ($1 in s) { print s[$1], $1, $6, $7 }' \
 					"$d/rows-$size.csv" | sort -t, -k1,1n >"$d/$size-$1-$2.dat"
-				shift 2
+				shift 3
 			done
 			ymax=$(awk -F, '$6 > m { m = $6 } $7 > m { m = $7 } END { print m + 0 }' "$d/rows-$size.csv")
-			config=$(awk -F, '{ print $8 }' "$d/rows-$size.csv" | sort -u | tr '\n' ';' | sed 's/;$//; s/;/; /g')
+			config=$(awk -F, '{ print $8 }' "$d/rows-$size.csv" | sort -u | tr '\n' '|' | sed 's/|$//; s/|/ | /g')
 			out=$plots/$profile/cache-$workload$(suffix "$size" "$sizes").png
 			gnuplot -e "scripts='$(gp_quote "$here")'; dir='$(gp_quote "$d")'; size='$size'; \
 				out='$(gp_quote "$out")'; workload='$workload'; backends='$backends'; \
