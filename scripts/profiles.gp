@@ -58,7 +58,7 @@ do for [i = 1:np] {
 	}
 	cmd = ""
 	if (floor && strstrt(have, sprintf(" %s-%s-floor ", k, s)) > 0) {
-		cmd = cmd . sprintf(", '%s' using 1:2 with lines linestyle 50 notitle", series(k, s, "floor"))
+		cmd = cmd . sprintf(", '%s' using 1:2 with linespoints linestyle 51 notitle", series(k, s, "floor"))
 	}
 	do for [j = 1:nb] {
 		if (strstrt(have, sprintf(" %s-%s-%s ", k, s, word(backends, j))) > 0) {
@@ -74,7 +74,7 @@ do for [j = 1:nb] {
 	keycmd = keycmd . sprintf(", keyentry with yerrorlines linestyle %s title '%s'", word(styles, j), word(backends, j))
 }
 if (floor) {
-	keycmd = keycmd . ", keyentry with lines linestyle 50 title floor_title"
+	keycmd = keycmd . ", keyentry with linespoints linestyle 51 title floor_title"
 }
 eval draw_key
 unset multiplot

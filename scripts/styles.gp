@@ -12,6 +12,8 @@ do for [i = 1:12] {
 }
 # The floor of iterate (the same update over plain arrays): a reference, not a backend.
 set style line 50 linecolor rgb "#202020" linewidth 2 dashtype (8, 5) pointtype 0 pointsize 0
+# Style 51: the same with a mark at each point, where the points are few (profiles.gp).
+set style line 51 linecolor rgb "#202020" linewidth 2 dashtype (8, 5) pointtype 2 pointsize 1.3
 floor_title = "floor (plain arrays)"
 set style line 100 linecolor rgb "#d8d8d8" linewidth 1 dashtype 1  # grid
 set grid xtics ytics mytics linestyle 100, linestyle 100
