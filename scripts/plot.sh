@@ -197,7 +197,7 @@ styles_of() {
 }
 # suffix SIZE SIZES -> "" or "-<size>B": the file name part of a component size (see above)
 suffix() {
-	if [ "$1" = 8 ] || [ "$(echo $2 | wc -w)" -le 1 ]; then echo ""; else echo "-$1B"; fi
+	if [ "$1" = 8 ] || [ "$(echo "$2" | wc -w)" -le 1 ]; then echo ""; else echo "-$1B"; fi
 }
 # sizetext SIZE -> "" or the words that name a component size other than 8 bytes
 sizetext() { [ "$1" = 8 ] || echo "; Position and Velocity $1 bytes"; }
@@ -293,7 +293,7 @@ if [ "$have_csv" = 1 ] && awk -F, -v re="$fixed_re" '$3 ~ re && $1 != "floor" { 
 			"$d/rows.csv" | sort -t, -k1,1n -k2,2n >"$d/bars.csv"
 		# The x tics: the workload of each group, without and with its N, k and rounds, as gnuplot
 		# "set xtics" lists.
-		xtics_short=$(echo $workloads | awk '{ for (i = 1; i <= NF; i++) { n = $i; sub(/^varkor-/, "", n)
+		xtics_short=$(echo "$workloads" | awk '{ for (i = 1; i <= NF; i++) { n = $i; sub(/^varkor-/, "", n)
 			printf "%s\"%s\" %d", (i > 1 ? ", " : "("), n, i } print ")" }')
 		xtics_full=$(g=0; for w in $workloads; do
 			g=$((g + 1))
@@ -431,6 +431,7 @@ if [ "$have_cg" = 1 ]; then
 			ymax=$(awk -F, '$6 > m { m = $6 } $7 > m { m = $7 } END { print m + 0 }' "$d/rows-$size.csv")
 			config=$(awk -F, '{ print $8 }' "$d/rows-$size.csv" | sort -u | tr '\n' '|' | sed 's/|$//; s/|/ | /g')
 			out=$plots/$profile/cache-$workload$(suffix "$size" "$sizes").png
+			# shellcheck disable=SC2086
 			gnuplot -e "scripts='$(gp_quote "$here")'; dir='$(gp_quote "$d")'; size='$size'; \
 				out='$(gp_quote "$out")'; workload='$workload'; backends='$backends'; \
 				styles='$(styles_of $backends)'; cases='$cases'; ymax=$ymax; \

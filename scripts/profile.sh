@@ -80,6 +80,7 @@ valgrind --tool=callgrind --cache-sim=yes --collect-atstart=no --I1=$I1 --D1=$D1
 
 # What ran, from the row (columns by name): N and k (a seed 001 workload has its own), inner, and
 # the rounds of a round-based workload (ns_per_entity = median_ns / (N x rounds)).
+# shellcheck disable=SC2046
 set -- $(awk -F, '/^#/ || !NF { next } $1 == "backend" { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	{ n = $(c["entities"]); npe = $(c["ns_per_entity"]) + 0
 	  r = npe > 0 && n > 0 ? int($(c["median_ns"]) / (npe * n) + 0.5) : 1
