@@ -3,10 +3,14 @@
 # backend x workload x N x k, appended to a CSV; prints seed 000's cachegrind summary for each.
 #
 # Usage: scripts/cachegrind.sh [-p PROFILE] [-b BACKENDS] [-w WORKLOADS] [-n ENTITIES]
-#                              [-k COMPONENTS] [-S SYSTEMS] [-o CSV] [-j JOBS] [-x BINARY]
-#   defaults: -p A -b all -w all -n 16384,131072 -k 2 -o results/cachegrind-PROFILE.csv
-#             -j the number of cores -x build/cachegrind/ecsbench (make cachegrind builds it)
+#                              [-k COMPONENTS] [-S SYSTEMS] [-B BYTES] [-s SCALE] [-o CSV]
+#                              [-j JOBS] [-x BINARY]
+#   defaults: -p A -b all -w all -n 16384,131072 -k 2 -B 8 -s 1
+#             -o results/cachegrind-PROFILE.csv -j the number of cores
+#             -x build/cachegrind/ecsbench (make cachegrind builds it)
 #   ENTITIES takes what ecsbench takes: a comma list, A..B for every power of two in between.
+#   BYTES is ecsbench's --component-size, SCALE its --scale (seed 001's fixed-size workloads,
+#   varkor-*, which run once at their own N and k, whatever -n and -k say).
 #
 # Method, and why. Valgrind 3.19's cachegrind counts the whole program and has no client requests
 # to start and stop it, so its figures would be mostly setup: creating N entities before an
@@ -22,9 +26,13 @@
 #
 # The simulated caches are fixed here, so that figures from different machines compare; they are
 # recorded in every row (columns i1, d1, ll: size:associativity:line bytes). The run is
-# --reps 1 --warmup 0: one timed sample, which at small N holds `inner` runs of the workload
-# (the inner column of the CSV the run writes), so per-entity figures divide by N * inner.
-# Under valgrind the counts are exact and do not depend on load, so cases run JOBS at a time.
+# --reps 1 --warmup 0 --inner 1: one timed sample of one run, no calibration runs and no warm-up
+# runs, so that callgrind counts exactly one call of the workload's timed region; --no-floor, so
+# that iterate's floor (plain arrays) is not counted with the backend; --no-pin (valgrind runs
+# one thread at a time anyway). entity_ops is N x rounds x inner (rounds: the passes of a
+# round-based workload over its N entities, as the CSV's ns_per_entity counts them), and the
+# per-entity figures divide by it. Under valgrind the counts are exact and do not depend on load,
+# so cases run JOBS at a time.
 set -eu
 
 I1=32768,8,64
@@ -32,13 +40,14 @@ D1=32768,8,64
 LL=8388608,16,64
 
 usage() {
-	sed -n '4,9p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '4,13p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
 profile=A backends=all workloads=all entities=16384,131072 components=2 systems='' out='' jobs=''
+bytes=8 scale=1
 bin=build/cachegrind/ecsbench
-while getopts p:b:w:n:k:S:o:j:x:h opt; do
+while getopts p:b:w:n:k:S:B:s:o:j:x:h opt; do
 	case "$opt" in
 	p) profile=$OPTARG ;;
 	b) backends=$OPTARG ;;
@@ -46,6 +55,8 @@ while getopts p:b:w:n:k:S:o:j:x:h opt; do
 	n) entities=$OPTARG ;;
 	k) components=$OPTARG ;;
 	S) systems=$OPTARG ;;
+	B) bytes=$OPTARG ;;
+	s) scale=$OPTARG ;;
 	o) out=$OPTARG ;;
 	j) jobs=$OPTARG ;;
 	x) bin=$OPTARG ;;
@@ -66,7 +77,8 @@ command -v valgrind >/dev/null 2>&1 || {
 # Let ecsbench check the names and numbers (exit 2 and its message on a bad one), then expand
 # "all" and ranges into single cases. --list prints "  name  description" under each heading.
 "$bin" --profile "$profile" --backends "$backends" --workloads "$workloads" --entities "$entities" \
-	--components "$components" ${systems:+--systems "$systems"} --reps 1 --list >/dev/null
+	--components "$components" ${systems:+--systems "$systems"} --component-size "$bytes" \
+	--scale "$scale" --reps 1 --warmup 0 --inner 1 --no-floor --no-pin --list >/dev/null
 listed() { "$bin" --list | awk -v h="$1" '/^[a-z]/ { on = $1 == h || $1 == h ":"; next } on { print $1 }'; }
 [ "$backends" = all ] && backends=$(listed backends | paste -sd, -)
 [ "$workloads" = all ] && workloads=$(listed workloads | paste -sd, -)
@@ -77,7 +89,7 @@ expand_counts() {
 
 work=build/cachegrind/runs
 mkdir -p "$work" "$(dirname "$out")"
-header="date,commit,backend,profile,systems,workload,entities,components,inner,entity_ops,instructions,d_refs,d1_misses,lld_misses,d1_miss_pct,lld_miss_pct,instr_per_entity,d_refs_per_entity,d1_misses_per_entity,lld_misses_per_entity,i1,d1,ll,checksum"
+header="date,commit,backend,profile,systems,workload,entities,components,component_bytes,inner,entity_ops,instructions,d_refs,d1_misses,lld_misses,d1_miss_pct,lld_miss_pct,instr_per_entity,d_refs_per_entity,d1_misses_per_entity,lld_misses_per_entity,i1,d1,ll,checksum"
 if [ -s "$out" ]; then
 	first=$(grep -v '^#' "$out" | head -n 1)
 	[ "$first" = "$header" ] || {
@@ -88,19 +100,29 @@ else
 	echo "$header" >"$out"
 fi
 
-# One case: valgrind over one row of ecsbench. Leaves $work/$name.{out,csv,log}.
+# One case: valgrind over one row of ecsbench: one timed call (see above). Leaves
+# $work/$name.{out,csv,log}.
 run_case() { # run_case NAME BACKEND WORKLOAD N K
 	valgrind --tool=callgrind --cache-sim=yes --collect-atstart=no \
 		--I1=$I1 --D1=$D1 --LL=$LL --callgrind-out-file="$work/$1.out" \
 		"$bin" --profile "$profile" --backends "$2" --workloads "$3" --entities "$4" \
-		--components "$5" ${systems:+--systems "$systems"} --reps 1 --warmup 0 \
+		--components "$5" ${systems:+--systems "$systems"} --component-size "$bytes" \
+		--scale "$scale" --reps 1 --warmup 0 --inner 1 --no-floor --no-pin \
 		--output "$work/$1.csv" >"$work/$1.log" 2>&1 || echo "exit $?" >>"$work/$1.log"
 }
 
+# Seed 001's workloads run at their own N and k: one case each, whatever -n and -k say (the
+# row tells the N and k they ran at).
+first_n=$(expand_counts "$entities" | head -n 1)
+first_k=${components%%,*}
 cases=
 for w in $(echo "$workloads" | tr ',' ' '); do
-	for k in $(echo "$components" | tr ',' ' '); do
-		for n in $(expand_counts "$entities"); do
+	case "$w" in
+	varkor-*) counts=$first_n ks=$first_k ;;
+	*) counts=$(expand_counts "$entities") ks=$(echo "$components" | tr ',' ' ') ;;
+	esac
+	for k in $ks; do
+		for n in $counts; do
 			for b in $(echo "$backends" | tr ',' ' '); do
 				cases="$cases $b:$w:$n:$k"
 			done
@@ -140,29 +162,41 @@ for c in $cases; do
 		status=1
 		continue
 	fi
-	# The row the run wrote (inner, checksum, systems, commit), then callgrind's totals.
-	row=$(awk '!/^#/ && !/^backend,/ && NF' "$work/$name.csv" | head -n 1)
+	# The header row and the row the run wrote (inner, checksum, systems, commit; columns by
+	# name), then callgrind's totals.
 	commit=$(sed -n 's/^# ecsbench commit //p' "$work/$name.csv")
 	{
-		echo "$row"
+		awk '!/^#/ && NF' "$work/$name.csv" | head -n 2
 		sed -n 's/^events: //p; s/^totals: //p; s/^summary: //p' "$work/$name.out" | head -n 2
 	} | awk -v date="$date" -v commit="$commit" -v i1="$I1" -v d1="$D1" -v ll="$LL" '
-		NR == 1 { split($0, r, ","); next }
-		NR == 2 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-		NR == 3 {
+		NR == 1 { for (i = split($0, h, ","); i > 0; i--) c[h[i]] = i; next }
+		NR == 2 {
+			split($0, v, ",")
+			backend = v[c["backend"]]; prof = v[c["profile"]]; systems = v[c["systems"]]
+			workload = v[c["workload"]]; n = v[c["entities"]]; k = v[c["components"]]
+			bytes = v[c["component_bytes"]]; inner = v[c["inner"]]; checksum = v[c["checksum"]]
+			# ns_per_entity = median_ns / (N x rounds): the rounds come back from that ratio.
+			npe = v[c["ns_per_entity"]] + 0
+			rounds = npe > 0 && n > 0 ? int(v[c["median_ns"]] / (npe * n) + 0.5) : 1
+			if (rounds < 1) rounds = 1
+			next
+		}
+		NR == 3 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		NR == 4 {
 			for (i = 1; i <= NF; i++) v[i] = $i
 			ir = v[col["Ir"]]; dr = v[col["Dr"]]; dw = v[col["Dw"]]
 			d1r = v[col["D1mr"]]; d1w = v[col["D1mw"]]; llr = v[col["DLmr"]]; llw = v[col["DLmw"]]
 			refs = dr + dw; d1m = d1r + d1w; llm = llr + llw
-			ops = r[5] * r[8]
+			ops = n * rounds * inner
 			gsub(",", ":", i1); gsub(",", ":", d1); gsub(",", ":", ll)
-			printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%.0f,%.0f,%.0f,%.0f,%.0f,%.2f,%.2f,%.3f,%.3f,%.4f,%.4f,%s,%s,%s,%s\n",
-				date, commit, r[1], r[2], r[3], r[4], r[5], r[6], r[8], ops, ir, refs, d1m, llm,
-				refs ? 100 * d1m / refs : 0, refs ? 100 * llm / refs : 0,
-				ir / ops, refs / ops, d1m / ops, llm / ops, i1, d1, ll, r[18]
+			printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%.0f,%.0f,%.0f,%.0f,%.0f,%.2f,%.2f,%.3f,%.3f,%.4f,%.4f,%s,%s,%s,%s\n",
+				date, commit, backend, prof, systems, workload, n, k, bytes, inner, ops, ir, refs,
+				d1m, llm, refs ? 100 * d1m / refs : 0, refs ? 100 * llm / refs : 0,
+				ir / ops, refs / ops, d1m / ops, llm / ops, i1, d1, ll, checksum
 			# The closing lines of cachegrind as seed 000 quotes them, for the timed phase alone.
-			printf "\n%s %s, profile %s, N=%s, k=%s: timed phase, %s run%s = %.0f entity operations\n",
-				r[1], r[4], r[2], r[5], r[6], r[8], r[8] == 1 ? "" : "s", ops > "/dev/stderr"
+			printf "\n%s %s, profile %s, N=%s, k=%s%s: timed phase, %s run%s%s = %.0f entity operations\n",
+				backend, workload, prof, n, k, (bytes == 8 ? "" : ", " bytes "-byte components"),
+				inner, (inner == 1 ? "" : "s"), (rounds > 1 ? " of " rounds " rounds" : ""), ops > "/dev/stderr"
 			n = "%" length(big(refs)) "s"  # right-aligned as cachegrind does
 			p = "%" (length(big(refs)) - 1) ".1f%%"
 			printf "D   refs:      " n "  (%s rd   + %s wr)\n", big(refs), big(dr), big(dw) > "/dev/stderr"
@@ -182,10 +216,12 @@ for c in $cases; do
 		}' >>"$out"
 done
 
-# The backends must have done the same work: equal checksums per workload x N x k.
-awk -F, -v d="$date" '$1 == d { key = $6 " N=" $7 " k=" $8
-		if (key in sum && sum[key] != $24) { print "cachegrind.sh: checksum mismatch: " key ": " who[key] " " sum[key] ", " $3 " " $24; bad = 1 }
-		sum[key] = $24; who[key] = $3 }
+# The backends must have done the same work: equal checksums per workload x N x k x size.
+awk -F, -v d="$date" '$1 == "date" { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$1 == d { key = $(c["workload"]) " N=" $(c["entities"]) " k=" $(c["components"]) " " $(c["component_bytes"]) "B"
+		s = $(c["checksum"]); b = $(c["backend"])
+		if (key in sum && sum[key] != s) { print "cachegrind.sh: checksum mismatch: " key ": " who[key] " " sum[key] ", " b " " s; bad = 1 }
+		sum[key] = s; who[key] = b }
 	END { exit bad }' "$out" >&2 || status=1
 echo "cachegrind.sh: appended to $out" >&2
 exit $status

@@ -7,18 +7,30 @@
 #   -i  the timing CSV of PROFILE (default: RESULTS_DIR/PROFILE.csv)
 #
 # Draws whatever the data allows, and nothing it does not:
-#   PLOTS_DIR/PROFILE/<workload>.png        time per entity against N, a panel per k, a line per
-#                                           backend (from the timing CSV);
-#   PLOTS_DIR/profiles/<workload>.png       time per entity at the largest N all profiles share,
-#                                           x = profile, from whichever RESULTS_DIR/{A,AA,AAA}.csv
-#                                           exist (a missing profile or backend is a gap);
+#   PLOTS_DIR/PROFILE/<workload>.png        a workload swept over N (create, iterate, ...): time
+#                                           per entity against N, a panel per k, a line per
+#                                           backend with min..max bars; iterate also the floor
+#                                           (plain arrays) as a dashed line;
+#   PLOTS_DIR/PROFILE/varkor.png            seed 001's fixed-size workloads (varkor-*): time per
+#                                           run, the storage's peak memory and the allocations of
+#                                           one run, a group of bars per workload;
+#   PLOTS_DIR/profiles/<workload>.png       a swept workload's time per entity at the largest N
+#                                           the profiles share, x = profile, from whichever of
+#                                           RESULTS_DIR/{A,AA,AAA}.csv exist (a profile or
+#                                           backend that was not measured is absent);
 #   PLOTS_DIR/PROFILE/cache-<workload>.png  D1 and LLd misses per entity by backend (from
 #                                           RESULTS_DIR/cachegrind-PROFILE.csv, if it exists).
+# A CSV with one component size gives the names above, whatever the size (the title names a size
+# other than 8 bytes); a CSV that mixes sizes gives a figure per size, those of a size other than
+# 8 bytes named <name>-<size>B.png.
 # Backends, workloads, entity counts and k come from the files, never from a list in here: a new
-# backend shows up in every figure the first time it appears in a CSV.
+# backend shows up in every figure the first time it appears in a CSV. A backend keeps its colour
+# and point shape in every figure: its place in `build/ecsbench --list`. The `floor` rows of
+# iterate are a reference line, never a backend.
 #
-# The gnuplot scripts (scripts/*.gp) read the CSV files themselves, through an awk filter;
-# the profile comparison, which joins several files, goes through small files in build/plots/.
+# Columns are found by their names in the CSV's header row, so that a new column does not move
+# anything. The CSV files are read as they are; the rows of each figure go through small files in
+# a temporary folder under build/plots/, removed on exit.
 set -eu
 
 usage() {
@@ -44,34 +56,133 @@ case "$profile" in
 *[!A-Za-z0-9_-]* | '') echo "plot.sh: bad profile name '$profile'" >&2; exit 2 ;;
 esac
 [ -n "$csv" ] || csv=$results/$profile.csv
-here=$(dirname "$0")
-tmp=build/plots
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+bin=$top/build/ecsbench
 command -v gnuplot >/dev/null 2>&1 || {
 	echo "plot.sh: gnuplot is missing (scripts/deps.sh plots installs it)" >&2
 	exit 1
 }
+mkdir -p "$top/build/plots"
+tmp=$(mktemp -d "$top/build/plots/run.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
 
-# The data rows of a CSV: no '#' comments, no header.
-rows() { awk '!/^#/ && !/^(backend|date),/ && NF' "$@"; }
+gp_quote() { printf "%s" "$1" | sed "s/'/''/g"; } # a gnuplot single-quoted string's body
 
-# Distinct values of column $1 of the rows on stdin, in order of first appearance.
+# Distinct values of column $1 of the comma-separated rows on stdin, in order of first appearance.
 distinct() { awk -F, -v c="$1" '!seen[$c]++ { print $c }'; }
 
 # A '#' header value of an ecsbench CSV: header FILE KEY -> the rest of the line "# KEY ...".
 header() { sed -n "s/^# $2 //p" "$1" | head -n 1; }
 
-gp_quote() { printf "%s" "$1" | sed "s/'/''/g"; } # a gnuplot single-quoted string's body
+# normalise CSV: the data rows of an ecsbench CSV, columns found by their header names, as
+#   1 backend, 2 profile, 3 workload, 4 entities, 5 components, 6 component_bytes,
+#   7 ns_per_entity, 8 min per entity, 9 max per entity, 10 median_ns, 11 min_ns, 12 max_ns,
+#   13 peak_bytes, 14 allocations, 15 noisy, 16 rounds
+# ns_per_entity is median_ns / (entities x rounds) (harness/main.c, write_row): a run of a
+# round-based workload goes over its N entities `rounds` times. The rounds are not a column, so
+# they come back from that ratio, and min and max per entity use the same divisor. A CSV of an
+# older harness (no component_bytes, noisy) reads as 8-byte components, none noisy.
+normalise() {
+	awk -F, -v OFS=, -v file="$1" '
+		function fail(msg) { printf "plot.sh: %s: %s\n", file, msg > "/dev/stderr"; bad = 1; exit 1 }
+		/^#/ || !NF { next }
+		$1 == "backend" {
+			delete c
+			for (i = 1; i <= NF; i++) c[$i] = i
+			m = split("backend profile workload entities components median_ns min_ns max_ns ns_per_entity", need, " ")
+			for (i = 1; i <= m; i++) if (!(need[i] in c)) fail("no column " need[i] " in its header row")
+			hdr = 1
+			next
+		}
+		!hdr { fail("a data row before the header row") }
+		{
+			n = $(c["entities"]) + 0; med = $(c["median_ns"]) + 0; npe = $(c["ns_per_entity"]) + 0
+			r = npe > 0 && n > 0 ? int(med / (npe * n) + 0.5) : 1
+			if (r < 1) r = 1
+			u = n > 0 ? n * r : 1
+			print $(c["backend"]), $(c["profile"]), $(c["workload"]), n, $(c["components"]),
+				("component_bytes" in c) ? $(c["component_bytes"]) : 8,
+				npe, sprintf("%.6g", $(c["min_ns"]) / u), sprintf("%.6g", $(c["max_ns"]) / u),
+				med, $(c["min_ns"]), $(c["max_ns"]),
+				("peak_bytes" in c) ? $(c["peak_bytes"]) : "", ("allocations" in c) ? $(c["allocations"]) : "",
+				("noisy" in c) ? $(c["noisy"]) + 0 : 0, r
+		}
+		END { if (!bad && !hdr) fail("no header row (backend,profile,...)") }' "$1"
+}
+
+# Seed 001's workloads run at a fixed size (not swept over N): one group of bars each.
+fixed_re='^varkor-'
+
+# The built ecsbench's lists, where it exists: listed backends|workloads -> names in order.
+listed() {
+	[ -x "$bin" ] || return 0
+	"$bin" --list 2>/dev/null | awk -v h="$1" '/^[a-z]/ { on = $1 == h || $1 == h ":"; next } on { print $1 }'
+}
+# describe WORKLOAD -> what its timed region holds, from --list ("" without the binary)
+describe() {
+	[ -x "$bin" ] || return 0
+	"$bin" --list 2>/dev/null | awk -v w="$1" '/^[a-z]/ { on = $1 == "workloads"; next }
+		on && $1 == w { sub(/^ *[^ ]+ +/, ""); print; exit }'
+}
+
+# The timing files this run reads, normalised: the profile's own, and every profile's for the
+# profile comparison.
+have_csv=0
+if [ -f "$csv" ]; then
+	normalise "$csv" >"$tmp/time.csv"
+	have_csv=1
+fi
+profile_files=
+for p in A AA AAA; do
+	if [ -f "$results/$p.csv" ]; then
+		normalise "$results/$p.csv" >"$tmp/profile-$p.csv"
+		profile_files="$profile_files $p"
+	fi
+done
+cg=$results/cachegrind-$profile.csv
+have_cg=0
+if [ -f "$cg" ]; then
+	# Columns by name; appended runs: the last row of each backend x workload x N x k x size is
+	# the one that counts. -> backend,workload,entities,components,bytes,d1,lld,caches,rounds
+	awk -F, -v OFS=, -v file="$cg" '
+		/^#/ || !NF { next }
+		$1 == "date" {
+			delete c
+			for (i = 1; i <= NF; i++) c[$i] = i
+			m = split("backend workload entities components d1_misses_per_entity lld_misses_per_entity d1 ll", need, " ")
+			for (i = 1; i <= m; i++) if (!(need[i] in c)) {
+				printf "plot.sh: %s: no column %s in its header row\n", file, need[i] > "/dev/stderr"; exit 1
+			}
+			hdr = 1
+			next
+		}
+		!hdr { next }
+		{
+			b = ("component_bytes" in c) ? $(c["component_bytes"]) : 8
+			key = $(c["backend"]) "," $(c["workload"]) "," $(c["entities"]) "," $(c["components"]) "," b
+			# entity_ops = N x rounds x inner
+			r = ("entity_ops" in c) && ("inner" in c) && $(c["entities"]) * $(c["inner"]) > 0 ? \
+				int($(c["entity_ops"]) / ($(c["entities"]) * $(c["inner"])) + 0.5) : 1
+			last[key] = key "," $(c["d1_misses_per_entity"]) "," $(c["lld_misses_per_entity"]) ",D1 " $(c["d1"]) "; LL " $(c["ll"]) "," r
+			if (!(key in order)) { order[key] = ++n; keys[n] = key }
+		}
+		END { for (i = 1; i <= n; i++) print last[keys[i]] }' "$cg" >"$tmp/cache.csv"
+	have_cg=1
+fi
+if [ "$have_csv" = 0 ] && [ -z "$profile_files" ] && [ "$have_cg" = 0 ]; then
+	echo "plot.sh: nothing to draw for profile $profile: none of $csv, $results/{A,AA,AAA}.csv, $cg exists" >&2
+	exit 1
+fi
 
 # A backend keeps its colour in every figure: its place in the backend table of the built
-# ecsbench (--list), where that exists, then in the order the CSV files name backends. Each
-# figure draws only the backends its data has, in that order, with those styles.
-palette=$( ( [ -x build/ecsbench ] && build/ecsbench --list 2>/dev/null |
-		awk '/^[a-z]/ { on = $1 == "backends:"; next } on { print $1 }'
-	for f in "$csv" "$results"/A.csv "$results"/AA.csv "$results"/AAA.csv; do
-		[ -f "$f" ] && rows "$f" | distinct 1
-	done
-	[ -f "$results/cachegrind-$profile.csv" ] && rows "$results/cachegrind-$profile.csv" | distinct 3
-	) | awk 'NF && !seen[$0]++' | tr '\n' ' ')
+# ecsbench (--list), then in the order the CSV files name backends. Each figure draws only the
+# backends its data has, in that order, with those styles.
+palette=$( (listed backends
+	cat "$tmp"/time.csv "$tmp"/profile-*.csv 2>/dev/null | distinct 1
+	[ "$have_cg" = 0 ] || distinct 1 <"$tmp/cache.csv"
+	) | awk 'NF && $0 != "floor" && !seen[$0]++' | tr '\n' ' ')
 # in_palette_order NAMES... -> those names, in palette order
 in_palette_order() {
 	for p in $palette; do
@@ -84,16 +195,23 @@ styles_of() {
 		echo "$palette" | tr ' ' '\n' | awk -v b="$b" 'NF { i++ } $0 == b { print i; exit }'
 	done | tr '\n' ' '
 }
+# suffix SIZE SIZES -> "" or "-<size>B": the file name part of a component size (see above)
+suffix() {
+	if [ "$1" = 8 ] || [ "$(echo "$2" | wc -w)" -le 1 ]; then echo ""; else echo "-$1B"; fi
+}
+# sizetext SIZE -> "" or the words that name a component size other than 8 bytes
+sizetext() { [ "$1" = 8 ] || echo "; Position and Velocity $1 bytes"; }
 
 drew=0
+wrote() {
+	echo "plot.sh: wrote $1" >&2
+	drew=$((drew + 1))
+}
 
-# --- time per entity against N ----------------------------------------------------------
-if [ -f "$csv" ]; then
-	mkdir -p "$plots/$profile"
-	# shellcheck disable=SC2046
-	backends=$(in_palette_order $(rows "$csv" | distinct 1))
-	# shellcheck disable=SC2086
-	styles=$(styles_of $backends)
+if [ "$have_csv" = 1 ]; then
+	if [ ! -s "$tmp/time.csv" ]; then
+		echo "plot.sh: $csv has no data rows; no time plots for $profile" >&2
+	fi
 	commit=$(header "$csv" "ecsbench commit")
 	cpu=$(header "$csv" cpu)
 	reps=$(header "$csv" seed | sed -n 's/.*reps \([0-9]*\).*/\1/p')
@@ -101,127 +219,227 @@ if [ -f "$csv" ]; then
 	# only where --systems made it differ from the profile's.
 	proftext=$(header "$csv" profile | sed 's/^\(.*, \([0-9]*\) systems)\); systems registered \2$/\1/;
 		s/; systems registered \([0-9]*\)$/, \1 of them registered/')
-	for workload in $(rows "$csv" | distinct 4); do
-		ks=$(rows "$csv" | awk -F, -v w="$workload" '$4 == w' | distinct 6 | sort -n | tr '\n' ' ')
-		# One y range for all panels, so that the panels compare.
-		range=$(rows "$csv" | awk -F, -v w="$workload" '
-			$4 == w && $5 > 0 {
-				lo = $10 / $5; hi = $11 / $5
-				if (n++ == 0 || lo < min) min = lo
-				if (hi > max) max = hi
-				if ($5 < nmin || nmin == "") nmin = $5
-				if ($5 > nmax) nmax = $5
-			}
-			END { if (min <= 0) min = 0.001; print min, max, nmin, nmax }')
-		# shellcheck disable=SC2086
-		set -- $range
-		out=$plots/$profile/$workload.png
-		gnuplot -e "scripts='$here'; csv='$(gp_quote "$csv")'; out='$(gp_quote "$out")'; \
-			workload='$workload'; backends='$backends'; styles='$styles'; ks='$ks'; \
-			ymin=$1; ymax=$2; nmin=$3; nmax=$4; \
-			profile='$(gp_quote "$proftext")'; \
-			note='median of ${reps:-?} reps, bars min..max; commit $(gp_quote "$commit"); $(gp_quote "$cpu")'" \
-			"$here/time.gp"
-		echo "plot.sh: wrote $out" >&2
-		drew=$((drew + 1))
+	[ -n "$proftext" ] || proftext=$profile
+	source="ecsbench commit ${commit:-?}; cpu ${cpu:-?}"
+fi
+
+# --- swept workloads: time per entity against N ------------------------------------------
+if [ "$have_csv" = 1 ]; then
+	for workload in $(awk -F, -v re="$fixed_re" '$3 !~ re' "$tmp/time.csv" | distinct 3); do
+		sizes=$(awk -F, -v w="$workload" '$3 == w' "$tmp/time.csv" | distinct 6 | sort -n)
+		for size in $sizes; do
+			d=$tmp/time/$workload-$size
+			mkdir -p "$d" "$plots/$profile"
+			awk -F, -v w="$workload" -v s="$size" '$3 == w && $6 == s' "$tmp/time.csv" |
+				sort -t, -k4,4n >"$d/rows.csv"
+			# A series file per k and backend: N, ns per entity, min, max (sorted by N, so that a
+			# line never doubles back).
+			awk -F, -v d="$d" '{ f = d "/k" $5 "-" $1 ".dat"; print $4 "," $7 "," $8 "," $9 > f }' "$d/rows.csv"
+			# shellcheck disable=SC2046
+			backends=$(in_palette_order $(distinct 1 <"$d/rows.csv"))
+			# shellcheck disable=SC2086
+			styles=$(styles_of $backends)
+			ks=$(distinct 5 <"$d/rows.csv" | sort -n | tr '\n' ' ')
+			have=" $(awk -F, '{ print $5 "/" $1 }' "$d/rows.csv" | sort -u | tr '\n' ' ')"
+			floor=0
+			grep -q '^floor,' "$d/rows.csv" && floor=1
+			# One y range for all panels, so that they compare; a little room at both ends.
+			# shellcheck disable=SC2046
+			set -- $(awk -F, '
+				{
+					lo = $8 > 0 ? $8 : $7; hi = $9 > $7 ? $9 : $7
+					if (lo > 0 && (ymin == "" || lo < ymin)) ymin = lo
+					if (hi > ymax) ymax = hi
+					if (nmin == "" || $4 < nmin) nmin = $4
+					if ($4 > nmax) nmax = $4
+				}
+				END { if (ymin == "" || ymin <= 0) ymin = 0.001; if (ymax <= ymin) ymax = ymin * 10
+					print ymin, ymax, nmin, nmax }' "$d/rows.csv")
+			noisy=$(awk -F, '$15 == 1' "$d/rows.csv" | wc -l)
+			reptext="median of ${reps:-?} reps, bars min..max"
+			[ "$noisy" -eq 0 ] || reptext="$reptext ($noisy of $(wc -l <"$d/rows.csv") rows noisy: MAD over 5%)"
+			out=$plots/$profile/$workload$(suffix "$size" "$sizes").png
+			gnuplot -e "scripts='$(gp_quote "$here")'; dir='$(gp_quote "$d")'; out='$(gp_quote "$out")'; \
+				workload='$workload'; backends='$backends'; styles='$styles'; ks='$ks'; \
+				have='$have'; floor=$floor; ymin=$1; ymax=$2; nmin=$3; nmax=$4; \
+				profile='$(gp_quote "$proftext$(sizetext "$size")")'; \
+				what='$(gp_quote "$(describe "$workload")")'; \
+				note='$(gp_quote "$reptext")'; source='$(gp_quote "$source")'" "$here/time.gp"
+			wrote "$out"
+		done
 	done
-elif [ ! -f "$results/cachegrind-$profile.csv" ]; then
-	echo "plot.sh: neither $csv nor $results/cachegrind-$profile.csv exists: nothing to draw for $profile" >&2
-	exit 1
-else
-	echo "plot.sh: no $csv; no time plots for $profile" >&2
+fi
+
+# --- seed 001's fixed-size workloads: a group of bars per workload --------------------------
+if [ "$have_csv" = 1 ] && awk -F, -v re="$fixed_re" '$3 ~ re && $1 != "floor" { found = 1; exit } END { exit !found }' "$tmp/time.csv"; then
+	sizes=$(awk -F, -v re="$fixed_re" '$3 ~ re' "$tmp/time.csv" | distinct 6 | sort -n)
+	for size in $sizes; do
+		d=$tmp/varkor-$size
+		mkdir -p "$d" "$plots/$profile"
+		awk -F, -v re="$fixed_re" -v s="$size" '$3 ~ re && $6 == s && $1 != "floor"' "$tmp/time.csv" >"$d/rows.csv"
+		# shellcheck disable=SC2046
+		backends=$(in_palette_order $(distinct 1 <"$d/rows.csv"))
+		# shellcheck disable=SC2086
+		styles=$(styles_of $backends)
+		# Workloads in --list order (then the CSV's), each with its N, k and rounds for the label.
+		workloads=$( (listed workloads; distinct 3 <"$d/rows.csv") | awk 'NF && !seen[$0]++' |
+			while read -r w; do grep -q "^[^,]*,[^,]*,$w," "$d/rows.csv" && echo "$w"; done | tr '\n' ' ')
+		# Rows "group,slot,backend,ms,min ms,max ms,peak,allocations": group = the workload's place,
+		# slot = the backend's place among this figure's backends.
+		awk -F, -v OFS=, -v ws="$workloads" -v bs="$backends" '
+			BEGIN { nw = split(ws, w, " "); for (i = 1; i <= nw; i++) g[w[i]] = i
+				nb = split(bs, b, " "); for (i = 1; i <= nb; i++) s[b[i]] = i }
+			($3 in g) && ($1 in s) { print g[$3], s[$1], $1, $10 / 1e6, $11 / 1e6, $12 / 1e6, $13, $14 }' \
+			"$d/rows.csv" | sort -t, -k1,1n -k2,2n >"$d/bars.csv"
+		# The x tics: the workload of each group, without and with its N, k and rounds, as gnuplot
+		# "set xtics" lists.
+		xtics_short=$(echo "$workloads" | awk '{ for (i = 1; i <= NF; i++) { n = $i; sub(/^varkor-/, "", n)
+			printf "%s\"%s\" %d", (i > 1 ? ", " : "("), n, i } print ")" }')
+		xtics_full=$(g=0; for w in $workloads; do
+			g=$((g + 1))
+			awk -F, -v w="$w" -v g="$g" '$3 == w {
+					name = w; sub(/^varkor-/, "", name)
+					n = $4 + 0; k = $5 + 0; r = $16 + 0
+					printf "%s\"%s\\n%s entit%s, k = %s%s\" %d", (g > 1 ? ", " : "("), name, n,
+						(n == 1 ? "y" : "ies"), k, (r > 1 ? sprintf("\\nx %d rounds", r) : ""), g
+					exit }' "$d/rows.csv"
+			done; echo ")")
+		# Ranges of the three panels (log axes): min..max time in ms, peak bytes, allocations.
+		# shellcheck disable=SC2046
+		set -- $(awk -F, '
+			function lo(v, cur) { return v > 0 && (cur == "" || v < cur) ? v : cur }
+			{ t0 = lo($5, t0); if ($6 > t1) t1 = $6
+			  m0 = lo($7, m0); if ($7 > m1) m1 = $7
+			  a0 = lo($8, a0); if ($8 > a1) a1 = $8 }
+			END { print (t0 == "" ? 0.001 : t0), (t1 > 0 ? t1 : 1), (m0 == "" ? 1 : m0), (m1 > 0 ? m1 : 1),
+				(a0 == "" ? 1 : a0), (a1 > 0 ? a1 : 1) }' "$d/bars.csv")
+		out=$plots/$profile/varkor$(suffix "$size" "$sizes").png
+		gnuplot -e "scripts='$(gp_quote "$here")'; data='$(gp_quote "$d/bars.csv")'; out='$(gp_quote "$out")'; \
+			backends='$backends'; styles='$styles'; \
+			xtics_short='$(gp_quote "$xtics_short")'; xtics_full='$(gp_quote "$xtics_full")'; \
+			tmin=$1; tmax=$2; mmin=$3; mmax=$4; amin=$5; amax=$6; \
+			profile='$(gp_quote "$proftext$(sizetext "$size")")'; \
+			note='$(gp_quote "median of ${reps:-?} reps, bars min..max")'; source='$(gp_quote "$source")'" \
+			"$here/varkor.gp"
+		wrote "$out"
+	done
 fi
 
 # --- the profiles side by side ----------------------------------------------------------
-profile_files=
-for p in A AA AAA; do
-	[ -f "$results/$p.csv" ] && profile_files="$profile_files $results/$p.csv"
-done
 if [ -n "$profile_files" ]; then
-	mkdir -p "$plots/profiles" "$tmp/profiles"
-	# shellcheck disable=SC2086,SC2046
-	all_backends=$(in_palette_order $(rows $profile_files | distinct 1))
-	# shellcheck disable=SC2086
-	all_styles=$(styles_of $all_backends)
-	# shellcheck disable=SC2086
-	for workload in $(rows $profile_files | distinct 4); do
-		# The k every file has for this workload, and for each such k the largest N that every
-		# file has: the comparison is then like for like.
-		# shellcheck disable=SC2086
-		common=$(for f in $profile_files; do
-			rows "$f" | awk -F, -v w="$workload" -v f="$f" '$4 == w { print f, $6, $5 }'
-		done | sort -u | awk -v files="$(echo $profile_files | wc -w)" '
-			{ count[$2 " " $3]++ }
+	for workload in $(for p in $profile_files; do cat "$tmp/profile-$p.csv"; done |
+		awk -F, -v re="$fixed_re" '$3 !~ re' | distinct 3); do
+		d=$tmp/profiles/$workload
+		mkdir -p "$d"
+		# The profiles that measured this workload; for each k and size that all of them have,
+		# the largest N that all of them have: the comparison is then like for like.
+		present=
+		for p in $profile_files; do
+			awk -F, -v w="$workload" '$3 == w { found = 1; exit } END { exit !found }' \
+				"$tmp/profile-$p.csv" && present="$present $p"
+		done
+		present=${present# }
+		common=$(for p in $present; do
+			awk -F, -v w="$workload" -v p="$p" '$3 == w { print p, $5, $6, $4 }' "$tmp/profile-$p.csv"
+		done | sort -u | awk -v files="$(echo "$present" | wc -w)" '
+			{ count[$2 " " $3 " " $4]++ }
 			END {
 				for (kn in count) if (count[kn] == files) {
 					split(kn, a, " ")
-					if (a[2] + 0 > best[a[1]]) best[a[1]] = a[2] + 0
+					if (a[3] + 0 > best[a[1] " " a[2]]) best[a[1] " " a[2]] = a[3] + 0
 				}
-				for (k in best) print k, best[k]
-			}' | sort -n)
+				for (ks in best) print ks, best[ks]
+			}' | sort -k2,2n -k1,1n)
 		if [ -z "$common" ]; then
-			echo "plot.sh: $workload: no k and N common to$profile_files; no profile plot" >&2
+			echo "plot.sh: $workload: no k and N common to profiles $present; no profile plot" >&2
 			continue
 		fi
-		rm -f "$tmp/profiles/$workload"-*.dat
-		echo "$common" | while read -r k n; do
-			for b in $all_backends; do
-				# One line per profile in order; a blank line where a profile lacks the row, so
-				# that gnuplot breaks the line there instead of drawing through it.
+		# Series files <k>-<size>-<backend>.dat: one line per profile A, AA, AAA in that order,
+		# "x,ns_per_entity,min,max", or an empty line where that profile lacks the row, so that
+		# gnuplot breaks the line there instead of drawing through a profile not measured.
+		# shellcheck disable=SC2046
+		backends=$(in_palette_order $(for p in $present; do
+			awk -F, -v w="$workload" '$3 == w' "$tmp/profile-$p.csv"; done | distinct 1))
+		# shellcheck disable=SC2086
+		styles=$(styles_of $backends)
+		floor=0
+		echo "$common" | while read -r k size n; do
+			for b in $backends floor; do
+				x=0
 				for p in A AA AAA; do
-					f=$results/$p.csv
-					[ -f "$f" ] || { echo; continue; }
-					rows "$f" | awk -F, -v b="$b" -v w="$workload" -v k="$k" -v n="$n" -v x="$p" '
-						$1 == b && $4 == w && $6 == k && $5 == n {
-							i = x == "A" ? 0 : x == "AA" ? 1 : 2
-							printf "%d,%s,%.6g,%.6g\n", i, $13, $10 / $5, $11 / $5; found = 1
-						}
-						END { if (!found) print "" }'
-				done >"$tmp/profiles/$workload-k$k-$b.dat"
+					f=$tmp/profile-$p.csv
+					if [ -f "$f" ]; then
+						awk -F, -v b="$b" -v w="$workload" -v k="$k" -v s="$size" -v n="$n" -v x="$x" '
+							$1 == b && $3 == w && $5 == k && $6 == s && $4 == n && !found {
+								print x "," $7 "," $8 "," $9; found = 1
+							}
+							END { if (!found) print "" }' "$f"
+					else
+						echo
+					fi
+					x=$((x + 1))
+				done >"$d/$k-$size-$b.dat"
 			done
 		done
-		ksn=$(echo "$common" | tr '\n' ' ')
-		out=$plots/profiles/$workload.png
-		# shellcheck disable=SC2086
-		present=$(for f in $profile_files; do basename "$f" .csv; done | tr '\n' ' ' | sed 's/ $//')
+		have=" $(for f in "$d"/*.dat; do grep -q . "$f" && basename "$f" .dat; done | tr '\n' ' ')"
+		case "$have" in *-floor\ *) floor=1 ;; esac
+		# The panels: "k size N" triples; the sizes in the titles only where a size is not 8 bytes.
+		panels=$(echo "$common" | tr '\n' ' ')
+		allsizes=$(echo "$common" | awk '{ print $2 }' | sort -u | tr '\n' ' ')
+		showsize=0
+		[ "$allsizes" = "8 " ] || showsize=1
 		# shellcheck disable=SC2046
-		set -- $(cat "$tmp/profiles/$workload"-*.dat | awk -F, 'NF {
-				if (n++ == 0 || $3 < min) min = $3
-				if ($4 > max) max = $4
+		set -- $(cat "$d"/*.dat | awk -F, 'NF {
+				lo = $3 > 0 ? $3 : $2; hi = $4 > $2 ? $4 : $2
+				if (lo > 0 && (min == "" || lo < min)) min = lo
+				if (hi > max) max = hi
 			}
-			END { if (min <= 0) min = 0.001; print min, max }')
-		gnuplot -e "scripts='$here'; dir='$(gp_quote "$tmp/profiles")'; out='$(gp_quote "$out")'; \
-			workload='$workload'; backends='$all_backends'; styles='$all_styles'; kn='$ksn'; \
-			present='$present'; ymin=$1; ymax=$2" "$here/profiles.gp"
-		echo "plot.sh: wrote $out" >&2
-		drew=$((drew + 1))
+			END { if (min == "" || min <= 0) min = 0.001; if (max <= min) max = min * 10; print min, max }')
+		mkdir -p "$plots/profiles"
+		out=$plots/profiles/$workload.png
+		gnuplot -e "scripts='$(gp_quote "$here")'; dir='$(gp_quote "$d")'; out='$(gp_quote "$out")'; \
+			workload='$workload'; backends='$backends'; styles='$styles'; panels='$panels'; \
+			showsize=$showsize; have='$have'; floor=$floor; present='$present'; ymin=$1; ymax=$2; \
+			what='$(gp_quote "$(describe "$workload")")'" "$here/profiles.gp"
+		wrote "$out"
 	done
 fi
 
 # --- cache misses per entity --------------------------------------------------------------
-cg=$results/cachegrind-$profile.csv
-if [ -f "$cg" ]; then
-	mkdir -p "$plots/$profile" "$tmp/cache"
-	# Appended runs: the last row of each backend x workload x N x k is the one that counts.
-	rows "$cg" | awk -F, -v OFS=, '
-		{ key = $3 "," $6 "," $7 "," $8; last[key] = $0; if (!(key in order)) { order[key] = ++n; keys[n] = key } }
-		END { for (i = 1; i <= n; i++) print last[keys[i]] }' >"$tmp/cache/$profile.csv"
-	# shellcheck disable=SC2046
-	cgb=$(in_palette_order $(distinct 3 <"$tmp/cache/$profile.csv"))
-	for workload in $(distinct 6 <"$tmp/cache/$profile.csv"); do
-		cases=$(awk -F, -v w="$workload" '$6 == w { print $8, $7 }' "$tmp/cache/$profile.csv" |
-			sort -u -k1,1n -k2,2n | tr '\n' ' ' | sed 's/ $//')
-		ymax=$(awk -F, -v w="$workload" '$6 == w && $19 > m { m = $19 } END { print m + 0 }' \
-			"$tmp/cache/$profile.csv")
-		config=$(awk -F, -v w="$workload" '$6 == w { print "D1 " $22 ", LL " $23 }' \
-			"$tmp/cache/$profile.csv" | sort -u | tr '\n' ';' | sed 's/;$//; s/;/; /g')
-		out=$plots/$profile/cache-$workload.png
-		gnuplot -e "scripts='$here'; csv='$(gp_quote "$tmp/cache/$profile.csv")'; out='$(gp_quote "$out")'; \
-			workload='$workload'; backends='$cgb'; cases='$cases'; ymax=$ymax; \
-			profile='$profile'; config='$(gp_quote "$config")'" "$here/cache.gp"
-		echo "plot.sh: wrote $out" >&2
-		drew=$((drew + 1))
+if [ "$have_cg" = 1 ]; then
+	for workload in $(distinct 2 <"$tmp/cache.csv"); do
+		d=$tmp/cache/$workload
+		mkdir -p "$d" "$plots/$profile"
+		sizes=$(awk -F, -v w="$workload" '$2 == w' "$tmp/cache.csv" | distinct 5 | sort -n)
+		for size in $sizes; do
+			awk -F, -v w="$workload" -v s="$size" '$2 == w && $5 == s' "$tmp/cache.csv" >"$d/rows-$size.csv"
+			# shellcheck disable=SC2046
+			backends=$(in_palette_order $(distinct 1 <"$d/rows-$size.csv"))
+			# One file per panel (k, N): "slot,backend,d1 misses per entity,lld misses per entity";
+			# cases: "k N rounds" of each panel.
+			cases=$(awk -F, '{ print $4, $3, $9 }' "$d/rows-$size.csv" | sort -u -k1,1n -k2,2n -k3,3n |
+				awk '!seen[$1 " " $2]++' | tr '\n' ' ')
+			# shellcheck disable=SC2086
+			set -- $cases
+			while [ $# -ge 3 ]; do
+				awk -F, -v OFS=, -v k="$1" -v n="$2" -v bs="$backends" '
+					BEGIN { nb = split(bs, b, " "); for (i = 1; i <= nb; i++) s[b[i]] = i }
+					$4 == k && $3 == n && ($1 in s) { print s[$1], $1, $6, $7 }' \
+					"$d/rows-$size.csv" | sort -t, -k1,1n >"$d/$size-$1-$2.dat"
+				shift 3
+			done
+			ymax=$(awk -F, '$6 > m { m = $6 } $7 > m { m = $7 } END { print m + 0 }' "$d/rows-$size.csv")
+			config=$(awk -F, '{ print $8 }' "$d/rows-$size.csv" | sort -u | tr '\n' '|' | sed 's/|$//; s/|/ | /g')
+			out=$plots/$profile/cache-$workload$(suffix "$size" "$sizes").png
+			# shellcheck disable=SC2086
+			gnuplot -e "scripts='$(gp_quote "$here")'; dir='$(gp_quote "$d")'; size='$size'; \
+				out='$(gp_quote "$out")'; workload='$workload'; backends='$backends'; \
+				styles='$(styles_of $backends)'; cases='$cases'; ymax=$ymax; \
+				profile='$(gp_quote "$profile$(sizetext "$size")")'; config='$(gp_quote "$config")'" \
+				"$here/cache.gp"
+			wrote "$out"
+		done
 	done
 fi
 
-[ "$drew" -gt 0 ] || { echo "plot.sh: nothing to draw for profile $profile" >&2; exit 1; }
+[ "$drew" -gt 0 ] || { echo "plot.sh: nothing to draw for profile $profile (the files hold no rows to plot)" >&2; exit 1; }

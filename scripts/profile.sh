@@ -4,14 +4,18 @@
 # in a short text report.
 #
 # Usage: scripts/profile.sh [-p PROFILE] [-b BACKEND] [-w WORKLOAD] [-n N] [-k K] [-S SYSTEMS]
-#                           [-t TOP] [-o REPORT] [-x BINARY]
-#   defaults: -p A -b hash -w iterate -n 131072 -k 2 -t 12
+#                           [-B BYTES] [-s SCALE] [-t TOP] [-o REPORT] [-x BINARY]
+#   defaults: -p A -b hash -w iterate -n 131072 -k 2 -B 8 -s 1 -t 12
 #             -o results/profile-BACKEND-WORKLOAD.txt -x build/cachegrind/ecsbench
+#   BYTES is ecsbench's --component-size; SCALE its --scale, for seed 001's workloads
+#   (varkor-*), which run at their own N and k whatever -n and -k say.
 #
 # Method: as scripts/cachegrind.sh (read its header): the harness built with -DECSB_CALLGRIND
 # switches callgrind's collection on around the timed loop only, and callgrind starts with it
-# off, so the setup and the checksums are not in the report. The same simulated caches are on,
-# so the report also says which functions take the D1 and LLd misses.
+# off, so the setup and the checksums are not in the report. The run is --reps 1 --warmup 0
+# --inner 1 --no-floor --no-pin: exactly one call of the timed region is counted (no calibration
+# or warm-up runs, no floor pass of iterate). The same simulated caches are on, so the report
+# also says which functions take the D1 and LLd misses.
 # The build is -O2 like the benchmark's: what is inlined is attributed to the source file and
 # function it was inlined from (impls/hash.c:family_system_iter_next is the hash lookup
 # inlined into the iterator), so the report shows the code that runs, not a -O0 stand-in.
@@ -22,13 +26,13 @@ D1=32768,8,64
 LL=8388608,16,64
 
 usage() {
-	sed -n '6,9p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '6,11p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
-profile=A backend=hash workload=iterate n=131072 k=2 systems='' top=12 out=''
+profile=A backend=hash workload=iterate n=131072 k=2 systems='' top=12 out='' bytes=8 scale=1
 bin=build/cachegrind/ecsbench
-while getopts p:b:w:n:k:S:t:o:x:h opt; do
+while getopts p:b:w:n:k:S:B:s:t:o:x:h opt; do
 	case "$opt" in
 	p) profile=$OPTARG ;;
 	b) backend=$OPTARG ;;
@@ -36,6 +40,8 @@ while getopts p:b:w:n:k:S:t:o:x:h opt; do
 	n) n=$OPTARG ;;
 	k) k=$OPTARG ;;
 	S) systems=$OPTARG ;;
+	B) bytes=$OPTARG ;;
+	s) scale=$OPTARG ;;
 	t) top=$OPTARG ;;
 	o) out=$OPTARG ;;
 	x) bin=$OPTARG ;;
@@ -61,7 +67,8 @@ mkdir -p "$work" "$(dirname "$out")"
 name=$backend-$workload-$n-$k
 rm -f "$work/$name".*
 set -- "$bin" --profile "$profile" --backends "$backend" --workloads "$workload" --entities "$n" \
-	--components "$k" ${systems:+--systems "$systems"} --reps 1 --warmup 0 --output "$work/$name.csv"
+	--components "$k" ${systems:+--systems "$systems"} --component-size "$bytes" --scale "$scale" \
+	--reps 1 --warmup 0 --inner 1 --no-floor --no-pin --output "$work/$name.csv"
 # Bad names and numbers: ecsbench's own message and exit 2, before valgrind starts.
 "$@" --list >/dev/null
 valgrind --tool=callgrind --cache-sim=yes --collect-atstart=no --I1=$I1 --D1=$D1 --LL=$LL \
@@ -71,13 +78,26 @@ valgrind --tool=callgrind --cache-sim=yes --collect-atstart=no --I1=$I1 --D1=$D1
 	exit 1
 }
 
-inner=$(awk -F, '!/^#/ && !/^backend,/ && NF { print $8; exit }' "$work/$name.csv")
+# What ran, from the row (columns by name): N and k (a seed 001 workload has its own), inner, and
+# the rounds of a round-based workload (ns_per_entity = median_ns / (N x rounds)).
+# shellcheck disable=SC2046
+set -- $(awk -F, '/^#/ || !NF { next } $1 == "backend" { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ n = $(c["entities"]); npe = $(c["ns_per_entity"]) + 0
+	  r = npe > 0 && n > 0 ? int($(c["median_ns"]) / (npe * n) + 0.5) : 1
+	  print n, $(c["components"]), $(c["inner"]), (r < 1 ? 1 : r); exit }' "$work/$name.csv")
+[ $# -eq 4 ] || { echo "profile.sh: no row in $work/$name.csv" >&2; cat "$work/$name.log" >&2; exit 1; }
+ran_n=$1 ran_k=$2 inner=$3 rounds=$4
+what="N=$ran_n, k=$ran_k"
+[ "$rounds" -le 1 ] || what="$what, $rounds rounds"
+[ "$bytes" = 8 ] || what="$what, $bytes-byte Position and Velocity"
+case "$workload" in varkor-*) command="ENTITIES and COMPONENTS not used; scale $scale" ;; *) command="ENTITIES=$n COMPONENTS=$k" ;; esac
 commit=$(sed -n 's/^# ecsbench commit //p' "$work/$name.csv")
 root=$(pwd)/
 show=Ir,Dr,Dw,D1mr,D1mw,DLmr,DLmw
 # The function table of callgrind_annotate: its header line, then the top rows, without the
-# frames that merely contain the timed loop (libc's start, ld.so), paths made relative, and each
-# function once (callgrind_annotate can list a function under two spellings of its file).
+# frames that merely contain the timed call (libc's start, ld.so, the harness's main, run_group
+# and run_sample: 100% always), paths made relative, and each function once (callgrind_annotate
+# can list a function under two spellings of its file).
 table() { # table ANNOTATE-OPTIONS...
 	callgrind_annotate --show=$show --threshold=100 --auto=no "$@" "$work/$name.out" |
 		sed "s|$root||g; s| \[[^]]*\]\$||" |
@@ -85,14 +105,15 @@ table() { # table ANNOTATE-OPTIONS...
 			/file:function$/ { print; on = 1; next }
 			on && /^-+$/ { next }
 			on && !NF { exit }
-			on && !/\?\?\?:0x|libc-start|libc_start|\(below main\)|ld-linux|^ *\.  / && !seen[$NF]++ && n++ < top'
+			on && !/\?\?\?:0x|libc-start|libc_start|\(below main\)|ld-linux|^ *\.  |harness\/main\.c:(main|run_group)$|harness\/workloads\.c:run_sample$/ && !seen[$NF]++ && n++ < top'
 }
 {
-	echo "# ecsbench profile: $backend $workload, profile $profile, N=$n, k=$k${systems:+, $systems systems}"
-	echo "# command: make profile BACKEND=$backend WORKLOAD=$workload PROFILE=$profile ENTITIES=$n COMPONENTS=$k${systems:+ SYSTEMS=$systems}"
+	echo "# ecsbench profile: $backend $workload, profile $profile, $what${systems:+, $systems systems}"
+	echo "# command: scripts/profile.sh -p $profile -b $backend -w $workload -n $n -k $k -B $bytes -s $scale${systems:+ -S $systems}"
+	echo "#   (make profile BACKEND=$backend WORKLOAD=$workload PROFILE=$profile, $command${systems:+, SYSTEMS=$systems})"
 	echo "# ecsbench commit $commit; $(valgrind --version); callgrind --cache-sim=yes,"
 	echo "#   caches (size,assoc,line) I1 $I1, D1 $D1, LL $LL"
-	echo "# counts cover the timed phase only: $inner run(s) of the workload over N entities"
+	echo "# counts cover the timed call only: $inner run of the workload ($what)"
 	echo "# Ir instructions, Dr/Dw data reads/writes, D1mr/D1mw D1 read/write misses,"
 	echo "#   DLmr/DLmw LL data read/write misses"
 	echo

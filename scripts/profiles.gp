@@ -1,50 +1,80 @@
 # profiles.gp: how each backend's time per entity changes from profile A to AA to AAA, for one
-# workload: a panel per k, x = profile, at the largest N that every profile's CSV has.
-# Variables (set by plot.sh with -e): scripts (this folder), styles (the line style of each
-# backend, same order as backends; a backend keeps its style in every figure), dir (the series files), out,
-# workload, backends (space-separated, in colour order), kn ("k N k N ..."), present (the
-# profiles that have a CSV), ymin, ymax (over all series).
-# Series file dir/<workload>-k<k>-<backend>.dat: one line per profile A, AA, AAA in that order,
-# "x,ns_per_entity,min,max", or an empty line where that profile lacks the row, so that no line is
-# drawn through a profile that was not measured.
+# workload: a panel per k (and component size), x = profile, at the largest N that every
+# measured profile has.
+# Variables (set by plot.sh with -e): scripts (this folder), dir (the series files), out,
+# workload, backends (space-separated, in colour order), styles (the line style of each backend,
+# same order; a backend keeps its style in every figure), panels ("k size N k size N ..."),
+# showsize (1: name the component size in the panel titles), have (" k-size-backend ..." for
+# each series file with data), floor (1: there are floor series), present (the profiles
+# measured), ymin, ymax (over all series), what (the timed region, from --list).
+# Series file dir/<k>-<size>-<backend>.dat: one line per profile A, AA, AAA in that order,
+# "x,ns_per_entity,min,max" with x = 0, 1, 2, or an empty line where that profile lacks the row,
+# so that no line is drawn through a profile that was not measured.
 load scripts . "/styles.gp"
 
-np = words(kn) / 2
+np = words(panels) / 3
 nb = words(backends)
-set terminal pngcairo size (np > 1 ? 430 * np + 90 : 600), 560 font "DejaVu Sans,10" noenhanced
+set terminal pngcairo size (np > 1 ? 440 * np + 100 : 800), 640 font "DejaVu Sans,10" noenhanced
 set output out
 
-series(k, b) = sprintf("%s/%s-k%s-%s.dat", dir, workload, k, b)
+series(k, s, b) = sprintf("%s/%s-%s-%s.dat", dir, k, s, b)
 
-set xrange [-0.4 : 2.4]
-set xtics ("A\n32 types\n16 systems" 0, "AA\n128 types\n32 systems" 1, "AAA\n512 types\n64 systems" 2)
+# x: the measured profiles only; the backends side by side around each (a small dodge, so that
+# their bars do not hide one another).
+px(p) = p eq "A" ? 0 : p eq "AA" ? 1 : 2
+pname(x) = x == 0 ? "A\n32 types\n16 systems" : x == 1 ? "AA\n128 types\n32 systems" : "AAA\n512 types\n64 systems"
+x0 = px(word(present, 1))
+x1 = px(word(present, words(present)))
+set xrange [x0 - 0.45 : x1 + 0.45]
+set xtics () scale 0
+do for [i = 1:words(present)] {
+	set xtics add (pname(px(word(present, i))) px(word(present, i)))
+}
+dodge(j) = (j - (nb + 1) / 2.0) * (nb > 1 ? 0.5 / nb : 0)
 set yrange [ymin / 1.5 : ymax * 1.5]  # one range for all panels, so that they compare
-set format y "%g"
+ydec = log10(ymax * 1.5 / (ymin / 1.5))
+eval logticks_y
 unset xlabel  # the tic labels name the profiles
 set grid noxtics
 
-set multiplot layout 1, np \
-	title sprintf("%s: time per entity by profile (profiles measured: %s)\nmedian, bars min..max; N = the largest entity count every measured profile has", workload, present) font ",11" \
-	margins (np > 1 ? 0.08 : 0.14), 0.98, 0.25, 0.86 spacing 0.05, 0
+key_top = 0.07
+pl = np > 1 ? 0.08 : 0.13
+gap = 0.045
+set multiplot title sprintf("%s: time per entity by profile (profiles measured: %s)\n%smedian, bars min..max; N = the largest entity count every measured profile has", \
+	workload, present, what eq "" ? "" : "timed: " . what . "\n") font ",11"
+set bmargin at screen 0.2
+set tmargin at screen (what eq "" ? 0.84 : 0.81)
 do for [i = 1:np] {
-	k = word(kn, 2 * i - 1)
-	n = word(kn, 2 * i)
-	set title sprintf("k = %s, N = %s", k, n)
+	k = word(panels, 3 * i - 2)
+	s = word(panels, 3 * i - 1)
+	n = word(panels, 3 * i)
+	set lmargin at screen panel_l(i, np)
+	set rmargin at screen panel_r(i, np)
+	set title sprintf("k = %s%s, N = %s", k, showsize ? sprintf(", %s-byte components", s) : "", n)
 	if (i == 1) {
 		set ylabel "time per entity (ns, log scale)"
 	} else {
 		unset ylabel
 	}
-	if (i == 1) {
-		set key at screen 0.5, 0.035 center center horizontal samplen 3 spacing 1.2 \
-			width 2 box linestyle 100
-		plot for [j = 1:nb] series(k, word(backends, j)) using 1:2:3:4 \
-			with yerrorlines linestyle (word(styles, j) + 0) notitle, \
-			for [j = 1:nb] keyentry with yerrorlines linestyle (word(styles, j) + 0) title word(backends, j)
-	} else {
-		unset key
-		plot for [j = 1:nb] series(k, word(backends, j)) using 1:2:3:4 \
-			with yerrorlines linestyle (word(styles, j) + 0) notitle
+	cmd = ""
+	if (floor && strstrt(have, sprintf(" %s-%s-floor ", k, s)) > 0) {
+		cmd = cmd . sprintf(", '%s' using 1:2 with linespoints linestyle 51 notitle", series(k, s, "floor"))
 	}
+	do for [j = 1:nb] {
+		if (strstrt(have, sprintf(" %s-%s-%s ", k, s, word(backends, j))) > 0) {
+			cmd = cmd . sprintf(", '%s' using ($1 + %g):2:3:4 with yerrorlines linestyle %s notitle", \
+				series(k, s, word(backends, j)), dodge(j), word(styles, j))
+		}
+	}
+	unset key
+	eval "plot " . cmd[3:*]
 }
+keycmd = ""
+do for [j = 1:nb] {
+	keycmd = keycmd . sprintf(", keyentry with yerrorlines linestyle %s title '%s'", word(styles, j), word(backends, j))
+}
+if (floor) {
+	keycmd = keycmd . ", keyentry with linespoints linestyle 51 title floor_title"
+}
+eval draw_key
 unset multiplot

@@ -1,59 +1,79 @@
 # time.gp: time per entity against the entity count, for one workload of one profile: a panel
-# per k, a line per backend, error bars from the fastest to the slowest sample.
-# Variables (set by plot.sh with -e): scripts (this folder), styles (the line style of each
-# backend, same order as backends; a backend keeps its style in every figure), csv, out, workload, backends
-# (space-separated, in colour order), ks (space-separated), ymin, ymax (ns per entity over all
-# rows), nmin, nmax (entities), profile (the CSV's profile line), note (reps, commit, cpu).
-# The rows of one backend and k come from the CSV as it is ('#' lines and the header skipped)
-# through an awk filter, sorted by N so that a line never doubles back.
+# per k, a line per backend, error bars from the fastest to the slowest sample; for iterate the
+# floor (the same update over plain arrays) as a dashed reference line.
+# Variables (set by plot.sh with -e): scripts (this folder), dir (the series files
+# dir/k<k>-<backend>.dat: "N,ns per entity,min,max", sorted by N), out, workload, backends
+# (space-separated, in colour order), styles (the line style of each backend, same order; a
+# backend keeps its style in every figure), ks (space-separated), have (" k/backend ..." for each
+# series file), floor (1: there are k<k>-floor.dat files), ymin, ymax (ns per entity over all
+# rows), nmin, nmax (entities), profile (the CSV's profile line), what (the timed region, from
+# --list), note (reps, noise), source (commit, cpu).
 load scripts . "/styles.gp"
 
 nk = words(ks)
 nb = words(backends)
-set terminal pngcairo size (nk > 1 ? 470 * nk + 90 : 640), 560 font "DejaVu Sans,10" noenhanced
+set terminal pngcairo size (nk > 1 ? 480 * nk + 100 : 800), 640 font "DejaVu Sans,10" noenhanced
 set output out
 
-series(b, k) = sprintf("< awk -F, -v b='%s' -v w='%s' -v k='%s' '!/^#/ && $1 == b && $4 == w && $6 == k' '%s' | sort -t, -k5,5n", b, workload, k, csv)
+series(k, b) = sprintf("%s/k%s-%s.dat", dir, k, b)
 
 set logscale x 2
 # Whole powers of two on x, a little room either side so the end points are not on the frame.
 set xrange [nmin / 1.4 : nmax * 1.4]
-# A tic on every power of two, where the points are; past seven of them a label on every other
-# one only, so that the labels never run together.
+# A tic on every power of two, where the points are, labelled 1k, 2k, ... 1M; past eight of them
+# a label on every other one only, so that the labels never run together.
 e0 = floor(log(nmin) / log(2) + 1e-9)
 e1 = ceil(log(nmax) / log(2) - 1e-9)
-set xtics () 
+nlabel(e) = e >= 20 ? sprintf("%gM", 2 ** (e - 20)) : e >= 10 ? sprintf("%gk", 2 ** (e - 10)) : sprintf("%g", 2 ** e)
+set xtics ()
 do for [e = e0:e1] {
-	set xtics add ((e1 - e0 < 7 || (e - e0) % 2 == 0) ? sprintf("2^%d", e) : "" 2 ** e)
+	set xtics add ((e1 - e0 < 8 || (e - e0) % 2 == 0) ? nlabel(e) : "" 2 ** e)
 }
 set mxtics 1
 set yrange [ymin / 1.5 : ymax * 1.5]
-set format y "%g"
-set xlabel "entities N (log scale)"
+set xlabel "entities N (log2 scale; 1k = 1024)"
 
-set multiplot layout 1, nk \
-	title sprintf("%s: time per entity, profile %s\n%s", workload, profile, note) font ",11" \
-	margins (nk > 1 ? 0.07 : 0.12), 0.98, 0.2, 0.86 spacing 0.045, 0
+# The panels in one row; under them, a strip with the key, once, with an entry for every
+# backend of the figure (and the floor), so that it never covers data and never misses a backend
+# that a panel lacks.
+key_top = 0.07
+pl = nk > 1 ? 0.065 : 0.1
+gap = 0.04
+set multiplot title sprintf("%s: time per entity, profile %s\n%s%s\n%s", workload, profile, \
+	what eq "" ? "" : "timed: " . what . "\n", note, source) font ",11"
+set bmargin at screen 0.16
+set tmargin at screen (what eq "" ? 0.83 : 0.8)
 do for [i = 1:nk] {
 	k = word(ks, i)
+	set lmargin at screen panel_l(i, nk)
+	set rmargin at screen panel_r(i, nk)
 	set title sprintf("k = %s component%s per entity", k, k eq "1" ? "" : "s")
 	if (i == 1) {
 		set ylabel "time per entity (ns, log scale)"
 	} else {
 		unset ylabel
 	}
-	# The key lives below the panels, once, with an entry for every backend of the file, so it
-	# never covers data and never misses a backend that a panel lacks.
-	if (i == 1) {
-		set key at screen 0.5, 0.035 center center horizontal samplen 3 spacing 1.2 \
-			width 2 box linestyle 100
-		plot for [j = 1:nb] series(word(backends, j), k) using 5:13:($10 / $5):($11 / $5) \
-			with yerrorlines linestyle (word(styles, j) + 0) notitle, \
-			for [j = 1:nb] keyentry with yerrorlines linestyle (word(styles, j) + 0) title word(backends, j)
-	} else {
-		unset key
-		plot for [j = 1:nb] series(word(backends, j), k) using 5:13:($10 / $5):($11 / $5) \
-			with yerrorlines linestyle (word(styles, j) + 0) notitle
+	# The plot command, built as a string: only the series this panel has (a file per series),
+	# the floor first so that the backends draw over it.
+	cmd = ""
+	if (floor && strstrt(have, sprintf(" %s/floor ", k)) > 0) {
+		cmd = cmd . sprintf(", '%s' using 1:2 with lines linestyle 50 notitle", series(k, "floor"))
 	}
+	do for [j = 1:nb] {
+		if (strstrt(have, sprintf(" %s/%s ", k, word(backends, j))) > 0) {
+			cmd = cmd . sprintf(", '%s' using 1:2:3:4 with yerrorlines linestyle %s notitle", \
+				series(k, word(backends, j)), word(styles, j))
+		}
+	}
+	unset key
+	eval "plot " . cmd[3:*]
 }
+keycmd = ""
+do for [j = 1:nb] {
+	keycmd = keycmd . sprintf(", keyentry with yerrorlines linestyle %s title '%s'", word(styles, j), word(backends, j))
+}
+if (floor) {
+	keycmd = keycmd . ", keyentry with lines linestyle 50 title floor_title"
+}
+eval draw_key
 unset multiplot

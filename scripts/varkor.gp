@@ -1,0 +1,91 @@
+# varkor.gp: seed 001's fixed-size workloads of one profile, as seed 001's table reports them:
+# time of one run, the storage's peak memory and the allocation calls of one run. A panel each,
+# stacked; in each a group of bars per workload, a bar per backend, its value written over it.
+# Variables (set by plot.sh with -e): scripts (this folder), data (rows "group,slot,backend,ms,
+# min ms,max ms,peak bytes,allocations"), out, backends (space-separated, in colour order),
+# styles (the line style of each backend, same order), xtics_full, xtics_short (a "set xtics"
+# list: the workload of each group, with and without its N, k and rounds), tmin, tmax (ms),
+# mmin, mmax (bytes), amin, amax (allocations), profile, note (reps), source (commit, cpu).
+load scripts . "/styles.gp"
+
+nb = words(backends)
+ng = words(xtics_short) / 2  # '("name" 1, ...)': two words a group
+set terminal pngcairo size 1200, 1300 font "DejaVu Sans,10" noenhanced
+set output out
+
+bw = 0.84 / nb                                # a bar's slot
+xof(g, s) = g + (s - (nb + 1) / 2.0) * bw     # the middle of backend slot s in group g
+set boxwidth bw * 0.9 absolute
+set style fill solid 0.9 border rgb "#404040"
+set xrange [0.5 : ng + 0.5]
+set grid noxtics ytics mytics
+set xtics scale 0 offset 0, -0.3
+unset mxtics
+do for [g = 1:ng - 1] {
+	set arrow from g + 0.5, graph 0 to g + 0.5, graph 1 nohead linestyle 100
+}
+# The memory unit: MiB where the middle of the range (geometric) is past 1 MiB, else KiB.
+mdiv = sqrt(mmin * mmax) >= 1048576 ? 1048576.0 : 1024.0
+munit = mdiv > 1024 ? "MiB" : "KiB"
+short(x) = x >= 1e6 ? sprintf("%.3gM", x / 1e6) : x >= 1e4 ? sprintf("%.3gk", x / 1e3) : \
+	x >= 1000 ? sprintf("%.0f", x) : sprintf("%.3g", x)
+
+# Rows of panels, top to bottom; the strip under them holds the key.
+key_top = 0.035
+top = 0.89
+bottom = 0.11
+vgap = 0.055
+ph = (top - bottom - 2 * vgap) / 3
+set lmargin at screen 0.075
+set rmargin at screen 0.985
+set multiplot title sprintf("seed 001's workloads (fixed size, not swept over N): profile %s\n%s\n%s", \
+	profile, note, source) font ",11"
+
+# The bars of one column of data (col, divided by div): a series per backend, in its colour;
+# the value written over each bar (fmt, of the row), at the bottom for a zero.
+bars(col, div) = sprintf("for [j = 1:nb] '%s' using (xof($1, $2)):(strcol(3) eq word(backends, j) ? column(%d) / %s : NaN) with boxes linestyle (word(styles, j) + 0) notitle", data, col, div)
+labels(col, div, fmt) = sprintf("'%s' using (xof($1, $2)):(column(%d) > 0 ? column(%d) / %s : ylo):(%s) with labels rotate by 90 left offset 0, 0.4 font ',8' textcolor rgb '#202020' notitle", data, col, col, div, fmt)
+
+# 1: time of one run
+set tmargin at screen top
+set bmargin at screen top - ph
+set title "time of one run of the whole workload (median; bars min..max)"
+set ylabel "ms per run (log scale)"
+ylo = tmin / 2
+set yrange [ylo : tmax * 6]
+ydec = log10((tmax * 6) / ylo)
+eval logticks_y
+eval "set xtics " . xtics_short
+eval "plot " . bars(4, "1") . sprintf(", '%s' using (xof($1, $2)):5:(0):($6 - $5) with vectors heads size screen 0.004, 90 linecolor rgb '#202020' linewidth 1 notitle", data) \
+	. ", " . labels(6, "1", "short($4)")
+
+# 2: peak memory
+set tmargin at screen top - ph - vgap
+set bmargin at screen top - 2 * ph - vgap
+set title "peak memory of the storage (counting allocator)"
+set ylabel sprintf("peak %s (log scale)", munit)
+ylo = mmin / mdiv / 2
+set yrange [ylo : mmax / mdiv * 6]
+ydec = log10((mmax / mdiv * 6) / ylo)
+eval logticks_y
+eval "plot " . bars(7, "mdiv") . ", " . labels(7, "mdiv", "short($7 / mdiv)")
+
+# 3: allocations
+set tmargin at screen top - 2 * ph - 2 * vgap
+set bmargin at screen bottom
+set title "allocation calls in one run"
+set ylabel "allocations (log scale)"
+ylo = amin / 2
+set yrange [ylo : amax * 6]
+ydec = log10((amax * 6) / ylo)
+eval logticks_y
+eval "set xtics " . xtics_full
+eval "plot " . bars(8, "1") . ", " . labels(8, "1", "short($8)")
+
+unset arrow
+keycmd = ""
+do for [j = 1:nb] {
+	keycmd = keycmd . sprintf(", keyentry with boxes linestyle %s title '%s'", word(styles, j), word(backends, j))
+}
+eval draw_key
+unset multiplot
