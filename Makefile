@@ -162,12 +162,14 @@ plots: | deps-plots
 # then plots/$(PROFILE)/cache-*.png.
 cachegrind: $(CG_BIN) | deps-plots
 	scripts/cachegrind.sh -p $(PROFILE) -b $(BACKENDS) -w $(CG_WORKLOADS) -n $(CG_ENTITIES) \
+		-B $(COMPONENT_SIZE) -s $(SCALE) \
 		-k $(CG_COMPONENTS) $(if $(SYSTEMS),-S $(SYSTEMS))
 	$(Q)scripts/plot.sh -i $(OUTPUT) -o $(PLOTS) $(PROFILE)
 
 # Where one backend spends a workload's timed call -> results/profile-$(BACKEND)-$(WORKLOAD).txt
 profile: $(CG_BIN)
 	scripts/profile.sh -p $(PROFILE) -b $(BACKEND) -w $(WORKLOAD) -n $(PF_ENTITIES) \
+		-B $(COMPONENT_SIZE) -s $(SCALE) \
 		-k $(PF_COMPONENTS) $(if $(SYSTEMS),-S $(SYSTEMS))
 
 BASELINE ?= hash

@@ -567,6 +567,7 @@ static void run_group(const struct options *o, const struct workload *w, uint32_
 	uint32_t total = o->warmup + o->reps;
 	uint32_t start = !o->inner && inner == 1 && o->warmup > 0 ? 1 : 0;
 	for (uint32_t s = start; s < total; s++) {
+		uint64_t fastest_warm = UINT64_MAX;
 		for (size_t j = 0; j < np; j++) {
 			struct participant *p = &ps[(j + s) % np];
 			uint64_t ns, calls;
@@ -579,7 +580,16 @@ static void run_group(const struct options *o, const struct workload *w, uint32_
 			if (s >= o->warmup) {
 				p->samples[s - o->warmup] = ns / inner;
 				p->timed_allocations += calls;
+			} else if ((p->c.ops || np == 1) && ns / inner < fastest_warm) {
+				fastest_warm = ns / inner;
 			}
+		}
+		/* The calibration run was a single cold run; the last warm-up sample, warm and whole,
+		 * sets the inner count of the timed samples (all participants alike, as before). */
+		if (s + 1 == o->warmup && !o->inner && fastest_warm != UINT64_MAX) {
+			inner = fastest_warm ? (SAMPLE_TARGET_NS + fastest_warm - 1) / fastest_warm
+			                     : MAX_INNER;
+			inner = inner < 1 ? 1 : inner > MAX_INNER ? MAX_INNER : inner;
 		}
 	}
 
