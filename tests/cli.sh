@@ -131,7 +131,7 @@ for sig in INT TERM; do
 	pid=$!
 	sleep 1
 	kill -"$sig" "$pid"
-	wait "$pid"
+	{ wait "$pid"; } 2>/dev/null
 	rc=$?
 	if [ "$rc" -eq 0 ]; then
 		fail "interrupted-$sig" "the run finished before it could be interrupted"
