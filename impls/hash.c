@@ -22,10 +22,16 @@
  * (Jenkins) scatters them instead, which costs a cache miss per lookup even when the keys are
  * visited in order (measured: about 5x slower finds over 65,536 keys in order).
  *
- * uthash grows its bucket array when one chain reaches HASH_BKT_CAPACITY_THRESH entries (10 by
- * default); with evenly spread keys every chain then reaches 8 or so before it grows, a load
- * factor of 8. At 2, the table keeps about one entry per bucket, like std::unordered_map's
- * max_load_factor of 1.0 (measured over 2^20 keys in order: 20 ns a find at 10, 3.5 ns at 2).
+ * Growth. uthash grows its bucket array when one chain reaches HASH_BKT_CAPACITY_THRESH entries
+ * (10 by default): with keys in order every chain then reaches 8 or so first, a load factor of 8
+ * (measured over 2^20 keys in order: 20 ns a find, against 3.5 ns at one entry per bucket). A
+ * lower threshold fixes that for keys in order and is a disaster for scattered ones: a chain of
+ * 2 appears (birthday paradox) once a table holds about the square root of its bucket count, so
+ * a table of 4,000 scattered entity indices grew to a million buckets, 16 MB, and the fragmented
+ * workload of profile AAA took 8.5 GB (up to commit 904081c). So this index grows as
+ * std::unordered_map does, by its load factor: the table doubles when it holds more entries
+ * than buckets (max_load_factor 1.0), whatever the keys; uthash's own chain trigger is switched
+ * off.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -53,7 +59,7 @@ struct family_index {
 #define uthash_free(ptr, sz) family_free(s, (ptr), (sz))
 #include <uthash.h>
 #undef HASH_BKT_CAPACITY_THRESH /* uthash defines it unconditionally; it is read where used */
-#define HASH_BKT_CAPACITY_THRESH 2U
+#define HASH_BKT_CAPACITY_THRESH (1U << 24) /* never: growth is by load factor, in hash_add */
 
 /* The handle first and the key and value last: a lookup that finds its key first in the bucket
  * reads keylen, hashv and the value, bytes 48 to 63, always within one cache line (blocks are
@@ -109,9 +115,21 @@ static inline int hash_add(ecs_storage *s, struct family_index *m, uint32_t key,
 	n->key = key;
 	n->value = val;
 	HASH_ADD(hh, m->head, key, sizeof n->key, n);
-	if (n->hh.tbl == NULL) { /* HASH_NONFATAL_OOM: the table could not grow; n is not in */
+	if (n->hh.tbl == NULL) { /* HASH_NONFATAL_OOM: no table could be made; n is not in */
 		family_free(s, n, sizeof *n);
 		return ECS_ERR_NO_MEMORY;
+	}
+	UT_hash_table *tbl = n->hh.tbl;
+	/* Load factor over 1, the sentinel not counted (counting it would double a table of
+	 * exactly 2^20 entries at its last add, a power-of-two artifact): double the buckets. */
+	if (tbl->num_items - 1 > tbl->num_buckets) {
+		int oomed = 0;
+		HASH_EXPAND_BUCKETS(hh, tbl, oomed);
+		if (oomed) { /* the table is as it was: take n out again, the add fails whole */
+			HASH_DELETE(hh, m->head, n);
+			family_free(s, n, sizeof *n);
+			return ECS_ERR_NO_MEMORY;
+		}
 	}
 	return ECS_OK;
 }

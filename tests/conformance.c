@@ -255,13 +255,36 @@ static bool oom_scenario(struct fixture *f)
 	return true;
 }
 
-static bool test_alloc_failure(const struct ecs_ops *ops, const struct test_profile *p)
+/* Out of memory while the indexes grow: 150 entities get the same two components (each index
+ * and the system's list go past their first capacity and grow several times), then some are
+ * destroyed and the rest gain a third. */
+static bool grow_scenario(struct fixture *f)
+{
+	static const uint32_t pair[] = {0, 1};
+	TRY(op_register(f, pair, 2));
+	ecs_entity es[150];
+	for (int i = 0; i < 150; i++) {
+		TRY(op_create(f, &es[i]));
+		if (es[i] == ECS_NULL)
+			continue;
+		TRY(op_add(f, es[i], 0));
+		TRY(op_add(f, es[i], 1));
+	}
+	for (int i = 0; i < 150; i++)
+		if (es[i] != ECS_NULL)
+			TRY(i % 3 == 0 ? op_destroy(f, es[i]) : op_add(f, es[i], 2));
+	TRY(check_all(f));
+	return true;
+}
+
+static bool alloc_failure(const struct ecs_ops *ops, const struct test_profile *p,
+                          bool (*scenario)(struct fixture *))
 {
 	/* First count the allocations of the scenario. */
 	struct fixture f;
 	TRY(fixture_open(&f, ops, p->component_count, p->system_count, 6));
 	uint64_t before = f.counter.allocations;
-	TRY(oom_scenario(&f));
+	TRY(scenario(&f));
 	uint64_t total = f.counter.allocations - before;
 	TRY(fixture_close(&f));
 	uint64_t failed = 0;
@@ -269,7 +292,7 @@ static bool test_alloc_failure(const struct ecs_ops *ops, const struct test_prof
 		TRY(fixture_open(&f, ops, p->component_count, p->system_count, 6));
 		f.allow_oom = true;
 		f.counter.fail_at = n;
-		TRY(oom_scenario(&f));
+		TRY(scenario(&f));
 		failed += f.counter.failures == 0 && f.counter.fail_at == 0;
 		TRY(fixture_close(&f));
 	}
@@ -277,6 +300,16 @@ static bool test_alloc_failure(const struct ecs_ops *ops, const struct test_prof
 	printf("note %s: %llu allocation failure points, each survived\n", current_test,
 	       (unsigned long long)failed);
 	return true;
+}
+
+static bool test_alloc_failure(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	return alloc_failure(ops, p, oom_scenario);
+}
+
+static bool test_grow_failure(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	return alloc_failure(ops, p, grow_scenario);
 }
 
 /* Creating a storage fails cleanly at each of its allocations. */
@@ -366,6 +399,7 @@ static const struct test tests[] = {
 	{"systems", test_systems, {&profile_a, &profile_aa, &profile_aaa}},
 	{"random", test_random, {&profile_a, &profile_aa, &profile_aaa}},
 	{"alloc-failure", test_alloc_failure, {&profile_a, &profile_aa, &profile_aaa}},
+	{"grow-failure", test_grow_failure, {&profile_a}},
 	{"create-failure", test_create_failure, {&profile_a, &profile_aaa}},
 	{"side-by-side", test_side_by_side, {&profile_a}},
 	{"capacity", test_capacity, {&profile_a}},
