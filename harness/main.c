@@ -692,6 +692,7 @@ int main(int argc, char **argv)
 		                             (w->k_fixed ? 1 : o.component_count) *
 		                             (w->fixed_entities ? 1 : o.entity_count));
 	}
+	double last_shown = -1e9;
 	for (size_t wi = 0; wi < o.workload_count; wi++) {
 		const struct workload *w = o.workloads[wi];
 		/* Seed 001's workloads have their own N and k; the others are swept. */
@@ -706,7 +707,9 @@ int main(int argc, char **argv)
 				uint32_t k = w->k_fixed ? w->fixed_components : o.components[ki];
 				uint32_t n = fixed_n ? fixed_n : o.entities[ni];
 				double elapsed = (double)(now_ns() - start) / 1e9;
-				if (elapsed > 2.0) {
+				/* On a terminal, one line rewritten in place; in a log, a line every 10 s. */
+				if (elapsed > 2.0 && (t.tty || elapsed - last_shown >= 10.0)) {
+					last_shown = elapsed;
 					fprintf(stderr, "%secsbench: [%d/%d rows] %s N=%u k=%u (%.0f s so far)%s",
 					        t.tty ? "\r" : "", (int)rows_done, (int)rows_total, w->name, n, k,
 					        elapsed, t.tty ? "\033[K" : "\n");
