@@ -18,9 +18,12 @@ SYSTEMS ?=
 COMPONENT_SIZE ?= 8
 SCALE ?= 1
 OUTPUT ?= results/$(PROFILE).csv
-# Plots of the default output go to plots/; those of another OUTPUT=x.csv to x-plots/, so that a
-# trial run never overwrites the figures of the committed results.
-PLOTS ?= $(if $(filter results/$(PROFILE).csv,$(OUTPUT)),plots,$(basename $(OUTPUT))-plots)
+# Plots of the default output go to plots/; those of another OUTPUT=x.csv to x-plots/, drawn
+# from the CSV files in x.csv's folder, and its cache figures go to that folder too, so that a
+# trial run never overwrites the committed results or figures nor mixes with them.
+default_output = $(filter $(abspath results/$(PROFILE).csv),$(abspath $(OUTPUT)))
+PLOTS ?= $(if $(default_output),plots,$(basename $(OUTPUT))-plots)
+RESULTS_DIR = $(if $(default_output),results,$(patsubst %/,%,$(dir $(OUTPUT))))
 # make profile: one backend and workload.
 BACKEND ?= hash
 WORKLOAD ?= iterate
@@ -152,19 +155,20 @@ bench: $(BIN)
 		--entities $(ENTITIES) --components $(COMPONENTS) --reps $(REPS) --warmup $(WARMUP) \
 		--seed $(SEED) $(if $(SYSTEMS),--systems $(SYSTEMS)) --component-size $(COMPONENT_SIZE) \
 		--scale $(SCALE) --output $(OUTPUT)
-	$(Q)$(MAKE) --no-print-directory plots PROFILE=$(PROFILE) OUTPUT=$(OUTPUT) PLOTS=$(PLOTS)
+	$(Q)$(MAKE) --no-print-directory plots PROFILE=$(PROFILE) OUTPUT=$(OUTPUT) PLOTS=$(PLOTS) || \
+		echo "make bench: $(OUTPUT) is written; the plots were not drawn (see above)" >&2
 
 # Draws plots/$(PROFILE)/*.png and plots/profiles/*.png from the CSV files in results/.
 plots: | deps-plots
-	$(Q)scripts/plot.sh -i $(OUTPUT) -o $(PLOTS) $(PROFILE)
+	$(Q)scripts/plot.sh -r $(RESULTS_DIR) -i $(OUTPUT) -o $(PLOTS) $(PROFILE)
 
 # Simulated caches over the timed call only -> results/cachegrind-$(PROFILE).csv (appended),
 # then plots/$(PROFILE)/cache-*.png.
 cachegrind: $(CG_BIN) | deps-plots
 	scripts/cachegrind.sh -p $(PROFILE) -b $(BACKENDS) -w $(CG_WORKLOADS) -n $(CG_ENTITIES) \
-		-B $(COMPONENT_SIZE) -s $(SCALE) \
+		-B $(COMPONENT_SIZE) -s $(SCALE) -o $(RESULTS_DIR)/cachegrind-$(PROFILE).csv \
 		-k $(CG_COMPONENTS) $(if $(SYSTEMS),-S $(SYSTEMS))
-	$(Q)scripts/plot.sh -i $(OUTPUT) -o $(PLOTS) $(PROFILE)
+	$(Q)scripts/plot.sh -r $(RESULTS_DIR) -i $(OUTPUT) -o $(PLOTS) $(PROFILE)
 
 # Where one backend spends a workload's timed call -> results/profile-$(BACKEND)-$(WORKLOAD).txt
 profile: $(CG_BIN)

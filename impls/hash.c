@@ -8,13 +8,13 @@
  * every remove (and the assignment of the value that moves into the hole) and, in iteration,
  * once per component per entity; every add allocates and links a node.
  *
- * What that costs, measured at N = 2^20, k = 2 (callgrind and perf, see the commit messages):
- * three nodes per entity (two component types, one system) of 64 bytes each (the 56-byte
- * UT_hash_handle and the key and value; 80 bytes a block in glibc's malloc), plus 16 bytes a
- * bucket. Creating an entity spends about 40% of its instructions in the allocator (three
- * malloc calls) and 30% in uthash, whose time goes for about half to the bucket doublings, each
- * a walk over every node of the table; iteration reads two such nodes per entity and is bound
- * by memory bandwidth.
+ * What that costs, at k = 2: three nodes per entity (two component types, one system) of 64
+ * bytes each (the 56-byte UT_hash_handle and the key and value; 80 bytes a block in glibc's
+ * malloc), plus 16 bytes a bucket. Creating an entity spends 45% of its instructions in the
+ * allocator (three malloc calls), 20% in hash_add and 7% zeroing doubled bucket arrays
+ * (results/profile-hash-create.txt, N = 131072); iteration reads a bucket and a node per
+ * component per entity, about three cache misses per entity once the nodes outgrow the
+ * last-level cache (results/cachegrind-A.csv).
  *
  * The hash of a key is the key itself, as std::hash<uint32_t> is in libstdc++ (the seed's
  * std::unordered_map): entity indices are dense small integers, so they spread evenly over the
@@ -101,9 +101,7 @@ static inline bool index_get_batch(const struct family_index *m, const ecs_entit
  * table with its last entry, so a table that empties (every entity of a churn round destroyed)
  * would start again from 32 buckets and pay every doubling, a walk over all its nodes each, on
  * the next round; std::unordered_map keeps its buckets when emptied, and so does this. The key
- * is no entity index (those are below 2^22) and falls in bucket 0 at every table size, beside
- * index 0: a key in the last bucket would meet index nb - 1 and double the table one entry
- * early, at exactly 2^20 entries for instance.
+ * is no entity index (those are below 2^22) and is not counted in the load factor.
  */
 #define HASH_SENTINEL_KEY (UINT32_C(1) << 31)
 
@@ -136,12 +134,19 @@ static inline int hash_add(ecs_storage *s, struct family_index *m, uint32_t key,
 
 static inline int index_insert(ecs_storage *s, struct family_index *m, uint32_t key, uint32_t val)
 {
-	if (!m->head) {
+	bool fresh = m->head == NULL;
+	if (fresh) {
 		int rc = hash_add(s, m, HASH_SENTINEL_KEY, 0);
 		if (rc != ECS_OK)
 			return rc;
 	}
-	return hash_add(s, m, key, val);
+	int rc = hash_add(s, m, key, val);
+	if (rc != ECS_OK && fresh) { /* leave the index as it was: no table */
+		struct hash_node *sentinel = m->head;
+		HASH_DELETE(hh, m->head, sentinel); /* the last entry: uthash frees the table */
+		family_free(s, sentinel, sizeof *sentinel);
+	}
+	return rc;
 }
 
 static inline void index_assign(struct family_index *m, uint32_t key, uint32_t val)

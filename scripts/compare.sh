@@ -3,9 +3,10 @@
 # both, the ratio NEW/OLD of the median time, and whether it is larger than the noise: a change
 # counts only when it exceeds twice the larger median absolute deviation of the two rows (and 1%).
 # Then the repeatability of rows with at least 16384 entities (seed 001's workloads included):
-# how many medians are within 5% of each other, as they are and relative to their row group (a
-# row's median over the geometric mean of its group's backends, the way the tool means results
-# to be read: backends against each other in the same run). Ends with the geometric mean of the
+# how many medians are within 5% of each other, as they are (every row, floor included), and
+# relative to their row group (each backend row's median over the geometric mean of its group's
+# backends, floor left out: backends against each other in the same run, the way the tool means
+# results to be read). Ends with the geometric mean of the
 # ratios per backend, and per backend and workload.
 set -eu
 old=${1:-}
@@ -17,9 +18,10 @@ fi
 for f in "$old" "$new"; do
 	[ -r "$f" ] || { echo "compare.sh: cannot read '$f'" >&2; exit 2; }
 done
-grep -v '^#' "$old" | sed 's/^/O,/' >"${TMPDIR:-/tmp}/compare.$$"
-grep -v '^#' "$new" | sed 's/^/N,/' >>"${TMPDIR:-/tmp}/compare.$$"
-trap 'rm -f "${TMPDIR:-/tmp}/compare.$$"' EXIT
+tmp=$(mktemp "${TMPDIR:-/tmp}/compare.XXXXXX")
+trap 'rm -f "$tmp"' EXIT
+grep -v '^#' "$old" | sed 's/^/O,/' >"$tmp"
+grep -v '^#' "$new" | sed 's/^/N,/' >>"$tmp"
 awk -F, '
 function key() { return $(c["backend"]) "," $(c["profile"]) "," $(c["workload"]) "," $(c["entities"]) "," $(c["components"]) }
 $2 == "backend" { delete c; for (i = 2; i <= NF; i++) c[$i] = i; next }
@@ -49,7 +51,7 @@ END {
 		if (f[4] >= 16384) {
 			big++; if (r >= 0.95 && r <= 1 / 0.95) big_ok++
 			g = f[2] "," f[3] "," f[4] "," f[5]
-			glo[g] += log(om[k]); gln[g] += log(nm[k]); gn[g]++
+			if (f[1] != "floor") { glo[g] += log(om[k]); gln[g] += log(nm[k]); gn[g]++ }
 		}
 		if (verdict == "slower") slower++; else if (verdict == "faster") faster++; else same++
 	}
@@ -58,14 +60,14 @@ END {
 	for (i = 1; i <= n; i++) {
 		k = order[i]; split(k, f, ",")
 		g = f[2] "," f[3] "," f[4] "," f[5]
-		if (f[4] < 16384 || gn[g] < 2 || om[k] <= 0 || nm[k] <= 0) continue
+		if (f[1] == "floor" || f[4] < 16384 || gn[g] < 2 || om[k] <= 0 || nm[k] <= 0) continue
 		rel = (nm[k] / exp(gln[g] / gn[g])) / (om[k] / exp(glo[g] / gn[g]))
 		rel_n++; if (rel >= 0.95 && rel <= 1 / 0.95) rel_ok++
 	}
 	if (big)
-		printf "rows with N >= 16384: %d of %d medians within 5%% (%.0f%%); relative to their row group: %d of %d (%.0f%%)\n", big_ok, big, 100 * big_ok / big, rel_ok, rel_n, rel_n ? 100 * rel_ok / rel_n : 0
+		printf "rows with N >= 16384: %d of %d medians within 5%% (%.0f%%); backend rows relative to their row group (over the geometric mean of its backends, floor left out): %d of %d (%.0f%%)\n", big_ok, big, 100 * big_ok / big, rel_ok, rel_n, rel_n ? 100 * rel_ok / rel_n : 0
 	printf "\ngeometric mean of NEW/OLD per backend:\n"
 	for (i = 1; i <= nbk; i++) { b = border[i]; printf "  %-12s %.3f (%d rows)\n", b, exp(lb[b] / nb[b]), nb[b] }
 	printf "per backend and workload:\n"
 	for (i = 1; i <= nbw; i++) { b = bworder[i]; printf "  %-30s %.3f (%d rows)\n", b, exp(lw[b] / nw[b]), nw[b] }
-}' "${TMPDIR:-/tmp}/compare.$$"
+}' "$tmp"

@@ -126,6 +126,7 @@ table() { # table ANNOTATE-OPTIONS...
 	echo
 	echo "== top $top functions by self cost (inlined code counts where its source is)"
 	table --inclusive=no
-} >"$out"
+} >"$out.tmp"
+mv "$out.tmp" "$out" # a failure half-way leaves the previous report whole
 cat "$out"
 echo "profile.sh: wrote $out" >&2

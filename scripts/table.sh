@@ -29,8 +29,8 @@ function human_time(ns) {
 	return sprintf("%d ns", ns)
 }
 function human_bytes(b) {
-	if (b >= 1048576) return sprintf("%.1f MB", b / 1048576)
-	if (b >= 1024) return sprintf("%.1f KB", b / 1024)
+	if (b >= 1048576) return sprintf("%.1f MiB", b / 1048576)
+	if (b >= 1024) return sprintf("%.1f KiB", b / 1024)
 	return sprintf("%d B", b)
 }
 function ratio(v, b) { return b > 0 ? sprintf("(%.3f) ", v / b) : "" }
