@@ -35,9 +35,7 @@
 # so cases run JOBS at a time.
 set -eu
 
-I1=32768,8,64
-D1=32768,8,64
-LL=8388608,16,64
+. "$(dirname "$0")/caches.sh"
 
 usage() {
 	sed -n '4,13p' "$0" | sed 's/^# \{0,1\}//' >&2

@@ -21,9 +21,7 @@
 # inlined into the iterator), so the report shows the code that runs, not a -O0 stand-in.
 set -eu
 
-I1=32768,8,64
-D1=32768,8,64
-LL=8388608,16,64
+. "$(dirname "$0")/caches.sh"
 
 usage() {
 	sed -n '6,11p' "$0" | sed 's/^# \{0,1\}//' >&2
