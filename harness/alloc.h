@@ -40,8 +40,14 @@ struct counting_block {
 int counting_alloc_track(struct counting_alloc *c);
 void counting_alloc_release(struct counting_alloc *c);
 
-/* Zeroes the counters and returns an ecs_allocator that counts into c. */
+/* Zeroes the counters and returns an ecs_allocator that counts into c, with failure injection
+ * (fail_at) and, after counting_alloc_track, block tracking: the tests' allocator. */
 struct ecs_allocator counting_alloc_init(struct counting_alloc *c);
+
+/* The same counts (allocations, frees, live and peak bytes) and nothing else: no fail_at, no
+ * tracking, no size checks. The harness's allocator, so that counting costs a timed region as
+ * little as it can. */
+struct ecs_allocator counting_alloc_bench(struct counting_alloc *c);
 
 /* Starts a new peak measurement from the current live bytes. */
 void counting_alloc_reset_peak(struct counting_alloc *c);

@@ -37,7 +37,9 @@ struct values {
 	uint32_t n;
 };
 
-int values_make(struct values *v, uint32_t n, uint64_t seed, uint32_t component_size);
+/* Round 0: the values entities are created with; round 1: those written over them. */
+int values_make(struct values *v, uint32_t n, uint64_t seed, uint64_t round,
+                uint32_t component_size);
 void values_free(struct values *v);
 
 struct workload;
@@ -53,6 +55,7 @@ struct bench_case {
 	uint32_t component_size; /* bytes of Position and Velocity */
 	uint64_t seed;
 	const struct values *values; /* N entities' values */
+	const struct values *writes; /* the values written over them (seed 001's "write") */
 };
 
 struct bench_result {

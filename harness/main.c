@@ -33,6 +33,9 @@
 #ifndef ECSB_CFLAGS
 #define ECSB_CFLAGS "unknown"
 #endif
+#ifndef ECSB_MARCH
+#define ECSB_MARCH "unknown"
+#endif
 
 #define MAX_LIST 64
 #define SAMPLE_TARGET_NS 2000000ull /* a sample lasts about this long (the fastest backend's) */
@@ -403,7 +406,8 @@ static void write_header(FILE *f, const struct options *o, const char *pinning,
 	fprintf(f, "# ecsbench commit %s\n", ECSB_COMMIT);
 	fprintf(f, "# date %s\n", date);
 	fprintf(f, "# cpu %s; %ld online; %s\n", cpu, sysconf(_SC_NPROCESSORS_ONLN), pinning);
-	fprintf(f, "# compiler gcc %s; flags %s\n", __VERSION__, ECSB_CFLAGS);
+	fprintf(f, "# compiler gcc %s; flags %s; -march=native is %s\n", __VERSION__, ECSB_CFLAGS,
+	        ECSB_MARCH);
 	fprintf(f, "# malloc %s\n", malloc_mode);
 	fprintf(f, "# profile %s (%u component types, %u systems); systems registered %u\n",
 	        o->profile->name, o->profile->component_count, o->profile->system_count, o->systems);
@@ -508,14 +512,17 @@ static bool with_floor(const struct options *o, const struct workload *w)
 static void run_group(const struct options *o, const struct workload *w, uint32_t k, uint32_t n,
                       FILE *out, struct tally *t)
 {
-	struct values values;
+	struct values values, writes;
 	struct participant ps[MAX_LIST + 1];
 	size_t np = 0;
 	memset(ps, 0, sizeof ps);
-	if (values_make(&values, n, o->seed, o->component_size)) {
+	memset(&writes, 0, sizeof writes);
+	if (values_make(&values, n, o->seed, 0, o->component_size) ||
+	    values_make(&writes, n, o->seed, 1, o->component_size)) {
 		fprintf(stderr, "ecsbench: out of memory for N=%u\n", n);
 		t->failures++;
 		values_free(&values);
+		values_free(&writes);
 		return;
 	}
 	for (size_t b = 0; b <= o->backend_count; b++) {
@@ -532,6 +539,7 @@ static void run_group(const struct options *o, const struct workload *w, uint32_
 			.component_size = o->component_size,
 			.seed = o->seed,
 			.values = &values,
+			.writes = &writes,
 		};
 		p->r.reps = o->reps;
 		p->samples = calloc(o->reps, sizeof *p->samples);
@@ -637,6 +645,7 @@ static void run_group(const struct options *o, const struct workload *w, uint32_
 		free(ps[i].samples);
 	}
 	values_free(&values);
+	values_free(&writes);
 }
 
 int main(int argc, char **argv)

@@ -98,13 +98,13 @@ static int add_finish(struct run *run)
 /* AddWriteDelete: creates 2,000 members, adds the same 4 components to each, writes values to
  * each member's components, then deletes all members; 300 times on the same storage. ------ */
 
-static int add_write_delete_round(struct run *run, struct world *w, uint32_t round)
+static int add_write_delete_round(struct run *run, struct world *w)
 {
 	uint32_t n = run->c->entities;
 	if (spawn(w, n, varkor_types, VARKOR_TYPES, run->c->values, run->handles, run->r))
 		return -1;
 	for (uint32_t i = 0; i < n; i++)
-		if (write_components(w, run->handles[i], VARKOR_TYPES, i, round, run->c->seed, run->r))
+		if (write_components(w, run->handles[i], VARKOR_TYPES, run->c->writes, i, run->r))
 			return -1;
 	return 0;
 }
@@ -114,7 +114,7 @@ static int add_write_delete_execute(struct run *run)
 	for (uint32_t j = 0; j < run->inner; j++) {
 		struct world *w = &run->worlds[j];
 		for (uint32_t round = 0; round < ADD_WRITE_DELETE_ROUNDS; round++) {
-			if (add_write_delete_round(run, w, round) ||
+			if (add_write_delete_round(run, w) ||
 			    despawn(w, run->c->entities, run->handles, run->r))
 				return -1;
 			if (round == 0)
@@ -130,7 +130,7 @@ static int add_write_delete_finish(struct run *run)
 	struct world *w = last_world(run);
 	uint32_t n = run->c->entities;
 	note_reuse(run, w);
-	if (check_all_dead(run, w, n) || add_write_delete_round(run, w, ADD_WRITE_DELETE_ROUNDS) ||
+	if (check_all_dead(run, w, n) || add_write_delete_round(run, w) ||
 	    checksum_values(w, n, varkor_types, VARKOR_TYPES, run->handles, &run->r->checksum,
 	                    run->r))
 		return -1;
@@ -141,7 +141,7 @@ static int add_write_delete_finish(struct run *run)
  * components; they are written to and removed; then a different component is added to each
  * member before the members are deleted; 300 times on the same storage. ------------------- */
 
-static int distributed_round(struct run *run, struct world *w, uint32_t round)
+static int distributed_round(struct run *run, struct world *w)
 {
 	const struct ecs_ops *ops = w->ops;
 	uint32_t n = run->c->entities;
@@ -154,7 +154,7 @@ static int distributed_round(struct run *run, struct world *w, uint32_t round)
 			return -1;
 	}
 	for (uint32_t i = 0; i < n; i++)
-		if (write_components(w, run->handles[i], VARKOR_TYPES, i, round, run->c->seed, run->r))
+		if (write_components(w, run->handles[i], VARKOR_TYPES, run->c->writes, i, run->r))
 			return -1;
 	for (uint32_t i = 0; i < n; i++)
 		if (check(run, ops->component_remove(w->s, run->handles[i], i % VARKOR_TYPES),
@@ -174,7 +174,7 @@ static int distributed_execute(struct run *run)
 	for (uint32_t j = 0; j < run->inner; j++) {
 		struct world *w = &run->worlds[j];
 		for (uint32_t round = 0; round < DISTRIBUTED_ROUNDS; round++) {
-			if (distributed_round(run, w, round) ||
+			if (distributed_round(run, w) ||
 			    despawn(w, run->c->entities, run->handles, run->r))
 				return -1;
 			if (round == 0)
@@ -189,7 +189,7 @@ static int distributed_finish(struct run *run)
 	struct world *w = last_world(run);
 	uint32_t n = run->c->entities;
 	note_reuse(run, w);
-	if (check_all_dead(run, w, n) || distributed_round(run, w, DISTRIBUTED_ROUNDS) ||
+	if (check_all_dead(run, w, n) || distributed_round(run, w) ||
 	    checksum_values(w, n, varkor_types, VARKOR_TYPES, run->handles, &run->r->checksum,
 	                    run->r))
 		return -1;
@@ -226,7 +226,7 @@ static int relationship_create(struct run *run, struct world *w, uint32_t i, ecs
 	return check(run, rc, "creating a member of the hierarchy", i);
 }
 
-static int relationship_round(struct run *run, struct world *w, uint32_t round)
+static int relationship_round(struct run *run, struct world *w)
 {
 	uint32_t i = 0, roots = run->c->entities / RELATIONSHIP_TREE;
 	for (uint32_t r = 0; r < roots; r++) {
@@ -243,7 +243,7 @@ static int relationship_round(struct run *run, struct world *w, uint32_t round)
 		}
 	}
 	for (uint32_t x = 0; x < i; x++)
-		if (write_components(w, run->handles[x], VARKOR_TYPES, x, round, run->c->seed, run->r))
+		if (write_components(w, run->handles[x], VARKOR_TYPES, run->c->writes, x, run->r))
 			return -1;
 	return 0;
 }
@@ -283,7 +283,7 @@ static int relationship_execute(struct run *run)
 	for (uint32_t j = 0; j < run->inner; j++) {
 		struct world *w = &run->worlds[j];
 		for (uint32_t round = 0; round < RELATIONSHIP_ROUNDS; round++) {
-			if (relationship_round(run, w, round) || relationship_delete_roots(run, w))
+			if (relationship_round(run, w) || relationship_delete_roots(run, w))
 				return -1;
 			if (round == 0)
 				run->first_round_peak = w->counter.peak_bytes;
@@ -299,7 +299,7 @@ static int relationship_finish(struct run *run)
 	struct world *w = last_world(run);
 	uint32_t n = run->c->entities;
 	note_reuse(run, w);
-	if (check_all_dead(run, w, n) || relationship_round(run, w, RELATIONSHIP_ROUNDS) ||
+	if (check_all_dead(run, w, n) || relationship_round(run, w) ||
 	    checksum_values(w, n, varkor_types, VARKOR_TYPES, run->handles, &run->r->checksum,
 	                    run->r))
 		return -1;
@@ -325,103 +325,139 @@ static int relationship_finish(struct run *run)
  * random operations (write to a random member, make sure a random member has a random
  * component, try to remove a random component from a random member); 50,000 attempts to
  * delete a random member, the chance rising from 0 to 1 (a failed attempt writes); 10 times
- * on the same storage. ------------------------------------------------------------------- */
+ * on the same storage.
+ *
+ * Every decision is drawn once, in setup, into a script of operations (4 bytes each, 8 MB at
+ * --scale 1): the timed run reads the script and calls the storage, and draws nothing. The
+ * members alive are run->handles[0..live), a deleted one replaced by the last; the script
+ * names a member by its place there, which evolves the same way on every backend. ---------- */
+
+enum random_kind { RANDOM_CREATE, RANDOM_WRITE, RANDOM_ENSURE, RANDOM_REMOVE, RANDOM_DESTROY };
+
+/* kind in bits 0..2, argument (a type, or the set of types of a new member) in bits 3..6, the
+ * member's place in bits 7..31 */
+typedef uint32_t random_op;
+#define RANDOM_OP(kind, arg, x) ((uint32_t)(kind) | (uint32_t)(arg) << 3 | (uint32_t)(x) << 7)
+#define RANDOM_MAX_LIVE ((1u << 25) - 1)
 
 struct random_state {
-	uint32_t live;     /* members alive, in run->handles[0..live) */
-	uint32_t *serial;  /* the creation number of each, for its values */
-	uint32_t created;
+	random_op *script;
+	uint32_t ops;
+	uint32_t *serial;  /* the creation number of each member alive, for its values */
+	uint32_t live;     /* members alive at the end */
 };
 
-static int random_write(struct run *run, struct world *w, struct random_state *st,
-                        struct rng *g, uint32_t round)
+/* Draws the whole run's decisions. A write to a random member when none is alive is no
+ * operation, as before. */
+static int random_script(struct run *run, struct random_state *st)
 {
-	if (st->live == 0)
-		return 0;
-	uint32_t x = rng_below(g, st->live);
-	return write_components(w, run->handles[x], VARKOR_TYPES, st->serial[x], round, run->c->seed,
-	                        run->r);
+	uint32_t attempts = run->c->entities, live = 0;
+	size_t cap = (size_t)attempts * (2 + RANDOM_OPERATIONS_PER_ATTEMPT) * RANDOM_ROUNDS;
+	st->script = malloc(cap * sizeof *st->script + 1);
+	if (!st->script)
+		return fail(run->r, "out of memory in the harness");
+	struct rng g;
+	rng_seed(&g, run->c->seed, 3);
+	uint32_t n = 0;
+#define WRITE_RANDOM()                                                                             	do {                                                                                           		if (live)                                                                                  			st->script[n++] = RANDOM_OP(RANDOM_WRITE, 0, rng_below(&g, live));                    	} while (0)
+	for (uint32_t round = 0; round < RANDOM_ROUNDS; round++) {
+		for (uint32_t a = 0; a < attempts; a++) {
+			if (rng_unit(&g) < 1.0 - (double)a / attempts) {
+				uint32_t bits = (uint32_t)rng_next(&g) & ((1u << VARKOR_TYPES) - 1);
+				if (live >= RANDOM_MAX_LIVE || live >= ECS_MAX_ENTITIES)
+					return fail(run->r, "more than %u members alive: use a smaller --scale",
+					            live);
+				st->script[n++] = RANDOM_OP(RANDOM_CREATE, bits, live++);
+			} else {
+				WRITE_RANDOM();
+			}
+		}
+		for (uint32_t o = 0; o < attempts * RANDOM_OPERATIONS_PER_ATTEMPT; o++) {
+			uint32_t what = rng_below(&g, 3), t = rng_below(&g, VARKOR_TYPES);
+			if (what == 0 || live == 0) {
+				WRITE_RANDOM();
+				continue;
+			}
+			uint32_t x = rng_below(&g, live);
+			st->script[n++] = RANDOM_OP(what == 1 ? RANDOM_ENSURE : RANDOM_REMOVE, t, x);
+		}
+		for (uint32_t a = 0; a < attempts; a++) {
+			if (live && rng_unit(&g) < (double)a / attempts) {
+				st->script[n++] = RANDOM_OP(RANDOM_DESTROY, 0, rng_below(&g, live));
+				live--;
+			} else {
+				WRITE_RANDOM();
+			}
+		}
+	}
+#undef WRITE_RANDOM
+	st->ops = n;
+	st->live = live;
+	return 0;
 }
 
 static int random_run(struct run *run, struct world *w, struct random_state *st)
 {
 	const struct ecs_ops *ops = w->ops;
-	uint32_t attempts = run->c->entities;
-	unsigned char value[ECS_MAX_COMPONENT_SIZE];
-	struct rng g;
-	rng_seed(&g, run->c->seed, 3);
-	st->live = st->created = 0;
-	for (uint32_t round = 0; round < RANDOM_ROUNDS; round++) {
-		for (uint32_t a = 0; a < attempts; a++) {
-			if (rng_unit(&g) < 1.0 - (double)a / attempts) {
-				uint32_t x = st->live++, bits = (uint32_t)rng_next(&g);
-				st->serial[x] = st->created++;
-				int rc = ops->entity_create(w->s, &run->handles[x]);
-				for (uint32_t t = 0; rc == ECS_OK && t < VARKOR_TYPES; t++) {
-					if (!(bits >> t & 1))
-						continue;
-					value_fill(run->c->seed, t, st->serial[x], round, value, w->sizes[t]);
-					rc = ops->component_add(w->s, run->handles[x], t, value);
-				}
-				if (check(run, rc, "creating a random member", x))
-					return -1;
-			} else if (random_write(run, w, st, &g, round)) {
+	const struct values *values = run->c->values, *writes = run->c->writes;
+	uint32_t n = values->n, created = 0, live = 0;
+	ecs_entity *handles = run->handles;
+	uint32_t *serial = st->serial;
+	for (uint32_t i = 0; i < st->ops; i++) {
+		random_op op = st->script[i];
+		uint32_t x = op >> 7, arg = op >> 3 & 15;
+		ecs_entity e = handles[x];
+		int rc = ECS_OK;
+		switch ((enum random_kind)(op & 7)) {
+		case RANDOM_CREATE:
+			serial[x] = created++ % n;
+			live++;
+			rc = ops->entity_create(w->s, &handles[x]);
+			for (uint32_t t = 0; rc == ECS_OK && t < VARKOR_TYPES; t++)
+				if (arg >> t & 1)
+					rc = ops->component_add(w->s, handles[x], t, value_of(values, t, serial[x]));
+			break;
+		case RANDOM_WRITE:
+			if (write_components(w, e, VARKOR_TYPES, writes, serial[x], run->r))
 				return -1;
-			}
+			break;
+		case RANDOM_ENSURE:
+			rc = ops->component_has(w->s, e, arg);
+			if (rc == 0)
+				rc = ops->component_add(w->s, e, arg, value_of(values, arg, serial[x]));
+			break;
+		case RANDOM_REMOVE:
+			rc = ops->component_remove(w->s, e, arg);
+			if (rc == ECS_ERR_NO_COMPONENT)
+				rc = ECS_OK;
+			break;
+		case RANDOM_DESTROY:
+			rc = ops->entity_destroy(w->s, e);
+			handles[x] = handles[--live];
+			serial[x] = serial[live];
+			break;
 		}
-		for (uint32_t o = 0; o < attempts * RANDOM_OPERATIONS_PER_ATTEMPT; o++) {
-			uint32_t what = rng_below(&g, 3), t = rng_below(&g, VARKOR_TYPES);
-			if (what == 0 || st->live == 0) {
-				if (random_write(run, w, st, &g, round))
-					return -1;
-				continue;
-			}
-			uint32_t x = rng_below(&g, st->live);
-			int rc;
-			if (what == 1) {
-				rc = ops->component_has(w->s, run->handles[x], t);
-				if (rc == 0) {
-					value_fill(run->c->seed, t, st->serial[x], round, value, w->sizes[t]);
-					rc = ops->component_add(w->s, run->handles[x], t, value);
-				}
-			} else {
-				rc = ops->component_remove(w->s, run->handles[x], t);
-				if (rc == ECS_ERR_NO_COMPONENT)
-					rc = ECS_OK;
-			}
-			if (rc < 0)
-				return check(run, rc, "a random operation", x);
-		}
-		for (uint32_t a = 0; a < attempts; a++) {
-			if (st->live && rng_unit(&g) < (double)a / attempts) {
-				uint32_t x = rng_below(&g, st->live), last = --st->live;
-				if (check(run, ops->entity_destroy(w->s, run->handles[x]), "entity_destroy", x))
-					return -1;
-				run->handles[x] = run->handles[last];
-				st->serial[x] = st->serial[last];
-			} else if (random_write(run, w, st, &g, round)) {
-				return -1;
-			}
-		}
+		if (rc < 0)
+			return check(run, rc, "a random operation", x);
 	}
 	return 0;
 }
 
 static int random_setup(struct run *run)
 {
+	struct random_state *st = calloc(1, sizeof *st);
+	if (!st)
+		return fail(run->r, "out of memory in the harness");
+	run->state = st;
+	if (random_script(run, st))
+		return -1;
 	/* At most every attempt of every round creates a member. */
 	size_t cap = (size_t)run->c->entities * RANDOM_ROUNDS + 1;
-	struct random_state *st = calloc(1, sizeof *st);
 	ecs_entity *handles = realloc(run->handles, cap * sizeof *handles);
 	if (handles)
 		run->handles = handles;
-	if (!st || !handles || !(st->serial = malloc(cap * sizeof *st->serial))) {
-		if (st)
-			free(st->serial);
-		free(st);
+	if (!handles || !(st->serial = malloc(cap * sizeof *st->serial)))
 		return fail(run->r, "out of memory in the harness");
-	}
-	run->state = st;
 	return 0;
 }
 
@@ -448,8 +484,10 @@ static int random_finish(struct run *run)
 static void random_release(struct run *run)
 {
 	struct random_state *st = run->state;
-	if (st)
+	if (st) {
 		free(st->serial);
+		free(st->script);
+	}
 }
 
 /* --- the workloads -------------------------------------------------------------------- */

@@ -9,8 +9,6 @@
 
 #include "world.h"
 
-static const float dt = 1.0f / 60.0f;
-
 int fail(struct bench_result *r, const char *fmt, ...)
 {
 	va_list ap;
@@ -87,7 +85,8 @@ void value_fill(uint64_t seed, uint32_t t, uint64_t i, uint64_t round, void *out
 	memcpy(out, f, size < sizeof f ? size : sizeof f);
 }
 
-int values_make(struct values *v, uint32_t n, uint64_t seed, uint32_t component_size)
+int values_make(struct values *v, uint32_t n, uint64_t seed, uint64_t round,
+                uint32_t component_size)
 {
 	memset(v, 0, sizeof *v);
 	struct bench_case c = {.component_size = component_size};
@@ -98,7 +97,7 @@ int values_make(struct values *v, uint32_t n, uint64_t seed, uint32_t component_
 		if (!v->data[t])
 			return -1;
 		for (uint32_t i = 0; i < n; i++)
-			value_fill(seed, t, i, 0, v->data[t] + (size_t)i * v->size[t], v->size[t]);
+			value_fill(seed, t, i, round, v->data[t] + (size_t)i * v->size[t], v->size[t]);
 	}
 	return 0;
 }
@@ -113,6 +112,23 @@ void values_free(struct values *v)
 const void *value_of(const struct values *v, uint32_t t, uint32_t i)
 {
 	return v->data[t] + (size_t)i * v->size[t];
+}
+
+uint32_t *permutation(uint64_t seed, uint64_t stream, uint32_t n)
+{
+	uint32_t *order = malloc((size_t)n * sizeof *order + 1);
+	if (!order)
+		return NULL;
+	struct rng g;
+	rng_seed(&g, seed, stream);
+	for (uint32_t i = 0; i < n; i++)
+		order[i] = i;
+	for (uint32_t i = n; i > 1; i--) { /* Fisher-Yates */
+		uint32_t j = rng_below(&g, i), tmp = order[i - 1];
+		order[i - 1] = order[j];
+		order[j] = tmp;
+	}
+	return order;
 }
 
 /* --- the world ------------------------------------------------------------------------ */
@@ -136,7 +152,7 @@ int world_open(const struct bench_case *c, struct world *w, struct bench_result 
 		return fail(r, "out of memory in the harness");
 	for (uint32_t t = 0; t < types; t++)
 		w->sizes[t] = type_size(c, t);
-	struct ecs_allocator alloc = counting_alloc_init(&w->counter);
+	struct ecs_allocator alloc = counting_alloc_bench(&w->counter);
 	struct ecs_config cfg = {types, c->systems, w->sizes};
 	int rc = c->ops->create(&cfg, &alloc, &w->s);
 	if (rc != ECS_OK) {
@@ -185,83 +201,22 @@ int despawn(struct world *w, uint32_t n, const ecs_entity *handles, struct bench
 	return 0;
 }
 
-int write_components(struct world *w, ecs_entity e, uint32_t types, uint64_t i, uint64_t round,
-                     uint64_t seed, struct bench_result *r)
+int write_components(struct world *w, ecs_entity e, uint32_t types, const struct values *writes,
+                     uint32_t i, struct bench_result *r)
 {
 	for (uint32_t t = 0; t < types; t++) {
-		int has = w->ops->component_has(w->s, e, t);
-		if (has < 0)
-			return fail(r, "component_has returned %s", ecs_status_name(has));
-		if (!has)
-			continue;
 		void *p;
 		int rc = w->ops->component_get(w->s, e, t, &p);
+		if (rc == ECS_ERR_NO_COMPONENT)
+			continue;
 		if (rc != ECS_OK)
 			return fail(r, "component_get returned %s", ecs_status_name(rc));
-		value_fill(seed, t, i, round + 1, p, w->sizes[t]);
+		value_copy(p, value_of(writes, t, i), w->sizes[t]);
 	}
 	return 0;
 }
 
-/* --- the system pass ------------------------------------------------------------------ */
-
-static inline void *component_at(const struct ecs_batch *b, uint32_t c, uint32_t i, size_t size)
-{
-	return b->columns[c] ? (char *)b->columns[c] + i * size : b->pointers[c][i];
-}
-
-static inline void update_one(uint32_t k, struct position *p, const struct velocity *v,
-                              const struct mass *m)
-{
-	if (k == 1) {
-		p->x += dt;
-		p->y += dt;
-	} else if (k == 2) {
-		p->x += v->x * dt;
-		p->y += v->y * dt;
-	} else {
-		p->x += v->x * m->m * dt;
-		p->y += v->y * m->m * dt;
-	}
-}
-
-/* The update of system 0 over one batch: Position += Velocity * dt (k=1: += dt; k=3: scaled
- * by Mass), through columns where the batch has them, pointers where it has not. */
-void update_batch(const struct ecs_batch *b, uint32_t k, const size_t size[COMP_MAX_K])
-{
-	uint32_t n = b->count;
-	bool columns = true;
-	for (uint32_t c = 0; c < k; c++)
-		columns = columns && b->columns[c];
-	if (columns && size[0] == sizeof(struct position) &&
-	    (k < 2 || size[1] == sizeof(struct velocity)) && (k < 3 || size[2] == sizeof(struct mass))) {
-		/* The common case, typed so that the compiler can vectorise it: what the floor and
-		 * every backend that hands out columns get alike. */
-		struct position *p = b->columns[0];
-		const struct velocity *v = b->columns[1];
-		const struct mass *m = b->columns[2];
-		if (k == 1)
-			for (uint32_t i = 0; i < n; i++)
-				update_one(1, &p[i], NULL, NULL);
-		else if (k == 2)
-			for (uint32_t i = 0; i < n; i++)
-				update_one(2, &p[i], &v[i], NULL);
-		else
-			for (uint32_t i = 0; i < n; i++)
-				update_one(3, &p[i], &v[i], &m[i]);
-	} else if (columns) {
-		char *p = b->columns[0], *v = k > 1 ? b->columns[1] : NULL,
-		     *m = k > 2 ? b->columns[2] : NULL;
-		for (uint32_t i = 0; i < n; i++)
-			update_one(k, (void *)(p + i * size[0]), v ? (void *)(v + i * size[1]) : NULL,
-			           m ? (void *)(m + i * size[2]) : NULL);
-	} else {
-		for (uint32_t i = 0; i < n; i++)
-			update_one(k, component_at(b, 0, i, size[0]),
-			           k > 1 ? component_at(b, 1, i, size[1]) : NULL,
-			           k > 2 ? component_at(b, 2, i, size[2]) : NULL);
-	}
-}
+/* --- the system pass (the update itself: update.c) ------------------------------- */
 
 uint64_t system_pass(struct world *w, uint32_t k)
 {
@@ -370,7 +325,7 @@ void run_release(struct run *run)
 	free(run->worlds);
 	world_close(&run->world);
 	values_free(&run->floor);
-	free(run->order);
+	free(run->shuffled);
 	free(run->state);
 	free(run->handles);
 }

@@ -38,9 +38,22 @@ double rng_unit(struct rng *g); /* [0, 1) */
 
 /* Size in bytes of component type t in this run (Position and Velocity: --component-size). */
 uint32_t type_size(const struct bench_case *c, uint32_t t);
-/* Fills `size` bytes of a value of type t for entity i at round `round` (zero padded). */
+/* Fills `size` bytes of a value of type t for entity i at round `round` (zero padded). Never
+ * inside a timed region: it costs four mix64 a call; workloads read struct values instead. */
 void value_fill(uint64_t seed, uint32_t t, uint64_t i, uint64_t round, void *out, uint32_t size);
 const void *value_of(const struct values *v, uint32_t t, uint32_t i);
+/* Copies a value of `size` bytes; the harness's sizes (8 and 4) inline, without a call. */
+static inline void value_copy(void *dst, const void *src, uint32_t size)
+{
+	if (size == 8)
+		__builtin_memcpy(dst, src, 8);
+	else if (size == 4)
+		__builtin_memcpy(dst, src, 4);
+	else
+		__builtin_memcpy(dst, src, size);
+}
+/* A permutation of 0..n-1 drawn from (seed, stream), malloc'd; NULL if out of memory. */
+uint32_t *permutation(uint64_t seed, uint64_t stream, uint32_t n);
 
 struct world {
 	const struct ecs_ops *ops;
@@ -58,10 +71,11 @@ void world_close(struct world *w);
 int spawn(struct world *w, uint32_t n, const uint32_t *types, uint32_t ntypes,
           const struct values *v, ecs_entity *handles, struct bench_result *r);
 int despawn(struct world *w, uint32_t n, const ecs_entity *handles, struct bench_result *r);
-/* Writes a new value (from the round number) into every component the entity has among the
- * first `types` types, through component_get. */
-int write_components(struct world *w, ecs_entity e, uint32_t types, uint64_t i, uint64_t round,
-                     uint64_t seed, struct bench_result *r);
+/* Writes value `i` of the write table into every component the entity has among the first
+ * `types` types: one component_get each (ECS_ERR_NO_COMPONENT: the entity lacks it) and a
+ * plain copy, no value made inside the caller's timed region. */
+int write_components(struct world *w, ecs_entity e, uint32_t types, const struct values *writes,
+                     uint32_t i, struct bench_result *r);
 
 /* One pass of system 0 (Position += Velocity * dt, ...) over k components; returns the
  * number of entities visited, UINT64_MAX if the iteration could not begin. */
@@ -91,7 +105,7 @@ struct run {
 	double sum;           /* get: what the reads added up to */
 	uint64_t first_round_peak; /* peak bytes after the storage's first round, for reuse */
 	struct values floor;  /* the floor's plain arrays */
-	uint32_t *order;      /* get: the shuffled order of access */
+	ecs_entity *shuffled; /* get: the handles in the shuffled order of access */
 	void *state;          /* a workload's own */
 };
 
