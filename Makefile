@@ -76,6 +76,10 @@ CG_FLAGS := -DECSB_CALLGRIND
 TEST_BIN := build/conformance
 ASAN_TEST_BIN := build/asan/conformance
 ASAN_REPLAY_BIN := build/asan/fuzz_replay
+# The harness with the timed regions checked: nothing that makes values or draws decisions may
+# run inside one (harness/measure.h). make test runs every workload with it.
+CHECK_BIN := build/check/ecsbench
+CHECK_FLAGS := -DECSB_CHECK_TIMED
 
 .PHONY: all deps deps-fuzz deps-valgrind deps-plots bench plots cachegrind profile table compare test fuzz \
 	fuzz-merge clean help
@@ -96,6 +100,9 @@ build/harness/main.o: build/.commit
 build/cachegrind/.flags: FORCE | deps deps-valgrind
 	$(Q)mkdir -p build/cachegrind
 	$(Q)echo '$(ALL_CFLAGS) $(CG_FLAGS) $(COMMIT)' | cmp -s - $@ || echo '$(ALL_CFLAGS) $(CG_FLAGS) $(COMMIT)' > $@
+build/check/.flags: FORCE | deps
+	$(Q)mkdir -p build/check
+	$(Q)echo '$(ALL_CFLAGS) $(CHECK_FLAGS)' | cmp -s - $@ || echo '$(ALL_CFLAGS) $(CHECK_FLAGS)' > $@
 build/asan/.flags: FORCE | deps
 	$(Q)mkdir -p build/asan
 	$(Q)echo '$(ALL_CFLAGS) $(SAN_FLAGS)' | cmp -s - $@ || echo '$(ALL_CFLAGS) $(SAN_FLAGS)' > $@
@@ -111,6 +118,15 @@ build/asan/%.o: %.c build/asan/.flags
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $< (asan)")
 	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -MMD -MP -c $< -o $@
+
+build/check/%.o: %.c build/check/.flags
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $< (timed regions checked)")
+	$(Q)$(CC) $(ALL_CFLAGS) $(CHECK_FLAGS) -MMD -MP -c $< -o $@
+
+$(CHECK_BIN): $(call objs,build/check,$(HARNESS_SRC) $(IMPL_SRC))
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDLIBS)
 
 build/cachegrind/%.o: %.c build/cachegrind/.flags
 	@mkdir -p $(dir $@)
@@ -199,7 +215,7 @@ compare:
 	@test -n "$(OLD)" -a -n "$(NEW)" || { echo "usage: make compare OLD=results/x.csv NEW=results/y.csv" >&2; exit 2; }
 	@scripts/compare.sh $(OLD) $(NEW)
 
-test: $(BIN) $(TEST_BIN) $(ASAN_TEST_BIN) $(ASAN_REPLAY_BIN) | deps-valgrind
+test: $(BIN) $(TEST_BIN) $(ASAN_TEST_BIN) $(ASAN_REPLAY_BIN) $(CHECK_BIN) | deps-valgrind
 	$(Q)tests/run.sh
 
 clean:

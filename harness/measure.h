@@ -9,6 +9,25 @@
 #ifndef ECSB_MEASURE_H
 #define ECSB_MEASURE_H
 
+/*
+ * The check build (build/check/, -DECSB_CHECK_TIMED, run by make test) also marks the timed
+ * region, and what must never run inside it (making values, drawing random decisions, building
+ * permutations) calls UNTIMED_ONLY, which aborts with the name of the culprit if it does: the
+ * rule "the timed region holds the operation and nothing else" as a test.
+ */
+#ifdef ECSB_CHECK_TIMED
+#include <stdbool.h>
+extern bool measure_timed;
+void measure_untimed_only(const char *what);
+#define UNTIMED_ONLY(what) measure_untimed_only(what)
+#define CHECK_TIMED_BEGIN() (measure_timed = true)
+#define CHECK_TIMED_END() (measure_timed = false)
+#else
+#define UNTIMED_ONLY(what) ((void)0)
+#define CHECK_TIMED_BEGIN() ((void)0)
+#define CHECK_TIMED_END() ((void)0)
+#endif
+
 #ifdef ECSB_CALLGRIND
 #include <valgrind/callgrind.h>
 /* START_INSTRUMENTATION does nothing when instrumentation is already on (the default), and lets
@@ -20,8 +39,8 @@
 	} while (0)
 #define MEASURE_END() CALLGRIND_TOGGLE_COLLECT
 #else
-#define MEASURE_BEGIN() ((void)0)
-#define MEASURE_END() ((void)0)
+#define MEASURE_BEGIN() CHECK_TIMED_BEGIN()
+#define MEASURE_END() CHECK_TIMED_END()
 #endif
 
 #endif

@@ -7,7 +7,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "measure.h"
 #include "world.h"
+
+#ifdef ECSB_CHECK_TIMED
+bool measure_timed;
+
+void measure_untimed_only(const char *what)
+{
+	if (!measure_timed)
+		return;
+	fprintf(stderr, "ecsbench (check build): %s inside a timed region\n", what);
+	abort();
+}
+#endif
 
 int fail(struct bench_result *r, const char *fmt, ...)
 {
@@ -34,6 +47,7 @@ void rng_seed(struct rng *g, uint64_t seed, uint64_t stream)
 
 uint64_t rng_next(struct rng *g)
 {
+	UNTIMED_ONLY("rng_next (a random decision)");
 	g->state ^= g->state >> 12;
 	g->state ^= g->state << 25;
 	g->state ^= g->state >> 27;
@@ -64,6 +78,7 @@ uint32_t type_size(const struct bench_case *c, uint32_t t)
 
 void value_fill(uint64_t seed, uint32_t t, uint64_t i, uint64_t round, void *out, uint32_t size)
 {
+	UNTIMED_ONLY("value_fill (making a value)");
 	float f[2];
 	uint64_t key = i + round * 0x100000000ull;
 	switch (t) {
@@ -116,6 +131,7 @@ const void *value_of(const struct values *v, uint32_t t, uint32_t i)
 
 uint32_t *permutation(uint64_t seed, uint64_t stream, uint32_t n)
 {
+	UNTIMED_ONLY("permutation");
 	uint32_t *order = malloc((size_t)n * sizeof *order + 1);
 	if (!order)
 		return NULL;
@@ -144,6 +160,7 @@ void world_close(struct world *w)
 
 int world_open(const struct bench_case *c, struct world *w, struct bench_result *r)
 {
+	UNTIMED_ONLY("world_open (creating a storage)");
 	memset(w, 0, sizeof *w);
 	w->ops = c->ops;
 	uint32_t types = c->profile->component_count;
@@ -259,6 +276,7 @@ uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
 int checksum_values(struct world *w, uint32_t n, const uint32_t *types, uint32_t ntypes,
                     const ecs_entity *handles, uint64_t *out, struct bench_result *r)
 {
+	UNTIMED_ONLY("checksum_values");
 	uint64_t h = CHECKSUM_START;
 	for (uint32_t i = 0; i < n; i++) {
 		for (uint32_t j = 0; j < ntypes; j++) {

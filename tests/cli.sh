@@ -104,6 +104,15 @@ else
 	fail good-run "exit status $?: $(cat "$tmp/stderr")"
 fi
 
+# The check build aborts if anything that makes values or draws decisions runs inside a timed
+# region (harness/measure.h): every workload, every backend, two samples each.
+if build/check/ecsbench --entities 64 --components 1,3 --reps 2 --scale 0.002 \
+	--output "$tmp/check.csv" 2>"$tmp/stderr"; then
+	ok timed-regions-hold-only-the-operation
+else
+	fail timed-regions-hold-only-the-operation "$(tail -n 3 "$tmp/stderr")"
+fi
+
 # A fixed inner count and no floor: every row has that inner count, and iterate no floor row.
 fixed="$tmp/fixed.csv"
 if "$bin" --backends hash,sparse --workloads iterate,create --entities 128 --components 2 \
