@@ -204,7 +204,8 @@ CSV ?= $(RESULTS_ROOT)/$(PROFILE).csv
 TABLE = $(if $(filter $(abspath $(RESULTS_ROOT)/$(PROFILE).csv),$(abspath $(CSV))),$(RESULTS_ROOT)/table-$(PROFILE).md,$(basename $(CSV))-table.md)
 table:
 	@test -r '$(CSV)' || { echo "make table: cannot read $(CSV); run make bench PROFILE=$(PROFILE) first, or give CSV= (REFERENCE=1: the reference results)" >&2; exit 2; }
-	@scripts/table.sh '$(CSV)' '$(BASELINE)' '$(TB_ENTITIES)' '$(TB_COMPONENTS)' > '$(TABLE).tmp'
+	@scripts/table.sh '$(CSV)' '$(BASELINE)' '$(TB_ENTITIES)' '$(TB_COMPONENTS)' > '$(TABLE).tmp' || \
+		{ rm -f '$(TABLE).tmp'; exit 2; }
 	@mv '$(TABLE).tmp' '$(TABLE)'
 	@cat '$(TABLE)'
 	@echo "(written to $(TABLE))"
