@@ -46,7 +46,7 @@ do for [i = 1:nruns] { runs = runs . "\n" . value(sprintf("runtext%d", i)) }
 set multiplot title sprintf("%s: simulated cache misses per entity, timed call only, profile %s\ncallgrind --cache-sim=yes; %s (size:ways:line)\n%s%s", \
 	workload, profile, config, source, runs) font ",11"
 set bmargin at screen 0.16
-set tmargin at screen 0.81 - (nruns - 1) * 0.035
+set tmargin at screen 0.79 - (nruns - 1) * 0.035
 do for [i = 1:np] {
 	k = word(cases, 3 * i - 2)
 	n = word(cases, 3 * i - 1)

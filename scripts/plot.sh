@@ -144,7 +144,7 @@ run_of() {
 }
 # noisy_means CSV -> what the CSV calls noisy, from its `#` lines ("rows with ... flagged noisy").
 noisy_means() {
-	sed -n 's/^# .*\(rows with [^;]*\) are flagged noisy.*/\1/p; s/^# .*\(rows with [^;]*\) flagged noisy.*/\1/p' "$1" | head -n 1
+	sed -n 's/^# .*; \(rows [^;]*\) are flagged noisy.*/\1/p; s/^# .*; \(rows [^;]*\) flagged noisy.*/\1/p' "$1" | head -n 1
 }
 
 # gp SCRIPT ARGS: gnuplot -e ARGS SCRIPT. What gnuplot says goes to a log, shown when it fails

@@ -26,7 +26,7 @@ case "$n" in *[!0-9]*) echo "table.sh: ENTITIES must be one entity count, not '$
 case "$k" in '' | *[!0-9]*) echo "table.sh: COMPONENTS must be one component count, not '$k'" >&2; exit 2 ;; esac
 
 header() { sed -n "s/^# $1 //p" "$csv" | head -n 1; }
-noisy_means=$(header seed | sed -n 's/.*\(rows with [^;]*flagged noisy\).*/\1/p')
+noisy_means=$(sed -n 's/^# .*; \(rows [^;]*flagged noisy\).*/\1/p' "$csv" | head -n 1)
 
 grep -v '^#' "$csv" | awk -F, -v base="$base" -v n="$n" -v k="$k" -v file="$csv" \
 	-v date="$(header date)" -v cpu="$(header cpu | cut -d';' -f1)" -v commit="$(header 'ecsbench commit')" \
