@@ -27,13 +27,22 @@ SEED ?= 1
 SYSTEMS ?=
 COMPONENT_SIZE ?= 8
 SCALE ?= 1
-OUTPUT ?= results/$(PROFILE).csv
-# Plots of the default output go to plots/; those of another OUTPUT=x.csv to x-plots/, drawn
-# from the CSV files in x.csv's folder, and its cache figures go to that folder too, so that a
-# trial run never overwrites the committed results or figures nor mixes with them.
-default_output = $(filter $(abspath results/$(PROFILE).csv),$(abspath $(OUTPUT)))
-PLOTS ?= $(if $(default_output),plots,$(basename $(OUTPUT))-plots)
-RESULTS_DIR = $(if $(default_output),results,$(patsubst %/,%,$(dir $(OUTPUT))))
+# A user's runs write results/ and plots/ (ignored by git). The reference results and figures
+# that the README cites live in results/reference/ and plots/reference/, which only REFERENCE=1
+# (or `make reference`) writes, so that a user's run never makes the README disagree with them.
+REFERENCE ?=
+ifneq ($(filter-out 1,$(REFERENCE)),)
+$(error REFERENCE=$(REFERENCE): use REFERENCE=1 (write results/reference/, plots/reference/) or leave it out)
+endif
+RESULTS_ROOT := $(if $(REFERENCE),results/reference,results)
+PLOTS_ROOT := $(if $(REFERENCE),plots/reference,plots)
+OUTPUT ?= $(RESULTS_ROOT)/$(PROFILE).csv
+# Plots of the default output go to PLOTS_ROOT; those of another OUTPUT=x.csv to x-plots/, drawn
+# from the CSV files in x.csv's folder, and its cache figures and profiles go to that folder too,
+# so that a trial run never overwrites other results or figures nor mixes with them.
+default_output = $(filter $(abspath $(RESULTS_ROOT)/$(PROFILE).csv),$(abspath $(OUTPUT)))
+PLOTS ?= $(if $(default_output),$(PLOTS_ROOT),$(basename $(OUTPUT))-plots)
+RESULTS_DIR = $(if $(default_output),$(RESULTS_ROOT),$(patsubst %/,%,$(dir $(OUTPUT))))
 # make profile: one backend and workload.
 BACKEND ?= hash
 WORKLOAD ?= iterate
@@ -47,6 +56,9 @@ CG_COMPONENTS = $(call default_of,COMPONENTS,2)
 CG_WORKLOADS = $(call default_of,WORKLOADS,create$(comma)iterate$(comma)churn$(comma)add-remove$(comma)get$(comma)fragmented)
 PF_ENTITIES = $(call default_of,ENTITIES,131072)
 PF_COMPONENTS = $(call default_of,COMPONENTS,2)
+# make table: one N (default: the largest in the CSV) and one k.
+TB_ENTITIES = $(call default_of,ENTITIES,)
+TB_COMPONENTS = $(call default_of,COMPONENTS,2)
 
 ifeq ($(V),1)
 Q :=
@@ -81,8 +93,8 @@ ASAN_REPLAY_BIN := build/asan/fuzz_replay
 CHECK_BIN := build/check/ecsbench
 CHECK_FLAGS := -DECSB_CHECK_TIMED
 
-.PHONY: all deps deps-fuzz deps-valgrind deps-plots bench plots cachegrind profile table compare test fuzz \
-	fuzz-merge clean help
+.PHONY: all deps deps-fuzz deps-valgrind deps-plots bench reference plots cachegrind profile table compare \
+	test fuzz fuzz-merge clean help
 all: $(BIN) $(TEST_BIN)
 
 deps:
@@ -185,37 +197,51 @@ bench: $(BIN)
 	$(Q)$(MAKE) --no-print-directory plots PROFILE=$(PROFILE) OUTPUT=$(OUTPUT) PLOTS=$(PLOTS) || \
 		echo "make bench: $(OUTPUT) is written; the plots were not drawn (see above)" >&2
 
-# Draws plots/$(PROFILE)/*.png and plots/profiles/*.png from the CSV files in results/.
+# The reference run that the README cites, from committed code only: the benchmark and its
+# figures into results/reference/ and plots/reference/, then its table.
+reference:
+	@case '$(COMMIT)' in *-dirty | unknown*) echo "make reference: impls/ or harness/ differ from \
+	the commit (or no git): commit them first, so that the reference names the code it measured" >&2; \
+	exit 2 ;; esac
+	$(Q)$(MAKE) --no-print-directory bench REFERENCE=1
+	$(Q)$(MAKE) --no-print-directory table REFERENCE=1
+
+# Draws PLOTS/$(PROFILE)/*.png and PLOTS/profiles/*.png from the CSV files in RESULTS_DIR.
 plots: | deps-plots
 	$(Q)scripts/plot.sh -r $(RESULTS_DIR) -i $(OUTPUT) -o $(PLOTS) $(PROFILE)
 
-# Simulated caches over the timed call only -> results/cachegrind-$(PROFILE).csv (appended),
-# then plots/$(PROFILE)/cache-*.png.
+# Simulated caches over the timed call only -> RESULTS_DIR/cachegrind-$(PROFILE).csv (a case
+# measured again replaces its row), then PLOTS/$(PROFILE)/cache-*.png.
 cachegrind: $(CG_BIN) | deps-plots
 	scripts/cachegrind.sh -p $(PROFILE) -b $(BACKENDS) -w $(CG_WORKLOADS) -n $(CG_ENTITIES) \
 		-B $(COMPONENT_SIZE) -s $(SCALE) -o $(RESULTS_DIR)/cachegrind-$(PROFILE).csv \
 		-k $(CG_COMPONENTS) $(if $(SYSTEMS),-S $(SYSTEMS))
 	$(Q)scripts/plot.sh -r $(RESULTS_DIR) -i $(OUTPUT) -o $(PLOTS) $(PROFILE)
 
-# Where one backend spends a workload's timed call -> results/profile-$(BACKEND)-$(WORKLOAD).txt
+# Where one backend spends a workload's timed call -> RESULTS_DIR/profile-$(BACKEND)-$(WORKLOAD).txt
 profile: $(CG_BIN)
 	scripts/profile.sh -p $(PROFILE) -b $(BACKEND) -w $(WORKLOAD) -n $(PF_ENTITIES) \
-		-B $(COMPONENT_SIZE) -s $(SCALE) \
+		-B $(COMPONENT_SIZE) -s $(SCALE) -o $(RESULTS_DIR)/profile-$(BACKEND)-$(WORKLOAD).txt \
 		-k $(PF_COMPONENTS) $(if $(SYSTEMS),-S $(SYSTEMS))
 
+# make table reads CSV (default: the profile's in RESULTS_ROOT) and writes its table beside it:
+# RESULTS_ROOT/table-$(PROFILE).md for the default CSV, x-table.md for CSV=x.csv.
 BASELINE ?= hash
+CSV ?= $(RESULTS_ROOT)/$(PROFILE).csv
+TABLE = $(if $(filter $(abspath $(RESULTS_ROOT)/$(PROFILE).csv),$(abspath $(CSV))),$(RESULTS_ROOT)/table-$(PROFILE).md,$(basename $(CSV))-table.md)
 table:
-	@test -r results/$(PROFILE).csv || { echo "make table: no results/$(PROFILE).csv; run make bench PROFILE=$(PROFILE) first" >&2; exit 2; }
-	@scripts/table.sh results/$(PROFILE).csv $(BASELINE) > results/table-$(PROFILE).md.tmp
-	@mv results/table-$(PROFILE).md.tmp results/table-$(PROFILE).md
-	@cat results/table-$(PROFILE).md
-	@echo "(written to results/table-$(PROFILE).md)"
+	@test -r '$(CSV)' || { echo "make table: cannot read $(CSV); run make bench PROFILE=$(PROFILE) first, or give CSV= (REFERENCE=1: the reference results)" >&2; exit 2; }
+	@scripts/table.sh '$(CSV)' '$(BASELINE)' '$(TB_ENTITIES)' '$(TB_COMPONENTS)' > '$(TABLE).tmp' || \
+		{ rm -f '$(TABLE).tmp'; exit 2; }
+	@mv '$(TABLE).tmp' '$(TABLE)'
+	@cat '$(TABLE)'
+	@echo "(written to $(TABLE))"
 
 compare:
 	@test -n "$(OLD)" -a -n "$(NEW)" || { echo "usage: make compare OLD=results/x.csv NEW=results/y.csv" >&2; exit 2; }
 	@scripts/compare.sh $(OLD) $(NEW)
 
-test: $(BIN) $(TEST_BIN) $(ASAN_TEST_BIN) $(ASAN_REPLAY_BIN) $(CHECK_BIN) | deps-valgrind
+test: $(BIN) $(TEST_BIN) $(ASAN_TEST_BIN) $(ASAN_REPLAY_BIN) $(CHECK_BIN) | deps-valgrind deps-plots
 	$(Q)tests/run.sh
 
 clean:
@@ -225,17 +251,25 @@ help:
 	@echo "make                  build build/ecsbench and the tests"
 	@echo "make bench PROFILE=A  every backend, workload, k=1..3, N=2^10..2^20 -> results/A.csv"
 	@echo "                      (BACKENDS= WORKLOADS= ENTITIES= COMPONENTS= REPS= WARMUP= SEED= SYSTEMS= OUTPUT=)"
-	@echo "                      then draws plots/<profile>/*.png and plots/profiles/*.png"
+	@echo "                      then draws plots/A/*.png and plots/profiles/*.png; OUTPUT=x.csv: plots in x-plots/"
 	@echo "make plots PROFILE=A  draw the plots again from results/"
 	@echo "make cachegrind PROFILE=A   D refs, D1/LLd misses of the timed call under valgrind"
-	@echo "                      -> results/cachegrind-A.csv, plots/A/cache-*.png"
-	@echo "                      (BACKENDS= WORKLOADS= ENTITIES=16384,131072 COMPONENTS=2 SYSTEMS=)"
-	@echo "make profile BACKEND=hash WORKLOAD=iterate   top functions of the timed call"
+	@echo "                      -> results/cachegrind-A.csv (a case measured again replaces its row),"
+	@echo "                      plots/A/cache-*.png (BACKENDS= WORKLOADS= ENTITIES=16384,131072 COMPONENTS=2 SYSTEMS=)"
+	@echo "make profile BACKEND=hash WORKLOAD=iterate   top functions of the timed call, per entity too"
 	@echo "                      -> results/profile-hash-iterate.txt (ENTITIES=131072 COMPONENTS=2)"
 	@echo "make table PROFILE=A BASELINE=hash   seed 001's table -> results/table-A.md"
+	@echo "                      (CSV=x.csv -> x-table.md; ENTITIES=N, default the largest; COMPONENTS=2)"
 	@echo "make compare OLD=a.csv NEW=b.csv   per-row ratio NEW/OLD against the noise, geometric means"
-	@echo "make test             conformance suite (plain and ASan+UBSan) and command-line tests"
+	@echo "make test             conformance suite (plain and ASan+UBSan), command-line and figure tests"
 	@echo "make fuzz             libFuzzer on every backend for FUZZ_SECONDS (default 60)"
 	@echo "make clean            remove build/"
+	@echo ""
+	@echo "Reference results (what the README cites; maintainers only):"
+	@echo "  results/reference/ and plots/reference/ are committed; a user's runs never write there."
+	@echo "make reference PROFILE=A   make bench and make table into results/reference/, plots/reference/"
+	@echo "                      (refuses when impls/ or harness/ differ from the commit)"
+	@echo "REFERENCE=1           the same folders for any target: make cachegrind PROFILE=A REFERENCE=1,"
+	@echo "                      make profile ... REFERENCE=1, make table REFERENCE=1, make plots REFERENCE=1"
 
 -include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,17 +1,21 @@
 # cache.gp: simulated D1 and LLd misses per entity of one workload's timed call, by backend:
 # a panel per k x N, two bars per backend (D1 solid, LLd hatched, both in the backend's colour),
-# the value written over each bar.
+# the value written over each bar; a backend that a panel lacks is written "not measured" in its
+# slot, so that an empty slot never reads as zero misses.
 # Variables (set by plot.sh with -e): scripts (this folder), dir (a file per panel,
 # dir/<size>-<k>-<N>.dat: "slot,backend,d1 misses per entity,lld misses per entity", slot = the
 # backend's place in backends), size (component bytes), out, workload, backends (space-separated,
 # in colour order), styles (the line style of each backend, same order), cases ("k N rounds ..."
 # for each panel; rounds > 1: a round-based workload, whose misses are per entity per round),
-# ymax (the largest misses per entity), profile, config (the simulated caches).
+# ymax (the largest misses per entity), profile, config (the simulated caches), nruns and
+# runtext1..runtext<nruns> (the runs drawn: commit, date; a title line each), source (the CSV),
+# and per panel i: have<i> (" backend ... " it has), run<i> (the numbers of its runs).
 load scripts . "/styles.gp"
 
 np = words(cases) / 3
 nb = words(backends)
-set terminal pngcairo size (np > 1 ? (70 * nb + 140) * np + 100 : 70 * nb + 460), 600 \
+canvas_w = np > 1 ? (70 * nb + 140) * np + 100 : 70 * nb + 460
+set terminal pngcairo size canvas_w, 600 \
 	font "DejaVu Sans,10" noenhanced
 set output out
 
@@ -37,28 +41,37 @@ values(f) = "'" . f . "' using ($1 - 0.19):3:(sprintf('%.3g', $3)) with labels o
 key_top = 0.07
 pl = np > 1 ? 0.07 : 0.12
 gap = 0.05
-set multiplot title sprintf("%s: simulated cache misses per entity, timed call only, profile %s\ncallgrind --cache-sim=yes; %s (size:ways:line)", \
-	workload, profile, config) font ",11"
+runs = ""
+do for [i = 1:nruns] { runs = runs . "\n" . value(sprintf("runtext%d", i)) }
+set multiplot title sprintf("%s: simulated cache misses per entity, timed call only, profile %s\ncallgrind --cache-sim=yes; %s (size:ways:line)\n%s%s", \
+	workload, profile, config, source, runs) font ",11"
 set bmargin at screen 0.16
-set tmargin at screen 0.84
+set tmargin at screen 0.79 - (nruns - 1) * 0.035
 do for [i = 1:np] {
 	k = word(cases, 3 * i - 2)
 	n = word(cases, 3 * i - 1)
 	r = word(cases, 3 * i) + 0
 	set lmargin at screen panel_l(i, np)
 	set rmargin at screen panel_r(i, np)
-	set title sprintf("k = %s, N = %s%s", k, n, r > 1 ? sprintf(" x %d rounds", r) : "")
+	set title sprintf("k = %s, N = %s%s%s", k, n, r > 1 ? sprintf(" x %d rounds", r) : "", \
+		nruns > 1 ? sprintf(" (run%s %s)", strstrt(value(sprintf("run%d", i)), ",") ? "s" : "", value(sprintf("run%d", i))) : "")
 	if (i == 1) {
 		set ylabel sprintf("misses per entity%s (linear)", r > 1 ? " per round" : "")
 	} else {
 		unset ylabel
 	}
 	cmd = ""
+	unset label
 	do for [j = 1:nb] {
-		cmd = cmd . ", " . d1(j) . ", " . ll(j)
+		if (strstrt(value(sprintf("have%d", i)), " " . word(backends, j) . " ") > 0) {
+			cmd = cmd . ", " . d1(j) . ", " . ll(j)
+		} else {
+			set label j "not measured" at j, graph 0.03 rotate by 90 left font ",9" textcolor rgb "#606060"
+		}
 	}
 	unset key
 	eval "plot " . cmd[3:*] . ", " . values(series(k, n))
+	unset label
 }
 keycmd = ", keyentry with boxes fillcolor rgb '#808080' fillstyle solid 0.9 border rgb '#404040' title 'D1 misses (solid)'" . \
 	", keyentry with boxes fillcolor rgb '#808080' fillstyle pattern 4 border rgb '#404040' title 'LLd misses (hatched)'"

@@ -1,13 +1,15 @@
 #!/bin/sh
 # cachegrind.sh: simulated cache figures of the timed phase of workloads, one valgrind run per
-# backend x workload x N x k, appended to a CSV; prints seed 000's cachegrind summary for each.
+# backend x workload x N x k, written to a CSV in which a case measured again replaces its old
+# row (the other cases stay); prints seed 000's cachegrind summary for each.
 #
 # Usage: scripts/cachegrind.sh [-p PROFILE] [-b BACKENDS] [-w WORKLOADS] [-n ENTITIES]
 #                              [-k COMPONENTS] [-S SYSTEMS] [-B BYTES] [-s SCALE] [-o CSV]
-#                              [-j JOBS] [-x BINARY]
+#                              [-j JOBS] [-x BINARY] [-V VALGRIND]
 #   defaults: -p A -b all -w all -n 16384,131072 -k 2 -B 8 -s 1
 #             -o results/cachegrind-PROFILE.csv -j the number of cores
-#             -x build/cachegrind/ecsbench (make cachegrind builds it)
+#             -x build/cachegrind/ecsbench (make cachegrind builds it) -V valgrind
+#             (tests/figures.sh gives a stand-in that writes callgrind's totals)
 #   ENTITIES takes what ecsbench takes: a comma list, A..B for every power of two in between.
 #   BYTES is ecsbench's --component-size, SCALE its --scale (seed 001's fixed-size workloads,
 #   varkor-*, which run once at their own N and k, whatever -n and -k say).
@@ -32,20 +34,29 @@
 # one thread at a time anyway). entity_ops is N x rounds x inner (rounds: the passes of a
 # round-based workload over its N entities, as the CSV's ns_per_entity counts them), and the
 # per-entity figures divide by it. Under valgrind the counts are exact and do not depend on load,
-# so cases run JOBS at a time.
+# so cases run JOBS at a time. The program runs with LD_BIND_NOW=1: with lazy binding the first
+# call of each library function inside the timed call would run the dynamic linker's resolver
+# there (_dl_runtime_resolve, _dl_fixup, _dl_lookup_*), a cost of the first call only.
+#
+# A case is backend x profile x systems x workload x N x k x component bytes: a new row of a case
+# replaces the CSV's old one, so that a short trial never leaves stale rows beside fresh ones,
+# and each row keeps the date and commit of the run that measured it. The CSV is rewritten
+# through a temporary file: an interrupted run leaves the previous one whole.
 set -eu
 
+# shellcheck source=scripts/caches.sh
 . "$(dirname "$0")/caches.sh"
 
 usage() {
-	sed -n '4,13p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '6,15p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
 profile=A backends=all workloads=all entities=16384,131072 components=2 systems='' out='' jobs=''
 bytes=8 scale=1
 bin=build/cachegrind/ecsbench
-while getopts p:b:w:n:k:S:B:s:o:j:x:h opt; do
+valgrind=valgrind
+while getopts p:b:w:n:k:S:B:s:o:j:x:V:h opt; do
 	case "$opt" in
 	p) profile=$OPTARG ;;
 	b) backends=$OPTARG ;;
@@ -58,6 +69,7 @@ while getopts p:b:w:n:k:S:B:s:o:j:x:h opt; do
 	o) out=$OPTARG ;;
 	j) jobs=$OPTARG ;;
 	x) bin=$OPTARG ;;
+	V) valgrind=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -66,7 +78,7 @@ shift $((OPTIND - 1))
 [ -n "$out" ] || out=results/cachegrind-$profile.csv
 [ -n "$jobs" ] || jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 case "$jobs" in '' | *[!0-9]* | 0) echo "cachegrind.sh: bad job count '$jobs'" >&2; exit 2 ;; esac
-command -v valgrind >/dev/null 2>&1 || {
+command -v "$valgrind" >/dev/null 2>&1 || {
 	echo "cachegrind.sh: valgrind is missing (scripts/deps.sh valgrind installs it)" >&2
 	exit 1
 }
@@ -101,8 +113,8 @@ fi
 # One case: valgrind over one row of ecsbench: one timed call (see above). Leaves
 # $work/$name.{out,csv,log}.
 run_case() { # run_case NAME BACKEND WORKLOAD N K
-	valgrind --tool=callgrind --cache-sim=yes --collect-atstart=no \
-		--I1=$I1 --D1=$D1 --LL=$LL --callgrind-out-file="$work/$1.out" \
+	LD_BIND_NOW=1 "$valgrind" --tool=callgrind --cache-sim=yes --collect-atstart=no \
+		--I1="$I1" --D1="$D1" --LL="$LL" --callgrind-out-file="$work/$1.out" \
 		"$bin" --profile "$profile" --backends "$2" --workloads "$3" --entities "$4" \
 		--components "$5" ${systems:+--systems "$systems"} --component-size "$bytes" \
 		--scale "$scale" --reps 1 --warmup 0 --inner 1 --no-floor --no-pin \
@@ -149,6 +161,11 @@ echo "cachegrind.sh: valgrind runs took $(($(date +%s) - started)) s" >&2
 
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 status=0
+fresh=$work/fresh.$$.csv # this run's rows, merged into $out at the end
+merged=$out.tmp.$$
+trap 'rm -f "$fresh" "$merged"' EXIT
+trap 'exit 1' HUP INT TERM
+: >"$fresh"
 for c in $cases; do
 	# shellcheck disable=SC2046
 	set -- $(echo "$c" | tr ':' ' ')
@@ -211,8 +228,22 @@ for c in $cases; do
 			out = ""
 			while (length(s) > 3) { out = "," substr(s, length(s) - 2) out; s = substr(s, 1, length(s) - 3) }
 			return s out
-		}' >>"$out"
+		}' >>"$fresh"
 done
+
+# The merge: the old rows of every case this run did not measure, then this run's rows.
+awk -F, -v header="$header" '
+	BEGIN { n = split(header, h, ","); for (i = 1; i <= n; i++) c[h[i]] = i
+		m = split("backend profile systems workload entities components component_bytes", kc, " ") }
+	function key(   i, k) { k = ""; for (i = 1; i <= m; i++) k = k "," $(c[kc[i]]); return k }
+	FNR == NR { fresh[key()] = 1; rows[++nf] = $0; next }
+	/^#/ || !NF || $0 == header { print; next }
+	key() in fresh { replaced++; next }
+	{ print }
+	END { for (i = 1; i <= nf; i++) print rows[i]
+		printf "cachegrind.sh: %d row%s measured, %d of them replacing an older row of the same case\n",
+			nf, nf == 1 ? "" : "s", replaced > "/dev/stderr" }' "$fresh" "$out" >"$merged"
+mv "$merged" "$out"
 
 # The backends must have done the same work: equal checksums per workload x N x k x size.
 awk -F, -v d="$date" '$1 == "date" { for (i = 1; i <= NF; i++) c[$i] = i; next }
@@ -221,5 +252,5 @@ awk -F, -v d="$date" '$1 == "date" { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		if (key in sum && sum[key] != s) { print "cachegrind.sh: checksum mismatch: " key ": " who[key] " " sum[key] ", " b " " s; bad = 1 }
 		sum[key] = s; who[key] = b }
 	END { exit bad }' "$out" >&2 || status=1
-echo "cachegrind.sh: appended to $out" >&2
+echo "cachegrind.sh: wrote $out" >&2
 exit $status

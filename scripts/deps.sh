@@ -40,6 +40,7 @@ for group in "$@"; do
 done
 
 [ -n "$need" ] || exit 0
+# shellcheck disable=SC2086 # one package a word
 need=$(printf '%s\n' $need | sort -u | tr '\n' ' ')
 echo "deps.sh: installing missing packages: $need" >&2
 

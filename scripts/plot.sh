@@ -1,32 +1,43 @@
 #!/bin/sh
 # plot.sh: draws the figures of one profile from the CSV files ecsbench and cachegrind.sh wrote.
 #
-# Usage: scripts/plot.sh [-r RESULTS_DIR] [-o PLOTS_DIR] [-i CSV] PROFILE
+# Usage: scripts/plot.sh [-v] [-r RESULTS_DIR] [-o PLOTS_DIR] [-i CSV] PROFILE
 #   -r  where the CSV files are (default: results)
 #   -o  where the PNG files go (default: plots)
 #   -i  the timing CSV of PROFILE (default: RESULTS_DIR/PROFILE.csv)
+#   -v  show what gnuplot says on stderr (a normal run shows it only when gnuplot fails)
 #
 # Draws whatever the data allows, and nothing it does not:
 #   PLOTS_DIR/PROFILE/<workload>.png        a workload swept over N (create, iterate, ...): time
 #                                           per entity against N, a panel per k, a line per
-#                                           backend with min..max bars; iterate also the floor
+#                                           backend with error bars; iterate also the floor
 #                                           (plain arrays) as a dashed line;
 #   PLOTS_DIR/PROFILE/varkor.png            seed 001's fixed-size workloads (varkor-*): time per
 #                                           run, the storage's peak memory and the allocations of
 #                                           one run, a group of bars per workload;
 #   PLOTS_DIR/profiles/<workload>.png       a swept workload's time per entity at the largest N
-#                                           the profiles share, x = profile, from whichever of
-#                                           RESULTS_DIR/{A,AA,AAA}.csv exist (a profile or
-#                                           backend that was not measured is absent);
+#                                           the profiles share, x = profile, from CSV for
+#                                           PROFILE and whichever of RESULTS_DIR/{A,AA,AAA}.csv
+#                                           exist for the others (a profile or backend that was
+#                                           not measured is absent; a panel whose N is below
+#                                           what a profile measured says so);
 #   PLOTS_DIR/PROFILE/cache-<workload>.png  D1 and LLd misses per entity by backend (from
-#                                           RESULTS_DIR/cachegrind-PROFILE.csv, if it exists).
+#                                           RESULTS_DIR/cachegrind-PROFILE.csv, if it exists);
+#                                           a backend that a panel lacks is written "not
+#                                           measured" in its slot, never drawn as zero.
+# Every figure names the runs it draws: the commit and date of each CSV (its `#` lines; the
+# cachegrind CSV's date and commit columns), and says when they differ. Error bars are the 95%
+# confidence interval of the median where the CSV has ci_low_ns and ci_high_ns, min..max
+# otherwise, and the title says which. A row the CSV flags noisy gets a ring around its point
+# (a "noisy" after its value on a bar), and the title says what noisy means, from the CSV.
 # A CSV with one component size gives the names above, whatever the size (the title names a size
 # other than 8 bytes); a CSV that mixes sizes gives a figure per size, those of a size other than
 # 8 bytes named <name>-<size>B.png.
 # Backends, workloads, entity counts and k come from the files, never from a list in here: a new
 # backend shows up in every figure the first time it appears in a CSV. A backend keeps its colour
-# and point shape in every figure: its place in `build/ecsbench --list`. The `floor` rows of
-# iterate are a reference line, never a backend.
+# and point shape in every figure: its place in `build/ecsbench --list` (scripts/styles.gp: eight
+# colours and eight shapes, distinct). The `floor` rows of iterate are a reference line, never a
+# backend.
 #
 # Columns are found by their names in the CSV's header row, so that a new column does not move
 # anything. The CSV files are read as they are; the rows of each figure go through small files in
@@ -34,15 +45,17 @@
 set -eu
 
 usage() {
-	echo "usage: scripts/plot.sh [-r RESULTS_DIR] [-o PLOTS_DIR] [-i CSV] PROFILE" >&2
+	echo "usage: scripts/plot.sh [-v] [-r RESULTS_DIR] [-o PLOTS_DIR] [-i CSV] PROFILE" >&2
 	exit 2
 }
 
 results=results
 plots=plots
 csv=
-while getopts r:o:i:h opt; do
+verbose=0
+while getopts r:o:i:vh opt; do
 	case "$opt" in
+	v) verbose=1 ;;
 	r) results=$OPTARG ;;
 	o) plots=$OPTARG ;;
 	i) csv=$OPTARG ;;
@@ -78,12 +91,14 @@ header() { sed -n "s/^# $2 //p" "$1" | head -n 1; }
 
 # normalise CSV: the data rows of an ecsbench CSV, columns found by their header names, as
 #   1 backend, 2 profile, 3 workload, 4 entities, 5 components, 6 component_bytes,
-#   7 ns_per_entity, 8 min per entity, 9 max per entity, 10 median_ns, 11 min_ns, 12 max_ns,
-#   13 peak_bytes, 14 allocations, 15 noisy, 16 rounds
+#   7 ns_per_entity, 8 bar low per entity, 9 bar high per entity, 10 median_ns, 11 bar low ns,
+#   12 bar high ns, 13 peak_bytes, 14 allocations, 15 noisy, 16 rounds
+# The bars are ci_low_ns..ci_high_ns (the 95% confidence interval of the median) where the CSV
+# has them, min_ns..max_ns otherwise (has_ci tells which); a row without a value has no bar.
 # ns_per_entity is median_ns / (entities x rounds) (harness/main.c, write_row): a run of a
-# round-based workload goes over its N entities `rounds` times. The rounds are not a column, so
-# they come back from that ratio, and min and max per entity use the same divisor. A CSV of an
-# older harness (no component_bytes, noisy) reads as 8-byte components, none noisy.
+# round-based workload goes over its N entities `rounds` times. Without a rounds column they
+# come back from that ratio, and the bars per entity use the same divisor. A CSV of an older
+# harness (no component_bytes, noisy) reads as 8-byte components, none noisy.
 normalise() {
 	awk -F, -v OFS=, -v file="$1" '
 		function fail(msg) { printf "plot.sh: %s: %s\n", file, msg > "/dev/stderr"; bad = 1; exit 1 }
@@ -93,23 +108,55 @@ normalise() {
 			for (i = 1; i <= NF; i++) c[$i] = i
 			m = split("backend profile workload entities components median_ns min_ns max_ns ns_per_entity", need, " ")
 			for (i = 1; i <= m; i++) if (!(need[i] in c)) fail("no column " need[i] " in its header row")
+			lo = ("ci_low_ns" in c) && ("ci_high_ns" in c) ? "ci_low_ns" : "min_ns"
+			hi = lo == "ci_low_ns" ? "ci_high_ns" : "max_ns"
 			hdr = 1
 			next
 		}
 		!hdr { fail("a data row before the header row") }
 		{
 			n = $(c["entities"]) + 0; med = $(c["median_ns"]) + 0; npe = $(c["ns_per_entity"]) + 0
-			r = npe > 0 && n > 0 ? int(med / (npe * n) + 0.5) : 1
+			if ("rounds" in c) r = $(c["rounds"]) + 0
+			else r = npe > 0 && n > 0 ? int(med / (npe * n) + 0.5) : 1
 			if (r < 1) r = 1
 			u = n > 0 ? n * r : 1
+			l = $(c[lo]); h = $(c[hi])
+			if (l == "" || h == "") { l = med; h = med }
 			print $(c["backend"]), $(c["profile"]), $(c["workload"]), n, $(c["components"]),
 				("component_bytes" in c) ? $(c["component_bytes"]) : 8,
-				npe, sprintf("%.6g", $(c["min_ns"]) / u), sprintf("%.6g", $(c["max_ns"]) / u),
-				med, $(c["min_ns"]), $(c["max_ns"]),
+				npe, sprintf("%.6g", l / u), sprintf("%.6g", h / u),
+				med, l, h,
 				("peak_bytes" in c) ? $(c["peak_bytes"]) : "", ("allocations" in c) ? $(c["allocations"]) : "",
 				("noisy" in c) ? $(c["noisy"]) + 0 : 0, r
 		}
 		END { if (!bad && !hdr) fail("no header row (backend,profile,...)") }' "$1"
+}
+# has_ci CSV: whether its bars are the 95% confidence interval (see normalise).
+has_ci() { grep -v '^#' "$1" | grep -m 1 '^backend,' | tr ',' '\n' | grep -qx ci_high_ns &&
+	grep -v '^#' "$1" | grep -m 1 '^backend,' | tr ',' '\n' | grep -qx ci_low_ns; }
+# bars_text CSV -> what its error bars are.
+bars_text() { if has_ci "$1"; then echo "bars: 95% CI of the median"; else echo "bars: min..max"; fi; }
+# run_of CSV -> "commit C, DATE": the run a CSV holds, from its `#` lines.
+run_of() {
+	c=$(header "$1" "ecsbench commit")
+	d=$(header "$1" date)
+	echo "commit ${c:-?}, ${d:-no date}"
+}
+# noisy_means CSV -> what the CSV calls noisy, from its `#` lines ("rows with ... flagged noisy").
+noisy_means() {
+	sed -n 's/^# .*; \(rows [^;]*\) are flagged noisy.*/\1/p; s/^# .*; \(rows [^;]*\) flagged noisy.*/\1/p' "$1" | head -n 1
+}
+
+# gp SCRIPT ARGS: gnuplot -e ARGS SCRIPT. What gnuplot says goes to a log, shown when it fails
+# (or with -v): a normal run prints no warnings.
+gp() {
+	if gnuplot -e "$2" "$1" 2>"$tmp/gnuplot.log"; then
+		[ "$verbose" = 0 ] || cat "$tmp/gnuplot.log" >&2
+	else
+		echo "plot.sh: gnuplot failed on $(basename "$1"):" >&2
+		cat "$tmp/gnuplot.log" >&2
+		exit 1
+	fi
 }
 
 # Seed 001's workloads run at a fixed size (not swept over N): one group of bars each.
@@ -134,24 +181,31 @@ if [ -f "$csv" ]; then
 	normalise "$csv" >"$tmp/time.csv"
 	have_csv=1
 fi
+# The profile comparison draws PROFILE from CSV (the run just made, whatever its name) and the
+# other profiles from RESULTS_DIR/<profile>.csv; csv_of tells which file each came from.
 profile_files=
 for p in A AA AAA; do
-	if [ -f "$results/$p.csv" ]; then
-		normalise "$results/$p.csv" >"$tmp/profile-$p.csv"
+	f=$results/$p.csv
+	[ "$p" != "$profile" ] || f=$csv
+	if [ -f "$f" ]; then
+		normalise "$f" >"$tmp/profile-$p.csv"
+		echo "$f" >"$tmp/profile-$p.file"
 		profile_files="$profile_files $p"
 	fi
 done
+csv_of() { cat "$tmp/profile-$1.file"; }
 cg=$results/cachegrind-$profile.csv
 have_cg=0
 if [ -f "$cg" ]; then
-	# Columns by name; appended runs: the last row of each backend x workload x N x k x size is
-	# the one that counts. -> backend,workload,entities,components,bytes,d1,lld,caches,rounds
+	# Columns by name. cachegrind.sh keeps one row per case; a file from before it did (rows
+	# appended): the last row of each backend x workload x N x k x size is the one that counts.
+	# -> backend,workload,entities,components,bytes,d1,lld,caches,rounds,date,commit
 	awk -F, -v OFS=, -v file="$cg" '
 		/^#/ || !NF { next }
 		$1 == "date" {
 			delete c
 			for (i = 1; i <= NF; i++) c[$i] = i
-			m = split("backend workload entities components d1_misses_per_entity lld_misses_per_entity d1 ll", need, " ")
+			m = split("date backend workload entities components d1_misses_per_entity lld_misses_per_entity d1 ll", need, " ")
 			for (i = 1; i <= m; i++) if (!(need[i] in c)) {
 				printf "plot.sh: %s: no column %s in its header row\n", file, need[i] > "/dev/stderr"; exit 1
 			}
@@ -165,7 +219,8 @@ if [ -f "$cg" ]; then
 			# entity_ops = N x rounds x inner
 			r = ("entity_ops" in c) && ("inner" in c) && $(c["entities"]) * $(c["inner"]) > 0 ? \
 				int($(c["entity_ops"]) / ($(c["entities"]) * $(c["inner"])) + 0.5) : 1
-			last[key] = key "," $(c["d1_misses_per_entity"]) "," $(c["lld_misses_per_entity"]) ",D1 " $(c["d1"]) "; LL " $(c["ll"]) "," r
+			last[key] = key "," $(c["d1_misses_per_entity"]) "," $(c["lld_misses_per_entity"]) ",D1 " $(c["d1"]) "; LL " $(c["ll"]) "," r \
+				"," $(c["date"]) "," (("commit" in c) ? $(c["commit"]) : "?")
 			if (!(key in order)) { order[key] = ++n; keys[n] = key }
 		}
 		END { for (i = 1; i <= n; i++) print last[keys[i]] }' "$cg" >"$tmp/cache.csv"
@@ -212,15 +267,20 @@ if [ "$have_csv" = 1 ]; then
 	if [ ! -s "$tmp/time.csv" ]; then
 		echo "plot.sh: $csv has no data rows; no time plots for $profile" >&2
 	fi
-	commit=$(header "$csv" "ecsbench commit")
 	cpu=$(header "$csv" cpu)
 	reps=$(header "$csv" seed | sed -n 's/.*reps \([0-9]*\).*/\1/p')
+	# the samples behind a median: "5 reps", or "5 reps x 3 processes" where the CSV has them
+	procs=$(grep -v '^#' "$csv" | awk -F, '$1 == "backend" { for (i = 1; i <= NF; i++) if ($i == "processes") c = i; next }
+		c && !seen[$c]++ { s = s (s == "" ? "" : "/") $c } END { print s }')
+	samples="${reps:-?} reps${procs:+ x $procs processes}"
+	bars=$(bars_text "$csv")
+	means=$(noisy_means "$csv")
 	# "A (32 component types, 16 systems); systems registered 16": name the registered count
 	# only where --systems made it differ from the profile's.
 	proftext=$(header "$csv" profile | sed 's/^\(.*, \([0-9]*\) systems)\); systems registered \2$/\1/;
 		s/; systems registered \([0-9]*\)$/, \1 of them registered/')
 	[ -n "$proftext" ] || proftext=$profile
-	source="ecsbench commit ${commit:-?}; cpu ${cpu:-?}"
+	source="run: $(run_of "$csv"); cpu ${cpu:-?}"
 fi
 
 # --- swept workloads: time per entity against N ------------------------------------------
@@ -232,15 +292,17 @@ if [ "$have_csv" = 1 ]; then
 			mkdir -p "$d" "$plots/$profile"
 			awk -F, -v w="$workload" -v s="$size" '$3 == w && $6 == s' "$tmp/time.csv" |
 				sort -t, -k4,4n >"$d/rows.csv"
-			# A series file per k and backend: N, ns per entity, min, max (sorted by N, so that a
-			# line never doubles back).
-			awk -F, -v d="$d" '{ f = d "/k" $5 "-" $1 ".dat"; print $4 "," $7 "," $8 "," $9 > f }' "$d/rows.csv"
+			# A series file per k and backend: N, ns per entity, bar low, bar high, noisy (sorted by
+			# N, so that a line never doubles back).
+			awk -F, -v d="$d" '{ f = d "/k" $5 "-" $1 ".dat"; print $4 "," $7 "," $8 "," $9 "," $15 > f }' "$d/rows.csv"
 			# shellcheck disable=SC2046
 			backends=$(in_palette_order $(distinct 1 <"$d/rows.csv"))
 			# shellcheck disable=SC2086
 			styles=$(styles_of $backends)
 			ks=$(distinct 5 <"$d/rows.csv" | sort -n | tr '\n' ' ')
 			have=" $(awk -F, '{ print $5 "/" $1 }' "$d/rows.csv" | sort -u | tr '\n' ' ')"
+			# the series with a noisy row: they get rings (a ring plot of no point would warn)
+			noisyhave=" $(awk -F, '$15 == 1 && $1 != "floor" { print $5 "/" $1 }' "$d/rows.csv" | sort -u | tr '\n' ' ')"
 			floor=0
 			grep -q '^floor,' "$d/rows.csv" && floor=1
 			# One y range for all panels, so that they compare; a little room at both ends.
@@ -255,16 +317,17 @@ if [ "$have_csv" = 1 ]; then
 				}
 				END { if (ymin == "" || ymin <= 0) ymin = 0.001; if (ymax <= ymin) ymax = ymin * 10
 					print ymin, ymax, nmin, nmax }' "$d/rows.csv")
-			noisy=$(awk -F, '$15 == 1' "$d/rows.csv" | wc -l)
-			reptext="median of ${reps:-?} reps, bars min..max"
-			[ "$noisy" -eq 0 ] || reptext="$reptext ($noisy of $(wc -l <"$d/rows.csv") rows noisy: MAD over 5%)"
+			noisy=$(awk -F, '$15 == 1 && $1 != "floor"' "$d/rows.csv" | wc -l)
+			reptext="median of $samples; $bars"
+			[ "$noisy" -eq 0 ] ||
+				reptext="$reptext; ringed: $noisy of $(grep -vc '^floor,' "$d/rows.csv") rows noisy (${means:-as the CSV flags them})"
 			out=$plots/$profile/$workload$(suffix "$size" "$sizes").png
-			gnuplot -e "scripts='$(gp_quote "$here")'; dir='$(gp_quote "$d")'; out='$(gp_quote "$out")'; \
+			gp "$here/time.gp" "scripts='$(gp_quote "$here")'; dir='$(gp_quote "$d")'; out='$(gp_quote "$out")'; \
 				workload='$workload'; backends='$backends'; styles='$styles'; ks='$ks'; \
-				have='$have'; floor=$floor; ymin=$1; ymax=$2; nmin=$3; nmax=$4; \
+				have='$have'; noisyhave='$noisyhave'; floor=$floor; ymin=$1; ymax=$2; nmin=$3; nmax=$4; \
 				profile='$(gp_quote "$proftext$(sizetext "$size")")'; \
 				what='$(gp_quote "$(describe "$workload")")'; \
-				note='$(gp_quote "$reptext")'; source='$(gp_quote "$source")'" "$here/time.gp"
+				note='$(gp_quote "$reptext")'; source='$(gp_quote "$source")'"
 			wrote "$out"
 		done
 	done
@@ -284,13 +347,20 @@ if [ "$have_csv" = 1 ] && awk -F, -v re="$fixed_re" '$3 ~ re && $1 != "floor" { 
 		# Workloads in --list order (then the CSV's), each with its N, k and rounds for the label.
 		workloads=$( (listed workloads; distinct 3 <"$d/rows.csv") | awk 'NF && !seen[$0]++' |
 			while read -r w; do grep -q "^[^,]*,[^,]*,$w," "$d/rows.csv" && echo "$w"; done | tr '\n' ' ')
-		# Rows "group,slot,backend,ms,min ms,max ms,peak,allocations": group = the workload's place,
-		# slot = the backend's place among this figure's backends.
-		awk -F, -v OFS=, -v ws="$workloads" -v bs="$backends" '
+		# Rows "group,slot,backend,ms,bar low ms,bar high ms,peak,allocations,noisy": group = the
+		# workload's place, slot = the backend's place among this figure's backends. missing.csv:
+		# "group,slot" of each backend a workload lacks, written "not measured" in its slot.
+		awk -F, -v OFS=, -v ws="$workloads" -v bs="$backends" -v d="$d" '
 			BEGIN { nw = split(ws, w, " "); for (i = 1; i <= nw; i++) g[w[i]] = i
 				nb = split(bs, b, " "); for (i = 1; i <= nb; i++) s[b[i]] = i }
-			($3 in g) && ($1 in s) { print g[$3], s[$1], $1, $10 / 1e6, $11 / 1e6, $12 / 1e6, $13, $14 }' \
+			($3 in g) && ($1 in s) { print g[$3], s[$1], $1, $10 / 1e6, $11 / 1e6, $12 / 1e6, $13, $14, $15; got[g[$3], s[$1]] = 1 }
+			END { for (i = 1; i <= nw; i++) for (j = 1; j <= nb; j++) if (!((i, j) in got)) print i, j > (d "/missing.csv") }' \
 			"$d/rows.csv" | sort -t, -k1,1n -k2,2n >"$d/bars.csv"
+		missing=
+		[ ! -s "$d/missing.csv" ] || missing=$d/missing.csv
+		nnoisy=$(awk -F, '$9 == 1' "$d/bars.csv" | wc -l)
+		vnote="median of $samples; $bars"
+		[ "$nnoisy" -eq 0 ] || vnote="$vnote; \"noisy\" after a value: $nnoisy of $(wc -l <"$d/bars.csv") rows (${means:-as the CSV flags them})"
 		# The x tics: the workload of each group, without and with its N, k and rounds, as gnuplot
 		# "set xtics" lists.
 		xtics_short=$(echo "$workloads" | awk '{ for (i = 1; i <= NF; i++) { n = $i; sub(/^varkor-/, "", n)
@@ -314,13 +384,12 @@ if [ "$have_csv" = 1 ] && awk -F, -v re="$fixed_re" '$3 ~ re && $1 != "floor" { 
 			END { print (t0 == "" ? 0.001 : t0), (t1 > 0 ? t1 : 1), (m0 == "" ? 1 : m0), (m1 > 0 ? m1 : 1),
 				(a0 == "" ? 1 : a0), (a1 > 0 ? a1 : 1) }' "$d/bars.csv")
 		out=$plots/$profile/varkor$(suffix "$size" "$sizes").png
-		gnuplot -e "scripts='$(gp_quote "$here")'; data='$(gp_quote "$d/bars.csv")'; out='$(gp_quote "$out")'; \
-			backends='$backends'; styles='$styles'; \
+		gp "$here/varkor.gp" "scripts='$(gp_quote "$here")'; data='$(gp_quote "$d/bars.csv")'; out='$(gp_quote "$out")'; \
+			missing='$(gp_quote "$missing")'; backends='$backends'; styles='$styles'; \
 			xtics_short='$(gp_quote "$xtics_short")'; xtics_full='$(gp_quote "$xtics_full")'; \
 			tmin=$1; tmax=$2; mmin=$3; mmax=$4; amin=$5; amax=$6; \
 			profile='$(gp_quote "$proftext$(sizetext "$size")")'; \
-			note='$(gp_quote "median of ${reps:-?} reps, bars min..max")'; source='$(gp_quote "$source")'" \
-			"$here/varkor.gp"
+			note='$(gp_quote "$vnote")'; source='$(gp_quote "$source")'"
 		wrote "$out"
 	done
 fi
@@ -355,8 +424,9 @@ if [ -n "$profile_files" ]; then
 			continue
 		fi
 		# Series files <k>-<size>-<backend>.dat: one line per profile A, AA, AAA in that order,
-		# "x,ns_per_entity,min,max", or an empty line where that profile lacks the row, so that
-		# gnuplot breaks the line there instead of drawing through a profile not measured.
+		# "x,ns_per_entity,bar low,bar high,noisy", or an empty line where that profile lacks the
+		# row, so that gnuplot breaks the line there instead of drawing through a profile not
+		# measured.
 		# shellcheck disable=SC2046
 		backends=$(in_palette_order $(for p in $present; do
 			awk -F, -v w="$workload" '$3 == w' "$tmp/profile-$p.csv"; done | distinct 1))
@@ -371,7 +441,7 @@ if [ -n "$profile_files" ]; then
 					if [ -f "$f" ]; then
 						awk -F, -v b="$b" -v w="$workload" -v k="$k" -v s="$size" -v n="$n" -v x="$x" '
 							$1 == b && $3 == w && $5 == k && $6 == s && $4 == n && !found {
-								print x "," $7 "," $8 "," $9; found = 1
+								print x "," $7 "," $8 "," $9 "," $15; found = 1
 							}
 							END { if (!found) print "" }' "$f"
 					else
@@ -382,12 +452,48 @@ if [ -n "$profile_files" ]; then
 			done
 		done
 		have=" $(for f in "$d"/*.dat; do grep -q . "$f" && basename "$f" .dat; done | tr '\n' ' ')"
+		noisyhave=" $(for f in "$d"/*.dat; do
+			case "$f" in *-floor.dat) continue ;; esac
+			grep -q ',1$' "$f" && basename "$f" .dat; done | tr '\n' ' ')"
 		case "$have" in *-floor\ *) floor=1 ;; esac
 		# The panels: "k size N" triples; the sizes in the titles only where a size is not 8 bytes.
+		# A panel's note names the profiles that measured beyond its N (its N is the largest that
+		# all share, so the comparison never silently stops short of what a run measured).
 		panels=$(echo "$common" | tr '\n' ' ')
 		allsizes=$(echo "$common" | awk '{ print $2 }' | sort -u | tr '\n' ' ')
 		showsize=0
 		[ "$allsizes" = "8 " ] || showsize=1
+		notes=$(i=0; echo "$common" | while read -r k size n; do
+			i=$((i + 1))
+			beyond=$(for p in $present; do
+				awk -F, -v w="$workload" -v k="$k" -v s="$size" -v n="$n" -v p="$p" '
+					$3 == w && $5 == k && $6 == s && $4 + 0 > m { m = $4 + 0 }
+					END { if (m > n) printf "%s %d, ", p, m }' "$tmp/profile-$p.csv"
+			done)
+			[ -z "$beyond" ] || printf "pnote%d='%s'; " "$i" \
+				"$(gp_quote "measured up to: ${beyond%, }")"
+		done)
+		# The runs drawn, one per profile, and whether they are of one commit.
+		runs=$(for p in $present; do
+			printf '%s: %s %s; ' "$p" "$(header "$(csv_of "$p")" "ecsbench commit")" "$(header "$(csv_of "$p")" date)"
+		done)
+		runs=${runs%; }
+		commits=$(for p in $present; do header "$(csv_of "$p")" "ecsbench commit"; done | sort -u | wc -l)
+		if [ "$commits" -gt 1 ]; then
+			echo "plot.sh: profiles/$workload.png: runs of $commits different commits ($runs)" >&2
+			runs="runs of $commits different commits: $runs"
+		else
+			runs="runs: $runs"
+		fi
+		# Bars: the 95% CI where a profile's CSV has it, min..max otherwise.
+		ci=; mm=
+		for p in $present; do
+			if has_ci "$(csv_of "$p")"; then ci="$ci $p"; else mm="$mm $p"; fi
+		done
+		if [ -z "$mm" ]; then pbars="bars: 95% CI of the median"
+		elif [ -z "$ci" ]; then pbars="bars: min..max"
+		else pbars="bars: 95% CI of the median (${ci# }), min..max (${mm# })"; fi
+		[ "$noisyhave" = " " ] || pbars="$pbars; ringed: noisy rows"
 		# shellcheck disable=SC2046
 		set -- $(cat "$d"/*.dat | awk -F, 'NF {
 				lo = $3 > 0 ? $3 : $2; hi = $4 > $2 ? $4 : $2
@@ -397,10 +503,11 @@ if [ -n "$profile_files" ]; then
 			END { if (min == "" || min <= 0) min = 0.001; if (max <= min) max = min * 10; print min, max }')
 		mkdir -p "$plots/profiles"
 		out=$plots/profiles/$workload.png
-		gnuplot -e "scripts='$(gp_quote "$here")'; dir='$(gp_quote "$d")'; out='$(gp_quote "$out")'; \
+		gp "$here/profiles.gp" "scripts='$(gp_quote "$here")'; dir='$(gp_quote "$d")'; out='$(gp_quote "$out")'; \
 			workload='$workload'; backends='$backends'; styles='$styles'; panels='$panels'; \
-			showsize=$showsize; have='$have'; floor=$floor; present='$present'; ymin=$1; ymax=$2; \
-			what='$(gp_quote "$(describe "$workload")")'" "$here/profiles.gp"
+			showsize=$showsize; have='$have'; noisyhave='$noisyhave'; floor=$floor; present='$present'; \
+			ymin=$1; ymax=$2; $notes runs='$(gp_quote "$runs")'; bars='$(gp_quote "$pbars")'; \
+			what='$(gp_quote "$(describe "$workload")")'"
 		wrote "$out"
 	done
 fi
@@ -415,28 +522,45 @@ if [ "$have_cg" = 1 ]; then
 			awk -F, -v w="$workload" -v s="$size" '$2 == w && $5 == s' "$tmp/cache.csv" >"$d/rows-$size.csv"
 			# shellcheck disable=SC2046
 			backends=$(in_palette_order $(distinct 1 <"$d/rows-$size.csv"))
+			# The runs behind the figure (date and commit of each row), numbered by date: one names
+			# itself in the title; several are listed there, and each panel says which it draws.
+			awk -F, '{ print $10 " " $11 }' "$d/rows-$size.csv" | sort -u >"$d/runs-$size"
+			nruns=$(wc -l <"$d/runs-$size")
+			# runtext<i>: run i, a title line each
+			runvars=$(awk -v q="'" -v n="$nruns" '{ printf "runtext%d=%s%scommit %s, %s%s; ", NR, q,
+				(n > 1 ? "run " NR ": " : "run: "), $2, $1, q }' "$d/runs-$size")
 			# One file per panel (k, N): "slot,backend,d1 misses per entity,lld misses per entity";
-			# cases: "k N rounds" of each panel.
+			# cases: "k N rounds" of each panel; per panel i, have<i> (the backends it has: the
+			# others are written "not measured") and run<i> (its runs, where there are several).
 			cases=$(awk -F, '{ print $4, $3, $9 }' "$d/rows-$size.csv" | sort -u -k1,1n -k2,2n -k3,3n |
 				awk '!seen[$1 " " $2]++' | tr '\n' ' ')
+			panelvars=
+			i=0
 			# shellcheck disable=SC2086
 			set -- $cases
 			while [ $# -ge 3 ]; do
+				i=$((i + 1))
 				awk -F, -v OFS=, -v k="$1" -v n="$2" -v bs="$backends" '
 					BEGIN { nb = split(bs, b, " "); for (i = 1; i <= nb; i++) s[b[i]] = i }
 					$4 == k && $3 == n && ($1 in s) { print s[$1], $1, $6, $7 }' \
 					"$d/rows-$size.csv" | sort -t, -k1,1n >"$d/$size-$1-$2.dat"
+				panelhave=" $(cut -d, -f2 "$d/$size-$1-$2.dat" | tr '\n' ' ')"
+				panelruns=$(awk -F, -v k="$1" -v n="$2" -v runs="$d/runs-$size" '
+					BEGIN { while ((getline line < runs) > 0) id[line] = ++m }
+					$4 == k && $3 == n { used[id[$10 " " $11]] = 1 }
+					END { for (i = 1; i <= m; i++) if (i in used) s = s (s == "" ? "" : ", ") i; print s }' "$d/rows-$size.csv")
+				panelvars="$panelvars have$i='$panelhave'; run$i='$panelruns';"
 				shift 3
 			done
 			ymax=$(awk -F, '$6 > m { m = $6 } $7 > m { m = $7 } END { print m + 0 }' "$d/rows-$size.csv")
 			config=$(awk -F, '{ print $8 }' "$d/rows-$size.csv" | sort -u | tr '\n' '|' | sed 's/|$//; s/|/ | /g')
 			out=$plots/$profile/cache-$workload$(suffix "$size" "$sizes").png
 			# shellcheck disable=SC2086
-			gnuplot -e "scripts='$(gp_quote "$here")'; dir='$(gp_quote "$d")'; size='$size'; \
+			gp "$here/cache.gp" "scripts='$(gp_quote "$here")'; dir='$(gp_quote "$d")'; size='$size'; \
 				out='$(gp_quote "$out")'; workload='$workload'; backends='$backends'; \
-				styles='$(styles_of $backends)'; cases='$cases'; ymax=$ymax; \
-				profile='$(gp_quote "$profile$(sizetext "$size")")'; config='$(gp_quote "$config")'" \
-				"$here/cache.gp"
+				styles='$(styles_of $backends)'; cases='$cases'; ymax=$ymax; nruns=$nruns; $panelvars \
+				$runvars source='$(gp_quote "from $cg")'; \
+				profile='$(gp_quote "$profile$(sizetext "$size")")'; config='$(gp_quote "$config")'"
 			wrote "$out"
 		done
 	done

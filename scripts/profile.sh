@@ -1,7 +1,9 @@
 #!/bin/sh
 # profile.sh: where one backend spends the timed phase of one workload, by function: callgrind
 # over one ecsbench row, then callgrind_annotate's top functions by inclusive and by self cost,
-# in a short text report.
+# in a short text report (lines of at most 120 columns) with each figure also per entity
+# operation: divided by N x rounds (a round-based workload goes over its N entities `rounds`
+# times) x runs, as the CSV's ns_per_entity and cachegrind.sh's *_per_entity count them.
 #
 # Usage: scripts/profile.sh [-p PROFILE] [-b BACKEND] [-w WORKLOAD] [-n N] [-k K] [-S SYSTEMS]
 #                           [-B BYTES] [-s SCALE] [-t TOP] [-o REPORT] [-x BINARY]
@@ -15,12 +17,17 @@
 # off, so the setup and the checksums are not in the report. The run is --reps 1 --warmup 0
 # --inner 1 --no-floor --no-pin: exactly one call of the timed region is counted (no calibration
 # or warm-up runs, no floor pass of iterate). The same simulated caches are on, so the report
-# also says which functions take the D1 and LLd misses.
+# also says which functions take the D1 and LLd misses. The program runs with LD_BIND_NOW=1,
+# which binds every library symbol when it loads: with lazy binding, the first call of each
+# library function inside the timed call ran the dynamic linker's resolver there
+# (_dl_runtime_resolve, _dl_fixup, _dl_lookup_*), which took six of the top twelve rows of a
+# short pass (sparse iterate, N = 1024) while being a cost of the first call only.
 # The build is -O2 like the benchmark's: what is inlined is attributed to the source file and
 # function it was inlined from (impls/hash.c:family_system_iter_next is the hash lookup
 # inlined into the iterator), so the report shows the code that runs, not a -O0 stand-in.
 set -eu
 
+# shellcheck source=scripts/caches.sh
 . "$(dirname "$0")/caches.sh"
 
 usage() {
@@ -69,7 +76,7 @@ set -- "$bin" --profile "$profile" --backends "$backend" --workloads "$workload"
 	--reps 1 --warmup 0 --inner 1 --no-floor --no-pin --output "$work/$name.csv"
 # Bad names and numbers: ecsbench's own message and exit 2, before valgrind starts.
 "$@" --list >/dev/null
-valgrind --tool=callgrind --cache-sim=yes --collect-atstart=no --I1=$I1 --D1=$D1 --LL=$LL \
+LD_BIND_NOW=1 valgrind --tool=callgrind --cache-sim=yes --collect-atstart=no --I1="$I1" --D1="$D1" --LL="$LL" \
 	--callgrind-out-file="$work/$name.out" "$@" >"$work/$name.log" 2>&1 || {
 	echo "profile.sh: the run failed:" >&2
 	cat "$work/$name.log" >&2
@@ -90,40 +97,86 @@ what="N=$ran_n, k=$ran_k"
 [ "$bytes" = 8 ] || what="$what, $bytes-byte Position and Velocity"
 case "$workload" in varkor-*) command="ENTITIES and COMPONENTS not used; scale $scale" ;; *) command="ENTITIES=$n COMPONENTS=$k" ;; esac
 commit=$(sed -n 's/^# ecsbench commit //p' "$work/$name.csv")
+ops=$((ran_n * rounds * inner))
+[ "$ops" -gt 0 ] || ops=1
 root=$(pwd)/
 show=Ir,Dr,Dw,D1mr,D1mw,DLmr,DLmw
-# The function table of callgrind_annotate: its header line, then the top rows, without the
-# frames that merely contain the timed call (libc's start, ld.so, the harness's main, run_group
-# and run_sample: 100% always), paths made relative, and each function once (callgrind_annotate
-# can list a function under two spellings of its file).
-table() { # table ANNOTATE-OPTIONS...
+# The rows of callgrind_annotate's function table as "Ir Dr Dw D1mr D1mw DLmr DLmw name" (its
+# percentages and thousands separators dropped, "." read as 0), without the frames that merely
+# contain the timed call (libc's start, ld.so, the harness's main, run_group and run_sample:
+# 100% always), paths made relative, and each function once (callgrind_annotate can list a
+# function under two spellings of its file). Then print_table lays them out.
+rows() { # rows ANNOTATE-OPTIONS...
 	callgrind_annotate --show=$show --threshold=100 --auto=no "$@" "$work/$name.out" |
 		sed "s|$root||g; s| \[[^]]*\]\$||" |
 		awk -v top="$top" '
-			/file:function$/ { print; on = 1; next }
+			/file:function$/ { on = 1; next }
 			on && /^-+$/ { next }
 			on && !NF { exit }
-			on && !/\?\?\?:0x|libc-start|libc_start|\(below main\)|ld-linux|^ *\.  |harness\/main\.c:(main|run_group)$|harness\/workloads\.c:run_sample$/ && !seen[$NF]++ && n++ < top'
+			on && !/\?\?\?:0x|libc-start|libc_start|\(below main\)|ld-linux|^ *\.  |harness\/main\.c:(main|run_group)$|harness\/workloads\.c:run_sample$/ && !seen[$NF]++ && n++ < top {
+				gsub(/\([^)]*\)/, ""); gsub(/,/, "")
+				if (NF != 8) next
+				for (i = 1; i <= 7; i++) if ($i == ".") $i = 0
+				print
+			}'
 }
+# print_table TOTAL_IR: a header and a line per row: Ir, its share of the timed call, then per
+# entity operation instructions, D refs (reads + writes), D1 misses and LLd misses, and the
+# function. A glibc function (its file a path in glibc's build tree, "./malloc/./malloc/...")
+# is named "glibc FUNCTION", and a name that would pass 120 columns loses its start.
+# per(X): X per entity operation, four significant digits or so; big(X): 1234567 -> 1,234,567.
+formats='
+	function per(x,    v) { v = x / ops
+		return v >= 1000 ? sprintf("%.0f", v) : v >= 100 ? sprintf("%.1f", v) : v >= 10 ? sprintf("%.2f", v) : v >= 1 ? sprintf("%.3f", v) : sprintf("%.4f", v) }
+	function big(x,    s, out) { s = sprintf("%.0f", x); out = ""
+		while (length(s) > 3) { out = "," substr(s, length(s) - 2) out; s = substr(s, 1, length(s) - 3) }
+		return s out }'
+print_table() {
+	awk -v ops="$ops" -v total="$1" "$formats"'
+		BEGIN { printf "%15s %6s %10s %10s %9s %9s  %s\n", "Ir", "Ir %", "Ir/entity", "Dref/ent", "D1/ent", "LLd/ent", "file:function" }
+		{
+			f = $8
+			if (f ~ /^\.\//) { sub(/^.*:/, "", f); f = "glibc " f }
+			line = sprintf("%15s %6.2f %10s %10s %9s %9s  ", big($1), total > 0 ? 100 * $1 / total : 0,
+				per($1), per($2 + $3), per($4 + $5), per($6 + $7))
+			if (length(line) + length(f) > 120) f = "..." substr(f, length(f) - (120 - length(line) - 3) + 1)
+			print line f
+		}'
+}
+totals=$(callgrind_annotate --show=$show --threshold=100 --auto=no "$work/$name.out" |
+	awk '/PROGRAM TOTALS/ { gsub(/\([^)]*\)/, ""); gsub(/,/, ""); for (i = 1; i <= 7; i++) printf "%s ", ($i == "." ? 0 : $i); exit }')
+# shellcheck disable=SC2086
+set -- $totals
+[ $# -eq 7 ] || { echo "profile.sh: no totals in $work/$name.out" >&2; exit 1; }
 {
 	echo "# ecsbench profile: $backend $workload, profile $profile, $what${systems:+, $systems systems}"
 	echo "# command: scripts/profile.sh -p $profile -b $backend -w $workload -n $n -k $k -B $bytes -s $scale${systems:+ -S $systems}"
 	echo "#   (make profile BACKEND=$backend WORKLOAD=$workload PROFILE=$profile, $command${systems:+, SYSTEMS=$systems})"
-	echo "# ecsbench commit $commit; $(valgrind --version); callgrind --cache-sim=yes,"
-	echo "#   caches (size,assoc,line) I1 $I1, D1 $D1, LL $LL"
-	echo "# counts cover the timed call only: $inner run of the workload ($what)"
-	echo "# Ir instructions, Dr/Dw data reads/writes, D1mr/D1mw D1 read/write misses,"
-	echo "#   DLmr/DLmw LL data read/write misses"
+	echo "# ecsbench commit $commit; $(valgrind --version); callgrind --cache-sim=yes; LD_BIND_NOW=1"
+	echo "#   (symbols bound at load, so no dynamic linker in the timed call)"
+	echo "# caches (size,assoc,line) I1 $I1, D1 $D1, LL $LL"
+	echo "# counts cover the timed call only: $inner run of the workload ($what),"
+	echo "#   $ops entity operations (N x rounds x runs): the per-entity figures divide by that"
 	echo
 	echo "== totals of the timed phase"
-	callgrind_annotate --show=$show --threshold=100 --auto=no "$work/$name.out" |
-		awk '/^Ir / && !head { print; head = 1 } /PROGRAM TOTALS/ { print; exit }'
+	awk -v ops="$ops" -v t="$totals" "$formats"'BEGIN {
+		split(t, v, " ")
+		split("instructions (Ir)|data reads (Dr)|data writes (Dw)|D1 read misses (D1mr)|D1 write misses (D1mw)|LL data read misses (DLmr)|LL data write misses (DLmw)", what, "|")
+		printf "%-28s %15s %12s\n", "event", "total", "per entity"
+		for (i = 1; i <= 7; i++) printf "%-28s %15s %12s\n", what[i], big(v[i]), per(v[i])
+		printf "%-28s %15s %12s\n", "D refs (Dr + Dw)", big(v[2] + v[3]), per(v[2] + v[3])
+		printf "%-28s %15s %12s\n", "D1 misses (D1mr + D1mw)", big(v[4] + v[5]), per(v[4] + v[5])
+		printf "%-28s %15s %12s\n", "LLd misses (DLmr + DLmw)", big(v[6] + v[7]), per(v[6] + v[7])
+	}'
 	echo
 	echo "== top $top functions by inclusive cost (the function and everything it calls)"
-	table --inclusive=yes
+	rows --inclusive=yes | print_table "$1"
 	echo
 	echo "== top $top functions by self cost (inlined code counts where its source is)"
-	table --inclusive=no
+	rows --inclusive=no | print_table "$1"
+	echo
+	echo "Ir %: share of the timed call's instructions; per entity operation: Ir/entity instructions,"
+	echo "Dref/ent data reads + writes, D1/ent D1 misses (read + write), LLd/ent LL data misses."
 } >"$out.tmp"
 mv "$out.tmp" "$out" # a failure half-way leaves the previous report whole
 cat "$out"

@@ -5,16 +5,19 @@
 # workload, backends (space-separated, in colour order), styles (the line style of each backend,
 # same order; a backend keeps its style in every figure), panels ("k size N k size N ..."),
 # showsize (1: name the component size in the panel titles), have (" k-size-backend ..." for
-# each series file with data), floor (1: there are floor series), present (the profiles
-# measured), ymin, ymax (over all series), what (the timed region, from --list).
+# each series file with data), noisyhave (the same for those with a noisy row: ringed), floor
+# (1: there are floor series), present (the profiles measured), ymin, ymax (over all series),
+# what (the timed region, from --list), runs (the run of each profile: commit, date), bars (what
+# the error bars are), pnote<i> (if set: panel i's N is below what a profile measured).
 # Series file dir/<k>-<size>-<backend>.dat: one line per profile A, AA, AAA in that order,
-# "x,ns_per_entity,min,max" with x = 0, 1, 2, or an empty line where that profile lacks the row,
-# so that no line is drawn through a profile that was not measured.
+# "x,ns_per_entity,bar low,bar high,noisy" with x = 0, 1, 2, or an empty line where that profile
+# lacks the row, so that no line is drawn through a profile that was not measured.
 load scripts . "/styles.gp"
 
 np = words(panels) / 3
 nb = words(backends)
-set terminal pngcairo size (np > 1 ? 440 * np + 100 : 800), 640 font "DejaVu Sans,10" noenhanced
+canvas_w = np > 1 ? 440 * np + 100 : 1000
+set terminal pngcairo size canvas_w, 680 font "DejaVu Sans,10" noenhanced
 set output out
 
 series(k, s, b) = sprintf("%s/%s-%s-%s.dat", dir, k, s, b)
@@ -40,17 +43,20 @@ set grid noxtics
 key_top = 0.07
 pl = np > 1 ? 0.08 : 0.13
 gap = 0.045
-set multiplot title sprintf("%s: time per entity by profile (profiles measured: %s)\n%smedian, bars min..max; N = the largest entity count every measured profile has", \
-	workload, present, what eq "" ? "" : "timed: " . what . "\n") font ",11"
+notes = 0
+do for [i = 1:np] { if (exists(sprintf("pnote%d", i))) { notes = 1 } }
+set multiplot title sprintf("%s: time per entity by profile (profiles measured: %s)\n%smedian; %s; N = the largest entity count every measured profile has\n%s", \
+	workload, present, what eq "" ? "" : "timed: " . what . "\n", bars, runs) font ",11"
 set bmargin at screen 0.2
-set tmargin at screen (what eq "" ? 0.84 : 0.81)
+set tmargin at screen (what eq "" ? 0.82 : 0.79) - (notes ? 0.03 : 0)
 do for [i = 1:np] {
 	k = word(panels, 3 * i - 2)
 	s = word(panels, 3 * i - 1)
 	n = word(panels, 3 * i)
 	set lmargin at screen panel_l(i, np)
 	set rmargin at screen panel_r(i, np)
-	set title sprintf("k = %s%s, N = %s", k, showsize ? sprintf(", %s-byte components", s) : "", n)
+	set title sprintf("k = %s%s, N = %s%s", k, showsize ? sprintf(", %s-byte components", s) : "", n, \
+		exists(sprintf("pnote%d", i)) ? "\n(" . value(sprintf("pnote%d", i)) . ")" : "")
 	if (i == 1) {
 		set ylabel "time per entity (ns, log scale)"
 	} else {
@@ -65,6 +71,10 @@ do for [i = 1:np] {
 			cmd = cmd . sprintf(", '%s' using ($1 + %g):2:3:4 with yerrorlines linestyle %s notitle", \
 				series(k, s, word(backends, j)), dodge(j), word(styles, j))
 		}
+		if (strstrt(noisyhave, sprintf(" %s-%s-%s ", k, s, word(backends, j))) > 0) {
+			cmd = cmd . sprintf(", '%s' using ($1 + %g):($5 > 0 ? $2 : NaN) with points linestyle %s %s notitle", \
+				series(k, s, word(backends, j)), dodge(j), word(styles, j), ring)
+		}
 	}
 	unset key
 	eval "plot " . cmd[3:*]
@@ -75,6 +85,9 @@ do for [j = 1:nb] {
 }
 if (floor) {
 	keycmd = keycmd . ", keyentry with linespoints linestyle 51 title floor_title"
+}
+if (noisyhave ne " ") {
+	keycmd = keycmd . ", keyentry with points linestyle 60 title 'noisy row'"
 }
 eval draw_key
 unset multiplot

@@ -1,18 +1,22 @@
 # time.gp: time per entity against the entity count, for one workload of one profile: a panel
-# per k, a line per backend, error bars from the fastest to the slowest sample; for iterate the
-# floor (the same update over plain arrays) as a dashed reference line.
+# per k, a line per backend, error bars (the 95% CI of the median, or min..max: note says which),
+# a ring around each noisy row's point; for iterate the floor (the same update over plain arrays)
+# as a dashed reference line. A backend that a panel lacks is named there as not measured.
 # Variables (set by plot.sh with -e): scripts (this folder), dir (the series files
-# dir/k<k>-<backend>.dat: "N,ns per entity,min,max", sorted by N), out, workload, backends
-# (space-separated, in colour order), styles (the line style of each backend, same order; a
-# backend keeps its style in every figure), ks (space-separated), have (" k/backend ..." for each
-# series file), floor (1: there are k<k>-floor.dat files), ymin, ymax (ns per entity over all
-# rows), nmin, nmax (entities), profile (the CSV's profile line), what (the timed region, from
-# --list), note (reps, noise), source (commit, cpu).
+# dir/k<k>-<backend>.dat: "N,ns per entity,bar low,bar high,noisy", sorted by N), out, workload,
+# backends (space-separated, in colour order), styles (the line style of each backend, same
+# order; a backend keeps its style in every figure), ks (space-separated), have (" k/backend ..."
+# for each series file), noisyhave (the same for the series with a noisy row), floor (1: there
+# are k<k>-floor.dat files), ymin, ymax (ns per entity over all rows), nmin, nmax (entities),
+# profile (the CSV's profile line), what (the timed region, from --list), note (samples, bars,
+# noise), source (the run: commit, date, cpu).
 load scripts . "/styles.gp"
 
 nk = words(ks)
 nb = words(backends)
-set terminal pngcairo size (nk > 1 ? 480 * nk + 100 : 800), 640 font "DejaVu Sans,10" noenhanced
+# Wide enough for the key in two rows of five (eight backends, the floor, the noisy ring).
+canvas_w = nk > 1 ? 480 * nk + 100 : 900
+set terminal pngcairo size canvas_w, 640 font "DejaVu Sans,10" noenhanced
 set output out
 
 series(k, b) = sprintf("%s/k%s-%s.dat", dir, k, b)
@@ -31,6 +35,8 @@ do for [e = e0:e1] {
 }
 set mxtics 1
 set yrange [ymin / 1.5 : ymax * 1.5]
+# The floor: a dashed line, with a mark at each point where there is one N only (no line).
+floorstyle = nmin == nmax ? "linespoints linestyle 51" : "lines linestyle 50"
 set xlabel "entities N (log2 scale; 1k = 1024)"
 
 # The panels in one row; under them, a strip with the key, once, with an entry for every
@@ -57,23 +63,38 @@ do for [i = 1:nk] {
 	# the floor first so that the backends draw over it.
 	cmd = ""
 	if (floor && strstrt(have, sprintf(" %s/floor ", k)) > 0) {
-		cmd = cmd . sprintf(", '%s' using 1:2 with lines linestyle 50 notitle", series(k, "floor"))
+		cmd = cmd . sprintf(", '%s' using 1:2 with %s notitle", series(k, "floor"), floorstyle)
 	}
+	missing = ""
 	do for [j = 1:nb] {
 		if (strstrt(have, sprintf(" %s/%s ", k, word(backends, j))) > 0) {
 			cmd = cmd . sprintf(", '%s' using 1:2:3:4 with yerrorlines linestyle %s notitle", \
 				series(k, word(backends, j)), word(styles, j))
+		} else {
+			missing = missing . (missing eq "" ? "" : ", ") . word(backends, j)
 		}
+		if (strstrt(noisyhave, sprintf(" %s/%s ", k, word(backends, j))) > 0) {
+			cmd = cmd . sprintf(", '%s' using 1:($5 > 0 ? $2 : NaN) with points linestyle %s %s notitle", \
+				series(k, word(backends, j)), word(styles, j), ring)
+		}
+	}
+	unset label
+	if (missing ne "") {
+		set label 1 "not measured: " . missing at graph 0.03, graph 0.96 left font ",9" textcolor rgb "#606060"
 	}
 	unset key
 	eval "plot " . cmd[3:*]
 }
+unset label
 keycmd = ""
 do for [j = 1:nb] {
 	keycmd = keycmd . sprintf(", keyentry with yerrorlines linestyle %s title '%s'", word(styles, j), word(backends, j))
 }
 if (floor) {
-	keycmd = keycmd . ", keyentry with lines linestyle 50 title floor_title"
+	keycmd = keycmd . ", keyentry with " . floorstyle . " title floor_title"
+}
+if (noisyhave ne " ") {
+	keycmd = keycmd . ", keyentry with points linestyle 60 title 'noisy row'"
 }
 eval draw_key
 unset multiplot

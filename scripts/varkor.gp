@@ -1,16 +1,21 @@
 # varkor.gp: seed 001's fixed-size workloads of one profile, as seed 001's table reports them:
 # time of one run, the storage's peak memory and the allocation calls of one run. A panel each,
 # stacked; in each a group of bars per workload, a bar per backend, its value written over it.
+# A noisy row's time has "noisy" after it; a backend that a workload lacks is written "not
+# measured" in its slot, so that an empty slot never reads as zero.
 # Variables (set by plot.sh with -e): scripts (this folder), data (rows "group,slot,backend,ms,
-# min ms,max ms,peak bytes,allocations"), out, backends (space-separated, in colour order),
+# bar low ms,bar high ms,peak bytes,allocations,noisy"), missing (rows "group,slot" of the
+# backends a workload lacks; "" if none), out, backends (space-separated, in colour order),
 # styles (the line style of each backend, same order), xtics_full, xtics_short (a "set xtics"
 # list: the workload of each group, with and without its N, k and rounds), tmin, tmax (ms),
-# mmin, mmax (bytes), amin, amax (allocations), profile, note (reps), source (commit, cpu).
+# mmin, mmax (bytes), amin, amax (allocations), profile, note (samples, bars, noise), source (the
+# run: commit, date, cpu).
 load scripts . "/styles.gp"
 
 nb = words(backends)
 ng = words(xtics_short) / 2  # '("name" 1, ...)': two words a group
-set terminal pngcairo size 1200, 1300 font "DejaVu Sans,10" noenhanced
+canvas_w = 1200
+set terminal pngcairo size canvas_w, 1300 font "DejaVu Sans,10" noenhanced
 set output out
 
 bw = 0.84 / nb                                # a bar's slot
@@ -45,11 +50,12 @@ set multiplot title sprintf("seed 001's workloads (fixed size, not swept over N)
 # the value written over each bar (fmt, of the row), at the bottom for a zero.
 bars(col, div) = sprintf("for [j = 1:nb] '%s' using (xof($1, $2)):(strcol(3) eq word(backends, j) ? column(%d) / %s : NaN) with boxes linestyle (word(styles, j) + 0) notitle", data, col, div)
 labels(col, div, fmt) = sprintf("'%s' using (xof($1, $2)):(column(%d) > 0 ? column(%d) / %s : ylo):(%s) with labels rotate by 90 left offset 0, 0.4 font ',8' textcolor rgb '#202020' notitle", data, col, col, div, fmt)
+absent = missing eq "" ? "" : sprintf(", '%s' using (xof($1, $2)):(ylo):('not measured') with labels rotate by 90 left offset 0, 0.4 font ',8' textcolor rgb '#808080' notitle", missing)
 
 # 1: time of one run
 set tmargin at screen top
 set bmargin at screen top - ph
-set title "time of one run of the whole workload (median; bars min..max)"
+set title "time of one run of the whole workload (median, error bars)"
 set ylabel "ms per run (log scale)"
 ylo = tmin / 2
 set yrange [ylo : tmax * 6]
@@ -57,7 +63,7 @@ ydec = log10((tmax * 6) / ylo)
 eval logticks_y
 eval "set xtics " . xtics_short
 eval "plot " . bars(4, "1") . sprintf(", '%s' using (xof($1, $2)):5:(0):($6 - $5) with vectors heads size screen 0.004, 90 linecolor rgb '#202020' linewidth 1 notitle", data) \
-	. ", " . labels(6, "1", "short($4)")
+	. ", " . labels(6, "1", "short($4) . ($9 > 0 ? \" noisy\" : \"\")") . absent
 
 # 2: peak memory
 set tmargin at screen top - ph - vgap
@@ -68,7 +74,7 @@ ylo = mmin / mdiv / 2
 set yrange [ylo : mmax / mdiv * 6]
 ydec = log10((mmax / mdiv * 6) / ylo)
 eval logticks_y
-eval "plot " . bars(7, "mdiv") . ", " . labels(7, "mdiv", "short($7 / mdiv)")
+eval "plot " . bars(7, "mdiv") . ", " . labels(7, "mdiv", "short($7 / mdiv)") . absent
 
 # 3: allocations
 set tmargin at screen top - 2 * ph - 2 * vgap
@@ -80,7 +86,7 @@ set yrange [ylo : amax * 6]
 ydec = log10((amax * 6) / ylo)
 eval logticks_y
 eval "set xtics " . xtics_full
-eval "plot " . bars(8, "1") . ", " . labels(8, "1", "short($8)")
+eval "plot " . bars(8, "1") . ", " . labels(8, "1", "short($8)") . absent
 
 unset arrow
 keycmd = ""

@@ -6,6 +6,7 @@
 #   build/asan/fuzz_replay   the fuzz target over the committed corpus (tests/corpus)
 #   valgrind build/conformance   the suite, reduced, under memcheck: no error, no leak
 #   tests/cli.sh             build/ecsbench's command line: bad input, a good run, SIGINT
+#   tests/figures.sh         the figure and table scripts on synthetic files (gnuplot, no valgrind)
 set -u
 cd "$(dirname "$0")/.." || exit 1
 total_passed=0
@@ -45,6 +46,7 @@ suite "conformance (valgrind memcheck)" valgrind -q --error-exitcode=99 --leak-c
 	--errors-for-leak-kinds=all --show-leak-kinds=all build/conformance --ops 3000 -capacity \
 	-/AA
 suite cli tests/cli.sh
+suite figures tests/figures.sh
 
 echo "$total_passed passed, $total_failed failed"
 [ "$total_failed" -eq 0 ]

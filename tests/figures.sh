@@ -1,0 +1,209 @@
+#!/bin/sh
+# figures.sh: the scripts that turn results into figures and tables, on small synthetic files in
+# a temporary folder (never results/ or plots/), without valgrind. Checks what a test can see
+# without looking at a picture:
+#   cachegrind.sh  a case measured again replaces its row, other cases stay (valgrind replaced
+#                  by a stand-in that runs build/ecsbench natively and writes callgrind's totals)
+#   table.sh       ENTITIES chosen and checked, tiny ratios as 1/x (never "(0.000)"), noisy rows
+#                  marked; make table with CSV= and ENTITIES= writes beside that CSV
+#   plot.sh        a CSV where a backend lacks a panel, with and without the confidence-interval
+#                  columns, and a cache CSV where a backend lacks a panel: exit 0, the figures
+#                  written, and gnuplot says nothing (-v shows its warnings)
+#   styles.gp      eight distinct colours and point shapes (no two colours alike in CIELAB), the
+#                  first 64 styles all distinct pairs, and the floor a dashed line
+# Costs: about a second of gnuplot and a few short runs of build/ecsbench. Ends with
+# "N passed, N failed".
+set -u
+cd "$(dirname "$0")/.." || exit 1
+bin=build/ecsbench
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+ok() { echo "ok   figures/$1"; passed=$((passed + 1)); }
+fail() { echo "FAIL figures/$1: $2"; failed=$((failed + 1)); }
+# check NAME WHY COMMAND...: ok when COMMAND succeeds, else fail with WHY.
+check() {
+	name=$1 why=$2
+	shift 2
+	if "$@"; then ok "$name"; else fail "$name" "$why"; fi
+}
+
+# --- cachegrind.sh: replacement -----------------------------------------------------------
+# The stand-in: skips valgrind's options, runs the program, writes an output file with the
+# events and totals lines that cachegrind.sh reads (Ir = $FAKE_IR, so that runs differ).
+cat >"$tmp/valgrind" <<'EOF'
+#!/bin/sh
+out=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--callgrind-out-file=*) out=${1#*=} ;;
+	--*) ;;
+	*) break ;;
+	esac
+	shift
+done
+"$@" || exit $?
+printf 'events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw\ntotals: %s 400 200 0 30 10 0 3 1\n' "${FAKE_IR:-1000}" >"$out"
+EOF
+chmod +x "$tmp/valgrind"
+cg=$tmp/cg/cachegrind-A.csv
+cg_run() { # cg_run IR BACKENDS WORKLOADS
+	FAKE_IR=$1 scripts/cachegrind.sh -x "$bin" -V "$tmp/valgrind" -b "$2" -w "$3" -n 1024 -k 2 -j 1 \
+		-o "$cg" >"$tmp/cg.log" 2>&1
+}
+cases() { awk -F, -v b="$1" -v w="$2" '$3 == b && $6 == w' "$cg" | wc -l; }
+instructions() { awk -F, -v b="$1" -v w="$2" '$3 == b && $6 == w { print $12 }' "$cg"; }
+if ! cg_run 111 hash,sparse iterate; then
+	fail cachegrind-first-run "exit status $?: $(tail -n 5 "$tmp/cg.log")"
+elif ! cg_run 222 hash iterate,create; then
+	fail cachegrind-second-run "exit status $?: $(tail -n 5 "$tmp/cg.log")"
+else
+	check cachegrind-replaces "hash iterate has $(cases hash iterate) rows after two runs" \
+		[ "$(cases hash iterate)" -eq 1 ]
+	check cachegrind-replaces-with-new "hash iterate's row has Ir $(instructions hash iterate), not the second run's 222" \
+		[ "$(instructions hash iterate)" = 222 ]
+	check cachegrind-keeps-others "sparse iterate's row (first run only) is gone or changed" \
+		[ "$(instructions sparse iterate)" = 111 ]
+	check cachegrind-adds-new-case "hash create was not added" [ "$(cases hash create)" -eq 1 ]
+	check cachegrind-one-header "the header row is there $(grep -c '^date,' "$cg") times" \
+		[ "$(grep -c '^date,' "$cg")" -eq 1 ]
+	check cachegrind-no-temporary "a temporary file is left beside the CSV" \
+		[ "$(find "$tmp/cg" -name '*.tmp*' | wc -l)" -eq 0 ]
+fi
+
+# --- a synthetic timing CSV ---------------------------------------------------------------
+# timing_csv FILE CI: eight backends (the five built ones and three made up), iterate and create
+# at N = 1024..4096 and k = 1, 2; "gamma" lacks k = 2 (a backend missing from a panel); two rows
+# noisy; vector allocates almost nothing next to hash (a ratio of about 1/20000). CI=1 adds the
+# coming columns processes, ci_low_ns, ci_high_ns.
+timing_csv() {
+	awk -v ci="$2" 'BEGIN {
+		print "# ecsbench commit 0123456789ab"
+		print "# date 2026-01-02T03:04:05Z"
+		print "# cpu Test CPU; 2 online"
+		print "# profile A (32 component types, 16 systems); systems registered 16"
+		print "# seed 1; reps 5; warmup 1; rows with mad_pct over 5 are flagged noisy; component size 8; scale 1"
+		printf "backend,profile,systems,workload,entities,components,component_bytes,reps,inner,median_ns,min_ns,max_ns,mad_pct,noisy,ns_per_entity,peak_bytes,allocations,reuse,checksum%s\n",
+			ci ? ",processes,ci_low_ns,ci_high_ns" : ""
+		nb = split("hash tree vector sparse archetype alpha beta gamma", b, " ")
+		nw = split("create iterate", w, " ")
+		for (i = 1; i <= nw; i++) for (k = 1; k <= 2; k++) for (n = 1024; n <= 4096; n *= 2) for (j = 1; j <= nb; j++) {
+			if (b[j] == "gamma" && k == 2) continue
+			ns = n * (j + k) * (i == 1 ? 10 : 1)
+			noisy = (b[j] == "tree" && n == 2048) ? 1 : 0
+			allocs = b[j] == "hash" ? 3 * n * 7 : b[j] == "vector" ? 1 : 40
+			printf "%s,A,16,%s,%d,%d,8,5,1,%d,%d,%d,%.2f,%d,%.3f,%d,%d,,c0ffee%s\n", b[j], w[i], n, k,
+				ns, ns * 0.9, ns * 1.2, noisy ? 7.5 : 1.0, noisy, ns / n, 1000 * n * j, allocs,
+				ci ? sprintf(",3,%d,%d", ns * 0.95, ns * 1.05) : ""
+		}
+		print "floor,A,16,iterate,1024,1,8,5,1,500,480,520,1.0,0,0.488,0,0,,c0ffee" (ci ? ",3,490,510" : "")
+	}' >"$1"
+}
+timing_csv "$tmp/T.csv" 0
+mkdir -p "$tmp/ci"
+timing_csv "$tmp/ci/A.csv" 1
+
+# --- table.sh -----------------------------------------------------------------------------
+if scripts/table.sh "$tmp/T.csv" hash 2048 2 >"$tmp/table.md" 2>"$tmp/table.err"; then
+	check table-entities "no row of N=2048 in the table" grep -q 'iterate (N=2048, k=2)' "$tmp/table.md"
+	check table-no-zero-ratio "a ratio prints as (0.000): $(grep -F '(0.000)' "$tmp/table.md" | head -n 1)" \
+		sh -c "! grep -qF '(0.000)' '$tmp/table.md'"
+	check table-tiny-ratio "vector's allocations (1 against hash's 43008) do not read (1/43,000)" \
+		grep -q '| vector | .*(1/43,000) 1 |' "$tmp/table.md"
+	check table-noisy "tree's noisy row is not marked" grep -q '| tree | .* (noisy) |' "$tmp/table.md"
+	check table-noisy-only-noisy "a row that is not noisy is marked" \
+		sh -c "! grep '^|.*(noisy)' '$tmp/table.md' | grep -qv '| tree |'"
+	check table-noisy-meaning "the table does not say what noisy means" \
+		grep -q 'rows with mad_pct over 5' "$tmp/table.md"
+else
+	fail table-runs "exit status $?: $(cat "$tmp/table.err")"
+fi
+scripts/table.sh "$tmp/T.csv" hash >"$tmp/table-default.md" 2>&1
+check table-default-largest-n "without ENTITIES the table is not at the largest N (4096)" \
+	grep -q 'create (N=4096, k=2)' "$tmp/table-default.md"
+scripts/table.sh "$tmp/T.csv" hash 3000 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check table-absent-n "ENTITIES=3000: exit $rc, message $(cat "$tmp/err")" \
+	sh -c "[ $rc -eq 2 ] && grep -q 'no swept rows with N = 3000; it has N = 1024, 2048, 4096' '$tmp/err'"
+scripts/table.sh "$tmp/T.csv" hash 1k >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check table-bad-n "ENTITIES=1k: exit $rc" sh -c "[ $rc -eq 2 ] && grep -q \"not '1k'\" '$tmp/err'"
+make -s --no-print-directory table CSV="$tmp/T.csv" ENTITIES=1024 >"$tmp/make-table.out" 2>&1
+rc=$?
+check make-table-csv-entities "make table CSV= ENTITIES=: exit $rc, $(tail -n 2 "$tmp/make-table.out")" \
+	sh -c "[ $rc -eq 0 ] && grep -q 'iterate (N=1024, k=2)' '$tmp/T-table.md'"
+
+# --- plot.sh ------------------------------------------------------------------------------
+# plotted NAME WHY-PREFIX ARGS...: plot.sh -v exits 0, writes the files, and no warning
+plotted() {
+	name=$1
+	shift
+	scripts/plot.sh -v "$@" >"$tmp/plot.log" 2>&1
+	rc=$?
+	if [ "$rc" -ne 0 ]; then
+		fail "$name" "exit status $rc: $(tail -n 3 "$tmp/plot.log")"
+	elif grep -i 'warning' "$tmp/plot.log" >/dev/null; then
+		fail "$name" "gnuplot warned: $(grep -i warning "$tmp/plot.log" | head -n 2)"
+	else
+		ok "$name"
+	fi
+}
+plotted plot-missing-backend -r "$tmp" -i "$tmp/T.csv" -o "$tmp/plots" A
+check plot-writes-time-figures "no iterate.png or create.png" \
+	test -s "$tmp/plots/A/iterate.png" -a -s "$tmp/plots/A/create.png"
+plotted plot-ci-columns -r "$tmp/ci" -o "$tmp/ci-plots" A
+check plot-ci-writes "no iterate.png from the CSV with CI columns" test -s "$tmp/ci-plots/A/iterate.png"
+# A cache CSV where only hash was measured at N = 1024, as a short trial leaves it.
+cgcsv=$tmp/cache/cachegrind-A.csv
+mkdir -p "$tmp/cache"
+awk 'BEGIN {
+	print "date,commit,backend,profile,systems,workload,entities,components,component_bytes,inner,entity_ops,instructions,d_refs,d1_misses,lld_misses,d1_miss_pct,lld_miss_pct,instr_per_entity,d_refs_per_entity,d1_misses_per_entity,lld_misses_per_entity,i1,d1,ll,checksum"
+	nb = split("hash tree vector", b, " ")
+	for (j = 1; j <= nb; j++)
+		printf "2026-01-02T03:04:05Z,0123456789ab,%s,A,16,iterate,4096,2,8,1,4096,1,1,1,1,1,1,1,1,%.2f,%.2f,32768:8:64,32768:8:64,8388608:16:64,c0ffee\n", b[j], j, j / 10
+	print "2026-01-03T03:04:05Z,fedcba987654,hash,A,16,iterate,1024,2,8,1,1024,1,1,1,1,1,1,1,1,2.5,0,32768:8:64,32768:8:64,8388608:16:64,c0ffee"
+}' >"$cgcsv"
+plotted plot-cache-missing-backend -r "$tmp/cache" -o "$tmp/cache-plots" A
+check plot-cache-writes "no cache-iterate.png" test -s "$tmp/cache-plots/A/cache-iterate.png"
+scripts/plot.sh -r "$tmp/cache" -o "$tmp/cache-plots" A >"$tmp/plot.log" 2>&1
+check plot-quiet "a normal run printed more than the files it wrote: $(grep -v '^plot.sh: wrote' "$tmp/plot.log" | head -n 2)" \
+	sh -c "! grep -qv '^plot.sh: wrote' '$tmp/plot.log'"
+
+# --- the palette --------------------------------------------------------------------------
+(cd scripts && gnuplot -e "load 'styles.gp'; do for [i = 1:64] { print sprintf('%d %s %d', i, colour(i), point(i)) }") \
+	>"$tmp/palette" 2>&1
+check palette-eight-colours "the first 8 backends do not get 8 different colours" \
+	[ "$(head -n 8 "$tmp/palette" | awk '{ print $2 }' | sort -u | wc -l)" -eq 8 ]
+check palette-eight-shapes "the first 8 backends do not get 8 different point shapes" \
+	[ "$(head -n 8 "$tmp/palette" | awk '{ print $3 }' | sort -u | wc -l)" -eq 8 ]
+check palette-64-pairs "two of the first 64 backends share colour and shape" \
+	[ "$(awk '{ print $2, $3 }' "$tmp/palette" | sort -u | wc -l)" -eq 64 ]
+check palette-no-ring "a backend's point is the open circle that marks noisy rows" \
+	sh -c "! awk '\$3 == 6' '$tmp/palette' | grep -q ."
+# No two of the eight colours closer than 30 in CIELAB (CIE76; sRGB, D65): the sky blue that a
+# sixth backend got was 26 from hash's blue.
+mindist=$(head -n 8 "$tmp/palette" | awk '
+	function hex(s) { return index("0123456789abcdef", tolower(substr(s, 1, 1))) * 16 + index("0123456789abcdef", tolower(substr(s, 2, 1))) - 17 }
+	function lin(c) { c /= 255; return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ^ 2.4 }
+	function f(t) { return t > 0.008856 ? t ^ (1 / 3) : 7.787 * t + 16 / 116 }
+	{
+		r = lin(hex(substr($2, 2, 2))); g = lin(hex(substr($2, 4, 2))); b = lin(hex(substr($2, 6, 2)))
+		x = f((0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047); y = f(0.2126 * r + 0.7152 * g + 0.0722 * b)
+		z = f((0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883)
+		L[NR] = 116 * y - 16; A[NR] = 500 * (x - y); B[NR] = 200 * (y - z)
+	}
+	END {
+		m = 1e9
+		for (i = 1; i <= NR; i++) for (j = i + 1; j <= NR; j++) {
+			d = sqrt((L[i] - L[j]) ^ 2 + (A[i] - A[j]) ^ 2 + (B[i] - B[j]) ^ 2)
+			if (d < m) m = d
+		}
+		printf "%d\n", m
+	}')
+check palette-colours-apart "two of the eight colours are only $mindist apart in CIELAB" [ "${mindist:-0}" -ge 30 ]
+(cd scripts && gnuplot -e "load 'styles.gp'; show style line 50") >"$tmp/floor" 2>&1
+check palette-floor-dashed "the floor's line style is not dashed: $(cat "$tmp/floor")" grep -q 'dashtype (' "$tmp/floor"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
