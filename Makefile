@@ -4,7 +4,7 @@
 CC ?= gcc
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes -O2 -g
 ALL_CFLAGS = $(BASE_CFLAGS) $(CFLAGS)
-LDLIBS := -lm
+LDLIBS := -lm -linih
 
 PROFILE ?= A
 BACKENDS ?= all
@@ -47,8 +47,11 @@ endif
 COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD -- impls harness 2>/dev/null || echo -dirty)
 
 IMPL_SRC := $(wildcard impls/*.c)
-HARNESS_SRC := harness/main.c harness/workloads.c harness/varkor.c harness/world.c harness/stats.c harness/alloc.c
+HARNESS_SRC := harness/main.c harness/workloads.c harness/varkor.c harness/world.c harness/stats.c harness/alloc.c \
+	harness/scenario_file.c
 TEST_SRC := tests/conformance.c tests/ops.c tests/model.c harness/alloc.c
+# The scenario file layer's own test program (it needs no backend).
+SCENARIO_TEST_SRC := tests/scenario_file.c harness/scenario_file.c
 
 # Variants: the optimised build, and the sanitizer build the tests also run.
 SAN_FLAGS := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -65,10 +68,12 @@ CG_FLAGS := -DECSB_CALLGRIND
 TEST_BIN := build/conformance
 ASAN_TEST_BIN := build/asan/conformance
 ASAN_REPLAY_BIN := build/asan/fuzz_replay
+SCENARIO_TEST_BIN := build/scenario_file
+ASAN_SCENARIO_TEST_BIN := build/asan/scenario_file
 
 .PHONY: all deps deps-fuzz deps-valgrind deps-plots bench plots cachegrind profile table compare test fuzz \
 	fuzz-merge clean help
-all: $(BIN) $(TEST_BIN)
+all: $(BIN) $(TEST_BIN) $(SCENARIO_TEST_BIN)
 
 deps:
 	$(Q)scripts/deps.sh core
@@ -123,6 +128,14 @@ $(ASAN_TEST_BIN): $(call objs,build/asan,$(TEST_SRC) $(IMPL_SRC))
 	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $^ -o $@ $(LDLIBS)
 
 $(ASAN_REPLAY_BIN): $(call objs,build/asan,$(FUZZ_SRC) tests/fuzz_replay.c $(IMPL_SRC))
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $^ -o $@ $(LDLIBS)
+
+$(SCENARIO_TEST_BIN): $(call objs,build,$(SCENARIO_TEST_SRC))
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDLIBS)
+
+$(ASAN_SCENARIO_TEST_BIN): $(call objs,build/asan,$(SCENARIO_TEST_SRC))
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $^ -o $@ $(LDLIBS)
 
@@ -188,7 +201,8 @@ compare:
 	@test -n "$(OLD)" -a -n "$(NEW)" || { echo "usage: make compare OLD=results/x.csv NEW=results/y.csv" >&2; exit 2; }
 	@scripts/compare.sh $(OLD) $(NEW)
 
-test: $(BIN) $(TEST_BIN) $(ASAN_TEST_BIN) $(ASAN_REPLAY_BIN) | deps-valgrind
+test: $(BIN) $(TEST_BIN) $(ASAN_TEST_BIN) $(ASAN_REPLAY_BIN) $(SCENARIO_TEST_BIN) \
+	$(ASAN_SCENARIO_TEST_BIN) | deps-valgrind
 	$(Q)tests/run.sh
 
 clean:
@@ -207,7 +221,7 @@ help:
 	@echo "                      -> results/profile-hash-iterate.txt (ENTITIES=131072 COMPONENTS=2)"
 	@echo "make table PROFILE=A BASELINE=hash   seed 001's table -> results/table-A.md"
 	@echo "make compare OLD=a.csv NEW=b.csv   per-row ratio NEW/OLD against the noise, geometric means"
-	@echo "make test             conformance suite (plain and ASan+UBSan) and command-line tests"
+	@echo "make test             conformance suite (plain and ASan+UBSan), scenario files, command line"
 	@echo "make fuzz             libFuzzer on every backend for FUZZ_SECONDS (default 60)"
 	@echo "make clean            remove build/"
 
