@@ -14,7 +14,7 @@ NO_AVX512 := $(if $(shell grep -qw avx512f /proc/cpuinfo 2>/dev/null && echo y),
 OPT ?= -O3 $(if $(NATIVE_ARCH),-march=native $(NO_AVX512))
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes $(OPT) -g
 ALL_CFLAGS = $(BASE_CFLAGS) $(CFLAGS)
-LDLIBS := -lm
+LDLIBS := -lm -linih
 
 PROFILE ?= A
 BACKENDS ?= all
@@ -70,8 +70,10 @@ COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(sh
 
 IMPL_SRC := $(wildcard impls/*.c)
 HARNESS_SRC := harness/main.c harness/workloads.c harness/varkor.c harness/world.c harness/update.c \
-	harness/stats.c harness/alloc.c
+	harness/stats.c harness/alloc.c harness/scenario_file.c
 TEST_SRC := tests/conformance.c tests/ops.c tests/model.c harness/alloc.c
+# The scenario file layer's own test program (it needs no backend).
+SCENARIO_TEST_SRC := tests/scenario_file.c harness/scenario_file.c
 
 # Variants: the optimised build, and the sanitizer build the tests also run.
 SAN_FLAGS := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -92,10 +94,12 @@ ASAN_REPLAY_BIN := build/asan/fuzz_replay
 # run inside one (harness/measure.h). make test runs every workload with it.
 CHECK_BIN := build/check/ecsbench
 CHECK_FLAGS := -DECSB_CHECK_TIMED
+SCENARIO_TEST_BIN := build/scenario_file
+ASAN_SCENARIO_TEST_BIN := build/asan/scenario_file
 
 .PHONY: all deps deps-fuzz deps-valgrind deps-plots bench reference plots cachegrind profile table compare \
 	test fuzz fuzz-merge clean help
-all: $(BIN) $(TEST_BIN)
+all: $(BIN) $(TEST_BIN) $(SCENARIO_TEST_BIN)
 
 deps:
 	$(Q)scripts/deps.sh core
@@ -162,6 +166,14 @@ $(ASAN_TEST_BIN): $(call objs,build/asan,$(TEST_SRC) $(IMPL_SRC))
 	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $^ -o $@ $(LDLIBS)
 
 $(ASAN_REPLAY_BIN): $(call objs,build/asan,$(FUZZ_SRC) tests/fuzz_replay.c $(IMPL_SRC))
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $^ -o $@ $(LDLIBS)
+
+$(SCENARIO_TEST_BIN): $(call objs,build,$(SCENARIO_TEST_SRC))
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDLIBS)
+
+$(ASAN_SCENARIO_TEST_BIN): $(call objs,build/asan,$(SCENARIO_TEST_SRC))
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $^ -o $@ $(LDLIBS)
 
@@ -241,7 +253,8 @@ compare:
 	@test -n "$(OLD)" -a -n "$(NEW)" || { echo "usage: make compare OLD=results/x.csv NEW=results/y.csv" >&2; exit 2; }
 	@scripts/compare.sh $(OLD) $(NEW)
 
-test: $(BIN) $(TEST_BIN) $(ASAN_TEST_BIN) $(ASAN_REPLAY_BIN) $(CHECK_BIN) | deps-valgrind deps-plots
+test: $(BIN) $(TEST_BIN) $(ASAN_TEST_BIN) $(ASAN_REPLAY_BIN) $(CHECK_BIN) $(SCENARIO_TEST_BIN) \
+	$(ASAN_SCENARIO_TEST_BIN) | deps-valgrind deps-plots
 	$(Q)tests/run.sh
 
 clean:
@@ -261,7 +274,8 @@ help:
 	@echo "make table PROFILE=A BASELINE=hash   seed 001's table -> results/table-A.md"
 	@echo "                      (CSV=x.csv -> x-table.md; ENTITIES=N, default the largest; COMPONENTS=2)"
 	@echo "make compare OLD=a.csv NEW=b.csv   per-row ratio NEW/OLD against the noise, geometric means"
-	@echo "make test             conformance suite (plain and ASan+UBSan), command-line and figure tests"
+	@echo "make test             conformance suite (plain and ASan+UBSan), scenario files, command-line and"
+	@echo "                      figure tests"
 	@echo "make fuzz             libFuzzer on every backend for FUZZ_SECONDS (default 60)"
 	@echo "make clean            remove build/"
 	@echo ""

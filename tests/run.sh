@@ -5,6 +5,8 @@
 #   build/asan/conformance   the same under AddressSanitizer and UndefinedBehaviorSanitizer
 #   build/asan/fuzz_replay   the fuzz target over the committed corpus (tests/corpus)
 #   valgrind build/conformance   the suite, reduced, under memcheck: no error, no leak
+#   build/scenario_file      scenario files: the shipped ones, good and bad files, overrides
+#   build/asan/scenario_file the same under AddressSanitizer and UndefinedBehaviorSanitizer
 #   tests/cli.sh             build/ecsbench's command line: bad input, a good run, SIGINT
 #   tests/figures.sh         the figure and table scripts on synthetic files (gnuplot, no valgrind)
 set -u
@@ -45,6 +47,9 @@ suite "fuzz corpus replay (ASan+UBSan)" sh -c 'build/asan/fuzz_replay tests/corp
 suite "conformance (valgrind memcheck)" valgrind -q --error-exitcode=99 --leak-check=full \
 	--errors-for-leak-kinds=all --show-leak-kinds=all build/conformance --ops 3000 -capacity \
 	-/AA
+suite "scenario files" build/scenario_file
+suite "scenario files (ASan+UBSan)" env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 build/asan/scenario_file
 suite cli tests/cli.sh
 suite figures tests/figures.sh
 
