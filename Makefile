@@ -69,8 +69,9 @@ endif
 COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD -- impls harness 2>/dev/null || echo -dirty)
 
 IMPL_SRC := $(wildcard impls/*.c)
-HARNESS_SRC := harness/main.c harness/workloads.c harness/varkor.c harness/world.c harness/update.c \
-	harness/stats.c harness/alloc.c harness/scenario_file.c
+HARNESS_SRC := harness/main.c harness/cli.c harness/plan.c harness/pass.c harness/driver.c \
+	harness/collection.c harness/report.c harness/workloads.c harness/varkor.c harness/world.c \
+	harness/update.c harness/stats.c harness/alloc.c harness/scenario_file.c
 TEST_SRC := tests/conformance.c tests/ops.c tests/model.c harness/alloc.c
 # The scenario file layer's own test program (it needs no backend).
 SCENARIO_TEST_SRC := tests/scenario_file.c harness/scenario_file.c
@@ -108,11 +109,11 @@ deps:
 build/.flags: FORCE | deps
 	$(Q)mkdir -p build
 	$(Q)echo '$(ALL_CFLAGS)' | cmp -s - $@ || echo '$(ALL_CFLAGS)' > $@
-# The commit is compiled into main.o alone (for the CSV header).
+# The commit is compiled into report.o alone (for the CSV header).
 build/.commit: FORCE
 	$(Q)mkdir -p build
 	$(Q)echo '$(COMMIT)' | cmp -s - $@ || echo '$(COMMIT)' > $@
-build/harness/main.o: build/.commit
+build/harness/report.o: build/.commit
 build/cachegrind/.flags: FORCE | deps deps-valgrind
 	$(Q)mkdir -p build/cachegrind
 	$(Q)echo '$(ALL_CFLAGS) $(CG_FLAGS) $(COMMIT)' | cmp -s - $@ || echo '$(ALL_CFLAGS) $(CG_FLAGS) $(COMMIT)' > $@

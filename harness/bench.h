@@ -58,12 +58,10 @@ struct bench_case {
 	const struct values *writes; /* the values written over them (seed 001's "write") */
 };
 
+/* What one participant's row of one process leaves besides its samples. */
 struct bench_result {
 	uint32_t inner;       /* workload runs per timed sample (small N is repeated) */
 	uint32_t reps;        /* timed samples */
-	uint64_t median_ns;   /* per run of the workload over N entities */
-	uint64_t min_ns, max_ns;
-	double mad_pct;       /* median absolute deviation, in % of the median */
 	uint64_t peak_bytes;  /* peak live bytes of the storage */
 	uint64_t live_bytes;  /* live bytes of the storage when the workload ends */
 	uint64_t allocations; /* allocation calls in the timed region, per run */
@@ -89,6 +87,9 @@ struct workload {
 	                            per entity per round */
 	bool k_fixed;            /* not swept over --components: */
 	uint32_t fixed_components; /* entities have this many */
+	/* The most entities alive at once in a run of case c (NULL: c->entities), so that a
+	 * --scale the interface cannot hold is refused before the run. */
+	uint64_t (*peak_entities)(const struct bench_case *c);
 	int (*setup)(struct run *run);
 	int (*prepare)(struct run *run);
 	int (*execute)(struct run *run);
@@ -107,9 +108,6 @@ int run_setup(struct run *run);
 int run_sample(struct run *run, uint32_t inner, uint64_t *ns, uint64_t *allocations);
 int run_finish(struct run *run);
 void run_free(struct run *run);
-
-/* stats.c: summary of n samples (ns per run); sorts the array. */
-void stats_summarise(uint64_t *samples, uint32_t n, struct bench_result *r);
 
 uint64_t now_ns(void);
 

@@ -69,10 +69,76 @@ else # root writes anywhere; a path through a regular file fails for root too
 	bad output-unwritable "cannot write output '$out/x.csv'" --output "$out/x.csv"
 fi
 
+bad empty-item "backend list 'hash,,vector' has an empty item (item 2)" --backends hash,,vector
+bad trailing-comma "workload list 'iterate,' has an empty item (item 2)" --workloads iterate,
+bad duplicate-backend "backend 'hash' is listed twice" --backends hash,hash
+bad duplicate-all "backend 'hash' is listed twice" --backends all,hash
+bad duplicate-workload "workload 'get' is listed twice" --workloads get,create,get
+bad duplicate-components "component count 2 is listed twice" --components 2,2
+bad duplicate-entities "entity count 2048 is listed twice (in '1024..4096')" --entities 2048,1024..4096
+bad processes-zero "process count '0' is out of range (valid: 1..64)" --processes 0
+bad layout-unknown "unknown layout 'tidy' (valid: random, fixed)" --layout tidy
+bad scale-too-large "varkor-create at --scale 5 would hold 5000000 entities at once" \
+	--scale 5 --workloads varkor-create
+bad scale-random-too-large "varkor-random at --scale 100 would hold" --scale 100 \
+	--workloads varkor-random
+
+# Outputs that are not regular files are refused before anything runs, and left as they were:
+# a directory, a fifo, a symlink to a fifo, and the committed reference results' folder.
+mkdir "$tmp/adir"
+mkfifo "$tmp/afifo"
+ln -s "$tmp/afifo" "$tmp/alink"
+mkdir -p "$tmp/results/reference"
+refused() {
+	name=$1 text=$2 target=$3
+	"$bin" --output "$target" --workloads iterate --entities 64 >"$tmp/stdout" 2>"$tmp/stderr" &
+	pid=$!
+	# a fifo opened for writing would block the run: it must not get that far
+	( sleep 10; kill "$pid" 2>/dev/null ) &
+	guard=$!
+	wait "$pid"
+	rc=$?
+	kill "$guard" 2>/dev/null
+	if [ "$rc" -ne 2 ]; then
+		fail "$name" "exit status $rc, expected 2: $(cat "$tmp/stderr")"
+	elif ! grep -qF -- "$text" "$tmp/stderr"; then
+		fail "$name" "message does not say '$text': $(cat "$tmp/stderr")"
+	elif [ -n "$(ls "$tmp" | grep '\.tmp\.')" ]; then
+		fail "$name" "a temporary file was left"
+	else
+		ok "$name"
+	fi
+}
+refused output-directory "output '$tmp/adir' is a directory, not a regular file" "$tmp/adir"
+refused output-fifo "output '$tmp/afifo' is a fifo, not a regular file" "$tmp/afifo"
+refused output-symlink-to-fifo "output '$tmp/alink' is a fifo, not a regular file" "$tmp/alink"
+[ -p "$tmp/afifo" ] && [ -d "$tmp/adir" ] && [ -L "$tmp/alink" ] && ok outputs-left-as-they-were ||
+	fail outputs-left-as-they-were "a refused output was changed"
+refused output-reference "is in results/reference/" "$tmp/results/reference/A.csv"
+
+# --output - writes the CSV to standard output (and no file named '-').
+if (cd "$tmp" && "$OLDPWD/$bin" --backends vector --workloads iterate --entities 64 --components 1 \
+	--processes 1 --reps 1 --output - >"$tmp/stdout.csv" 2>"$tmp/stderr") &&
+	grep -q '^vector,A,' "$tmp/stdout.csv" && [ ! -e "$tmp/-" ]; then
+	ok output-stdout
+else
+	fail output-stdout "$(cat "$tmp/stderr")"
+fi
+
+# A..B is A and its doublings up to B, as --help says.
+if "$bin" --backends vector --workloads iterate --entities 1000..5000 --components 1 --processes 1 \
+	--reps 1 --no-floor --output "$tmp/range.csv" 2>"$tmp/stderr" &&
+	[ "$(grep -v '^#' "$tmp/range.csv" | cut -d, -f5 | tail -n +2 | tr '\n' ' ')" = "1000 2000 4000 " ] &&
+	"$bin" --help | grep -q 'A..B is A and its doublings'; then
+	ok entity-range-doubles
+else
+	fail entity-range-doubles "$(cat "$tmp/stderr" "$tmp/range.csv")"
+fi
+
 # A good run: every backend, every workload; each row group (workload, N, k) has every backend
 # (and a floor row for iterate), and its rows agree on their checksum.
 good="$tmp/good.csv"
-if "$bin" --entities 64,256 --components 1,3 --reps 2 --scale 0.005 --output "$good" \
+if "$bin" --entities 64,256 --components 1,3 --reps 2 --processes 2 --scale 0.005 --output "$good" \
 	2>"$tmp/stderr"; then
 	backends=$("$bin" --list | sed -n '/^backends:/,/^workloads/p' | grep -c '^  ')
 	workloads=$("$bin" --list | sed -n '/^workloads/,/^profiles/p' | grep -c '^  ')
@@ -88,7 +154,7 @@ if "$bin" --entities 64,256 --components 1,3 --reps 2 --scale 0.005 --output "$g
 		END {
 			nw = 0; for (x in w) nw++
 			for (g in rows) if (rows[g] != backends) short++
-			for (g in rows) if (g ~ /^iterate,/ && floor[g] != 1) nofloor++
+			for (g in rows) if (g ~ /^iterate(-aged)?,/ && floor[g] != 1) nofloor++
 			if (nw != workloads) print nw " workloads in the CSV, expected " workloads
 			else if (short) print short " row groups without every backend"
 			else if (nofloor) print nofloor " iterate groups without their floor row"
@@ -130,6 +196,60 @@ if "$bin" --list | grep -q '^  hash' && "$bin" --help | grep -q -- '--entities';
 	ok list-help
 else
 	fail list-help "--list or --help did not answer"
+fi
+
+# The good run wrote its raw samples beside it: every process and round of every row.
+if [ -r "$tmp/good-samples.csv" ] &&
+	[ "$(grep -v '^#' "$tmp/good-samples.csv" | awk -F, 'NR > 1 && $6 == 2 { n++ } END { print n + 0 }')" -gt 0 ]; then
+	ok samples-beside-csv
+else
+	fail samples-beside-csv "no samples of process 2 in $tmp/good-samples.csv"
+fi
+
+# A child process killed with a signal: the run stops with an error naming the row it was
+# measuring, and the previous CSV stays as it was.
+"$bin" --backends tree --workloads churn --entities 1048576 --components 1 --processes 3 \
+	--reps 50 --output "$out" 2>"$tmp/stderr" &
+pid=$!
+child=""
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+	sleep 0.5
+	child=$(pgrep -P "$pid" | head -n 1)
+	[ -n "$child" ] && break
+done
+if [ -z "$child" ]; then
+	fail child-killed "no child process appeared"
+	kill "$pid" 2>/dev/null
+else
+	sleep 1
+	kill -KILL "$child"
+	wait "$pid"
+	rc=$?
+	if [ "$rc" -ne 1 ]; then
+		fail child-killed "exit status $rc, expected 1: $(cat "$tmp/stderr")"
+	elif ! grep -q "process 1 of 3 died measuring tree churn N=1048576 k=1.*killed by signal 9" "$tmp/stderr"; then
+		fail child-killed "the error does not name the row and the signal: $(cat "$tmp/stderr")"
+	elif [ "$(cat "$out")" != "$want" ] || [ -n "$(ls "$tmp" | grep 'out.csv.tmp')" ]; then
+		fail child-killed "the results file was changed or a temporary file was left"
+	else
+		ok child-killed
+	fi
+fi
+
+# A row far longer than a sample: progress and an estimate show within seconds, and a run
+# estimated to take hours says so.
+"$bin" --backends tree --workloads churn --entities 1048576 --components 1 --inner 100000 \
+	--output "$out" 2>"$tmp/stderr" &
+pid=$!
+sleep 5
+kill -INT "$pid"
+{ wait "$pid"; } 2>/dev/null
+if ! grep -q "this run will take at least .* h" "$tmp/stderr"; then
+	fail long-run-says-so "no estimate of hours: $(cat "$tmp/stderr")"
+elif ! grep -q "tree (sample\|tree sample\|tree calibration run" "$tmp/stderr"; then
+	fail long-run-says-so "no progress inside the row: $(cat "$tmp/stderr")"
+else
+	ok long-run-says-so
 fi
 
 # Interrupted (SIGINT, then SIGTERM): the previous results file stays as it was, no temporary

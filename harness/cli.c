@@ -1,0 +1,457 @@
+/*
+ * cli.c: build/ecsbench's options (see cli.h): parsing, every check that can be made before a
+ * run starts, --help and --list.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+void usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("ecsbench: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs(" (see --help)\n", stderr);
+	exit(2);
+}
+
+static void help(void)
+{
+	printf("usage: ecsbench [options]\n"
+	       "Runs ECS storage backends over workloads and writes one CSV row per\n"
+	       "backend x workload x entities x components, with a 95%% confidence interval\n"
+	       "of each median measured across separate processes.\n\n"
+	       "  --backends LIST    comma list, or all (default: all)\n"
+	       "  --workloads LIST   comma list, or all (default: all)\n"
+	       "  --profile P        A, AA or AAA (default: A)\n"
+	       "  --entities LIST    comma list of counts 1..%u; A..B is A and its doublings\n"
+	       "                     up to B (default: 1024..1048576, i.e. 2^10, 2^11, .., 2^20)\n"
+	       "  --components LIST  components per entity, each 1..3 (default: 1,2,3)\n"
+	       "  --systems S        systems registered, 1..the profile's (default: the profile's;\n"
+	       "                     1 is seed 000's one-system setup)\n"
+	       "  --processes P      separate processes that measure every row, 1..%u, spread\n"
+	       "                     over the run (default: %u); 1 measures in this process\n"
+	       "  --reps R           timed samples per row in each process, 1..1000 (default: %u)\n"
+	       "  --warmup W         untimed samples first in each process, 0..100 (default: %u)\n"
+	       "  --inner I          runs of the workload per sample, 1..%llu (default: calibrated\n"
+	       "                     so that the fastest backend's sample lasts %.0f ms)\n"
+	       "  --no-floor         no floor row (the same work over plain arrays)\n"
+	       "  --malloc-default   leave glibc malloc's mmap and trim thresholds as they are\n"
+	       "  --layout MODE      random (default): each process gets a fresh address-space\n"
+	       "                     layout, a random heap offset and stack padding; fixed:\n"
+	       "                     no randomisation at all (to measure what layout does)\n"
+	       "  --component-size B bytes of Position and Velocity, 8..%u (default: 8)\n"
+	       "  --scale F          multiplies the entity counts of the workloads that are not\n"
+	       "                     swept over N (seed 001's), 0.001..100 (default: 1)\n"
+	       "  --seed S           seed of the component values and decisions (default: 1)\n"
+	       "  --output PATH      CSV to write: a regular file or a new one in a writable\n"
+	       "                     folder; - is standard output (default: results/<profile>.csv)\n"
+	       "  --no-pin           do not pin the measuring process to one CPU\n"
+	       "  --list             list backends, workloads and profiles, and exit\n"
+	       "  --help             this text\n\n"
+	       "Exit status: 0 ok; 1 a row failed, checksums disagree or a process died;\n"
+	       "2 bad usage (nothing run, nothing written).\n",
+	       ECS_MAX_ENTITIES, MAX_PROCESSES, DEFAULT_PROCESSES, DEFAULT_REPS, DEFAULT_WARMUP,
+	       MAX_INNER, SAMPLE_TARGET_NS / 1e6, ECS_MAX_COMPONENT_SIZE);
+}
+
+static void list(void)
+{
+	printf("backends:\n");
+	for (size_t i = 0; i < ecs_backend_count; i++)
+		printf("  %-10s %s\n", ecs_backends[i]->name, ecs_backends[i]->description);
+	printf("workloads (timed region):\n");
+	for (size_t i = 0; i < workload_count; i++)
+		printf("  %-24s %s\n", workloads[i]->name, workloads[i]->timed);
+	printf("profiles:\n");
+	for (size_t i = 0; i < profile_count; i++)
+		printf("  %-10s %u component types, %u systems\n", profiles[i].name,
+		       profiles[i].component_count, profiles[i].system_count);
+}
+
+/* "hash, tree, vector" */
+static char *valid_names(const char *(*name_at)(size_t), size_t n)
+{
+	static char buf[1024];
+	size_t len = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && len < sizeof buf; i++)
+		len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s", i ? ", " : "", name_at(i));
+	return buf;
+}
+
+static const char *backend_name_at(size_t i) { return ecs_backends[i]->name; }
+static const char *workload_name_at(size_t i) { return workloads[i]->name; }
+static const char *profile_name_at(size_t i) { return profiles[i].name; }
+
+/*
+ * Splits a comma list; calls item() on each piece. An empty piece ("hash,,vector", a leading
+ * or trailing comma) is refused, naming the list: it is a typo, never a way to say something.
+ */
+static void each_item(const char *what, const char *arg, void (*item)(struct options *, const char *),
+                      struct options *o)
+{
+	if (!*arg)
+		usage_error("empty %s list", what);
+	char *copy = strdup(arg);
+	if (!copy)
+		usage_error("out of memory");
+	size_t position = 1;
+	for (char *p = copy;; position++) {
+		char *comma = strchr(p, ',');
+		if (comma)
+			*comma = '\0';
+		if (!*p)
+			usage_error("%s list '%s' has an empty item (item %zu)", what, arg, position);
+		item(o, p);
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	free(copy);
+}
+
+static void add_backend(struct options *o, const char *name)
+{
+	if (strcmp(name, "all") == 0) {
+		for (size_t i = 0; i < ecs_backend_count; i++)
+			add_backend(o, ecs_backends[i]->name);
+		return;
+	}
+	const struct ecs_ops *b = ecs_backend_find(name);
+	if (!b)
+		usage_error("unknown backend '%s' (valid: %s, all)", name,
+		            valid_names(backend_name_at, ecs_backend_count));
+	for (size_t i = 0; i < o->backend_count; i++)
+		if (o->backends[i] == b)
+			usage_error("backend '%s' is listed twice", name);
+	if (o->backend_count == MAX_LIST)
+		usage_error("too many backends (at most %d)", MAX_LIST);
+	o->backends[o->backend_count++] = b;
+}
+
+static void add_workload(struct options *o, const char *name)
+{
+	if (strcmp(name, "all") == 0) {
+		for (size_t i = 0; i < workload_count; i++)
+			add_workload(o, workloads[i]->name);
+		return;
+	}
+	const struct workload *w = workload_find(name);
+	if (!w)
+		usage_error("unknown workload '%s' (valid: %s, all)", name,
+		            valid_names(workload_name_at, workload_count));
+	for (size_t i = 0; i < o->workload_count; i++)
+		if (o->workloads[i] == w)
+			usage_error("workload '%s' is listed twice", name);
+	if (o->workload_count == MAX_LIST)
+		usage_error("too many workloads (at most %d)", MAX_LIST);
+	o->workloads[o->workload_count++] = w;
+}
+
+/* A whole unsigned decimal number within [lo, hi], or exit 2 naming it. */
+static uint64_t parse_number(const char *what, const char *text, uint64_t lo, uint64_t hi)
+{
+	const char *p = text;
+	while (*p == ' ')
+		p++;
+	if (*p == '-')
+		usage_error("%s '%s' is negative (valid: %" PRIu64 "..%" PRIu64 ")", what, text, lo, hi);
+	if (*p < '0' || *p > '9')
+		usage_error("%s '%s' is not a number (valid: %" PRIu64 "..%" PRIu64 ")", what, text, lo,
+		            hi);
+	errno = 0;
+	char *end;
+	unsigned long long v = strtoull(p, &end, 10);
+	if (*end != '\0')
+		usage_error("%s '%s' is not a number (valid: %" PRIu64 "..%" PRIu64 ")", what, text, lo,
+		            hi);
+	if (errno == ERANGE || v < lo || v > hi)
+		usage_error("%s '%s' is out of range (valid: %" PRIu64 "..%" PRIu64 ")", what, text, lo,
+		            hi);
+	return v;
+}
+
+static double parse_scale(const char *text)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(text, &end);
+	if (end == text || *end != '\0' || errno == ERANGE)
+		usage_error("scale '%s' is not a number (valid: 0.001..100)", text);
+	if (!(v >= 0.001 && v <= 100))
+		usage_error("scale '%s' is out of range (valid: 0.001..100)", text);
+	return v;
+}
+
+static void add_entity_count(struct options *o, uint32_t n, const char *item)
+{
+	for (size_t i = 0; i < o->entity_count; i++)
+		if (o->entities[i] == n)
+			usage_error("entity count %u is listed twice (in '%s')", n, item);
+	if (o->entity_count == MAX_LIST)
+		usage_error("too many entity counts (at most %d)", MAX_LIST);
+	o->entities[o->entity_count++] = n;
+}
+
+/* N, or A..B: A, 2A, 4A, ... up to B (1024..1048576 is every power of two from 2^10 to 2^20). */
+static void add_entities(struct options *o, const char *item)
+{
+	const char *dots = strstr(item, "..");
+	if (!dots) {
+		add_entity_count(o, (uint32_t)parse_number("entity count", item, 1, ECS_MAX_ENTITIES),
+		                 item);
+		return;
+	}
+	char from[32];
+	size_t len = (size_t)(dots - item);
+	if (len >= sizeof from)
+		usage_error("entity count '%s' is not a number or a range A..B", item);
+	memcpy(from, item, len);
+	from[len] = '\0';
+	uint64_t a = parse_number("entity count", from, 1, ECS_MAX_ENTITIES);
+	uint64_t b = parse_number("entity count", dots + 2, 1, ECS_MAX_ENTITIES);
+	if (a > b)
+		usage_error("entity range '%s' is empty (A..B needs A <= B)", item);
+	for (uint64_t n = a; n <= b; n *= 2)
+		add_entity_count(o, (uint32_t)n, item);
+}
+
+static void add_components(struct options *o, const char *item)
+{
+	uint32_t k = (uint32_t)parse_number("component count", item, 1, COMP_MAX_K);
+	for (size_t i = 0; i < o->component_count; i++)
+		if (o->components[i] == k)
+			usage_error("component count %u is listed twice", k);
+	o->components[o->component_count++] = k;
+}
+
+uint32_t workload_entities(const struct options *o, const struct workload *w, uint32_t n)
+{
+	if (!w->fixed_entities)
+		return n;
+	double units = w->fixed_entities * o->scale + 0.5;
+	uint64_t fixed = (units < 1 ? 1 : (uint64_t)units) * (w->unit_entities ? w->unit_entities : 1);
+	return fixed > UINT32_MAX ? UINT32_MAX : (uint32_t)fixed;
+}
+
+/*
+ * Every workload must fit the interface's limit of live entities at the chosen --scale and
+ * --entities, found now rather than as ECS_ERR_FULL half way through a run.
+ */
+static void check_entity_limits(const struct options *o)
+{
+	for (size_t i = 0; i < o->workload_count; i++) {
+		const struct workload *w = o->workloads[i];
+		size_t nn = w->fixed_entities ? 1 : o->entity_count;
+		for (size_t j = 0; j < nn; j++) {
+			uint32_t n = workload_entities(o, w, o->entities[j]);
+			struct bench_case c = {.workload = w, .entities = n, .seed = o->seed};
+			uint64_t peak = w->peak_entities ? w->peak_entities(&c) : n;
+			if (peak > ECS_MAX_ENTITIES)
+				usage_error("%s at --scale %g would hold %" PRIu64 " entities at once, more "
+				            "than the interface's %u",
+				            w->name, o->scale, peak, ECS_MAX_ENTITIES);
+		}
+	}
+}
+
+/*
+ * The output must be a regular file, or a path that does not exist yet, in a folder we can
+ * write: the CSV is written beside it and renamed over it, which would replace a device node
+ * (as root, /dev/null itself), a fifo or a socket with a regular file. A symlink is followed
+ * to its target, which must be the same. Checked now, before anything runs.
+ */
+static void check_output(struct options *o)
+{
+	if (strcmp(o->output, "-") == 0) {
+		o->to_stdout = true;
+		snprintf(o->output_path, sizeof o->output_path, "-");
+		return;
+	}
+	if (strlen(o->output) >= sizeof o->output_path - 64)
+		usage_error("output path '%s' is too long", o->output);
+	snprintf(o->output_path, sizeof o->output_path, "%s", o->output);
+	struct stat st;
+	if (lstat(o->output, &st) == 0 && S_ISLNK(st.st_mode)) {
+		char *target = realpath(o->output, NULL);
+		if (!target)
+			usage_error("output '%s' is a symlink to nothing that exists", o->output);
+		if (strlen(target) >= sizeof o->output_path - 64)
+			usage_error("output path '%s' is too long", target);
+		snprintf(o->output_path, sizeof o->output_path, "%s", target);
+		free(target);
+	}
+	if (stat(o->output_path, &st) == 0) {
+		const char *kind = S_ISDIR(st.st_mode)   ? "a directory"
+		                   : S_ISCHR(st.st_mode)  ? "a character device"
+		                   : S_ISBLK(st.st_mode)  ? "a block device"
+		                   : S_ISFIFO(st.st_mode) ? "a fifo"
+		                   : S_ISSOCK(st.st_mode) ? "a socket"
+		                   : S_ISREG(st.st_mode)  ? NULL
+		                                          : "not a regular file";
+		if (kind)
+			usage_error("output '%s' is %s, not a regular file", o->output, kind);
+	} else if (errno != ENOENT) {
+		usage_error("cannot write output '%s': %s", o->output, strerror(errno));
+	}
+	/* The folder: it must exist and be writable (the temporary file goes there). */
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s", o->output_path);
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof dir, ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if (stat(dir, &st) != 0)
+		usage_error("cannot write output '%s': %s", o->output, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		usage_error("cannot write output '%s': %s is not a directory", o->output, dir);
+	if (access(dir, W_OK) != 0)
+		usage_error("cannot write output '%s': %s", o->output, strerror(errno));
+	/* The committed reference results (results/reference/) are written by `make reference`
+	 * alone, which says so in the environment; a user's run never replaces them. */
+	char *real_dir = realpath(dir, NULL);
+	bool reference = real_dir && strstr(real_dir, "/results/reference") &&
+	                 strcmp(strstr(real_dir, "/results/reference"), "/results/reference") == 0;
+	free(real_dir);
+	const char *allowed = getenv("ECSBENCH_REFERENCE");
+	if (reference && !(allowed && strcmp(allowed, "1") == 0))
+		usage_error("output '%s' is in results/reference/, the committed reference results "
+		            "(make reference writes there)",
+		            o->output);
+}
+
+void options_parse(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{"backends", required_argument, 0, 'b'},  {"workloads", required_argument, 0, 'w'},
+		{"profile", required_argument, 0, 'p'},   {"entities", required_argument, 0, 'n'},
+		{"components", required_argument, 0, 'k'}, {"systems", required_argument, 0, 'S'},
+		{"reps", required_argument, 0, 'r'},      {"warmup", required_argument, 0, 'W'},
+		{"seed", required_argument, 0, 's'},      {"output", required_argument, 0, 'o'},
+		{"list", no_argument, 0, 'l'},            {"help", no_argument, 0, 'h'},
+		{"no-pin", no_argument, 0, 'P'},          {"scale", required_argument, 0, 'x'},
+		{"component-size", required_argument, 0, 'z'},
+		{"inner", required_argument, 0, 'i'},     {"no-floor", no_argument, 0, 'F'},
+		{"malloc-default", no_argument, 0, 'M'},  {"processes", required_argument, 0, 'j'},
+		{"layout", required_argument, 0, 'L'},
+		/* The driver's own, for its child processes (driver.c); not in --help. */
+		{"child-pass", required_argument, 0, 1001}, {"child-inner", required_argument, 0, 1002},
+		{"child-heap-offset", required_argument, 0, 1003},
+		{0, 0, 0, 0},
+	};
+	const char *systems = NULL;
+	memset(o, 0, sizeof *o);
+	o->argc = argc;
+	o->argv = argv;
+	o->profile = profile_find("A");
+	o->processes = DEFAULT_PROCESSES;
+	o->reps = DEFAULT_REPS;
+	o->warmup = DEFAULT_WARMUP;
+	o->seed = 1;
+	o->scale = 1.0;
+	o->component_size = sizeof(struct position);
+	o->child_pass = -1;
+	opterr = 0;
+	int ch;
+	bool help_asked = false;
+	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'b': o->backend_count = 0; each_item("backend", optarg, add_backend, o); break;
+		case 'w': o->workload_count = 0; each_item("workload", optarg, add_workload, o); break;
+		case 'p':
+			if (!(o->profile = profile_find(optarg)))
+				usage_error("unknown profile '%s' (valid: %s)", optarg,
+				            valid_names(profile_name_at, profile_count));
+			break;
+		case 'n': o->entity_count = 0; each_item("entity", optarg, add_entities, o); break;
+		case 'k': o->component_count = 0; each_item("component", optarg, add_components, o); break;
+		case 'S': systems = optarg; break;
+		case 'r': o->reps = (uint32_t)parse_number("repetition count", optarg, 1, 1000); break;
+		case 'W': o->warmup = (uint32_t)parse_number("warm-up count", optarg, 0, 100); break;
+		case 'j':
+			o->processes = (uint32_t)parse_number("process count", optarg, 1, MAX_PROCESSES);
+			break;
+		case 's': o->seed = parse_number("seed", optarg, 0, UINT64_MAX); break;
+		case 'o':
+			if (!*optarg)
+				usage_error("empty output path");
+			o->output = optarg;
+			break;
+		case 'l': o->list = true; break;
+		case 'P': o->no_pin = true; break;
+		case 'F': o->no_floor = true; break;
+		case 'M': o->malloc_default = true; break;
+		case 'L':
+			if (strcmp(optarg, "random") == 0)
+				o->layout = LAYOUT_RANDOM;
+			else if (strcmp(optarg, "fixed") == 0)
+				o->layout = LAYOUT_FIXED;
+			else
+				usage_error("unknown layout '%s' (valid: random, fixed)", optarg);
+			break;
+		case 'i': o->inner = (uint32_t)parse_number("inner count", optarg, 1, MAX_INNER); break;
+		case 'x': o->scale = parse_scale(optarg); break;
+		case 'z':
+			o->component_size = (uint32_t)parse_number("component size", optarg,
+			                                           sizeof(struct position),
+			                                           ECS_MAX_COMPONENT_SIZE);
+			break;
+		case 1001: o->child_pass = (int)parse_number("child pass", optarg, 0, MAX_PROCESSES); break;
+		case 1002: o->child_inner = optarg; break;
+		case 1003:
+			o->child_heap_offset = (uint32_t)parse_number("heap offset", optarg, 0, 1u << 20);
+			break;
+		case 'h': help_asked = true; break;
+		default:
+			if (optopt)
+				usage_error("option '%s' needs a value", argv[optind - 1]);
+			usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (help_asked) {
+		help();
+		exit(0);
+	}
+	if (optind < argc)
+		usage_error("unexpected argument '%s'", argv[optind]);
+	if (o->list) {
+		list();
+		exit(0);
+	}
+	if (!o->backend_count)
+		add_backend(o, "all");
+	if (!o->workload_count)
+		add_workload(o, "all");
+	if (!o->entity_count)
+		add_entities(o, "1024..1048576");
+	if (!o->component_count)
+		each_item("component", "1,2,3", add_components, o);
+	o->systems = systems ? (uint32_t)parse_number("system count", systems, 1,
+	                                              o->profile->system_count)
+	                     : o->profile->system_count;
+	check_entity_limits(o);
+	if (o->child_pass >= 0)
+		return; /* a child writes no file: its parent checked the output */
+	static char default_output[256];
+	if (!o->output) {
+		snprintf(default_output, sizeof default_output, "results/%s.csv", o->profile->name);
+		o->output = default_output;
+	}
+	check_output(o);
+}

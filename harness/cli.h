@@ -1,0 +1,70 @@
+/*
+ * cli.h: build/ecsbench's options, parsed and checked before anything runs (cli.c). Every bad
+ * value ends the program with one line naming it and exit status 2, with nothing run and no
+ * file touched: lists with an empty or repeated item, numbers out of range, an output that is
+ * not a regular file in a writable folder, a workload whose entity count the interface cannot
+ * hold at the chosen --scale.
+ */
+#ifndef ECSB_CLI_H
+#define ECSB_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bench.h"
+
+#define MAX_LIST 64
+#define SAMPLE_TARGET_NS 2000000ull /* a sample lasts about this long (the fastest backend's) */
+#define MAX_INNER 100000ull
+#define MAX_PROCESSES 64u
+#define NOISY_CI_PCT 5.0 /* rows whose 95% interval reaches further than this are flagged */
+
+/* Defaults, chosen by measurement (docs/method.md, "Processes"). */
+#define DEFAULT_PROCESSES 5u
+#define DEFAULT_REPS 3u
+#define DEFAULT_WARMUP 1u
+
+enum layout_mode { LAYOUT_RANDOM, LAYOUT_FIXED };
+
+struct options {
+	const struct ecs_ops *backends[MAX_LIST];
+	size_t backend_count;
+	const struct workload *workloads[MAX_LIST];
+	size_t workload_count;
+	const struct profile *profile;
+	uint32_t entities[MAX_LIST];
+	size_t entity_count;
+	uint32_t components[COMP_MAX_K];
+	size_t component_count;
+	uint32_t reps, warmup, systems;
+	uint32_t processes;
+	uint32_t inner; /* 0: calibrate */
+	uint32_t component_size;
+	double scale;
+	uint64_t seed;
+	const char *output;     /* as given, or the default results/<profile>.csv; "-": stdout */
+	char output_path[4096]; /* where the CSV really goes: a symlink resolved */
+	bool to_stdout;
+	bool list;
+	bool no_pin;
+	bool no_floor;
+	bool malloc_default;
+	enum layout_mode layout;
+	/* Set only in a child process of the driver (driver.c). */
+	int child_pass;              /* -1: not a child */
+	const char *child_inner;     /* the inner count of every row group, comma separated */
+	uint32_t child_heap_offset;  /* bytes allocated first, to move the heap */
+	char **argv;
+	int argc;
+};
+
+/* Parses and checks argv; exits 2 with one line on stderr on any bad value. */
+void options_parse(int argc, char **argv, struct options *o);
+
+/* For the child processes: the command line to run one pass of the same measurement. */
+void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/* The entities of workload w at fixed_n (or swept n). */
+uint32_t workload_entities(const struct options *o, const struct workload *w, uint32_t n);
+
+#endif

@@ -1,0 +1,134 @@
+/*
+ * collection.c: every process's samples and rows, gathered as their events arrive (driver.h),
+ * and the checks that need them together: the participants of a group must agree on their
+ * checksum in every process (a backend that computes another checksum from the others is
+ * wrong, and the run says so), and a failure in any process fails the row.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "driver.h"
+
+int collection_init(struct collection *c, const struct options *o, const struct plan *plan)
+{
+	memset(c, 0, sizeof *c);
+	c->o = o;
+	c->plan = plan;
+	size_t rows = (size_t)plan->count * plan->max_participants;
+	c->rows = calloc(rows ? rows : 1, sizeof *c->rows);
+	c->inner = calloc(plan->count ? plan->count : 1, sizeof *c->inner);
+	if (!c->rows || !c->inner)
+		return -1;
+	size_t per_row = (size_t)o->processes * o->reps;
+	for (size_t i = 0; i < rows; i++) {
+		struct row_data *r = &c->rows[i];
+		r->samples = malloc(per_row * sizeof *r->samples);
+		r->checksums = calloc(o->processes, sizeof *r->checksums);
+		r->done = calloc(o->processes, sizeof *r->done);
+		if (!r->samples || !r->checksums || !r->done)
+			return -1;
+		for (size_t j = 0; j < per_row; j++)
+			r->samples[j] = NAN;
+	}
+	return 0;
+}
+
+void collection_free(struct collection *c)
+{
+	if (c->rows) {
+		size_t rows = (size_t)c->plan->count * c->plan->max_participants;
+		for (size_t i = 0; i < rows; i++) {
+			free(c->rows[i].samples);
+			free(c->rows[i].checksums);
+			free(c->rows[i].done);
+		}
+	}
+	free(c->rows);
+	free(c->inner);
+	c->rows = NULL;
+	c->inner = NULL;
+}
+
+struct row_data *collection_row(struct collection *c, uint32_t g, uint32_t p)
+{
+	return &c->rows[(size_t)g * c->plan->max_participants + p];
+}
+
+void collection_message(struct collection *c, const char *fmt, ...)
+{
+	va_list ap;
+	if (c->tty && c->progress_shown)
+		fputs("\r\033[K", stderr);
+	fputs("ecsbench: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void collect_sample(struct collection *c, uint32_t pass, uint32_t g, uint32_t p, uint32_t round,
+                    double ns)
+{
+	if (pass >= c->o->processes || round >= c->o->reps || g >= c->plan->count ||
+	    p >= c->plan->groups[g].participants)
+		return;
+	collection_row(c, g, p)->samples[(size_t)pass * c->o->reps + round] = ns;
+}
+
+void collect_row(struct collection *c, uint32_t pass, uint32_t g, uint32_t p,
+                 const struct bench_result *r)
+{
+	if (pass >= c->o->processes || g >= c->plan->count || p >= c->plan->groups[g].participants)
+		return;
+	const struct group *gr = &c->plan->groups[g];
+	struct row_data *d = collection_row(c, g, p);
+	if (r->error[0]) {
+		if (!d->failed) {
+			d->failed = true;
+			d->failed_process = pass;
+			snprintf(d->error, sizeof d->error, "%s", r->error);
+			c->failures++;
+			collection_message(c, "%s %s N=%u k=%u failed in process %u: %s",
+			                   participant_name(c->o, gr, p), gr->workload->name, gr->n, gr->k,
+			                   pass + 1, r->error);
+		}
+		return;
+	}
+	uint64_t peak = d->result.peak_bytes > r->peak_bytes ? d->result.peak_bytes : r->peak_bytes;
+	d->result = *r;
+	d->result.peak_bytes = peak;
+	d->checksums[pass] = r->checksum;
+	d->done[pass] = true;
+}
+
+/* Once a process has finished a group: its participants must agree on their checksum. */
+void collect_group_end(struct collection *c, uint32_t pass, uint32_t g)
+{
+	if (pass >= c->o->processes || g >= c->plan->count)
+		return;
+	const struct group *gr = &c->plan->groups[g];
+	int first = -1;
+	for (uint32_t p = 0; p < gr->participants; p++) {
+		struct row_data *d = collection_row(c, g, p);
+		if (!d->done[pass])
+			continue;
+		if (first < 0) {
+			first = (int)p;
+			continue;
+		}
+		uint64_t want = collection_row(c, g, (uint32_t)first)->checksums[pass];
+		if (d->checksums[pass] != want) {
+			collection_message(c,
+			                   "checksum mismatch: %s N=%u k=%u in process %u: %s %016" PRIx64
+			                   ", %s %016" PRIx64,
+			                   gr->workload->name, gr->n, gr->k, pass + 1,
+			                   participant_name(c->o, gr, (uint32_t)first), want,
+			                   participant_name(c->o, gr, p), d->checksums[pass]);
+			c->mismatches++;
+		}
+	}
+}

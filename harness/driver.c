@@ -1,0 +1,540 @@
+/*
+ * driver.c: the processes of a run. Every row group is measured in P separate processes, one
+ * after the other: process 1 measures every group (and calibrates their inner counts), then
+ * process 2 every group again, and so on, so that the P processes of one group are spread over
+ * the whole run and meet the machine in different states. Each is a fresh exec of this program
+ * (a fresh heap, a fresh address-space layout from the kernel's randomisation), with two more
+ * changes of layout of its own, drawn from --seed and its number: a heap offset (a block of
+ * 0..64 KiB, in 16-byte steps, allocated before anything else, so every array of every storage
+ * sits at another offset to pages and cache sets) and 0..4 KiB of padding in its environment
+ * (which moves its stack). --layout fixed turns all three off (the kernel's randomisation too,
+ * as setarch -R does), to measure what layout does. Samples inside one process agree far
+ * better than separate processes do (Mytkowicz et al., "Producing Wrong Data Without Doing
+ * Anything Obviously Wrong!", ASPLOS 2009); separate processes are what make the interval of a
+ * row honest (stats.h).
+ *
+ * A child reports on a pipe (its fd 3), a line per event; the parent gathers them into the
+ * collection and shows the progress. A child that dies ends the run with an error that names
+ * the row it was measuring; nothing is written (main.c keeps the previous CSV).
+ *
+ * --processes 1 measures in this process, with no child (what the valgrind scripts run).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/personality.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "driver.h"
+#include "world.h"
+
+#define CHILD_FD 3
+#define LONG_RUN_NS (3600 * 1e9) /* a run estimated to take longer says so */
+
+volatile pid_t driver_child;
+char driver_pinning[160] = "unknown";
+const char *driver_malloc_mode = "unknown";
+static char child_malloc_mode[256];
+
+/* --- progress --------------------------------------------------------------------------- */
+
+struct progress {
+	struct collection *c;
+	const struct plan *plan;
+	uint32_t pass, group, participant, sample;
+	bool in_sample;
+	uint64_t start_ns, pass_start_ns, sample_start_ns, last_shown_ns;
+	double sample_estimate_ns;
+	double pass_ns;             /* how long the first process took */
+	double first_pass_estimate; /* sum of the groups' estimates seen in the first process */
+	bool long_warned;
+};
+
+static void format_duration(char *buf, size_t len, double s)
+{
+	if (s < 100)
+		snprintf(buf, len, "%.0f s", s);
+	else if (s < 6000)
+		snprintf(buf, len, "%.0f min", s / 60);
+	else
+		snprintf(buf, len, "%.1f h", s / 3600);
+}
+
+static void progress_show(struct progress *pr, bool force)
+{
+	struct collection *c = pr->c;
+	uint64_t now = now_ns();
+	double since = (double)(now - pr->last_shown_ns) / 1e9;
+	/* On a terminal one line rewritten every second; in a log a line every 10 s. */
+	if (!force && since < (c->tty ? 1.0 : 10.0))
+		return;
+	double elapsed = (double)(now - pr->start_ns) / 1e9;
+	if (!force && elapsed < 2.0)
+		return;
+	pr->last_shown_ns = now;
+	const struct group *g = &pr->plan->groups[pr->group < pr->plan->count ? pr->group : 0];
+	char row[160], left[64] = "", took[32];
+	format_duration(took, sizeof took, elapsed);
+	snprintf(row, sizeof row, "%s N=%u k=%u", g->workload->name, g->n, g->k);
+	if (pr->in_sample && pr->participant < g->participants) {
+		char at[32], of[32] = "";
+		format_duration(at, sizeof at, (double)(now - pr->sample_start_ns) / 1e9);
+		if (pr->sample_estimate_ns > 0)
+			format_duration(of, sizeof of, pr->sample_estimate_ns / 1e9);
+		size_t len = strlen(row);
+		snprintf(row + len, sizeof row - len, ", %s %s (%s%s%s)",
+		         participant_name(c->o, g, pr->participant),
+		         pr->sample == UINT32_MAX ? "calibration run" : "sample", at, of[0] ? " of ~" : "",
+		         of);
+	}
+	if (pr->pass_ns > 0) {
+		double pass_elapsed = (double)(now - pr->pass_start_ns);
+		double rest = (c->o->processes - pr->pass - 1) * pr->pass_ns +
+		              (pr->pass_ns > pass_elapsed ? pr->pass_ns - pass_elapsed : 0);
+		char r[32];
+		format_duration(r, sizeof r, rest / 1e9);
+		snprintf(left, sizeof left, ", about %s left", r);
+	}
+	fprintf(stderr, "%secsbench: [process %u/%u, row group %u/%u] %s; %s so far%s%s",
+	        c->tty ? "\r" : "", pr->pass + 1, c->o->processes, pr->group + 1, pr->plan->count, row,
+	        took, left, c->tty ? "\033[K" : "\n");
+	c->progress_shown = true;
+}
+
+/* A run whose estimate reaches an hour says so as soon as the estimate is known. */
+static void progress_estimate(struct progress *pr, double estimate_ns)
+{
+	if (pr->long_warned || estimate_ns < LONG_RUN_NS)
+		return;
+	pr->long_warned = true;
+	char d[32];
+	format_duration(d, sizeof d, estimate_ns / 1e9);
+	collection_message(pr->c,
+	                   "this run will take at least %s (estimated from the calibration runs); "
+	                   "Ctrl-C stops it and leaves the previous results as they were",
+	                   d);
+}
+
+/* --- events into the collection (the parent's side, and --processes 1) ------------------ */
+
+static void on_group_begin(void *ctx, uint32_t g)
+{
+	struct progress *pr = ctx;
+	pr->group = g;
+	pr->in_sample = false;
+	progress_show(pr, false);
+}
+
+static void on_calibrated(void *ctx, uint32_t g, uint32_t inner, double estimate_ns)
+{
+	struct progress *pr = ctx;
+	if (g < pr->plan->count && pr->pass == 0)
+		pr->c->inner[g] = inner;
+	if (pr->pass == 0 && estimate_ns > 0) {
+		pr->first_pass_estimate += estimate_ns;
+		progress_estimate(pr, pr->first_pass_estimate * pr->c->o->processes);
+	}
+}
+
+static void on_sample_begin(void *ctx, uint32_t g, uint32_t p, uint32_t s, double estimate_ns)
+{
+	struct progress *pr = ctx;
+	pr->group = g;
+	pr->participant = p;
+	pr->sample = s;
+	pr->in_sample = true;
+	pr->sample_start_ns = now_ns();
+	pr->sample_estimate_ns = estimate_ns;
+	/* After the first process, a sample is about as long as that row's samples so far. */
+	if (estimate_ns <= 0 && g < pr->plan->count && p < pr->plan->groups[g].participants &&
+	    pr->pass > 0) {
+		const struct row_data *d = collection_row(pr->c, g, p);
+		double sum = 0;
+		uint32_t n = 0;
+		for (uint32_t i = 0; i < pr->pass * pr->c->o->reps; i++)
+			if (!isnan(d->samples[i])) {
+				sum += d->samples[i];
+				n++;
+			}
+		if (n)
+			pr->sample_estimate_ns = sum / n * pr->c->inner[g];
+	}
+	progress_show(pr, false);
+}
+
+static void on_sample(void *ctx, uint32_t g, uint32_t p, uint32_t round, double ns)
+{
+	struct progress *pr = ctx;
+	pr->in_sample = false;
+	collect_sample(pr->c, pr->pass, g, p, round, ns);
+}
+
+static void on_row(void *ctx, uint32_t g, uint32_t p, const struct bench_result *r)
+{
+	struct progress *pr = ctx;
+	pr->in_sample = false;
+	collect_row(pr->c, pr->pass, g, p, r);
+}
+
+static void on_group_end(void *ctx, uint32_t g)
+{
+	struct progress *pr = ctx;
+	pr->in_sample = false;
+	collect_group_end(pr->c, pr->pass, g);
+}
+
+static const struct pass_events collect_events = {
+	.group_begin = on_group_begin,
+	.calibrated = on_calibrated,
+	.sample_begin = on_sample_begin,
+	.sample = on_sample,
+	.row = on_row,
+	.group_end = on_group_end,
+};
+
+/* --- the child's side: events as lines on fd 3 ----------------------------------------- */
+
+static void child_line(void *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void child_line(void *ctx, const char *fmt, ...)
+{
+	FILE *f = ctx;
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fputc('\n', f);
+	fflush(f);
+}
+
+static void child_group_begin(void *ctx, uint32_t g) { child_line(ctx, "G %u", g); }
+static void child_calibrated(void *ctx, uint32_t g, uint32_t inner, double estimate)
+{
+	child_line(ctx, "C %u %u %.17g", g, inner, estimate);
+}
+static void child_sample_begin(void *ctx, uint32_t g, uint32_t p, uint32_t s, double estimate)
+{
+	child_line(ctx, "B %u %u %u %.17g", g, p, s, estimate);
+}
+static void child_sample(void *ctx, uint32_t g, uint32_t p, uint32_t round, double ns)
+{
+	child_line(ctx, "S %u %u %u %.17g", g, p, round, ns);
+}
+static void child_row(void *ctx, uint32_t g, uint32_t p, const struct bench_result *r)
+{
+	if (r->error[0]) {
+		char msg[sizeof r->error];
+		snprintf(msg, sizeof msg, "%s", r->error);
+		for (char *q = msg; *q; q++)
+			if (*q == '\n')
+				*q = ' ';
+		child_line(ctx, "F %u %u %s", g, p, msg);
+		return;
+	}
+	child_line(ctx, "R %u %u %u %" PRIx64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %.17g", g, p,
+	           r->inner, r->checksum, r->peak_bytes, r->live_bytes, r->allocations, r->reuse);
+}
+static void child_group_end(void *ctx, uint32_t g) { child_line(ctx, "E %u", g); }
+
+/* The inner counts the parent gave ("12,1,450,..."), one per group. */
+static int parse_inner_list(const char *text, struct plan *plan)
+{
+	const char *p = text;
+	for (uint32_t g = 0; g < plan->count; g++) {
+		char *end;
+		unsigned long v = strtoul(p, &end, 10);
+		if (end == p || v > MAX_INNER)
+			return -1;
+		plan->inner[g] = (uint32_t)v;
+		p = *end == ',' ? end + 1 : end;
+	}
+	return *p ? -1 : 0;
+}
+
+int child_main(const struct options *o, struct plan *plan)
+{
+	FILE *f = fdopen(CHILD_FD, "w");
+	if (!f) {
+		fprintf(stderr, "ecsbench: child process: no channel to its parent\n");
+		return 2;
+	}
+	if (o->child_inner && parse_inner_list(o->child_inner, plan)) {
+		fprintf(stderr, "ecsbench: child process: bad inner counts\n");
+		return 2;
+	}
+	char pinning[160];
+	const char *malloc_mode;
+	measuring_process_setup(o, pinning, sizeof pinning, &malloc_mode);
+	child_line(f, "X %s", pinning);
+	child_line(f, "M %s", malloc_mode);
+	struct pass_events ev = {
+		.ctx = f,
+		.group_begin = child_group_begin,
+		.calibrated = child_calibrated,
+		.sample_begin = child_sample_begin,
+		.sample = child_sample,
+		.row = child_row,
+		.group_end = child_group_end,
+	};
+	pass_run(o, plan, (uint32_t)o->child_pass, &ev);
+	child_line(f, "D");
+	return fclose(f) == 0 ? 0 : 1;
+}
+
+/* --- the parent's side ------------------------------------------------------------------ */
+
+/* One line of a child: the event it names goes into the collection. */
+static int parent_line(struct progress *pr, char *line, bool *done)
+{
+	unsigned g, p, s, inner;
+	double x;
+	uint64_t checksum, peak, live, allocations;
+	int n = 0;
+	switch (line[0]) {
+	case 'X':
+		if (pr->pass == 0)
+			snprintf(driver_pinning, sizeof driver_pinning, "%s", line + 2);
+		return 0;
+	case 'M':
+		if (pr->pass == 0) {
+			snprintf(child_malloc_mode, sizeof child_malloc_mode, "%s", line + 2);
+			driver_malloc_mode = child_malloc_mode;
+		}
+		return 0;
+	case 'G':
+		if (sscanf(line, "G %u", &g) != 1)
+			break;
+		on_group_begin(pr, g);
+		return 0;
+	case 'C':
+		if (sscanf(line, "C %u %u %lg", &g, &inner, &x) != 3)
+			break;
+		on_calibrated(pr, g, inner, x);
+		return 0;
+	case 'B':
+		if (sscanf(line, "B %u %u %u %lg", &g, &p, &s, &x) != 4)
+			break;
+		on_sample_begin(pr, g, p, s, x);
+		return 0;
+	case 'S':
+		if (sscanf(line, "S %u %u %u %lg", &g, &p, &s, &x) != 4)
+			break;
+		on_sample(pr, g, p, s, x);
+		return 0;
+	case 'R': {
+		struct bench_result r;
+		memset(&r, 0, sizeof r);
+		if (sscanf(line, "R %u %u %u %" SCNx64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %lg", &g,
+		           &p, &inner, &checksum, &peak, &live, &allocations, &x) != 8)
+			break;
+		r.inner = inner;
+		r.checksum = checksum;
+		r.peak_bytes = peak;
+		r.live_bytes = live;
+		r.allocations = allocations;
+		r.reuse = x;
+		on_row(pr, g, p, &r);
+		return 0;
+	}
+	case 'F': {
+		struct bench_result r;
+		memset(&r, 0, sizeof r);
+		if (sscanf(line, "F %u %u %n", &g, &p, &n) != 2 || !n)
+			break;
+		snprintf(r.error, sizeof r.error, "%s", line + n);
+		on_row(pr, g, p, &r);
+		return 0;
+	}
+	case 'E':
+		if (sscanf(line, "E %u", &g) != 1)
+			break;
+		on_group_end(pr, g);
+		return 0;
+	case 'D':
+		*done = true;
+		return 0;
+	}
+	collection_message(pr->c, "process %u sent a line it should not have: '%.60s'", pr->pass + 1,
+	                   line);
+	return -1;
+}
+
+/* What the child was doing when it stopped, for the error message. */
+static void describe_position(const struct progress *pr, char *buf, size_t len)
+{
+	const struct group *g = &pr->plan->groups[pr->group < pr->plan->count ? pr->group : 0];
+	if (pr->in_sample && pr->participant < g->participants)
+		snprintf(buf, len, "%s %s N=%u k=%u (%s)", participant_name(pr->c->o, g, pr->participant),
+		         g->workload->name, g->n, g->k,
+		         pr->sample == UINT32_MAX ? "calibration run" : "a sample");
+	else
+		snprintf(buf, len, "row group %s N=%u k=%u", g->workload->name, g->n, g->k);
+}
+
+/* The command line of child `pass`: this one's, and what makes it a child. */
+static char **child_argv(const struct options *o, const struct plan *plan, uint32_t pass,
+                         uint32_t heap_offset, char **inner_text)
+{
+	size_t len = (size_t)plan->count * 8 + 1;
+	char *inner = malloc(len), *at = inner;
+	char **argv = calloc((size_t)o->argc + 8, sizeof *argv);
+	static char pass_text[16], offset_text[16];
+	if (!inner || !argv) {
+		free(inner);
+		free(argv);
+		return NULL;
+	}
+	inner[0] = '\0';
+	for (uint32_t g = 0; g < plan->count; g++)
+		at += snprintf(at, len - (size_t)(at - inner), "%s%u", g ? "," : "", plan->inner[g]);
+	snprintf(pass_text, sizeof pass_text, "%u", pass);
+	snprintf(offset_text, sizeof offset_text, "%u", heap_offset);
+	int n = 0;
+	for (int i = 0; i < o->argc; i++)
+		argv[n++] = o->argv[i];
+	argv[n++] = "--child-pass";
+	argv[n++] = pass_text;
+	argv[n++] = "--child-inner";
+	argv[n++] = inner;
+	argv[n++] = "--child-heap-offset";
+	argv[n++] = offset_text;
+	argv[n] = NULL;
+	*inner_text = inner;
+	return argv;
+}
+
+/* Runs child `pass` to its end. 0, or -1 after saying why. */
+static int run_child(const struct options *o, struct plan *plan, struct progress *pr,
+                     uint32_t pass)
+{
+	struct collection *c = pr->c;
+	/* This process's changes of layout, from the seed and its number. */
+	struct rng g;
+	rng_seed(&g, o->seed, 0x1a70u + pass);
+	uint32_t heap_offset = o->layout == LAYOUT_RANDOM ? 16 * rng_below(&g, 4096) : 0;
+	uint32_t padding = o->layout == LAYOUT_RANDOM ? rng_below(&g, 4097) : 0;
+	char *inner_text;
+	char **argv = child_argv(o, plan, pass, heap_offset, &inner_text);
+	int fds[2];
+	if (!argv || pipe(fds) != 0) {
+		collection_message(c, "cannot start process %u: %s", pass + 1, strerror(errno));
+		return -1;
+	}
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid < 0) {
+		collection_message(c, "cannot start process %u: %s", pass + 1, strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		if (dup2(fds[1], CHILD_FD) < 0)
+			_exit(127);
+		if (fds[1] != CHILD_FD)
+			close(fds[1]);
+		char *pad = malloc(padding + 1);
+		if (pad) {
+			memset(pad, 'x', padding);
+			pad[padding] = '\0';
+			setenv("ECSBENCH_STACK_PAD", pad, 1);
+		}
+		if (o->layout == LAYOUT_FIXED)
+			personality(ADDR_NO_RANDOMIZE);
+		execv("/proc/self/exe", argv);
+		fprintf(stderr, "ecsbench: cannot run /proc/self/exe: %s\n", strerror(errno));
+		_exit(127);
+	}
+	driver_child = pid;
+	close(fds[1]);
+	free(argv);
+	free(inner_text);
+
+	pr->pass = pass;
+	pr->in_sample = false;
+	pr->pass_start_ns = now_ns();
+	char buf[65536];
+	size_t have = 0;
+	bool done = false, bad = false;
+	for (;;) {
+		struct pollfd pfd = {.fd = fds[0], .events = POLLIN};
+		int ready = poll(&pfd, 1, 1000);
+		if (ready < 0 && errno == EINTR)
+			continue;
+		if (ready == 0) {
+			progress_show(pr, false);
+			continue;
+		}
+		ssize_t got = read(fds[0], buf + have, sizeof buf - have - 1);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		have += (size_t)got;
+		buf[have] = '\0';
+		char *line = buf, *nl;
+		while ((nl = strchr(line, '\n'))) {
+			*nl = '\0';
+			if (!bad && parent_line(pr, line, &done))
+				bad = true;
+			line = nl + 1;
+		}
+		have = (size_t)(buf + have - line);
+		memmove(buf, line, have);
+		if (have == sizeof buf - 1)
+			have = 0; /* a line this long is nonsense: drop it */
+	}
+	close(fds[0]);
+	int status;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	driver_child = 0;
+	char where[200];
+	describe_position(pr, where, sizeof where);
+	if (WIFSIGNALED(status)) {
+		collection_message(c, "process %u of %u died measuring %s: killed by signal %d (%s)",
+		                   pass + 1, o->processes, where, WTERMSIG(status),
+		                   strsignal(WTERMSIG(status)));
+		return -1;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !done || bad) {
+		collection_message(c, "process %u of %u stopped measuring %s (exit status %d)", pass + 1,
+		                   o->processes, where, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		return -1;
+	}
+	return 0;
+}
+
+int drive(const struct options *o, struct plan *plan, struct collection *c)
+{
+	struct progress pr = {.c = c, .plan = plan, .start_ns = now_ns()};
+	if (o->processes == 1) {
+		measuring_process_setup(o, driver_pinning, sizeof driver_pinning, &driver_malloc_mode);
+		struct pass_events ev = collect_events;
+		ev.ctx = &pr;
+		pr.pass_start_ns = now_ns();
+		pass_run(o, plan, 0, &ev);
+		c->processes_done = 1;
+	} else {
+		for (uint32_t pass = 0; pass < o->processes; pass++) {
+			if (run_child(o, plan, &pr, pass))
+				return -1;
+			if (pass == 0) {
+				/* The later processes reuse the first one's inner counts. */
+				for (uint32_t g = 0; g < plan->count; g++)
+					plan->inner[g] = c->inner[g] ? c->inner[g] : 1;
+				pr.pass_ns = (double)(now_ns() - pr.pass_start_ns);
+				progress_estimate(&pr, pr.pass_ns * o->processes);
+			}
+			c->processes_done = pass + 1;
+		}
+	}
+	if (c->tty && c->progress_shown)
+		fputs("\r\033[K", stderr);
+	return 0;
+}

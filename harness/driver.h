@@ -1,0 +1,116 @@
+/*
+ * driver.h: how a run is measured, in layers, each in a file of its own:
+ *   plan (plan.c)        the row groups of the run (workload x N x k) and their participants
+ *                        (the backends, and the floor where the workload has one);
+ *   pass (pass.c)        one process's measurement of every group: setup, calibration, the
+ *                        interleaved samples, the checks; it reports what happens as events;
+ *   driver (driver.c)    the processes: P of them, one after the other, each a fresh exec of
+ *                        this program with its own layout, that run one pass each, so that
+ *                        the processes of a group are spread over the whole run; their events
+ *                        come back on a pipe; progress on stderr;
+ *   collection (collection.c)  every process's samples and rows, as the events arrive;
+ *   report (report.c)    the statistics of each row (stats.c) and the CSV files.
+ */
+#ifndef ECSB_DRIVER_H
+#define ECSB_DRIVER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli.h"
+
+struct group {
+	const struct workload *workload;
+	uint32_t n, k;
+	uint32_t participants; /* backends, + 1 for the floor */
+	bool floor;            /* the last participant is the floor */
+};
+
+struct plan {
+	struct group *groups;
+	uint32_t count;
+	uint32_t max_participants;
+	uint32_t *inner; /* per group; 0: calibrate in this pass */
+};
+
+int plan_make(const struct options *o, struct plan *p);
+void plan_free(struct plan *p);
+/* Participant p of group g: a backend, or NULL for the floor. */
+const struct ecs_ops *plan_participant(const struct options *o, const struct group *g,
+                                       uint32_t p);
+const char *participant_name(const struct options *o, const struct group *g, uint32_t p);
+
+/* What a pass reports as it goes; in a child each becomes a line on the pipe (driver.c). */
+struct pass_events {
+	void *ctx;
+	void (*group_begin)(void *ctx, uint32_t g);
+	/* The inner count of the group's samples, and how long this process will spend on the
+	 * group's samples from now (from the calibration runs; 0 when not known). */
+	void (*calibrated)(void *ctx, uint32_t g, uint32_t inner, double estimate_ns);
+	/* Participant p starts sample s (warm-up ones included); estimate_ns: how long it will
+	 * take, or 0. */
+	void (*sample_begin)(void *ctx, uint32_t g, uint32_t p, uint32_t s, double estimate_ns);
+	void (*sample)(void *ctx, uint32_t g, uint32_t p, uint32_t round, double ns_per_run);
+	void (*row)(void *ctx, uint32_t g, uint32_t p, const struct bench_result *r);
+	void (*group_end)(void *ctx, uint32_t g);
+};
+
+/* Measures every group once in this process, as pass number `pass` of the run. */
+void pass_run(const struct options *o, const struct plan *plan, uint32_t pass,
+              const struct pass_events *ev);
+
+/* --- the collection ------------------------------------------------------------------ */
+
+struct row_data {
+	double *samples;     /* processes x reps, ns per run; NaN where none was taken */
+	uint64_t *checksums; /* per process */
+	bool *done;          /* per process: its row arrived */
+	struct bench_result result; /* the last process's figures (peak: the largest) */
+	bool failed;
+	uint32_t failed_process;
+	char error[200];
+};
+
+struct collection {
+	const struct options *o;
+	const struct plan *plan;
+	struct row_data *rows; /* group-major, plan->max_participants per group */
+	uint32_t *inner;       /* per group, as calibrated by the first process */
+	unsigned failures, mismatches;
+	uint32_t processes_done;
+	bool tty, progress_shown; /* where messages must start on a fresh line */
+};
+
+int collection_init(struct collection *c, const struct options *o, const struct plan *plan);
+void collection_free(struct collection *c);
+struct row_data *collection_row(struct collection *c, uint32_t g, uint32_t p);
+/* The events of process `pass` go into the collection through these. */
+void collect_sample(struct collection *c, uint32_t pass, uint32_t g, uint32_t p, uint32_t round,
+                    double ns);
+void collect_row(struct collection *c, uint32_t pass, uint32_t g, uint32_t p,
+                 const struct bench_result *r);
+void collect_group_end(struct collection *c, uint32_t pass, uint32_t g);
+/* A message on stderr that starts on its own line even while progress is shown. */
+void collection_message(struct collection *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* --- the driver ---------------------------------------------------------------------- */
+
+/* Runs the processes (or, with --processes 1, the one pass in this process) into c.
+ * Returns 0, or -1 if a process died or the run was stopped (c says nothing complete). */
+int drive(const struct options *o, struct plan *plan, struct collection *c);
+/* The body of a child process: one pass, its events written to fd 3. Returns the exit code. */
+int child_main(const struct options *o, struct plan *plan);
+
+/* Process setup a measuring process makes before its first row (pass.c). */
+void measuring_process_setup(const struct options *o, char *pinning, size_t pinning_len,
+                             const char **malloc_mode);
+
+/* --- the report ---------------------------------------------------------------------- */
+
+/* Writes the CSV (and the raw samples beside it); 0, or -1 with a message. */
+int report_write(const struct collection *c, FILE *csv, FILE *samples, const char *pinning,
+                 const char *malloc_mode);
+
+#endif

@@ -1,0 +1,70 @@
+/*
+ * plan.c: the row groups of a run, in the order they are measured: workloads as listed, then k,
+ * then N (a workload that is not swept has one group). Every process of the run measures the
+ * same groups with the same participants; only the order of the participants' samples changes
+ * from process to process (pass.c).
+ */
+#include <stdlib.h>
+
+#include "driver.h"
+
+static bool with_floor(const struct options *o, const struct workload *w)
+{
+	return w->floor && !o->no_floor;
+}
+
+int plan_make(const struct options *o, struct plan *p)
+{
+	uint32_t count = 0;
+	for (size_t wi = 0; wi < o->workload_count; wi++) {
+		const struct workload *w = o->workloads[wi];
+		count += (uint32_t)((w->k_fixed ? 1 : o->component_count) *
+		                    (w->fixed_entities ? 1 : o->entity_count));
+	}
+	p->groups = calloc(count, sizeof *p->groups);
+	p->inner = calloc(count, sizeof *p->inner);
+	if (!p->groups || !p->inner) {
+		plan_free(p);
+		return -1;
+	}
+	p->count = 0;
+	p->max_participants = 0;
+	for (size_t wi = 0; wi < o->workload_count; wi++) {
+		const struct workload *w = o->workloads[wi];
+		size_t nk = w->k_fixed ? 1 : o->component_count, nn = w->fixed_entities ? 1 : o->entity_count;
+		for (size_t ki = 0; ki < nk; ki++) {
+			for (size_t ni = 0; ni < nn; ni++) {
+				struct group *g = &p->groups[p->count++];
+				g->workload = w;
+				g->k = w->k_fixed ? w->fixed_components : o->components[ki];
+				g->n = workload_entities(o, w, o->entities[ni]);
+				g->floor = with_floor(o, w);
+				g->participants = (uint32_t)o->backend_count + g->floor;
+				if (g->participants > p->max_participants)
+					p->max_participants = g->participants;
+			}
+		}
+	}
+	return 0;
+}
+
+void plan_free(struct plan *p)
+{
+	free(p->groups);
+	free(p->inner);
+	p->groups = NULL;
+	p->inner = NULL;
+	p->count = 0;
+}
+
+const struct ecs_ops *plan_participant(const struct options *o, const struct group *g, uint32_t p)
+{
+	(void)g;
+	return p < o->backend_count ? o->backends[p] : NULL;
+}
+
+const char *participant_name(const struct options *o, const struct group *g, uint32_t p)
+{
+	const struct ecs_ops *ops = plan_participant(o, g, p);
+	return ops ? ops->name : "floor";
+}

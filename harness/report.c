@@ -1,0 +1,217 @@
+/*
+ * report.c: the CSV of a run, from the collection: per row the statistics of its samples
+ * across processes (stats.c), its ratios to the floor and to the fastest backend of its group,
+ * and the figures of memory and checksum; and beside it the raw samples, so that any later
+ * statistic (make compare, make repeat) can be computed again from the measurements themselves.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "driver.h"
+#include "stats.h"
+
+#ifndef ECSB_COMMIT
+#define ECSB_COMMIT "unknown"
+#endif
+#ifndef ECSB_CFLAGS
+#define ECSB_CFLAGS "unknown"
+#endif
+#ifndef ECSB_MARCH
+#define ECSB_MARCH "unknown"
+#endif
+
+static void cpu_model(char *buf, size_t len)
+{
+	snprintf(buf, len, "unknown");
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	if (!f)
+		return;
+	char line[512];
+	while (fgets(line, sizeof line, f)) {
+		char *colon = strchr(line, ':');
+		if (strncmp(line, "model name", 10) == 0 && colon) {
+			colon += 2;
+			colon[strcspn(colon, "\n")] = '\0';
+			snprintf(buf, len, "%s", colon);
+			break;
+		}
+	}
+	fclose(f);
+}
+
+static void write_header(FILE *f, const struct options *o, const char *pinning,
+                         const char *malloc_mode)
+{
+	char cpu[256], date[64];
+	cpu_model(cpu, sizeof cpu);
+	time_t t = time(NULL);
+	strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	fprintf(f, "# ecsbench commit %s\n", ECSB_COMMIT);
+	fprintf(f, "# date %s\n", date);
+	fprintf(f, "# cpu %s; %ld online; %s\n", cpu, sysconf(_SC_NPROCESSORS_ONLN), pinning);
+	fprintf(f, "# compiler gcc %s; flags %s; -march=native is %s\n", __VERSION__, ECSB_CFLAGS,
+	        ECSB_MARCH);
+	fprintf(f, "# malloc %s\n", malloc_mode);
+	fprintf(f, "# profile %s (%u component types, %u systems); systems registered %u\n",
+	        o->profile->name, o->profile->component_count, o->profile->system_count, o->systems);
+	char sampling[96];
+	if (o->inner)
+		snprintf(sampling, sizeof sampling, "%u runs per sample (--inner)", o->inner);
+	else
+		snprintf(sampling, sizeof sampling,
+		         "samples of about %.1f ms (the fastest backend's, calibrated once)",
+		         SAMPLE_TARGET_NS / 1e6);
+	fprintf(f, "# processes %u, spread over the run (%s layout); per process %u warm-up and %u "
+	           "timed samples; %s\n",
+	        o->processes,
+	        o->processes == 1           ? "this process's"
+	        : o->layout == LAYOUT_FIXED ? "fixed"
+	                                    : "random",
+	        o->warmup, o->reps, sampling);
+	if (o->processes > 1)
+		fprintf(f, "# interval: 95%% confidence interval of the median across processes "
+		           "(Student's t over the processes' log medians); rows whose interval reaches "
+		           "beyond +-%.0f%% of the median are flagged noisy\n",
+		        NOISY_CI_PCT);
+	else
+		fprintf(f, "# interval: 95%% confidence interval within one process only (it says "
+		           "nothing of other processes); rows whose interval reaches beyond +-%.0f%% of "
+		           "the median are flagged noisy\n",
+		        NOISY_CI_PCT);
+	fprintf(f, "# seed %" PRIu64 "; component size %u; scale %g\n", o->seed, o->component_size,
+	        o->scale);
+	fprintf(f, "# command");
+	for (int i = 0; i < o->argc; i++)
+		fprintf(f, " %s", o->argv[i]);
+	fprintf(f, "\n");
+}
+
+static const char *const columns =
+	"backend,profile,systems,workload,entities,components,component_bytes,processes,reps,inner,"
+	"median_ns,ci_low_ns,ci_high_ns,noisy,process_spread_pct,mad_pct,min_ns,max_ns,"
+	"ns_per_entity,entities_per_sec,ratio_to_floor,ratio_to_best,ratio_ci_low,ratio_ci_high,"
+	"vs_best,peak_bytes,live_bytes,live_bytes_per_entity,allocations,reuse,checksum\n";
+
+/* "12.5", or "" for a figure that does not exist. */
+static const char *figure(char *buf, size_t len, bool has, const char *fmt, double v)
+{
+	if (!has || isnan(v))
+		buf[0] = '\0';
+	else
+		snprintf(buf, len, fmt, v);
+	return buf;
+}
+
+struct row_out {
+	struct row_stats s;
+	bool ratio;
+	double ratio_best, ratio_low, ratio_high;
+	const char *verdict;
+};
+
+static void write_row(FILE *f, const struct options *o, const struct group *g, uint32_t p,
+                      const struct row_data *d, const struct row_out *x, double floor_median)
+{
+	const struct row_stats *s = &x->s;
+	const struct bench_result *r = &d->result;
+	/* per entity per round: a run of a round-based workload goes over its N entities
+	 * `rounds` times */
+	double units = (double)g->n * (g->workload->rounds ? g->workload->rounds : 1);
+	char lo[32], hi[32], spread[32], floor_ratio[32], rb[32], rl[32], rh[32], reuse[32];
+	bool noisy = !s->has_interval || s->ci_high > s->median * (1 + NOISY_CI_PCT / 100) ||
+	             s->ci_low < s->median * (1 - NOISY_CI_PCT / 100);
+	fprintf(f,
+	        "%s,%s,%u,%s,%u,%u,%u,%u,%u,%u,%.1f,%s,%s,%d,%s,%.2f,%.1f,%.1f,%.4g,%.0f,%s,%s,%s,%s,%s,"
+	        "%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu64 ",%s,%016" PRIx64 "\n",
+	        participant_name(o, g, p), o->profile->name, o->systems, g->workload->name, g->n, g->k,
+	        o->component_size, s->processes, o->reps, r->inner, s->median,
+	        figure(lo, sizeof lo, s->has_interval, "%.1f", s->ci_low),
+	        figure(hi, sizeof hi, s->has_interval, "%.1f", s->ci_high), noisy,
+	        figure(spread, sizeof spread, s->has_spread, "%.2f", s->spread_pct), s->mad_pct, s->min,
+	        s->max, s->median / units, s->median > 0 ? 1e9 * units / s->median : 0.0,
+	        figure(floor_ratio, sizeof floor_ratio, floor_median > 0, "%.3f",
+	               s->median / floor_median),
+	        figure(rb, sizeof rb, x->ratio, "%.3f", x->ratio_best),
+	        figure(rl, sizeof rl, x->ratio, "%.3f", x->ratio_low),
+	        figure(rh, sizeof rh, x->ratio, "%.3f", x->ratio_high), x->verdict, r->peak_bytes,
+	        r->live_bytes, (double)r->live_bytes / g->n, r->allocations,
+	        figure(reuse, sizeof reuse, r->reuse > 0, "%.3f", r->reuse), r->checksum);
+}
+
+static void write_samples(FILE *f, const struct options *o, const struct group *g, uint32_t p,
+                          const struct row_data *d)
+{
+	for (uint32_t q = 0; q < o->processes; q++)
+		for (uint32_t r = 0; r < o->reps; r++) {
+			double ns = d->samples[(size_t)q * o->reps + r];
+			if (!isnan(ns))
+				fprintf(f, "%s,%s,%s,%u,%u,%u,%u,%.1f\n", participant_name(o, g, p),
+				        o->profile->name, g->workload->name, g->n, g->k, q + 1, r + 1, ns);
+		}
+}
+
+int report_write(const struct collection *c, FILE *csv, FILE *samples, const char *pinning,
+                 const char *malloc_mode)
+{
+	const struct options *o = c->o;
+	const struct plan *plan = c->plan;
+	write_header(csv, o, pinning, malloc_mode);
+	fputs(columns, csv);
+	if (samples) {
+		write_header(samples, o, pinning, malloc_mode);
+		fputs("backend,profile,workload,entities,components,process,round,ns_per_run\n", samples);
+	}
+	struct row_out *out = calloc(plan->max_participants ? plan->max_participants : 1, sizeof *out);
+	if (!out)
+		return -1;
+	for (uint32_t gi = 0; gi < plan->count; gi++) {
+		const struct group *g = &plan->groups[gi];
+		const struct row_data *rows = &c->rows[(size_t)gi * plan->max_participants];
+		int best = -1;
+		double floor_median = 0;
+		for (uint32_t p = 0; p < g->participants; p++) {
+			memset(&out[p], 0, sizeof out[p]);
+			out[p].verdict = "";
+			if (rows[p].failed)
+				continue;
+			stats_row(rows[p].samples, o->processes, o->reps, &out[p].s);
+			if (out[p].s.samples == 0)
+				continue;
+			if (!plan_participant(o, g, p))
+				floor_median = out[p].s.median;
+			else if (best < 0 || out[p].s.median < out[best].s.median)
+				best = (int)p;
+		}
+		for (uint32_t p = 0; p < g->participants; p++) {
+			if (rows[p].failed || out[p].s.samples == 0 || best < 0 || !plan_participant(o, g, p))
+				continue;
+			struct row_out *x = &out[p];
+			if ((int)p == best) {
+				x->ratio = true;
+				x->ratio_best = x->ratio_low = x->ratio_high = 1;
+				x->verdict = "best";
+				continue;
+			}
+			x->ratio = stats_paired_ratio(rows[p].samples, rows[best].samples, o->processes,
+			                              o->reps, &x->ratio_best, &x->ratio_low, &x->ratio_high);
+			x->verdict = !x->ratio               ? ""
+			             : x->ratio_low > 1      ? "slower"
+			             : x->ratio_high < 1     ? "faster"
+			                                     : "tied";
+		}
+		for (uint32_t p = 0; p < g->participants; p++) {
+			if (rows[p].failed || out[p].s.samples == 0)
+				continue;
+			write_row(csv, o, g, p, &rows[p], &out[p], floor_median);
+			if (samples)
+				write_samples(samples, o, g, p, &rows[p]);
+		}
+	}
+	free(out);
+	return 0;
+}
