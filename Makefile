@@ -94,13 +94,16 @@ ASAN_REPLAY_BIN := build/asan/fuzz_replay
 # The harness with the timed regions checked: nothing that makes values or draws decisions may
 # run inside one (harness/measure.h). make test runs every workload with it.
 CHECK_BIN := build/check/ecsbench
+# make compare and make repeat
+COMPARE_BIN := build/ecsbench-compare
+COMPARE_SRC := harness/compare.c harness/csvread.c harness/stats.c
 CHECK_FLAGS := -DECSB_CHECK_TIMED
 SCENARIO_TEST_BIN := build/scenario_file
 ASAN_SCENARIO_TEST_BIN := build/asan/scenario_file
 
-.PHONY: all deps deps-fuzz deps-valgrind deps-plots bench reference plots cachegrind profile table compare \
+.PHONY: all deps deps-fuzz deps-valgrind deps-plots bench reference plots cachegrind profile table compare repeat \
 	test fuzz fuzz-merge clean help
-all: $(BIN) $(TEST_BIN) $(SCENARIO_TEST_BIN)
+all: $(BIN) $(TEST_BIN) $(SCENARIO_TEST_BIN) $(COMPARE_BIN)
 
 deps:
 	$(Q)scripts/deps.sh core
@@ -140,6 +143,10 @@ build/check/%.o: %.c build/check/.flags
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $< (timed regions checked)")
 	$(Q)$(CC) $(ALL_CFLAGS) $(CHECK_FLAGS) -MMD -MP -c $< -o $@
+
+$(COMPARE_BIN): $(call objs,build,$(COMPARE_SRC))
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDLIBS)
 
 $(CHECK_BIN): $(call objs,build/check,$(HARNESS_SRC) $(IMPL_SRC))
 	@$(if $(Q),echo "  LD      $@")
@@ -250,11 +257,25 @@ table:
 	@cat '$(TABLE)'
 	@echo "(written to $(TABLE))"
 
-compare:
+compare: $(COMPARE_BIN)
 	@test -n "$(OLD)" -a -n "$(NEW)" || { echo "usage: make compare OLD=results/x.csv NEW=results/y.csv" >&2; exit 2; }
-	@scripts/compare.sh $(OLD) $(NEW)
+	@$(COMPARE_BIN) $(OLD) $(NEW)
 
-test: $(BIN) $(TEST_BIN) $(ASAN_TEST_BIN) $(ASAN_REPLAY_BIN) $(CHECK_BIN) $(SCENARIO_TEST_BIN) \
+# The repeatability check: a reduced but representative sweep of PROFILE, run twice from
+# scratch into results/repeat/, then what the second run keeps of the first's conclusions.
+REPEAT_WORKLOADS ?= create,iterate,iterate-aged,churn,add-remove,get,fragmented,varkor-add-write-delete
+REPEAT_ENTITIES ?= 4096,65536,1048576
+REPEAT_COMPONENTS ?= 1,2
+repeat: $(BIN) $(COMPARE_BIN)
+	@mkdir -p results/repeat
+	$(BIN) --profile $(PROFILE) --workloads $(REPEAT_WORKLOADS) --entities $(REPEAT_ENTITIES) \
+		--components $(REPEAT_COMPONENTS) --scale 0.25 --seed $(SEED) --output results/repeat/$(PROFILE)-1.csv
+	$(BIN) --profile $(PROFILE) --workloads $(REPEAT_WORKLOADS) --entities $(REPEAT_ENTITIES) \
+		--components $(REPEAT_COMPONENTS) --scale 0.25 --seed $(SEED) --output results/repeat/$(PROFILE)-2.csv
+	@$(COMPARE_BIN) --repeat results/repeat/$(PROFILE)-1.csv results/repeat/$(PROFILE)-2.csv | \
+		tee results/repeat/$(PROFILE)-report.txt
+
+test: $(BIN) $(TEST_BIN) $(ASAN_TEST_BIN) $(ASAN_REPLAY_BIN) $(CHECK_BIN) $(COMPARE_BIN) $(SCENARIO_TEST_BIN) \
 	$(ASAN_SCENARIO_TEST_BIN) | deps-valgrind deps-plots
 	$(Q)tests/run.sh
 

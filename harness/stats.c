@@ -240,3 +240,53 @@ done:
 	free(pool);
 	free(medians);
 }
+
+bool stats_bootstrap_ratio(const double *x, const double *y, uint32_t processes, uint32_t reps,
+                           uint32_t resamples, uint64_t seed, double *low, double *high)
+{
+	*low = *high = NAN;
+	bool ok = false;
+	double *logs = malloc(((size_t)processes * reps + 1) * sizeof *logs);
+	uint32_t *start = malloc((processes + 1) * sizeof *start);
+	uint32_t *count = malloc((processes + 1) * sizeof *count);
+	double *one = malloc((reps + 1) * sizeof *one);
+	double *per = malloc((processes + 1) * sizeof *per);
+	double *means = malloc((resamples + 1) * sizeof *means);
+	if (!logs || !start || !count || !one || !per || !means || resamples == 0)
+		goto done;
+	uint32_t used = 0, n = 0;
+	for (uint32_t p = 0; p < processes; p++) {
+		start[used] = n;
+		for (uint32_t r = 0; r < reps; r++) {
+			double a = x[(size_t)p * reps + r], b = y[(size_t)p * reps + r];
+			if (!isnan(a) && !isnan(b) && a > 0 && b > 0)
+				logs[n++] = log(a / b);
+		}
+		count[used] = n - start[used];
+		used += count[used] > 0;
+	}
+	if (used == 0)
+		goto done;
+	uint64_t state = seed;
+	for (uint32_t b = 0; b < resamples; b++) {
+		for (uint32_t i = 0; i < used; i++) {
+			uint32_t p = below(&state, used);
+			for (uint32_t j = 0; j < count[p]; j++)
+				one[j] = logs[start[p] + below(&state, count[p])];
+			per[i] = stats_median(one, count[p]);
+		}
+		means[b] = mean_of(per, used);
+	}
+	qsort(means, resamples, sizeof *means, compare_double);
+	*low = exp(means[(uint32_t)(0.025 * (resamples - 1) + 0.5)]);
+	*high = exp(means[(uint32_t)(0.975 * (resamples - 1) + 0.5)]);
+	ok = true;
+done:
+	free(logs);
+	free(start);
+	free(count);
+	free(one);
+	free(per);
+	free(means);
+	return ok;
+}

@@ -41,6 +41,11 @@ bool stats_paired_ratio(const double *x, const double *y, uint32_t processes, ui
 void stats_bootstrap_median(const double *samples, uint32_t processes, uint32_t reps,
                             uint32_t resamples, uint64_t seed, double *low, double *high);
 
+/* The same ratio's hierarchical bootstrap interval: resample processes, then rounds within them
+ * (pairs kept together), B resamples with a fixed seed. */
+bool stats_bootstrap_ratio(const double *x, const double *y, uint32_t processes, uint32_t reps,
+                           uint32_t resamples, uint64_t seed, double *low, double *high);
+
 /* Student's t, 97.5th percentile, for df >= 1. */
 double t975(double df);
 
