@@ -430,6 +430,29 @@ static inline int table_reserve(ecs_storage *s, struct arch_table *t, uint32_t n
 	return need <= t->cap ? ECS_OK : table_grow(s, t, need);
 }
 
+/*
+ * table_grow for an add whose value may sit in one of t's columns (ecs.h allows a value that
+ * component_get returned for another entity, and it may live in the very table the entity
+ * moves to), which growing moves: the value's column and offset are found before the reallocs
+ * and *value is set to the same place after. Only growth pays for the search.
+ */
+static __attribute__((noinline)) int table_grow_keeping(ecs_storage *s, struct arch_table *t,
+                                                        uint32_t need, const void **value)
+{
+	uint32_t column = ARCH_NONE;
+	size_t offset = 0;
+	for (uint32_t j = 0; j < t->type_count && column == ARCH_NONE; j++) {
+		const struct arch_column *col = &t->columns[j];
+		offset = (uintptr_t)*value - (uintptr_t)col->data; /* wraps if below the column */
+		if (col->data && offset < (size_t)col->cap * col->size)
+			column = j;
+	}
+	int rc = table_grow(s, t, need);
+	if (rc == ECS_OK && column != ARCH_NONE)
+		*value = t->columns[column].data + offset;
+	return rc;
+}
+
 /* Swap-removes a row: the last row fills the hole and its entity's record follows it. */
 static void table_remove_row(ecs_storage *s, struct arch_table *t, uint32_t row)
 {
@@ -679,9 +702,11 @@ static int arch_component_add(ecs_storage *s, ecs_entity e, uint32_t type, const
 		return ECS_ERR_HAS_COMPONENT;
 	uint32_t to;
 	rc = table_neighbour(s, r->table, type, true, &to);
-	if (rc == ECS_OK)
-		rc = table_reserve(s, &s->tables[to], s->tables[to].count + 1);
 	if (rc != ECS_OK)
+		return rc;
+	/* Only the destination grows; the source table and the others keep their columns. */
+	struct arch_table *dst = &s->tables[to];
+	if (dst->count >= dst->cap && (rc = table_grow_keeping(s, dst, dst->count + 1, &value)))
 		return rc;
 	entity_move(s, e, r, to, value);
 	return ECS_OK;

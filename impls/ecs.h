@@ -21,6 +21,13 @@
  * pointer component_get returns (valid until the next structural change: any add, remove,
  * create or destroy may move values).
  *
+ * A value to copy in may point into this storage: `component_add(s, e2, t, p)` with p from
+ * `component_get(s, e1, t, &p)` (copying one entity's component to another) is allowed, with p
+ * from any live entity and any type of at least t's size. The storage reads the value as it
+ * was when the call began, even when the call grows (and so moves) the very block p points
+ * into. What the call may not rely on is a pointer that an earlier structural change left
+ * dangling.
+ *
  * Every allocation goes through the `struct ecs_allocator` given at creation (with sizes, so the
  * harness can count bytes); no backend keeps global state, so storages live side by side.
  *
@@ -140,7 +147,7 @@ struct ecs_ops {
 	int (*entity_destroy)(ecs_storage *s, ecs_entity e); /* removes all its components */
 	bool (*entity_alive)(const ecs_storage *s, ecs_entity e);
 
-	/* value: component_sizes[type] bytes to copy in. */
+	/* value: component_sizes[type] bytes to copy in; may point into this storage (above). */
 	int (*component_add)(ecs_storage *s, ecs_entity e, uint32_t type, const void *value);
 	int (*component_remove)(ecs_storage *s, ecs_entity e, uint32_t type);
 	int (*component_get)(ecs_storage *s, ecs_entity e, uint32_t type, void **out);

@@ -201,12 +201,31 @@ static inline bool family_satisfies(const struct family_system *y, const family_
 
 /* --- component pools ------------------------------------------------------------------ */
 
+/*
+ * Grows a pool's values to hold need. The value about to be added may point into them (ecs.h
+ * allows a value that component_get returned for another entity), and growing moves them: its
+ * offset in the old block is taken before the realloc, and *value is set to the same offset in
+ * the new one. Only growth pays for that, out of line.
+ */
+static __attribute__((noinline)) int pool_grow_values(ecs_storage *s, struct family_pool *p,
+                                                      uint32_t need, const void **value)
+{
+	size_t offset = (uintptr_t)*value - (uintptr_t)p->values; /* wraps if below the block */
+	bool inside = p->values && offset < (size_t)p->values_cap * p->size;
+	int rc = family_grow_slow(s, (void **)&p->values, &p->values_cap, need, p->size);
+	if (rc == ECS_OK && inside)
+		*value = p->values + offset;
+	return rc;
+}
+
 /* Appends a value; on error nothing changed but capacity. */
 static inline int pool_push(ecs_storage *s, struct family_pool *p, ecs_entity e,
                             const void *value)
 {
 	uint32_t slot = p->count;
-	int rc = family_grow(s, (void **)&p->values, &p->values_cap, slot + 1, p->size);
+	int rc = ECS_OK;
+	if (__builtin_expect(slot >= p->values_cap, 0))
+		rc = pool_grow_values(s, p, slot + 1, &value);
 	if (rc == ECS_OK)
 		rc = family_grow(s, (void **)&p->owners, &p->owners_cap, slot + 1,
 		                 sizeof *p->owners);

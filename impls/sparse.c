@@ -189,15 +189,24 @@ static size_t pool_block_bytes(const struct sparse_pool *p, uint32_t cap)
 	return (size_t)cap * (p->size + sizeof(ecs_entity));
 }
 
-static int pool_grow(ecs_storage *s, struct sparse_pool *p, uint32_t need)
+/*
+ * Grows the dense part to hold need values. The value about to be added may point into it
+ * (ecs.h allows a value that component_get returned for another entity), and growing moves
+ * it: its offset in the old block is taken before the realloc, and *value is set to the same
+ * offset in the new one.
+ */
+static __attribute__((noinline)) int pool_grow(ecs_storage *s, struct sparse_pool *p,
+                                               uint32_t need, const void **value)
 {
-	if (need <= p->cap)
-		return ECS_OK;
 	uint32_t cap = sparse_grown(p->cap, need, SPARSE_MIN_VALUES, UINT32_MAX);
+	size_t offset = (uintptr_t)*value - (uintptr_t)p->values; /* wraps if below the block */
+	bool inside = p->values && offset < (size_t)p->cap * p->size;
 	unsigned char *block = sparse_realloc(s, p->values, pool_block_bytes(p, p->cap),
 	                                      pool_block_bytes(p, cap));
 	if (!block)
 		return ECS_ERR_NO_MEMORY;
+	if (inside)
+		*value = block + offset;
 	/* The handles move up to their new offset; the old and new places may overlap. */
 	memmove(block + (size_t)cap * p->size, block + (size_t)p->cap * p->size,
 	        (size_t)p->count * sizeof(ecs_entity));
@@ -232,7 +241,7 @@ static int pool_insert(ecs_storage *s, uint32_t type, ecs_entity e, const void *
 {
 	struct sparse_pool *p = &s->pools[type];
 	uint32_t index = ecs_entity_index(e), page = index >> SPARSE_PAGE_BITS;
-	int rc = pool_grow(s, p, p->count + 1);
+	int rc = p->count < p->cap ? ECS_OK : pool_grow(s, p, p->count + 1, &value);
 	if (rc == ECS_OK && page >= p->page_count)
 		rc = pool_grow_page_table(s, p, page + 1);
 	if (rc != ECS_OK)

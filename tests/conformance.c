@@ -219,6 +219,62 @@ static bool test_systems(const struct ecs_ops *ops, const struct test_profile *p
 	return fixture_close(&f);
 }
 
+/*
+ * Values that come from the storage itself (ecs.h: "value may point into this storage"):
+ * entities get five components, each copied from a component_get pointer: of the same type on
+ * an earlier entity (in the family and sparse, the very pool the add grows; in archetype, often
+ * a column of the destination table), a larger type's value (any column of the destination
+ * table), or the entity's own other component (the source table). 300 entities pass every
+ * growth point of the pools, tables and system lists up to 256; then components are removed
+ * and added again from the storage, and new entities take the place of destroyed ones.
+ */
+static bool test_value_from_storage(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	struct fixture f;
+	TRY(fixture_open(&f, ops, p->component_count, p->system_count, 10));
+	TRY(register_systems(&f, 4));
+	enum { N = 300, K = 5 };
+	const uint32_t types[K] = {0, 1, 2, 3, p->component_count - 1};
+	uint32_t big = types[0]; /* the largest: its value can stand for any of the others' */
+	for (uint32_t c = 1; c < K; c++)
+		if (f.sizes[types[c]] > f.sizes[big])
+			big = types[c];
+	ecs_entity e[N];
+	TRY(op_create(&f, &e[0]));
+	for (uint32_t c = 0; c < K; c++)
+		TRY(op_add(&f, e[0], types[c]));
+	for (uint32_t i = 1; i < N; i++) {
+		TRY(op_create(&f, &e[i]));
+		for (uint32_t c = 0; c < K; c++) {
+			/* A rotating order: five chains of intermediate sets, one final set. */
+			uint32_t t = types[(c + i) % K];
+			switch ((c + i) % 4) {
+			case 0: TRY(op_add_from(&f, e[i], t, e[below(&f, i)], t)); break;
+			case 1: TRY(op_add_from(&f, e[i], t, e[i - 1], t)); break;
+			case 2: TRY(op_add_from(&f, e[i], t, e[below(&f, i)], big)); break;
+			default: /* the entity's own component added just before, if large enough */
+				TRY(op_add_from(&f, e[i], t, c ? e[i] : e[i - 1], types[(c + i - 1) % K]));
+			}
+		}
+		if (i % 50 == 0)
+			TRY(check_all(&f));
+	}
+	TRY(check_all(&f));
+	for (uint32_t i = 0; i < N; i += 2) {
+		uint32_t t = types[i % K];
+		TRY(op_remove(&f, e[i], t));
+		TRY(op_add_from(&f, e[i], t, e[(i + 1) % N], t));
+	}
+	for (uint32_t i = 0; i < N; i += 3) {
+		TRY(op_destroy(&f, e[i]));
+		TRY(op_create(&f, &e[i]));
+		for (uint32_t c = 0; c < K; c++)
+			TRY(op_add_from(&f, e[i], types[c], e[(i + 1) % N], types[c]));
+	}
+	TRY(check_all(&f));
+	return fixture_close(&f);
+}
+
 /* At least 100,000 random operations (misuse included), checked against the model: the
  * result of every operation, and the whole state every 500 operations and at the end. */
 static bool test_random(const struct ecs_ops *ops, const struct test_profile *p)
@@ -397,6 +453,7 @@ static const struct test tests[] = {
 	{"misuse", test_misuse, {&profile_a, &profile_aaa}},
 	{"generations", test_generations, {&profile_a}},
 	{"systems", test_systems, {&profile_a, &profile_aa, &profile_aaa}},
+	{"value-from-storage", test_value_from_storage, {&profile_a, &profile_aa, &profile_aaa}},
 	{"random", test_random, {&profile_a, &profile_aa, &profile_aaa}},
 	{"alloc-failure", test_alloc_failure, {&profile_a, &profile_aa, &profile_aaa}},
 	{"grow-failure", test_grow_failure, {&profile_a}},

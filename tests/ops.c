@@ -113,6 +113,32 @@ bool op_add(struct fixture *f, ecs_entity e, uint32_t t)
 	return true;
 }
 
+/*
+ * component_add of t to e with the value component_get gives for `from`'s type `from_type`: a
+ * pointer into the storage itself (ecs.h allows it), which the add may move when it grows what
+ * holds it. The expected value is copied first: the pointer may not be read after the add.
+ * Falls back to op_add's random value when `from` has no such component or its value is
+ * smaller than t's.
+ */
+bool op_add_from(struct fixture *f, ecs_entity e, uint32_t t, ecs_entity from, uint32_t from_type)
+{
+	void *p = NULL;
+	if (t >= f->m.component_count || from_type >= f->m.component_count ||
+	    f->sizes[from_type] < f->sizes[t] || model_expect_remove(&f->m, from, from_type) != ECS_OK)
+		return op_add(f, e, t);
+	CHECK_OK(f->ops->component_get(f->s, from, from_type, &p));
+	unsigned char expected[ECS_MAX_COMPONENT_SIZE];
+	memcpy(expected, p, f->sizes[t]);
+	int want = model_expect_add(&f->m, e, t);
+	int rc = f->ops->component_add(f->s, e, t, p);
+	if (want == ECS_OK && injected_oom(f, rc))
+		return true;
+	CHECK_STATUS(rc, want);
+	if (want == ECS_OK)
+		model_added(&f->m, e, t, expected);
+	return true;
+}
+
 bool op_remove(struct fixture *f, ecs_entity e, uint32_t t)
 {
 	int want = model_expect_remove(&f->m, e, t);
