@@ -9,8 +9,11 @@
  *   tests/corpus/                  inputs kept; `make test` replays them (tests/fuzz_replay.c)
  *
  * Input: byte 0 picks the number of component types (2..17), byte 1 the number of systems
- * (1..8); then each operation is an opcode byte and up to three argument bytes. Opcodes 3 and 4
- * are both component_add, 4 with a value read from the storage itself (fuzz_add_from).
+ * (1..8); then each operation is an opcode byte and up to three argument bytes. Opcodes 0 and 1
+ * both create an entity, 1 with components (entity_create_with); 3 and 4 are both component_add,
+ * 4 with a value read from the storage itself (fuzz_add_from). What distinguishes the second of
+ * each pair is drawn from the fixture's generator, not read from the input, so the inputs of the
+ * corpus kept their operations when these appeared.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -96,9 +99,9 @@ static bool step(struct fixture *f, struct input *in)
 	uint8_t op = byte(in) % 12;
 	ecs_entity e;
 	switch (op) {
-	case 0:
-	case 1:
-		return f->m.live < 256 ? op_create(f, &e) : true;
+	case 0: return f->m.live < 256 ? op_create(f, &e) : true;
+	case 1: /* a create too, with components: its list drawn as fuzz_add_from's source is */
+		return f->m.live < 256 ? random_create_with(f, 5, &e) : true;
 	case 2: return op_destroy(f, pick_handle(f, byte(in)));
 	case 3: {
 		ecs_entity h = pick_handle(f, byte(in));
