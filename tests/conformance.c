@@ -461,6 +461,134 @@ static bool test_create_with_direct(const struct ecs_ops *ops, const struct test
 	return true;
 }
 
+/*
+ * What every reserve test runs after its reserve: N entities, most with two or three
+ * components (by adds or in one call), a third destroyed and created again (the free list),
+ * the handles kept in order.
+ */
+enum { RESERVE_N = 600 };
+
+static bool reserve_scenario(struct fixture *f, ecs_entity *handles)
+{
+	static const uint32_t pair[] = {0, 1}, three[] = {2, 1, 0};
+	for (uint32_t i = 0; i < RESERVE_N; i++) {
+		if (i % 3 == 2) {
+			TRY(create_from(f, i % 2 ? pair : three, i % 2 ? 2 : 3, ECS_NULL, &handles[i]));
+			continue;
+		}
+		TRY(op_create(f, &handles[i]));
+		TRY(op_add(f, handles[i], 0));
+		if (i % 3)
+			TRY(op_add(f, handles[i], 1));
+	}
+	for (uint32_t i = 0; i < RESERVE_N; i += 3)
+		TRY(op_destroy(f, handles[i]));
+	for (uint32_t i = 0; i < RESERVE_N; i += 3) {
+		TRY(op_create(f, &handles[i]));
+		TRY(op_add(f, handles[i], 2));
+	}
+	return check_all(f);
+}
+
+/*
+ * reserve(N) before N entities changes nothing they can see: the same handles, components and
+ * systems as without it, and no more allocation calls. reserve(0) and a reserve below what is
+ * used change nothing at all; a NULL storage is ECS_ERR_INVALID.
+ */
+static bool test_reserve(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	static ecs_entity handles[3][RESERVE_N];
+	const uint32_t reserves[3] = {UINT32_MAX /* none */, RESERVE_N, 0};
+	uint64_t allocations[3];
+	for (int r = 0; r < 3; r++) {
+		struct fixture f;
+		TRY(fixture_open(&f, ops, p->component_count, p->system_count, 14));
+		TRY(register_systems(&f, 3));
+		uint64_t bytes = f.counter.live_bytes, calls = f.counter.allocations;
+		if (reserves[r] != UINT32_MAX)
+			CHECK_OK(ecs_reserve(ops, f.s, reserves[r]));
+		if (reserves[r] == 0) {
+			CHECK_EQ(f.counter.live_bytes, bytes);
+			CHECK_EQ(f.counter.allocations, calls);
+		}
+		uint64_t before = f.counter.allocations;
+		TRY(reserve_scenario(&f, handles[r]));
+		allocations[r] = f.counter.allocations - before;
+		bytes = f.counter.live_bytes;
+		calls = f.counter.allocations;
+		CHECK_OK(ecs_reserve(ops, f.s, RESERVE_N / 2)); /* below what is used */
+		CHECK_EQ(f.counter.live_bytes, bytes);
+		CHECK_EQ(f.counter.allocations, calls);
+		TRY(check_all(&f));
+		TRY(fixture_close(&f));
+	}
+	for (int r = 1; r < 3; r++)
+		for (uint32_t i = 0; i < RESERVE_N; i++)
+			CHECK_EQ(handles[r][i], handles[0][i]);
+	CHECK(allocations[1] <= allocations[0]);
+	CHECK_EQ(allocations[2], allocations[0]);
+	if (ops->reserve)
+		CHECK_STATUS(ops->reserve(NULL, 10), ECS_ERR_INVALID);
+	printf("note %s: %llu allocation calls for the scenario, %llu after reserve(%u)\n",
+	       current_test, (unsigned long long)allocations[0], (unsigned long long)allocations[1],
+	       (unsigned)RESERVE_N);
+	return true;
+}
+
+/* reserve(ECS_MAX_ENTITIES), and beyond (clamped to it): room for the largest storage, which
+ * then works as usual and frees it all. */
+static bool test_reserve_max(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	static ecs_entity handles[RESERVE_N];
+	struct fixture f;
+	TRY(fixture_open(&f, ops, p->component_count, p->system_count, 15));
+	TRY(register_systems(&f, 3));
+	CHECK_OK(ecs_reserve(ops, f.s, ECS_MAX_ENTITIES));
+	uint64_t bytes = f.counter.live_bytes;
+	CHECK_OK(ecs_reserve(ops, f.s, UINT32_MAX));
+	CHECK_EQ(f.counter.live_bytes, bytes); /* nothing more: already room for the most */
+	TRY(reserve_scenario(&f, handles));
+	return fixture_close(&f);
+}
+
+/* reserve with allocation failure at each of its allocations: ECS_ERR_NO_MEMORY, the
+ * entities as they were, and the storage goes on working (and frees every byte). */
+static bool test_reserve_failure(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	static ecs_entity handles[RESERVE_N];
+	uint64_t failed = 0;
+	for (uint64_t n = 1;; n++) {
+		struct fixture f;
+		TRY(fixture_open(&f, ops, p->component_count, p->system_count, 16));
+		TRY(register_systems(&f, 2));
+		ecs_entity e;
+		for (int i = 0; i < 40; i++)
+			TRY(random_op(&f, 30));
+		TRY(op_create(&f, &e));
+		TRY(op_add(&f, e, 1));
+		f.counter.fail_at = n;
+		int rc = ecs_reserve(ops, f.s, 100000);
+		bool done = f.counter.failures == 0;
+		f.counter.fail_at = 0;
+		if (done) {
+			CHECK_OK(rc);
+		} else {
+			CHECK_STATUS(rc, ECS_ERR_NO_MEMORY);
+			failed++;
+		}
+		TRY(check_all(&f));
+		TRY(op_destroy(&f, e));
+		TRY(reserve_scenario(&f, handles));
+		TRY(fixture_close(&f));
+		if (done)
+			break;
+	}
+	CHECK(failed > 0 || !ops->reserve);
+	printf("note %s: %llu allocation failure points, each survived\n", current_test,
+	       (unsigned long long)failed);
+	return true;
+}
+
 /* At least 100,000 random operations (misuse included), checked against the model: the
  * result of every operation, and the whole state every 500 operations and at the end. */
 static bool test_random(const struct ecs_ops *ops, const struct test_profile *p)
@@ -694,6 +822,9 @@ static const struct test tests[] = {
 	{"create-with", test_create_with, {&profile_a, &profile_aa, &profile_aaa}, NULL},
 	{"create-with-misuse", test_create_with_misuse, {&profile_a, &profile_aaa}, NULL},
 	{"create-with-direct", test_create_with_direct, {&profile_a, &profile_aaa}, "archetype"},
+	{"reserve", test_reserve, {&profile_a, &profile_aaa}, NULL},
+	{"reserve-max", test_reserve_max, {&profile_a}, NULL},
+	{"reserve-failure", test_reserve_failure, {&profile_a, &profile_aaa}, NULL},
 	{"random", test_random, {&profile_a, &profile_aa, &profile_aaa}, NULL},
 	{"alloc-failure", test_alloc_failure, {&profile_a, &profile_aa, &profile_aaa}, NULL},
 	{"grow-failure", test_grow_failure, {&profile_a}, NULL},
