@@ -356,10 +356,16 @@ static int family_create(const struct ecs_config *cfg, const struct ecs_allocato
 }
 
 /*
- * Grows the two per-entity arrays to hold at least need indices, each by realloc: a large block
- * is moved by remapping its pages, not copied, and no page is touched before an entity uses it
- * (on this kind of machine a first touch costs about 2 us a page). If the second fails the first
- * keeps its larger capacity, which nothing observes.
+ * Grows the two per-entity arrays to hold at least need indices, each by realloc, doubling (so
+ * whatever is copied adds up to less than the final size). Whether a realloc copies is the
+ * allocator's business: glibc moves a block it got from mmap (128 KiB and up, by default) by
+ * remapping its pages, but the harness turns mmap off (mallopt M_MMAP_MAX 0, harness/main.c,
+ * unless --malloc-default), and then every block is in the heap: realloc extends it in place
+ * when it ends the heap, and otherwise copies it. What does hold either way: the new part is
+ * not touched here (rows are zeroed as entities take them), so its pages are first touched (on
+ * this kind of machine about 2 us a page, when they come from the kernel) by the entities that
+ * use them. If the second realloc fails the first keeps its larger capacity, which nothing
+ * observes.
  */
 static int entities_grow(ecs_storage *s, uint32_t need)
 {
