@@ -23,6 +23,10 @@
  * Costs (k = components of the entity, c = their total size in bytes, S = registered systems,
  * T = tables):
  *   entity_create      O(1) amortised (free-list pop, append to the empty table)
+ *   entity_create_with O(c + k^2) with the set's table existing: sort the k types, hash them,
+ *                      look the set up, write one row; no intermediate table (k adds would
+ *                      copy the row k times, through k tables). A new set's table is created
+ *                      and offered to every system, as for a move
  *   entity_destroy     O(c): swap-remove its row, fix the record of the row moved into the hole
  *   component_add/remove  O(c + log k) with the edge cached: copy the row to the neighbouring
  *                      table, swap-remove the old row. The first move along an edge looks the
@@ -243,6 +247,26 @@ static uint32_t table_find(const ecs_storage *s, uint64_t hash, const struct arc
 	}
 }
 
+/* The table of the set of n sorted types, or ARCH_NONE (entity_create_with). */
+static uint32_t table_find_set(const ecs_storage *s, uint64_t hash, const uint32_t *types,
+                               uint32_t n)
+{
+	uint32_t mask = s->slot_cap - 1;
+	for (uint32_t i = slot_of(hash, s->slot_cap);; i = (i + 1) & mask) {
+		uint32_t t = s->table_slots[i];
+		if (t == ARCH_NONE)
+			return ARCH_NONE;
+		const struct arch_table *table = &s->tables[t];
+		if (table->hash != hash || table->type_count != n)
+			continue;
+		uint32_t j = 0;
+		while (j < n && table->columns[j].type == types[j])
+			j++;
+		if (j == n)
+			return t;
+	}
+}
+
 static void table_slots_insert(uint32_t *slots, uint32_t cap, uint64_t hash, uint32_t table)
 {
 	uint32_t i = slot_of(hash, cap);
@@ -341,26 +365,14 @@ static bool system_matches(const struct arch_system *y, const struct arch_table 
 }
 
 /*
- * Creates the table of base's set with `type` added or removed, and offers it to every system.
+ * Creates the table of a set of n types whose (empty) columns, sorted by type, the caller has
+ * allocated, and offers it to every system. Takes the columns over, and frees them on error.
  * Everything it needs is allocated before anything is changed; on error the storage is as it
- * was (but for capacities).
+ * was (but for capacities). The tables may move.
  */
-static int table_create(ecs_storage *s, uint32_t base_index, uint32_t type, bool add,
-                        uint32_t pos, uint64_t hash, uint32_t *out)
+static int table_create(ecs_storage *s, struct arch_column *columns, uint32_t n, uint64_t hash,
+                        uint32_t *out)
 {
-	const struct arch_table *base = &s->tables[base_index];
-	uint32_t n = add ? base->type_count + 1 : base->type_count - 1;
-	struct arch_column *columns = NULL;
-	if (n) {
-		columns = arch_malloc(s, (size_t)n * sizeof *columns);
-		if (!columns)
-			return ECS_ERR_NO_MEMORY;
-		for (uint32_t j = 0; j < n; j++) {
-			uint32_t t = neighbour_type(base, type, add, pos, j);
-			columns[j] = (struct arch_column){NULL, t, s->sizes[t], 0};
-		}
-	}
-	base = NULL; /* the tables may move */
 	struct arch_table fresh = {.hash = hash, .type_count = n, .columns = columns};
 	int rc = arch_grow(s, (void **)&s->tables, &s->table_cap, s->table_count + 1,
 	                   sizeof *s->tables, 8, UINT32_MAX - 1);
@@ -430,6 +442,36 @@ static inline int table_reserve(ecs_storage *s, struct arch_table *t, uint32_t n
 	return need <= t->cap ? ECS_OK : table_grow(s, t, need);
 }
 
+/*
+ * table_grow for an add (or entity_create_with) whose n values may sit in t's columns (ecs.h
+ * allows a value that component_get returned for another entity, and it may live in the very
+ * table the entity moves to), which growing moves: each value's column and offset are found
+ * before the reallocs and values[i] is set to the same place after. Only growth pays for the
+ * search.
+ */
+static __attribute__((noinline)) int table_grow_keeping(ecs_storage *s, struct arch_table *t,
+                                                        uint32_t need, const void **values,
+                                                        uint32_t n)
+{
+	uint32_t column[ECS_CREATE_MAX_COMPONENTS];
+	size_t offset[ECS_CREATE_MAX_COMPONENTS];
+	for (uint32_t i = 0; i < n; i++) {
+		column[i] = ARCH_NONE;
+		for (uint32_t j = 0; j < t->type_count && column[i] == ARCH_NONE; j++) {
+			const struct arch_column *col = &t->columns[j];
+			/* wraps if below the column */
+			offset[i] = (uintptr_t)values[i] - (uintptr_t)col->data;
+			if (col->data && offset[i] < (size_t)col->cap * col->size)
+				column[i] = j;
+		}
+	}
+	int rc = table_grow(s, t, need);
+	for (uint32_t i = 0; rc == ECS_OK && i < n; i++)
+		if (column[i] != ARCH_NONE)
+			values[i] = t->columns[column[i]].data + offset[i];
+	return rc;
+}
+
 /* Swap-removes a row: the last row fills the hole and its entity's record follows it. */
 static void table_remove_row(ecs_storage *s, struct arch_table *t, uint32_t row)
 {
@@ -464,7 +506,16 @@ static int table_neighbour_uncached(ecs_storage *s, uint32_t from, uint32_t type
 	uint64_t hash = add ? base->hash + type_hash(type) : base->hash - type_hash(type);
 	uint32_t to = table_find(s, hash, base, type, add, pos);
 	if (to == ARCH_NONE) {
-		int rc = table_create(s, from, type, add, pos, hash, &to);
+		uint32_t n = add ? base->type_count + 1 : base->type_count - 1;
+		struct arch_column *columns = NULL;
+		if (n && !(columns = arch_malloc(s, (size_t)n * sizeof *columns)))
+			return ECS_ERR_NO_MEMORY;
+		for (uint32_t j = 0; j < n; j++) {
+			uint32_t t = neighbour_type(base, type, add, pos, j);
+			columns[j] = (struct arch_column){NULL, t, s->sizes[t], 0};
+		}
+		base = NULL; /* table_create may move the tables */
+		int rc = table_create(s, columns, n, hash, &to);
 		if (rc != ECS_OK)
 			return rc;
 	}
@@ -633,6 +684,75 @@ static int arch_entity_create(ecs_storage *s, ecs_entity *out)
 	return ECS_OK;
 }
 
+/*
+ * entity_create and count adds in one step, as flecs and bevy spawn a bundle: the set's table
+ * is looked up by the set's hash (and created if new), and the entity's row is written there
+ * once. count adds would move the row through count tables (creating those that do not exist
+ * yet), copying it whole each time. The index is taken last, so that on error nothing has
+ * changed but capacities and the tables that exist.
+ */
+static int arch_entity_create_with(ecs_storage *s, const uint32_t *types, uint32_t count,
+                                   const void *const *values, ecs_entity *out)
+{
+	if (!s || !out)
+		return ECS_ERR_INVALID;
+	int rc = ecs_create_types_check(types, count, values, s->component_count);
+	if (rc != ECS_OK)
+		return rc;
+	bool fresh = s->free_head == ARCH_NONE;
+	if (fresh && s->record_used >= ECS_MAX_ENTITIES)
+		return ECS_ERR_FULL;
+	/* The set sorted (insertion sort: count is small), its values in step. */
+	uint32_t sorted[ECS_CREATE_MAX_COMPONENTS];
+	const void *v[ECS_CREATE_MAX_COMPONENTS];
+	uint64_t hash = 0;
+	for (uint32_t i = 0; i < count; i++) {
+		uint32_t j = i;
+		for (; j > 0 && sorted[j - 1] > types[i]; j--) {
+			sorted[j] = sorted[j - 1];
+			v[j] = v[j - 1];
+		}
+		sorted[j] = types[i];
+		v[j] = values[i];
+		hash += type_hash(types[i]);
+	}
+	uint32_t to = table_find_set(s, hash, sorted, count);
+	if (to == ARCH_NONE) {
+		struct arch_column *columns = arch_malloc(s, (size_t)count * sizeof *columns);
+		if (!columns)
+			return ECS_ERR_NO_MEMORY;
+		for (uint32_t j = 0; j < count; j++)
+			columns[j] = (struct arch_column){NULL, sorted[j], s->sizes[sorted[j]], 0};
+		if ((rc = table_create(s, columns, count, hash, &to)) != ECS_OK)
+			return rc;
+	}
+	if (fresh && (rc = records_reserve(s, s->record_used + 1)) != ECS_OK)
+		return rc;
+	struct arch_table *t = &s->tables[to];
+	if (t->count >= t->cap && (rc = table_grow_keeping(s, t, t->count + 1, v, count)) != ECS_OK)
+		return rc;
+	uint32_t index;
+	if (fresh) {
+		index = s->record_used++;
+		s->records[index].gen = 0;
+	} else {
+		index = s->free_head;
+		s->free_head = s->records[index].row;
+	}
+	struct arch_record *r = &s->records[index];
+	r->gen |= ARCH_ALIVE;
+	ecs_entity e = ecs_entity_make(index, r->gen & ECS_GENERATION_MASK);
+	r->table = to;
+	r->row = t->count++;
+	t->entities[r->row] = e;
+	for (uint32_t j = 0; j < count; j++) {
+		struct arch_column *col = &t->columns[j];
+		copy_value(col->data + (size_t)r->row * col->size, v[j], col->size);
+	}
+	*out = e;
+	return ECS_OK;
+}
+
 static bool arch_entity_alive(const ecs_storage *s, ecs_entity e)
 {
 	return s && arch_alive(s, e);
@@ -679,9 +799,11 @@ static int arch_component_add(ecs_storage *s, ecs_entity e, uint32_t type, const
 		return ECS_ERR_HAS_COMPONENT;
 	uint32_t to;
 	rc = table_neighbour(s, r->table, type, true, &to);
-	if (rc == ECS_OK)
-		rc = table_reserve(s, &s->tables[to], s->tables[to].count + 1);
 	if (rc != ECS_OK)
+		return rc;
+	/* Only the destination grows; the source table and the others keep their columns. */
+	struct arch_table *dst = &s->tables[to];
+	if (dst->count >= dst->cap && (rc = table_grow_keeping(s, dst, dst->count + 1, &value, 1)))
 		return rc;
 	entity_move(s, e, r, to, value);
 	return ECS_OK;
@@ -803,6 +925,7 @@ const struct ecs_ops ecs_backend_archetype = {
 	.destroy = arch_destroy,
 	.reserve = arch_reserve,
 	.entity_create = arch_entity_create,
+	.entity_create_with = arch_entity_create_with,
 	.entity_destroy = arch_entity_destroy,
 	.entity_alive = arch_entity_alive,
 	.component_add = arch_component_add,

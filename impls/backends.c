@@ -72,3 +72,51 @@ int ecs_system_types_check(const uint32_t *types, uint32_t count, uint32_t compo
 	}
 	return ECS_OK;
 }
+
+int ecs_create_types_check(const uint32_t *types, uint32_t count, const void *const *values,
+                           uint32_t component_count)
+{
+	if (count > ECS_CREATE_MAX_COMPONENTS || (count && (!types || !values)))
+		return ECS_ERR_INVALID;
+	for (uint32_t i = 0; i < count; i++) {
+		if (!values[i])
+			return ECS_ERR_INVALID;
+		for (uint32_t j = 0; j < i; j++)
+			if (types[j] == types[i])
+				return ECS_ERR_INVALID;
+	}
+	for (uint32_t i = 0; i < count; i++)
+		if (types[i] >= component_count)
+			return ECS_ERR_BAD_COMPONENT;
+	return ECS_OK;
+}
+
+int ecs_entity_create_with_fallback(const struct ecs_ops *ops, ecs_storage *s,
+                                    const uint32_t *types, uint32_t count,
+                                    const void *const *values, ecs_entity *out)
+{
+	if (!s || !out)
+		return ECS_ERR_INVALID;
+	int rc = ecs_create_types_check(types, count, values, UINT32_MAX);
+	if (rc != ECS_OK)
+		return rc;
+	ecs_entity e;
+	if ((rc = ops->entity_create(s, &e)) != ECS_OK)
+		return rc;
+	/* Every type is checked before the first add, so that ECS_ERR_BAD_COMPONENT comes before
+	 * an add's ECS_ERR_NO_MEMORY. */
+	for (uint32_t i = 0; i < count && rc == ECS_OK; i++) {
+		int has = ops->component_has(s, e, types[i]);
+		rc = has < 0 ? has : ECS_OK;
+	}
+	/* An add may move values of the types the entity has after it, none of a later one's
+	 * (see ecs.h). */
+	for (uint32_t i = 0; i < count && rc == ECS_OK; i++)
+		rc = ops->component_add(s, e, types[i], values[i]);
+	if (rc != ECS_OK) {
+		ops->entity_destroy(s, e);
+		return rc;
+	}
+	*out = e;
+	return ECS_OK;
+}

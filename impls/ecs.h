@@ -21,6 +21,13 @@
  * pointer component_get returns (valid until the next structural change: any add, remove,
  * create or destroy may move values).
  *
+ * A value to copy in may point into this storage: `component_add(s, e2, t, p)` with p from
+ * `component_get(s, e1, t, &p)` (copying one entity's component to another) is allowed, with p
+ * from any live entity and any type of at least t's size. The storage reads the value as it
+ * was when the call began, even when the call grows (and so moves) the very block p points
+ * into. What the call may not rely on is a pointer that an earlier structural change left
+ * dangling.
+ *
  * Every allocation goes through the `struct ecs_allocator` given at creation (with sizes, so the
  * harness can count bytes); no backend keeps global state, so storages live side by side.
  *
@@ -40,7 +47,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ECS_INTERFACE_VERSION 1
+/* 2: entity_create_with (optional; ecs_entity_create_with falls back when it is NULL). */
+#define ECS_INTERFACE_VERSION 2
 
 typedef uint32_t ecs_entity;
 
@@ -56,6 +64,7 @@ typedef uint32_t ecs_entity;
 #define ECS_MAX_SYSTEMS 1024u
 #define ECS_MAX_COMPONENT_SIZE 4096u
 #define ECS_SYSTEM_MAX_COMPONENTS 8u /* components one system may require */
+#define ECS_CREATE_MAX_COMPONENTS 32u /* components one entity_create_with may give */
 #define ECS_BATCH_MAX 256u           /* entities in a batch that uses pointer arrays */
 
 static inline uint32_t ecs_entity_index(ecs_entity e) { return e & ECS_INDEX_MASK; }
@@ -81,7 +90,8 @@ enum ecs_status {
 	ECS_ERR_NO_MEMORY = -6,     /* the allocator returned NULL */
 	ECS_ERR_FULL = -7,          /* ECS_MAX_ENTITIES entities already alive */
 	ECS_ERR_INVALID = -8,       /* bad argument: NULL pointer, bad config, empty or repeated
-	                               component list, more than ECS_SYSTEM_MAX_COMPONENTS */
+	                               component list, more than ECS_SYSTEM_MAX_COMPONENTS (or
+	                               ECS_CREATE_MAX_COMPONENTS) */
 };
 
 const char *ecs_status_name(int status); /* "ECS_ERR_DEAD_ENTITY", ... */
@@ -137,10 +147,20 @@ struct ecs_ops {
 	int (*reserve)(ecs_storage *s, uint32_t entities);
 
 	int (*entity_create)(ecs_storage *s, ecs_entity *out);
+	/* Optional (NULL: ecs_entity_create_with adds one component at a time): creates an entity
+	 * with `count` components at once (0..ECS_CREATE_MAX_COMPONENTS distinct types, in any
+	 * order; values[i] is types[i]'s value and may point into this storage, as for
+	 * component_add). types and values may be NULL when count is 0. Errors: ECS_ERR_INVALID
+	 * (a NULL pointer, a repeated type, count over the limit), ECS_ERR_BAD_COMPONENT,
+	 * ECS_ERR_FULL, ECS_ERR_NO_MEMORY, in that order; on any error nothing is created. A
+	 * backend does it in one step where its strategy allows (archetype: straight into the
+	 * table of the final set, flecs' and bevy's bundle spawn). */
+	int (*entity_create_with)(ecs_storage *s, const uint32_t *types, uint32_t count,
+	                          const void *const *values, ecs_entity *out);
 	int (*entity_destroy)(ecs_storage *s, ecs_entity e); /* removes all its components */
 	bool (*entity_alive)(const ecs_storage *s, ecs_entity e);
 
-	/* value: component_sizes[type] bytes to copy in. */
+	/* value: component_sizes[type] bytes to copy in; may point into this storage (above). */
 	int (*component_add)(ecs_storage *s, ecs_entity e, uint32_t type, const void *value);
 	int (*component_remove)(ecs_storage *s, ecs_entity e, uint32_t type);
 	int (*component_get)(ecs_storage *s, ecs_entity e, uint32_t type, void **out);
@@ -164,6 +184,30 @@ static inline int ecs_reserve(const struct ecs_ops *ops, ecs_storage *s, uint32_
 	return ops->reserve ? ops->reserve(s, entities) : ECS_OK;
 }
 
+/*
+ * entity_create_with's fallback (impls/backends.c): entity_create, then component_add for each
+ * type, and entity_destroy again if an add fails. Two differences from a native method, both
+ * because the wrapper cannot know the profile's component count: entity_create's ECS_ERR_FULL
+ * or ECS_ERR_NO_MEMORY comes before ECS_ERR_BAD_COMPONENT, and after an error the index it used
+ * comes back with the next generation (it was created and destroyed). Values that point into
+ * the storage stay safe only if an add to an entity moves no value of a type the entity lacks
+ * (each value is of a type not added yet): true of every backend here (the family and sparse
+ * grow the added type's pool, archetype the table of the entity's new set); a backend where it
+ * is not must provide entity_create_with.
+ */
+int ecs_entity_create_with_fallback(const struct ecs_ops *ops, ecs_storage *s,
+                                    const uint32_t *types, uint32_t count,
+                                    const void *const *values, ecs_entity *out);
+
+static inline int ecs_entity_create_with(const struct ecs_ops *ops, ecs_storage *s,
+                                         const uint32_t *types, uint32_t count,
+                                         const void *const *values, ecs_entity *out)
+{
+	if (ops->entity_create_with)
+		return ops->entity_create_with(s, types, count, values, out);
+	return ecs_entity_create_with_fallback(ops, s, types, count, values, out);
+}
+
 /* The backend table (impls/backends.c). */
 extern const struct ecs_ops *const ecs_backends[];
 extern const size_t ecs_backend_count;
@@ -176,5 +220,11 @@ int ecs_config_check(const struct ecs_config *cfg);
 /* Checks a system's component list: 1..ECS_SYSTEM_MAX_COMPONENTS types, each below
  * component_count, none repeated. ECS_OK, ECS_ERR_INVALID or ECS_ERR_BAD_COMPONENT. */
 int ecs_system_types_check(const uint32_t *types, uint32_t count, uint32_t component_count);
+
+/* Checks entity_create_with's lists: ECS_ERR_INVALID (count over ECS_CREATE_MAX_COMPONENTS,
+ * types or values NULL while count > 0, a NULL value, a repeated type), then
+ * ECS_ERR_BAD_COMPONENT (a type >= component_count), else ECS_OK. */
+int ecs_create_types_check(const uint32_t *types, uint32_t count, const void *const *values,
+                           uint32_t component_count);
 
 #endif

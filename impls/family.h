@@ -22,6 +22,9 @@
  * requirement (at most 8, whatever the profile's width W), L = one index operation: O(1) for
  * vector, expected O(1) for hash, O(log n) for tree):
  *   entity_create   O(1) amortised (free-list pop)
+ *   entity_create_with  O(W + k L + sum over its types t of S_t R + L per system it joins):
+ *                   the adds' pool work, but the bitset written once and each system asked
+ *                   once, from its lowest type's list
  *   entity_destroy  O(W + k L + sum over its types t of S_t R + L per system it leaves)
  *   component_add   O(L) + O(S_t R) + O(L) per system it joins (seed 003's "event management
  *                   optimization": only the systems that require t are notified)
@@ -201,12 +204,34 @@ static inline bool family_satisfies(const struct family_system *y, const family_
 
 /* --- component pools ------------------------------------------------------------------ */
 
+/*
+ * Grows a pool's values to hold need. The n values about to be added may point into them (ecs.h
+ * allows a value that component_get returned for another entity), and growing moves them: their
+ * offsets in the old block are taken before the realloc, and values[i] is set to the same
+ * offset in the new one. Only growth pays for that, out of line.
+ */
+static __attribute__((noinline)) int pool_grow_values(ecs_storage *s, struct family_pool *p,
+                                                      uint32_t need, const void **values,
+                                                      uint32_t n)
+{
+	size_t offsets[ECS_CREATE_MAX_COMPONENTS], bytes = (size_t)p->values_cap * p->size;
+	for (uint32_t i = 0; i < n; i++) /* SIZE_MAX: outside (wraps if below the block) */
+		offsets[i] = p->values ? (uintptr_t)values[i] - (uintptr_t)p->values : SIZE_MAX;
+	int rc = family_grow_slow(s, (void **)&p->values, &p->values_cap, need, p->size);
+	for (uint32_t i = 0; rc == ECS_OK && i < n; i++)
+		if (offsets[i] < bytes)
+			values[i] = p->values + offsets[i];
+	return rc;
+}
+
 /* Appends a value; on error nothing changed but capacity. */
 static inline int pool_push(ecs_storage *s, struct family_pool *p, ecs_entity e,
                             const void *value)
 {
 	uint32_t slot = p->count;
-	int rc = family_grow(s, (void **)&p->values, &p->values_cap, slot + 1, p->size);
+	int rc = ECS_OK;
+	if (__builtin_expect(slot >= p->values_cap, 0))
+		rc = pool_grow_values(s, p, slot + 1, &value, 1);
 	if (rc == ECS_OK)
 		rc = family_grow(s, (void **)&p->owners, &p->owners_cap, slot + 1,
 		                 sizeof *p->owners);
@@ -331,10 +356,16 @@ static int family_create(const struct ecs_config *cfg, const struct ecs_allocato
 }
 
 /*
- * Grows the two per-entity arrays to hold at least need indices, each by realloc: a large block
- * is moved by remapping its pages, not copied, and no page is touched before an entity uses it
- * (on this kind of machine a first touch costs about 2 us a page). If the second fails the first
- * keeps its larger capacity, which nothing observes.
+ * Grows the two per-entity arrays to hold at least need indices, each by realloc, doubling (so
+ * whatever is copied adds up to less than the final size). Whether a realloc copies is the
+ * allocator's business: glibc moves a block it got from mmap (128 KiB and up, by default) by
+ * remapping its pages, but the harness turns mmap off (mallopt M_MMAP_MAX 0, harness/main.c,
+ * unless --malloc-default), and then every block is in the heap: realloc extends it in place
+ * when it ends the heap, and otherwise copies it. What does hold either way: the new part is
+ * not touched here (rows are zeroed as entities take them), so its pages are first touched (on
+ * this kind of machine about 2 us a page, when they come from the kernel) by the entities that
+ * use them. If the second realloc fails the first keeps its larger capacity, which nothing
+ * observes.
  */
 static int entities_grow(ecs_storage *s, uint32_t need)
 {
@@ -378,6 +409,96 @@ static int family_entity_create(ecs_storage *s, ecs_entity *out)
 	uint32_t gen = s->entity_gen[index] | FAMILY_ALIVE;
 	s->entity_gen[index] = (uint16_t)gen;
 	*out = ecs_entity_make(index, gen);
+	return ECS_OK;
+}
+
+/*
+ * entity_create and count adds in one step: the pools' values are grown first (so that the
+ * values, which may point into them, are found again before any is copied), each value is
+ * pushed, the bitset is written once, and each system that requires one of the types is asked
+ * once (from the list of its lowest type, as entity_destroy does), where count adds would ask
+ * it once per add and might join and leave nothing on the way. The index is taken last, so
+ * that on error nothing has changed but capacities.
+ */
+static int family_entity_create_with(ecs_storage *s, const uint32_t *types, uint32_t count,
+                                     const void *const *values, ecs_entity *out)
+{
+	if (!s || !out)
+		return ECS_ERR_INVALID;
+	int rc = ecs_create_types_check(types, count, values, s->component_count);
+	if (rc != ECS_OK)
+		return rc;
+	uint32_t index = s->free_head;
+	bool fresh = index == FAMILY_NO_FREE;
+	if (fresh) {
+		index = s->entity_used;
+		if (index >= ECS_MAX_ENTITIES)
+			return ECS_ERR_FULL;
+		if ((index >= s->gen_cap || index >= s->bits_cap) &&
+		    (rc = entities_grow(s, index + 1)) != ECS_OK)
+			return rc;
+	}
+	uint32_t gen = fresh ? 0 : s->entity_gen[index];
+	ecs_entity e = ecs_entity_make(index, gen);
+	const void *v[ECS_CREATE_MAX_COMPONENTS];
+	for (uint32_t i = 0; i < count; i++)
+		v[i] = values[i];
+	for (uint32_t i = 0; i < count; i++) {
+		struct family_pool *p = &s->pools[types[i]];
+		if (p->count >= p->values_cap &&
+		    (rc = pool_grow_values(s, p, p->count + 1, v, count)) != ECS_OK)
+			return rc;
+	}
+	uint32_t pushed;
+	for (pushed = 0; pushed < count; pushed++)
+		if ((rc = pool_push(s, &s->pools[types[pushed]], e, v[pushed])) != ECS_OK)
+			break;
+
+	family_word *bits = family_bits(s, index);
+	family_word link = fresh ? 0 : bits[0]; /* a dead row's word 0 is the free list's link */
+	uint32_t i = 0, j = 0;
+	if (rc == ECS_OK) {
+		if (fresh)
+			memset(bits, 0, (size_t)s->words * sizeof *bits);
+		else
+			bits[0] = 0;
+		for (i = 0; i < count; i++)
+			bits[types[i] / FAMILY_WORD_BITS] |= (family_word)1 << (types[i] % FAMILY_WORD_BITS);
+		for (i = 0; i < count && rc == ECS_OK; i++) {
+			const struct family_pool *p = &s->pools[types[i]];
+			for (j = 0; j < p->system_count; j++) {
+				struct family_system *y = &s->systems[p->systems[j]];
+				if (y->anchor == types[i] && family_satisfies(y, bits) &&
+				    (rc = system_add_entity(s, y, e)) != ECS_OK)
+					break;
+			}
+		}
+	}
+	if (rc != ECS_OK) {
+		if (pushed == count) { /* a system could not take it: leave those joined before */
+			uint32_t fail_i = i - 1, fail_j = j;
+			for (i = 0; i <= fail_i; i++) {
+				const struct family_pool *p = &s->pools[types[i]];
+				for (j = 0; j < (i == fail_i ? fail_j : p->system_count); j++) {
+					struct family_system *y = &s->systems[p->systems[j]];
+					if (y->anchor == types[i] && family_satisfies(y, bits))
+						system_remove_entity(s, y, index);
+				}
+			}
+			for (i = 0; i < count; i++)
+				bits[types[i] / FAMILY_WORD_BITS] = 0;
+			bits[0] = link;
+		}
+		while (pushed--)
+			pool_remove(s, &s->pools[types[pushed]], index);
+		return rc;
+	}
+	if (fresh)
+		s->entity_used = index + 1;
+	else
+		s->free_head = link;
+	s->entity_gen[index] = (uint16_t)(gen | FAMILY_ALIVE);
+	*out = e;
 	return ECS_OK;
 }
 
@@ -634,6 +755,7 @@ const struct ecs_ops FAMILY_CAT(ecs_backend_, FAMILY_NAME) = {
 	.destroy = family_destroy,
 	.reserve = family_reserve,
 	.entity_create = family_entity_create,
+	.entity_create_with = family_entity_create_with,
 	.entity_destroy = family_entity_destroy,
 	.entity_alive = family_entity_alive,
 	.component_add = family_component_add,

@@ -8,13 +8,37 @@
  * every remove (and the assignment of the value that moves into the hole) and, in iteration,
  * once per component per entity; every add allocates and links a node.
  *
- * What that costs, at k = 2: three nodes per entity (two component types, one system) of 64
- * bytes each (the 56-byte UT_hash_handle and the key and value; 80 bytes a block in glibc's
- * malloc), plus 16 bytes a bucket. Creating an entity spends 45% of its instructions in the
- * allocator (three malloc calls), 20% in hash_add and 7% zeroing doubled bucket arrays
- * (results/profile-hash-create.txt, N = 131072); iteration reads a bucket and a node per
- * component per entity, about three cache misses per entity once the nodes outgrow the
- * last-level cache (results/cachegrind-A.csv).
+ * What that costs, at k = 2 in profile A (the entity is in two component indexes and one
+ * system's): live_bytes_per_entity 250 (`ecsbench --backends hash,vector --workloads create
+ * --entities 1048576 --components 2 --reps 1 --warmup 0`; vector: 46), which is
+ *     34  the family's arrays: generation 2 + bitset 4, two values 8 + their owners 4 each,
+ *         the system's entity list 4 (vector spends these too, and 12 in its flat indexes)
+ *    216  uthash, three entries of a 56-byte node and a 16-byte bucket (one bucket per entry:
+ *         2^20 entries fill 2^20 buckets at the load factor of 1 kept below)
+ * and, not counted there, glibc's 8-byte header of each node's 64-byte block: 24 more.
+ * std::unordered_map<uint32_t, uint32_t> (libstdc++) spends 16 bytes a node (next pointer, key,
+ * value; a 32-byte block) and 8 a bucket: 72 per entity (120 with glibc's blocks) where this
+ * spends 216 (240).
+ * The difference is uthash's, and cannot be cut further without changing uthash.h:
+ *   - the node is the bare UT_hash_handle (see struct hash_node): 56 bytes, of which std's node
+ *     has the equivalent of 16 (the chain pointer hh_next, the key in hashv, the value in
+ *     keylen); the other 40 are the table pointer every handle carries (tbl), the
+ *     insertion-order list (prev, next) that HASH_ITER and HASH_DELETE maintain, the chain's
+ *     back pointer (hh_prev), and the key pointer (key, unused here);
+ *   - a bucket (UT_hash_bucket) holds a chain count and an expansion multiplier beside its head
+ *     pointer: 16 bytes where std's is one pointer. Fewer buckets (a load factor of 2) would
+ *     match std's 8 bytes an entry but not its chain lengths, so the policy stays std's.
+ * Until commit 6557d24 a node was the handle plus a key and a value: 64 bytes, an 80-byte block
+ * (274 bytes per entity, 322 with the headers). The bare handle cut the timed create call of
+ * N = 65536 at k = 2 from 1555 to 1546 instructions an entity and its simulated LL misses from
+ * 8.1 to 6.9, iterate from 50.8 to 40.7 instructions, get from 169 to 149
+ * (scripts/cachegrind.sh -b hash -w create,iterate,churn,get -n 65536 -k 2, both builds).
+ *
+ * Creating an entity spends 45% of its instructions in the allocator (three malloc calls), 20%
+ * in hash_add and 7% zeroing doubled bucket arrays (results/profile-hash-create.txt, N =
+ * 131072, before the bare handle); iteration reads a bucket and a node per component per
+ * entity, about three cache misses per entity once the nodes outgrow the last-level cache
+ * (results/cachegrind-A.csv).
  *
  * The hash of a key is the key itself, as std::hash<uint32_t> is in libstdc++ (the seed's
  * std::unordered_map): entity indices are dense small integers, so they spread evenly over the
@@ -50,37 +74,44 @@ struct family_index {
 /* uthash allocates through the storage in scope (every macro below runs where `s` is the
  * storage) and reports out of memory instead of exiting. */
 #define HASH_NONFATAL_OOM 1
-#define HASH_FUNCTION(keyptr, keylen, hashv) ((hashv) = *(const uint32_t *)(keyptr))
-/* A lookup compares hashv and keylen before the key; with the identity hash and 4-byte keys,
- * equal hashes are equal keys, so the key itself (behind the handle's key pointer) is not read
- * again. */
-#define HASH_KEYCMP(a, b, n) 0
 #define uthash_malloc(sz) family_malloc(s, (sz))
 #define uthash_free(ptr, sz) family_free(s, (ptr), (sz))
 #include <uthash.h>
 #undef HASH_BKT_CAPACITY_THRESH /* uthash defines it unconditionally; it is read where used */
 #define HASH_BKT_CAPACITY_THRESH (1U << 24) /* never: growth is by load factor, in hash_add */
 
-/* The handle first and the key and value last: a lookup that finds its key first in the bucket
- * reads keylen, hashv and the value, bytes 48 to 63, always within one cache line (blocks are
- * 16-byte aligned); key and value first would spread it over bytes 0-7 and 48-55. */
+/*
+ * A node is uthash's handle and nothing more: 56 bytes, a 64-byte block in glibc's malloc.
+ * The handle already holds the key: the hash is the identity, so hh.hashv is the key (as
+ * std::unordered_map<uint32_t, ...> keeps no hash code beside a key it can hash for free).
+ * The value lives in hh.keylen, which uthash only reads in HASH_FIND (never used here: see
+ * hash_lookup); hh.key, the pointer to a key, is never read and is NULL. A node of handle + key
+ * + value took 64 bytes and an 80-byte block.
+ */
 struct hash_node {
 	UT_hash_handle hh;
-	uint32_t key, value;
 };
 
 static inline void index_init(struct family_index *m) { m->head = NULL; }
 
+/*
+ * uthash's HASH_FIND for a key that is present, without what the identity hash makes useless:
+ * it hashes the key (the identity), picks the bucket, and walks its chain comparing hashv alone
+ * (equal hashes are equal keys). A lookup that finds its key first in its bucket reads the
+ * bucket and bytes 48-55 of the node (keylen = value, hashv = key), one aligned 8-byte word.
+ */
 static inline struct hash_node *hash_lookup(const struct family_index *m, uint32_t key)
 {
-	struct hash_node *n = NULL;
-	HASH_FIND(hh, m->head, &key, sizeof key, n);
-	return n;
+	const UT_hash_table *tbl = m->head->hh.tbl;
+	UT_hash_handle *hh = tbl->buckets[key & (tbl->num_buckets - 1)].hh_head;
+	while (hh->hashv != key)
+		hh = hh->hh_next;
+	return (struct hash_node *)hh; /* the handle is the node's first (and only) member */
 }
 
 static inline uint32_t index_get(const struct family_index *m, uint32_t key)
 {
-	return hash_lookup(m, key)->value;
+	return hash_lookup(m, key)->hh.keylen;
 }
 
 static inline bool index_get_batch(const struct family_index *m, const ecs_entity *entities,
@@ -110,9 +141,8 @@ static inline int hash_add(ecs_storage *s, struct family_index *m, uint32_t key,
 	struct hash_node *n = family_malloc(s, sizeof *n);
 	if (!n)
 		return ECS_ERR_NO_MEMORY;
-	n->key = key;
-	n->value = val;
-	HASH_ADD(hh, m->head, key, sizeof n->key, n);
+	/* hashv = the key, keylen = the value, no key pointer (see struct hash_node) */
+	HASH_ADD_KEYPTR_BYHASHVALUE(hh, m->head, NULL, val, key, n);
 	if (n->hh.tbl == NULL) { /* HASH_NONFATAL_OOM: no table could be made; n is not in */
 		family_free(s, n, sizeof *n);
 		return ECS_ERR_NO_MEMORY;
@@ -151,13 +181,13 @@ static inline int index_insert(ecs_storage *s, struct family_index *m, uint32_t 
 
 static inline void index_assign(struct family_index *m, uint32_t key, uint32_t val)
 {
-	hash_lookup(m, key)->value = val;
+	hash_lookup(m, key)->hh.keylen = val;
 }
 
 static inline uint32_t index_take(ecs_storage *s, struct family_index *m, uint32_t key)
 {
 	struct hash_node *n = hash_lookup(m, key);
-	uint32_t val = n->value;
+	uint32_t val = n->hh.keylen;
 	HASH_DELETE(hh, m->head, n);
 	family_free(s, n, sizeof *n);
 	return val;

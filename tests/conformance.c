@@ -219,6 +219,376 @@ static bool test_systems(const struct ecs_ops *ops, const struct test_profile *p
 	return fixture_close(&f);
 }
 
+/*
+ * Values that come from the storage itself (ecs.h: "value may point into this storage"):
+ * entities get five components, each copied from a component_get pointer: of the same type on
+ * an earlier entity (in the family and sparse, the very pool the add grows; in archetype, often
+ * a column of the destination table), a larger type's value (any column of the destination
+ * table), or the entity's own other component (the source table). 300 entities pass every
+ * growth point of the pools, tables and system lists up to 256; then components are removed
+ * and added again from the storage, and new entities take the place of destroyed ones.
+ */
+static bool test_value_from_storage(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	struct fixture f;
+	TRY(fixture_open(&f, ops, p->component_count, p->system_count, 10));
+	TRY(register_systems(&f, 4));
+	enum { N = 300, K = 5 };
+	const uint32_t types[K] = {0, 1, 2, 3, p->component_count - 1};
+	uint32_t big = types[0]; /* the largest: its value can stand for any of the others' */
+	for (uint32_t c = 1; c < K; c++)
+		if (f.sizes[types[c]] > f.sizes[big])
+			big = types[c];
+	ecs_entity e[N];
+	TRY(op_create(&f, &e[0]));
+	for (uint32_t c = 0; c < K; c++)
+		TRY(op_add(&f, e[0], types[c]));
+	for (uint32_t i = 1; i < N; i++) {
+		TRY(op_create(&f, &e[i]));
+		for (uint32_t c = 0; c < K; c++) {
+			/* A rotating order: five chains of intermediate sets, one final set. */
+			uint32_t t = types[(c + i) % K];
+			switch ((c + i) % 4) {
+			case 0: TRY(op_add_from(&f, e[i], t, e[below(&f, i)], t)); break;
+			case 1: TRY(op_add_from(&f, e[i], t, e[i - 1], t)); break;
+			case 2: TRY(op_add_from(&f, e[i], t, e[below(&f, i)], big)); break;
+			default: /* the entity's own component added just before, if large enough */
+				TRY(op_add_from(&f, e[i], t, c ? e[i] : e[i - 1], types[(c + i - 1) % K]));
+			}
+		}
+		if (i % 50 == 0)
+			TRY(check_all(&f));
+	}
+	TRY(check_all(&f));
+	for (uint32_t i = 0; i < N; i += 2) {
+		uint32_t t = types[i % K];
+		TRY(op_remove(&f, e[i], t));
+		TRY(op_add_from(&f, e[i], t, e[(i + 1) % N], t));
+	}
+	for (uint32_t i = 0; i < N; i += 3) {
+		TRY(op_destroy(&f, e[i]));
+		TRY(op_create(&f, &e[i]));
+		for (uint32_t c = 0; c < K; c++)
+			TRY(op_add_from(&f, e[i], types[c], e[(i + 1) % N], types[c]));
+	}
+	TRY(check_all(&f));
+	return fixture_close(&f);
+}
+
+/* The ops without entity_create_with: ecs_entity_create_with then takes its fallback. */
+static struct ecs_ops without_create_with(const struct ecs_ops *ops)
+{
+	struct ecs_ops plain = *ops;
+	plain.entity_create_with = NULL;
+	return plain;
+}
+
+/* create_with of the types in `types` (count of them), values from `from` where it has the
+ * type, else random. */
+static bool create_from(struct fixture *f, const uint32_t *types, uint32_t count,
+                        ecs_entity from, ecs_entity *out)
+{
+	const void *values[ECS_CREATE_MAX_COMPONENTS];
+	unsigned char random[ECS_CREATE_MAX_COMPONENTS][64];
+	for (uint32_t i = 0; i < count; i++) {
+		void *p;
+		for (uint32_t b = 0; b < sizeof random[i]; b++)
+			random[i][b] = (unsigned char)next_random(f);
+		values[i] = random[i];
+		if (from != ECS_NULL && model_expect_remove(&f->m, from, types[i]) == ECS_OK) {
+			CHECK_OK(f->ops->component_get(f->s, from, types[i], &p));
+			values[i] = p;
+		}
+	}
+	return op_create_with(f, types, count, values, out);
+}
+
+/*
+ * entity_create_with against the model, natively and through the fallback: sets of 0 to 7
+ * types in every rotation (so the same set arrives in different orders), with the high types
+ * of wide profiles, values random or copied from an entity of the storage (often of the very
+ * set, so its table or pools grow under the values); systems registered before and after;
+ * destroyed indices reused; all 32 types of profile A at once.
+ */
+static bool create_with_semantics(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	struct fixture f;
+	TRY(fixture_open(&f, ops, p->component_count, p->system_count, 11));
+	TRY(register_systems(&f, 3));
+	const uint32_t pool[7] = {0, 1, 2, 3, 5, p->component_count - 2, p->component_count - 1};
+	enum { N = 200 };
+	ecs_entity e[N];
+	for (uint32_t i = 0; i < N; i++) {
+		uint32_t k = i % 8, types[7];
+		for (uint32_t c = 0; c < k; c++)
+			types[c] = pool[(c + i / 8) % 7];
+		TRY(create_from(&f, types, k, i >= 8 ? e[i - 8] : ECS_NULL, &e[i]));
+		CHECK(e[i] != ECS_NULL);
+		if (i == N / 2) {
+			TRY(register_systems(&f, 2));
+			TRY(check_all(&f));
+		}
+	}
+	TRY(check_all(&f));
+	for (uint32_t i = 0; i < N; i += 3)
+		TRY(op_destroy(&f, e[i]));
+	for (uint32_t i = 0; i < N; i += 3) { /* into the destroyed indices */
+		uint32_t types[3] = {pool[i % 7], pool[(i + 3) % 7], pool[(i + 5) % 7]};
+		TRY(create_from(&f, types, 3, e[(i + 1) % N], &e[i]));
+	}
+	TRY(check_all(&f));
+	if (p->component_count <= ECS_CREATE_MAX_COMPONENTS) {
+		uint32_t all[ECS_CREATE_MAX_COMPONENTS];
+		for (uint32_t t = 0; t < p->component_count; t++)
+			all[t] = p->component_count - 1 - t;
+		ecs_entity x;
+		TRY(create_from(&f, all, p->component_count, ECS_NULL, &x));
+		TRY(create_from(&f, all, p->component_count, x, &x));
+	}
+	TRY(check_all(&f));
+	return fixture_close(&f);
+}
+
+static bool test_create_with(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	struct ecs_ops plain = without_create_with(ops);
+	CHECK(ops->entity_create_with != NULL); /* every backend here has its own */
+	TRY(create_with_semantics(ops, p));
+	return create_with_semantics(&plain, p);
+}
+
+/* Misuse of entity_create_with: each error in ecs.h's order, nothing created, no byte
+ * allocated or freed (natively), and count 0 with NULL lists is a plain create. */
+static bool create_with_misuse(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	struct fixture f;
+	TRY(fixture_open(&f, ops, p->component_count, 2, 12));
+	uint32_t c = p->component_count;
+	ecs_entity a, out = ECS_NULL;
+	TRY(op_create(&f, &a));
+	TRY(op_add(&f, a, 0));
+	unsigned char v[64] = {7};
+	const void *vals[ECS_CREATE_MAX_COMPONENTS + 1];
+	uint32_t many[ECS_CREATE_MAX_COMPONENTS + 1];
+	for (uint32_t i = 0; i <= ECS_CREATE_MAX_COMPONENTS; i++) {
+		vals[i] = v;
+		many[i] = i;
+	}
+	const void *with_null[] = {v, NULL};
+	uint32_t ok2[] = {1, 2}, dup[] = {1, 1}, bad[] = {1, c}, bad_dup[] = {c, c},
+	         bad_then_dup[] = {c, 2, 2}, max_id[] = {UINT32_MAX};
+	uint64_t bytes = f.counter.live_bytes, allocations = f.counter.allocations;
+	bool native = ops->entity_create_with != NULL;
+	CHECK_STATUS(ecs_entity_create_with(ops, NULL, ok2, 2, vals, &out), ECS_ERR_INVALID);
+	CHECK_STATUS(ecs_entity_create_with(ops, f.s, ok2, 2, vals, NULL), ECS_ERR_INVALID);
+	CHECK_STATUS(ecs_entity_create_with(ops, f.s, NULL, 2, vals, &out), ECS_ERR_INVALID);
+	CHECK_STATUS(ecs_entity_create_with(ops, f.s, ok2, 2, NULL, &out), ECS_ERR_INVALID);
+	CHECK_STATUS(ecs_entity_create_with(ops, f.s, ok2, 2, with_null, &out), ECS_ERR_INVALID);
+	CHECK_STATUS(ecs_entity_create_with(ops, f.s, dup, 2, vals, &out), ECS_ERR_INVALID);
+	CHECK_STATUS(ecs_entity_create_with(ops, f.s, bad_dup, 2, vals, &out), ECS_ERR_INVALID);
+	CHECK_STATUS(ecs_entity_create_with(ops, f.s, bad_then_dup, 3, vals, &out),
+	             ECS_ERR_INVALID);
+	CHECK_STATUS(ecs_entity_create_with(ops, f.s, many, ECS_CREATE_MAX_COMPONENTS + 1, vals,
+	                                    &out), ECS_ERR_INVALID);
+	CHECK_EQ(f.counter.live_bytes, bytes);
+	CHECK_EQ(f.counter.allocations, allocations);
+	CHECK_STATUS(ecs_entity_create_with(ops, f.s, bad, 2, vals, &out), ECS_ERR_BAD_COMPONENT);
+	CHECK_STATUS(ecs_entity_create_with(ops, f.s, max_id, 1, vals, &out),
+	             ECS_ERR_BAD_COMPONENT);
+	CHECK_EQ(out, ECS_NULL); /* nothing written on error */
+	if (native) {
+		CHECK_EQ(f.counter.live_bytes, bytes);
+		CHECK_EQ(f.counter.allocations, allocations);
+	}
+	TRY(check_all(&f));
+	ecs_entity x;
+	TRY(op_create_with(&f, NULL, 0, NULL, &x));
+	CHECK(x != ECS_NULL);
+	TRY(op_add(&f, x, 1));
+	TRY(check_all(&f));
+	return fixture_close(&f);
+}
+
+static bool test_create_with_misuse(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	struct ecs_ops plain = without_create_with(ops);
+	TRY(create_with_misuse(ops, p));
+	return create_with_misuse(&plain, p);
+}
+
+/*
+ * Archetype's entity_create_with places the entity straight into the table of its final set:
+ * the first entity of a new set of k = 12 types costs that one table (its column list, its k
+ * columns and its entity handles: k + 2 blocks) and the records, and nothing for the k - 1
+ * intermediate sets that k adds pass through (each a table of its own, with its columns and
+ * its edges: about 90 blocks more here, measured below through the fallback). A second entity
+ * of the set, with room in the table, allocates nothing: one row written.
+ */
+static bool test_create_with_direct(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	enum { K = 12 };
+	uint32_t types[K];
+	const void *values[K];
+	unsigned char v[64] = {3};
+	for (uint32_t i = 0; i < K; i++) {
+		types[i] = (i * 5) % p->component_count; /* not in order */
+		values[i] = v;
+	}
+	struct ecs_ops plain = without_create_with(ops);
+	const struct ecs_ops *variant[2] = {ops, &plain};
+	uint64_t blocks[2];
+	for (int k = 0; k < 2; k++) {
+		struct fixture f;
+		TRY(fixture_open(&f, variant[k], p->component_count, p->system_count, 13));
+		TRY(register_systems(&f, 3));
+		ecs_entity e;
+		uint64_t before = f.counter.allocations;
+		TRY(op_create_with(&f, types, K, values, &e));
+		blocks[k] = f.counter.allocations - before;
+		if (k == 0) {
+			before = f.counter.allocations;
+			TRY(op_create_with(&f, types, K, values, &e));
+			CHECK_EQ(f.counter.allocations - before, 0);
+		}
+		TRY(check_all(&f));
+		TRY(fixture_close(&f));
+	}
+	/* the table (k + 2), the records, the matches of a system or two; no other table */
+	CHECK(blocks[0] <= K + 2 + 1 + 2);
+	CHECK(blocks[1] >= blocks[0] + 3 * (K - 1)); /* each intermediate table: 3 blocks or more */
+	printf("note %s: first entity of a %u-type set: %llu allocations (k adds: %llu)\n",
+	       current_test, K, (unsigned long long)blocks[0], (unsigned long long)blocks[1]);
+	return true;
+}
+
+/*
+ * What every reserve test runs after its reserve: N entities, most with two or three
+ * components (by adds or in one call), a third destroyed and created again (the free list),
+ * the handles kept in order.
+ */
+enum { RESERVE_N = 600 };
+
+static bool reserve_scenario(struct fixture *f, ecs_entity *handles)
+{
+	static const uint32_t pair[] = {0, 1}, three[] = {2, 1, 0};
+	for (uint32_t i = 0; i < RESERVE_N; i++) {
+		if (i % 3 == 2) {
+			TRY(create_from(f, i % 2 ? pair : three, i % 2 ? 2 : 3, ECS_NULL, &handles[i]));
+			continue;
+		}
+		TRY(op_create(f, &handles[i]));
+		TRY(op_add(f, handles[i], 0));
+		if (i % 3)
+			TRY(op_add(f, handles[i], 1));
+	}
+	for (uint32_t i = 0; i < RESERVE_N; i += 3)
+		TRY(op_destroy(f, handles[i]));
+	for (uint32_t i = 0; i < RESERVE_N; i += 3) {
+		TRY(op_create(f, &handles[i]));
+		TRY(op_add(f, handles[i], 2));
+	}
+	return check_all(f);
+}
+
+/*
+ * reserve(N) before N entities changes nothing they can see: the same handles, components and
+ * systems as without it, and no more allocation calls. reserve(0) and a reserve below what is
+ * used change nothing at all; a NULL storage is ECS_ERR_INVALID.
+ */
+static bool test_reserve(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	static ecs_entity handles[3][RESERVE_N];
+	const uint32_t reserves[3] = {UINT32_MAX /* none */, RESERVE_N, 0};
+	uint64_t allocations[3];
+	for (int r = 0; r < 3; r++) {
+		struct fixture f;
+		TRY(fixture_open(&f, ops, p->component_count, p->system_count, 14));
+		TRY(register_systems(&f, 3));
+		uint64_t bytes = f.counter.live_bytes, calls = f.counter.allocations;
+		if (reserves[r] != UINT32_MAX)
+			CHECK_OK(ecs_reserve(ops, f.s, reserves[r]));
+		if (reserves[r] == 0) {
+			CHECK_EQ(f.counter.live_bytes, bytes);
+			CHECK_EQ(f.counter.allocations, calls);
+		}
+		uint64_t before = f.counter.allocations;
+		TRY(reserve_scenario(&f, handles[r]));
+		allocations[r] = f.counter.allocations - before;
+		bytes = f.counter.live_bytes;
+		calls = f.counter.allocations;
+		CHECK_OK(ecs_reserve(ops, f.s, RESERVE_N / 2)); /* below what is used */
+		CHECK_EQ(f.counter.live_bytes, bytes);
+		CHECK_EQ(f.counter.allocations, calls);
+		TRY(check_all(&f));
+		TRY(fixture_close(&f));
+	}
+	for (int r = 1; r < 3; r++)
+		for (uint32_t i = 0; i < RESERVE_N; i++)
+			CHECK_EQ(handles[r][i], handles[0][i]);
+	CHECK(allocations[1] <= allocations[0]);
+	CHECK_EQ(allocations[2], allocations[0]);
+	if (ops->reserve)
+		CHECK_STATUS(ops->reserve(NULL, 10), ECS_ERR_INVALID);
+	printf("note %s: %llu allocation calls for the scenario, %llu after reserve(%u)\n",
+	       current_test, (unsigned long long)allocations[0], (unsigned long long)allocations[1],
+	       (unsigned)RESERVE_N);
+	return true;
+}
+
+/* reserve(ECS_MAX_ENTITIES), and beyond (clamped to it): room for the largest storage, which
+ * then works as usual and frees it all. */
+static bool test_reserve_max(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	static ecs_entity handles[RESERVE_N];
+	struct fixture f;
+	TRY(fixture_open(&f, ops, p->component_count, p->system_count, 15));
+	TRY(register_systems(&f, 3));
+	CHECK_OK(ecs_reserve(ops, f.s, ECS_MAX_ENTITIES));
+	uint64_t bytes = f.counter.live_bytes;
+	CHECK_OK(ecs_reserve(ops, f.s, UINT32_MAX));
+	CHECK_EQ(f.counter.live_bytes, bytes); /* nothing more: already room for the most */
+	TRY(reserve_scenario(&f, handles));
+	return fixture_close(&f);
+}
+
+/* reserve with allocation failure at each of its allocations: ECS_ERR_NO_MEMORY, the
+ * entities as they were, and the storage goes on working (and frees every byte). */
+static bool test_reserve_failure(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	static ecs_entity handles[RESERVE_N];
+	uint64_t failed = 0;
+	for (uint64_t n = 1;; n++) {
+		struct fixture f;
+		TRY(fixture_open(&f, ops, p->component_count, p->system_count, 16));
+		TRY(register_systems(&f, 2));
+		ecs_entity e;
+		for (int i = 0; i < 40; i++)
+			TRY(random_op(&f, 30));
+		TRY(op_create(&f, &e));
+		TRY(op_add(&f, e, 1));
+		f.counter.fail_at = n;
+		int rc = ecs_reserve(ops, f.s, 100000);
+		bool done = f.counter.failures == 0;
+		f.counter.fail_at = 0;
+		if (done) {
+			CHECK_OK(rc);
+		} else {
+			CHECK_STATUS(rc, ECS_ERR_NO_MEMORY);
+			failed++;
+		}
+		TRY(check_all(&f));
+		TRY(op_destroy(&f, e));
+		TRY(reserve_scenario(&f, handles));
+		TRY(fixture_close(&f));
+		if (done)
+			break;
+	}
+	CHECK(failed > 0 || !ops->reserve);
+	printf("note %s: %llu allocation failure points, each survived\n", current_test,
+	       (unsigned long long)failed);
+	return true;
+}
+
 /* At least 100,000 random operations (misuse included), checked against the model: the
  * result of every operation, and the whole state every 500 operations and at the end. */
 static bool test_random(const struct ecs_ops *ops, const struct test_profile *p)
@@ -264,6 +634,10 @@ static bool grow_scenario(struct fixture *f)
 	TRY(op_register(f, pair, 2));
 	ecs_entity es[150];
 	for (int i = 0; i < 150; i++) {
+		if (i % 2) { /* the same two components in one step */
+			TRY(create_from(f, pair, 2, i > 2 ? es[i - 2] : ECS_NULL, &es[i]));
+			continue;
+		}
 		TRY(op_create(f, &es[i]));
 		if (es[i] == ECS_NULL)
 			continue;
@@ -273,6 +647,30 @@ static bool grow_scenario(struct fixture *f)
 	for (int i = 0; i < 150; i++)
 		if (es[i] != ECS_NULL)
 			TRY(i % 3 == 0 ? op_destroy(f, es[i]) : op_add(f, es[i], 2));
+	TRY(check_all(f));
+	return true;
+}
+
+/* Out of memory in entity_create_with: sets in rotating orders (the set of three in every
+ * order gets half the entities, past its table's first growth), values from the storage
+ * (often the same set's), systems that match, destroyed indices reused. */
+static bool create_with_scenario(struct fixture *f)
+{
+	TRY(register_systems(f, 3));
+	const uint32_t pool[3] = {0, 1, f->m.component_count - 1};
+	ecs_entity es[50];
+	for (uint32_t i = 0; i < 50; i++) {
+		uint32_t k = 2 + i % 2, types[3];
+		for (uint32_t c = 0; c < k; c++)
+			types[c] = pool[(c + i / 2) % 3];
+		TRY(create_from(f, types, k, i > 1 ? es[i - 2] : ECS_NULL, &es[i]));
+		if (i % 8 == 7 && es[i - 4] != ECS_NULL)
+			TRY(op_destroy(f, es[i - 4]));
+	}
+	for (int i = 0; i < 15; i++) {
+		ecs_entity x;
+		TRY(random_create_with(f, 6, &x));
+	}
 	TRY(check_all(f));
 	return true;
 }
@@ -297,8 +695,8 @@ static bool alloc_failure(const struct ecs_ops *ops, const struct test_profile *
 		TRY(fixture_close(&f));
 	}
 	CHECK(failed > 0);
-	printf("note %s: %llu allocation failure points, each survived\n", current_test,
-	       (unsigned long long)failed);
+	printf("note %s%s: %llu allocation failure points, each survived\n", current_test,
+	       ops->entity_create_with ? "" : " (create_with's fallback)", (unsigned long long)failed);
 	return true;
 }
 
@@ -310,6 +708,13 @@ static bool test_alloc_failure(const struct ecs_ops *ops, const struct test_prof
 static bool test_grow_failure(const struct ecs_ops *ops, const struct test_profile *p)
 {
 	return alloc_failure(ops, p, grow_scenario);
+}
+
+static bool test_create_with_failure(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	struct ecs_ops plain = without_create_with(ops);
+	TRY(alloc_failure(ops, p, create_with_scenario));
+	return alloc_failure(&plain, p, create_with_scenario);
 }
 
 /* Creating a storage fails cleanly at each of its allocations. */
@@ -374,6 +779,16 @@ static bool test_capacity(const struct ecs_ops *ops, const struct test_profile *
 	}
 	CHECK_STATUS(ops->entity_create(f.s, &e), ECS_ERR_FULL);
 	CHECK(ops->entity_alive(f.s, e) && ops->entity_alive(f.s, first));
+	/* entity_create_with: full too, after the checks of its lists */
+	uint32_t two[] = {0, 1}, bad[] = {0, p->component_count}, dup[] = {1, 1};
+	unsigned char value[64] = {2};
+	const void *values[] = {value, value};
+	ecs_entity none = ECS_NULL;
+	CHECK_STATUS(ops->entity_create_with(f.s, two, 2, values, &none), ECS_ERR_FULL);
+	CHECK_STATUS(ops->entity_create_with(f.s, NULL, 0, NULL, &none), ECS_ERR_FULL);
+	CHECK_STATUS(ops->entity_create_with(f.s, bad, 2, values, &none), ECS_ERR_BAD_COMPONENT);
+	CHECK_STATUS(ops->entity_create_with(f.s, dup, 2, values, &none), ECS_ERR_INVALID);
+	CHECK_EQ(none, ECS_NULL);
 	unsigned char v[64] = {1};
 	CHECK_OK(ops->component_add(f.s, e, 0, v));
 	CHECK_OK(ops->entity_destroy(f.s, first));
@@ -381,6 +796,11 @@ static bool test_capacity(const struct ecs_ops *ops, const struct test_profile *
 	CHECK_OK(ops->entity_create(f.s, &again));
 	CHECK_EQ(ecs_entity_index(again), ecs_entity_index(first));
 	CHECK_STATUS(ops->entity_create(f.s, &e), ECS_ERR_FULL);
+	CHECK_OK(ops->entity_destroy(f.s, again));
+	CHECK_OK(ops->entity_create_with(f.s, two, 2, values, &again));
+	CHECK_EQ(ecs_entity_index(again), ecs_entity_index(first));
+	CHECK_EQ(ops->component_has(f.s, again, 1), 1);
+	CHECK_STATUS(ops->entity_create_with(f.s, two, 2, values, &e), ECS_ERR_FULL);
 	return fixture_close(&f);
 }
 
@@ -390,19 +810,28 @@ struct test {
 	const char *name;
 	bool (*run)(const struct ecs_ops *, const struct test_profile *);
 	const struct test_profile *profiles[3];
+	const char *only; /* the one backend a test of a strategy runs on, or NULL: all */
 };
 
 static const struct test tests[] = {
-	{"basic", test_basic, {&profile_a, &profile_aaa}},
-	{"misuse", test_misuse, {&profile_a, &profile_aaa}},
-	{"generations", test_generations, {&profile_a}},
-	{"systems", test_systems, {&profile_a, &profile_aa, &profile_aaa}},
-	{"random", test_random, {&profile_a, &profile_aa, &profile_aaa}},
-	{"alloc-failure", test_alloc_failure, {&profile_a, &profile_aa, &profile_aaa}},
-	{"grow-failure", test_grow_failure, {&profile_a}},
-	{"create-failure", test_create_failure, {&profile_a, &profile_aaa}},
-	{"side-by-side", test_side_by_side, {&profile_a}},
-	{"capacity", test_capacity, {&profile_a}},
+	{"basic", test_basic, {&profile_a, &profile_aaa}, NULL},
+	{"misuse", test_misuse, {&profile_a, &profile_aaa}, NULL},
+	{"generations", test_generations, {&profile_a}, NULL},
+	{"systems", test_systems, {&profile_a, &profile_aa, &profile_aaa}, NULL},
+	{"value-from-storage", test_value_from_storage, {&profile_a, &profile_aa, &profile_aaa}, NULL},
+	{"create-with", test_create_with, {&profile_a, &profile_aa, &profile_aaa}, NULL},
+	{"create-with-misuse", test_create_with_misuse, {&profile_a, &profile_aaa}, NULL},
+	{"create-with-direct", test_create_with_direct, {&profile_a, &profile_aaa}, "archetype"},
+	{"reserve", test_reserve, {&profile_a, &profile_aaa}, NULL},
+	{"reserve-max", test_reserve_max, {&profile_a}, NULL},
+	{"reserve-failure", test_reserve_failure, {&profile_a, &profile_aaa}, NULL},
+	{"random", test_random, {&profile_a, &profile_aa, &profile_aaa}, NULL},
+	{"alloc-failure", test_alloc_failure, {&profile_a, &profile_aa, &profile_aaa}, NULL},
+	{"grow-failure", test_grow_failure, {&profile_a}, NULL},
+	{"create-with-failure", test_create_with_failure, {&profile_a, &profile_aaa}, NULL},
+	{"create-failure", test_create_failure, {&profile_a, &profile_aaa}, NULL},
+	{"side-by-side", test_side_by_side, {&profile_a}, NULL},
+	{"capacity", test_capacity, {&profile_a}, NULL},
 };
 
 int main(int argc, char **argv)
@@ -425,6 +854,8 @@ int main(int argc, char **argv)
 	char name[128];
 	for (size_t t = 0; t < sizeof tests / sizeof tests[0]; t++) {
 		for (size_t b = 0; b < ecs_backend_count; b++) {
+			if (tests[t].only && strcmp(tests[t].only, ecs_backends[b]->name) != 0)
+				continue;
 			for (size_t p = 0; p < 3 && tests[t].profiles[p]; p++) {
 				snprintf(name, sizeof name, "%s/%s/%s", tests[t].name, ecs_backends[b]->name,
 				         tests[t].profiles[p]->name);

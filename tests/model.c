@@ -68,6 +68,26 @@ int model_expect_remove(struct model *m, ecs_entity e, uint32_t type)
 	return r->has[type] ? ECS_OK : ECS_ERR_NO_COMPONENT;
 }
 
+/* ecs.h's order: ECS_ERR_INVALID, ECS_ERR_BAD_COMPONENT, ECS_ERR_FULL. Written out here
+ * rather than taken from ecs_create_types_check, which is under test too. */
+int model_expect_create_with(struct model *m, const uint32_t *types, uint32_t count,
+                             const void *const *values)
+{
+	if (count > ECS_CREATE_MAX_COMPONENTS || (count > 0 && (!types || !values)))
+		return ECS_ERR_INVALID;
+	for (uint32_t i = 0; i < count; i++) {
+		if (!values[i])
+			return ECS_ERR_INVALID;
+		for (uint32_t j = i + 1; j < count; j++)
+			if (types[i] == types[j])
+				return ECS_ERR_INVALID;
+	}
+	for (uint32_t i = 0; i < count; i++)
+		if (types[i] >= m->component_count)
+			return ECS_ERR_BAD_COMPONENT;
+	return m->live >= ECS_MAX_ENTITIES ? ECS_ERR_FULL : ECS_OK;
+}
+
 int model_expect_has(struct model *m, ecs_entity e, uint32_t type)
 {
 	int rc = model_expect_remove(m, e, type);

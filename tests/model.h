@@ -45,6 +45,8 @@ bool model_alive(struct model *m, ecs_entity e);
 /* What the operation must return, from the model's state. */
 int model_expect_add(struct model *m, ecs_entity e, uint32_t type);
 int model_expect_remove(struct model *m, ecs_entity e, uint32_t type); /* get too */
+int model_expect_create_with(struct model *m, const uint32_t *types, uint32_t count,
+                             const void *const *values);
 int model_expect_has(struct model *m, ecs_entity e, uint32_t type);
 
 /* Apply an operation the backend reported as done. */

@@ -84,6 +84,95 @@ bool op_create(struct fixture *f, ecs_entity *out)
 	return true;
 }
 
+/*
+ * ecs_entity_create_with (the backend's method, or the fallback when the fixture's ops have
+ * none). The values may point into the storage: what they hold is copied before the call.
+ * The fallback creates the entity before it can see a bad type, so with it an injected
+ * ECS_ERR_NO_MEMORY may come before ECS_ERR_BAD_COMPONENT (ecs.h).
+ */
+bool op_create_with(struct fixture *f, const uint32_t *types, uint32_t count,
+                    const void *const *values, ecs_entity *out)
+{
+	int want = model_expect_create_with(&f->m, types, count, values);
+	unsigned char *expected = NULL;
+	uint32_t *offsets = NULL;
+	*out = ECS_NULL;
+	if (want == ECS_OK && count > 0) {
+		offsets = malloc(count * sizeof *offsets);
+		uint32_t bytes = 0;
+		CHECK(offsets != NULL);
+		for (uint32_t i = 0; i < count; i++) {
+			offsets[i] = bytes;
+			bytes += f->sizes[types[i]];
+		}
+		expected = malloc(bytes);
+		CHECK(expected != NULL);
+		for (uint32_t i = 0; i < count; i++)
+			memcpy(expected + offsets[i], values[i], f->sizes[types[i]]);
+	}
+	ecs_entity e = ECS_NULL;
+	int rc = ecs_entity_create_with(f->ops, f->s, types, count, values, &e);
+	bool ok = true;
+	bool fallback = f->ops->entity_create_with == NULL;
+	if ((want == ECS_OK || (fallback && want == ECS_ERR_BAD_COMPONENT)) && injected_oom(f, rc))
+		goto done;
+	if (rc != want) {
+		check_failed(__FILE__, __LINE__, "entity_create_with of %u types returned %s, "
+		             "expected %s", count, ecs_status_name(rc), ecs_status_name(want));
+		ok = false;
+		goto done;
+	}
+	if (want != ECS_OK)
+		goto done;
+	ok = f->ops->entity_alive(f->s, e) && model_created(&f->m, e);
+	if (!ok) {
+		check_failed(__FILE__, __LINE__, "entity_create_with gave %08x, not a new live "
+		             "handle", e);
+		goto done;
+	}
+	for (uint32_t i = 0; i < count; i++)
+		model_added(&f->m, e, types[i], expected + offsets[i]);
+	*out = e;
+done:
+	free(expected);
+	free(offsets);
+	return ok;
+}
+
+/*
+ * create_with of a random set of up to `most` types (some_type: misuse now and then), each
+ * value random or, half the time, read from a live entity that has the type (a pointer into
+ * the storage).
+ */
+bool random_create_with(struct fixture *f, uint32_t most, ecs_entity *out)
+{
+	uint32_t count = below(f, most + 1), types[ECS_CREATE_MAX_COMPONENTS];
+	const void *values[ECS_CREATE_MAX_COMPONENTS];
+	unsigned char random[ECS_CREATE_MAX_COMPONENTS][64];
+	CHECK(count <= ECS_CREATE_MAX_COMPONENTS);
+	for (uint32_t i = 0; i < count; i++) {
+		/* Mostly distinct types: a repeat is misuse, one list in twenty or so. */
+		for (uint32_t tries = 0, again = 1; tries < 4 && again; tries++) {
+			types[i] = some_type(f);
+			again = 0;
+			for (uint32_t j = 0; j < i; j++)
+				again |= types[j] == types[i];
+			again = again && below(f, 20) != 0;
+		}
+		for (uint32_t b = 0; b < sizeof random[i]; b++)
+			random[i][b] = (unsigned char)next_random(f);
+		values[i] = random[i];
+		ecs_entity from = some_live(f);
+		void *p;
+		if (below(f, 2) && types[i] < f->m.component_count &&
+		    model_expect_remove(&f->m, from, types[i]) == ECS_OK) {
+			CHECK_OK(f->ops->component_get(f->s, from, types[i], &p));
+			values[i] = p;
+		}
+	}
+	return op_create_with(f, types, count, values, out);
+}
+
 bool op_destroy(struct fixture *f, ecs_entity e)
 {
 	bool alive = model_alive(&f->m, e);
@@ -110,6 +199,32 @@ bool op_add(struct fixture *f, ecs_entity e, uint32_t t)
 	CHECK_STATUS(rc, want);
 	if (want == ECS_OK)
 		model_added(&f->m, e, t, value);
+	return true;
+}
+
+/*
+ * component_add of t to e with the value component_get gives for `from`'s type `from_type`: a
+ * pointer into the storage itself (ecs.h allows it), which the add may move when it grows what
+ * holds it. The expected value is copied first: the pointer may not be read after the add.
+ * Falls back to op_add's random value when `from` has no such component or its value is
+ * smaller than t's.
+ */
+bool op_add_from(struct fixture *f, ecs_entity e, uint32_t t, ecs_entity from, uint32_t from_type)
+{
+	void *p = NULL;
+	if (t >= f->m.component_count || from_type >= f->m.component_count ||
+	    f->sizes[from_type] < f->sizes[t] || model_expect_remove(&f->m, from, from_type) != ECS_OK)
+		return op_add(f, e, t);
+	CHECK_OK(f->ops->component_get(f->s, from, from_type, &p));
+	unsigned char expected[ECS_MAX_COMPONENT_SIZE];
+	memcpy(expected, p, f->sizes[t]);
+	int want = model_expect_add(&f->m, e, t);
+	int rc = f->ops->component_add(f->s, e, t, p);
+	if (want == ECS_OK && injected_oom(f, rc))
+		return true;
+	CHECK_STATUS(rc, want);
+	if (want == ECS_OK)
+		model_added(&f->m, e, t, expected);
 	return true;
 }
 
@@ -222,8 +337,10 @@ bool random_op(struct fixture *f, uint32_t max_live)
 {
 	uint32_t dice = below(f, 100);
 	ecs_entity e;
-	if (dice < 14 && f->m.live < max_live)
+	if (dice < 8 && f->m.live < max_live)
 		return op_create(f, &e);
+	if (dice < 14 && f->m.live < max_live)
+		return random_create_with(f, 4, &e);
 	if (dice < 22)
 		return op_destroy(f, some_handle(f));
 	if (dice < 50)

@@ -30,8 +30,13 @@ bool fixture_close(struct fixture *f); /* destroy, then every byte must have com
 bool injected_oom(struct fixture *f, int rc);
 
 bool op_create(struct fixture *f, ecs_entity *out);
+bool op_create_with(struct fixture *f, const uint32_t *types, uint32_t count,
+                    const void *const *values, ecs_entity *out);
+bool random_create_with(struct fixture *f, uint32_t most, ecs_entity *out);
 bool op_destroy(struct fixture *f, ecs_entity e);
 bool op_add(struct fixture *f, ecs_entity e, uint32_t t);
+bool op_add_from(struct fixture *f, ecs_entity e, uint32_t t, ecs_entity from,
+                 uint32_t from_type);
 bool op_remove(struct fixture *f, ecs_entity e, uint32_t t);
 bool op_get(struct fixture *f, ecs_entity e, uint32_t t, bool write);
 bool op_has(struct fixture *f, ecs_entity e, uint32_t t);
