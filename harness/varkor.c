@@ -83,8 +83,8 @@ static int create_finish(struct run *run)
 static int add_execute(struct run *run)
 {
 	for (uint32_t j = 0; j < run->inner; j++)
-		if (spawn(&run->worlds[j], run->c->entities, varkor_types, VARKOR_TYPES, run->c->values,
-		          run->handles, run->r))
+		if (spawn_adding(&run->worlds[j], run->c->entities, varkor_types, VARKOR_TYPES,
+		                 run->c->values, run->handles, run->r))
 			return -1;
 	return 0;
 }
@@ -101,7 +101,7 @@ static int add_finish(struct run *run)
 static int add_write_delete_round(struct run *run, struct world *w)
 {
 	uint32_t n = run->c->entities;
-	if (spawn(w, n, varkor_types, VARKOR_TYPES, run->c->values, run->handles, run->r))
+	if (spawn_adding(w, n, varkor_types, VARKOR_TYPES, run->c->values, run->handles, run->r))
 		return -1;
 	for (uint32_t i = 0; i < n; i++)
 		if (write_components(w, run->handles[i], VARKOR_TYPES, run->c->writes, i, run->r))

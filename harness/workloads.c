@@ -48,6 +48,17 @@ static int create_execute(struct run *run)
 	return 0;
 }
 
+/* Fresh storages, each told the N entities coming (reserve), before the clock starts. */
+static int create_prepare(struct run *run)
+{
+	if (fresh_worlds_prepare(run))
+		return -1;
+	for (uint32_t j = 0; j < run->worlds_open; j++)
+		if (reserve(&run->worlds[j], run->c->entities, run->r))
+			return -1;
+	return 0;
+}
+
 static int create_finish(struct run *run)
 {
 	struct world *last = &run->worlds[run->worlds_open - 1];
@@ -69,7 +80,7 @@ static int iterate_setup(struct run *run)
 		run->r->live_bytes = run->r->peak_bytes;
 		return 0;
 	}
-	if (world_open(c, &run->world, run->r))
+	if (world_open(c, &run->world, run->r) || reserve(&run->world, c->entities, run->r))
 		return -1;
 	return spawn(&run->world, c->entities, sweep_types, c->k, c->values, run->handles, run->r);
 }
@@ -169,7 +180,11 @@ static int iterate_aged_setup(struct run *run)
 
 /* churn -------------------------------------------------------------------------------- */
 
-static int churn_setup(struct run *run) { return world_open(run->c, &run->world, run->r); }
+static int churn_setup(struct run *run)
+{
+	return world_open(run->c, &run->world, run->r) ||
+	       reserve(&run->world, run->c->entities, run->r) ? -1 : 0;
+}
 
 static int churn_execute(struct run *run)
 {
@@ -216,7 +231,7 @@ static const uint32_t resident_types[COMP_MAX_K] = {COMP_POSITION, COMP_MASS, CO
 static int add_remove_setup(struct run *run)
 {
 	const struct bench_case *c = run->c;
-	if (world_open(c, &run->world, run->r))
+	if (world_open(c, &run->world, run->r) || reserve(&run->world, c->entities, run->r))
 		return -1;
 	return spawn(&run->world, c->entities, resident_types, c->k, c->values, run->handles, run->r);
 }
@@ -262,7 +277,7 @@ static int add_remove_finish(struct run *run)
 static int get_setup(struct run *run)
 {
 	const struct bench_case *c = run->c;
-	if (world_open(c, &run->world, run->r) ||
+	if (world_open(c, &run->world, run->r) || reserve(&run->world, c->entities, run->r) ||
 	    spawn(&run->world, c->entities, sweep_types, c->k, c->values, run->handles, run->r))
 		return -1;
 	uint32_t *order = permutation(c->seed, 1, c->entities);
@@ -325,7 +340,7 @@ static int get_finish(struct run *run)
 static int fragmented_setup(struct run *run)
 {
 	const struct bench_case *c = run->c;
-	if (world_open(c, &run->world, run->r))
+	if (world_open(c, &run->world, run->r) || reserve(&run->world, c->entities, run->r))
 		return -1;
 	struct world *w = &run->world;
 	struct rng g;
@@ -381,8 +396,9 @@ static int fragmented_finish(struct run *run)
 
 static const struct workload workload_create = {
 	.name = "create",
-	.timed = "create N entities and add their k components, into an empty storage",
-	.prepare = fresh_worlds_prepare,
+	.timed = "create N entities with their k components (entity_create_with), into an empty "
+	         "storage told of N in advance (reserve)",
+	.prepare = create_prepare,
 	.execute = create_execute,
 	.end_sample = fresh_worlds_end_sample,
 	.finish = create_finish,
@@ -408,7 +424,8 @@ static const struct workload workload_iterate_aged = {
 };
 static const struct workload workload_churn = {
 	.name = "churn",
-	.timed = "create N entities with their k components, then destroy them all",
+	.timed = "create N entities with their k components (entity_create_with), then destroy "
+	         "them all",
 	.setup = churn_setup,
 	.execute = churn_execute,
 	.finish = churn_finish,

@@ -198,6 +198,21 @@ int spawn(struct world *w, uint32_t n, const uint32_t *types, uint32_t ntypes,
           const struct values *v, ecs_entity *handles, struct bench_result *r)
 {
 	const struct ecs_ops *ops = w->ops;
+	const void *values[VALUE_TYPES + 1];
+	for (uint32_t i = 0; i < n; i++) {
+		for (uint32_t j = 0; j < ntypes; j++)
+			values[j] = value_of(v, types[j], i);
+		int rc = ecs_entity_create_with(ops, w->s, types, ntypes, values, &handles[i]);
+		if (rc != ECS_OK)
+			return fail(r, "creating entity %u returned %s", i, ecs_status_name(rc));
+	}
+	return 0;
+}
+
+int spawn_adding(struct world *w, uint32_t n, const uint32_t *types, uint32_t ntypes,
+                 const struct values *v, ecs_entity *handles, struct bench_result *r)
+{
+	const struct ecs_ops *ops = w->ops;
 	for (uint32_t i = 0; i < n; i++) {
 		int rc = ops->entity_create(w->s, &handles[i]);
 		for (uint32_t j = 0; rc == ECS_OK && j < ntypes; j++)
@@ -206,6 +221,12 @@ int spawn(struct world *w, uint32_t n, const uint32_t *types, uint32_t ntypes,
 			return fail(r, "creating entity %u returned %s", i, ecs_status_name(rc));
 	}
 	return 0;
+}
+
+int reserve(struct world *w, uint32_t n, struct bench_result *r)
+{
+	int rc = ecs_reserve(w->ops, w->s, n);
+	return rc == ECS_OK ? 0 : fail(r, "reserve returned %s", ecs_status_name(rc));
 }
 
 int despawn(struct world *w, uint32_t n, const ecs_entity *handles, struct bench_result *r)

@@ -67,9 +67,16 @@ struct world {
 int world_open(const struct bench_case *c, struct world *w, struct bench_result *r);
 void world_close(struct world *w);
 
-/* Creates n entities, each with the types listed (values from v, in creation order). */
+/* Creates n entities, each with the types listed (values from v, in creation order), each in
+ * one call (entity_create_with: an archetype storage places it in its table at once). */
 int spawn(struct world *w, uint32_t n, const uint32_t *types, uint32_t ntypes,
           const struct values *v, ecs_entity *handles, struct bench_result *r);
+/* The same, as seed 001 does it: entity_create, then component_add for each type. */
+int spawn_adding(struct world *w, uint32_t n, const uint32_t *types, uint32_t ntypes,
+                 const struct values *v, ecs_entity *handles, struct bench_result *r);
+/* Tells the storage n entities are coming (ecs_reserve), as a game that knows its level's
+ * size would; untimed. */
+int reserve(struct world *w, uint32_t n, struct bench_result *r);
 int despawn(struct world *w, uint32_t n, const ecs_entity *handles, struct bench_result *r);
 /* Writes value `i` of the write table into every component the entity has among the first
  * `types` types: one component_get each (ECS_ERR_NO_COMPONENT: the entity lacks it) and a
