@@ -80,7 +80,9 @@ struct run;
 struct workload {
 	const char *name;
 	const char *timed; /* what the timed region holds, for --list and the README */
-	bool floor;        /* a `floor` row runs beside the backends (plain arrays, no storage) */
+	/* The floor: the same task over plain arrays, run beside the backends as a row of its own
+	 * (floor.c); NULL: none. */
+	const struct workload *floor;
 	uint32_t fixed_entities; /* not swept over --entities: this many units, times --scale */
 	uint32_t unit_entities;  /* entities per unit (0: 1) */
 	uint32_t rounds;         /* rounds per run over the N entities (0: 1); ns_per_entity is

@@ -10,7 +10,7 @@
 
 static bool with_floor(const struct options *o, const struct workload *w)
 {
-	return w->floor && !o->no_floor;
+	return w->floor != NULL && !o->no_floor;
 }
 
 int plan_make(const struct options *o, struct plan *p)

@@ -34,8 +34,6 @@ const struct profile *profile_find(const char *name)
 
 static const uint32_t sweep_types[COMP_MAX_K] = {COMP_POSITION, COMP_VELOCITY, COMP_MASS};
 
-static bool is_floor(const struct run *run) { return run->c->ops == NULL; }
-
 /* create ------------------------------------------------------------------------------- */
 
 static int create_execute(struct run *run)
@@ -72,43 +70,16 @@ static int iterate_setup(struct run *run)
 {
 	const struct bench_case *c = run->c;
 	run->expected = c->entities;
-	if (is_floor(run)) {
-		if (values_make(&run->floor, c->entities, c->seed, 0, c->component_size))
-			return fail(run->r, "out of memory in the harness");
-		for (uint32_t t = 0; t < c->k; t++)
-			run->r->peak_bytes += (uint64_t)c->entities * run->floor.size[t];
-		run->r->live_bytes = run->r->peak_bytes;
-		return 0;
-	}
 	if (world_open(c, &run->world, run->r) || reserve(&run->world, c->entities, run->r))
 		return -1;
 	return spawn(&run->world, c->entities, sweep_types, c->k, c->values, run->handles, run->r);
 }
 
-/* The floor: the same update over plain arrays, no storage at all. */
-static void floor_pass(struct run *run)
-{
-	struct ecs_batch b = {.count = run->c->entities};
-	size_t size[COMP_MAX_K];
-	for (uint32_t t = 0; t < COMP_MAX_K; t++) {
-		b.columns[t] = run->floor.data[t];
-		size[t] = run->floor.size[t];
-	}
-	update_batch(&b, run->c->k, size);
-	clobber_memory();
-}
-
 static int iterate_execute(struct run *run)
 {
 	uint64_t visited = 0;
-	if (is_floor(run)) {
-		for (uint32_t j = 0; j < run->inner; j++)
-			floor_pass(run);
-		visited = (uint64_t)run->c->entities * run->inner;
-	} else {
-		for (uint32_t j = 0; j < run->inner; j++)
-			visited += system_pass(&run->world, run->c->k);
-	}
+	for (uint32_t j = 0; j < run->inner; j++)
+		visited += system_pass(&run->world, run->c->k);
 	run->visited = visited;
 	return 0;
 }
@@ -125,17 +96,9 @@ static int check_visited(struct run *run)
 static int iterate_finish(struct run *run)
 {
 	const struct bench_case *c = run->c;
-	if (!is_floor(run)) {
-		note_memory(run, &run->world);
-		return checksum_values(&run->world, c->entities, sweep_types, c->k, run->handles,
-		                       &run->r->checksum, run->r);
-	}
-	uint64_t h = CHECKSUM_START;
-	for (uint32_t i = 0; i < c->entities; i++)
-		for (uint32_t t = 0; t < c->k; t++)
-			h = hash_bytes(h, value_of(&run->floor, t, i), run->floor.size[t]);
-	run->r->checksum = h;
-	return 0;
+	note_memory(run, &run->world);
+	return checksum_values(&run->world, c->entities, sweep_types, c->k, run->handles,
+	                       &run->r->checksum, run->r);
 }
 
 /* iterate-aged ------------------------------------------------------------------------- */
@@ -150,8 +113,8 @@ static int iterate_finish(struct run *run)
  */
 static int iterate_aged_setup(struct run *run)
 {
-	if (iterate_setup(run) || is_floor(run))
-		return is_floor(run) ? 0 : -1;
+	if (iterate_setup(run))
+		return -1;
 	const struct bench_case *c = run->c;
 	struct world *w = &run->world;
 	for (uint32_t t = 0; t < c->k; t++) {
@@ -345,25 +308,12 @@ static int fragmented_setup(struct run *run)
 	struct world *w = &run->world;
 	struct rng g;
 	rng_seed(&g, c->seed, 2);
-	uint32_t others = c->profile->component_count - COMP_VELOCITY - 1;
 	unsigned char value[ECS_MAX_COMPONENT_SIZE];
 	run->expected = 0;
 	for (uint32_t i = 0; i < c->entities; i++) {
-		uint64_t bits = rng_next(&g);
-		uint32_t types[6], n = 0, extra = rng_below(&g, 5);
-		if (bits & 1)
-			types[n++] = COMP_POSITION;
-		if (bits & 2)
-			types[n++] = COMP_VELOCITY;
-		run->expected += (bits & 3) == 3;
-		for (uint32_t x = 0; x < extra; x++) {
-			uint32_t t = COMP_VELOCITY + 1 + rng_below(&g, others);
-			bool dup = false;
-			for (uint32_t y = 0; y < n; y++)
-				dup = dup || types[y] == t;
-			if (!dup)
-				types[n++] = t;
-		}
+		uint32_t types[FRAGMENTED_MAX_TYPES];
+		uint32_t n = fragmented_types(&g, c->profile->component_count, types);
+		run->expected += n >= 2 && types[0] == COMP_POSITION && types[1] == COMP_VELOCITY;
 		int rc = w->ops->entity_create(w->s, &run->handles[i]);
 		for (uint32_t y = 0; rc == ECS_OK && y < n; y++) {
 			value_fill(c->seed, types[y], i, 0, value, w->sizes[types[y]]);
@@ -402,11 +352,12 @@ static const struct workload workload_create = {
 	.execute = create_execute,
 	.end_sample = fresh_worlds_end_sample,
 	.finish = create_finish,
+	.floor = &floor_create,
 };
 static const struct workload workload_iterate = {
 	.name = "iterate",
 	.timed = "one pass of system 0 over N entities: Position += Velocity * dt",
-	.floor = true,
+	.floor = &floor_iterate,
 	.setup = iterate_setup,
 	.execute = iterate_execute,
 	.end_sample = check_visited,
@@ -416,7 +367,7 @@ static const struct workload workload_iterate_aged = {
 	.name = "iterate-aged",
 	.timed = "one pass of system 0 over N entities whose k components were each removed and "
 	         "added back in shuffled order (storage that has lived)",
-	.floor = true,
+	.floor = &floor_iterate,
 	.setup = iterate_aged_setup,
 	.execute = iterate_execute,
 	.end_sample = check_visited,
@@ -429,6 +380,7 @@ static const struct workload workload_churn = {
 	.setup = churn_setup,
 	.execute = churn_execute,
 	.finish = churn_finish,
+	.floor = &floor_churn,
 };
 static const struct workload workload_add_remove = {
 	.name = "add-remove",
@@ -436,6 +388,7 @@ static const struct workload workload_add_remove = {
 	.setup = add_remove_setup,
 	.execute = add_remove_execute,
 	.finish = add_remove_finish,
+	.floor = &floor_add_remove,
 };
 static const struct workload workload_get = {
 	.name = "get",
@@ -443,6 +396,7 @@ static const struct workload workload_get = {
 	.setup = get_setup,
 	.execute = get_execute,
 	.finish = get_finish,
+	.floor = &floor_get,
 };
 static const struct workload workload_fragmented = {
 	.name = "fragmented",
@@ -453,6 +407,7 @@ static const struct workload workload_fragmented = {
 	.execute = fragmented_execute,
 	.end_sample = check_visited,
 	.finish = fragmented_finish,
+	.floor = &floor_fragmented,
 };
 
 const struct workload *const workloads[] = {
@@ -497,10 +452,13 @@ struct run *run_new(const struct bench_case *c, struct bench_result *r)
 	return run;
 }
 
-int run_setup(struct run *run)
+/* What a participant runs: the workload, or for the floor (no backend) its floor. */
+static const struct workload *impl(const struct run *run)
 {
-	return run->c->workload->setup ? run->c->workload->setup(run) : 0;
+	return run->c->ops ? run->c->workload : run->c->workload->floor;
 }
+
+int run_setup(struct run *run) { return impl(run)->setup ? impl(run)->setup(run) : 0; }
 
 /* Allocation calls of every storage the run holds. */
 static uint64_t run_allocation_calls(const struct run *run)
@@ -518,7 +476,7 @@ static uint64_t run_allocation_calls(const struct run *run)
  */
 int run_sample(struct run *run, uint32_t inner, uint64_t *ns, uint64_t *allocations)
 {
-	const struct workload *w = run->c->workload;
+	const struct workload *w = impl(run);
 	run->inner = inner;
 	if (w->prepare && w->prepare(run))
 		return -1;
@@ -535,14 +493,14 @@ int run_sample(struct run *run, uint32_t inner, uint64_t *ns, uint64_t *allocati
 	return rc;
 }
 
-int run_finish(struct run *run) { return run->c->workload->finish(run); }
+int run_finish(struct run *run) { return impl(run)->finish(run); }
 
 void run_free(struct run *run)
 {
 	if (!run)
 		return;
-	if (run->c->workload->release)
-		run->c->workload->release(run);
+	if (impl(run)->release)
+		impl(run)->release(run);
 	run_release(run);
 	free(run);
 }

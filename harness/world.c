@@ -147,6 +147,26 @@ uint32_t *permutation(uint64_t seed, uint64_t stream, uint32_t n)
 	return order;
 }
 
+uint32_t fragmented_types(struct rng *g, uint32_t component_count, uint32_t *types)
+{
+	uint32_t others = component_count - COMP_VELOCITY - 1;
+	uint64_t bits = rng_next(g);
+	uint32_t n = 0, extra = rng_below(g, 5);
+	if (bits & 1)
+		types[n++] = COMP_POSITION;
+	if (bits & 2)
+		types[n++] = COMP_VELOCITY;
+	for (uint32_t x = 0; x < extra; x++) {
+		uint32_t t = COMP_VELOCITY + 1 + rng_below(g, others);
+		bool dup = false;
+		for (uint32_t y = 0; y < n; y++)
+			dup = dup || types[y] == t;
+		if (!dup)
+			types[n++] = t;
+	}
+	return n;
+}
+
 /* --- the world ------------------------------------------------------------------------ */
 
 void world_close(struct world *w)
@@ -363,7 +383,6 @@ void run_release(struct run *run)
 	close_worlds(run);
 	free(run->worlds);
 	world_close(&run->world);
-	values_free(&run->floor);
 	free(run->shuffled);
 	free(run->state);
 	free(run->handles);

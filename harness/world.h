@@ -36,6 +36,12 @@ uint64_t rng_next(struct rng *g);
 uint32_t rng_below(struct rng *g, uint32_t n);
 double rng_unit(struct rng *g); /* [0, 1) */
 
+/* fragmented's entities, one draw each from g: Position and Velocity each with probability
+ * 1/2 (first, in that order, when present), and 0..4 more types drawn from the rest of the
+ * profile. Returns how many types; fills types[]. */
+#define FRAGMENTED_MAX_TYPES 6
+uint32_t fragmented_types(struct rng *g, uint32_t component_count, uint32_t *types);
+
 /* Size in bytes of component type t in this run (Position and Velocity: --component-size). */
 uint32_t type_size(const struct bench_case *c, uint32_t t);
 /* Fills `size` bytes of a value of type t for entity i at round `round` (zero padded). Never
@@ -111,7 +117,6 @@ struct run {
 	uint64_t expected;    /* entities a pass should visit */
 	double sum;           /* get: what the reads added up to */
 	uint64_t first_round_peak; /* peak bytes after the storage's first round, for reuse */
-	struct values floor;  /* the floor's plain arrays */
 	ecs_entity *shuffled; /* get: the handles in the shuffled order of access */
 	void *state;          /* a workload's own */
 };
@@ -122,6 +127,10 @@ int fresh_worlds_end_sample(struct run *run);
 void note_memory(struct run *run, const struct world *w);
 
 void run_release(struct run *run);
+
+/* The floors (floor.c). */
+extern const struct workload floor_create, floor_iterate, floor_churn, floor_add_remove,
+	floor_get, floor_fragmented;
 
 /* Seed 001's workloads (varkor.c). */
 extern const struct workload workload_varkor_create, workload_varkor_add,
