@@ -201,11 +201,11 @@ int world_open(const struct bench_case *c, struct world *w, struct bench_result 
 	uint32_t required[VALUE_TYPES] = {COMP_POSITION, COMP_VELOCITY, COMP_MASS, COMP_HEALTH};
 	uint32_t id, others = types - FIRST_OTHER_TYPE;
 	uint32_t k = c->k < 1 ? 1 : c->k < VALUE_TYPES ? c->k : VALUE_TYPES;
-	rc = c->ops->system_register(w->s, required, k, &id);
+	rc = c->ops->system_register(w->s, required, k, NULL, 0, &id);
 	for (uint32_t j = 1; rc == ECS_OK && j < c->systems; j++) {
 		uint32_t pair[2] = {FIRST_OTHER_TYPE + (2 * (j - 1)) % others,
 		                    FIRST_OTHER_TYPE + (2 * (j - 1) + 1) % others};
-		rc = c->ops->system_register(w->s, pair, 2, &id);
+		rc = c->ops->system_register(w->s, pair, 2, NULL, 0, &id);
 	}
 	if (rc != ECS_OK) {
 		world_close(w);

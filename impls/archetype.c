@@ -15,9 +15,11 @@
  *   - a map type set -> table (open addressing over table indices; the hash of a set is the sum
  *     of a hash per id, so the hash of a neighbour is one addition away and a neighbour's set
  *     is compared against its base without being built);
- *   - per system: its types and the tables it matches, with the column of each type in each.
+ *   - per system: its required and excluded types and the tables it matches (those with every
+ *     required type and no excluded one), with the column of each required type in each.
  *     A new table is offered to every system once, when it is created; registering a system
- *     matches the tables that exist once.
+ *     matches the tables that exist once. An exclusion costs nothing after that: a table
+ *     matches whole or not at all.
  * Table 0 is the empty set: a new entity lives there until it gets a component.
  *
  * Costs (k = components of the entity, c = their total size in bytes, S = registered systems,
@@ -33,7 +35,7 @@
  *                      neighbour up by hash (O(k)) and, the first time a set is met, creates its
  *                      table and offers it to every system (O(S log k))
  *   component_get/has  O(log k): binary search of the entity's table type
- *   system_register    O(T log k), once
+ *   system_register    O(T log k), once (k: required and excluded types)
  *   iteration          one batch per non-empty matching table: every column whole, no per-entity
  *                      work in the storage; empty tables are skipped
  * Memory: the records (12 bytes per entity index ever used), the rows (4 bytes + the component
@@ -91,8 +93,9 @@ struct arch_match {
 };
 
 struct arch_system {
-	uint32_t type_count;
+	uint32_t type_count, excluded_count;
 	uint32_t types[ECS_SYSTEM_MAX_COMPONENTS];
+	uint32_t excluded[ECS_SYSTEM_MAX_EXCLUDED];
 	uint32_t match_count, match_cap;
 	struct arch_match *matches;
 };
@@ -353,13 +356,17 @@ static void edge_cache(ecs_storage *s, struct arch_table *t, uint32_t type, uint
 
 /* --- tables --------------------------------------------------------------------------- */
 
-/* Whether table t has every type of system y; fills m with the columns if so. */
+/* Whether table t has every type system y requires and none it excludes (the whole table
+ * matches or none of it); fills m with the columns if so. */
 static bool system_matches(const struct arch_system *y, const struct arch_table *t,
                            uint32_t table, struct arch_match *m)
 {
 	m->table = table;
 	for (uint32_t c = 0; c < y->type_count; c++)
 		if ((m->column[c] = table_column(t, y->types[c])) == ARCH_NONE)
+			return false;
+	for (uint32_t c = 0; c < y->excluded_count; c++)
+		if (table_column(t, y->excluded[c]) != ARCH_NONE)
 			return false;
 	return true;
 }
@@ -853,17 +860,20 @@ static int arch_component_has(const ecs_storage *s, ecs_entity e, uint32_t type)
 }
 
 static int arch_system_register(ecs_storage *s, const uint32_t *types, uint32_t count,
+                                const uint32_t *excluded, uint32_t excluded_count,
                                 uint32_t *out_id)
 {
 	if (!s || !out_id)
 		return ECS_ERR_INVALID;
-	int rc = ecs_system_types_check(types, count, s->component_count);
+	int rc = ecs_system_types_check(types, count, excluded, excluded_count, s->component_count);
 	if (rc != ECS_OK)
 		return rc;
 	if (s->system_count >= s->system_max)
 		return ECS_ERR_BAD_SYSTEM;
-	struct arch_system y = {.type_count = count};
+	struct arch_system y = {.type_count = count, .excluded_count = excluded_count};
 	memcpy(y.types, types, count * sizeof *types);
+	if (excluded_count)
+		memcpy(y.excluded, excluded, excluded_count * sizeof *excluded);
 	/* The tables that exist, matched once: counted first so that one allocation holds them. */
 	struct arch_match m;
 	uint32_t matched = 0;

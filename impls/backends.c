@@ -59,17 +59,23 @@ int ecs_config_check(const struct ecs_config *cfg)
 	return ECS_OK;
 }
 
-int ecs_system_types_check(const uint32_t *types, uint32_t count, uint32_t component_count)
+int ecs_system_types_check(const uint32_t *types, uint32_t count, const uint32_t *excluded,
+                           uint32_t excluded_count, uint32_t component_count)
 {
-	if (!types || count == 0 || count > ECS_SYSTEM_MAX_COMPONENTS)
+	if (!types || count == 0 || count > ECS_SYSTEM_MAX_COMPONENTS ||
+	    (excluded_count && !excluded) || excluded_count > ECS_SYSTEM_MAX_EXCLUDED)
 		return ECS_ERR_INVALID;
-	for (uint32_t i = 0; i < count; i++) {
-		if (types[i] >= component_count)
-			return ECS_ERR_BAD_COMPONENT;
+	/* Both lists as one: a repeat within either, or a type in both, is the same mistake. */
+	uint32_t n = count + excluded_count;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t t = i < count ? types[i] : excluded[i - count];
 		for (uint32_t j = 0; j < i; j++)
-			if (types[j] == types[i])
+			if ((j < count ? types[j] : excluded[j - count]) == t)
 				return ECS_ERR_INVALID;
 	}
+	for (uint32_t i = 0; i < n; i++)
+		if ((i < count ? types[i] : excluded[i - count]) >= component_count)
+			return ECS_ERR_BAD_COMPONENT;
 	return ECS_OK;
 }
 

@@ -47,8 +47,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* 2: entity_create_with (optional; ecs_entity_create_with falls back when it is NULL). */
-#define ECS_INTERFACE_VERSION 2
+/* 2: entity_create_with (optional; ecs_entity_create_with falls back when it is NULL).
+ * 3: system_register takes excluded types too. */
+#define ECS_INTERFACE_VERSION 3
 
 typedef uint32_t ecs_entity;
 
@@ -64,6 +65,7 @@ typedef uint32_t ecs_entity;
 #define ECS_MAX_SYSTEMS 1024u
 #define ECS_MAX_COMPONENT_SIZE 4096u
 #define ECS_SYSTEM_MAX_COMPONENTS 8u /* components one system may require */
+#define ECS_SYSTEM_MAX_EXCLUDED 8u   /* components one system may exclude */
 #define ECS_CREATE_MAX_COMPONENTS 32u /* components one entity_create_with may give */
 #define ECS_BATCH_MAX 256u           /* entities in a batch that uses pointer arrays */
 
@@ -91,7 +93,8 @@ enum ecs_status {
 	ECS_ERR_FULL = -7,          /* ECS_MAX_ENTITIES entities already alive */
 	ECS_ERR_INVALID = -8,       /* bad argument: NULL pointer, bad config, empty or repeated
 	                               component list, more than ECS_SYSTEM_MAX_COMPONENTS (or
-	                               ECS_CREATE_MAX_COMPONENTS) */
+	                               ECS_SYSTEM_MAX_EXCLUDED, ECS_CREATE_MAX_COMPONENTS), a type
+	                               both required and excluded */
 };
 
 const char *ecs_status_name(int status); /* "ECS_ERR_DEAD_ENTITY", ... */
@@ -167,11 +170,13 @@ struct ecs_ops {
 	/* 1 if the entity has it, 0 if not, or a negative status. */
 	int (*component_has)(const ecs_storage *s, ecs_entity e, uint32_t type);
 
-	/* Registers a system requiring `count` distinct types (1..ECS_SYSTEM_MAX_COMPONENTS);
-	 * ids are given out 0, 1, 2, ... up to cfg->system_count - 1. Entities that already match
-	 * are matched from then on. */
+	/* Registers a system requiring `count` distinct types (1..ECS_SYSTEM_MAX_COMPONENTS) and
+	 * excluding `excluded_count` others (0..ECS_SYSTEM_MAX_EXCLUDED; excluded may be NULL when
+	 * there are none), as EnTT's exclude and flecs' Not: an entity matches when it has every
+	 * required type and none of the excluded ones. Ids are given out 0, 1, 2, ... up to
+	 * cfg->system_count - 1. Entities that already match are matched from then on. */
 	int (*system_register)(ecs_storage *s, const uint32_t *types, uint32_t count,
-	                       uint32_t *out_id);
+	                       const uint32_t *excluded, uint32_t excluded_count, uint32_t *out_id);
 	int (*system_iter_begin)(ecs_storage *s, uint32_t system, struct ecs_iter *it);
 	/* Fills the next batch; returns false when there is none (batch->count is then 0).
 	 * A returned batch always has count > 0. */
@@ -217,9 +222,12 @@ const struct ecs_ops *ecs_backend_find(const char *name); /* NULL if unknown */
  * calls it first. */
 int ecs_config_check(const struct ecs_config *cfg);
 
-/* Checks a system's component list: 1..ECS_SYSTEM_MAX_COMPONENTS types, each below
- * component_count, none repeated. ECS_OK, ECS_ERR_INVALID or ECS_ERR_BAD_COMPONENT. */
-int ecs_system_types_check(const uint32_t *types, uint32_t count, uint32_t component_count);
+/* Checks a system's lists: ECS_ERR_INVALID (types NULL, count not 1..ECS_SYSTEM_MAX_COMPONENTS,
+ * excluded NULL while excluded_count > 0, excluded_count over ECS_SYSTEM_MAX_EXCLUDED, a type
+ * repeated in either list or in both), then ECS_ERR_BAD_COMPONENT (a type >= component_count),
+ * else ECS_OK. */
+int ecs_system_types_check(const uint32_t *types, uint32_t count, const uint32_t *excluded,
+                           uint32_t excluded_count, uint32_t component_count);
 
 /* Checks entity_create_with's lists: ECS_ERR_INVALID (count over ECS_CREATE_MAX_COMPONENTS,
  * types or values NULL while count > 0, a NULL value, a repeated type), then

@@ -12,7 +12,7 @@
  *     dense part, the values packed and their owners' handles in step, grown geometrically;
  *     remove swaps the last value and handle into the hole and fixes the moved one's entry;
  *   - the pools holding at least one value, as a list (for entity_destroy);
- *   - per system, its list of types, nothing more.
+ *   - per system, its lists of required and excluded types, nothing more.
  *
  * Costs (k = the entity's or the system's components; P = pools holding at least one value):
  *   entity_create     O(1) amortised: free-list pop, or an append to the records
@@ -23,11 +23,14 @@
  *   component_get/has O(1): page table, page, value
  *   system_register   O(k): nothing to match now or to update later
  *   iteration         walks the smallest required pool (n values), probing the other k-1 pools
- *                     for each: O(n (k-1)) lookups at most. A run of entities that sit in the
- *                     same order in every pool (given their components in the same order) is
- *                     found by comparing the pools' handle arrays with memcmp, no lookup, and
- *                     handed out as columns, however long; elsewhere batches of at most
- *                     ECS_BATCH_MAX use pointers (see sparse_system_iter_next).
+ *                     for each: O(n (k-1)) lookups at most, and as EnTT's exclude, the x
+ *                     excluded pools that hold anything: O(n x) more (an excluded pool smaller
+ *                     than a run is walked instead). A run of entities that sit in the same
+ *                     order in every pool (given their components in the same order) is found
+ *                     by comparing the pools' handle arrays with memcmp, no lookup, and handed
+ *                     out as columns, however long, unless an excluded pool holds one of them;
+ *                     elsewhere batches of at most ECS_BATCH_MAX use pointers (see
+ *                     sparse_system_iter_next).
  *
  * entity_destroy, without a bitset, probes the pools. Probing all of them would cost
  * component_count probes per destroy (512 in profile AAA) whatever the entity has; keeping each
@@ -88,8 +91,9 @@ struct sparse_pool {
 };
 
 struct sparse_system {
-	uint32_t type_count;
+	uint32_t type_count, excluded_count;
 	uint32_t types[ECS_SYSTEM_MAX_COMPONENTS];
+	uint32_t excluded[ECS_SYSTEM_MAX_EXCLUDED];
 };
 
 struct ecs_storage {
@@ -517,11 +521,12 @@ static int sparse_component_has(const ecs_storage *s, ecs_entity e, uint32_t typ
 
 /* A system is its list of types: nothing to match now, nothing to update on add or remove. */
 static int sparse_system_register(ecs_storage *s, const uint32_t *types, uint32_t count,
+                                  const uint32_t *excluded, uint32_t excluded_count,
                                   uint32_t *out_id)
 {
 	if (!s || !out_id)
 		return ECS_ERR_INVALID;
-	int rc = ecs_system_types_check(types, count, s->component_count);
+	int rc = ecs_system_types_check(types, count, excluded, excluded_count, s->component_count);
 	if (rc != ECS_OK)
 		return rc;
 	if (s->system_count >= s->system_max)
@@ -530,6 +535,9 @@ static int sparse_system_register(ecs_storage *s, const uint32_t *types, uint32_
 	memset(y, 0, sizeof *y);
 	y->type_count = count;
 	memcpy(y->types, types, count * sizeof *types);
+	y->excluded_count = excluded_count;
+	if (excluded_count)
+		memcpy(y->excluded, excluded, excluded_count * sizeof *excluded);
 	*out_id = s->system_count++;
 	return ECS_OK;
 }
@@ -601,39 +609,55 @@ static uint32_t run_end(const struct sparse_pool *dp, const struct sparse_pool *
 	return i;
 }
 
+/* Whether index is in none of the x excluded pools. */
+static inline bool probe_none(const struct sparse_pool *const *excl, uint32_t x, uint32_t index)
+{
+	for (uint32_t j = 0; j < x; j++)
+		if (pool_find(excl[j], index) != SPARSE_ABSENT)
+			return false;
+	return true;
+}
+
 /*
- * Walks the driving (smallest) pool's dense entities from where the last batch stopped and
- * probes the other pools for each. Two kinds of batch:
- *   - a run of consecutive dense slots whose entities sit at consecutive slots of every probed
- *     pool too (entities given their components in the same order, the common case): all
- *     columns, any length, found by comparing handle arrays (run_end), with no sparse lookup;
- *   - otherwise up to ECS_BATCH_MAX matching entities with pointer arrays; the driving pool's
- *     values and handles stay a column if no entity of the stretch was filtered out, and a
- *     probed pool's stay a column if its slots happened to be consecutive.
+ * The end of a run from start to stop (slots of the driving pool dp; start's entity is in no
+ * excluded pool): the first slot whose entity is in one of the x excluded pools, or stop. An
+ * excluded pool smaller than the run is walked instead of probed for each of the run's entities
+ * (its entities looked up in dp): the cost is the smaller of the two, and a run that an
+ * excluded pool holds none of stays whole, a column batch.
  */
-static bool sparse_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
+static uint32_t run_end_excluding(const struct sparse_pool *dp,
+                                  const struct sparse_pool *const *excl, uint32_t x,
+                                  uint32_t start, uint32_t stop)
+{
+	for (uint32_t j = 0; j < x && stop > start + 1; j++) {
+		const struct sparse_pool *p = excl[j];
+		if (p->count < stop - start) {
+			for (uint32_t k = 0; k < p->count; k++) {
+				uint32_t at = pool_find(dp, ecs_entity_index(p->entities[k]));
+				if (at != SPARSE_ABSENT && at > start && at < stop)
+					stop = at;
+			}
+		} else {
+			for (uint32_t at = start + 1; at < stop; at++)
+				if (pool_find(p, ecs_entity_index(dp->entities[at])) != SPARSE_ABSENT)
+					stop = at;
+		}
+	}
+	return stop;
+}
+
+/* sparse_system_iter_next past its start: the walk from slot i of the driving pool (see
+ * there). Inlined into it twice, once with x == 0. */
+static inline __attribute__((always_inline)) bool iter_walk(struct ecs_iter *it,
+                                                            struct ecs_batch *b,
+                                                            const struct sparse_system *y,
+                                                            uint32_t driver, uint32_t i,
+                                                            uint32_t end,
+                                                            const struct sparse_pool *const *excl,
+                                                            uint32_t x)
 {
 	ecs_storage *s = it->storage;
-	const struct sparse_system *y = &s->systems[it->state[ITER_SYSTEM]];
-	uint32_t driver = (uint32_t)it->state[ITER_DRIVER];
-	uint32_t i = (uint32_t)it->state[ITER_NEXT];
 	const struct sparse_pool *dp = &s->pools[y->types[driver]];
-	uint32_t end = dp->count;
-	b->count = 0;
-	for (uint32_t c = 0; c < ECS_SYSTEM_MAX_COMPONENTS; c++) {
-		b->columns[c] = NULL;
-		b->pointers[c] = NULL;
-	}
-	if (i >= end)
-		return false;
-	if (y->type_count == 1) {
-		b->count = end - i;
-		b->entities = dp->entities + i;
-		b->columns[0] = pool_value(dp, i);
-		it->state[ITER_NEXT] = end;
-		return true;
-	}
-
 	const struct sparse_pool *probe[ECS_SYSTEM_MAX_COMPONENTS];
 	uint32_t which[ECS_SYSTEM_MAX_COMPONENTS]; /* the system's component of each probed pool */
 	uint32_t base[ECS_SYSTEM_MAX_COMPONENTS], slot[ECS_SYSTEM_MAX_COMPONENTS];
@@ -645,7 +669,8 @@ static bool sparse_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 		which[m++] = c;
 	}
 
-	while (i < end && !probe_all(probe, m, ecs_entity_index(dp->entities[i]), base))
+	while (i < end && !(probe_all(probe, m, ecs_entity_index(dp->entities[i]), base) &&
+	                    probe_none(excl, x, ecs_entity_index(dp->entities[i]))))
 		i++;
 	if (i == end) {
 		it->state[ITER_NEXT] = end;
@@ -653,6 +678,8 @@ static bool sparse_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 	}
 	uint32_t start = i;
 	i = run_end(dp, probe, base, m, start, end);
+	if (x)
+		i = run_end_excluding(dp, excl, x, start, i);
 	uint32_t n = i - start;
 	if (i == end || n >= SPARSE_COLUMN_RUN) {
 		b->count = n;
@@ -674,7 +701,8 @@ static bool sparse_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 	bool gap = false;
 	for (; i < end && n < ECS_BATCH_MAX; i++) {
 		ecs_entity e = dp->entities[i];
-		if (!probe_all(probe, m, ecs_entity_index(e), slot)) {
+		if (!probe_all(probe, m, ecs_entity_index(e), slot) ||
+		    !probe_none(excl, x, ecs_entity_index(e))) {
 			if (!gap) {
 				/* From here on the driving pool's part is no longer consecutive. */
 				gap = true;
@@ -710,6 +738,53 @@ static bool sparse_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 			b->pointers[which[j]] = it->pointers[which[j]];
 	}
 	return true;
+}
+
+/*
+ * Walks the driving (smallest) pool's dense entities from where the last batch stopped and
+ * probes the other pools for each, and the excluded pools that hold anything (an entity found
+ * in one is skipped). Two kinds of batch:
+ *   - a run of consecutive dense slots whose entities sit at consecutive slots of every probed
+ *     pool too (entities given their components in the same order, the common case): all
+ *     columns, any length, found by comparing handle arrays (run_end), with no sparse lookup;
+ *   - otherwise up to ECS_BATCH_MAX matching entities with pointer arrays; the driving pool's
+ *     values and handles stay a column if no entity of the stretch was filtered out, and a
+ *     probed pool's stay a column if its slots happened to be consecutive.
+ */
+static bool sparse_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
+{
+	ecs_storage *s = it->storage;
+	const struct sparse_system *y = &s->systems[it->state[ITER_SYSTEM]];
+	uint32_t driver = (uint32_t)it->state[ITER_DRIVER];
+	uint32_t i = (uint32_t)it->state[ITER_NEXT];
+	const struct sparse_pool *dp = &s->pools[y->types[driver]];
+	uint32_t end = dp->count;
+	b->count = 0;
+	for (uint32_t c = 0; c < ECS_SYSTEM_MAX_COMPONENTS; c++) {
+		b->columns[c] = NULL;
+		b->pointers[c] = NULL;
+	}
+	if (i >= end)
+		return false;
+	/* An empty excluded pool excludes nothing: a system whose excluded pools are all empty
+	 * costs what it would without them. */
+	const struct sparse_pool *excl[ECS_SYSTEM_MAX_EXCLUDED];
+	uint32_t x = 0;
+	for (uint32_t c = 0; c < y->excluded_count; c++)
+		if (s->pools[y->excluded[c]].count)
+			excl[x++] = &s->pools[y->excluded[c]];
+	if (y->type_count == 1 && x == 0) {
+		b->count = end - i;
+		b->entities = dp->entities + i;
+		b->columns[0] = pool_value(dp, i);
+		it->state[ITER_NEXT] = end;
+		return true;
+	}
+	/* x == 0 as a constant: the exclusion tests vanish from the walk (fragmented, N = 16384:
+	 * 2 instructions an entity, callgrind) */
+	if (x == 0)
+		return iter_walk(it, b, y, driver, i, end, excl, 0);
+	return iter_walk(it, b, y, driver, i, end, excl, x);
 }
 
 const struct ecs_ops ecs_backend_sparse = {

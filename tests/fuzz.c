@@ -55,20 +55,23 @@ static uint32_t pick_type(struct fixture *f, uint8_t b)
 	return b == 255 ? UINT32_MAX : b % (f->m.component_count + 2);
 }
 
-/* system_register with whatever list the input gives: the expected code comes from the model. */
+/*
+ * system_register with whatever list the input gives, and excluded types drawn from the
+ * fixture's generator (so that the corpus kept its meaning when exclusions appeared): none half
+ * the time, else one to three of any type, out of range or required ones now and then. The
+ * expected code comes from the model.
+ */
 static bool fuzz_register(struct fixture *f, struct input *in)
 {
-	uint32_t count = byte(in) % 4, types[3];
+	uint32_t count = byte(in) % 4, types[3], excluded[3], excluded_count = 0;
 	for (uint32_t c = 0; c < count; c++)
 		types[c] = pick_type(f, byte(in));
-	int want = ecs_system_types_check(types, count, f->m.component_count);
-	if (want == ECS_OK && f->m.system_count >= f->m.system_max)
-		want = ECS_ERR_BAD_SYSTEM;
-	if (want == ECS_OK)
-		return op_register(f, types, count);
-	uint32_t id;
-	CHECK_STATUS(f->ops->system_register(f->s, types, count, &id), want);
-	return true;
+	if (below(f, 2)) {
+		excluded_count = 1 + below(f, 3);
+		for (uint32_t c = 0; c < excluded_count; c++)
+			excluded[c] = below(f, f->m.component_count + 1);
+	}
+	return op_register_excluding(f, types, count, excluded, excluded_count);
 }
 
 /*

@@ -156,10 +156,44 @@ void *model_value(struct model *m, ecs_entity e, uint32_t type)
 	return model_find(m, e)->values + m->offsets[type];
 }
 
-void model_system(struct model *m, const uint32_t *types, uint32_t count)
+/* ecs.h's order, written out here rather than taken from ecs_system_types_check (under test
+ * too): ECS_ERR_INVALID, ECS_ERR_BAD_COMPONENT, then ECS_ERR_BAD_SYSTEM. */
+int model_expect_register(struct model *m, const uint32_t *types, uint32_t count,
+                          const uint32_t *excluded, uint32_t excluded_count)
+{
+	if (!types || count == 0 || count > ECS_SYSTEM_MAX_COMPONENTS ||
+	    excluded_count > ECS_SYSTEM_MAX_EXCLUDED || (excluded_count > 0 && !excluded))
+		return ECS_ERR_INVALID;
+	for (uint32_t i = 0; i < count; i++) {
+		for (uint32_t j = i + 1; j < count; j++)
+			if (types[i] == types[j])
+				return ECS_ERR_INVALID;
+		for (uint32_t j = 0; j < excluded_count; j++)
+			if (types[i] == excluded[j])
+				return ECS_ERR_INVALID;
+	}
+	for (uint32_t i = 0; i < excluded_count; i++)
+		for (uint32_t j = i + 1; j < excluded_count; j++)
+			if (excluded[i] == excluded[j])
+				return ECS_ERR_INVALID;
+	for (uint32_t i = 0; i < count; i++)
+		if (types[i] >= m->component_count)
+			return ECS_ERR_BAD_COMPONENT;
+	for (uint32_t i = 0; i < excluded_count; i++)
+		if (excluded[i] >= m->component_count)
+			return ECS_ERR_BAD_COMPONENT;
+	return m->system_count >= m->system_max ? ECS_ERR_BAD_SYSTEM : ECS_OK;
+}
+
+void model_system(struct model *m, const uint32_t *types, uint32_t count,
+                  const uint32_t *excluded, uint32_t excluded_count)
 {
 	memcpy(m->system_types[m->system_count], types, count * sizeof *types);
-	m->system_type_count[m->system_count++] = count;
+	m->system_type_count[m->system_count] = count;
+	if (excluded_count)
+		memcpy(m->system_excluded[m->system_count], excluded,
+		       excluded_count * sizeof *excluded);
+	m->system_excluded_count[m->system_count++] = excluded_count;
 }
 
 static bool matches(const struct model *m, const struct model_entity *r, uint32_t system)
@@ -168,6 +202,9 @@ static bool matches(const struct model *m, const struct model_entity *r, uint32_
 		return false;
 	for (uint32_t c = 0; c < m->system_type_count[system]; c++)
 		if (!r->has[m->system_types[system][c]])
+			return false;
+	for (uint32_t c = 0; c < m->system_excluded_count[system]; c++)
+		if (r->has[m->system_excluded[system][c]])
 			return false;
 	return true;
 }

@@ -4,7 +4,8 @@
  * buffer), keeps the handles the backend gave out, and says what every operation must return.
  * model_check compares the whole state of a storage with it: liveness of every handle ever
  * given out, every component and value of the live ones, and what each system's iteration
- * visits (each matching entity exactly once, with pointers to its values).
+ * visits (each matching entity exactly once, with pointers to its values). An entity matches a
+ * system when it has every type the system requires and none it excludes.
  */
 #ifndef ECSB_MODEL_H
 #define ECSB_MODEL_H
@@ -28,6 +29,8 @@ struct model {
 	uint32_t value_bytes;
 	uint32_t system_types[ECS_MAX_SYSTEMS][ECS_SYSTEM_MAX_COMPONENTS];
 	uint32_t system_type_count[ECS_MAX_SYSTEMS];
+	uint32_t system_excluded[ECS_MAX_SYSTEMS][ECS_SYSTEM_MAX_EXCLUDED];
+	uint32_t system_excluded_count[ECS_MAX_SYSTEMS];
 	struct model_entity *entities;
 	uint32_t entity_count, entity_cap;
 	uint32_t live;
@@ -54,7 +57,11 @@ bool model_created(struct model *m, ecs_entity e);
 void model_destroyed(struct model *m, ecs_entity e);
 void model_added(struct model *m, ecs_entity e, uint32_t type, const void *value);
 void model_removed(struct model *m, ecs_entity e, uint32_t type);
-void model_system(struct model *m, const uint32_t *types, uint32_t count);
+/* What system_register must return for these lists (ECS_ERR_BAD_SYSTEM once full). */
+int model_expect_register(struct model *m, const uint32_t *types, uint32_t count,
+                          const uint32_t *excluded, uint32_t excluded_count);
+void model_system(struct model *m, const uint32_t *types, uint32_t count,
+                  const uint32_t *excluded, uint32_t excluded_count);
 void *model_value(struct model *m, ecs_entity e, uint32_t type);
 
 /* Compares the storage with the model (see above); a failed check prints why. */

@@ -41,6 +41,8 @@ bool op_remove(struct fixture *f, ecs_entity e, uint32_t t);
 bool op_get(struct fixture *f, ecs_entity e, uint32_t t, bool write);
 bool op_has(struct fixture *f, ecs_entity e, uint32_t t);
 bool op_register(struct fixture *f, const uint32_t *types, uint32_t count);
+bool op_register_excluding(struct fixture *f, const uint32_t *types, uint32_t count,
+                           const uint32_t *excluded, uint32_t excluded_count);
 bool check_all(struct fixture *f);
 
 ecs_entity some_live(struct fixture *f);
