@@ -67,13 +67,16 @@ struct bench_result {
 	uint64_t allocations; /* allocation calls in the timed region, per run */
 	double reuse;         /* peak bytes after the last round / after the first; 0: no rounds */
 	uint64_t checksum;
+	bool verified;        /* the checksum was computed (the first process only) */
 	char error[200];      /* non-empty: the run failed and the numbers mean nothing */
 };
 
 /*
  * A workload, in phases, so that main.c can interleave the samples of every backend of a row
  * (A B C A B C ...): setup once (untimed), then per sample prepare (untimed), execute (timed:
- * `inner` runs) and end_sample (untimed checks), then finish (untimed: checksum, memory).
+ * `inner` runs) and end_sample (untimed checks), then finish (untimed: memory figures, and
+ * when run->verify is set the correctness checks and the checksum, which the first process
+ * alone computes).
  * Each returns 0, or -1 with the result's error set. NULL phases are skipped.
  */
 struct run;
@@ -87,6 +90,9 @@ struct workload {
 	uint32_t unit_entities;  /* entities per unit (0: 1) */
 	uint32_t rounds;         /* rounds per run over the N entities (0: 1); ns_per_entity is
 	                            per entity per round */
+	/* Each run changes the state the checksum reads (a pass moves every Position): the
+	 * checksum is taken after the first run, when every participant has made exactly one. */
+	bool count_dependent;
 	bool k_fixed;            /* not swept over --components: */
 	uint32_t fixed_components; /* entities have this many */
 	/* The most entities alive at once in a run of case c (NULL: c->entities), so that a
@@ -108,7 +114,8 @@ const struct workload *workload_find(const char *name);
 struct run *run_new(const struct bench_case *c, struct bench_result *r);
 int run_setup(struct run *run);
 int run_sample(struct run *run, uint32_t inner, uint64_t *ns, uint64_t *allocations);
-int run_finish(struct run *run);
+/* Memory figures; with verify, the correctness checks and the checksum too. */
+int run_finish(struct run *run, bool verify);
 void run_free(struct run *run);
 
 uint64_t now_ns(void);

@@ -351,7 +351,7 @@ void options_parse(int argc, char **argv, struct options *o)
 		{"malloc-default", no_argument, 0, 'M'},  {"processes", required_argument, 0, 'j'},
 		{"layout", required_argument, 0, 'L'},
 		/* The driver's own, for its child processes (driver.c); not in --help. */
-		{"child-pass", required_argument, 0, 1001}, {"child-inner", required_argument, 0, 1002},
+		{"child-pass", required_argument, 0, 1001}, {"child-sampling", required_argument, 0, 1002},
 		{"child-heap-offset", required_argument, 0, 1003},
 		{0, 0, 0, 0},
 	};

@@ -52,7 +52,7 @@ struct options {
 	enum layout_mode layout;
 	/* Set only in a child process of the driver (driver.c). */
 	int child_pass;              /* -1: not a child */
-	const char *child_inner;     /* the inner count of every row group, comma separated */
+	const char *child_inner;     /* the sampling of every participant of every group */
 	uint32_t child_heap_offset;  /* bytes allocated first, to move the heap */
 	char **argv;
 	int argc;

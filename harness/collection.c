@@ -20,8 +20,8 @@ int collection_init(struct collection *c, const struct options *o, const struct 
 	c->plan = plan;
 	size_t rows = (size_t)plan->count * plan->max_participants;
 	c->rows = calloc(rows ? rows : 1, sizeof *c->rows);
-	c->inner = calloc(plan->count ? plan->count : 1, sizeof *c->inner);
-	if (!c->rows || !c->inner)
+	c->sampling = calloc(rows ? rows : 1, sizeof *c->sampling);
+	if (!c->rows || !c->sampling)
 		return -1;
 	size_t per_row = (size_t)o->processes * o->reps;
 	for (size_t i = 0; i < rows; i++) {
@@ -29,7 +29,8 @@ int collection_init(struct collection *c, const struct options *o, const struct 
 		r->samples = malloc(per_row * sizeof *r->samples);
 		r->checksums = calloc(o->processes, sizeof *r->checksums);
 		r->done = calloc(o->processes, sizeof *r->done);
-		if (!r->samples || !r->checksums || !r->done)
+		r->verified = calloc(o->processes, sizeof *r->verified);
+		if (!r->samples || !r->checksums || !r->done || !r->verified)
 			return -1;
 		for (size_t j = 0; j < per_row; j++)
 			r->samples[j] = NAN;
@@ -45,12 +46,13 @@ void collection_free(struct collection *c)
 			free(c->rows[i].samples);
 			free(c->rows[i].checksums);
 			free(c->rows[i].done);
+			free(c->rows[i].verified);
 		}
 	}
 	free(c->rows);
-	free(c->inner);
+	free(c->sampling);
 	c->rows = NULL;
-	c->inner = NULL;
+	c->sampling = NULL;
 }
 
 struct row_data *collection_row(struct collection *c, uint32_t g, uint32_t p)
@@ -98,14 +100,22 @@ void collect_row(struct collection *c, uint32_t pass, uint32_t g, uint32_t p,
 		}
 		return;
 	}
+	/* The figures of the last process; the largest peak; the checksum of the one that took it. */
 	uint64_t peak = d->result.peak_bytes > r->peak_bytes ? d->result.peak_bytes : r->peak_bytes;
+	uint64_t checksum = d->result.checksum;
+	bool verified = d->result.verified;
 	d->result = *r;
 	d->result.peak_bytes = peak;
+	if (!r->verified) {
+		d->result.checksum = checksum;
+		d->result.verified = verified;
+	}
 	d->checksums[pass] = r->checksum;
+	d->verified[pass] = r->verified;
 	d->done[pass] = true;
 }
 
-/* Once a process has finished a group: its participants must agree on their checksum. */
+/* Once a process has finished a group: the participants whose checksum it took must agree. */
 void collect_group_end(struct collection *c, uint32_t pass, uint32_t g)
 {
 	if (pass >= c->o->processes || g >= c->plan->count)
@@ -114,7 +124,7 @@ void collect_group_end(struct collection *c, uint32_t pass, uint32_t g)
 	int first = -1;
 	for (uint32_t p = 0; p < gr->participants; p++) {
 		struct row_data *d = collection_row(c, g, p);
-		if (!d->done[pass])
+		if (!d->done[pass] || !d->verified[pass])
 			continue;
 		if (first < 0) {
 			first = (int)p;

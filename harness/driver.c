@@ -132,11 +132,17 @@ static void on_group_begin(void *ctx, uint32_t g)
 	progress_show(pr, false);
 }
 
-static void on_calibrated(void *ctx, uint32_t g, uint32_t inner, double estimate_ns)
+static void on_sampled_as(void *ctx, uint32_t g, uint32_t p, const struct sampling *s)
 {
 	struct progress *pr = ctx;
-	if (g < pr->plan->count && pr->pass == 0)
-		pr->c->inner[g] = inner;
+	if (g < pr->plan->count && p < pr->plan->groups[g].participants && pr->pass == 0)
+		pr->c->sampling[(size_t)g * pr->plan->max_participants + p] = *s;
+}
+
+static void on_estimate(void *ctx, uint32_t g, double estimate_ns)
+{
+	struct progress *pr = ctx;
+	(void)g;
 	if (pr->pass == 0 && estimate_ns > 0) {
 		pr->first_pass_estimate += estimate_ns;
 		progress_estimate(pr, pr->first_pass_estimate * pr->c->o->processes);
@@ -164,7 +170,8 @@ static void on_sample_begin(void *ctx, uint32_t g, uint32_t p, uint32_t s, doubl
 				n++;
 			}
 		if (n)
-			pr->sample_estimate_ns = sum / n * pr->c->inner[g];
+			pr->sample_estimate_ns =
+			    sum / n * pr->c->sampling[(size_t)g * pr->plan->max_participants + p].inner;
 	}
 	progress_show(pr, false);
 }
@@ -192,7 +199,8 @@ static void on_group_end(void *ctx, uint32_t g)
 
 static const struct pass_events collect_events = {
 	.group_begin = on_group_begin,
-	.calibrated = on_calibrated,
+	.sampled_as = on_sampled_as,
+	.estimate = on_estimate,
 	.sample_begin = on_sample_begin,
 	.sample = on_sample,
 	.row = on_row,
@@ -214,9 +222,13 @@ static void child_line(void *ctx, const char *fmt, ...)
 }
 
 static void child_group_begin(void *ctx, uint32_t g) { child_line(ctx, "G %u", g); }
-static void child_calibrated(void *ctx, uint32_t g, uint32_t inner, double estimate)
+static void child_sampled_as(void *ctx, uint32_t g, uint32_t p, const struct sampling *s)
 {
-	child_line(ctx, "C %u %u %.17g", g, inner, estimate);
+	child_line(ctx, "C %u %u %u %u %u", g, p, s->inner, s->warmup, s->reps);
+}
+static void child_estimate(void *ctx, uint32_t g, double estimate)
+{
+	child_line(ctx, "T %u %.17g", g, estimate);
 }
 static void child_sample_begin(void *ctx, uint32_t g, uint32_t p, uint32_t s, double estimate)
 {
@@ -237,22 +249,28 @@ static void child_row(void *ctx, uint32_t g, uint32_t p, const struct bench_resu
 		child_line(ctx, "F %u %u %s", g, p, msg);
 		return;
 	}
-	child_line(ctx, "R %u %u %u %" PRIx64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %.17g", g, p,
-	           r->inner, r->checksum, r->peak_bytes, r->live_bytes, r->allocations, r->reuse);
+	child_line(ctx, "R %u %u %u %u %d %" PRIx64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %.17g", g,
+	           p, r->inner, r->reps, r->verified, r->checksum, r->peak_bytes, r->live_bytes,
+	           r->allocations, r->reuse);
 }
 static void child_group_end(void *ctx, uint32_t g) { child_line(ctx, "E %u", g); }
 
-/* The inner counts the parent gave ("12,1,450,..."), one per group. */
-static int parse_inner_list(const char *text, struct plan *plan)
+/* The sampling the parent gave: "inner.warmup.reps" per participant of every group (up to the
+ * plan's max_participants each), comma separated. */
+static int parse_sampling(const char *text, struct plan *plan)
 {
 	const char *p = text;
-	for (uint32_t g = 0; g < plan->count; g++) {
-		char *end;
-		unsigned long v = strtoul(p, &end, 10);
-		if (end == p || v > MAX_INNER)
+	size_t cells = (size_t)plan->count * plan->max_participants;
+	for (size_t i = 0; i < cells; i++) {
+		struct sampling *s = &plan->sampling[i];
+		unsigned inner, warmup, reps;
+		int used = 0;
+		if (sscanf(p, "%u.%u.%u%n", &inner, &warmup, &reps, &used) != 3 || inner > MAX_INNER)
 			return -1;
-		plan->inner[g] = (uint32_t)v;
-		p = *end == ',' ? end + 1 : end;
+		*s = (struct sampling){inner, warmup, reps};
+		p += used;
+		if (*p == ',')
+			p++;
 	}
 	return *p ? -1 : 0;
 }
@@ -264,8 +282,8 @@ int child_main(const struct options *o, struct plan *plan)
 		fprintf(stderr, "ecsbench: child process: no channel to its parent\n");
 		return 2;
 	}
-	if (o->child_inner && parse_inner_list(o->child_inner, plan)) {
-		fprintf(stderr, "ecsbench: child process: bad inner counts\n");
+	if (o->child_inner && parse_sampling(o->child_inner, plan)) {
+		fprintf(stderr, "ecsbench: child process: bad sampling list\n");
 		return 2;
 	}
 	char pinning[160];
@@ -276,7 +294,8 @@ int child_main(const struct options *o, struct plan *plan)
 	struct pass_events ev = {
 		.ctx = f,
 		.group_begin = child_group_begin,
-		.calibrated = child_calibrated,
+		.sampled_as = child_sampled_as,
+		.estimate = child_estimate,
 		.sample_begin = child_sample_begin,
 		.sample = child_sample,
 		.row = child_row,
@@ -312,10 +331,17 @@ static int parent_line(struct progress *pr, char *line, bool *done)
 			break;
 		on_group_begin(pr, g);
 		return 0;
-	case 'C':
-		if (sscanf(line, "C %u %u %lg", &g, &inner, &x) != 3)
+	case 'C': {
+		struct sampling sm;
+		if (sscanf(line, "C %u %u %u %u %u", &g, &p, &sm.inner, &sm.warmup, &sm.reps) != 5)
 			break;
-		on_calibrated(pr, g, inner, x);
+		on_sampled_as(pr, g, p, &sm);
+		return 0;
+	}
+	case 'T':
+		if (sscanf(line, "T %u %lg", &g, &x) != 2)
+			break;
+		on_estimate(pr, g, x);
 		return 0;
 	case 'B':
 		if (sscanf(line, "B %u %u %u %lg", &g, &p, &s, &x) != 4)
@@ -329,11 +355,15 @@ static int parent_line(struct progress *pr, char *line, bool *done)
 		return 0;
 	case 'R': {
 		struct bench_result r;
+		unsigned reps, verified;
 		memset(&r, 0, sizeof r);
-		if (sscanf(line, "R %u %u %u %" SCNx64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %lg", &g,
-		           &p, &inner, &checksum, &peak, &live, &allocations, &x) != 8)
+		if (sscanf(line, "R %u %u %u %u %u %" SCNx64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %lg",
+		           &g, &p, &inner, &reps, &verified, &checksum, &peak, &live, &allocations,
+		           &x) != 10)
 			break;
 		r.inner = inner;
+		r.reps = reps;
+		r.verified = verified;
 		r.checksum = checksum;
 		r.peak_bytes = peak;
 		r.live_bytes = live;
@@ -379,20 +409,24 @@ static void describe_position(const struct progress *pr, char *buf, size_t len)
 
 /* The command line of child `pass`: this one's, and what makes it a child. */
 static char **child_argv(const struct options *o, const struct plan *plan, uint32_t pass,
-                         uint32_t heap_offset, char **inner_text)
+                         uint32_t heap_offset, char **sampling_text)
 {
-	size_t len = (size_t)plan->count * 8 + 1;
-	char *inner = malloc(len), *at = inner;
+	size_t cells = (size_t)plan->count * plan->max_participants;
+	size_t len = cells * 24 + 1;
+	char *text = malloc(len), *at = text;
 	char **argv = calloc((size_t)o->argc + 8, sizeof *argv);
 	static char pass_text[16], offset_text[16];
-	if (!inner || !argv) {
-		free(inner);
+	if (!text || !argv) {
+		free(text);
 		free(argv);
 		return NULL;
 	}
-	inner[0] = '\0';
-	for (uint32_t g = 0; g < plan->count; g++)
-		at += snprintf(at, len - (size_t)(at - inner), "%s%u", g ? "," : "", plan->inner[g]);
+	text[0] = '\0';
+	for (size_t i = 0; i < cells; i++) {
+		const struct sampling *s = &plan->sampling[i];
+		at += snprintf(at, len - (size_t)(at - text), "%s%u.%u.%u", i ? "," : "", s->inner,
+		               s->warmup, s->reps);
+	}
 	snprintf(pass_text, sizeof pass_text, "%u", pass);
 	snprintf(offset_text, sizeof offset_text, "%u", heap_offset);
 	int n = 0;
@@ -400,12 +434,12 @@ static char **child_argv(const struct options *o, const struct plan *plan, uint3
 		argv[n++] = o->argv[i];
 	argv[n++] = "--child-pass";
 	argv[n++] = pass_text;
-	argv[n++] = "--child-inner";
-	argv[n++] = inner;
+	argv[n++] = "--child-sampling";
+	argv[n++] = text;
 	argv[n++] = "--child-heap-offset";
 	argv[n++] = offset_text;
 	argv[n] = NULL;
-	*inner_text = inner;
+	*sampling_text = text;
 	return argv;
 }
 
@@ -525,9 +559,9 @@ int drive(const struct options *o, struct plan *plan, struct collection *c)
 			if (run_child(o, plan, &pr, pass))
 				return -1;
 			if (pass == 0) {
-				/* The later processes reuse the first one's inner counts. */
-				for (uint32_t g = 0; g < plan->count; g++)
-					plan->inner[g] = c->inner[g] ? c->inner[g] : 1;
+				/* The later processes sample as the first one decided. */
+				memcpy(plan->sampling, c->sampling,
+				       (size_t)plan->count * plan->max_participants * sizeof *plan->sampling);
 				pr.pass_ns = (double)(now_ns() - pr.pass_start_ns);
 				progress_estimate(&pr, pr.pass_ns * o->processes);
 			}

@@ -27,12 +27,29 @@ struct group {
 	bool floor;            /* the last participant is the floor */
 };
 
+/*
+ * How one participant of one group is sampled, decided by the first process (its calibration
+ * run) and kept by the others: each sample lasts about SAMPLE_TARGET_NS, `inner` runs of the
+ * workload; a participant whose single run is much longer than that takes one timed sample
+ * per process, and no warm-up if its run allocates nothing (pass.c).
+ */
+struct sampling {
+	uint32_t inner;  /* 0: not decided yet (the first process calibrates) */
+	uint32_t warmup; /* untimed samples first */
+	uint32_t reps;   /* timed samples */
+};
+
 struct plan {
 	struct group *groups;
 	uint32_t count;
 	uint32_t max_participants;
-	uint32_t *inner; /* per group; 0: calibrate in this pass */
+	struct sampling *sampling; /* count x max_participants */
 };
+
+static inline struct sampling *plan_sampling(const struct plan *p, uint32_t g, uint32_t q)
+{
+	return &p->sampling[(size_t)g * p->max_participants + q];
+}
 
 int plan_make(const struct options *o, struct plan *p);
 void plan_free(struct plan *p);
@@ -45,9 +62,11 @@ const char *participant_name(const struct options *o, const struct group *g, uin
 struct pass_events {
 	void *ctx;
 	void (*group_begin)(void *ctx, uint32_t g);
-	/* The inner count of the group's samples, and how long this process will spend on the
-	 * group's samples from now (from the calibration runs; 0 when not known). */
-	void (*calibrated)(void *ctx, uint32_t g, uint32_t inner, double estimate_ns);
+	/* How participant p is sampled (the first process, once calibrated). */
+	void (*sampled_as)(void *ctx, uint32_t g, uint32_t p, const struct sampling *s);
+	/* How long this process will spend on the group's samples from now (the first process,
+	 * from the calibration runs). */
+	void (*estimate)(void *ctx, uint32_t g, double estimate_ns);
 	/* Participant p starts sample s (warm-up ones included); estimate_ns: how long it will
 	 * take, or 0. */
 	void (*sample_begin)(void *ctx, uint32_t g, uint32_t p, uint32_t s, double estimate_ns);
@@ -64,8 +83,9 @@ void pass_run(const struct options *o, const struct plan *plan, uint32_t pass,
 
 struct row_data {
 	double *samples;     /* processes x reps, ns per run; NaN where none was taken */
-	uint64_t *checksums; /* per process */
+	uint64_t *checksums; /* per process, where it took one */
 	bool *done;          /* per process: its row arrived */
+	bool *verified;      /* per process: it took the checksum */
 	struct bench_result result; /* the last process's figures (peak: the largest) */
 	bool failed;
 	uint32_t failed_process;
@@ -76,7 +96,7 @@ struct collection {
 	const struct options *o;
 	const struct plan *plan;
 	struct row_data *rows; /* group-major, plan->max_participants per group */
-	uint32_t *inner;       /* per group, as calibrated by the first process */
+	struct sampling *sampling; /* as decided by the first process, like plan->sampling */
 	unsigned failures, mismatches;
 	uint32_t processes_done;
 	bool tty, progress_shown; /* where messages must start on a fresh line */

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <malloc.h>
+#include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,12 +78,18 @@ void measuring_process_setup(const struct options *o, char *pinning, size_t pinn
 
 /* --- one group ---------------------------------------------------------------------------- */
 
+/* A single run longer than this (25 samples' worth) is a sample on its own: the participant
+ * takes one timed sample per process, and no warm-up if the run allocates nothing (its setup
+ * already touched its memory, and a cold start is a few % of a run this long). */
+#define LONG_RUN_NS (25 * SAMPLE_TARGET_NS)
+
 struct participant {
 	struct bench_case c;
 	struct bench_result r;
 	struct run *run;
+	struct sampling s;
 	uint64_t timed_allocations;
-	double calibration_ns; /* one cold run, or 0 */
+	double run_ns; /* one run, from the calibration or a warm sample; 0: not known */
 	bool failed;
 };
 
@@ -93,10 +100,33 @@ static void participant_failed(const struct pass_events *ev, uint32_t g, uint32_
 	ev->row(ev->ctx, g, p, &x->r);
 }
 
-static uint64_t inner_for(uint64_t fastest_ns)
+static uint32_t inner_for(double run_ns)
 {
-	uint64_t inner = fastest_ns ? (SAMPLE_TARGET_NS + fastest_ns - 1) / fastest_ns : MAX_INNER;
-	return inner < 1 ? 1 : inner > MAX_INNER ? MAX_INNER : inner;
+	double inner = run_ns > 0 ? ceil(SAMPLE_TARGET_NS / run_ns) : MAX_INNER;
+	return inner < 1 ? 1 : inner > MAX_INNER ? MAX_INNER : (uint32_t)inner;
+}
+
+/*
+ * Each participant's sampling, from its calibration run (one cold run): enough runs in a sample
+ * that it lasts SAMPLE_TARGET_NS, every participant alike in time rather than in runs, so that a
+ * backend 100 times slower than the fastest does not make every sample of the group 100 times
+ * longer. (The runs then differ between participants; the checksums stay comparable because
+ * they are taken after the same work: see pass_run.) --inner fixes the runs for all.
+ */
+static void decide_sampling(const struct options *o, struct participant *x, uint64_t calls)
+{
+	x->s.warmup = o->warmup;
+	x->s.reps = o->reps;
+	if (o->inner) {
+		x->s.inner = o->inner;
+		return;
+	}
+	x->s.inner = inner_for(x->run_ns);
+	if (x->run_ns > LONG_RUN_NS) {
+		x->s.reps = 1;
+		if (calls == 0)
+			x->s.warmup = 0;
+	}
 }
 
 static void run_group(const struct options *o, const struct plan *plan, uint32_t pass, uint32_t g,
@@ -125,7 +155,11 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 			.values = &values,
 			.writes = &writes,
 		};
-		x->r.reps = o->reps;
+		x->s = *plan_sampling(plan, g, p);
+		if (pass > 0 && x->s.inner == 0) {
+			x->failed = true; /* it failed in the first process, which said so */
+			continue;
+		}
 		if (no_values) {
 			fail(&x->r, "out of memory for the values of N=%u", gr->n);
 			participant_failed(ev, g, p, x);
@@ -136,67 +170,72 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 			participant_failed(ev, g, p, x);
 	}
 
-	/* The inner count: calibrated in the first pass (or given), the same in every later one.
-	 * One cold run each also gives the estimate of the group's time; with --inner and no
-	 * warm-up (the valgrind scripts' exactly-one-timed-call) there is none. */
-	uint64_t inner = plan->inner[g] ? plan->inner[g] : o->inner;
-	bool calibrate = plan->inner[g] == 0 && (o->inner == 0 || o->warmup > 0);
-	uint64_t fastest = UINT64_MAX;
-	for (uint32_t j = 0; j < np && calibrate; j++) {
+	/*
+	 * The first process calibrates: one cold run each (none with --inner and no warm-up: the
+	 * valgrind scripts' exactly one timed call). It verifies too: the checksum of a workload
+	 * whose state changes with every run is taken right after that run, when every participant
+	 * has made exactly one; the others' at the end, where their state does not depend on how
+	 * many runs were made. Later processes take the sampling decided here and verify nothing.
+	 */
+	bool first = pass == 0;
+	bool calibrate = first && (o->inner == 0 || o->warmup > 0);
+	bool verified_early = false;
+	for (uint32_t j = 0; j < np && first; j++) {
 		uint32_t p = order[j];
 		struct participant *x = &ps[p];
-		uint64_t ns, calls;
+		uint64_t ns = 0, calls = 0;
 		if (x->failed)
 			continue;
-		ev->sample_begin(ev->ctx, g, p, UINT32_MAX, 0);
-		if (run_sample(x->run, 1, &ns, &calls)) {
-			participant_failed(ev, g, p, x);
-			continue;
-		}
-		x->calibration_ns = (double)ns;
-		if ((x->c.ops || np == 1) && ns < fastest)
-			fastest = ns;
-	}
-	if (!inner)
-		inner = fastest == UINT64_MAX ? 1 : inner_for(fastest);
-
-	/* When one cold run of the fastest backend already lasts twice the target, a warm run will
-	 * still be a whole sample (inner 1), and the calibration run was a sample of that size for
-	 * every participant: it counts as the first warm-up sample. */
-	uint32_t total = o->warmup + o->reps;
-	uint32_t start = calibrate && !o->inner && plan->inner[g] == 0 && fastest != UINT64_MAX &&
-	                 fastest >= 2 * SAMPLE_TARGET_NS && o->warmup > 0;
-	double estimate = 0;
-	for (uint32_t p = 0; p < np; p++)
-		estimate += ps[p].calibration_ns * (double)inner * (total - start);
-	ev->calibrated(ev->ctx, g, (uint32_t)inner, estimate);
-
-	for (uint32_t s = start; s < total; s++) {
-		uint64_t fastest_warm = UINT64_MAX;
-		for (uint32_t j = 0; j < np; j++) {
-			uint32_t p = order[(j + s) % np];
-			struct participant *x = &ps[p];
-			uint64_t ns, calls;
-			if (x->failed)
-				continue;
-			ev->sample_begin(ev->ctx, g, p, s, x->calibration_ns * (double)inner);
-			if (run_sample(x->run, (uint32_t)inner, &ns, &calls)) {
+		if (calibrate) {
+			ev->sample_begin(ev->ctx, g, p, UINT32_MAX, 0);
+			if (run_sample(x->run, 1, &ns, &calls)) {
 				participant_failed(ev, g, p, x);
 				continue;
 			}
-			if (s >= o->warmup) {
-				ev->sample(ev->ctx, g, p, s - o->warmup, (double)ns / (double)inner);
-				x->timed_allocations += calls;
-			} else if ((x->c.ops || np == 1) && ns / inner < fastest_warm) {
-				fastest_warm = ns / inner;
-			}
+			x->run_ns = (double)ns;
 		}
-		/* The calibration run was a single cold run; the last warm-up sample, warm and whole,
-		 * sets the inner count of the timed samples (all participants alike). */
-		if (s + 1 == o->warmup && calibrate && !o->inner && plan->inner[g] == 0 &&
-		    fastest_warm != UINT64_MAX) {
-			inner = inner_for(fastest_warm);
-			ev->calibrated(ev->ctx, g, (uint32_t)inner, 0);
+		decide_sampling(o, x, calls);
+	}
+	if (calibrate && gr->workload->count_dependent) {
+		verified_early = true;
+		for (uint32_t p = 0; p < np; p++)
+			if (!ps[p].failed && run_finish(ps[p].run, true))
+				participant_failed(ev, g, p, &ps[p]);
+	}
+	if (first) {
+		double estimate = 0;
+		for (uint32_t p = 0; p < np; p++)
+			estimate += ps[p].run_ns * ps[p].s.inner * (ps[p].s.warmup + ps[p].s.reps);
+		ev->estimate(ev->ctx, g, estimate);
+	}
+
+	/* The samples: round s of every participant, in an order that rotates from round to round;
+	 * timed sample r of every participant falls in round o->warmup + r, so that samples paired
+	 * by process and round were taken close together. */
+	uint32_t rounds = o->warmup + o->reps;
+	for (uint32_t s = 0; s < rounds; s++) {
+		for (uint32_t j = 0; j < np; j++) {
+			uint32_t p = order[(j + s) % np];
+			struct participant *x = &ps[p];
+			bool warm = s < o->warmup;
+			if (x->failed || (warm && s < o->warmup - x->s.warmup) ||
+			    (!warm && s - o->warmup >= x->s.reps))
+				continue;
+			uint64_t ns, calls;
+			ev->sample_begin(ev->ctx, g, p, s, x->run_ns * x->s.inner);
+			if (run_sample(x->run, x->s.inner, &ns, &calls)) {
+				participant_failed(ev, g, p, x);
+				continue;
+			}
+			if (!warm) {
+				ev->sample(ev->ctx, g, p, s - o->warmup, (double)ns / x->s.inner);
+				x->timed_allocations += calls;
+			} else if (s + 1 == o->warmup && first && !o->inner) {
+				/* The calibration run was a single cold run; this last warm-up sample, warm
+				 * and whole, sets the inner count of the timed samples. */
+				x->run_ns = (double)ns / x->s.inner;
+				x->s.inner = inner_for(x->run_ns);
+			}
 		}
 	}
 
@@ -204,12 +243,15 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 		struct participant *x = &ps[p];
 		if (x->failed)
 			continue;
-		if (run_finish(x->run)) {
+		if (run_finish(x->run, first && !verified_early)) {
 			participant_failed(ev, g, p, x);
 			continue;
 		}
-		x->r.inner = (uint32_t)inner;
-		uint64_t runs = (uint64_t)o->reps * inner;
+		if (first)
+			ev->sampled_as(ev->ctx, g, p, &x->s);
+		x->r.inner = x->s.inner;
+		x->r.reps = x->s.reps;
+		uint64_t runs = (uint64_t)x->s.reps * x->s.inner;
 		/* a backend that allocates never shows 0 */
 		x->r.allocations = (x->timed_allocations + runs - 1) / runs;
 		ev->row(ev->ctx, g, p, &x->r);
@@ -219,7 +261,6 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 		run_free(ps[p].run);
 	values_free(&values);
 	values_free(&writes);
-	(void)pass;
 }
 
 void pass_run(const struct options *o, const struct plan *plan, uint32_t pass,

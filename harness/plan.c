@@ -21,14 +21,14 @@ int plan_make(const struct options *o, struct plan *p)
 		count += (uint32_t)((w->k_fixed ? 1 : o->component_count) *
 		                    (w->fixed_entities ? 1 : o->entity_count));
 	}
-	p->groups = calloc(count, sizeof *p->groups);
-	p->inner = calloc(count, sizeof *p->inner);
-	if (!p->groups || !p->inner) {
+	p->groups = calloc(count ? count : 1, sizeof *p->groups);
+	p->sampling = calloc((size_t)(count ? count : 1) * (o->backend_count + 1), sizeof *p->sampling);
+	if (!p->groups || !p->sampling) {
 		plan_free(p);
 		return -1;
 	}
 	p->count = 0;
-	p->max_participants = 0;
+	p->max_participants = (uint32_t)o->backend_count + 1; /* the backends and a floor */
 	for (size_t wi = 0; wi < o->workload_count; wi++) {
 		const struct workload *w = o->workloads[wi];
 		size_t nk = w->k_fixed ? 1 : o->component_count, nn = w->fixed_entities ? 1 : o->entity_count;
@@ -40,8 +40,7 @@ int plan_make(const struct options *o, struct plan *p)
 				g->n = workload_entities(o, w, o->entities[ni]);
 				g->floor = with_floor(o, w);
 				g->participants = (uint32_t)o->backend_count + g->floor;
-				if (g->participants > p->max_participants)
-					p->max_participants = g->participants;
+				(void)0;
 			}
 		}
 	}
@@ -51,9 +50,9 @@ int plan_make(const struct options *o, struct plan *p)
 void plan_free(struct plan *p)
 {
 	free(p->groups);
-	free(p->inner);
+	free(p->sampling);
 	p->groups = NULL;
-	p->inner = NULL;
+	p->sampling = NULL;
 	p->count = 0;
 }
 

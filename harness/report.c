@@ -129,7 +129,7 @@ static void write_row(FILE *f, const struct options *o, const struct group *g, u
 	        "%s,%s,%u,%s,%u,%u,%u,%u,%u,%u,%.1f,%s,%s,%d,%s,%.2f,%.1f,%.1f,%.4g,%.0f,%s,%s,%s,%s,%s,"
 	        "%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu64 ",%s,%016" PRIx64 "\n",
 	        participant_name(o, g, p), o->profile->name, o->systems, g->workload->name, g->n, g->k,
-	        o->component_size, s->processes, o->reps, r->inner, s->median,
+	        o->component_size, s->processes, r->reps, r->inner, s->median,
 	        figure(lo, sizeof lo, s->has_interval, "%.1f", s->ci_low),
 	        figure(hi, sizeof hi, s->has_interval, "%.1f", s->ci_high), noisy,
 	        figure(spread, sizeof spread, s->has_spread, "%.2f", s->spread_pct), s->mad_pct, s->min,

@@ -113,6 +113,7 @@ struct run {
 	struct world *worlds; /* workloads on a fresh storage per run */
 	uint32_t worlds_open, worlds_cap;
 	uint32_t inner;       /* runs in the sample under way */
+	bool verify;          /* finish checks and takes the checksum (set by pass.c) */
 	uint64_t visited;     /* entities the sample's passes visited */
 	uint64_t expected;    /* entities a pass should visit */
 	double sum;           /* get: what the reads added up to */
