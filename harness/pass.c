@@ -78,10 +78,12 @@ void measuring_process_setup(const struct options *o, char *pinning, size_t pinn
 
 /* --- one group ---------------------------------------------------------------------------- */
 
-/* A single run longer than this (25 samples' worth) is a sample on its own: the participant
- * takes one timed sample per process, and no warm-up if the run allocates nothing (its setup
- * already touched its memory, and a cold start is a few % of a run this long). */
-#define LONG_RUN_NS (25 * SAMPLE_TARGET_NS)
+/* A single run longer than this (5 samples' worth) is a sample on its own: the participant
+ * takes one timed sample per process (the interval of a row comes from the spread across
+ * processes, not from samples within one), and no warm-up if the run allocates nothing (its
+ * setup already touched its memory, and a cold start is a small part of a run this long). In
+ * the first process its calibration run is its warm-up. */
+#define LONG_RUN_NS (5 * SAMPLE_TARGET_NS)
 
 struct participant {
 	struct bench_case c;
@@ -127,6 +129,15 @@ static void decide_sampling(const struct options *o, struct participant *x, uint
 		if (calls == 0)
 			x->s.warmup = 0;
 	}
+}
+
+/* Warm-up samples a participant takes in this process: its plan's, but in the first process a
+ * long run's calibration run already was one. */
+static uint32_t warmups_here(const struct participant *x, bool first)
+{
+	if (first && x->run_ns > LONG_RUN_NS && x->s.warmup > 0)
+		return x->s.warmup - 1;
+	return x->s.warmup;
 }
 
 static void run_group(const struct options *o, const struct plan *plan, uint32_t pass, uint32_t g,
@@ -218,7 +229,7 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 			uint32_t p = order[(j + s) % np];
 			struct participant *x = &ps[p];
 			bool warm = s < o->warmup;
-			if (x->failed || (warm && s < o->warmup - x->s.warmup) ||
+			if (x->failed || (warm && s < o->warmup - warmups_here(x, first)) ||
 			    (!warm && s - o->warmup >= x->s.reps))
 				continue;
 			uint64_t ns, calls;
