@@ -227,7 +227,7 @@ else
 	rc=$?
 	if [ "$rc" -ne 1 ]; then
 		fail child-killed "exit status $rc, expected 1: $(cat "$tmp/stderr")"
-	elif ! grep -q "process 1 of 3 died measuring tree churn N=1048576 k=1.*killed by signal 9" "$tmp/stderr"; then
+	elif ! grep -q "process 1 of 3 died measuring [a-z]* churn N=1048576 k=1.*killed by signal 9" "$tmp/stderr"; then
 		fail child-killed "the error does not name the row and the signal: $(cat "$tmp/stderr")"
 	elif [ "$(cat "$out")" != "$want" ] || [ -n "$(ls "$tmp" | grep 'out.csv.tmp')" ]; then
 		fail child-killed "the results file was changed or a temporary file was left"
@@ -246,7 +246,7 @@ kill -INT "$pid"
 { wait "$pid"; } 2>/dev/null
 if ! grep -q "this run will take at least .* h" "$tmp/stderr"; then
 	fail long-run-says-so "no estimate of hours: $(cat "$tmp/stderr")"
-elif ! grep -q "tree (sample\|tree sample\|tree calibration run" "$tmp/stderr"; then
+elif ! grep -q "churn N=1048576 k=1, [a-z]* \(sample\|calibration run\) ([0-9]* s" "$tmp/stderr"; then
 	fail long-run-says-so "no progress inside the row: $(cat "$tmp/stderr")"
 else
 	ok long-run-says-so
