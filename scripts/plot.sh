@@ -176,6 +176,8 @@ if [ "$have_csv" = 1 ]; then
 	samples="${reps:-?} reps${procs:+ x $procs processes}"
 	bars=$(bars_text "$csv")
 	means=$(noisy_means "$csv")
+	# the same, short enough for a title line that already says what the bars are
+	shortmeans=$(echo "$means" | sed 's/^rows whose interval reaches beyond/interval beyond/')
 	# "A (32 component types, 16 systems); systems registered 16": name the registered count
 	# only where --systems made it differ from the profile's.
 	proftext=$(header "$csv" profile | sed 's/^\(.*, \([0-9]*\) systems)\); systems registered \2$/\1/;
@@ -221,7 +223,7 @@ if [ "$have_csv" = 1 ]; then
 			noisy=$(awk -F, '$15 == 1 && $1 != "floor"' "$d/rows.csv" | wc -l)
 			reptext="median of $samples; $bars"
 			[ "$noisy" -eq 0 ] ||
-				reptext="$reptext; ringed: $noisy of $(grep -vc '^floor,' "$d/rows.csv") rows noisy (${means:-as the CSV flags them})"
+				reptext="$reptext; ringed: $noisy of $(grep -vc '^floor,' "$d/rows.csv") rows noisy (${shortmeans:-as the CSV flags them})"
 			out=$plots/$profile/$workload$(suffix "$size" "$sizes").png
 			gp "$here/time.gp" "scripts='$(gp_quote "$here")'; dir='$(gp_quote "$d")'; out='$(gp_quote "$out")'; \
 				workload='$workload'; backends='$backends'; styles='$styles'; ks='$ks'; \
