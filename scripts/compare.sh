@@ -22,7 +22,8 @@
 #   varkor.png      seed 001's fixed-size workloads the same way, a group per workload.
 # The marks are ecsbench-compare's verdicts: the raw ones, or those with the drift divided out
 # where ecsbench-compare says to read those (the machine itself ran more than 5% faster or
-# slower); the title says which. A backend or point that one run lacks is drawn as missing and
+# slower) and the two runs name the same CPU and compiler line (otherwise the drift holds the
+# change being compared); the title says which. A backend or point that one run lacks is drawn as missing and
 # named in its panel, never as zero. DIR/figures.txt lists the figures drawn; the next
 # comparison into DIR removes those first, so that figures of two comparisons never mix.
 # Costs: ecsbench-compare (a pass over both files) and about a second of gnuplot per figure.
@@ -123,12 +124,20 @@ else
 	drifttext="drift: NEW ran at ${drift3}x OLD's times in the median row ($driftrows rows${floordrift:+; the floor rows ${floordrift}x})"
 	driftlabel="drift"
 fi
-# Which verdicts mark the points: ecsbench-compare's own advice.
+# Which verdicts mark the points. The drift (the median NEW/OLD) is the machine's own change only
+# when nothing else differs: ecsbench-compare's advice to read the verdicts without it is taken
+# when both runs name the same CPU and the same compiler line. Between two profiles, two CPUs or
+# two compilers or flag sets, the median ratio holds the very change being compared (-O2 against
+# -O3 slows nearly every row), and dividing it out would mark rows as faster that got slower.
 vcol=15
 vtext="marked: make compare's verdict, NEW/OLD's 95% interval excludes 1"
 if [ "$profiles" = 0 ] && grep -q 'read the verdicts without drift' "$tmp/compare.txt"; then
-	vcol=16
-	vtext="marked: make compare's verdict without drift (the machine itself moved), NEW/OLD's 95% interval excludes the drift"
+	if [ "$(cpu_of "$old")" = "$(cpu_of "$new")" ] && [ "$(header "$old" compiler)" = "$(header "$new" compiler)" ]; then
+		vcol=16
+		vtext="marked: make compare's verdict without drift (the machine moved): NEW/OLD's 95% interval excludes the drift"
+	else
+		vtext="marked: raw verdict, NEW/OLD's 95% interval excludes 1 (CPU or compiler differ, so the drift holds the change)"
+	fi
 fi
 # What else differs between the runs: the flags (the words one compiler line has and the other
 # lacks) and the compiler.
