@@ -34,6 +34,11 @@ REFERENCE ?=
 ifneq ($(filter-out 1,$(REFERENCE)),)
 $(error REFERENCE=$(REFERENCE): use REFERENCE=1 (write results/reference/, plots/reference/) or leave it out)
 endif
+# make compare PROFILES=1: OLD and NEW are two profiles of one run set (A against AAA).
+PROFILES ?=
+ifneq ($(filter-out 1,$(PROFILES)),)
+$(error PROFILES=$(PROFILES): use PROFILES=1 (OLD and NEW are two profiles of one run set) or leave it out)
+endif
 RESULTS_ROOT := $(if $(REFERENCE),results/reference,results)
 PLOTS_ROOT := $(if $(REFERENCE),plots/reference,plots)
 OUTPUT ?= $(RESULTS_ROOT)/$(PROFILE).csv
@@ -102,8 +107,8 @@ CHECK_FLAGS := -DECSB_CHECK_TIMED
 SCENARIO_TEST_BIN := build/scenario_file
 ASAN_SCENARIO_TEST_BIN := build/asan/scenario_file
 
-.PHONY: all deps deps-fuzz deps-valgrind deps-plots bench reference plots cachegrind profile table compare repeat \
-	test fuzz fuzz-merge clean help
+.PHONY: all deps deps-fuzz deps-valgrind deps-plots deps-browser bench reference plots cachegrind profile table \
+	compare report repeat test test-browser fuzz fuzz-merge clean help
 all: $(BIN) $(TEST_BIN) $(SCENARIO_TEST_BIN) $(COMPARE_BIN)
 
 deps:
@@ -199,6 +204,8 @@ deps-valgrind:
 	$(Q)scripts/deps.sh valgrind
 deps-plots:
 	$(Q)scripts/deps.sh plots
+deps-browser:
+	$(Q)scripts/deps.sh browser
 
 # Runs the fuzzer for FUZZ_SECONDS, starting from the committed corpus; new inputs go to
 # build/fuzz/corpus. `make fuzz-merge` folds the ones that add coverage into tests/corpus.
@@ -258,9 +265,21 @@ table:
 	@cat '$(TABLE)'
 	@echo "(written to $(TABLE))"
 
-compare: $(COMPARE_BIN)
-	@test -n "$(OLD)" -a -n "$(NEW)" || { echo "usage: make compare OLD=results/x.csv NEW=results/y.csv" >&2; exit 2; }
-	@$(COMPARE_BIN) $(OLD) $(NEW)
+# make compare: ecsbench-compare's verdicts on stdout, then a figure per workload with both runs
+# (and NEW/OLD under it) beside NEW: NEW=y.csv -> y-compare/*.png, its verdicts.csv and
+# compare.txt. PROFILES=1: OLD and NEW are two profiles of one run set (A against AAA).
+compare: $(COMPARE_BIN) | deps-plots
+	@test -n "$(OLD)" -a -n "$(NEW)" || { echo "usage: make compare OLD=results/x.csv NEW=results/y.csv [PROFILES=1]" >&2; exit 2; }
+	@scripts/compare.sh $(if $(PROFILES),-p) '$(OLD)' '$(NEW)'
+
+# make report: one page with every figure of a run, its captions and its tables, that opens from
+# the file system: results/report.html for the default OUTPUT (every profile's CSV in
+# RESULTS_ROOT, the figures in PLOTS), x-report.html beside OUTPUT=x.csv (the figures in x-plots/).
+REPORT = $(if $(default_output),$(RESULTS_ROOT)/report.html,$(basename $(OUTPUT))-report.html)
+REPORT_CSVS = $(if $(default_output),$(wildcard $(foreach p,A AA AAA,$(RESULTS_ROOT)/$(p).csv)),$(wildcard $(OUTPUT)))
+report:
+	@test -n '$(REPORT_CSVS)' || { echo "make report: no $(OUTPUT): run make bench PROFILE=$(PROFILE)$(if $(default_output),, OUTPUT=$(OUTPUT)) first" >&2; exit 2; }
+	$(Q)scripts/report.sh -o '$(REPORT)' -p '$(PLOTS)' $(REPORT_CSVS)
 
 # The repeatability check: a reduced but representative sweep of PROFILE, run twice from
 # scratch into results/repeat/, then what the second run keeps of the first's conclusions.
@@ -280,6 +299,11 @@ test: $(BIN) $(TEST_BIN) $(ASAN_TEST_BIN) $(ASAN_REPLAY_BIN) $(CHECK_BIN) $(COMP
 	$(ASAN_SCENARIO_TEST_BIN) | deps-valgrind deps-plots
 	$(Q)tests/run.sh
 
+# The report page in headless Chromium (a small run into a scratch folder): a screenshot, and a
+# failure if an image did not load. .ci/run runs it after make test.
+test-browser: $(BIN) $(COMPARE_BIN) | deps-plots deps-browser
+	$(Q)tests/browser.sh
+
 clean:
 	rm -rf build
 
@@ -296,9 +320,14 @@ help:
 	@echo "                      -> results/profile-hash-iterate.txt (ENTITIES=131072 COMPONENTS=2)"
 	@echo "make table PROFILE=A BASELINE=hash   seed 001's table -> results/table-A.md"
 	@echo "                      (CSV=x.csv -> x-table.md; ENTITIES=N, default the largest; COMPONENTS=2)"
-	@echo "make compare OLD=a.csv NEW=b.csv   per-row ratio NEW/OLD against the noise, geometric means"
+	@echo "make compare OLD=a.csv NEW=b.csv   per-row ratio NEW/OLD against the noise, geometric means,"
+	@echo "                      and a figure per workload with both runs -> b-compare/*.png"
+	@echo "                      (PROFILES=1: two profiles of one run set, e.g. OLD=results/A.csv NEW=results/AAA.csv)"
+	@echo "make report           one page with every figure and table of the run -> results/report.html"
+	@echo "                      (OUTPUT=x.csv -> x-report.html); opens from the file system"
 	@echo "make test             conformance suite (plain and ASan+UBSan), scenario files, command-line and"
 	@echo "                      figure tests"
+	@echo "make test-browser     the report page in headless Chromium: every image loads; a screenshot"
 	@echo "make fuzz             libFuzzer on every backend for FUZZ_SECONDS (default 60)"
 	@echo "make clean            remove build/"
 	@echo ""

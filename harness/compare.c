@@ -1,7 +1,7 @@
 /*
  * compare.c: build/ecsbench-compare, what `make compare` and `make repeat` run.
  *
- *   ecsbench-compare OLD.csv NEW.csv [--output VERDICTS.csv]
+ *   ecsbench-compare [--profiles] OLD.csv NEW.csv [--output VERDICTS.csv]
  *       Per row in both: NEW/OLD of the median with a 95% interval (the two runs are
  *       independent: each row's interval gives its standard error on a log scale, Welch's
  *       degrees of freedom), and a verdict: faster or slower when the interval excludes 1,
@@ -11,6 +11,9 @@
  *       rows alone), and the verdicts are given again with it divided out, so that a machine
  *       10% slower is named as such rather than reported as hundreds of regressions. Files of
  *       different profiles, or with no row in common, are refused (exit 2).
+ *       --profiles compares two profiles of one run set instead (A against AAA, as seeds 000
+ *       and 003 do): rows are matched without the profile, and the output says that the drift
+ *       then measures the profiles' difference, not the machine's.
  *
  *   ecsbench-compare --repeat RUN1.csv RUN2.csv
  *       The repeatability of one command run twice (make repeat), from the raw samples beside
@@ -35,7 +38,7 @@
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: ecsbench-compare OLD.csv NEW.csv [--output VERDICTS.csv]\n"
+	fprintf(stderr, "usage: ecsbench-compare [--profiles] OLD.csv NEW.csv [--output VERDICTS.csv]\n"
 	                "       ecsbench-compare --repeat RUN1.csv RUN2.csv\n");
 	exit(2);
 }
@@ -53,13 +56,20 @@ static void load(const char *path, bool samples, struct csv_file *f)
 	}
 }
 
-/* Both files must measure the same profile: rows of A and AAA are different cases. */
+static bool same_profile(const struct csv_file *a, const struct csv_file *b)
+{
+	return strcmp(a->rows[0].profile, b->rows[0].profile) == 0;
+}
+
+/* Both files must measure the same profile: rows of A and AAA are different cases, unless the
+ * comparison is of the profiles themselves (--profiles, which compare_main handles). */
 static void check_profiles(const struct csv_file *a, const struct csv_file *b)
 {
-	if (strcmp(a->rows[0].profile, b->rows[0].profile) != 0) {
+	if (!same_profile(a, b)) {
 		fprintf(stderr,
 		        "ecsbench-compare: %s is profile %s and %s profile %s: their rows measure "
-		        "different things, nothing to compare\n",
+		        "different things; to compare the profiles themselves, add --profiles "
+		        "(make compare ... PROFILES=1)\n",
 		        a->path, a->rows[0].profile, b->path, b->rows[0].profile);
 		exit(2);
 	}
@@ -106,12 +116,23 @@ struct pairing {
 	bool has_interval;
 };
 
-static int compare_main(const char *old_path, const char *new_path, const char *out_path)
+static int compare_main(const char *old_path, const char *new_path, const char *out_path,
+                        bool profiles)
 {
 	struct csv_file old, new_;
 	load(old_path, false, &old);
 	load(new_path, false, &new_);
-	check_profiles(&old, &new_);
+	if (!profiles)
+		check_profiles(&old, &new_);
+	/* With --profiles the median ratio is the price of the larger profile, not the machine's
+	 * state: every line that names the drift says so. */
+	const char *old_profile = old.rows[0].profile, *new_profile = new_.rows[0].profile;
+	char drift_is[160] = "";
+	if (profiles)
+		snprintf(drift_is, sizeof drift_is,
+		         "profile %s against profile %s: the drift measures the profiles' difference, not "
+		         "the machine's",
+		         new_profile, old_profile);
 	for (int i = 0; i < 2; i++) {
 		const struct csv_file *f = i ? &new_ : &old;
 		if (!f->has_ci) {
@@ -160,17 +181,24 @@ static int compare_main(const char *old_path, const char *new_path, const char *
 		fprintf(stderr, "ecsbench-compare: cannot write %s\n", out_path);
 		return 2;
 	}
-	printf("OLD %s (commit %s, %s)\nNEW %s (commit %s, %s)\n\n", old_path, old.commit, old.date,
+	printf("OLD %s (commit %s, %s)\nNEW %s (commit %s, %s)\n", old_path, old.commit, old.date,
 	       new_path, new_.commit, new_.date);
+	if (profiles)
+		printf("Profiles: rows matched without the profile, %s.\n", drift_is);
+	printf("\n");
 	printf("%-10s %-24s %8s %2s %13s %13s %22s  %-9s %s\n", "backend", "workload", "entities",
 	       "k", "old ns/run", "new ns/run", "new/old [95% interval]", "verdict",
 	       "without drift");
-	if (out)
+	if (out) {
 		fprintf(out, "# ecsbench-compare OLD %s (commit %s, %s) NEW %s (commit %s, %s)\n"
-		             "# drift %.4f (median new/old over %u rows)\n"
-		             "backend,profile,workload,entities,components,old_ns,old_low,old_high,new_ns,"
-		             "new_low,new_high,ratio,ratio_low,ratio_high,verdict,verdict_without_drift\n",
+		             "# drift %.4f (median new/old over %u rows)\n",
 		        old_path, old.commit, old.date, new_path, new_.commit, new_.date, exp(drift), nl);
+		if (profiles)
+			fprintf(out, "# profiles OLD %s NEW %s: rows matched without the profile; %s\n",
+			        old_profile, new_profile, drift_is);
+		fprintf(out, "backend,profile,workload,entities,components,old_ns,old_low,old_high,new_ns,"
+		             "new_low,new_high,ratio,ratio_low,ratio_high,verdict,verdict_without_drift\n");
+	}
 	unsigned counts[2][4] = {{0}};
 	static const char *kinds[4] = {"faster", "slower", "same", "undecided"};
 	for (uint32_t i = 0; i < n; i++) {
@@ -207,20 +235,29 @@ static int compare_main(const char *old_path, const char *new_path, const char *
 	for (uint32_t i = 0; i < old.count; i++)
 		only_old += csv_find(&new_, &old.rows[i]) == NULL;
 	printf("\n%u rows compared; %u only in OLD, %u only in NEW\n", n, only_old, only_new);
-	printf("Drift: NEW ran at %.3fx OLD's times, the median over the %u rows in common (half of "
-	       "them between %.3fx and %.3fx)",
-	       exp(drift), nl, exp(q1), exp(q3));
+	printf("Drift%s: NEW ran at %.3fx OLD's times, the median over the %u rows in common (half "
+	       "of them between %.3fx and %.3fx)",
+	       profiles ? " (the profiles' difference, not the machine's)" : "", exp(drift), nl, exp(q1),
+	       exp(q3));
 	if (nf)
 		printf("; the floor rows alone: %.3fx", exp(quantile(floors, nf, 0.5)));
 	printf(".\n");
-	if (fabs(drift) > log(1 + SAME_MARGIN))
+	if (profiles)
+		printf("Profile %s ran %.0f%% %s than profile %s in the median row: the verdicts say "
+		       "what the profile costs each row; without drift, which rows pay more or less than "
+		       "the median row.\n",
+		       new_profile, 100 * fabs(exp(drift) - 1), drift > 0 ? "slower" : "faster",
+		       old_profile);
+	else if (fabs(drift) > log(1 + SAME_MARGIN))
 		printf("The machine itself ran %.0f%% %s the second time: read the verdicts without "
 		       "drift.\n",
 		       100 * fabs(exp(drift) - 1), drift > 0 ? "slower" : "faster");
 	for (int a = 0; a < 2; a++)
 		printf("Verdicts%s: %u faster, %u slower, %u same (within +-5%%), %u undecided\n",
-		       a ? " with the drift divided out" : "", counts[a][0], counts[a][1], counts[a][2],
-		       counts[a][3]);
+		       a ? (profiles ? " with the median profile difference divided out"
+		                     : " with the drift divided out")
+		         : "",
+		       counts[a][0], counts[a][1], counts[a][2], counts[a][3]);
 	/* Geometric mean per backend. */
 	printf("\nGeometric mean of new/old per backend:");
 	for (uint32_t i = 0; i < n; i++) {
@@ -341,10 +378,21 @@ int main(int argc, char **argv)
 {
 	if (argc == 4 && strcmp(argv[1], "--repeat") == 0)
 		return repeat_main(argv[2], argv[3]);
-	if (argc == 3)
-		return compare_main(argv[1], argv[2], NULL);
-	if (argc == 5 && strcmp(argv[3], "--output") == 0)
-		return compare_main(argv[1], argv[2], argv[4]);
-	usage();
-	return 2;
+	/* [--profiles] OLD NEW [--output FILE], the options anywhere */
+	const char *paths[2] = {NULL, NULL}, *out_path = NULL;
+	bool profiles = false;
+	int npaths = 0;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--profiles") == 0 && !profiles)
+			profiles = true;
+		else if (strcmp(argv[i], "--output") == 0 && i + 1 < argc && !out_path)
+			out_path = argv[++i];
+		else if (argv[i][0] != '-' && npaths < 2)
+			paths[npaths++] = argv[i];
+		else
+			usage();
+	}
+	if (npaths != 2)
+		usage();
+	return compare_main(paths[0], paths[1], out_path, profiles);
 }

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs the Debian packages ecsbench needs, only when something is missing.
-# Usage: scripts/deps.sh [core|plots|valgrind|all]...   (default: core)
+# Usage: scripts/deps.sh [core|plots|valgrind|fuzz|browser|all]...   (default: core)
 # Checks files and commands, not dpkg state, so a system where the headers come from
 # elsewhere is left alone. Runs apt-get as root, through sudo otherwise; failing both,
 # prints the exact command to run and exits 1.
@@ -35,8 +35,9 @@ for group in "$@"; do
 			need="$need libclang-rt-$(clang -dumpversion | cut -d. -f1)-dev"
 		fi
 		;;
-	all) exec "$0" core plots valgrind fuzz ;;
-	*) echo "deps.sh: unknown group '$group' (valid: core, plots, valgrind, fuzz, all)" >&2; exit 2 ;;
+	browser) want chromium chromium ;; # make test-browser: the report page in headless Chromium
+	all) exec "$0" core plots valgrind fuzz browser ;;
+	*) echo "deps.sh: unknown group '$group' (valid: core, plots, valgrind, fuzz, browser, all)" >&2; exit 2 ;;
 	esac
 done
 

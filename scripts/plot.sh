@@ -69,6 +69,7 @@ case "$profile" in
 *[!A-Za-z0-9_-]* | '') echo "plot.sh: bad profile name '$profile'" >&2; exit 2 ;;
 esac
 [ -n "$csv" ] || csv=$results/$profile.csv
+prog=plot.sh
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 bin=$top/build/ecsbench
@@ -81,98 +82,7 @@ tmp=$(mktemp -d "$top/build/plots/run.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
 
-gp_quote() { printf "%s" "$1" | sed "s/'/''/g"; } # a gnuplot single-quoted string's body
-
-# Distinct values of column $1 of the comma-separated rows on stdin, in order of first appearance.
-distinct() { awk -F, -v c="$1" '!seen[$c]++ { print $c }'; }
-
-# A '#' header value of an ecsbench CSV: header FILE KEY -> the rest of the line "# KEY ...".
-header() { sed -n "s/^# $2 //p" "$1" | head -n 1; }
-
-# normalise CSV: the data rows of an ecsbench CSV, columns found by their header names, as
-#   1 backend, 2 profile, 3 workload, 4 entities, 5 components, 6 component_bytes,
-#   7 ns_per_entity, 8 bar low per entity, 9 bar high per entity, 10 median_ns, 11 bar low ns,
-#   12 bar high ns, 13 peak_bytes, 14 allocations, 15 noisy, 16 rounds
-# The bars are ci_low_ns..ci_high_ns (the 95% confidence interval of the median) where the CSV
-# has them, min_ns..max_ns otherwise (has_ci tells which); a row without a value has no bar.
-# ns_per_entity is median_ns / (entities x rounds) (harness/main.c, write_row): a run of a
-# round-based workload goes over its N entities `rounds` times. Without a rounds column they
-# come back from that ratio, and the bars per entity use the same divisor. A CSV of an older
-# harness (no component_bytes, noisy) reads as 8-byte components, none noisy.
-normalise() {
-	awk -F, -v OFS=, -v file="$1" '
-		function fail(msg) { printf "plot.sh: %s: %s\n", file, msg > "/dev/stderr"; bad = 1; exit 1 }
-		/^#/ || !NF { next }
-		$1 == "backend" {
-			delete c
-			for (i = 1; i <= NF; i++) c[$i] = i
-			m = split("backend profile workload entities components median_ns min_ns max_ns ns_per_entity", need, " ")
-			for (i = 1; i <= m; i++) if (!(need[i] in c)) fail("no column " need[i] " in its header row")
-			lo = ("ci_low_ns" in c) && ("ci_high_ns" in c) ? "ci_low_ns" : "min_ns"
-			hi = lo == "ci_low_ns" ? "ci_high_ns" : "max_ns"
-			hdr = 1
-			next
-		}
-		!hdr { fail("a data row before the header row") }
-		{
-			n = $(c["entities"]) + 0; med = $(c["median_ns"]) + 0; npe = $(c["ns_per_entity"]) + 0
-			if ("rounds" in c) r = $(c["rounds"]) + 0
-			else r = npe > 0 && n > 0 ? int(med / (npe * n) + 0.5) : 1
-			if (r < 1) r = 1
-			u = n > 0 ? n * r : 1
-			l = $(c[lo]); h = $(c[hi])
-			if (l == "" || h == "") { l = med; h = med }
-			print $(c["backend"]), $(c["profile"]), $(c["workload"]), n, $(c["components"]),
-				("component_bytes" in c) ? $(c["component_bytes"]) : 8,
-				npe, sprintf("%.6g", l / u), sprintf("%.6g", h / u),
-				med, l, h,
-				("peak_bytes" in c) ? $(c["peak_bytes"]) : "", ("allocations" in c) ? $(c["allocations"]) : "",
-				("noisy" in c) ? $(c["noisy"]) + 0 : 0, r
-		}
-		END { if (!bad && !hdr) fail("no header row (backend,profile,...)") }' "$1"
-}
-# has_ci CSV: whether its bars are the 95% confidence interval (see normalise).
-has_ci() { grep -v '^#' "$1" | grep -m 1 '^backend,' | tr ',' '\n' | grep -qx ci_high_ns &&
-	grep -v '^#' "$1" | grep -m 1 '^backend,' | tr ',' '\n' | grep -qx ci_low_ns; }
-# bars_text CSV -> what its error bars are.
-bars_text() { if has_ci "$1"; then echo "bars: 95% CI of the median"; else echo "bars: min..max"; fi; }
-# run_of CSV -> "commit C, DATE": the run a CSV holds, from its `#` lines.
-run_of() {
-	c=$(header "$1" "ecsbench commit")
-	d=$(header "$1" date)
-	echo "commit ${c:-?}, ${d:-no date}"
-}
-# noisy_means CSV -> what the CSV calls noisy, from its `#` lines ("rows with ... flagged noisy").
-noisy_means() {
-	sed -n 's/^# .*; \(rows [^;]*\) are flagged noisy.*/\1/p; s/^# .*; \(rows [^;]*\) flagged noisy.*/\1/p' "$1" | head -n 1
-}
-
-# gp SCRIPT ARGS: gnuplot -e ARGS SCRIPT. What gnuplot says goes to a log, shown when it fails
-# (or with -v): a normal run prints no warnings.
-gp() {
-	if gnuplot -e "$2" "$1" 2>"$tmp/gnuplot.log"; then
-		[ "$verbose" = 0 ] || cat "$tmp/gnuplot.log" >&2
-	else
-		echo "plot.sh: gnuplot failed on $(basename "$1"):" >&2
-		cat "$tmp/gnuplot.log" >&2
-		exit 1
-	fi
-}
-
-# Seed 001's workloads run at a fixed size (not swept over N): one group of bars each.
-fixed_re='^varkor-'
-
-# The built ecsbench's lists, where it exists: listed backends|workloads -> names in order.
-listed() {
-	[ -x "$bin" ] || return 0
-	"$bin" --list 2>/dev/null | awk -v h="$1" '/^[a-z]/ { on = $1 == h || $1 == h ":"; next } on { print $1 }'
-}
-# describe WORKLOAD -> what its timed region holds, from --list ("" without the binary)
-describe() {
-	[ -x "$bin" ] || return 0
-	"$bin" --list 2>/dev/null | awk -v w="$1" '/^[a-z]/ { on = $1 == "workloads"; next }
-		on && $1 == w { sub(/^ *[^ ]+ +/, ""); print; exit }'
-}
+. "$here/common.sh"
 
 # The timing files this run reads, normalised: the profile's own, and every profile's for the
 # profile comparison.
@@ -238,18 +148,6 @@ palette=$( (listed backends
 	cat "$tmp"/time.csv "$tmp"/profile-*.csv 2>/dev/null | distinct 1
 	[ "$have_cg" = 0 ] || distinct 1 <"$tmp/cache.csv"
 	) | awk 'NF && $0 != "floor" && !seen[$0]++' | tr '\n' ' ')
-# in_palette_order NAMES... -> those names, in palette order
-in_palette_order() {
-	for p in $palette; do
-		case " $* " in *" $p "*) printf '%s ' "$p" ;; esac
-	done
-}
-# styles_of NAMES... -> the line style number of each
-styles_of() {
-	for b in "$@"; do
-		echo "$palette" | tr ' ' '\n' | awk -v b="$b" 'NF { i++ } $0 == b { print i; exit }'
-	done | tr '\n' ' '
-}
 # suffix SIZE SIZES -> "" or "-<size>B": the file name part of a component size (see above)
 suffix() {
 	if [ "$1" = 8 ] || [ "$(echo "$2" | wc -w)" -le 1 ]; then echo ""; else echo "-$1B"; fi
@@ -268,13 +166,18 @@ if [ "$have_csv" = 1 ]; then
 		echo "plot.sh: $csv has no data rows; no time plots for $profile" >&2
 	fi
 	cpu=$(header "$csv" cpu)
-	reps=$(header "$csv" seed | sed -n 's/.*reps \([0-9]*\).*/\1/p')
+	# "# processes P, ...; per process W warm-up and R timed samples; ..." (an older harness:
+	# "# seed S; reps R; ...")
+	reps=$(header "$csv" processes | sed -n 's/.* and \([0-9]*\) timed samples.*/\1/p')
+	[ -n "$reps" ] || reps=$(header "$csv" seed | sed -n 's/.*reps \([0-9]*\).*/\1/p')
 	# the samples behind a median: "5 reps", or "5 reps x 3 processes" where the CSV has them
 	procs=$(grep -v '^#' "$csv" | awk -F, '$1 == "backend" { for (i = 1; i <= NF; i++) if ($i == "processes") c = i; next }
 		c && !seen[$c]++ { s = s (s == "" ? "" : "/") $c } END { print s }')
 	samples="${reps:-?} reps${procs:+ x $procs processes}"
 	bars=$(bars_text "$csv")
 	means=$(noisy_means "$csv")
+	# the same, short enough for a title line that already says what the bars are
+	shortmeans=$(echo "$means" | sed 's/^rows whose interval reaches beyond/interval beyond/')
 	# "A (32 component types, 16 systems); systems registered 16": name the registered count
 	# only where --systems made it differ from the profile's.
 	proftext=$(header "$csv" profile | sed 's/^\(.*, \([0-9]*\) systems)\); systems registered \2$/\1/;
@@ -320,7 +223,7 @@ if [ "$have_csv" = 1 ]; then
 			noisy=$(awk -F, '$15 == 1 && $1 != "floor"' "$d/rows.csv" | wc -l)
 			reptext="median of $samples; $bars"
 			[ "$noisy" -eq 0 ] ||
-				reptext="$reptext; ringed: $noisy of $(grep -vc '^floor,' "$d/rows.csv") rows noisy (${means:-as the CSV flags them})"
+				reptext="$reptext; ringed: $noisy of $(grep -vc '^floor,' "$d/rows.csv") rows noisy (${shortmeans:-as the CSV flags them})"
 			out=$plots/$profile/$workload$(suffix "$size" "$sizes").png
 			gp "$here/time.gp" "scripts='$(gp_quote "$here")'; dir='$(gp_quote "$d")'; out='$(gp_quote "$out")'; \
 				workload='$workload'; backends='$backends'; styles='$styles'; ks='$ks'; \

@@ -9,6 +9,7 @@
 #   build/asan/scenario_file the same under AddressSanitizer and UndefinedBehaviorSanitizer
 #   tests/cli.sh             build/ecsbench's command line: bad input, a good run, SIGINT
 #   tests/figures.sh         the figure and table scripts on synthetic files (gnuplot, no valgrind)
+#   tests/report.sh          make compare's figures and make report's page, on small real runs
 set -u
 cd "$(dirname "$0")/.." || exit 1
 total_passed=0
@@ -52,6 +53,7 @@ suite "scenario files (ASan+UBSan)" env ASAN_OPTIONS=detect_leaks=1:abort_on_err
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 build/asan/scenario_file
 suite cli tests/cli.sh
 suite figures tests/figures.sh
+suite report tests/report.sh
 
 echo "$total_passed passed, $total_failed failed"
 [ "$total_failed" -eq 0 ]

@@ -1,0 +1,112 @@
+# common.sh: what the figure scripts share (plot.sh, compare.sh, report.sh source it): reading
+# an ecsbench CSV by its column names, the runs it names, and running gnuplot quietly.
+# The sourcing script sets prog (its name, for messages), tmp (a scratch folder it removes),
+# verbose (1: show what gnuplot says) and bin (build/ecsbench, for --list) before calling these.
+gp_quote() { printf "%s" "$1" | sed "s/'/''/g"; } # a gnuplot single-quoted string's body
+
+# Distinct values of column $1 of the comma-separated rows on stdin, in order of first appearance.
+distinct() { awk -F, -v c="$1" '!seen[$c]++ { print $c }'; }
+
+# A '#' header value of an ecsbench CSV: header FILE KEY -> the rest of the line "# KEY ...".
+header() { sed -n "s/^# $2 //p" "$1" | head -n 1; }
+
+# normalise CSV: the data rows of an ecsbench CSV, columns found by their header names, as
+#   1 backend, 2 profile, 3 workload, 4 entities, 5 components, 6 component_bytes,
+#   7 ns_per_entity, 8 bar low per entity, 9 bar high per entity, 10 median_ns, 11 bar low ns,
+#   12 bar high ns, 13 peak_bytes, 14 allocations, 15 noisy, 16 rounds
+# The bars are ci_low_ns..ci_high_ns (the 95% confidence interval of the median) where the CSV
+# has them, min_ns..max_ns otherwise (has_ci tells which); a row without a value has no bar.
+# ns_per_entity is median_ns / (entities x rounds) (harness/main.c, write_row): a run of a
+# round-based workload goes over its N entities `rounds` times. Without a rounds column they
+# come back from that ratio, and the bars per entity use the same divisor. A CSV of an older
+# harness (no component_bytes, noisy) reads as 8-byte components, none noisy.
+normalise() {
+	awk -F, -v OFS=, -v file="$1" -v prog="$prog" '
+		function fail(msg) { printf "%s: %s: %s\n", prog, file, msg > "/dev/stderr"; bad = 1; exit 1 }
+		/^#/ || !NF { next }
+		$1 == "backend" {
+			delete c
+			for (i = 1; i <= NF; i++) c[$i] = i
+			m = split("backend profile workload entities components median_ns min_ns max_ns ns_per_entity", need, " ")
+			for (i = 1; i <= m; i++) if (!(need[i] in c)) fail("no column " need[i] " in its header row")
+			lo = ("ci_low_ns" in c) && ("ci_high_ns" in c) ? "ci_low_ns" : "min_ns"
+			hi = lo == "ci_low_ns" ? "ci_high_ns" : "max_ns"
+			hdr = 1
+			next
+		}
+		!hdr { fail("a data row before the header row") }
+		{
+			n = $(c["entities"]) + 0; med = $(c["median_ns"]) + 0; npe = $(c["ns_per_entity"]) + 0
+			if ("rounds" in c) r = $(c["rounds"]) + 0
+			else r = npe > 0 && n > 0 ? int(med / (npe * n) + 0.5) : 1
+			if (r < 1) r = 1
+			u = n > 0 ? n * r : 1
+			l = $(c[lo]); h = $(c[hi])
+			if (l == "" || h == "") { l = med; h = med }
+			print $(c["backend"]), $(c["profile"]), $(c["workload"]), n, $(c["components"]),
+				("component_bytes" in c) ? $(c["component_bytes"]) : 8,
+				npe, sprintf("%.6g", l / u), sprintf("%.6g", h / u),
+				med, l, h,
+				("peak_bytes" in c) ? $(c["peak_bytes"]) : "", ("allocations" in c) ? $(c["allocations"]) : "",
+				("noisy" in c) ? $(c["noisy"]) + 0 : 0, r
+		}
+		END { if (!bad && !hdr) fail("no header row (backend,profile,...)") }' "$1"
+}
+# has_ci CSV: whether its bars are the 95% confidence interval (see normalise).
+has_ci() { grep -v '^#' "$1" | grep -m 1 '^backend,' | tr ',' '\n' | grep -qx ci_high_ns &&
+	grep -v '^#' "$1" | grep -m 1 '^backend,' | tr ',' '\n' | grep -qx ci_low_ns; }
+# bars_text CSV -> what its error bars are.
+bars_text() { if has_ci "$1"; then echo "bars: 95% CI of the median"; else echo "bars: min..max"; fi; }
+# run_of CSV -> "commit C, DATE": the run a CSV holds, from its `#` lines.
+run_of() {
+	c=$(header "$1" "ecsbench commit")
+	d=$(header "$1" date)
+	echo "commit ${c:-?}, ${d:-no date}"
+}
+# noisy_means CSV -> what the CSV calls noisy, from its `#` lines ("rows with ... flagged noisy").
+noisy_means() {
+	sed -n 's/^# .*; \(rows [^;]*\) are flagged noisy.*/\1/p; s/^# .*; \(rows [^;]*\) flagged noisy.*/\1/p' "$1" | head -n 1
+}
+
+# gp SCRIPT ARGS: gnuplot -e ARGS SCRIPT. What gnuplot says goes to a log, shown when it fails
+# (or with -v): a normal run prints no warnings.
+gp() {
+	if gnuplot -e "$2" "$1" 2>"$tmp/gnuplot.log"; then
+		[ "$verbose" = 0 ] || cat "$tmp/gnuplot.log" >&2
+	else
+		echo "$prog: gnuplot failed on $(basename "$1"):" >&2
+		cat "$tmp/gnuplot.log" >&2
+		exit 1
+	fi
+}
+
+# Seed 001's workloads run at a fixed size (not swept over N): one group of bars each.
+fixed_re='^varkor-'
+
+# The built ecsbench's lists, where it exists: listed backends|workloads -> names in order.
+listed() {
+	[ -x "$bin" ] || return 0
+	"$bin" --list 2>/dev/null | awk -v h="$1" '/^[a-z]/ { on = $1 == h || $1 == h ":"; next } on { print $1 }'
+}
+# describe WORKLOAD -> what its timed region holds, from --list ("" without the binary)
+describe() {
+	[ -x "$bin" ] || return 0
+	"$bin" --list 2>/dev/null | awk -v w="$1" '/^[a-z]/ { on = $1 == "workloads"; next }
+		on && $1 == w { sub(/^ *[^ ]+ +/, ""); print; exit }'
+}
+
+# A backend keeps its colour and point shape in every figure (styles.gp): its place in palette,
+# a space-separated list the sourcing script builds (the backends of `build/ecsbench --list`,
+# then those the CSV files name, floor left out).
+# in_palette_order NAMES... -> those names, in palette order
+in_palette_order() {
+	for p in $palette; do
+		case " $* " in *" $p "*) printf '%s ' "$p" ;; esac
+	done
+}
+# styles_of NAMES... -> the line style number of each
+styles_of() {
+	for b in "$@"; do
+		echo "$palette" | tr ' ' '\n' | awk -v b="$b" 'NF { i++ } $0 == b { print i; exit }'
+	done | tr '\n' ' '
+}

@@ -1,0 +1,144 @@
+#!/bin/sh
+# report.sh: make compare's figures and make report's page, on small real runs into a temporary
+# folder (never results/ or plots/). Checks what a test can see without looking at a picture:
+#   make compare   two runs of profile A: the verdicts, a figure per workload both share (swept
+#                  and seed 001's) beside NEW in NEW-compare/, gnuplot silent; a second
+#                  comparison into the same folder removes the first one's figures; A against
+#                  AAA refused without PROFILES=1 (exit 2, nothing drawn), drawn with it, and the
+#                  output says the drift is then the profiles' difference; bad input (a file that
+#                  does not exist, one that is not an ecsbench CSV, a missing NEW, a bad PROFILES)
+#                  gives exit 2 and a message, and no figure folder
+#   make report    x-report.html beside OUTPUT=x.csv: every image and link it names exists,
+#                  relative to the page (so it opens from the file system wherever the folder
+#                  goes), every #anchor exists, nothing it names is on a network, every figure of
+#                  the run and of the comparison is on it with a caption, and the three tables
+#                  are there; an OUTPUT that does not exist gives exit 2
+# Costs: three runs of build/ecsbench of about 0.3 s each (--inner 1), a few seconds of gnuplot.
+# Ends with "N passed, N failed".
+set -u
+cd "$(dirname "$0")/.." || exit 1
+bin=build/ecsbench
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+ok() { echo "ok   report/$1"; passed=$((passed + 1)); }
+fail() { echo "FAIL report/$1: $2"; failed=$((failed + 1)); }
+check() {
+	name=$1 why=$2
+	shift 2
+	if "$@"; then ok "$name"; else fail "$name" "$why"; fi
+}
+
+# run FILE PROFILE [WORKLOADS]: a small real run
+run() {
+	"$bin" --profile "$2" --workloads "${3:-iterate,create,varkor-create}" --entities 1024,2048 \
+		--components 1,2 --processes 2 --reps 2 --inner 1 --scale 0.01 --output "$1" >"$tmp/run.log" 2>&1
+}
+mkdir -p "$tmp/runs"
+if ! run "$tmp/runs/old.csv" A || ! run "$tmp/runs/new.csv" A || ! run "$tmp/runs/AAA.csv" AAA; then
+	fail small-runs "build/ecsbench failed: $(tail -n 3 "$tmp/run.log")"
+	echo "$passed passed, $failed failed"
+	exit 1
+fi
+
+# --- make compare -------------------------------------------------------------------------
+make -s --no-print-directory compare OLD="$tmp/runs/old.csv" NEW="$tmp/runs/new.csv" >"$tmp/compare.out" 2>"$tmp/compare.err"
+rc=$?
+cdir=$tmp/runs/new-compare
+check compare-runs "exit status $rc: $(tail -n 3 "$tmp/compare.err")" [ "$rc" -eq 0 ]
+check compare-prints-verdicts "make compare no longer prints the verdicts" grep -q '^Verdicts: ' "$tmp/compare.out"
+check compare-figures "not every workload has its figure in new-compare/: $(ls "$cdir" 2>&1 | tr '\n' ' ')" \
+	test -s "$cdir/iterate.png" -a -s "$cdir/create.png" -a -s "$cdir/varkor.png"
+check compare-verdicts-kept "no verdicts.csv with rows beside the figures" \
+	sh -c "grep -q '^hash,A,iterate,1024,1,' '$cdir/verdicts.csv'"
+check compare-figures-listed "figures.txt does not list the three figures: $(tr '\n' ' ' <"$cdir/figures.txt" 2>&1)" \
+	[ "$(sort "$cdir/figures.txt" 2>/dev/null | tr '\n' ' ')" = "create.png iterate.png varkor.png " ]
+check compare-not-over-runs "make compare wrote beside OLD or outside NEW-compare/: $(ls "$tmp/runs" | tr '\n' ' ')" \
+	[ "$(ls "$tmp/runs" | tr '\n' ' ')" = "AAA-samples.csv AAA.csv new-compare new-samples.csv new.csv old-samples.csv old.csv " ]
+scripts/compare.sh -v -o "$tmp/verbose" "$tmp/runs/old.csv" "$tmp/runs/new.csv" >/dev/null 2>"$tmp/verbose.err"
+check compare-gnuplot-silent "gnuplot warned: $(grep -i warning "$tmp/verbose.err" | head -n 2)" \
+	sh -c "! grep -qi warning '$tmp/verbose.err'"
+# A second comparison into the same folder, of iterate alone: the first one's other figures go.
+run "$tmp/runs/iter.csv" A iterate
+scripts/compare.sh -o "$cdir" "$tmp/runs/old.csv" "$tmp/runs/iter.csv" >/dev/null 2>&1
+check compare-removes-stale "after comparing iterate alone the folder holds $(ls "$cdir" | tr '\n' ' ')" \
+	sh -c "[ -s '$cdir/iterate.png' ] && [ ! -e '$cdir/create.png' ] && [ ! -e '$cdir/varkor.png' ]"
+rm -f "$tmp/runs/iter.csv" "$tmp/runs/iter-samples.csv"
+# Put the full comparison back for the report.
+make -s --no-print-directory compare OLD="$tmp/runs/old.csv" NEW="$tmp/runs/new.csv" >/dev/null 2>&1
+
+# Two profiles: refused without PROFILES=1, drawn with it.
+make -s --no-print-directory compare OLD="$tmp/runs/old.csv" NEW="$tmp/runs/AAA.csv" >"$tmp/p.out" 2>"$tmp/p.err"
+rc=$?
+check compare-profiles-refused "A against AAA without PROFILES=1: exit $rc, $(head -n 1 "$tmp/p.err")" \
+	sh -c "[ $rc -eq 2 ] && grep -q 'PROFILES=1' '$tmp/p.err' && [ ! -e '$tmp/runs/AAA-compare' ]"
+make -s --no-print-directory compare OLD="$tmp/runs/old.csv" NEW="$tmp/runs/AAA.csv" PROFILES=1 >"$tmp/p.out" 2>"$tmp/p.err"
+rc=$?
+check compare-profiles "A against AAA with PROFILES=1: exit $rc, $(tail -n 2 "$tmp/p.err")" \
+	sh -c "[ $rc -eq 0 ] && [ -s '$tmp/runs/AAA-compare/iterate.png' ] && [ -s '$tmp/runs/AAA-compare/varkor.png' ]"
+check compare-profiles-says-drift "the output does not say the drift is the profiles' difference" \
+	sh -c "grep -q \"the profiles' difference, not the machine's\" '$tmp/p.out' &&
+		grep -q '^# profiles OLD A NEW AAA' '$tmp/runs/AAA-compare/verdicts.csv'"
+rm -rf "$tmp/runs/AAA-compare"
+
+# Bad input: exit 2, a message, no figure folder.
+printf 'not,a,results,file\n1,2,3,4\n' >"$tmp/bad.csv"
+bad_compare() { # bad_compare NAME EXPECTED-IN-MESSAGE MAKE-ARGS...
+	name=$1 expect=$2
+	shift 2
+	make -s --no-print-directory compare "$@" >"$tmp/bad.out" 2>"$tmp/bad.err"
+	rc=$?
+	check "$name" "exit $rc, message '$(head -n 1 "$tmp/bad.err")'" \
+		sh -c "[ $rc -eq 2 ] && grep -q '$expect' '$tmp/bad.err' && [ ! -e '$tmp/bad-compare' ] && [ ! -e '$tmp/none-compare' ]"
+}
+bad_compare compare-missing-file "cannot read" OLD="$tmp/none.csv" NEW="$tmp/runs/new.csv"
+bad_compare compare-not-a-csv "not an ecsbench CSV" OLD="$tmp/runs/old.csv" NEW="$tmp/bad.csv"
+bad_compare compare-no-new "usage: make compare" OLD="$tmp/runs/old.csv"
+bad_compare compare-bad-profiles "PROFILES=yes" OLD="$tmp/runs/old.csv" NEW="$tmp/runs/new.csv" PROFILES=yes
+build/ecsbench-compare --profiles "$tmp/runs/old.csv" >/dev/null 2>"$tmp/bad.err"
+rc=$?
+check compare-bin-usage "ecsbench-compare --profiles with one file: exit $rc" \
+	sh -c "[ $rc -eq 2 ] && grep -q usage '$tmp/bad.err'"
+
+# --- make report --------------------------------------------------------------------------
+make -s --no-print-directory plots PROFILE=A OUTPUT="$tmp/runs/new.csv" >/dev/null 2>"$tmp/plots.err"
+check report-plots "make plots OUTPUT= failed: $(tail -n 2 "$tmp/plots.err")" test -s "$tmp/runs/new-plots/A/iterate.png"
+make -s --no-print-directory report PROFILE=A OUTPUT="$tmp/runs/new.csv" >"$tmp/report.out" 2>"$tmp/report.err"
+rc=$?
+page=$tmp/runs/new-report.html
+check report-writes "make report OUTPUT=: exit $rc, $(tail -n 2 "$tmp/report.err")" sh -c "[ $rc -eq 0 ] && [ -s '$page' ]"
+# Every src and href, as the page names it.
+grep -o '\(src\|href\)="[^"]*"' "$page" | sed 's/^[a-z]*="//; s/"$//' >"$tmp/named"
+missing=$(grep -v '^#' "$tmp/named" | while read -r f; do
+	[ -e "$tmp/runs/$f" ] || echo "$f"
+done)
+check report-names-exist "the page names files that do not exist: $(echo "$missing" | head -n 3 | tr '\n' ' ')" [ -z "$missing" ]
+check report-names-something "the page names fewer than 8 files" [ "$(grep -vc '^#' "$tmp/named")" -ge 8 ]
+anchors=$(grep '^#' "$tmp/named" | while read -r a; do
+	grep -q "id=\"${a#\#}\"" "$page" || echo "$a"
+done)
+check report-anchors "links to anchors that are not on the page: $anchors" [ -z "$anchors" ]
+check report-relative "the page names an absolute path or a network address: $(grep -E '^(/|[a-z]+:)' "$tmp/named" | head -n 2)" \
+	sh -c "! grep -qE '^(/|[a-z]+:)' '$tmp/named'"
+check report-no-network "the page loads something from a network" sh -c "! grep -qiE '(src|href)=\"(https?:)?//|@import|url\\(' '$page'"
+nfig=$(ls "$tmp/runs/new-plots/A/"*.png "$tmp/runs/new-plots/profiles/"*.png "$tmp/runs/new-compare/"*.png | wc -l)
+check report-every-figure "the page shows $(grep -c '<img ' "$page") images, the run and its comparison have $nfig figures" \
+	[ "$(grep -c '<img ' "$page")" -eq "$nfig" ]
+check report-captions "a figure without a caption" \
+	[ "$(grep -c '<figcaption><b>[^<]*</b>: [A-Za-z0-9]' "$page")" -eq "$nfig" ]
+check report-tables "a table is missing (at a glance, seed 001's, performance)" \
+	sh -c "grep -q 'At a glance' '$page' && grep -q '<th>allocations</th>' '$page' && grep -q '<th>ratio to best</th>' '$page'"
+# A backend that lacks a row at the largest N is written "not measured", never left blank.
+awk -F, '!/^(#|backend,)/ && $1 == "tree" && $4 == "iterate" && $5 == 2048 { next } { print }' \
+	"$tmp/runs/new.csv" >"$tmp/lacking.csv"
+scripts/report.sh -o "$tmp/lacking.html" -p "$tmp/runs/new-plots" "$tmp/lacking.csv" 2>/dev/null
+check report-not-measured "tree's missing iterate row is not written 'not measured'" \
+	sh -c "grep -q '<tr><th>tree</th><td><span class=\"absent\">not measured</span>' '$tmp/lacking.html'"
+make -s --no-print-directory report OUTPUT="$tmp/none.csv" >/dev/null 2>"$tmp/report.err"
+rc=$?
+check report-no-csv "make report with an OUTPUT that does not exist: exit $rc" \
+	sh -c "[ $rc -eq 2 ] && grep -q 'run make bench' '$tmp/report.err' && [ ! -e '$tmp/none-report.html' ]"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
