@@ -176,6 +176,31 @@ static int compare_main(const char *old_path, const char *new_path, const char *
 	}
 	double drift = quantile(logs, nl, 0.5), q1 = quantile(logs, nl, 0.25),
 	       q3 = quantile(logs, nl, 0.75);
+	/*
+	 * Rows also move between two runs on their own, beyond the drift and beyond their own
+	 * intervals: the machine's state changes what a run costs unevenly (a memory-bound row more
+	 * than a compute-bound one), and each run's interval sees only its own processes. That
+	 * between-run spread is estimated from the rows themselves, robustly (most rows of two runs
+	 * did not change): the median absolute deviation of the drift-adjusted log ratios, scaled
+	 * to a standard deviation, less the part the rows' own standard errors explain. The
+	 * verdicts without drift add it to each row's uncertainty (a random effect per row).
+	 */
+	double between = 0;
+	{
+		double *dev = calloc(n + 1, sizeof *dev), *se2 = calloc(n + 1, sizeof *se2);
+		uint32_t m = 0;
+		for (uint32_t i = 0; i < n && dev && se2; i++)
+			if (pairs[i].has_interval) {
+				dev[m] = fabs(pairs[i].log_ratio - drift);
+				se2[m++] = pow(pairs[i].half / 1.96, 2);
+			}
+		if (m >= 8) {
+			double mad = 1.4826 * quantile(dev, m, 0.5), own = quantile(se2, m, 0.5);
+			between = mad * mad > own ? sqrt(mad * mad - own) : 0;
+		}
+		free(dev);
+		free(se2);
+	}
 	FILE *out = NULL;
 	if (out_path && !(out = fopen(out_path, "w"))) {
 		fprintf(stderr, "ecsbench-compare: cannot write %s\n", out_path);
@@ -209,8 +234,8 @@ static int compare_main(const char *old_path, const char *new_path, const char *
 			lo = exp(p->log_ratio - p->half);
 			hi = exp(p->log_ratio + p->half);
 			raw = verdict(lo, hi);
-			adjusted = verdict(exp(p->log_ratio - drift - p->half),
-			                   exp(p->log_ratio - drift + p->half));
+			double half = sqrt(p->half * p->half + pow(1.96 * between, 2));
+			adjusted = verdict(exp(p->log_ratio - drift - half), exp(p->log_ratio - drift + half));
 		}
 		for (int k = 0; k < 4; k++) {
 			counts[0][k] += strcmp(raw, kinds[k]) == 0;
@@ -242,6 +267,9 @@ static int compare_main(const char *old_path, const char *new_path, const char *
 	if (nf)
 		printf("; the floor rows alone: %.3fx", exp(quantile(floors, nf, 0.5)));
 	printf(".\n");
+	printf("Between the runs, rows also moved by about +-%.1f%% (one standard deviation) on their "
+	       "own, beyond the drift and their intervals; the verdicts without drift allow for it.\n",
+	       100 * (exp(between) - 1));
 	if (profiles)
 		printf("Profile %s ran %.0f%% %s than profile %s in the median row: the verdicts say "
 		       "what the profile costs each row; without drift, which rows pay more or less than "
