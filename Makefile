@@ -21,8 +21,10 @@ BACKENDS ?= all
 WORKLOADS ?= all
 ENTITIES ?= 1024..1048576
 COMPONENTS ?= 1,2,3
-REPS ?= 5
-WARMUP ?= 1
+# Processes, samples and warm-up: the harness's defaults (build/ecsbench --help) unless given.
+PROCESSES ?=
+REPS ?=
+WARMUP ?=
 SEED ?= 1
 SYSTEMS ?=
 COMPONENT_SIZE ?= 8
@@ -219,7 +221,8 @@ fuzz-merge: build/fuzz/fuzz
 bench: $(BIN)
 	@mkdir -p $(dir $(OUTPUT))
 	$(BIN) --profile $(PROFILE) --backends $(BACKENDS) --workloads $(WORKLOADS) \
-		--entities $(ENTITIES) --components $(COMPONENTS) --reps $(REPS) --warmup $(WARMUP) \
+		--entities $(ENTITIES) --components $(COMPONENTS) $(if $(PROCESSES),--processes $(PROCESSES)) \
+		$(if $(REPS),--reps $(REPS)) $(if $(WARMUP),--warmup $(WARMUP)) \
 		--seed $(SEED) $(if $(SYSTEMS),--systems $(SYSTEMS)) --component-size $(COMPONENT_SIZE) \
 		--scale $(SCALE) --output $(OUTPUT)
 	$(Q)$(MAKE) --no-print-directory plots PROFILE=$(PROFILE) OUTPUT=$(OUTPUT) PLOTS=$(PLOTS) || \
@@ -310,7 +313,8 @@ clean:
 help:
 	@echo "make                  build build/ecsbench and the tests"
 	@echo "make bench PROFILE=A  every backend, workload, k=1..3, N=2^10..2^20 -> results/A.csv"
-	@echo "                      (BACKENDS= WORKLOADS= ENTITIES= COMPONENTS= REPS= WARMUP= SEED= SYSTEMS= OUTPUT=)"
+	@echo "                      (BACKENDS= WORKLOADS= ENTITIES= COMPONENTS= PROCESSES= REPS= WARMUP= SEED="
+	@echo "                      SYSTEMS= COMPONENT_SIZE= SCALE= OUTPUT=)"
 	@echo "                      then draws plots/A/*.png and plots/profiles/*.png; OUTPUT=x.csv: plots in x-plots/"
 	@echo "make plots PROFILE=A  draw the plots again from results/"
 	@echo "make cachegrind PROFILE=A   D refs, D1/LLd misses of the timed call under valgrind"

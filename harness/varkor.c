@@ -528,8 +528,7 @@ const struct workload workload_varkor_add = {
 };
 const struct workload workload_varkor_add_write_delete = {
 	.name = "varkor-add-write-delete",
-	.timed = "seed 001's AddWriteDelete: 300 rounds of 2,000 entities with 4 components: "
-	         "create, write, delete",
+	.timed = "seed 001's AddWriteDelete: 300 rounds of 2,000 entities: create, write, delete",
 	.fixed_entities = 2000,
 	.rounds = ADD_WRITE_DELETE_ROUNDS,
 	.k_fixed = true,
@@ -541,8 +540,7 @@ const struct workload workload_varkor_add_write_delete = {
 };
 const struct workload workload_varkor_distributed = {
 	.name = "varkor-distributed",
-	.timed = "seed 001's DistributedAddWriteRemoveAddDelete: 300 rounds of 2,000 entities with "
-	         "one of 4 components: write, remove, add another, delete",
+	.timed = "seed 001's DistributedAddWriteRemoveAddDelete: 300 rounds of 2,000 entities",
 	.fixed_entities = 2000,
 	.rounds = DISTRIBUTED_ROUNDS,
 	.k_fixed = true,
@@ -554,8 +552,7 @@ const struct workload workload_varkor_distributed = {
 };
 const struct workload workload_varkor_relationship = {
 	.name = "varkor-relationship",
-	.timed = "seed 001's RelationshipAddWriteDelete: 500 rounds of 10 roots x 10 children x 20 "
-	         "grandchildren linked by a Relationship component: create, write, delete the roots",
+	.timed = "seed 001's RelationshipAddWriteDelete: 500 rounds of 10 trees of 211 entities",
 	.fixed_entities = 10,
 	.unit_entities = RELATIONSHIP_TREE,
 	.rounds = RELATIONSHIP_ROUNDS,
@@ -568,8 +565,8 @@ const struct workload workload_varkor_relationship = {
 };
 const struct workload workload_varkor_random = {
 	.name = "varkor-random",
-	.timed = "seed 001's Random: 10 rounds of 50,000 creation attempts (ramp 1..0), 100,000 "
-	         "random operations, 50,000 deletion attempts (ramp 0..1)",
+	.timed = "seed 001's Random: 10 rounds of 50,000 creations, 100,000 operations, 50,000 "
+	         "deletions",
 	.fixed_entities = 50000,
 	.rounds = RANDOM_ROUNDS,
 	.k_fixed = true,

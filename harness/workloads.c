@@ -363,8 +363,7 @@ static int fragmented_finish(struct run *run)
 
 static const struct workload workload_create = {
 	.name = "create",
-	.timed = "create N entities with their k components (entity_create_with), into an empty "
-	         "storage told of N in advance (reserve)",
+	.timed = "create N entities with their k components, into an empty storage reserved for N",
 	.prepare = create_prepare,
 	.execute = create_execute,
 	.end_sample = fresh_worlds_end_sample,
@@ -383,8 +382,7 @@ static const struct workload workload_iterate = {
 };
 static const struct workload workload_iterate_aged = {
 	.name = "iterate-aged",
-	.timed = "one pass of system 0 over N entities whose last component (Velocity; k = 1: "
-	         "Position) was added after the others, in shuffled order (storage that has lived)",
+	.timed = "one pass of system 0 over N entities whose last component came in shuffled order",
 	.floor = &floor_iterate,
 	.count_dependent = true,
 	.setup = iterate_aged_setup,
@@ -394,8 +392,7 @@ static const struct workload workload_iterate_aged = {
 };
 static const struct workload workload_churn = {
 	.name = "churn",
-	.timed = "create N entities with their k components (entity_create_with), then destroy "
-	         "them all",
+	.timed = "create N entities with their k components, then destroy them all",
 	.setup = churn_setup,
 	.execute = churn_execute,
 	.finish = churn_finish,

@@ -173,7 +173,7 @@ if [ "$have_csv" = 1 ]; then
 	# the samples behind a median: "5 reps", or "5 reps x 3 processes" where the CSV has them
 	procs=$(grep -v '^#' "$csv" | awk -F, '$1 == "backend" { for (i = 1; i <= NF; i++) if ($i == "processes") c = i; next }
 		c && !seen[$c]++ { s = s (s == "" ? "" : "/") $c } END { print s }')
-	samples="${reps:-?} reps${procs:+ x $procs processes}"
+	samples="up to ${reps:-?} samples${procs:+ x $procs processes}"
 	bars=$(bars_text "$csv")
 	means=$(noisy_means "$csv")
 	# the same, short enough for a title line that already says what the bars are
