@@ -107,7 +107,17 @@ const struct workload *workload_find(const char *name);
 /* Driving one participant of a row (workloads.c). */
 struct run *run_new(const struct bench_case *c, struct bench_result *r);
 int run_setup(struct run *run);
-int run_sample(struct run *run, uint32_t inner, uint64_t *ns, uint64_t *allocations);
+/* What the process met during one sample's timed region (--trace-samples): its own CPU time
+ * (wall time minus this is time the CPU spent elsewhere), page faults, context switches, and the
+ * CPU it ended on. */
+struct sample_usage {
+	uint64_t cpu_ns;
+	long minflt, majflt, nvcsw, nivcsw;
+	int cpu;
+};
+/* usage: NULL, or filled with what the sample met (the calls sit outside the clock pair). */
+int run_sample(struct run *run, uint32_t inner, uint64_t *ns, uint64_t *allocations,
+               struct sample_usage *usage);
 int run_finish(struct run *run);
 void run_free(struct run *run);
 

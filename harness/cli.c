@@ -52,6 +52,8 @@ static void help(void)
 	       "  --layout MODE      random (default): each process gets a fresh address-space\n"
 	       "                     layout, a random heap offset and stack padding; fixed:\n"
 	       "                     no randomisation at all (to measure what layout does)\n"
+	       "  --trace-samples    a line per sample on stderr: wall and CPU time, page faults,\n"
+	       "                     context switches, the CPU, the time (docs/variation.md)\n"
 	       "  --component-size B bytes of Position and Velocity, 8..%u (default: 8)\n"
 	       "  --scale F          multiplies the entity counts of the workloads that are not\n"
 	       "                     swept over N (seed 001's), 0.001..100 (default: 1)\n"
@@ -349,7 +351,7 @@ void options_parse(int argc, char **argv, struct options *o)
 		{"component-size", required_argument, 0, 'z'},
 		{"inner", required_argument, 0, 'i'},     {"no-floor", no_argument, 0, 'F'},
 		{"malloc-default", no_argument, 0, 'M'},  {"processes", required_argument, 0, 'j'},
-		{"layout", required_argument, 0, 'L'},
+		{"layout", required_argument, 0, 'L'},    {"trace-samples", no_argument, 0, 'T'},
 		/* The driver's own, for its child processes (driver.c); not in --help. */
 		{"child-pass", required_argument, 0, 1001}, {"child-inner", required_argument, 0, 1002},
 		{"child-heap-offset", required_argument, 0, 1003},
@@ -397,6 +399,7 @@ void options_parse(int argc, char **argv, struct options *o)
 		case 'P': o->no_pin = true; break;
 		case 'F': o->no_floor = true; break;
 		case 'M': o->malloc_default = true; break;
+		case 'T': o->trace_samples = true; break;
 		case 'L':
 			if (strcmp(optarg, "random") == 0)
 				o->layout = LAYOUT_RANDOM;

@@ -49,6 +49,7 @@ struct options {
 	bool no_pin;
 	bool no_floor;
 	bool malloc_default;
+	bool trace_samples; /* a line per sample on stderr: CPU time, faults, switches */
 	enum layout_mode layout;
 	/* Set only in a child process of the driver (driver.c). */
 	int child_pass;              /* -1: not a child */

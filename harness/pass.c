@@ -12,12 +12,14 @@
  * (driver.h); nothing here writes a file.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <malloc.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "driver.h"
 #include "world.h"
@@ -73,6 +75,25 @@ void measuring_process_setup(const struct options *o, char *pinning, size_t pinn
 	snprintf(pinning, pinning_len, "not pinned (--no-pin)");
 	if (!o->no_pin)
 		pin_to_one_cpu(pinning, pinning_len);
+	if (o->trace_samples)
+		fprintf(stderr, "ecsbench-trace-process %d %ld %u %p %s\n",
+		        o->child_pass < 0 ? 1 : o->child_pass + 1, (long)getpid(), o->child_heap_offset,
+		        sbrk(0), pinning);
+}
+
+/* One sample as --trace-samples shows it on stderr (docs/variation.md reads these lines); the
+ * last field is CLOCK_MONOTONIC after the sample, so that processes on other CPUs line up. */
+static void trace_sample(const struct options *o, const struct group *gr, uint32_t pass,
+                         uint32_t p, uint32_t s, uint64_t inner, uint64_t ns,
+                         const struct sample_usage *u)
+{
+	fprintf(stderr,
+	        "ecsbench-trace %u %s %s %u %u %d %s %" PRIu64 " %" PRIu64 " %" PRIu64
+	        " %ld %ld %ld %ld %d %" PRIu64 "\n",
+	        pass + 1, participant_name(o, gr, p), gr->workload->name, gr->n, gr->k,
+	        s == UINT32_MAX ? -1 : (int)s,
+	        s == UINT32_MAX ? "calibration" : s < o->warmup ? "warmup" : "timed", inner, ns,
+	        u->cpu_ns, u->minflt, u->majflt, u->nvcsw, u->nivcsw, u->cpu, now_ns());
 }
 
 /* --- one group ---------------------------------------------------------------------------- */
@@ -105,6 +126,7 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 	const struct group *gr = &plan->groups[g];
 	uint32_t np = gr->participants;
 	struct values values, writes;
+	struct sample_usage usage;
 	struct participant ps[MAX_LIST + 1];
 	memset(ps, 0, sizeof ps);
 	memset(&writes, 0, sizeof writes);
@@ -149,10 +171,12 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 		if (x->failed)
 			continue;
 		ev->sample_begin(ev->ctx, g, p, UINT32_MAX, 0);
-		if (run_sample(x->run, 1, &ns, &calls)) {
+		if (run_sample(x->run, 1, &ns, &calls, o->trace_samples ? &usage : NULL)) {
 			participant_failed(ev, g, p, x);
 			continue;
 		}
+		if (o->trace_samples)
+			trace_sample(o, gr, pass, p, UINT32_MAX, 1, ns, &usage);
 		x->calibration_ns = (double)ns;
 		if ((x->c.ops || np == 1) && ns < fastest)
 			fastest = ns;
@@ -180,10 +204,13 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 			if (x->failed)
 				continue;
 			ev->sample_begin(ev->ctx, g, p, s, x->calibration_ns * (double)inner);
-			if (run_sample(x->run, (uint32_t)inner, &ns, &calls)) {
+			if (run_sample(x->run, (uint32_t)inner, &ns, &calls,
+			               o->trace_samples ? &usage : NULL)) {
 				participant_failed(ev, g, p, x);
 				continue;
 			}
+			if (o->trace_samples)
+				trace_sample(o, gr, pass, p, s, inner, ns, &usage);
 			if (s >= o->warmup) {
 				ev->sample(ev->ctx, g, p, s - o->warmup, (double)ns / (double)inner);
 				x->timed_allocations += calls;
@@ -219,7 +246,6 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 		run_free(ps[p].run);
 	values_free(&values);
 	values_free(&writes);
-	(void)pass;
 }
 
 void pass_run(const struct options *o, const struct plan *plan, uint32_t pass,

@@ -11,8 +11,11 @@
  * - the work cannot be deleted: its results are read back for the checksum, and a compiler
  *   barrier closes every timed region.
  */
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
 
 #include "measure.h"
 #include "world.h"
@@ -474,19 +477,42 @@ static uint64_t run_allocation_calls(const struct run *run)
  * checks around them are the workload's. *ns is the time of the whole sample, *allocations the
  * allocation calls made inside it. This is the one timed region of the harness.
  */
-int run_sample(struct run *run, uint32_t inner, uint64_t *ns, uint64_t *allocations)
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+int run_sample(struct run *run, uint32_t inner, uint64_t *ns, uint64_t *allocations,
+               struct sample_usage *usage)
 {
 	const struct workload *w = impl(run);
 	run->inner = inner;
 	if (w->prepare && w->prepare(run))
 		return -1;
 	uint64_t calls = run_allocation_calls(run);
+	struct rusage before, after;
+	uint64_t cpu0 = 0;
+	if (usage) {
+		getrusage(RUSAGE_THREAD, &before);
+		cpu0 = thread_cpu_ns();
+	}
 	uint64_t t0 = now_ns();
 	MEASURE_BEGIN();
 	int rc = w->execute(run);
 	clobber_memory();
 	MEASURE_END();
 	*ns = now_ns() - t0;
+	if (usage) {
+		usage->cpu_ns = thread_cpu_ns() - cpu0;
+		getrusage(RUSAGE_THREAD, &after);
+		usage->minflt = after.ru_minflt - before.ru_minflt;
+		usage->majflt = after.ru_majflt - before.ru_majflt;
+		usage->nvcsw = after.ru_nvcsw - before.ru_nvcsw;
+		usage->nivcsw = after.ru_nivcsw - before.ru_nivcsw;
+		usage->cpu = sched_getcpu();
+	}
 	*allocations = run_allocation_calls(run) - calls;
 	if (rc == 0 && w->end_sample)
 		rc = w->end_sample(run);
