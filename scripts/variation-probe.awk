@@ -19,7 +19,7 @@ function median_of(text,    a, n) {
 	sort_list(a, n)
 	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
-function add(arr, key, v) { arr[key] = (key in arr) ? arr[key] " " v : v }
+function add(arr, key, v,    was) { was = (key in arr) ? arr[key] " " : ""; arr[key] = was v }
 
 FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 $col["kind"] == "timed" {

@@ -53,7 +53,7 @@ function count_below_one(text,    a, n, i, c) {
 	for (i = 1; i <= n; i++) if (a[i] < 1) c++
 	return c
 }
-function add(arr, key, v) { arr[key] = (key in arr) ? arr[key] " " v : v }
+function add(arr, key, v,    was) { was = (key in arr) ? arr[key] " " : ""; arr[key] = was v }
 function pct(sd) { return sprintf("%.1f%%", 100 * sd) }
 
 FNR == 1 { file++; for (i = 1; i <= NF; i++) col[file, $i] = i; next }

@@ -44,7 +44,7 @@ iterate="--profile A --workloads iterate --backends vector,archetype,sparse --en
 # shellcheck disable=SC2034
 probe="--profile A --workloads iterate --backends vector,archetype --entities 16384 --components 2 --no-floor --warmup 0 --reps 1000 --inner 1000"
 
-experiments="layout-create layout-iterate offset malloc inner cpu neighbour order probe"
+experiments="layout-create layout-iterate offset malloc inner cpu neighbour order probe harness"
 
 # experiment -> "base-arguments-variable arm arm ..."; the first arm is the reference.
 experiment_def() {
@@ -58,6 +58,7 @@ experiment_def() {
 	neighbour) echo "create quiet busy-other busy-same" ;;
 	order) echo "create vas avs sva" ;;
 	probe) echo "probe cpu0 cpu1" ;;
+	harness) echo "create pin-last cpu0" ;;
 	*) return 1 ;;
 	esac
 }
@@ -82,6 +83,9 @@ order           --backends vector,archetype,sparse / archetype,vector,sparse /
 probe           not arms but one long process on each CPU at the same time (vector and
                 archetype iterate, k = 2, N = 16384, for about 30 s): does the machine's slow
                 state come and go on both CPUs together, and does it move the ratio
+harness         the reported command as a user runs it (--processes 5, the harness's own layout
+                and pinning: the last CPU), against the same under taskset -c 0; HARNESS_RUNS
+                runs each (default 4), alternating; what the CSV's medians and intervals say
 Every arm but layout and offset uses the random layout, as a normal run's processes do. With
 CPU=n set, every arm but cpu's runs under taskset -c n.
 EOF
@@ -211,6 +215,35 @@ run_probe() {
 	done
 }
 
+# The reported command run as a user runs it, its CSVs kept (a few KiB each): does the run's own
+# interval show what the separate processes disagree on?
+run_harness() {
+	local dir=$out/harness i arm wrap
+	for ((i = 1; i <= ${HARNESS_RUNS:-4}; i++)); do
+		for arm in pin-last cpu0; do
+			wrap=""
+			[ "$arm" = cpu0 ] && wrap="taskset -c 0"
+			printf '\rvariation.sh: harness %d/%d (%s)   ' "$i" "${HARNESS_RUNS:-4}" "$arm" >&2
+			local load
+			load=$(awk '{ split($4, r, "/"); print $1 "," $2 "," r[1] }' /proc/loadavg)
+			# shellcheck disable=SC2086
+			env -i PATH=/usr/bin:/bin HOME=/tmp LANG=C $wrap "$bin" $create --trace-samples \
+				--output "$dir/$arm-$i.csv" 2>"$dir/last.trace" >/dev/null || {
+				echo "variation.sh: harness $arm run $i failed" >&2
+				cat "$dir/last.trace" >&2
+				return 1
+			}
+			awk -v run="$i" -v arm="$arm" '$1 == "ecsbench-trace" {
+				printf "%d,%s", run, arm
+				for (i = 2; i <= NF; i++) printf ",%s", $i
+				printf "\n" }' "$dir/last.trace" >>"$dir/samples.csv"
+			echo "$i,$arm,$load" >>"$dir/processes.csv"
+		done
+	done
+	rm -f "$dir/last.trace"
+	printf '\rvariation.sh: harness done in %s\033[K\n' "$dir" >&2
+}
+
 run_experiment() {
 	local exp=$1 def base arms dir=$out/$1
 	def=$(experiment_def "$exp") || {
@@ -226,13 +259,25 @@ run_experiment() {
 	{
 		if [ "$exp" = probe ]; then
 			echo "# variation.sh run probe: one process on each CPU at the same time"
+		elif [ "$exp" = harness ]; then
+			echo "# variation.sh run harness: ${HARNESS_RUNS:-4} runs per arm ($arms), alternating"
 		else
 			echo "# variation.sh run $exp: $per_arm processes per arm ($arms), alternating"
 		fi
 		echo "# commit $(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown); $(date -u +%FT%TZ)"
-		echo "# base: $bin $base --processes 1 --trace-samples${cpu:+, under taskset -c $cpu}"
+		if [ "$exp" = harness ]; then
+			echo "# base: $bin $base --trace-samples (5 processes, the harness's own layout)"
+		else
+			echo "# base: $bin $base --processes 1 --trace-samples${cpu:+, under taskset -c $cpu}"
+		fi
 		echo "# $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'); $(nproc) CPUs; kernel $(uname -r); THP $(cat /sys/kernel/mm/transparent_hugepage/enabled)"
 	} >"$dir/README"
+	if [ "$exp" = harness ]; then
+		echo "run,arm,process,backend,workload,entities,components,sample,kind,inner,wall_ns,cpu_ns,minflt,majflt,nvcsw,nivcsw,cpu,end_ns" >"$dir/samples.csv"
+		echo "run,arm,load1,load5,runnable" >"$dir/processes.csv"
+		run_harness
+		return
+	fi
 	if [ "$exp" = probe ]; then
 		echo "variation.sh: probe: one process on each CPU at once, about 30 s" >&2
 		run_probe
@@ -264,6 +309,8 @@ summary() {
 	echo
 	if [ "$(basename "$dir")" = probe ]; then
 		awk -F, -f scripts/variation-probe.awk "$dir/samples.csv"
+	elif [ "$(basename "$dir")" = harness ]; then
+		awk -F, -f scripts/variation-harness.awk "$dir"/pin-last-*.csv "$dir"/cpu0-*.csv "$dir/samples.csv"
 	else
 		awk -F, -f scripts/variation.awk "$dir/processes.csv" "$dir/samples.csv"
 	fi
