@@ -20,7 +20,7 @@ function median_of(text,    a, n) {
 }
 function add(arr, key, v,    was) { was = (key in arr) ? arr[key] " " : ""; arr[key] = was v }
 
-/^#/ { next }
+/^#/ || FILENAME ~ /-samples\.csv$/ { next }
 FILENAME ~ /\.csv$/ && FILENAME !~ /samples\.csv$/ {
 	if ($1 == "backend") { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	name = FILENAME; sub(/.*\//, "", name); sub(/\.csv$/, "", name)

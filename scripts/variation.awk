@@ -8,7 +8,8 @@
 # the first (Welch's interval on the logs); then what each arm met: load, preempted samples, page
 # faults, steal; then the machine's state: each round classed fast or slow by the floor's CPU
 # time in it (the floor is the same plain loop in every process, so it measures the machine, not
-# a storage), and every backend in fast and in slow rounds. Plain mawk: no asort, small
+# a storage), and every backend in fast and in slow rounds, with the share of their samples that
+# had an involuntary context switch and their wall/CPU time. Plain mawk: no asort, small
 # insertion sorts.
 
 function sort_list(a, n,    i, j, x) {
@@ -87,6 +88,7 @@ file == 1 {
 	round = $col[2, "sample"]
 	rw[run, be, n, round] = w
 	rc[run, be, n, round] = c
+	rpre[run, be, n, round] = $col[2, "nivcsw"] > 0
 	rounds[run, n] = round > rounds[run, n] ? round : rounds[run, n]
 	if (!((run, n) in rn_seen)) { rn_seen[run, n] = 1; add(runs_of, arm SUBSEP n, run) }
 	samples[arm, n]++
@@ -222,7 +224,7 @@ END {
 
 	# The machine's state, round by round, from the floor's CPU time (all arms together).
 	printf "The machine's state: rounds classed by the floor's CPU time in them (fast: under 1.1 times the floor's 10th percentile at that N; slow: 1.2 times or more); geometric means of CPU time per entity\n\n"
-	printf "| N | rounds | floor | vector | archetype | sparse | archetype/vector | sparse/vector |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n"
+	printf "| N | rounds | floor | vector | archetype | sparse | archetype/vector | sparse/vector | preempted samples | wall/CPU |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
 	for (k = 1; k <= nn; k++) {
 		n = ns[k]; fl = ""; m = 0
 		for (key in rc) {
@@ -232,7 +234,7 @@ END {
 		if (m < 10) continue
 		split(fl, fa, " "); sort_list(fa, m)
 		level = fa[int(m / 10) + 1]
-		delete G; delete GN
+		delete G; delete GN; delete GP; delete GW; delete GC
 		for (key in rc) {
 			split(key, p, SUBSEP)
 			if (p[2] != "floor" || p[3] != n) continue
@@ -244,14 +246,20 @@ END {
 			G[st, "vector"] += log(rc[run, "vector", n, s])
 			G[st, "archetype"] += log(rc[run, "archetype", n, s])
 			G[st, "sparse"] += log(rc[run, "sparse", n, s])
+			split("vector archetype sparse", three, " ")
+			for (bi = 1; bi <= 3; bi++) {
+				GP[st] += rpre[run, three[bi], n, s]
+				GW[st] += rw[run, three[bi], n, s]; GC[st] += rc[run, three[bi], n, s]
+			}
 		}
 		split("fast slow", sts, " ")
 		for (si = 1; si <= 2; si++) {
 			st = sts[si]
 			if (!GN[st]) continue
-			printf "| %d | %s: %d | %.2f | %.2f | %.2f | %.2f | %.3f | %.3f |\n", n, st, GN[st], exp(G[st, "floor"] / GN[st]),
+			printf "| %d | %s: %d | %.2f | %.2f | %.2f | %.2f | %.3f | %.3f | %.0f%% | %.2f |\n", n, st, GN[st], exp(G[st, "floor"] / GN[st]),
 			       exp(G[st, "vector"] / GN[st]), exp(G[st, "archetype"] / GN[st]), exp(G[st, "sparse"] / GN[st]),
-			       exp((G[st, "archetype"] - G[st, "vector"]) / GN[st]), exp((G[st, "sparse"] - G[st, "vector"]) / GN[st])
+			       exp((G[st, "archetype"] - G[st, "vector"]) / GN[st]), exp((G[st, "sparse"] - G[st, "vector"]) / GN[st]),
+			       100 * GP[st] / (3 * GN[st]), GW[st] / GC[st]
 		}
 	}
 	printf "\n"

@@ -13,8 +13,9 @@
 # (busy, idle and steal ticks of each CPU), so the load each process met is on record.
 #
 # Data go to OUT (default /tmp/ecsbench-variation), one folder per experiment:
-#   samples.csv    a line per sample of every participant (ecsbench-trace lines): wall and CPU
-#                  time of the timed region, page faults, context switches, the CPU it ended on
+#   samples.csv    a line per timed sample of every participant (ecsbench-trace lines): wall
+#                  and CPU time of the timed region, page faults, context switches, the CPU it
+#                  ended on, the time it ended (calibration and warm-up samples are left out)
 #   processes.csv  a line per process: arm, start, load average, heap offset, brk, pinning,
 #                  /proc/stat deltas of both CPUs
 # The summary reads only these two files. Costs: each process takes 2 to 6 s on an idle 2-CPU
@@ -165,7 +166,7 @@ run_one() {
 		cat "$dir/last.trace" >&2
 		return 1
 	fi
-	awk -v run="$run" -v arm="$arm" '$1 == "ecsbench-trace" {
+	awk -v run="$run" -v arm="$arm" '$1 == "ecsbench-trace" && $8 == "timed" {
 		printf "%d,%s", run, arm
 		for (i = 3; i <= NF; i++) printf ",%s", $i
 		printf "\n" }' "$dir/last.trace" >>"$dir/samples.csv"
@@ -199,7 +200,7 @@ run_probe() {
 	t1=$(date +%s.%N)
 	stat1=$(cpu_ticks)
 	for c in 0 1; do
-		awk -v run=$((c + 1)) -v arm="cpu$c" '$1 == "ecsbench-trace" {
+		awk -v run=$((c + 1)) -v arm="cpu$c" '$1 == "ecsbench-trace" && $8 == "timed" {
 			printf "%d,%s", run, arm
 			for (i = 3; i <= NF; i++) printf ",%s", $i
 			printf "\n" }' "$dir/probe$c.trace" >>"$dir/samples.csv"
@@ -233,11 +234,12 @@ run_harness() {
 				cat "$dir/last.trace" >&2
 				return 1
 			}
-			awk -v run="$i" -v arm="$arm" '$1 == "ecsbench-trace" {
+			awk -v run="$i" -v arm="$arm" '$1 == "ecsbench-trace" && $8 == "timed" {
 				printf "%d,%s", run, arm
 				for (i = 2; i <= NF; i++) printf ",%s", $i
 				printf "\n" }' "$dir/last.trace" >>"$dir/samples.csv"
 			echo "$i,$arm,$load" >>"$dir/processes.csv"
+			rm -f "$dir/$arm-$i-samples.csv" # the same samples as the trace's, fewer columns
 		done
 	done
 	rm -f "$dir/last.trace"
@@ -267,6 +269,8 @@ run_experiment() {
 		echo "# commit $(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown); $(date -u +%FT%TZ)"
 		if [ "$exp" = harness ]; then
 			echo "# base: $bin $base --trace-samples (5 processes, the harness's own layout)"
+		elif [ "$exp" = probe ]; then
+			echo "# base: $bin $base --processes 1 --trace-samples, one under taskset -c 0, one under taskset -c 1"
 		else
 			echo "# base: $bin $base --processes 1 --trace-samples${cpu:+, under taskset -c $cpu}"
 		fi
