@@ -113,7 +113,15 @@ const struct workload *workload_find(const char *name);
 /* Driving one participant of a row (workloads.c). */
 struct run *run_new(const struct bench_case *c, struct bench_result *r);
 int run_setup(struct run *run);
-int run_sample(struct run *run, uint32_t inner, uint64_t *ns, uint64_t *allocations);
+/* What one sample's timed region took, and (with trace) what the process met during it. */
+struct sample_time {
+	uint64_t wall_ns;     /* CLOCK_MONOTONIC */
+	uint64_t cpu_ns;      /* CLOCK_THREAD_CPUTIME_ID: the thread's time on a CPU */
+	uint64_t allocations; /* allocation calls inside it */
+	long minflt, majflt, nvcsw, nivcsw; /* trace only: page faults, context switches */
+	int cpu;                            /* trace only: the CPU it ended on */
+};
+int run_sample(struct run *run, uint32_t inner, struct sample_time *t, bool trace);
 /* Memory figures; with verify, the correctness checks and the checksum too. */
 int run_finish(struct run *run, bool verify);
 void run_free(struct run *run);

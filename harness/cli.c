@@ -52,6 +52,11 @@ static void help(void)
 	       "  --layout MODE      random (default): each process gets a fresh address-space\n"
 	       "                     layout, a random heap offset and stack padding; fixed:\n"
 	       "                     no randomisation at all (to measure what layout does)\n"
+	       "  --clock C          cpu (default): a sample is the measuring thread's CPU time,\n"
+	       "                     so time another process took the CPU away is not counted;\n"
+	       "                     wall: elapsed time (off_cpu_pct says how far they differ)\n"
+	       "  --trace-samples    a line per sample on stderr: wall and CPU time, page faults,\n"
+	       "                     context switches, the CPU, the time (docs/variation.md)\n"
 	       "  --component-size B bytes of Position and Velocity, 8..%u (default: 8)\n"
 	       "  --scale F          multiplies the entity counts of the workloads that are not\n"
 	       "                     swept over N (seed 001's), 0.001..100 (default: 1)\n"
@@ -349,7 +354,8 @@ void options_parse(int argc, char **argv, struct options *o)
 		{"component-size", required_argument, 0, 'z'},
 		{"inner", required_argument, 0, 'i'},     {"no-floor", no_argument, 0, 'F'},
 		{"malloc-default", no_argument, 0, 'M'},  {"processes", required_argument, 0, 'j'},
-		{"layout", required_argument, 0, 'L'},
+		{"layout", required_argument, 0, 'L'},    {"trace-samples", no_argument, 0, 'T'},
+		{"clock", required_argument, 0, 'C'},
 		/* The driver's own, for its child processes (driver.c); not in --help. */
 		{"child-pass", required_argument, 0, 1001}, {"child-sampling", required_argument, 0, 1002},
 		{"child-heap-offset", required_argument, 0, 1003},
@@ -397,6 +403,15 @@ void options_parse(int argc, char **argv, struct options *o)
 		case 'P': o->no_pin = true; break;
 		case 'F': o->no_floor = true; break;
 		case 'M': o->malloc_default = true; break;
+		case 'T': o->trace_samples = true; break;
+		case 'C':
+			if (strcmp(optarg, "cpu") == 0)
+				o->wall_clock = false;
+			else if (strcmp(optarg, "wall") == 0)
+				o->wall_clock = true;
+			else
+				usage_error("unknown clock '%s' (valid: cpu, wall)", optarg);
+			break;
 		case 'L':
 			if (strcmp(optarg, "random") == 0)
 				o->layout = LAYOUT_RANDOM;

@@ -49,6 +49,8 @@ struct options {
 	bool no_pin;
 	bool no_floor;
 	bool malloc_default;
+	bool trace_samples; /* a line per sample on stderr: CPU time, faults, switches */
+	bool wall_clock;    /* --clock wall: samples in wall time, not the thread's CPU time */
 	enum layout_mode layout;
 	/* Set only in a child process of the driver (driver.c). */
 	int child_pass;              /* -1: not a child */

@@ -73,12 +73,15 @@ void collection_message(struct collection *c, const char *fmt, ...)
 }
 
 void collect_sample(struct collection *c, uint32_t pass, uint32_t g, uint32_t p, uint32_t round,
-                    double ns)
+                    double ns, double wall_ns)
 {
 	if (pass >= c->o->processes || round >= c->o->reps || g >= c->plan->count ||
 	    p >= c->plan->groups[g].participants)
 		return;
-	collection_row(c, g, p)->samples[(size_t)pass * c->o->reps + round] = ns;
+	struct row_data *d = collection_row(c, g, p);
+	d->samples[(size_t)pass * c->o->reps + round] = ns;
+	d->clock_sum += ns;
+	d->wall_sum += wall_ns;
 }
 
 void collect_row(struct collection *c, uint32_t pass, uint32_t g, uint32_t p,

@@ -176,11 +176,11 @@ static void on_sample_begin(void *ctx, uint32_t g, uint32_t p, uint32_t s, doubl
 	progress_show(pr, false);
 }
 
-static void on_sample(void *ctx, uint32_t g, uint32_t p, uint32_t round, double ns)
+static void on_sample(void *ctx, uint32_t g, uint32_t p, uint32_t round, double ns, double wall)
 {
 	struct progress *pr = ctx;
 	pr->in_sample = false;
-	collect_sample(pr->c, pr->pass, g, p, round, ns);
+	collect_sample(pr->c, pr->pass, g, p, round, ns, wall);
 }
 
 static void on_row(void *ctx, uint32_t g, uint32_t p, const struct bench_result *r)
@@ -234,9 +234,10 @@ static void child_sample_begin(void *ctx, uint32_t g, uint32_t p, uint32_t s, do
 {
 	child_line(ctx, "B %u %u %u %.17g", g, p, s, estimate);
 }
-static void child_sample(void *ctx, uint32_t g, uint32_t p, uint32_t round, double ns)
+static void child_sample(void *ctx, uint32_t g, uint32_t p, uint32_t round, double ns,
+                         double wall)
 {
-	child_line(ctx, "S %u %u %u %.17g", g, p, round, ns);
+	child_line(ctx, "S %u %u %u %.17g %.17g", g, p, round, ns, wall);
 }
 static void child_row(void *ctx, uint32_t g, uint32_t p, const struct bench_result *r)
 {
@@ -348,11 +349,13 @@ static int parent_line(struct progress *pr, char *line, bool *done)
 			break;
 		on_sample_begin(pr, g, p, s, x);
 		return 0;
-	case 'S':
-		if (sscanf(line, "S %u %u %u %lg", &g, &p, &s, &x) != 4)
+	case 'S': {
+		double wall;
+		if (sscanf(line, "S %u %u %u %lg %lg", &g, &p, &s, &x, &wall) != 5)
 			break;
-		on_sample(pr, g, p, s, x);
+		on_sample(pr, g, p, s, x, wall);
 		return 0;
+	}
 	case 'R': {
 		struct bench_result r;
 		unsigned reps, verified;

@@ -70,7 +70,9 @@ struct pass_events {
 	/* Participant p starts sample s (warm-up ones included); estimate_ns: how long it will
 	 * take, or 0. */
 	void (*sample_begin)(void *ctx, uint32_t g, uint32_t p, uint32_t s, double estimate_ns);
-	void (*sample)(void *ctx, uint32_t g, uint32_t p, uint32_t round, double ns_per_run);
+	/* A timed sample, per run: on the run's clock (--clock), and its wall time. */
+	void (*sample)(void *ctx, uint32_t g, uint32_t p, uint32_t round, double ns_per_run,
+	               double wall_ns_per_run);
 	void (*row)(void *ctx, uint32_t g, uint32_t p, const struct bench_result *r);
 	void (*group_end)(void *ctx, uint32_t g);
 };
@@ -86,6 +88,7 @@ struct row_data {
 	uint64_t *checksums; /* per process, where it took one */
 	bool *done;          /* per process: its row arrived */
 	bool *verified;      /* per process: it took the checksum */
+	double wall_sum, clock_sum; /* over every timed sample: how much time was off the CPU */
 	struct bench_result result; /* the last process's figures (peak: the largest) */
 	bool failed;
 	uint32_t failed_process;
@@ -107,7 +110,7 @@ void collection_free(struct collection *c);
 struct row_data *collection_row(struct collection *c, uint32_t g, uint32_t p);
 /* The events of process `pass` go into the collection through these. */
 void collect_sample(struct collection *c, uint32_t pass, uint32_t g, uint32_t p, uint32_t round,
-                    double ns);
+                    double ns, double wall_ns);
 void collect_row(struct collection *c, uint32_t pass, uint32_t g, uint32_t p,
                  const struct bench_result *r);
 void collect_group_end(struct collection *c, uint32_t pass, uint32_t g);

@@ -12,6 +12,7 @@
  * (driver.h); nothing here writes a file.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <malloc.h>
 #include <math.h>
@@ -19,28 +20,31 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "driver.h"
 #include "world.h"
 
-/* Pins the process to the last CPU it may run on, so that its samples do not migrate. */
+/*
+ * Pins the process to the CPU it runs on now, so that its samples do not migrate. Not always the
+ * same CPU: the scheduler has just placed this fresh process, usually where it found room, so
+ * two runs at once (or a run and the machine's other work) do not all crowd one CPU, as pinning
+ * to the last CPU did (docs/variation.md).
+ */
 static void pin_to_one_cpu(char *note, size_t len)
 {
-	cpu_set_t set, one;
-	if (sched_getaffinity(0, sizeof set, &set) != 0) {
-		snprintf(note, len, "not pinned (sched_getaffinity: %s)", strerror(errno));
+	cpu_set_t one;
+	int cpu = sched_getcpu();
+	if (cpu < 0) {
+		snprintf(note, len, "not pinned (sched_getcpu: %s)", strerror(errno));
 		return;
 	}
-	int cpu = -1;
-	for (int i = CPU_SETSIZE - 1; i >= 0 && cpu < 0; i--)
-		if (CPU_ISSET(i, &set))
-			cpu = i;
 	CPU_ZERO(&one);
 	CPU_SET(cpu, &one);
-	if (cpu < 0 || sched_setaffinity(0, sizeof one, &one) != 0)
+	if (sched_setaffinity(0, sizeof one, &one) != 0)
 		snprintf(note, len, "not pinned (sched_setaffinity: %s)", strerror(errno));
 	else
-		snprintf(note, len, "pinned to cpu %d", cpu);
+		snprintf(note, len, "pinned to the cpu it started on, %d", cpu);
 }
 
 void measuring_process_setup(const struct options *o, char *pinning, size_t pinning_len,
@@ -74,6 +78,29 @@ void measuring_process_setup(const struct options *o, char *pinning, size_t pinn
 	snprintf(pinning, pinning_len, "not pinned (--no-pin)");
 	if (!o->no_pin)
 		pin_to_one_cpu(pinning, pinning_len);
+	if (o->trace_samples)
+		fprintf(stderr, "ecsbench-trace-process %d %ld %u %p %s\n",
+		        o->child_pass < 0 ? 1 : o->child_pass + 1, (long)getpid(), o->child_heap_offset,
+		        sbrk(0), pinning);
+}
+
+/* One sample as --trace-samples shows it on stderr (docs/variation.md reads these lines). */
+static void trace_sample(const struct options *o, const struct group *gr, uint32_t pass,
+                         uint32_t p, uint32_t s, uint64_t inner, const struct sample_time *t)
+{
+	fprintf(stderr,
+	        "ecsbench-trace %u %s %s %u %u %d %s %" PRIu64 " %" PRIu64 " %" PRIu64
+	        " %ld %ld %ld %ld %d %" PRIu64 "\n",
+	        pass + 1, participant_name(o, gr, p), gr->workload->name, gr->n, gr->k,
+	        s == UINT32_MAX ? -1 : (int)s,
+	        s == UINT32_MAX ? "calibration" : s < o->warmup ? "warmup" : "timed", inner, t->wall_ns,
+	        t->cpu_ns, t->minflt, t->majflt, t->nvcsw, t->nivcsw, t->cpu, now_ns());
+}
+
+/* A sample's time on the clock the run measures with (--clock). */
+static uint64_t sample_ns(const struct options *o, const struct sample_time *t)
+{
+	return o->wall_clock ? t->wall_ns : t->cpu_ns;
 }
 
 /* --- one group ---------------------------------------------------------------------------- */
@@ -194,18 +221,20 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 	for (uint32_t j = 0; j < np && first; j++) {
 		uint32_t p = order[j];
 		struct participant *x = &ps[p];
-		uint64_t ns = 0, calls = 0;
+		struct sample_time t = {0};
 		if (x->failed)
 			continue;
 		if (calibrate) {
 			ev->sample_begin(ev->ctx, g, p, UINT32_MAX, 0);
-			if (run_sample(x->run, 1, &ns, &calls)) {
+			if (run_sample(x->run, 1, &t, o->trace_samples)) {
 				participant_failed(ev, g, p, x);
 				continue;
 			}
-			x->run_ns = (double)ns;
+			if (o->trace_samples)
+				trace_sample(o, gr, pass, p, UINT32_MAX, 1, &t);
+			x->run_ns = (double)sample_ns(o, &t);
 		}
-		decide_sampling(o, x, calls);
+		decide_sampling(o, x, t.allocations);
 	}
 	if (calibrate && gr->workload->count_dependent) {
 		verified_early = true;
@@ -232,19 +261,22 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 			if (x->failed || (warm && s < o->warmup - warmups_here(x, first)) ||
 			    (!warm && s - o->warmup >= x->s.reps))
 				continue;
-			uint64_t ns, calls;
+			struct sample_time t;
 			ev->sample_begin(ev->ctx, g, p, s, x->run_ns * x->s.inner);
-			if (run_sample(x->run, x->s.inner, &ns, &calls)) {
+			if (run_sample(x->run, x->s.inner, &t, o->trace_samples)) {
 				participant_failed(ev, g, p, x);
 				continue;
 			}
+			if (o->trace_samples)
+				trace_sample(o, gr, pass, p, s, x->s.inner, &t);
 			if (!warm) {
-				ev->sample(ev->ctx, g, p, s - o->warmup, (double)ns / x->s.inner);
-				x->timed_allocations += calls;
+				ev->sample(ev->ctx, g, p, s - o->warmup, (double)sample_ns(o, &t) / x->s.inner,
+				           (double)t.wall_ns / x->s.inner);
+				x->timed_allocations += t.allocations;
 			} else if (s + 1 == o->warmup && first && !o->inner) {
 				/* The calibration run was a single cold run; this last warm-up sample, warm
 				 * and whole, sets the inner count of the timed samples. */
-				x->run_ns = (double)ns / x->s.inner;
+				x->run_ns = (double)sample_ns(o, &t) / x->s.inner;
 				x->s.inner = inner_for(x->run_ns);
 			}
 		}

@@ -83,6 +83,12 @@ static void write_header(FILE *f, const struct options *o, const char *pinning,
 		           "nothing of other processes); rows whose interval reaches beyond +-%.0f%% of "
 		           "the median are flagged noisy\n",
 		        NOISY_CI_PCT);
+	fprintf(f, "# clock %s\n",
+	        o->wall_clock ? "wall (CLOCK_MONOTONIC): time the measuring thread spent off the CPU "
+	                        "counts (--clock wall)"
+	                      : "the measuring thread's CPU time (CLOCK_THREAD_CPUTIME_ID): time "
+	                        "another process, or the host, took the CPU away does not count; "
+	                        "off_cpu_pct says how much that was");
 	fprintf(f, "# seed %" PRIu64 "; component size %u; scale %g\n", o->seed, o->component_size,
 	        o->scale);
 	fprintf(f, "# command");
@@ -95,7 +101,8 @@ static const char *const columns =
 	"backend,profile,systems,workload,entities,components,component_bytes,processes,reps,inner,"
 	"median_ns,ci_low_ns,ci_high_ns,noisy,process_spread_pct,mad_pct,min_ns,max_ns,"
 	"ns_per_entity,entities_per_sec,ratio_to_floor,ratio_to_best,ratio_ci_low,ratio_ci_high,"
-	"vs_best,peak_bytes,live_bytes,live_bytes_per_entity,allocations,reuse,checksum\n";
+	"vs_best,off_cpu_pct,peak_bytes,live_bytes,live_bytes_per_entity,allocations,reuse,"
+	"checksum\n";
 
 /* "12.5", or "" for a figure that does not exist. */
 static const char *figure(char *buf, size_t len, bool has, const char *fmt, double v)
@@ -122,12 +129,12 @@ static void write_row(FILE *f, const struct options *o, const struct group *g, u
 	/* per entity per round: a run of a round-based workload goes over its N entities
 	 * `rounds` times */
 	double units = (double)g->n * (g->workload->rounds ? g->workload->rounds : 1);
-	char lo[32], hi[32], spread[32], floor_ratio[32], rb[32], rl[32], rh[32], reuse[32];
+	char lo[32], hi[32], spread[32], floor_ratio[32], rb[32], rl[32], rh[32], reuse[32], off[32];
 	bool noisy = !s->has_interval || s->ci_high > s->median * (1 + NOISY_CI_PCT / 100) ||
 	             s->ci_low < s->median * (1 - NOISY_CI_PCT / 100);
 	fprintf(f,
 	        "%s,%s,%u,%s,%u,%u,%u,%u,%u,%u,%.1f,%s,%s,%d,%s,%.2f,%.1f,%.1f,%.4g,%.0f,%s,%s,%s,%s,%s,"
-	        "%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu64 ",%s,%016" PRIx64 "\n",
+	        "%s,%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu64 ",%s,%016" PRIx64 "\n",
 	        participant_name(o, g, p), o->profile->name, o->systems, g->workload->name, g->n, g->k,
 	        o->component_size, s->processes, r->reps, r->inner, s->median,
 	        figure(lo, sizeof lo, s->has_interval, "%.1f", s->ci_low),
@@ -138,7 +145,10 @@ static void write_row(FILE *f, const struct options *o, const struct group *g, u
 	               s->median / floor_median),
 	        figure(rb, sizeof rb, x->ratio, "%.3f", x->ratio_best),
 	        figure(rl, sizeof rl, x->ratio, "%.3f", x->ratio_low),
-	        figure(rh, sizeof rh, x->ratio, "%.3f", x->ratio_high), x->verdict, r->peak_bytes,
+	        figure(rh, sizeof rh, x->ratio, "%.3f", x->ratio_high), x->verdict,
+	        figure(off, sizeof off, d->wall_sum > 0, "%.1f",
+	               100 * (d->wall_sum - d->clock_sum) / d->wall_sum),
+	        r->peak_bytes,
 	        r->live_bytes, (double)r->live_bytes / g->n, r->allocations,
 	        figure(reuse, sizeof reuse, r->reuse > 0, "%.3f", r->reuse), r->checksum);
 }

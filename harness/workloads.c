@@ -11,8 +11,11 @@
  * - the work cannot be deleted: its results are read back for the checksum, and a compiler
  *   barrier closes every timed region.
  */
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
 
 #include "measure.h"
 #include "world.h"
@@ -486,25 +489,47 @@ static uint64_t run_allocation_calls(const struct run *run)
 	return calls;
 }
 
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /*
  * One sample: `inner` runs of the workload, timed together; the untimed preparation and
- * checks around them are the workload's. *ns is the time of the whole sample, *allocations the
- * allocation calls made inside it. This is the one timed region of the harness.
+ * checks around them are the workload's. This is the one timed region of the harness: two
+ * clocks around it, the thread's CPU time outside the wall clock, so that what the CPU clock
+ * sees includes everything the wall clock sees. With trace, what the process met during the
+ * sample too (those calls sit outside both clocks).
  */
-int run_sample(struct run *run, uint32_t inner, uint64_t *ns, uint64_t *allocations)
+int run_sample(struct run *run, uint32_t inner, struct sample_time *t, bool trace)
 {
 	const struct workload *w = impl(run);
 	run->inner = inner;
 	if (w->prepare && w->prepare(run))
 		return -1;
 	uint64_t calls = run_allocation_calls(run);
+	struct rusage before, after;
+	if (trace)
+		getrusage(RUSAGE_THREAD, &before);
+	uint64_t cpu0 = thread_cpu_ns();
 	uint64_t t0 = now_ns();
 	MEASURE_BEGIN();
 	int rc = w->execute(run);
 	clobber_memory();
 	MEASURE_END();
-	*ns = now_ns() - t0;
-	*allocations = run_allocation_calls(run) - calls;
+	t->wall_ns = now_ns() - t0;
+	t->cpu_ns = thread_cpu_ns() - cpu0;
+	if (trace) {
+		getrusage(RUSAGE_THREAD, &after);
+		t->minflt = after.ru_minflt - before.ru_minflt;
+		t->majflt = after.ru_majflt - before.ru_majflt;
+		t->nvcsw = after.ru_nvcsw - before.ru_nvcsw;
+		t->nivcsw = after.ru_nivcsw - before.ru_nivcsw;
+		t->cpu = sched_getcpu();
+	}
+	t->allocations = run_allocation_calls(run) - calls;
 	if (rc == 0 && w->end_sample)
 		rc = w->end_sample(run);
 	return rc;

@@ -135,6 +135,18 @@ else
 	fail entity-range-doubles "$(cat "$tmp/stderr" "$tmp/range.csv")"
 fi
 
+# --trace-samples: one line per sample of every participant, from every process (children too),
+# each with its 17 fields, and a line per process (scripts/variation.sh reads them).
+if "$bin" --backends vector,sparse --workloads create --entities 64 --components 1 --processes 2 \
+	--reps 2 --warmup 1 --inner 3 --trace-samples --output "$tmp/trace.csv" 2>"$tmp/stderr" &&
+	[ "$(grep -c '^ecsbench-trace-process ' "$tmp/stderr")" -eq 2 ] &&
+	[ "$(grep '^ecsbench-trace ' "$tmp/stderr" | awk 'NF == 17 && $9 == 3' | wc -l)" -eq 18 ] &&
+	[ "$(grep '^ecsbench-trace .* timed ' "$tmp/stderr" | wc -l)" -eq 12 ]; then
+	ok trace-samples
+else
+	fail trace-samples "$(head -c 600 "$tmp/stderr")"
+fi
+
 # A good run: every backend, every workload; each row group (workload, N, k) has every backend
 # (and a floor row for iterate), and its rows agree on their checksum.
 good="$tmp/good.csv"
