@@ -220,7 +220,7 @@ fuzz-merge: build/fuzz/fuzz
 
 bench: $(BIN)
 	@mkdir -p $(dir $(OUTPUT))
-	$(BIN) --profile $(PROFILE) --backends $(BACKENDS) --workloads $(WORKLOADS) \
+	$(if $(REFERENCE),ECSBENCH_REFERENCE=1) $(BIN) --profile $(PROFILE) --backends $(BACKENDS) --workloads $(WORKLOADS) \
 		--entities $(ENTITIES) --components $(COMPONENTS) $(if $(PROCESSES),--processes $(PROCESSES)) \
 		$(if $(REPS),--reps $(REPS)) $(if $(WARMUP),--warmup $(WARMUP)) \
 		--seed $(SEED) $(if $(SYSTEMS),--systems $(SYSTEMS)) --component-size $(COMPONENT_SIZE) \
