@@ -76,6 +76,9 @@ HARNESS_SRC := harness/main.c harness/cli.c harness/plan.c harness/pass.c harnes
 TEST_SRC := tests/conformance.c tests/ops.c tests/model.c harness/alloc.c
 # The scenario file layer's own test program (it needs no backend).
 SCENARIO_TEST_SRC := tests/scenario_file.c harness/scenario_file.c
+# The scenario engine's test program: every backend, the floor and the harness alone.
+ENGINE_TEST_SRC := tests/scenario_engine.c harness/scenario_engine.c harness/scenario_file.c \
+	harness/alloc.c harness/stats.c
 
 # Variants: the optimised build, and the sanitizer build the tests also run.
 SAN_FLAGS := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -101,10 +104,12 @@ COMPARE_SRC := harness/compare.c harness/csvread.c harness/stats.c
 CHECK_FLAGS := -DECSB_CHECK_TIMED
 SCENARIO_TEST_BIN := build/scenario_file
 ASAN_SCENARIO_TEST_BIN := build/asan/scenario_file
+ENGINE_TEST_BIN := build/scenario_engine
+ASAN_ENGINE_TEST_BIN := build/asan/scenario_engine
 
 .PHONY: all deps deps-fuzz deps-valgrind deps-plots bench reference plots cachegrind profile table compare repeat \
 	test fuzz fuzz-merge clean help
-all: $(BIN) $(TEST_BIN) $(SCENARIO_TEST_BIN) $(COMPARE_BIN)
+all: $(BIN) $(TEST_BIN) $(SCENARIO_TEST_BIN) $(ENGINE_TEST_BIN) $(COMPARE_BIN)
 
 deps:
 	$(Q)scripts/deps.sh core
@@ -183,6 +188,14 @@ $(SCENARIO_TEST_BIN): $(call objs,build,$(SCENARIO_TEST_SRC))
 	$(Q)$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDLIBS)
 
 $(ASAN_SCENARIO_TEST_BIN): $(call objs,build/asan,$(SCENARIO_TEST_SRC))
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $^ -o $@ $(LDLIBS)
+
+$(ENGINE_TEST_BIN): $(call objs,build,$(ENGINE_TEST_SRC) $(IMPL_SRC))
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDLIBS)
+
+$(ASAN_ENGINE_TEST_BIN): $(call objs,build/asan,$(ENGINE_TEST_SRC) $(IMPL_SRC))
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $^ -o $@ $(LDLIBS)
 
@@ -277,7 +290,7 @@ repeat: $(BIN) $(COMPARE_BIN)
 		tee results/repeat/$(PROFILE)-report.txt
 
 test: $(BIN) $(TEST_BIN) $(ASAN_TEST_BIN) $(ASAN_REPLAY_BIN) $(CHECK_BIN) $(COMPARE_BIN) $(SCENARIO_TEST_BIN) \
-	$(ASAN_SCENARIO_TEST_BIN) | deps-valgrind deps-plots
+	$(ASAN_SCENARIO_TEST_BIN) $(ENGINE_TEST_BIN) $(ASAN_ENGINE_TEST_BIN) | deps-valgrind deps-plots
 	$(Q)tests/run.sh
 
 clean:
