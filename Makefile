@@ -43,6 +43,21 @@ OUTPUT ?= $(RESULTS_ROOT)/$(PROFILE).csv
 default_output = $(filter $(abspath $(RESULTS_ROOT)/$(PROFILE).csv),$(abspath $(OUTPUT)))
 PLOTS ?= $(if $(default_output),$(PLOTS_ROOT),$(basename $(OUTPUT))-plots)
 RESULTS_DIR = $(if $(default_output),$(RESULTS_ROOT),$(patsubst %/,%,$(dir $(OUTPUT))))
+# make bench SCENARIO=scenarios/shooter.ini [SWEEP=KEY=A..B POINTS=N SPACING=linear
+# SET='KEY=VALUE ...' PROCESSES=P]: a scenario run instead of the workloads (harness/scenario_run.h)
+# -> RESULTS_ROOT/scenario-NAME[-KEY].csv (or OUTPUT=), and its figure in PLOTS_ROOT (or beside a
+# non-default OUTPUT, in x-plots/).
+SCENARIO ?=
+SWEEP ?=
+POINTS ?=
+SPACING ?=
+SET ?=
+PROCESSES ?=
+SC_NAME = $(basename $(notdir $(SCENARIO)))
+SC_KEY = $(firstword $(subst =, ,$(SWEEP)))
+sc_output_given = $(filter command line environment,$(origin OUTPUT))
+SC_OUTPUT = $(if $(sc_output_given),$(OUTPUT),$(RESULTS_ROOT)/scenario-$(SC_NAME)$(if $(SWEEP),-$(SC_KEY)).csv)
+SC_PLOTS = $(if $(sc_output_given),$(basename $(OUTPUT))-plots,$(PLOTS_ROOT))
 # make profile: one backend and workload.
 BACKEND ?= hash
 WORKLOAD ?= iterate
@@ -72,7 +87,8 @@ IMPL_SRC := $(wildcard impls/*.c)
 HARNESS_SRC := harness/main.c harness/cli.c harness/plan.c harness/pass.c harness/driver.c \
 	harness/collection.c harness/report.c harness/workloads.c harness/floor.c harness/varkor.c \
 	harness/world.c \
-	harness/update.c harness/stats.c harness/alloc.c harness/scenario_file.c
+	harness/update.c harness/stats.c harness/alloc.c harness/scenario_file.c \
+	harness/scenario_engine.c harness/scenario_run.c
 TEST_SRC := tests/conformance.c tests/ops.c tests/model.c harness/alloc.c
 # The scenario file layer's own test program (it needs no backend).
 SCENARIO_TEST_SRC := tests/scenario_file.c harness/scenario_file.c
@@ -108,6 +124,7 @@ ENGINE_TEST_BIN := build/scenario_engine
 ASAN_ENGINE_TEST_BIN := build/asan/scenario_engine
 
 .PHONY: all deps deps-fuzz deps-valgrind deps-plots bench reference plots cachegrind profile table compare repeat \
+	scenario-plots \
 	test fuzz fuzz-merge clean help
 all: $(BIN) $(TEST_BIN) $(SCENARIO_TEST_BIN) $(ENGINE_TEST_BIN) $(COMPARE_BIN)
 
@@ -122,7 +139,7 @@ build/.flags: FORCE | deps
 build/.commit: FORCE
 	$(Q)mkdir -p build
 	$(Q)echo '$(COMMIT)' | cmp -s - $@ || echo '$(COMMIT)' > $@
-build/harness/report.o: build/.commit
+build/harness/report.o build/harness/scenario_run.o: build/.commit
 build/cachegrind/.flags: FORCE | deps deps-valgrind
 	$(Q)mkdir -p build/cachegrind
 	$(Q)echo '$(ALL_CFLAGS) $(CG_FLAGS) $(COMMIT)' | cmp -s - $@ || echo '$(ALL_CFLAGS) $(CG_FLAGS) $(COMMIT)' > $@
@@ -223,6 +240,16 @@ fuzz-merge: build/fuzz/fuzz
 	build/fuzz/fuzz -merge=1 tests/corpus build/fuzz/corpus
 
 bench: $(BIN)
+ifneq ($(SCENARIO),)
+	@mkdir -p $(dir $(SC_OUTPUT))
+	$(if $(REFERENCE),ECSBENCH_REFERENCE=1 )$(BIN) --scenario $(SCENARIO) \
+		$(if $(SWEEP),--sweep $(SWEEP)) $(if $(POINTS),--points $(POINTS)) \
+		$(if $(SPACING),--spacing $(SPACING)) $(foreach x,$(SET),--set $(x)) \
+		$(if $(filter-out all,$(BACKENDS)),--backends $(BACKENDS)) \
+		$(if $(PROCESSES),--processes $(PROCESSES)) --output $(SC_OUTPUT)
+	$(Q)$(MAKE) --no-print-directory scenario-plots SCENARIO=$(SCENARIO) SWEEP=$(SWEEP) || \
+		echo "make bench: $(SC_OUTPUT) is written; the figure was not drawn (see above)" >&2
+else
 	@mkdir -p $(dir $(OUTPUT))
 	$(BIN) --profile $(PROFILE) --backends $(BACKENDS) --workloads $(WORKLOADS) \
 		--entities $(ENTITIES) --components $(COMPONENTS) --reps $(REPS) --warmup $(WARMUP) \
@@ -230,6 +257,12 @@ bench: $(BIN)
 		--scale $(SCALE) --output $(OUTPUT)
 	$(Q)$(MAKE) --no-print-directory plots PROFILE=$(PROFILE) OUTPUT=$(OUTPUT) PLOTS=$(PLOTS) || \
 		echo "make bench: $(OUTPUT) is written; the plots were not drawn (see above)" >&2
+endif
+
+# The figure of a scenario run again from its CSV (the same SCENARIO, SWEEP and OUTPUT).
+scenario-plots: | deps-plots
+	@test -n '$(SCENARIO)' || { echo "usage: make scenario-plots SCENARIO=file [SWEEP=KEY=A..B] [OUTPUT=x.csv]" >&2; exit 2; }
+	$(Q)scripts/scenario_plot.sh -o $(SC_PLOTS) $(SC_OUTPUT)
 
 # The reference run that the README cites, from committed code only: the benchmark and its
 # figures into results/reference/ and plots/reference/, then its table.
@@ -301,6 +334,10 @@ help:
 	@echo "make bench PROFILE=A  every backend, workload, k=1..3, N=2^10..2^20 -> results/A.csv"
 	@echo "                      (BACKENDS= WORKLOADS= ENTITIES= COMPONENTS= REPS= WARMUP= SEED= SYSTEMS= OUTPUT=)"
 	@echo "                      then draws plots/A/*.png and plots/profiles/*.png; OUTPUT=x.csv: plots in x-plots/"
+	@echo "make bench SCENARIO=scenarios/shooter.ini   ns per frame by phase, every backend, the floor and"
+	@echo "                      the harness alone -> results/scenario-shooter.csv, plots/scenario-shooter.png"
+	@echo "                      (SWEEP=KEY=A..B POINTS=6 SPACING=linear SET='KEY=VALUE ...' PROCESSES= BACKENDS=)"
+	@echo "                      SWEEP: results/scenario-NAME-KEY.csv, lines against the swept value"
 	@echo "make plots PROFILE=A  draw the plots again from results/"
 	@echo "make cachegrind PROFILE=A   D refs, D1/LLd misses of the timed call under valgrind"
 	@echo "                      -> results/cachegrind-A.csv (a case measured again replaces its row),"
@@ -310,8 +347,8 @@ help:
 	@echo "make table PROFILE=A BASELINE=hash   seed 001's table -> results/table-A.md"
 	@echo "                      (CSV=x.csv -> x-table.md; ENTITIES=N, default the largest; COMPONENTS=2)"
 	@echo "make compare OLD=a.csv NEW=b.csv   per-row ratio NEW/OLD against the noise, geometric means"
-	@echo "make test             conformance suite (plain and ASan+UBSan), scenario files, command-line and"
-	@echo "                      figure tests"
+	@echo "make test             conformance suite (plain and ASan+UBSan), scenario files and engine,"
+	@echo "                      command-line and figure tests"
 	@echo "make fuzz             libFuzzer on every backend for FUZZ_SECONDS (default 60)"
 	@echo "make clean            remove build/"
 	@echo ""

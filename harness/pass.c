@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "driver.h"
+#include "scenario_run.h"
 #include "world.h"
 
 /* Pins the process to the last CPU it may run on, so that its samples do not migrate. */
@@ -137,10 +138,13 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 	struct values values, writes;
 	struct participant ps[MAX_LIST + 1];
 	memset(ps, 0, sizeof ps);
+	memset(&values, 0, sizeof values);
 	memset(&writes, 0, sizeof writes);
 	ev->group_begin(ev->ctx, g);
-	bool no_values = values_make(&values, gr->n, o->seed, 0, o->component_size) ||
-	                 values_make(&writes, gr->n, o->seed, 1, o->component_size);
+	/* a scenario makes its own values (scenario_engine.c) */
+	bool no_values = !gr->scenario &&
+	                 (values_make(&values, gr->n, o->seed, 0, o->component_size) ||
+	                  values_make(&writes, gr->n, o->seed, 1, o->component_size));
 	for (uint32_t p = 0; p < np; p++) {
 		struct participant *x = &ps[p];
 		x->c = (struct bench_case){
@@ -154,6 +158,8 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 			.seed = o->seed,
 			.values = &values,
 			.writes = &writes,
+			.scenario = gr->scenario,
+			.harness = plan_harness_row(o, gr, p),
 		};
 		x->s = *plan_sampling(plan, g, p);
 		if (pass > 0 && x->s.inner == 0) {
@@ -230,6 +236,10 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 			if (!warm) {
 				ev->sample(ev->ctx, g, p, s - o->warmup, (double)ns / x->s.inner);
 				x->timed_allocations += calls;
+				uint32_t count;
+				const double *figures = scenario_run_figures(x->run, &count);
+				if (figures && ev->figures)
+					ev->figures(ev->ctx, g, p, s - o->warmup, figures, count);
 			} else if (s + 1 == o->warmup && first && !o->inner) {
 				/* The calibration run was a single cold run; this last warm-up sample, warm
 				 * and whole, sets the inner count of the timed samples. */

@@ -3,14 +3,21 @@
  * (what a frame holds, in which order, and what each mode does: scenario_engine.h).
  *
  * The engine's own state, the same in every participant because every participant makes the
- * same decisions: per slot (a live entity) its serial number, kind-variant, place in its kind's
- * list and a 64-bit mask of the types that come and go (effects' and systems' add and remove
- * types, "dynamic" types) that it has; per kind the list of its live slots (random picks,
- * swap-remove); per effect with a duration a queue of (slot, serial, frame it ends) in the
- * order they were added (every entry lasts as long, so the queue is in expiry order); per
- * system its storage id, what it reads and writes, the kind-variants it can match (for the
- * floor's and the harness's walks) and its change thresholds. A storage participant adds the
- * slot's handle and the map from the storage's entity index to the slot.
+ * same decisions: per slot (a live entity) one 24-byte record: the 64-bit mask of the types
+ * that come and go (effects' and systems' add and remove types, "dynamic" types) that it has,
+ * its place in its kind's list, serial number, handle and kind-variant; per kind the list of
+ * its live entities, each a 16-byte member (slot, serial, handle, kind-variant), so that a
+ * random pick, a lookup or a walk reads one place (swap-remove keeps it dense); per effect
+ * with a duration a queue of (slot, serial, frame it ends) in the order they were added (every
+ * entry lasts as long, so the queue is in expiry order); per system its storage id, what it
+ * reads and writes, the kind-variants it can match (for the floor's and the harness's walks)
+ * and its change thresholds. A storage participant adds the map from the storage's entity
+ * index to (slot, serial), all a visited entity needs for a system's decisions.
+ *
+ * The harness must not be what is measured: the random picks (despawns, effects, lookups) are
+ * drawn a chunk at a time and the members they land on prefetched before they are used, so
+ * that the engine's own cache misses overlap instead of adding up; a frame makes no call but
+ * the storage's and the clock's.
  *
  * Values: each type has a table of up to 64 values made at open (fewer for large types); the
  * entity with serial s gets value hash(s, t) of type t's table when it is created or the type
@@ -39,6 +46,7 @@ enum { NO_BIT = -1 };
 #define SERIAL_NONE UINT32_MAX
 #define KV_MAX_TYPES (SCENARIO_KIND_MAX_TYPES + 1) /* a kind's types and a variant tag */
 #define TABLE_BYTES 65536u                          /* a type's value table, at most */
+#define CHUNK 32 /* random picks drawn, and their members prefetched, this many at a time */
 
 /* --- the engine's generator: splitmix64, inline ------------------------------------------ */
 
@@ -130,11 +138,38 @@ struct kind_variant {
 	uint64_t dynamic_initial;          /* dynamic types it is created with */
 };
 
+/* An entity in its kind's list: all a walk, a pick or a lookup reads. */
+struct member {
+	uint64_t dynamic; /* dynamic types it has */
+	uint32_t slot, serial;
+	ecs_entity handle;
+	uint32_t kv;
+};
+
+/* Where a live entity is, by slot (for the command buffers and the effects' queues). */
+struct slot_info {
+	uint32_t kind_pos, serial;
+	ecs_entity handle;
+	uint32_t kv;
+};
+
+/* A storage entity index: its slot and serial (what a visited entity's decisions need). */
+struct index_entry {
+	uint32_t slot, serial;
+};
+
 struct kind_state {
-	uint32_t *live; /* slots */
+	struct member *live;
+	/* The same entities' serials and handles again, packed: what a system's walk and a lookup
+	 * read, 4 bytes an entity rather than a member's 24, so that they stay in cache. */
+	uint32_t *serials;
+	ecs_entity *handles;
+	/* The floor: a column of 4-byte values per type an entity of the kind may have (its types
+	 * in kind-variant order, then the dynamic types), cap apart, in step with live. */
+	uint32_t *columns;
 	uint32_t count, cap;
 	uint32_t kv_first, variants;
-	uint64_t spawned;
+	uint32_t next_variant;
 	double spawn_carry, despawn_carry;
 };
 
@@ -199,21 +234,26 @@ struct scenario_engine {
 	struct kind_state kinds[SCENARIO_MAX_KINDS];
 	uint8_t *kv_match; /* system x kv: statically matches */
 	struct system_plan *systems;
-	uint8_t *system_record_pos; /* the floor: system x kv x column -> record position */
+	uint8_t *system_record_pos; /* the floor: system x kv x batch column -> its column */
+	uint8_t *kind_all_match;    /* system x kind: every variant statically matches */
 	struct effect_state effects[SCENARIO_MAX_EFFECTS];
 	uint32_t lookup_kinds[SCENARIO_MAX_KINDS], lookup_kind_count;
 	uint64_t lookup_bit[SCENARIO_MAX_LOOKUP_TYPES];  /* 0: static */
-	uint8_t *lookup_record_pos;                      /* the floor: kv x lookup type */
+	uint8_t *lookup_record_pos;                      /* the floor: kv x lookup type -> column */
 
 	/* slots */
 	uint32_t slot_cap, slot_high, free_count;
-	uint32_t *free_slots, *serial, *kind_pos;
-	uint16_t *kv_of;
-	uint64_t *dynamic;
-	ecs_entity *handle;
-	uint32_t *slot_of_index, index_cap;
-	uint32_t record_width, kv_max_types; /* the floor */
-	uint32_t *records;
+	uint32_t *free_slots;
+	struct slot_info *slots;
+	struct index_entry *by_index;
+	uint32_t index_cap;
+	uint32_t record_width, kv_max_types; /* the floor: columns per kind, and the first of the
+	                                        dynamic types' columns */
+	/* The floor and the harness: per dynamic type a system requires, the slots that have it
+	 * (and each one's place), so that such a system walks those rather than whole kinds. */
+	uint64_t tracked;
+	uint32_t *having[SCENARIO_ENGINE_MAX_DYNAMIC], *having_pos[SCENARIO_ENGINE_MAX_DYNAMIC];
+	uint32_t having_count[SCENARIO_ENGINE_MAX_DYNAMIC], having_cap[SCENARIO_ENGINE_MAX_DYNAMIC];
 
 	uint64_t live;
 	uint32_t next_serial;
@@ -221,6 +261,9 @@ struct scenario_engine {
 	uint64_t rng;
 	double lookup_carry;
 	uint32_t work_sum, lookup_sum; /* what the systems' work and the lookups add up to */
+	uint32_t handles_read;         /* keeps the harness's own reads of handles */
+	/* a pass's multipliers (decide): the despawn's, the adds', the removes' */
+	uint64_t pass_mul[1 + 2 * SCENARIO_SYSTEM_MAX_CHANGES];
 
 	struct command_list commands[CLASS_COUNT];
 	uint32_t phases;
@@ -412,14 +455,10 @@ static bool grow_slots(struct scenario_engine *e)
 	if (cap <= old)
 		return false;
 	bool ok = own_grow(e, (void **)&e->free_slots, sizeof *e->free_slots, old, cap) &&
-	          own_grow(e, (void **)&e->serial, sizeof *e->serial, old, cap) &&
-	          own_grow(e, (void **)&e->kind_pos, sizeof *e->kind_pos, old, cap) &&
-	          own_grow(e, (void **)&e->kv_of, sizeof *e->kv_of, old, cap) &&
-	          own_grow(e, (void **)&e->dynamic, sizeof *e->dynamic, old, cap);
-	if (ok && e->mode == SCENARIO_MODE_STORAGE)
-		ok = own_grow(e, (void **)&e->handle, sizeof *e->handle, old, cap);
-	if (ok && e->mode == SCENARIO_MODE_FLOOR)
-		ok = own_grow(e, (void **)&e->records, sizeof *e->records * e->record_width, old, cap);
+	          own_grow(e, (void **)&e->slots, sizeof *e->slots, old, cap);
+	for (uint32_t d = 0; ok && d < SCENARIO_ENGINE_MAX_DYNAMIC; d++)
+		if (e->tracked >> d & 1)
+			ok = own_grow(e, (void **)&e->having_pos[d], sizeof *e->having_pos[d], old, cap);
 	if (ok)
 		e->slot_cap = cap;
 	return ok;
@@ -452,118 +491,191 @@ static bool grow_kind(struct scenario_engine *e, struct kind_state *k, uint32_t 
 		cap *= 2;
 	if (cap == k->cap)
 		return true;
-	if (!own_grow(e, (void **)&k->live, sizeof *k->live, k->cap, cap))
+	if (!own_grow(e, (void **)&k->live, sizeof *k->live, k->cap, cap) ||
+	    !own_grow(e, (void **)&k->serials, sizeof *k->serials, k->cap, cap) ||
+	    !own_grow(e, (void **)&k->handles, sizeof *k->handles, k->cap, cap))
 		return false;
+	if (e->mode == SCENARIO_MODE_FLOOR) {
+		uint32_t *columns = own_alloc(e, (size_t)e->record_width * cap * sizeof *columns);
+		if (!columns)
+			return false;
+		for (uint32_t c = 0; c < e->record_width && k->columns; c++)
+			memcpy(columns + (size_t)c * cap, k->columns + (size_t)c * k->cap,
+			       k->count * sizeof *columns);
+		free(k->columns);
+		e->own_bytes -= (size_t)e->record_width * k->cap * sizeof *columns;
+		k->columns = columns;
+	}
 	k->cap = cap;
 	return true;
 }
 
-static bool map_index(struct scenario_engine *e, ecs_entity h, uint32_t slot)
+static bool map_index(struct scenario_engine *e, ecs_entity h, uint32_t slot, uint32_t serial)
 {
 	uint32_t index = ecs_entity_index(h);
 	if (index >= e->index_cap) {
 		uint32_t cap = e->index_cap ? e->index_cap : 64;
 		while (cap <= index)
 			cap *= 2;
-		if (!own_grow(e, (void **)&e->slot_of_index, sizeof *e->slot_of_index, e->index_cap,
-		              cap))
+		if (!own_grow(e, (void **)&e->by_index, sizeof *e->by_index, e->index_cap, cap))
 			return false;
 		e->index_cap = cap;
 	}
-	e->slot_of_index[index] = slot;
+	e->by_index[index] = (struct index_entry){slot, serial};
 	return true;
 }
 
 /* --- structural operations, the same bookkeeping in every mode ---------------------------- */
 
+/* The floor's column c of kind k. */
+static inline uint32_t *column_of(const struct kind_state *k, uint32_t c)
+{
+	return k->columns + (size_t)c * k->cap;
+}
+
+static inline struct kind_state *kind_of_slot(struct scenario_engine *e, uint32_t slot)
+{
+	return &e->kinds[e->kvs[e->slots[slot].kv].kind];
+}
+
+static inline struct member *member_of_slot(struct scenario_engine *e, uint32_t slot)
+{
+	return &kind_of_slot(e, slot)->live[e->slots[slot].kind_pos];
+}
+
+/* The lists of slots having each tracked type, kept as bits come and go. */
+static bool having_add(struct scenario_engine *e, uint64_t bits, uint32_t slot)
+{
+	for (bits &= e->tracked; bits; bits &= bits - 1) {
+		uint32_t d = (uint32_t)__builtin_ctzll(bits);
+		if (e->having_count[d] == e->having_cap[d]) {
+			uint32_t cap = e->having_cap[d] ? e->having_cap[d] * 2 : 64;
+			if (!own_grow(e, (void **)&e->having[d], sizeof *e->having[d], e->having_cap[d], cap))
+				return false;
+			e->having_cap[d] = cap;
+		}
+		e->having_pos[d][slot] = e->having_count[d];
+		e->having[d][e->having_count[d]++] = slot;
+	}
+	return true;
+}
+
+static void having_remove(struct scenario_engine *e, uint64_t bits, uint32_t slot)
+{
+	for (bits &= e->tracked; bits; bits &= bits - 1) {
+		uint32_t d = (uint32_t)__builtin_ctzll(bits);
+		uint32_t at = e->having_pos[d][slot], last = e->having[d][--e->having_count[d]];
+		e->having[d][at] = last;
+		e->having_pos[d][last] = at;
+	}
+}
+
 static int spawn_one(struct scenario_engine *e, uint32_t kind)
 {
 	struct kind_state *k = &e->kinds[kind];
-	uint32_t kv = k->kv_first + (uint32_t)(k->spawned % k->variants), slot;
+	uint32_t kv = k->kv_first + k->next_variant, slot;
 	const struct kind_variant *v = &e->kvs[kv];
 	if (k->count == k->cap && !grow_kind(e, k, k->count + 1))
 		return engine_fail(e, "out of memory in the harness");
 	if (!take_slot(e, &slot))
 		return engine_fail(e, "out of memory in the harness (slots)");
 	uint32_t serial = e->next_serial;
+	ecs_entity h = ECS_NULL;
 	if (e->mode == SCENARIO_MODE_STORAGE) {
 		const void *values[KV_MAX_TYPES];
 		for (uint32_t j = 0; j < v->type_count; j++)
 			values[j] = value_of_entity(e, v->types[j], serial);
-		ecs_entity h;
 		int rc = ecs_entity_create_with(e->ops, e->s, v->types, v->type_count, values, &h);
 		if (rc != ECS_OK) {
 			e->free_slots[e->free_count++] = slot;
 			return engine_fail(e, "creating an entity of kind %s returned %s",
 			                   e->sc->kinds[kind].name, ecs_status_name(rc));
 		}
-		if (!map_index(e, h, slot)) {
+		if (!map_index(e, h, slot, serial)) {
 			e->free_slots[e->free_count++] = slot;
 			return engine_fail(e, "out of memory in the harness (index map)");
 		}
-		e->handle[slot] = h;
 	} else if (e->mode == SCENARIO_MODE_FLOOR) {
-		uint32_t *rec = e->records + (size_t)slot * e->record_width;
 		for (uint32_t j = 0; j < v->type_count; j++) {
 			uint32_t t = v->types[j];
-			rec[v->record_pos[j]] = load_value(value_of_entity(e, t, serial), e->widths[t]);
+			column_of(k, v->record_pos[j])[k->count] =
+				load_value(value_of_entity(e, t, serial), e->widths[t]);
 		}
 	}
 	e->next_serial++;
-	k->spawned++;
-	e->serial[slot] = serial;
-	e->kv_of[slot] = (uint16_t)kv;
-	e->dynamic[slot] = v->dynamic_initial;
-	e->kind_pos[slot] = k->count;
-	k->live[k->count++] = slot;
+	k->next_variant = k->next_variant + 1 == k->variants ? 0 : k->next_variant + 1;
+	e->slots[slot] = (struct slot_info){k->count, serial, h, kv};
+	k->serials[k->count] = serial;
+	k->handles[k->count] = h;
+	k->live[k->count++] = (struct member){v->dynamic_initial, slot, serial, h, kv};
 	e->live++;
+	if (!having_add(e, v->dynamic_initial, slot))
+		return engine_fail(e, "out of memory in the harness");
 	return 0;
 }
 
-static int kill(struct scenario_engine *e, uint32_t slot)
+/* Destroys member `pos` of kind k. */
+static int kill_at(struct scenario_engine *e, struct kind_state *k, uint32_t pos)
 {
+	struct member m = k->live[pos];
 	if (e->mode == SCENARIO_MODE_STORAGE) {
-		int rc = e->ops->entity_destroy(e->s, e->handle[slot]);
+		int rc = e->ops->entity_destroy(e->s, m.handle);
 		if (rc != ECS_OK)
-			return engine_fail(e, "destroying entity #%u returned %s", e->serial[slot],
+			return engine_fail(e, "destroying entity #%u returned %s", m.serial,
 			                   ecs_status_name(rc));
 	}
-	struct kind_state *k = &e->kinds[e->kvs[e->kv_of[slot]].kind];
-	uint32_t at = e->kind_pos[slot], last = k->live[--k->count];
-	k->live[at] = last;
-	e->kind_pos[last] = at;
-	e->serial[slot] = SERIAL_NONE;
-	e->free_slots[e->free_count++] = slot;
+	struct member last = k->live[--k->count];
+	if (pos != k->count) {
+		k->live[pos] = last;
+		k->serials[pos] = last.serial;
+		k->handles[pos] = last.handle;
+		e->slots[last.slot].kind_pos = pos;
+		for (uint32_t c = 0; e->mode == SCENARIO_MODE_FLOOR && c < e->record_width; c++)
+			column_of(k, c)[pos] = column_of(k, c)[k->count];
+	}
+	having_remove(e, m.dynamic, m.slot);
+	e->slots[m.slot].serial = SERIAL_NONE;
+	e->free_slots[e->free_count++] = m.slot;
 	e->live--;
 	return 0;
 }
 
+static int kill_slot(struct scenario_engine *e, uint32_t slot)
+{
+	const struct slot_info *si = &e->slots[slot];
+	return kill_at(e, &e->kinds[e->kvs[si->kv].kind], si->kind_pos);
+}
+
 static int add_type(struct scenario_engine *e, uint32_t slot, uint32_t type, uint64_t bit)
 {
+	const struct slot_info *si = &e->slots[slot];
 	if (e->mode == SCENARIO_MODE_STORAGE) {
-		int rc = e->ops->component_add(e->s, e->handle[slot], type,
-		                               value_of_entity(e, type, e->serial[slot]));
+		int rc = e->ops->component_add(e->s, si->handle, type,
+		                               value_of_entity(e, type, si->serial));
 		if (rc != ECS_OK)
 			return engine_fail(e, "adding %s to entity #%u returned %s",
-			                   e->sc->types[type].name, e->serial[slot], ecs_status_name(rc));
+			                   e->sc->types[type].name, si->serial, ecs_status_name(rc));
 	} else if (e->mode == SCENARIO_MODE_FLOOR) {
-		uint32_t *rec = e->records + (size_t)slot * e->record_width;
-		rec[e->kv_max_types + (uint32_t)e->dynamic_bit[type]] =
-			load_value(value_of_entity(e, type, e->serial[slot]), e->widths[type]);
+		column_of(kind_of_slot(e, slot), e->kv_max_types + (uint32_t)e->dynamic_bit[type])
+			[si->kind_pos] = load_value(value_of_entity(e, type, si->serial), e->widths[type]);
 	}
-	e->dynamic[slot] |= bit;
+	member_of_slot(e, slot)->dynamic |= bit;
+	if (!having_add(e, bit, slot))
+		return engine_fail(e, "out of memory in the harness");
 	return 0;
 }
 
 static int remove_type(struct scenario_engine *e, uint32_t slot, uint32_t type, uint64_t bit)
 {
+	const struct slot_info *si = &e->slots[slot];
 	if (e->mode == SCENARIO_MODE_STORAGE) {
-		int rc = e->ops->component_remove(e->s, e->handle[slot], type);
+		int rc = e->ops->component_remove(e->s, si->handle, type);
 		if (rc != ECS_OK)
 			return engine_fail(e, "removing %s from entity #%u returned %s",
-			                   e->sc->types[type].name, e->serial[slot], ecs_status_name(rc));
+			                   e->sc->types[type].name, si->serial, ecs_status_name(rc));
 	}
-	e->dynamic[slot] &= ~bit;
+	member_of_slot(e, slot)->dynamic &= ~bit;
+	having_remove(e, bit, slot);
 	return 0;
 }
 
@@ -623,32 +735,32 @@ static void sort_commands(struct command_list *l)
 	l->scratch = tmp;
 }
 
-/* What system sp decides for the entity in `slot` this frame, keyed by its serial. */
-static inline bool decide(struct scenario_engine *e, const struct system_plan *sp, uint32_t slot)
+/*
+ * What system sp decides for the entity (slot, serial) this frame. Each change (the despawn,
+ * then each add and remove) draws from the serial alone with a multiply-shift hash, the high 32
+ * bits of serial * a for an odd 64-bit a drawn per system, frame and change (e->pass_mul): a
+ * 2-universal family (Dietzfelbinger et al., 1997), one multiply per change, so a system's
+ * decisions cost its pass little and do not depend on the order of its visit. The entity's
+ * dynamic types are read only for a change the draw picked.
+ */
+static inline __attribute__((always_inline)) bool
+decide(struct scenario_engine *e, const struct system_plan *sp, const uint32_t *slot_at,
+       uint32_t serial)
 {
-	uint32_t serial = e->serial[slot];
-	uint64_t bits = mix64(sp->key ^ ((uint64_t)e->frame << 32 | serial));
-	if ((bits >> 32) < sp->despawn_threshold)
-		return push_command(e, &e->commands[CLASS_DESPAWN], (uint64_t)serial << 8, slot);
-	uint64_t have = e->dynamic[slot];
-	uint32_t used = 0; /* 32-bit halves of `bits` taken */
-	for (uint32_t j = 0; j < sp->adds + sp->removes; j++) {
-		if (++used == 2) {
-			bits = mix64(bits + 0x9e3779b97f4a7c15ull);
-			used = 0;
-		}
-		uint32_t r = used ? (uint32_t)bits : (uint32_t)(bits >> 32);
-		if (j < sp->adds) {
-			if (r < sp->add_threshold[j] && !(have & sp->add_bit[j]) &&
-			    !push_command(e, &e->commands[CLASS_ADD], (uint64_t)serial << 8 | j, slot))
-				return false;
-		} else {
-			uint32_t i = j - sp->adds;
-			if (r < sp->remove_threshold[i] && (have & sp->remove_bit[i]) &&
-			    !push_command(e, &e->commands[CLASS_REMOVE], (uint64_t)serial << 8 | i, slot))
-				return false;
-		}
-	}
+	if (((uint64_t)serial * e->pass_mul[0]) >> 32 < sp->despawn_threshold)
+		return push_command(e, &e->commands[CLASS_DESPAWN], (uint64_t)serial << 8, *slot_at);
+	uint32_t slot = 0;
+	for (uint32_t j = 0; j < sp->adds; j++)
+		if (((uint64_t)serial * e->pass_mul[1 + j]) >> 32 < sp->add_threshold[j] &&
+		    !(member_of_slot(e, slot = *slot_at)->dynamic & sp->add_bit[j]) &&
+		    !push_command(e, &e->commands[CLASS_ADD], (uint64_t)serial << 8 | j, slot))
+			return false;
+	for (uint32_t j = 0; j < sp->removes; j++)
+		if (((uint64_t)serial * e->pass_mul[1 + SCENARIO_SYSTEM_MAX_CHANGES + j]) >> 32 <
+		        sp->remove_threshold[j] &&
+		    (member_of_slot(e, slot = *slot_at)->dynamic & sp->remove_bit[j]) &&
+		    !push_command(e, &e->commands[CLASS_REMOVE], (uint64_t)serial << 8 | j, slot))
+			return false;
 	return true;
 }
 
@@ -719,60 +831,112 @@ static int pass_storage(struct scenario_engine *e, const struct scenario_system 
 		}
 		sum += all_columns ? work_columns(sp, &view, b.count) : work_mixed(sp, &view, b.count);
 		if (sp->changes)
-			for (uint32_t i = 0; i < b.count; i++)
-				if (!decide(e, sp, e->slot_of_index[ecs_entity_index(b.entities[i])]))
+			for (uint32_t i = 0; i < b.count; i++) {
+				const struct index_entry *x = &e->by_index[ecs_entity_index(b.entities[i])];
+				if (!decide(e, sp, &x->slot, x->serial))
 					return engine_fail(e, "out of memory in the harness (commands)");
+			}
 	}
 	e->work_sum += sum;
 	return 0;
 }
 
-static inline bool slot_matches(const struct scenario_engine *e, uint32_t s,
-                                const struct system_plan *sp, uint32_t slot)
+static inline bool member_matches(const struct scenario_engine *e, uint32_t s,
+                                  const struct system_plan *sp, const struct member *m)
 {
-	uint64_t have = e->dynamic[slot];
-	return e->kv_match[(size_t)s * e->kv_count + e->kv_of[slot]] &&
-	       (have & sp->need_dynamic) == sp->need_dynamic && !(have & sp->exclude_dynamic);
+	if (!e->kv_match[(size_t)s * e->kv_count + m->kv])
+		return false;
+	uint64_t have = m->dynamic;
+	return (have & sp->need_dynamic) == sp->need_dynamic && !(have & sp->exclude_dynamic);
 }
 
-/* The floor: the same work over the records of the matching slots, kind by kind; the harness:
- * the walk alone, for the decisions of a system with changes. */
+/* One matching entity of a walk (member pos of kind k): the floor's work on its values, and
+ * the system's decisions. */
+static inline __attribute__((always_inline)) bool
+walk_one(struct scenario_engine *e, uint32_t s, const struct system_plan *sp,
+         const struct kind_state *k, uint32_t pos, bool floor, uint32_t *sum)
+{
+	const struct member *m = &k->live[pos];
+	if (floor) {
+		const uint8_t *col = e->system_record_pos +
+		                     ((size_t)s * e->kv_count + m->kv) * SCENARIO_SYSTEM_MAX_REQUIRED;
+		uint32_t acc = ACC_START;
+		for (uint32_t r = 0; r < sp->reads; r++)
+			acc = acc * 31 + column_of(k, col[sp->read_col[r]])[pos];
+		acc = do_work(acc, sp->work);
+		for (uint32_t w = 0; w < sp->writes; w++) {
+			uint32_t *p = &column_of(k, col[sp->write_col[w]])[pos];
+			*p = (*p + acc) & width_mask(sp->write_width[w]);
+		}
+		*sum += acc;
+	}
+	return !sp->changes || decide(e, sp, &m->slot, m->serial);
+}
+
+/*
+ * The floor: the same work over its columns; the harness: the walk alone, for the decisions of
+ * a system with changes. A kind whose every variant matches, with no dynamic type to check, is
+ * one batch of whole columns for the backends' own kernel (work_columns); a system that
+ * requires a dynamic type walks the slots having the rarest of them; any other walks the
+ * kinds that can match, entity by entity.
+ */
 static int pass_walk(struct scenario_engine *e, uint32_t s, const struct system_plan *sp)
 {
 	bool floor = e->mode == SCENARIO_MODE_FLOOR;
 	if (!floor && !sp->changes)
 		return 0;
+	const struct scenario_system *sys = &e->sc->systems[s];
 	uint32_t sum = 0;
-	for (uint32_t j = 0; j < sp->kind_count; j++) {
-		const struct kind_state *k = &e->kinds[sp->kinds[j]];
-		for (uint32_t i = 0; i < k->count; i++) {
-			uint32_t slot = k->live[i];
-			if (!slot_matches(e, s, sp, slot))
-				continue;
-			if (floor) {
-				uint32_t *rec = e->records + (size_t)slot * e->record_width;
-				const uint8_t *pos =
-					e->system_record_pos +
-					((size_t)s * e->kv_count + e->kv_of[slot]) * SCENARIO_SYSTEM_MAX_REQUIRED;
-				uint32_t acc = ACC_START;
-				for (uint32_t r = 0; r < sp->reads; r++)
-					acc = acc * 31 + rec[pos[sp->read_col[r]]];
-				acc = do_work(acc, sp->work);
-				for (uint32_t w = 0; w < sp->writes; w++) {
-					uint32_t *p = &rec[pos[sp->write_col[w]]];
-					*p = (*p + acc) & width_mask(sp->write_width[w]);
-				}
-				sum += acc;
-			}
-			if (sp->changes && !decide(e, sp, slot))
+	if (sp->need_dynamic) {
+		uint32_t best = (uint32_t)__builtin_ctzll(sp->need_dynamic);
+		for (uint64_t bits = sp->need_dynamic; bits; bits &= bits - 1) {
+			uint32_t d = (uint32_t)__builtin_ctzll(bits);
+			if (e->having_count[d] < e->having_count[best])
+				best = d;
+		}
+		const uint32_t *having = e->having[best];
+		for (uint32_t i = 0; i < e->having_count[best]; i++) {
+			const struct kind_state *k = kind_of_slot(e, having[i]);
+			uint32_t pos = e->slots[having[i]].kind_pos;
+			if (member_matches(e, s, sp, &k->live[pos]) &&
+			    !walk_one(e, s, sp, k, pos, floor, &sum))
 				return engine_fail(e, "out of memory in the harness (commands)");
 		}
+		e->work_sum += sum;
+		return 0;
+	}
+	for (uint32_t j = 0; j < sp->kind_count; j++) {
+		const struct kind_state *k = &e->kinds[sp->kinds[j]];
+		if (!e->kind_all_match[(size_t)s * e->sc->kind_count + sp->kinds[j]] ||
+		    sp->exclude_dynamic) {
+			for (uint32_t i = 0; i < k->count; i++)
+				if (member_matches(e, s, sp, &k->live[i]) &&
+				    !walk_one(e, s, sp, k, i, floor, &sum))
+					return engine_fail(e, "out of memory in the harness (commands)");
+			continue;
+		}
+		if (floor && k->count) {
+			const uint8_t *col = e->system_record_pos +
+			                     ((size_t)s * e->kv_count + k->kv_first) *
+			                         SCENARIO_SYSTEM_MAX_REQUIRED;
+			struct batch_view view;
+			for (uint32_t c = 0; c < sys->required_count; c++) {
+				view.base[c] = (unsigned char *)column_of(k, col[c]);
+				view.stride[c] = sizeof(uint32_t);
+				view.ptrs[c] = NULL;
+			}
+			sum += work_columns(sp, &view, k->count);
+		}
+		for (uint32_t i = 0; sp->changes && i < k->count; i++)
+			if (!decide(e, sp, &k->live[i].slot, k->serials[i]))
+				return engine_fail(e, "out of memory in the harness (commands)");
 	}
 	e->work_sum += sum;
 	return 0;
 }
 
 /* --- a frame ------------------------------------------------------------------------------ */
+
 
 static inline void lap(struct scenario_engine *e, uint32_t phase, uint64_t *t)
 {
@@ -810,13 +974,62 @@ static int apply_commands(struct scenario_engine *e, const struct system_plan *s
 	if (l->count) {
 		sort_commands(l);
 		for (uint32_t i = 0; i < l->count; i++)
-			if (kill(e, l->v[i].slot))
+			if (kill_slot(e, l->v[i].slot))
 				return -1;
 		l->count = 0;
 		lap(e, phase_despawn(sc), t);
 	}
 	return 0;
 }
+
+/* n random despawns of kind k: a chunk's positions drawn (the list shrinks by one each, so the
+ * draws are those a one-by-one loop would make), their members prefetched, then destroyed. */
+static int despawn_kind(struct scenario_engine *e, struct kind_state *k, uint32_t n)
+{
+	uint32_t pos[CHUNK];
+	while (n && k->count) {
+		uint32_t c = n < CHUNK ? n : CHUNK;
+		if (c > k->count)
+			c = k->count;
+		for (uint32_t i = 0; i < c; i++) {
+			pos[i] = draw_below(&e->rng, k->count - i);
+			__builtin_prefetch(&k->live[pos[i]], 1);
+			__builtin_prefetch(&k->serials[pos[i]], 1);
+			__builtin_prefetch(&k->handles[pos[i]], 1);
+		}
+		for (uint32_t i = 0; i < c; i++) {
+			__builtin_prefetch(&e->slots[k->live[pos[i]].slot], 1);
+			/* the member that swap-remove will move into the hole */
+			__builtin_prefetch(&e->slots[k->live[k->count - 1 - i].slot], 1);
+		}
+		for (uint32_t i = 0; i < c; i++)
+			if (kill_at(e, k, pos[i]))
+				return -1;
+		n -= c;
+	}
+	return 0;
+}
+
+/* n random picks among kind k's members (with replacement), prefetched a chunk at a time;
+ * the statements after m run with m pointing at each picked member. */
+#define FOR_PICKS(e, k, n, m, ...)                                                           \
+	do {                                                                                      \
+		uint32_t picks_left_ = (n), pos_[CHUNK];                                              \
+		while (picks_left_ && (k)->count) {                                                   \
+			uint32_t c_ = picks_left_ < CHUNK ? picks_left_ : CHUNK;                          \
+			for (uint32_t i_ = 0; i_ < c_; i_++) {                                            \
+				pos_[i_] = draw_below(&(e)->rng, (k)->count);                                 \
+				__builtin_prefetch(&(k)->live[pos_[i_]]);                                     \
+			}                                                                                 \
+			for (uint32_t i_ = 0; i_ < c_; i_++)                                              \
+				__builtin_prefetch(&(e)->slots[(k)->live[pos_[i_]].slot]);                    \
+			for (uint32_t i_ = 0; i_ < c_; i_++) {                                            \
+				const struct member *m = &(k)->live[pos_[i_]];                                \
+				__VA_ARGS__                                                                   \
+			}                                                                                 \
+			picks_left_ -= c_;                                                                \
+		}                                                                                     \
+	} while (0)
 
 static int effects_remove(struct scenario_engine *e)
 {
@@ -830,7 +1043,8 @@ static int effects_remove(struct scenario_engine *e)
 				es->head = es->head + 1 == es->cap ? 0 : es->head + 1;
 				es->count--;
 				/* the entity may be gone (its slot then has another serial or none) */
-				if (e->serial[x.slot] == x.serial && (e->dynamic[x.slot] & es->bit) &&
+				if (e->slots[x.slot].serial == x.serial &&
+				    (member_of_slot(e, x.slot)->dynamic & es->bit) &&
 				    remove_type(e, x.slot, ef->type, es->bit))
 					return -1;
 			}
@@ -838,11 +1052,10 @@ static int effects_remove(struct scenario_engine *e)
 		}
 		struct kind_state *k = &e->kinds[ef->kind];
 		uint32_t n = take_rate(&es->remove_carry, ef->remove * k->count);
-		for (uint32_t j = 0; j < n && k->count; j++) {
-			uint32_t slot = k->live[draw_below(&e->rng, k->count)];
-			if ((e->dynamic[slot] & es->bit) && remove_type(e, slot, ef->type, es->bit))
+		FOR_PICKS(e, k, n, m, {
+			if ((m->dynamic & es->bit) && remove_type(e, m->slot, ef->type, es->bit))
 				return -1;
-		}
+		});
 	}
 	return 0;
 }
@@ -876,16 +1089,16 @@ static int effects_add(struct scenario_engine *e)
 		struct effect_state *es = &e->effects[i];
 		struct kind_state *k = &e->kinds[ef->kind];
 		uint32_t n = take_rate(&es->add_carry, ef->add * k->count);
-		for (uint32_t j = 0; j < n && k->count; j++) {
-			uint32_t slot = k->live[draw_below(&e->rng, k->count)];
-			if (e->dynamic[slot] & es->bit)
-				continue;
-			if (add_type(e, slot, ef->type, es->bit))
-				return -1;
-			if (ef->duration &&
-			    !push_expiry(e, es, (struct expiry){slot, e->serial[slot], e->frame + ef->duration}))
-				return engine_fail(e, "out of memory in the harness (effects)");
-		}
+		FOR_PICKS(e, k, n, m, {
+			if (!(m->dynamic & es->bit)) {
+				if (add_type(e, m->slot, ef->type, es->bit))
+					return -1;
+				if (ef->duration &&
+				    !push_expiry(e, es,
+				                 (struct expiry){m->slot, m->serial, e->frame + ef->duration}))
+					return engine_fail(e, "out of memory in the harness (effects)");
+			}
+		});
 	}
 	return 0;
 }
@@ -900,36 +1113,57 @@ static int lookups(struct scenario_engine *e)
 	uint32_t n = take_rate(&e->lookup_carry, rate);
 	if (matching == 0 || matching > UINT32_MAX)
 		return 0;
-	uint32_t sum = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t r = draw_below(&e->rng, (uint32_t)matching), slot = SLOT_NONE;
-		for (uint32_t j = 0; j < e->lookup_kind_count; j++) {
-			const struct kind_state *k = &e->kinds[e->lookup_kinds[j]];
-			if (r < k->count) {
-				slot = k->live[r];
-				break;
+	uint32_t sum = 0, handles_read = 0;
+	const struct kind_state *picked_kind[CHUNK];
+	uint32_t picked_pos[CHUNK];
+	bool dynamic = false;
+	for (uint32_t j = 0; j < sc->lookup_type_count; j++)
+		dynamic = dynamic || e->lookup_bit[j];
+	while (n) {
+		uint32_t c = n < CHUNK ? n : CHUNK;
+		for (uint32_t i = 0; i < c; i++) {
+			uint32_t r = draw_below(&e->rng, (uint32_t)matching);
+			for (uint32_t j = 0;; j++) {
+				const struct kind_state *k = &e->kinds[e->lookup_kinds[j]];
+				if (r < k->count) {
+					picked_kind[i] = k;
+					picked_pos[i] = r;
+					break;
+				}
+				r -= k->count;
 			}
-			r -= k->count;
+			__builtin_prefetch(&picked_kind[i]->handles[picked_pos[i]]);
+			if (dynamic)
+				__builtin_prefetch(&picked_kind[i]->live[picked_pos[i]]);
 		}
-		uint64_t have = e->dynamic[slot];
-		for (uint32_t j = 0; j < sc->lookup_type_count; j++) {
-			uint32_t t = sc->lookup_types[j];
-			if (e->lookup_bit[j] && !(have & e->lookup_bit[j]))
-				continue; /* a dynamic type it does not have now */
-			if (e->mode == SCENARIO_MODE_STORAGE) {
-				void *p;
-				int rc = e->ops->component_get(e->s, e->handle[slot], t, &p);
-				if (rc != ECS_OK)
-					return engine_fail(e, "looking up %s of entity #%u returned %s",
-					                   sc->types[t].name, e->serial[slot], ecs_status_name(rc));
-				sum += load_value(p, e->widths[t]);
-			} else if (e->mode == SCENARIO_MODE_FLOOR) {
-				const uint32_t *rec = e->records + (size_t)slot * e->record_width;
-				sum += rec[e->lookup_record_pos[(size_t)e->kv_of[slot] * sc->lookup_type_count + j]];
+		for (uint32_t i = 0; i < c; i++) {
+			const struct kind_state *k = picked_kind[i];
+			uint32_t at = picked_pos[i];
+			ecs_entity h = k->handles[at];
+			uint64_t have = dynamic ? k->live[at].dynamic : 0;
+			handles_read += h; /* the harness alone reads the handle too (what it costs) */
+			for (uint32_t j = 0; j < sc->lookup_type_count; j++) {
+				uint32_t t = sc->lookup_types[j];
+				if (e->lookup_bit[j] && !(have & e->lookup_bit[j]))
+					continue; /* a dynamic type it does not have now */
+				if (e->mode == SCENARIO_MODE_STORAGE) {
+					void *p;
+					int rc = e->ops->component_get(e->s, h, t, &p);
+					if (rc != ECS_OK)
+						return engine_fail(e, "looking up %s of entity #%u returned %s",
+						                   sc->types[t].name, k->serials[at], ecs_status_name(rc));
+					sum += load_value(p, e->widths[t]);
+				} else if (e->mode == SCENARIO_MODE_FLOOR) {
+					uint32_t col =
+						e->lookup_record_pos[(size_t)k->live[at].kv * sc->lookup_type_count + j];
+					sum += column_of(k, col)[at];
+				}
 			}
 		}
+		n -= c;
 	}
 	e->lookup_sum += sum;
+	e->handles_read += handles_read;
 	return 0;
 }
 
@@ -943,14 +1177,22 @@ int scenario_engine_frame(struct scenario_engine *e)
 
 	for (uint32_t k = 0; k < sc->kind_count; k++) {
 		uint32_t n = take_rate(&e->kinds[k].spawn_carry, sc->kinds[k].spawn);
-		for (uint32_t j = 0; j < n; j++)
+		/* the slots the spawns will take, prefetched CHUNK ahead */
+		for (uint32_t j = 0; j < n && j < CHUNK && j < e->free_count; j++)
+			__builtin_prefetch(&e->slots[e->free_slots[e->free_count - 1 - j]], 1);
+		for (uint32_t j = 0; j < n; j++) {
+			if (e->free_count > CHUNK && j + CHUNK < n)
+				__builtin_prefetch(&e->slots[e->free_slots[e->free_count - 1 - CHUNK]], 1);
 			if (spawn_one(e, k))
 				return -1;
+		}
 	}
 	lap(e, SCENARIO_PHASE_SPAWN, &t);
 
 	for (uint32_t s = 0; s < sc->system_count; s++) {
 		const struct system_plan *sp = &e->systems[s];
+		for (uint32_t j = 0; sp->changes && j < 1 + 2 * SCENARIO_SYSTEM_MAX_CHANGES; j++)
+			e->pass_mul[j] = mix64(sp->key ^ ((uint64_t)e->frame << 8 | j)) | 1;
 		int rc = e->mode == SCENARIO_MODE_STORAGE ? pass_storage(e, &sc->systems[s], sp)
 		                                          : pass_walk(e, s, sp);
 		if (rc)
@@ -962,10 +1204,8 @@ int scenario_engine_frame(struct scenario_engine *e)
 
 	for (uint32_t k = 0; k < sc->kind_count; k++) {
 		struct kind_state *ks = &e->kinds[k];
-		uint32_t n = take_rate(&ks->despawn_carry, sc->kinds[k].despawn);
-		for (uint32_t j = 0; j < n && ks->count; j++)
-			if (kill(e, ks->live[draw_below(&e->rng, ks->count)]))
-				return -1;
+		if (despawn_kind(e, ks, take_rate(&ks->despawn_carry, sc->kinds[k].despawn)))
+			return -1;
 	}
 	lap(e, phase_despawn(sc), &t);
 	if (effects_remove(e))
@@ -1030,14 +1270,17 @@ static int make_kinds(struct scenario_engine *e)
 			if (kv->type_count > e->kv_max_types)
 				e->kv_max_types = kv->type_count;
 		}
+	}
+	e->record_width = e->kv_max_types + e->dynamic_count;
+	for (uint32_t k = 0; k < sc->kind_count; k++) {
 		/* The kind's most entities at any frame, so that its list rarely grows in a frame. */
+		const struct scenario_kind *kind = &sc->kinds[k];
 		double frames = (double)sc->warmup + sc->frames + 1;
 		double peak = kind->count + frames * (kind->spawn - kind->despawn);
 		peak = (peak > kind->count ? peak : kind->count) + kind->spawn + 16;
 		if (!grow_kind(e, &e->kinds[k], peak > ECS_MAX_ENTITIES ? ECS_MAX_ENTITIES : (uint32_t)peak))
 			return -1;
 	}
-	e->record_width = e->kv_max_types + e->dynamic_count;
 	for (uint32_t i = 0; i < e->kv_count; i++)
 		for (uint32_t j = 0; j < e->kvs[i].type_count; j++)
 			e->kvs[i].record_pos[j] = record_pos(e, &e->kvs[i], e->kvs[i].types[j]);
@@ -1056,7 +1299,8 @@ static int make_systems(struct scenario_engine *e)
 	uint32_t s_count = sc->system_count ? sc->system_count : 1;
 	e->systems = own_alloc(e, s_count * sizeof *e->systems);
 	e->kv_match = own_alloc(e, (size_t)s_count * e->kv_count);
-	if (!e->systems || !e->kv_match)
+	e->kind_all_match = own_alloc(e, (size_t)s_count * (sc->kind_count ? sc->kind_count : 1));
+	if (!e->systems || !e->kv_match || !e->kind_all_match)
 		return -1;
 	if (e->mode == SCENARIO_MODE_FLOOR) {
 		e->system_record_pos = own_alloc(e, (size_t)s_count * e->kv_count *
@@ -1119,7 +1363,16 @@ static int make_systems(struct scenario_engine *e)
 					                         SCENARIO_SYSTEM_MAX_REQUIRED + c] =
 						(uint8_t)record_pos(e, kv, sys->required[c]);
 		}
+		for (uint32_t k = 0; k < sc->kind_count; k++) {
+			bool all = true;
+			for (uint32_t v = 0; v < e->kinds[k].variants; v++)
+				all = all && e->kv_match[(size_t)s * e->kv_count + e->kinds[k].kv_first + v];
+			e->kind_all_match[(size_t)s * sc->kind_count + k] = all;
+		}
 	}
+	if (e->mode != SCENARIO_MODE_STORAGE)
+		for (uint32_t s = 0; s < sc->system_count; s++)
+			e->tracked |= e->systems[s].need_dynamic;
 	for (uint32_t k = 0; k < sc->kind_count; k++)
 		if (sc->kinds[k].lookup_match)
 			e->lookup_kinds[e->lookup_kind_count++] = k;
@@ -1218,8 +1471,8 @@ int scenario_engine_open(struct scenario_engine **out, const struct scenario *sc
 		if (open_storage(e, err, errlen))
 			goto fail;
 		e->index_cap = e->slot_cap;
-		e->slot_of_index = own_alloc(e, e->index_cap * sizeof *e->slot_of_index);
-		if (!e->slot_of_index) {
+		e->by_index = own_alloc(e, e->index_cap * sizeof *e->by_index);
+		if (!e->by_index) {
 			snprintf(err, errlen, "out of memory in the harness");
 			goto fail;
 		}
@@ -1253,22 +1506,26 @@ void scenario_engine_close(struct scenario_engine *e)
 	free(e->widths);
 	free(e->dynamic_bit);
 	free(e->kvs);
-	for (uint32_t k = 0; k < SCENARIO_MAX_KINDS; k++)
+	for (uint32_t k = 0; k < SCENARIO_MAX_KINDS; k++) {
 		free(e->kinds[k].live);
+		free(e->kinds[k].columns);
+		free(e->kinds[k].serials);
+		free(e->kinds[k].handles);
+	}
 	free(e->kv_match);
 	free(e->systems);
 	free(e->system_record_pos);
+	free(e->kind_all_match);
 	for (uint32_t i = 0; i < SCENARIO_MAX_EFFECTS; i++)
 		free(e->effects[i].ring);
 	free(e->lookup_record_pos);
+	for (uint32_t d = 0; d < SCENARIO_ENGINE_MAX_DYNAMIC; d++) {
+		free(e->having[d]);
+		free(e->having_pos[d]);
+	}
 	free(e->free_slots);
-	free(e->serial);
-	free(e->kind_pos);
-	free(e->kv_of);
-	free(e->dynamic);
-	free(e->handle);
-	free(e->slot_of_index);
-	free(e->records);
+	free(e->slots);
+	free(e->by_index);
 	for (uint32_t c = 0; c < CLASS_COUNT; c++) {
 		free(e->commands[c].v);
 		free(e->commands[c].scratch);
@@ -1286,17 +1543,21 @@ static uint64_t hash_update(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
-static bool entity_has(const struct scenario_engine *e, uint32_t slot, uint32_t t)
+static bool entity_has(const struct scenario_engine *e, const struct member *m, uint32_t t)
 {
 	if (e->dynamic_bit[t] != NO_BIT)
-		return e->dynamic[slot] >> e->dynamic_bit[t] & 1;
-	return index_in(e->kvs[e->kv_of[slot]].types, e->kvs[e->kv_of[slot]].type_count, t) >= 0;
+		return m->dynamic >> e->dynamic_bit[t] & 1;
+	return index_in(e->kvs[m->kv].types, e->kvs[m->kv].type_count, t) >= 0;
 }
 
-static int by_serial(const void *a, const void *b, void *ctx)
+struct ordered {
+	struct member m;
+	uint32_t kind, pos;
+};
+
+static int by_serial(const void *a, const void *b)
 {
-	const uint32_t *serial = ctx;
-	uint32_t x = serial[*(const uint32_t *)a], y = serial[*(const uint32_t *)b];
+	uint32_t x = ((const struct ordered *)a)->m.serial, y = ((const struct ordered *)b)->m.serial;
 	return (x > y) - (x < y);
 }
 
@@ -1305,15 +1566,16 @@ static int check_systems(struct scenario_engine *e)
 {
 	const struct scenario *sc = e->sc;
 	for (uint32_t s = 0; s < sc->system_count; s++) {
+		const struct system_plan *sp = &e->systems[s];
 		uint64_t want = 0, got = 0;
-		for (uint32_t k = 0; k < e->systems[s].kind_count; k++) {
-			const struct kind_state *ks = &e->kinds[e->systems[s].kinds[k]];
+		for (uint32_t k = 0; k < sp->kind_count; k++) {
+			const struct kind_state *ks = &e->kinds[sp->kinds[k]];
 			for (uint32_t i = 0; i < ks->count; i++)
-				want += slot_matches(e, s, &e->systems[s], ks->live[i]);
+				want += member_matches(e, s, sp, &ks->live[i]);
 		}
 		struct ecs_iter it;
 		struct ecs_batch b;
-		int rc = e->ops->system_iter_begin(e->s, e->systems[s].id, &it);
+		int rc = e->ops->system_iter_begin(e->s, sp->id, &it);
 		if (rc != ECS_OK)
 			return engine_fail(e, "system_iter_begin of %s returned %s", sc->systems[s].name,
 			                   ecs_status_name(rc));
@@ -1321,9 +1583,12 @@ static int check_systems(struct scenario_engine *e)
 			got += b.count;
 			for (uint32_t i = 0; i < b.count; i++) {
 				uint32_t index = ecs_entity_index(b.entities[i]);
-				uint32_t slot = index < e->index_cap ? e->slot_of_index[index] : SLOT_NONE;
-				if (slot >= e->slot_cap || e->serial[slot] == SERIAL_NONE ||
-				    e->handle[slot] != b.entities[i] || !slot_matches(e, s, &e->systems[s], slot))
+				uint32_t slot = index < e->index_cap ? e->by_index[index].slot : SLOT_NONE;
+				const struct slot_info *si = slot < e->slot_cap ? &e->slots[slot] : NULL;
+				const struct member *m = NULL;
+				if (si && si->serial != SERIAL_NONE && si->handle == b.entities[i])
+					m = &e->kinds[e->kvs[si->kv].kind].live[si->kind_pos];
+				if (!m || m->slot != slot || !member_matches(e, s, sp, m))
 					return engine_fail(e, "system %s visits an entity that does not match it",
 					                   sc->systems[s].name);
 			}
@@ -1343,7 +1608,7 @@ int scenario_engine_checksum(struct scenario_engine *e, uint64_t *out, bool *ver
 	*out = 0;
 	if (e->mode == SCENARIO_MODE_HARNESS)
 		return 0;
-	uint32_t *order = malloc((e->live ? e->live : 1) * sizeof *order);
+	struct ordered *order = malloc((e->live ? e->live : 1) * sizeof *order);
 	unsigned char *value = malloc(ECS_MAX_COMPONENT_SIZE);
 	if (!order || !value) {
 		free(order);
@@ -1353,34 +1618,41 @@ int scenario_engine_checksum(struct scenario_engine *e, uint64_t *out, bool *ver
 	uint64_t n = 0;
 	for (uint32_t k = 0; k < sc->kind_count; k++)
 		for (uint32_t i = 0; i < e->kinds[k].count; i++)
-			order[n++] = e->kinds[k].live[i];
-	qsort_r(order, n, sizeof *order, by_serial, e->serial);
+			order[n++] = (struct ordered){e->kinds[k].live[i], k, i};
+	qsort(order, n, sizeof *order, by_serial);
 	uint64_t h = 0xcbf29ce484222325ull;
 	int rc = 0;
 	for (uint64_t i = 0; i < n && rc == 0; i++) {
-		uint32_t slot = order[i];
-		h = hash_update(h, &e->serial[slot], sizeof e->serial[slot]);
-		if (e->mode == SCENARIO_MODE_STORAGE && !e->ops->entity_alive(e->s, e->handle[slot])) {
-			rc = engine_fail(e, "entity #%u is not alive in the storage", e->serial[slot]);
+		const struct member *m = &order[i].m;
+		const struct slot_info *si = &e->slots[m->slot];
+		const struct kind_state *ks = &e->kinds[order[i].kind];
+		if (si->serial != m->serial || si->handle != m->handle || si->kv != m->kv ||
+		    ks->serials[order[i].pos] != m->serial || ks->handles[order[i].pos] != m->handle) {
+			rc = engine_fail(e, "entity #%u: the engine's records disagree", m->serial);
+			break;
+		}
+		h = hash_update(h, &m->serial, sizeof m->serial);
+		if (e->mode == SCENARIO_MODE_STORAGE && !e->ops->entity_alive(e->s, m->handle)) {
+			rc = engine_fail(e, "entity #%u is not alive in the storage", m->serial);
 			break;
 		}
 		for (uint32_t t = 0; t < sc->type_count; t++) {
-			bool has = entity_has(e, slot, t);
+			bool has = entity_has(e, m, t);
 			if (e->mode == SCENARIO_MODE_STORAGE) {
 				void *p = NULL;
-				int got = e->ops->component_get(e->s, e->handle[slot], t, &p);
+				int got = e->ops->component_get(e->s, m->handle, t, &p);
 				if (got != (has ? ECS_OK : ECS_ERR_NO_COMPONENT)) {
 					rc = engine_fail(e, "entity #%u, %s: component_get returned %s, expected %s",
-					                 e->serial[slot], sc->types[t].name, ecs_status_name(got),
+					                 m->serial, sc->types[t].name, ecs_status_name(got),
 					                 has ? "ECS_OK" : "ECS_ERR_NO_COMPONENT");
 					break;
 				}
 				if (has)
 					memcpy(value, p, e->sizes[t]);
 			} else if (has) {
-				memcpy(value, value_of_entity(e, t, e->serial[slot]), e->sizes[t]);
-				const struct kind_variant *kv = &e->kvs[e->kv_of[slot]];
-				uint32_t v = e->records[(size_t)slot * e->record_width + record_pos(e, kv, t)];
+				memcpy(value, value_of_entity(e, t, m->serial), e->sizes[t]);
+				uint32_t v = column_of(&e->kinds[order[i].kind],
+				                       record_pos(e, &e->kvs[m->kv], t))[order[i].pos];
 				store_value(value, e->widths[t], v);
 			}
 			if (has)
