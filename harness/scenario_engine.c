@@ -46,7 +46,10 @@ enum { NO_BIT = -1 };
 #define SERIAL_NONE UINT32_MAX
 #define KV_MAX_TYPES (SCENARIO_KIND_MAX_TYPES + 1) /* a kind's types and a variant tag */
 #define TABLE_BYTES 65536u                          /* a type's value table, at most */
-#define CHUNK 32 /* random picks drawn, and their members prefetched, this many at a time */
+#define CHUNK 64 /* random picks drawn, and their members prefetched, this many at a time */
+#define PREFETCH_AHEAD 16 /* a list's entries prefetched this far ahead of their use */
+#define MAX_CHANGES (1 + 2 * SCENARIO_SYSTEM_MAX_CHANGES) /* a system's despawn, adds, removes */
+#define DECIDE_BLOCK 256 /* entities whose decisions are drawn together (decide_block) */
 
 /* --- the engine's generator: splitmix64, inline ------------------------------------------ */
 
@@ -138,32 +141,29 @@ struct kind_variant {
 	uint64_t dynamic_initial;          /* dynamic types it is created with */
 };
 
-/* An entity in its kind's list: all a walk, a pick or a lookup reads. */
+/* An entity in its kind's list (its serial and handle are in kind_state.ids, same place). */
 struct member {
 	uint64_t dynamic; /* dynamic types it has */
-	uint32_t slot, serial;
-	ecs_entity handle;
-	uint32_t kv;
+	uint32_t slot, kv;
 };
 
-/* Where a live entity is, by slot (for the command buffers and the effects' queues). */
+/* A member's serial and handle, packed apart (kind_state.ids). */
+struct identity {
+	uint32_t serial;
+	ecs_entity handle;
+};
+
+/* Where a live entity is, by slot (for the command buffers and the effects' queues): its
+ * kind-variant and place in its kind's list; 8 bytes, so that many stay in cache. */
 struct slot_info {
-	uint32_t kind_pos, serial;
-	ecs_entity handle;
-	uint32_t kv;
-};
-
-/* A storage entity index: its slot and serial (what a visited entity's decisions need). */
-struct index_entry {
-	uint32_t slot, serial;
+	uint32_t kind_pos, kv;
 };
 
 struct kind_state {
 	struct member *live;
 	/* The same entities' serials and handles again, packed: what a system's walk and a lookup
-	 * read, 4 bytes an entity rather than a member's 24, so that they stay in cache. */
-	uint32_t *serials;
-	ecs_entity *handles;
+	 * read, 8 bytes an entity rather than a member's 24, so that they stay in cache. */
+	struct identity *ids;
 	/* The floor: a column of 4-byte values per type an entity of the kind may have (its types
 	 * in kind-variant order, then the dynamic types), cap apart, in step with live. */
 	uint32_t *columns;
@@ -200,6 +200,11 @@ struct system_plan {
 	uint64_t add_threshold[SCENARIO_SYSTEM_MAX_CHANGES], remove_threshold[SCENARIO_SYSTEM_MAX_CHANGES];
 	uint32_t add_type[SCENARIO_SYSTEM_MAX_CHANGES], remove_type[SCENARIO_SYSTEM_MAX_CHANGES];
 	uint64_t add_bit[SCENARIO_SYSTEM_MAX_CHANGES], remove_bit[SCENARIO_SYSTEM_MAX_CHANGES];
+	/* The changes with a share above 0, as decide draws them: the despawn first, if any, then
+	 * the adds and removes; each picks an entity when its hash is at most limit. */
+	uint32_t change_count;
+	uint8_t change_class[MAX_CHANGES], change_index[MAX_CHANGES];
+	uint32_t change_limit[MAX_CHANGES];
 };
 
 struct expiry {
@@ -245,8 +250,7 @@ struct scenario_engine {
 	uint32_t slot_cap, slot_high, free_count;
 	uint32_t *free_slots;
 	struct slot_info *slots;
-	struct index_entry *by_index;
-	uint32_t index_cap;
+
 	uint32_t record_width, kv_max_types; /* the floor: columns per kind, and the first of the
 	                                        dynamic types' columns */
 	/* The floor and the harness: per dynamic type a system requires, the slots that have it
@@ -262,8 +266,8 @@ struct scenario_engine {
 	double lookup_carry;
 	uint32_t work_sum, lookup_sum; /* what the systems' work and the lookups add up to */
 	uint32_t handles_read;         /* keeps the harness's own reads of handles */
-	/* a pass's multipliers (decide): the despawn's, the adds', the removes' */
-	uint64_t pass_mul[1 + 2 * SCENARIO_SYSTEM_MAX_CHANGES];
+	/* a pass's multipliers (decide), one per change of the system */
+	uint32_t pass_mul[MAX_CHANGES];
 
 	struct command_list commands[CLASS_COUNT];
 	uint32_t phases;
@@ -456,6 +460,7 @@ static bool grow_slots(struct scenario_engine *e)
 		return false;
 	bool ok = own_grow(e, (void **)&e->free_slots, sizeof *e->free_slots, old, cap) &&
 	          own_grow(e, (void **)&e->slots, sizeof *e->slots, old, cap);
+
 	for (uint32_t d = 0; ok && d < SCENARIO_ENGINE_MAX_DYNAMIC; d++)
 		if (e->tracked >> d & 1)
 			ok = own_grow(e, (void **)&e->having_pos[d], sizeof *e->having_pos[d], old, cap);
@@ -492,8 +497,7 @@ static bool grow_kind(struct scenario_engine *e, struct kind_state *k, uint32_t 
 	if (cap == k->cap)
 		return true;
 	if (!own_grow(e, (void **)&k->live, sizeof *k->live, k->cap, cap) ||
-	    !own_grow(e, (void **)&k->serials, sizeof *k->serials, k->cap, cap) ||
-	    !own_grow(e, (void **)&k->handles, sizeof *k->handles, k->cap, cap))
+	    !own_grow(e, (void **)&k->ids, sizeof *k->ids, k->cap, cap))
 		return false;
 	if (e->mode == SCENARIO_MODE_FLOOR) {
 		uint32_t *columns = own_alloc(e, (size_t)e->record_width * cap * sizeof *columns);
@@ -510,20 +514,6 @@ static bool grow_kind(struct scenario_engine *e, struct kind_state *k, uint32_t 
 	return true;
 }
 
-static bool map_index(struct scenario_engine *e, ecs_entity h, uint32_t slot, uint32_t serial)
-{
-	uint32_t index = ecs_entity_index(h);
-	if (index >= e->index_cap) {
-		uint32_t cap = e->index_cap ? e->index_cap : 64;
-		while (cap <= index)
-			cap *= 2;
-		if (!own_grow(e, (void **)&e->by_index, sizeof *e->by_index, e->index_cap, cap))
-			return false;
-		e->index_cap = cap;
-	}
-	e->by_index[index] = (struct index_entry){slot, serial};
-	return true;
-}
 
 /* --- structural operations, the same bookkeeping in every mode ---------------------------- */
 
@@ -541,6 +531,15 @@ static inline struct kind_state *kind_of_slot(struct scenario_engine *e, uint32_
 static inline struct member *member_of_slot(struct scenario_engine *e, uint32_t slot)
 {
 	return &kind_of_slot(e, slot)->live[e->slots[slot].kind_pos];
+}
+
+/* Whether a slot holds a live entity: a kill leaves the slot's record as it was (one write
+ * less), but its place in the kind's list then holds another entity, or lies past the end. */
+static inline bool slot_alive(struct scenario_engine *e, uint32_t slot)
+{
+	const struct slot_info *si = &e->slots[slot];
+	const struct kind_state *k = kind_of_slot(e, slot);
+	return si->kind_pos < k->count && k->live[si->kind_pos].slot == slot;
 }
 
 /* The lists of slots having each tracked type, kept as bits come and go. */
@@ -591,10 +590,6 @@ static int spawn_one(struct scenario_engine *e, uint32_t kind)
 			return engine_fail(e, "creating an entity of kind %s returned %s",
 			                   e->sc->kinds[kind].name, ecs_status_name(rc));
 		}
-		if (!map_index(e, h, slot, serial)) {
-			e->free_slots[e->free_count++] = slot;
-			return engine_fail(e, "out of memory in the harness (index map)");
-		}
 	} else if (e->mode == SCENARIO_MODE_FLOOR) {
 		for (uint32_t j = 0; j < v->type_count; j++) {
 			uint32_t t = v->types[j];
@@ -604,10 +599,10 @@ static int spawn_one(struct scenario_engine *e, uint32_t kind)
 	}
 	e->next_serial++;
 	k->next_variant = k->next_variant + 1 == k->variants ? 0 : k->next_variant + 1;
-	e->slots[slot] = (struct slot_info){k->count, serial, h, kv};
-	k->serials[k->count] = serial;
-	k->handles[k->count] = h;
-	k->live[k->count++] = (struct member){v->dynamic_initial, slot, serial, h, kv};
+	e->slots[slot] = (struct slot_info){k->count, kv};
+
+	k->ids[k->count] = (struct identity){serial, h};
+	k->live[k->count++] = (struct member){v->dynamic_initial, slot, kv};
 	e->live++;
 	if (!having_add(e, v->dynamic_initial, slot))
 		return engine_fail(e, "out of memory in the harness");
@@ -619,22 +614,20 @@ static int kill_at(struct scenario_engine *e, struct kind_state *k, uint32_t pos
 {
 	struct member m = k->live[pos];
 	if (e->mode == SCENARIO_MODE_STORAGE) {
-		int rc = e->ops->entity_destroy(e->s, m.handle);
+		int rc = e->ops->entity_destroy(e->s, k->ids[pos].handle);
 		if (rc != ECS_OK)
-			return engine_fail(e, "destroying entity #%u returned %s", m.serial,
+			return engine_fail(e, "destroying entity #%u returned %s", k->ids[pos].serial,
 			                   ecs_status_name(rc));
 	}
 	struct member last = k->live[--k->count];
 	if (pos != k->count) {
 		k->live[pos] = last;
-		k->serials[pos] = last.serial;
-		k->handles[pos] = last.handle;
+		k->ids[pos] = k->ids[k->count];
 		e->slots[last.slot].kind_pos = pos;
 		for (uint32_t c = 0; e->mode == SCENARIO_MODE_FLOOR && c < e->record_width; c++)
 			column_of(k, c)[pos] = column_of(k, c)[k->count];
 	}
 	having_remove(e, m.dynamic, m.slot);
-	e->slots[m.slot].serial = SERIAL_NONE;
 	e->free_slots[e->free_count++] = m.slot;
 	e->live--;
 	return 0;
@@ -646,37 +639,50 @@ static int kill_slot(struct scenario_engine *e, uint32_t slot)
 	return kill_at(e, &e->kinds[e->kvs[si->kv].kind], si->kind_pos);
 }
 
-static int add_type(struct scenario_engine *e, uint32_t slot, uint32_t type, uint64_t bit)
+/* Adds a type to member pos of kind k. */
+static int add_type_at(struct scenario_engine *e, struct kind_state *k, uint32_t pos, uint32_t type,
+                       uint64_t bit)
 {
-	const struct slot_info *si = &e->slots[slot];
+	struct identity id = k->ids[pos];
+	uint32_t slot = k->live[pos].slot;
 	if (e->mode == SCENARIO_MODE_STORAGE) {
-		int rc = e->ops->component_add(e->s, si->handle, type,
-		                               value_of_entity(e, type, si->serial));
+		int rc = e->ops->component_add(e->s, id.handle, type, value_of_entity(e, type, id.serial));
 		if (rc != ECS_OK)
 			return engine_fail(e, "adding %s to entity #%u returned %s",
-			                   e->sc->types[type].name, si->serial, ecs_status_name(rc));
+			                   e->sc->types[type].name, id.serial, ecs_status_name(rc));
 	} else if (e->mode == SCENARIO_MODE_FLOOR) {
-		column_of(kind_of_slot(e, slot), e->kv_max_types + (uint32_t)e->dynamic_bit[type])
-			[si->kind_pos] = load_value(value_of_entity(e, type, si->serial), e->widths[type]);
+		column_of(k, e->kv_max_types + (uint32_t)e->dynamic_bit[type])[pos] =
+			load_value(value_of_entity(e, type, id.serial), e->widths[type]);
 	}
-	member_of_slot(e, slot)->dynamic |= bit;
+	k->live[pos].dynamic |= bit;
 	if (!having_add(e, bit, slot))
 		return engine_fail(e, "out of memory in the harness");
 	return 0;
 }
 
-static int remove_type(struct scenario_engine *e, uint32_t slot, uint32_t type, uint64_t bit)
+static int remove_type_at(struct scenario_engine *e, struct kind_state *k, uint32_t pos,
+                          uint32_t type, uint64_t bit)
 {
-	const struct slot_info *si = &e->slots[slot];
+	uint32_t slot = k->live[pos].slot;
 	if (e->mode == SCENARIO_MODE_STORAGE) {
-		int rc = e->ops->component_remove(e->s, si->handle, type);
+		int rc = e->ops->component_remove(e->s, k->ids[pos].handle, type);
 		if (rc != ECS_OK)
 			return engine_fail(e, "removing %s from entity #%u returned %s",
-			                   e->sc->types[type].name, si->serial, ecs_status_name(rc));
+			                   e->sc->types[type].name, k->ids[pos].serial, ecs_status_name(rc));
 	}
-	member_of_slot(e, slot)->dynamic &= ~bit;
+	k->live[pos].dynamic &= ~bit;
 	having_remove(e, bit, slot);
 	return 0;
+}
+
+static int add_type(struct scenario_engine *e, uint32_t slot, uint32_t type, uint64_t bit)
+{
+	return add_type_at(e, kind_of_slot(e, slot), e->slots[slot].kind_pos, type, bit);
+}
+
+static int remove_type(struct scenario_engine *e, uint32_t slot, uint32_t type, uint64_t bit)
+{
+	return remove_type_at(e, kind_of_slot(e, slot), e->slots[slot].kind_pos, type, bit);
 }
 
 /* --- command buffers ------------------------------------------------------------------------ */
@@ -736,31 +742,72 @@ static void sort_commands(struct command_list *l)
 }
 
 /*
- * What system sp decides for the entity (slot, serial) this frame. Each change (the despawn,
- * then each add and remove) draws from the serial alone with a multiply-shift hash, the high 32
- * bits of serial * a for an odd 64-bit a drawn per system, frame and change (e->pass_mul): a
- * 2-universal family (Dietzfelbinger et al., 1997), one multiply per change, so a system's
- * decisions cost its pass little and do not depend on the order of its visit. The entity's
- * dynamic types are read only for a change the draw picked.
+ * What system sp decides for an entity this frame, keyed by its serial. Each change of the
+ * system draws from the serial alone with a multiply-shift hash, serial * a mod 2^32 for an odd
+ * a drawn per system, frame and change (e->pass_mul), compared against the share: a 2-universal
+ * family (Dietzfelbinger et al., 1997), one 32-bit multiply per change, so that decisions cost
+ * little, vectorise (decide_block), and do not depend on any order of visit. The result is a
+ * mask, bit c for change c. An add to an entity that has the type already, or a remove from one
+ * that lacks it, is dropped when the buffer is applied (apply_commands), where the entity's
+ * record is read anyway; deciding reads nothing but the serial.
  */
+static inline uint32_t decide_mask(const struct scenario_engine *e, const struct system_plan *sp,
+                                   uint32_t serial)
+{
+	uint32_t mask = 0;
+	for (uint32_t c = 0; c < sp->change_count; c++)
+		mask |= (uint32_t)(serial * e->pass_mul[c] <= sp->change_limit[c]) << c;
+	return mask;
+}
+
+/* The commands of a picked entity: its despawn alone if that was drawn, else its adds and
+ * removes. */
+static bool push_picked(struct scenario_engine *e, const struct system_plan *sp, uint32_t mask,
+                        uint32_t serial, uint32_t slot)
+{
+	for (; mask; mask &= mask - 1) {
+		uint32_t c = (uint32_t)__builtin_ctz(mask);
+		uint32_t class = sp->change_class[c], j = sp->change_index[c];
+		if (!push_command(e, &e->commands[class], (uint64_t)serial << 8 | j, slot))
+			return false;
+		if (class == CLASS_DESPAWN)
+			return true;
+	}
+	return true;
+}
+
 static inline __attribute__((always_inline)) bool
 decide(struct scenario_engine *e, const struct system_plan *sp, const uint32_t *slot_at,
        uint32_t serial)
 {
-	if (((uint64_t)serial * e->pass_mul[0]) >> 32 < sp->despawn_threshold)
-		return push_command(e, &e->commands[CLASS_DESPAWN], (uint64_t)serial << 8, *slot_at);
-	uint32_t slot = 0;
-	for (uint32_t j = 0; j < sp->adds; j++)
-		if (((uint64_t)serial * e->pass_mul[1 + j]) >> 32 < sp->add_threshold[j] &&
-		    !(member_of_slot(e, slot = *slot_at)->dynamic & sp->add_bit[j]) &&
-		    !push_command(e, &e->commands[CLASS_ADD], (uint64_t)serial << 8 | j, slot))
-			return false;
-	for (uint32_t j = 0; j < sp->removes; j++)
-		if (((uint64_t)serial * e->pass_mul[1 + SCENARIO_SYSTEM_MAX_CHANGES + j]) >> 32 <
-		        sp->remove_threshold[j] &&
-		    (member_of_slot(e, slot = *slot_at)->dynamic & sp->remove_bit[j]) &&
-		    !push_command(e, &e->commands[CLASS_REMOVE], (uint64_t)serial << 8 | j, slot))
-			return false;
+	uint32_t mask = decide_mask(e, sp, serial);
+	return !mask || push_picked(e, sp, mask, serial, *slot_at);
+}
+
+/* The decisions of a whole kind's members, DECIDE_BLOCK at a time: the serials gathered, every
+ * change's hash and comparison over the block (loops the compiler vectorises), then the picked
+ * few pushed. The same decisions as decide's. */
+static bool decide_block(struct scenario_engine *e, const struct system_plan *sp,
+                         const struct kind_state *k)
+{
+	uint32_t serial[DECIDE_BLOCK];
+	uint16_t mask[DECIDE_BLOCK];
+	for (uint32_t base = 0; base < k->count; base += DECIDE_BLOCK) {
+		uint32_t n = k->count - base < DECIDE_BLOCK ? k->count - base : DECIDE_BLOCK;
+		const struct identity *ids = k->ids + base;
+		for (uint32_t i = 0; i < n; i++) {
+			serial[i] = ids[i].serial;
+			mask[i] = 0;
+		}
+		for (uint32_t c = 0; c < sp->change_count; c++) {
+			uint32_t a = e->pass_mul[c], limit = sp->change_limit[c];
+			for (uint32_t i = 0; i < n; i++)
+				mask[i] |= (uint16_t)((uint16_t)(serial[i] * a <= limit) << c);
+		}
+		for (uint32_t i = 0; i < n; i++)
+			if (mask[i] && !push_picked(e, sp, mask[i], serial[i], k->live[base + i].slot))
+				return false;
+	}
 	return true;
 }
 
@@ -830,12 +877,6 @@ static int pass_storage(struct scenario_engine *e, const struct scenario_system 
 			all_columns = all_columns && b.columns[c];
 		}
 		sum += all_columns ? work_columns(sp, &view, b.count) : work_mixed(sp, &view, b.count);
-		if (sp->changes)
-			for (uint32_t i = 0; i < b.count; i++) {
-				const struct index_entry *x = &e->by_index[ecs_entity_index(b.entities[i])];
-				if (!decide(e, sp, &x->slot, x->serial))
-					return engine_fail(e, "out of memory in the harness (commands)");
-			}
 	}
 	e->work_sum += sum;
 	return 0;
@@ -850,88 +891,115 @@ static inline bool member_matches(const struct scenario_engine *e, uint32_t s,
 	return (have & sp->need_dynamic) == sp->need_dynamic && !(have & sp->exclude_dynamic);
 }
 
-/* One matching entity of a walk (member pos of kind k): the floor's work on its values, and
- * the system's decisions. */
-static inline __attribute__((always_inline)) bool
-walk_one(struct scenario_engine *e, uint32_t s, const struct system_plan *sp,
-         const struct kind_state *k, uint32_t pos, bool floor, uint32_t *sum)
+/* The floor's work on one matching entity (member pos of kind k). */
+static inline __attribute__((always_inline)) uint32_t
+floor_one(struct scenario_engine *e, uint32_t s, const struct system_plan *sp,
+          const struct kind_state *k, uint32_t pos)
 {
-	const struct member *m = &k->live[pos];
-	if (floor) {
-		const uint8_t *col = e->system_record_pos +
-		                     ((size_t)s * e->kv_count + m->kv) * SCENARIO_SYSTEM_MAX_REQUIRED;
-		uint32_t acc = ACC_START;
-		for (uint32_t r = 0; r < sp->reads; r++)
-			acc = acc * 31 + column_of(k, col[sp->read_col[r]])[pos];
-		acc = do_work(acc, sp->work);
-		for (uint32_t w = 0; w < sp->writes; w++) {
-			uint32_t *p = &column_of(k, col[sp->write_col[w]])[pos];
-			*p = (*p + acc) & width_mask(sp->write_width[w]);
-		}
-		*sum += acc;
+	const uint8_t *col = e->system_record_pos +
+	                     ((size_t)s * e->kv_count + k->live[pos].kv) * SCENARIO_SYSTEM_MAX_REQUIRED;
+	uint32_t acc = ACC_START;
+	for (uint32_t r = 0; r < sp->reads; r++)
+		acc = acc * 31 + column_of(k, col[sp->read_col[r]])[pos];
+	acc = do_work(acc, sp->work);
+	for (uint32_t w = 0; w < sp->writes; w++) {
+		uint32_t *p = &column_of(k, col[sp->write_col[w]])[pos];
+		*p = (*p + acc) & width_mask(sp->write_width[w]);
 	}
-	return !sp->changes || decide(e, sp, &m->slot, m->serial);
+	return acc;
+}
+
+/* The slots having the rarest of a system's required dynamic types (the walk of such a system
+ * goes through them rather than through whole kinds). */
+static uint32_t rarest_dynamic(const struct scenario_engine *e, uint64_t need)
+{
+	uint32_t best = (uint32_t)__builtin_ctzll(need);
+	for (uint64_t bits = need; bits; bits &= bits - 1) {
+		uint32_t d = (uint32_t)__builtin_ctzll(bits);
+		if (e->having_count[d] < e->having_count[best])
+			best = d;
+	}
+	return best;
 }
 
 /*
- * The floor: the same work over its columns; the harness: the walk alone, for the decisions of
- * a system with changes. A kind whose every variant matches, with no dynamic type to check, is
- * one batch of whole columns for the backends' own kernel (work_columns); a system that
- * requires a dynamic type walks the slots having the rarest of them; any other walks the
- * kinds that can match, entity by entity.
+ * The floor's pass: the same work over its columns. A kind whose every variant matches, with no
+ * dynamic type to check, is one batch of whole columns for the backends' own kernel
+ * (work_columns); a system that requires a dynamic type walks the slots having the rarest of
+ * them; any other walks the kinds that can match, entity by entity.
  */
-static int pass_walk(struct scenario_engine *e, uint32_t s, const struct system_plan *sp)
+static void pass_floor(struct scenario_engine *e, uint32_t s, const struct system_plan *sp)
 {
-	bool floor = e->mode == SCENARIO_MODE_FLOOR;
-	if (!floor && !sp->changes)
-		return 0;
 	const struct scenario_system *sys = &e->sc->systems[s];
 	uint32_t sum = 0;
 	if (sp->need_dynamic) {
-		uint32_t best = (uint32_t)__builtin_ctzll(sp->need_dynamic);
-		for (uint64_t bits = sp->need_dynamic; bits; bits &= bits - 1) {
-			uint32_t d = (uint32_t)__builtin_ctzll(bits);
-			if (e->having_count[d] < e->having_count[best])
-				best = d;
-		}
-		const uint32_t *having = e->having[best];
-		for (uint32_t i = 0; i < e->having_count[best]; i++) {
-			const struct kind_state *k = kind_of_slot(e, having[i]);
-			uint32_t pos = e->slots[having[i]].kind_pos;
-			if (member_matches(e, s, sp, &k->live[pos]) &&
-			    !walk_one(e, s, sp, k, pos, floor, &sum))
-				return engine_fail(e, "out of memory in the harness (commands)");
+		uint32_t d = rarest_dynamic(e, sp->need_dynamic);
+		for (uint32_t i = 0; i < e->having_count[d]; i++) {
+			const struct kind_state *k = kind_of_slot(e, e->having[d][i]);
+			uint32_t pos = e->slots[e->having[d][i]].kind_pos;
+			if (member_matches(e, s, sp, &k->live[pos]))
+				sum += floor_one(e, s, sp, k, pos);
 		}
 		e->work_sum += sum;
-		return 0;
+		return;
 	}
 	for (uint32_t j = 0; j < sp->kind_count; j++) {
 		const struct kind_state *k = &e->kinds[sp->kinds[j]];
 		if (!e->kind_all_match[(size_t)s * e->sc->kind_count + sp->kinds[j]] ||
 		    sp->exclude_dynamic) {
 			for (uint32_t i = 0; i < k->count; i++)
-				if (member_matches(e, s, sp, &k->live[i]) &&
-				    !walk_one(e, s, sp, k, i, floor, &sum))
-					return engine_fail(e, "out of memory in the harness (commands)");
+				if (member_matches(e, s, sp, &k->live[i]))
+					sum += floor_one(e, s, sp, k, i);
 			continue;
 		}
-		if (floor && k->count) {
-			const uint8_t *col = e->system_record_pos +
-			                     ((size_t)s * e->kv_count + k->kv_first) *
-			                         SCENARIO_SYSTEM_MAX_REQUIRED;
-			struct batch_view view;
-			for (uint32_t c = 0; c < sys->required_count; c++) {
-				view.base[c] = (unsigned char *)column_of(k, col[c]);
-				view.stride[c] = sizeof(uint32_t);
-				view.ptrs[c] = NULL;
-			}
-			sum += work_columns(sp, &view, k->count);
+		if (!k->count)
+			continue;
+		const uint8_t *col = e->system_record_pos +
+		                     ((size_t)s * e->kv_count + k->kv_first) * SCENARIO_SYSTEM_MAX_REQUIRED;
+		struct batch_view view;
+		for (uint32_t c = 0; c < sys->required_count; c++) {
+			view.base[c] = (unsigned char *)column_of(k, col[c]);
+			view.stride[c] = sizeof(uint32_t);
+			view.ptrs[c] = NULL;
 		}
-		for (uint32_t i = 0; sp->changes && i < k->count; i++)
-			if (!decide(e, sp, &k->live[i].slot, k->serials[i]))
-				return engine_fail(e, "out of memory in the harness (commands)");
+		sum += work_columns(sp, &view, k->count);
 	}
 	e->work_sum += sum;
+}
+
+/*
+ * A system's changes, as its pass ends: drawn for every entity it matched, from the engine's
+ * own lists (each entity's serial read in list order, no lookup of the entities the storage
+ * handed out), the same walk for every participant, so that every command buffer is the same
+ * (and the verification checks that the storage visited exactly these entities). The same
+ * three walks as pass_floor.
+ */
+static int decide_changes(struct scenario_engine *e, uint32_t s, const struct system_plan *sp)
+{
+	if (sp->need_dynamic) {
+		uint32_t d = rarest_dynamic(e, sp->need_dynamic);
+		for (uint32_t i = 0; i < e->having_count[d]; i++) {
+			const struct kind_state *k = kind_of_slot(e, e->having[d][i]);
+			uint32_t pos = e->slots[e->having[d][i]].kind_pos;
+			if (member_matches(e, s, sp, &k->live[pos]) &&
+			    !decide(e, sp, &k->live[pos].slot, k->ids[pos].serial))
+				return engine_fail(e, "out of memory in the harness (commands)");
+		}
+		return 0;
+	}
+	for (uint32_t j = 0; j < sp->kind_count; j++) {
+		const struct kind_state *k = &e->kinds[sp->kinds[j]];
+		if (e->kind_all_match[(size_t)s * e->sc->kind_count + sp->kinds[j]] &&
+		    !sp->exclude_dynamic) {
+			if (!decide_block(e, sp, k))
+				return engine_fail(e, "out of memory in the harness (commands)");
+			continue;
+		}
+		for (uint32_t i = 0; i < k->count; i++)
+			if (member_matches(e, s, sp, &k->live[i]) &&
+			    !decide(e, sp, &k->live[i].slot, k->ids[i].serial))
+				return engine_fail(e, "out of memory in the harness (commands)");
+	}
 	return 0;
 }
 
@@ -945,15 +1013,30 @@ static inline void lap(struct scenario_engine *e, uint32_t phase, uint64_t *t)
 	*t = now;
 }
 
+/* The entity records a command list will touch, prefetched ahead of its application: the
+ * slot's record PREFETCH_AHEAD commands ahead, its member half as far. */
+static inline void prefetch_command(struct scenario_engine *e, const struct command_list *l,
+                                    uint32_t i)
+{
+	if (i + PREFETCH_AHEAD < l->count)
+		__builtin_prefetch(&e->slots[l->v[i + PREFETCH_AHEAD].slot]);
+	if (i + PREFETCH_AHEAD / 2 < l->count)
+		__builtin_prefetch(member_of_slot(e, l->v[i + PREFETCH_AHEAD / 2].slot), 1);
+}
+
 static int apply_commands(struct scenario_engine *e, const struct system_plan *sp, uint64_t *t)
 {
 	const struct scenario *sc = e->sc;
 	struct command_list *l = &e->commands[CLASS_REMOVE];
 	if (l->count) {
 		sort_commands(l);
+		for (uint32_t i = 0; i < PREFETCH_AHEAD && i < l->count; i++)
+			__builtin_prefetch(&e->slots[l->v[i].slot]);
 		for (uint32_t i = 0; i < l->count; i++) {
-			uint32_t j = (uint32_t)(l->v[i].key & 0xff);
-			if (remove_type(e, l->v[i].slot, sp->remove_type[j], sp->remove_bit[j]))
+			prefetch_command(e, l, i);
+			uint32_t j = (uint32_t)(l->v[i].key & 0xff), slot = l->v[i].slot;
+			if ((member_of_slot(e, slot)->dynamic & sp->remove_bit[j]) &&
+			    remove_type(e, slot, sp->remove_type[j], sp->remove_bit[j]))
 				return -1;
 		}
 		l->count = 0;
@@ -962,9 +1045,13 @@ static int apply_commands(struct scenario_engine *e, const struct system_plan *s
 	l = &e->commands[CLASS_ADD];
 	if (l->count) {
 		sort_commands(l);
+		for (uint32_t i = 0; i < PREFETCH_AHEAD && i < l->count; i++)
+			__builtin_prefetch(&e->slots[l->v[i].slot]);
 		for (uint32_t i = 0; i < l->count; i++) {
-			uint32_t j = (uint32_t)(l->v[i].key & 0xff);
-			if (add_type(e, l->v[i].slot, sp->add_type[j], sp->add_bit[j]))
+			prefetch_command(e, l, i);
+			uint32_t j = (uint32_t)(l->v[i].key & 0xff), slot = l->v[i].slot;
+			if (!(member_of_slot(e, slot)->dynamic & sp->add_bit[j]) &&
+			    add_type(e, slot, sp->add_type[j], sp->add_bit[j]))
 				return -1;
 		}
 		l->count = 0;
@@ -973,9 +1060,13 @@ static int apply_commands(struct scenario_engine *e, const struct system_plan *s
 	l = &e->commands[CLASS_DESPAWN];
 	if (l->count) {
 		sort_commands(l);
-		for (uint32_t i = 0; i < l->count; i++)
+		for (uint32_t i = 0; i < PREFETCH_AHEAD && i < l->count; i++)
+			__builtin_prefetch(&e->slots[l->v[i].slot]);
+		for (uint32_t i = 0; i < l->count; i++) {
+			prefetch_command(e, l, i);
 			if (kill_slot(e, l->v[i].slot))
 				return -1;
+		}
 		l->count = 0;
 		lap(e, phase_despawn(sc), t);
 	}
@@ -994,14 +1085,11 @@ static int despawn_kind(struct scenario_engine *e, struct kind_state *k, uint32_
 		for (uint32_t i = 0; i < c; i++) {
 			pos[i] = draw_below(&e->rng, k->count - i);
 			__builtin_prefetch(&k->live[pos[i]], 1);
-			__builtin_prefetch(&k->serials[pos[i]], 1);
-			__builtin_prefetch(&k->handles[pos[i]], 1);
+			__builtin_prefetch(&k->ids[pos[i]], 1);
 		}
-		for (uint32_t i = 0; i < c; i++) {
-			__builtin_prefetch(&e->slots[k->live[pos[i]].slot], 1);
-			/* the member that swap-remove will move into the hole */
+		/* the slot record of the member that swap-remove will move into each hole */
+		for (uint32_t i = 0; i < c; i++)
 			__builtin_prefetch(&e->slots[k->live[k->count - 1 - i].slot], 1);
-		}
 		for (uint32_t i = 0; i < c; i++)
 			if (kill_at(e, k, pos[i]))
 				return -1;
@@ -1011,20 +1099,19 @@ static int despawn_kind(struct scenario_engine *e, struct kind_state *k, uint32_
 }
 
 /* n random picks among kind k's members (with replacement), prefetched a chunk at a time;
- * the statements after m run with m pointing at each picked member. */
-#define FOR_PICKS(e, k, n, m, ...)                                                           \
+ * the statements after `at` run with `at` the position of each picked member. */
+#define FOR_PICKS(e, k, n, at, ...)                                                          \
 	do {                                                                                      \
 		uint32_t picks_left_ = (n), pos_[CHUNK];                                              \
 		while (picks_left_ && (k)->count) {                                                   \
 			uint32_t c_ = picks_left_ < CHUNK ? picks_left_ : CHUNK;                          \
 			for (uint32_t i_ = 0; i_ < c_; i_++) {                                            \
 				pos_[i_] = draw_below(&(e)->rng, (k)->count);                                 \
-				__builtin_prefetch(&(k)->live[pos_[i_]]);                                     \
+				__builtin_prefetch(&(k)->live[pos_[i_]], 1);                                  \
+				__builtin_prefetch(&(k)->ids[pos_[i_]]);                                      \
 			}                                                                                 \
-			for (uint32_t i_ = 0; i_ < c_; i_++)                                              \
-				__builtin_prefetch(&(e)->slots[(k)->live[pos_[i_]].slot]);                    \
 			for (uint32_t i_ = 0; i_ < c_; i_++) {                                            \
-				const struct member *m = &(k)->live[pos_[i_]];                                \
+				uint32_t at = pos_[i_];                                                       \
 				__VA_ARGS__                                                                   \
 			}                                                                                 \
 			picks_left_ -= c_;                                                                \
@@ -1038,12 +1125,24 @@ static int effects_remove(struct scenario_engine *e)
 		const struct scenario_effect *ef = &sc->effects[i];
 		struct effect_state *es = &e->effects[i];
 		if (ef->duration) {
+			/* the queue's head entries' records, prefetched ahead (they expire in order) */
+			for (uint32_t j = 0; j < PREFETCH_AHEAD && j < es->count; j++) {
+				const struct expiry *x = &es->ring[(es->head + j) % es->cap];
+				if (x->frame > e->frame)
+					break;
+				__builtin_prefetch(&e->slots[x->slot]);
+			}
 			while (es->count && es->ring[es->head].frame <= e->frame) {
+				uint32_t ahead = es->head + PREFETCH_AHEAD;
+				const struct expiry *far = &es->ring[ahead >= es->cap ? ahead % es->cap : ahead];
+				if (es->count > PREFETCH_AHEAD && far->frame <= e->frame)
+					__builtin_prefetch(&e->slots[far->slot]);
 				struct expiry x = es->ring[es->head];
 				es->head = es->head + 1 == es->cap ? 0 : es->head + 1;
 				es->count--;
 				/* the entity may be gone (its slot then has another serial or none) */
-				if (e->slots[x.slot].serial == x.serial &&
+				if (slot_alive(e, x.slot) &&
+				    kind_of_slot(e, x.slot)->ids[e->slots[x.slot].kind_pos].serial == x.serial &&
 				    (member_of_slot(e, x.slot)->dynamic & es->bit) &&
 				    remove_type(e, x.slot, ef->type, es->bit))
 					return -1;
@@ -1052,8 +1151,8 @@ static int effects_remove(struct scenario_engine *e)
 		}
 		struct kind_state *k = &e->kinds[ef->kind];
 		uint32_t n = take_rate(&es->remove_carry, ef->remove * k->count);
-		FOR_PICKS(e, k, n, m, {
-			if ((m->dynamic & es->bit) && remove_type(e, m->slot, ef->type, es->bit))
+		FOR_PICKS(e, k, n, at, {
+			if ((k->live[at].dynamic & es->bit) && remove_type_at(e, k, at, ef->type, es->bit))
 				return -1;
 		});
 	}
@@ -1089,13 +1188,14 @@ static int effects_add(struct scenario_engine *e)
 		struct effect_state *es = &e->effects[i];
 		struct kind_state *k = &e->kinds[ef->kind];
 		uint32_t n = take_rate(&es->add_carry, ef->add * k->count);
-		FOR_PICKS(e, k, n, m, {
-			if (!(m->dynamic & es->bit)) {
-				if (add_type(e, m->slot, ef->type, es->bit))
+		FOR_PICKS(e, k, n, at, {
+			if (!(k->live[at].dynamic & es->bit)) {
+				if (add_type_at(e, k, at, ef->type, es->bit))
 					return -1;
 				if (ef->duration &&
 				    !push_expiry(e, es,
-				                 (struct expiry){m->slot, m->serial, e->frame + ef->duration}))
+				                 (struct expiry){k->live[at].slot, k->ids[at].serial,
+				                                 e->frame + ef->duration}))
 					return engine_fail(e, "out of memory in the harness (effects)");
 			}
 		});
@@ -1106,9 +1206,14 @@ static int effects_add(struct scenario_engine *e)
 static int lookups(struct scenario_engine *e)
 {
 	const struct scenario *sc = e->sc;
+	/* where each lookup kind starts among the matching entities, so that a draw finds its
+	 * kind without a branch it would mispredict */
 	uint64_t matching = 0;
-	for (uint32_t j = 0; j < e->lookup_kind_count; j++)
+	uint32_t start[SCENARIO_MAX_KINDS + 1];
+	for (uint32_t j = 0; j < e->lookup_kind_count; j++) {
+		start[j] = (uint32_t)matching;
 		matching += e->kinds[e->lookup_kinds[j]].count;
+	}
 	double rate = sc->lookups + sc->lookup_share * (double)e->live;
 	uint32_t n = take_rate(&e->lookup_carry, rate);
 	if (matching == 0 || matching > UINT32_MAX)
@@ -1122,24 +1227,19 @@ static int lookups(struct scenario_engine *e)
 	while (n) {
 		uint32_t c = n < CHUNK ? n : CHUNK;
 		for (uint32_t i = 0; i < c; i++) {
-			uint32_t r = draw_below(&e->rng, (uint32_t)matching);
-			for (uint32_t j = 0;; j++) {
-				const struct kind_state *k = &e->kinds[e->lookup_kinds[j]];
-				if (r < k->count) {
-					picked_kind[i] = k;
-					picked_pos[i] = r;
-					break;
-				}
-				r -= k->count;
-			}
-			__builtin_prefetch(&picked_kind[i]->handles[picked_pos[i]]);
+			uint32_t r = draw_below(&e->rng, (uint32_t)matching), j = 0;
+			for (uint32_t x = 1; x < e->lookup_kind_count; x++)
+				j += r >= start[x];
+			picked_kind[i] = &e->kinds[e->lookup_kinds[j]];
+			picked_pos[i] = r - start[j];
+			__builtin_prefetch(&picked_kind[i]->ids[picked_pos[i]]);
 			if (dynamic)
 				__builtin_prefetch(&picked_kind[i]->live[picked_pos[i]]);
 		}
 		for (uint32_t i = 0; i < c; i++) {
 			const struct kind_state *k = picked_kind[i];
 			uint32_t at = picked_pos[i];
-			ecs_entity h = k->handles[at];
+			ecs_entity h = k->ids[at].handle;
 			uint64_t have = dynamic ? k->live[at].dynamic : 0;
 			handles_read += h; /* the harness alone reads the handle too (what it costs) */
 			for (uint32_t j = 0; j < sc->lookup_type_count; j++) {
@@ -1151,7 +1251,7 @@ static int lookups(struct scenario_engine *e)
 					int rc = e->ops->component_get(e->s, h, t, &p);
 					if (rc != ECS_OK)
 						return engine_fail(e, "looking up %s of entity #%u returned %s",
-						                   sc->types[t].name, k->serials[at], ecs_status_name(rc));
+						                   sc->types[t].name, k->ids[at].serial, ecs_status_name(rc));
 					sum += load_value(p, e->widths[t]);
 				} else if (e->mode == SCENARIO_MODE_FLOOR) {
 					uint32_t col =
@@ -1191,11 +1291,13 @@ int scenario_engine_frame(struct scenario_engine *e)
 
 	for (uint32_t s = 0; s < sc->system_count; s++) {
 		const struct system_plan *sp = &e->systems[s];
-		for (uint32_t j = 0; sp->changes && j < 1 + 2 * SCENARIO_SYSTEM_MAX_CHANGES; j++)
-			e->pass_mul[j] = mix64(sp->key ^ ((uint64_t)e->frame << 8 | j)) | 1;
-		int rc = e->mode == SCENARIO_MODE_STORAGE ? pass_storage(e, &sc->systems[s], sp)
-		                                          : pass_walk(e, s, sp);
-		if (rc)
+		for (uint32_t c = 0; c < sp->change_count; c++)
+			e->pass_mul[c] = (uint32_t)mix64(sp->key ^ ((uint64_t)e->frame << 8 | c)) | 1;
+		if (e->mode == SCENARIO_MODE_STORAGE && pass_storage(e, &sc->systems[s], sp))
+			return -1;
+		if (e->mode == SCENARIO_MODE_FLOOR)
+			pass_floor(e, s, sp);
+		if (sp->changes && decide_changes(e, s, sp))
 			return -1;
 		lap(e, 1 + s, &t);
 		if (sp->changes && apply_commands(e, sp, &t))
@@ -1345,7 +1447,25 @@ static int make_systems(struct scenario_engine *e)
 			sp->remove_bit[j] = 1ull << e->dynamic_bit[sys->remove[j].type];
 			sp->remove_threshold[j] = share_threshold(sys->remove[j].share);
 		}
-		sp->changes = sys->despawn > 0 || sys->add_count || sys->remove_count;
+		/* the changes decide draws: those with a share above 0 (limit: threshold - 1) */
+		if (sp->despawn_threshold) {
+			sp->change_class[sp->change_count] = CLASS_DESPAWN;
+			sp->change_index[sp->change_count] = 0;
+			sp->change_limit[sp->change_count++] = (uint32_t)(sp->despawn_threshold - 1);
+		}
+		for (uint32_t j = 0; j < sys->add_count; j++)
+			if (sp->add_threshold[j]) {
+				sp->change_class[sp->change_count] = CLASS_ADD;
+				sp->change_index[sp->change_count] = (uint8_t)j;
+				sp->change_limit[sp->change_count++] = (uint32_t)(sp->add_threshold[j] - 1);
+			}
+		for (uint32_t j = 0; j < sys->remove_count; j++)
+			if (sp->remove_threshold[j]) {
+				sp->change_class[sp->change_count] = CLASS_REMOVE;
+				sp->change_index[sp->change_count] = (uint8_t)j;
+				sp->change_limit[sp->change_count++] = (uint32_t)(sp->remove_threshold[j] - 1);
+			}
+		sp->changes = sp->change_count > 0;
 		for (uint32_t i = 0; i < e->kv_count; i++) {
 			const struct kind_variant *kv = &e->kvs[i];
 			bool match = true;
@@ -1370,8 +1490,9 @@ static int make_systems(struct scenario_engine *e)
 			e->kind_all_match[(size_t)s * sc->kind_count + k] = all;
 		}
 	}
-	if (e->mode != SCENARIO_MODE_STORAGE)
-		for (uint32_t s = 0; s < sc->system_count; s++)
+	/* every participant walks the systems with changes (their decisions), the floor all */
+	for (uint32_t s = 0; s < sc->system_count; s++)
+		if (e->mode == SCENARIO_MODE_FLOOR || e->systems[s].changes)
 			e->tracked |= e->systems[s].need_dynamic;
 	for (uint32_t k = 0; k < sc->kind_count; k++)
 		if (sc->kinds[k].lookup_match)
@@ -1470,12 +1591,6 @@ int scenario_engine_open(struct scenario_engine **out, const struct scenario *sc
 	if (mode == SCENARIO_MODE_STORAGE) {
 		if (open_storage(e, err, errlen))
 			goto fail;
-		e->index_cap = e->slot_cap;
-		e->by_index = own_alloc(e, e->index_cap * sizeof *e->by_index);
-		if (!e->by_index) {
-			snprintf(err, errlen, "out of memory in the harness");
-			goto fail;
-		}
 	}
 	/* The entities alive before the first frame: kind by kind, variants in turn. */
 	for (uint32_t k = 0; k < sc->kind_count; k++)
@@ -1509,8 +1624,7 @@ void scenario_engine_close(struct scenario_engine *e)
 	for (uint32_t k = 0; k < SCENARIO_MAX_KINDS; k++) {
 		free(e->kinds[k].live);
 		free(e->kinds[k].columns);
-		free(e->kinds[k].serials);
-		free(e->kinds[k].handles);
+		free(e->kinds[k].ids);
 	}
 	free(e->kv_match);
 	free(e->systems);
@@ -1525,7 +1639,7 @@ void scenario_engine_close(struct scenario_engine *e)
 	}
 	free(e->free_slots);
 	free(e->slots);
-	free(e->by_index);
+
 	for (uint32_t c = 0; c < CLASS_COUNT; c++) {
 		free(e->commands[c].v);
 		free(e->commands[c].scratch);
@@ -1551,21 +1665,36 @@ static bool entity_has(const struct scenario_engine *e, const struct member *m, 
 }
 
 struct ordered {
-	struct member m;
-	uint32_t kind, pos;
+	uint32_t serial, kind, pos;
 };
 
 static int by_serial(const void *a, const void *b)
 {
-	uint32_t x = ((const struct ordered *)a)->m.serial, y = ((const struct ordered *)b)->m.serial;
+	uint32_t x = ((const struct ordered *)a)->serial, y = ((const struct ordered *)b)->serial;
 	return (x > y) - (x < y);
 }
 
-/* Each system visits exactly the live entities that match it (the engine's count). */
+/* Each system visits exactly the live entities that match it: the engine's count, and each
+ * visited handle one of a matching entity (found through a map from the storage's entity
+ * index to the engine's slot, made here from the engine's lists). */
 static int check_systems(struct scenario_engine *e)
 {
 	const struct scenario *sc = e->sc;
-	for (uint32_t s = 0; s < sc->system_count; s++) {
+	uint32_t cap = 1;
+	for (uint32_t k = 0; k < sc->kind_count; k++)
+		for (uint32_t i = 0; i < e->kinds[k].count; i++)
+			if (ecs_entity_index(e->kinds[k].ids[i].handle) >= cap)
+				cap = ecs_entity_index(e->kinds[k].ids[i].handle) + 1;
+	uint32_t *slot_of_index = malloc(cap * sizeof *slot_of_index);
+	if (!slot_of_index)
+		return engine_fail(e, "out of memory in the harness (checks)");
+	for (uint32_t i = 0; i < cap; i++)
+		slot_of_index[i] = SLOT_NONE;
+	for (uint32_t k = 0; k < sc->kind_count; k++)
+		for (uint32_t i = 0; i < e->kinds[k].count; i++)
+			slot_of_index[ecs_entity_index(e->kinds[k].ids[i].handle)] = e->kinds[k].live[i].slot;
+	int rc = 0;
+	for (uint32_t s = 0; s < sc->system_count && rc == 0; s++) {
 		const struct system_plan *sp = &e->systems[s];
 		uint64_t want = 0, got = 0;
 		for (uint32_t k = 0; k < sp->kind_count; k++) {
@@ -1575,30 +1704,33 @@ static int check_systems(struct scenario_engine *e)
 		}
 		struct ecs_iter it;
 		struct ecs_batch b;
-		int rc = e->ops->system_iter_begin(e->s, sp->id, &it);
-		if (rc != ECS_OK)
-			return engine_fail(e, "system_iter_begin of %s returned %s", sc->systems[s].name,
-			                   ecs_status_name(rc));
-		while (e->ops->system_iter_next(&it, &b)) {
+		int got_rc = e->ops->system_iter_begin(e->s, sp->id, &it);
+		if (got_rc != ECS_OK) {
+			rc = engine_fail(e, "system_iter_begin of %s returned %s", sc->systems[s].name,
+			                 ecs_status_name(got_rc));
+			break;
+		}
+		while (rc == 0 && e->ops->system_iter_next(&it, &b)) {
 			got += b.count;
-			for (uint32_t i = 0; i < b.count; i++) {
+			for (uint32_t i = 0; i < b.count && rc == 0; i++) {
 				uint32_t index = ecs_entity_index(b.entities[i]);
-				uint32_t slot = index < e->index_cap ? e->by_index[index].slot : SLOT_NONE;
-				const struct slot_info *si = slot < e->slot_cap ? &e->slots[slot] : NULL;
+				uint32_t slot = index < cap ? slot_of_index[index] : SLOT_NONE;
 				const struct member *m = NULL;
-				if (si && si->serial != SERIAL_NONE && si->handle == b.entities[i])
-					m = &e->kinds[e->kvs[si->kv].kind].live[si->kind_pos];
-				if (!m || m->slot != slot || !member_matches(e, s, sp, m))
-					return engine_fail(e, "system %s visits an entity that does not match it",
-					                   sc->systems[s].name);
+				if (slot != SLOT_NONE &&
+				    kind_of_slot(e, slot)->ids[e->slots[slot].kind_pos].handle == b.entities[i])
+					m = member_of_slot(e, slot);
+				if (!m || !member_matches(e, s, sp, m))
+					rc = engine_fail(e, "system %s visits an entity that does not match it",
+					                 sc->systems[s].name);
 			}
 		}
-		if (got != want)
-			return engine_fail(e, "system %s visits %llu entities, %llu match it",
-			                   sc->systems[s].name, (unsigned long long)got,
-			                   (unsigned long long)want);
+		if (rc == 0 && got != want)
+			rc = engine_fail(e, "system %s visits %llu entities, %llu match it",
+			                 sc->systems[s].name, (unsigned long long)got,
+			                 (unsigned long long)want);
 	}
-	return 0;
+	free(slot_of_index);
+	return rc;
 }
 
 int scenario_engine_checksum(struct scenario_engine *e, uint64_t *out, bool *verified)
@@ -1618,39 +1750,40 @@ int scenario_engine_checksum(struct scenario_engine *e, uint64_t *out, bool *ver
 	uint64_t n = 0;
 	for (uint32_t k = 0; k < sc->kind_count; k++)
 		for (uint32_t i = 0; i < e->kinds[k].count; i++)
-			order[n++] = (struct ordered){e->kinds[k].live[i], k, i};
+			order[n++] = (struct ordered){e->kinds[k].ids[i].serial, k, i};
 	qsort(order, n, sizeof *order, by_serial);
 	uint64_t h = 0xcbf29ce484222325ull;
 	int rc = 0;
 	for (uint64_t i = 0; i < n && rc == 0; i++) {
-		const struct member *m = &order[i].m;
-		const struct slot_info *si = &e->slots[m->slot];
 		const struct kind_state *ks = &e->kinds[order[i].kind];
-		if (si->serial != m->serial || si->handle != m->handle || si->kv != m->kv ||
-		    ks->serials[order[i].pos] != m->serial || ks->handles[order[i].pos] != m->handle) {
-			rc = engine_fail(e, "entity #%u: the engine's records disagree", m->serial);
+		const struct member *m = &ks->live[order[i].pos];
+		const struct slot_info *si = &e->slots[m->slot];
+		uint32_t serial = order[i].serial;
+		ecs_entity handle = ks->ids[order[i].pos].handle;
+		if (si->kv != m->kv || si->kind_pos != order[i].pos || e->kvs[m->kv].kind != order[i].kind) {
+			rc = engine_fail(e, "entity #%u: the engine's records disagree", serial);
 			break;
 		}
-		h = hash_update(h, &m->serial, sizeof m->serial);
-		if (e->mode == SCENARIO_MODE_STORAGE && !e->ops->entity_alive(e->s, m->handle)) {
-			rc = engine_fail(e, "entity #%u is not alive in the storage", m->serial);
+		h = hash_update(h, &serial, sizeof serial);
+		if (e->mode == SCENARIO_MODE_STORAGE && !e->ops->entity_alive(e->s, handle)) {
+			rc = engine_fail(e, "entity #%u is not alive in the storage", serial);
 			break;
 		}
 		for (uint32_t t = 0; t < sc->type_count; t++) {
 			bool has = entity_has(e, m, t);
 			if (e->mode == SCENARIO_MODE_STORAGE) {
 				void *p = NULL;
-				int got = e->ops->component_get(e->s, m->handle, t, &p);
+				int got = e->ops->component_get(e->s, handle, t, &p);
 				if (got != (has ? ECS_OK : ECS_ERR_NO_COMPONENT)) {
 					rc = engine_fail(e, "entity #%u, %s: component_get returned %s, expected %s",
-					                 m->serial, sc->types[t].name, ecs_status_name(got),
+					                 serial, sc->types[t].name, ecs_status_name(got),
 					                 has ? "ECS_OK" : "ECS_ERR_NO_COMPONENT");
 					break;
 				}
 				if (has)
 					memcpy(value, p, e->sizes[t]);
 			} else if (has) {
-				memcpy(value, value_of_entity(e, t, m->serial), e->sizes[t]);
+				memcpy(value, value_of_entity(e, t, serial), e->sizes[t]);
 				uint32_t v = column_of(&e->kinds[order[i].kind],
 				                       record_pos(e, &e->kvs[m->kv], t))[order[i].pos];
 				store_value(value, e->widths[t], v);
