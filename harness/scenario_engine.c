@@ -3,33 +3,42 @@
  * (what a frame holds, in which order, and what each mode does: scenario_engine.h).
  *
  * The engine's own state, the same in every participant because every participant makes the
- * same decisions: per slot (a live entity) one 24-byte record: the 64-bit mask of the types
- * that come and go (effects' and systems' add and remove types, "dynamic" types) that it has,
- * its place in its kind's list, serial number, handle and kind-variant; per kind the list of
- * its live entities, each a 16-byte member (slot, serial, handle, kind-variant), so that a
- * random pick, a lookup or a walk reads one place (swap-remove keeps it dense); per effect
- * with a duration a queue of (slot, serial, frame it ends) in the order they were added (every
- * entry lasts as long, so the queue is in expiry order); per system its storage id, what it
- * reads and writes, the kind-variants it can match (for the floor's and the harness's walks)
- * and its change thresholds. A storage participant adds the map from the storage's entity
- * index to (slot, serial), all a visited entity needs for a system's decisions.
+ * same decisions:
+ *   per kind    its live entities in parallel arrays: members (16 bytes: the 64-bit mask of the
+ *               types that come and go that it has, its slot, its kind-variant) and identities
+ *               (8 bytes: serial, handle), so that a walk reads serials alone and a lookup
+ *               handles alone; swap-remove keeps them dense; the floor's values in columns;
+ *   per slot    8 bytes: the entity's kind-variant and place in its kind's list, so that a
+ *               command buffer or an effect's queue, which name entities by slot, find them;
+ *   per effect  with a duration, a queue of (slot, serial, frame it ends) in the order they
+ *               were added (every entry lasts as long, so the queue is in expiry order);
+ *   per system  its storage id, what it reads and writes, the kind-variants it can match, its
+ *               changes (share thresholds), and for the types that come and go ("dynamic":
+ *               effects' and systems' add and remove types) that a system requires, the list of
+ *               slots having each, so that its walk goes through those only.
+ *
+ * A system's changes are drawn as its pass ends, from the engine's own lists of the entities it
+ * matches (decide_changes): the storage's pass hands out its batches to the work alone, and
+ * the engine never looks up the entities it hands out (a lookup per visited entity cost rpg's
+ * combat pass about as much as its work). The verification checks that the storage visits
+ * exactly the entities the engine counts as matching.
  *
  * The harness must not be what is measured: the random picks (despawns, effects, lookups) are
- * drawn a chunk at a time and the members they land on prefetched before they are used, so
- * that the engine's own cache misses overlap instead of adding up; a frame makes no call but
- * the storage's and the clock's.
+ * drawn a chunk at a time and what they land on prefetched before it is used, so that the
+ * engine's own cache misses overlap instead of adding up; a system's decisions are a vectorised
+ * hash over blocks of serials; a frame makes no call but the storage's and the clock's.
  *
  * Values: each type has a table of up to 64 values made at open (fewer for large types); the
  * entity with serial s gets value hash(s, t) of type t's table when it is created or the type
  * is added to it. A system reads and writes the first min(size, 4) bytes of a component as a
  * little-endian unsigned integer (integer arithmetic, so that every loop shape gives the same
- * bits); the floor keeps only those bytes, per slot, and rebuilds a whole value from the table
- * for the checksum.
+ * bits); the floor keeps only those bytes, and rebuilds a whole value from the table for the
+ * checksum.
  *
  * Costs per frame: O(1) per spawn, despawn, add, remove, effect pick and lookup beyond the
- * storage's own; per visited entity the system's reads, work and writes, and for a system with
- * changes one or two 64-bit mixes and a load of the entity's serial; each command buffer is
- * sorted by serial (insertion sort when short, an LSD radix sort on bytes otherwise).
+ * storage's own; per visited entity the system's reads, work and writes; per entity a system
+ * with changes matches, one 32-bit multiply per change; each command buffer sorted by serial
+ * (insertion sort when short, an LSD radix sort on bytes otherwise).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -253,8 +262,8 @@ struct scenario_engine {
 
 	uint32_t record_width, kv_max_types; /* the floor: columns per kind, and the first of the
 	                                        dynamic types' columns */
-	/* The floor and the harness: per dynamic type a system requires, the slots that have it
-	 * (and each one's place), so that such a system walks those rather than whole kinds. */
+	/* Per dynamic type a system with changes requires (the floor: any system), the slots that
+	 * have it (and each one's place), so that such a system walks those, not whole kinds. */
 	uint64_t tracked;
 	uint32_t *having[SCENARIO_ENGINE_MAX_DYNAMIC], *having_pos[SCENARIO_ENGINE_MAX_DYNAMIC];
 	uint32_t having_count[SCENARIO_ENGINE_MAX_DYNAMIC], having_cap[SCENARIO_ENGINE_MAX_DYNAMIC];

@@ -7,11 +7,11 @@
  *             its components in one call (entity_create_with), variants in turn;
  *   systems   in file order: a pass over the batches the storage hands out, reading the read
  *             components, doing `work` arithmetic operations, writing the written ones (the
- *             first 4 bytes, or fewer, of each) and recording in a command buffer the despawns,
- *             adds and removes the system asks for; after the pass, the buffer is applied (the
- *             storage must not change structurally during a pass), removes then adds then
- *             despawns, each in serial order. The pass is the system's phase; what the buffer
- *             applies is timed into the despawn, add and remove phases;
+ *             first 4 bytes, or fewer, of each); as it ends, the despawns, adds and removes the
+ *             system asks for, drawn for the entities it matched, go to a command buffer,
+ *             applied then (the storage must not change structurally during a pass): removes,
+ *             adds, despawns, each in serial order. The pass and the drawing are the system's
+ *             phase; what the buffer applies is timed into the despawn, add and remove phases;
  *   despawn   every kind's despawns, on entities drawn at random among its live ones;
  *   remove    every effect's removes (those whose duration has run out, or `remove` picks);
  *   add       every effect's adds: a share of the kind's live entities is picked, those without
@@ -21,27 +21,29 @@
  * Every decision comes from the engine's own lists and its own generator, seeded from the
  * scenario's seed: sequential draws for the kinds' despawns, the effects and the lookups (the
  * same draws in the same order for every participant), and for a system's changes a hash of
- * (seed, system, frame, the entity's serial number), so that what a system does to an entity
- * does not depend on the order in which a storage visits it. An entity is known by its serial
- * number (the order of its creation) and a slot of the engine's; each storage participant keeps
- * the map from the storage's entity index to the slot. So every participant makes exactly the
- * same operations, and the values they leave agree.
+ * (seed, system, frame, the entity's serial number), drawn over the engine's list of the
+ * entities the system matches, so that what a system does to an entity does not depend on the
+ * order in which a storage visits it. An entity is known by its serial number (the order of its
+ * creation) and a slot of the engine's. So every participant makes exactly the same operations,
+ * and the values they leave agree.
  *
  * The three modes:
  *   SCENARIO_MODE_STORAGE  the frames over a backend, through the interface only;
- *   SCENARIO_MODE_FLOOR    the same frames over plain arrays (a record of 4-byte values per
- *                          slot), no interface call: systems walk the engine's kind lists; its
- *                          checksum must agree with the backends';
+ *   SCENARIO_MODE_FLOOR    the same frames over plain arrays: per kind a column of 4-byte
+ *                          values per type its entities can have, walked by the same kernel
+ *                          as the backends' batches, no interface call; its checksum must
+ *                          agree with the backends';
  *   SCENARIO_MODE_HARNESS  the engine alone: lists, decisions, command buffers, phase clocks,
- *                          with no storage and no system work (a system without changes costs
- *                          nothing; one with changes walks its matching entities to make its
- *                          decisions): the harness's own cost per frame, an upper bound of what
- *                          it adds to a backend's frame. It computes no checksum.
+ *                          with no storage and no system work: the engine's part of a
+ *                          backend's frame (the same code, minus the storage's calls and the
+ *                          systems' work), its per-frame cost; in a backend's frame the
+ *                          storage's own memory traffic may make that part a little dearer. It
+ *                          computes no checksum.
  *
  * Costs: a frame is O(spawns + despawns + effect picks + lookups + the entities the systems
  * visit), plus a sort of each command buffer (radix, linear). Memory of the engine per
- * participant: about 32 bytes per slot (live entity), plus the floor's records (4 bytes per
- * type an entity can have), plus value tables (at most 64 values of each type made at open).
+ * participant: about 32 bytes per live entity, plus the floor's columns (4 bytes per type an
+ * entity of its kind can have), plus value tables (at most 64 values of each type made at open).
  * Nothing in a frame makes values, calls world.c's generator or allocates, except when a list
  * outgrows what open reserved (the kinds' peaks, computed from the scenario).
  */

@@ -52,6 +52,16 @@ xformat = percent ? "%g%%" : "%g"
 if (geometric) {
 	set logscale x 10
 	set xrange [xmin / 1.25 : xmax * 1.25]
+	# tics at 1, 2 and 5 times each power of ten in range, so that a decade or two still reads
+	set xtics ()
+	do for [ex = floor(log10(xmin)) - 1 : ceil(log10(xmax))] {
+		do for [m in "1 2 5"] {
+			v = m * 10.0 ** ex
+			if (v >= xmin / 1.25 && v <= xmax * 1.25) {
+				set xtics add (sprintf("%g%s", v, percent ? "%%" : "") v) # a tic label is a format
+			}
+		}
+	}
 } else {
 	unset logscale x
 	pad = (xmax - xmin) * 0.04
@@ -109,6 +119,7 @@ set rmargin at screen panel_r(2, 2)
 set title "ratio to the fastest backend at that point (1 = fastest)"
 set ylabel "ratio (log scale)"
 set yrange [0.9 : *]
+set autoscale yfixmax # up to the largest ratio, not to the next tic
 set logscale y 10
 set ytics (1, 1.5, 2, 3, 5, 10, 20, 50, 100, 200, 500, 1000)
 set mytics 10
