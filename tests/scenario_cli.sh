@@ -3,8 +3,9 @@
 # and its file:line; a bad --sweep, --set, --points or --spacing, or a workload option that does
 # not apply, gives exit 2 and a message naming it; none of them touches the output. A short run
 # of every shipped scenario (scaled down) writes a row per backend and phase, with the floor and
-# the harness alone, and checksums that agree; a short sweep writes every point; the check build
-# finds nothing but the frame in the timed regions. Ends with "N passed, N failed".
+# the harness alone, and checksums that agree; a short sweep writes every point; their figures
+# are drawn; the check build finds nothing but the frame in the timed regions. Ends with
+# "N passed, N failed".
 set -u
 bin=${ECSBENCH:-build/ecsbench}
 check_bin=${ECSBENCH_CHECK:-build/check/ecsbench}
@@ -174,6 +175,25 @@ if "$bin" --scenario scenarios/shooter.ini --set scenario.scale=0.01 --set scena
 	ok sweep-linear-whole
 else
 	fail sweep-linear-whole "$(tail -n 3 "$tmp/stderr"; grep '^# sweep' "$tmp/linear.csv")"
+fi
+
+# The figures: stacked bars of a lone scenario, lines of a sweep, each a PNG where asked; a CSV
+# that is not a scenario's is refused with exit 2.
+if command -v gnuplot >/dev/null 2>&1; then
+	if scripts/scenario_plot.sh -o "$tmp/plots" "$tmp/shooter.csv" >/dev/null 2>"$tmp/stderr" &&
+		scripts/scenario_plot.sh -o "$tmp/plots" "$sweep" >/dev/null 2>>"$tmp/stderr" &&
+		[ -s "$tmp/plots/shooter.png" ] && [ -s "$tmp/plots/sweep.png" ]; then
+		ok figures
+	else
+		fail figures "$(cat "$tmp/stderr")"
+	fi
+	printf 'backend,workload\nhash,iterate\n' > "$tmp/other.csv"
+	scripts/scenario_plot.sh -o "$tmp/plots" "$tmp/other.csv" >/dev/null 2>"$tmp/stderr"
+	if [ $? -eq 2 ] && grep -q "is not a scenario CSV" "$tmp/stderr"; then
+		ok figures-refuse-other-csv
+	else
+		fail figures-refuse-other-csv "$(cat "$tmp/stderr")"
+	fi
 fi
 
 # The default output: results/scenario-NAME.csv under the current folder, samples beside it.
