@@ -25,18 +25,19 @@ if (mode eq "bars") {
 	set boxwidth 0.62 relative
 	set ylabel sprintf("time per frame (%s): each phase's median, stacked", unit eq "us" ? "µs" : unit)
 	set xtics nomirror scale 0 font ",11"
-	set title sprintf("%s: time per frame by phase, per storage backend\n%s; the point and bar on top: the frame's median and 95%% interval;\na bar cut at the top of the figure (a diamond) says its frame above it\n%s", \
-		name, processes . " separate processes", source) font ",11"
+	set title sprintf("%s: time per frame by phase, per storage backend, fastest first\n%s; point and bar on top: the frame's median and 95%% interval;\nin brackets: the ratio to the fastest (%s), or for the floor and the harness alone their %% of its frame;\na bar cut at the top (a diamond) says its frame in white\n%s", \
+		name, processes . " separate processes", fastest, source) font ",11"
 	set key outside right top vertical reverse Left samplen 1.5 spacing 1.1 title "phase (in frame order)"
 	# Phase i: palette colour i, lighter in each further cycle of eight.
 	shade(i) = (i - 1) / 8 == 0 ? 0.95 : (i - 1) / 8 == 1 ? 0.55 : 0.3
 	plot for [i = 2:nphases + 1] dir . "/bars.dat" using i:xtic(1) title columnhead(i) \
 			linecolor rgb colour(i - 1) fillstyle solid shade(i - 1) border rgb "#505050", \
-		dir . "/frames.dat" using 1:($2 > ymax ? NaN : $2):3:4 with yerrorbars linecolor rgb "#000000" \
+		dir . "/frames.dat" using 1:($7 > 0 ? NaN : $2):3:4 with yerrorbars linecolor rgb "#000000" \
 			pointtype 7 pointsize 0.7 linewidth 1.3 title "frame (median, 95% interval)", \
-		dir . "/frames.dat" using 1:($2 > ymax * 0.9 ? ymax * 0.93 : $4):5 with labels offset 0, 1 \
-			font ",9" notitle, \
-		dir . "/frames.dat" using 1:($2 > ymax ? ymax * 0.965 : NaN) with points pointtype 9 \
+		dir . "/frames.dat" using 1:($7 > 0 ? NaN : $5):6 with labels offset 0, 0.8 font ",9" notitle, \
+		dir . "/frames.dat" using 1:($7 > 0 ? $5 : NaN):6 with labels rotate by 90 right offset 0, -0.5 \
+			font ",9" textcolor rgb "#ffffff" notitle, \
+		dir . "/frames.dat" using 1:($7 > 0 ? ymax * 0.975 : NaN) with points pointtype 9 \
 			pointsize 1.6 linecolor rgb "#000000" notitle
 	exit
 }

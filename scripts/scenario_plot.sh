@@ -96,54 +96,70 @@ gp() {
 }
 
 if [ -z "$sweep_key" ]; then
-	# Bars: a row per participant, a column per phase (medians), in the CSV's phase order.
-	grep -v '^#' "$csv" | awk -F, -v order="$backends floor harness" -v dir="$tmp" '
+	# Bars: a row per participant (the backends fastest first, then the floor and the harness), a
+	# column per phase (medians), in the CSV's phase order; frames.dat: x, the frame's median,
+	# interval, where its label goes (above the bar and its interval), the label, and whether
+	# the bar is cut.
+	grep -v '^#' "$csv" | awk -F, -v dir="$tmp" '
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{
 			b = $c["backend"]; p = $c["phase"]
 			if (p == "frame") {
+				if (!(b in frame)) names[++n] = b
 				frame[b] = $c["median_ns"]; lo[b] = $c["ci_low_ns"]; hi[b] = $c["ci_high_ns"]
 				ratio[b] = $c["ratio_to_best"]; vs[b] = $c["vs_best"]
-				if (best == "" && vs[b] == "best") best = b
+				if (vs[b] == "best") best = b
 				next
 			}
 			if (!(p in seen)) { seen[p] = 1; phases[++np] = p }
-			v[b, p] = $c["median_ns"]
+			v[b, p] = $c["median_ns"]; stack[b] += $c["median_ns"]
 		}
 		END {
-			n = split(order, names, " ")
-			max = 0; fastest = 0
-			for (i = 1; i <= n; i++) if (names[i] in frame) {
-				if (names[i] != "floor" && names[i] != "harness" && (fastest == 0 || frame[names[i]] < fastest)) fastest = frame[names[i]]
+			m = 0
+			for (i = 1; i <= n; i++) if (names[i] != "floor" && names[i] != "harness") order[++m] = names[i]
+			for (i = 2; i <= m; i++) for (j = i; j > 1 && frame[order[j]] + 0 < frame[order[j - 1]] + 0; j--) {
+				t = order[j]; order[j] = order[j - 1]; order[j - 1] = t
 			}
-			# the scale: bars up to 5 times the fastest backend are drawn whole
-			for (i = 1; i <= n; i++) if ((names[i] in frame) && frame[names[i]] <= 5 * fastest && frame[names[i]] > max) max = frame[names[i]]
-			unit = max >= 2e6 ? 1e6 : 1e3
+			for (i = 1; i <= n; i++) if (names[i] == "floor" || names[i] == "harness") order[++m] = names[i]
+			fastest = frame[order[1]]
+			# the scale: bars up to 5 times the fastest backend are drawn whole, with their interval
+			top = 0
+			for (i = 1; i <= m; i++) {
+				b = order[i]
+				if (frame[b] > 5 * fastest) continue
+				t = hi[b] == "" ? frame[b] : hi[b]
+				if (stack[b] > t) t = stack[b]
+				if (t > top) top = t
+			}
+			unit = top >= 2e6 ? 1e6 : 1e3
+			ymax = top * 1.12
 			printf "%s\n", unit == 1e6 ? "ms" : "us" > (dir "/unit")
-			printf "%.6g\n", max * 1.18 / unit > (dir "/ymax")
+			printf "%.6g\n", ymax / unit > (dir "/ymax")
 			printf "participant" > (dir "/bars.dat")
 			for (j = 1; j <= np; j++) printf ",%s", phases[j] > (dir "/bars.dat")
 			printf "\n" > (dir "/bars.dat")
-			row = 0
-			for (i = 1; i <= n; i++) {
-				b = names[i]
-				if (!(b in frame)) continue
+			for (i = 1; i <= m; i++) {
+				b = order[i]
 				printf "%s", b > (dir "/bars.dat")
 				for (j = 1; j <= np; j++) printf ",%.6g", v[b, phases[j]] / unit > (dir "/bars.dat")
 				printf "\n" > (dir "/bars.dat")
 				label = sprintf("%.3g", frame[b] / unit)
-				if (b == "harness" || b == "floor") label = label sprintf(" (%.1f%% of %s)", 100 * frame[b] / fastest, best)
+				if (b == "harness" || b == "floor") label = label sprintf(" (%.1f%%)", 100 * frame[b] / fastest)
 				else if (vs[b] == "best") label = label " (best)"
 				else if (ratio[b] != "") label = label sprintf(" (x%.2f)", ratio[b])
-				printf "%d,%.6g,%.6g,%.6g,%s\n", row, frame[b] / unit, (lo[b] == "" ? frame[b] : lo[b]) / unit, \
-					(hi[b] == "" ? frame[b] : hi[b]) / unit, label > (dir "/frames.dat")
-				row++
+				l = lo[b] == "" ? frame[b] : lo[b]; h = hi[b] == "" ? frame[b] : hi[b]
+				at = h > stack[b] ? h : stack[b]
+				cut = frame[b] > 5 * fastest || at > ymax
+				printf "%d,%.6g,%.6g,%.6g,%.6g,%s,%d\n", i - 1, frame[b] / unit, l / unit, h / unit, \
+					(cut ? ymax * 0.9 : at) / unit, label, cut > (dir "/frames.dat")
 			}
 			printf "%d\n", np > (dir "/nphases")
+			printf "%s\n", order[1] > (dir "/fastest")
 		}'
 	unit=$(cat "$tmp/unit")
 	gp -e "scripts='$top/scripts'; mode='bars'; out='$(gp_quote "$out")'; dir='$tmp'; \
 		unit='$unit'; ymax=$(cat "$tmp/ymax"); nphases=$(cat "$tmp/nphases"); \
+		fastest='$(cat "$tmp/fastest")'; \
 		name='$(gp_quote "$scenario_line")'; processes='$(gp_quote "$processes")'; \
 		source='$(gp_quote "$source")'" "$top/scripts/scenario.gp"
 else
