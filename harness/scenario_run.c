@@ -452,6 +452,47 @@ static const char *figure(char *buf, size_t len, bool has, const char *fmt, doub
 }
 
 /*
+ * The order of backends a and b at each point, where it changes along the sweep: "a faster" or
+ * "b faster" where the 95% interval of their paired ratio excludes 1, "tied" where it does not;
+ * one line listing the points of each, so that a crossover inside the noise reads as such.
+ */
+static void write_order(FILE *f, const struct collection *c, uint32_t a, uint32_t b,
+                        const char *prefix)
+{
+	const struct options *o = c->o;
+	const struct scenario_run *run = o->scenario;
+	char text[3][1024] = {"", "", ""}; /* a faster, tied, b faster */
+	int seen[3] = {0, 0, 0};
+	for (uint32_t gi = 0; gi < c->plan->count; gi++) {
+		double r, lo, hi;
+		const struct row_data *ra = &c->rows[(size_t)gi * c->plan->max_participants + a];
+		const struct row_data *rb = &c->rows[(size_t)gi * c->plan->max_participants + b];
+		if (!row_usable(c, gi, a) || !row_usable(c, gi, b) ||
+		    !stats_paired_ratio(ra->samples, rb->samples, o->processes, o->reps, &r, &lo, &hi))
+			continue;
+		int d = hi < 1 ? 0 : lo > 1 ? 2 : 1;
+		size_t len = strlen(text[d]);
+		snprintf(text[d] + len, sizeof text[d] - len, "%s%s", seen[d] ? ", " : "",
+		         run->values[gi]);
+		seen[d]++;
+	}
+	if ((seen[0] > 0) + (seen[1] > 0) + (seen[2] > 0) < 2)
+		return; /* the same at every point */
+	fprintf(f, "%sorder %s %s:", prefix, o->backends[a]->name, o->backends[b]->name);
+	const char *what[3] = {o->backends[a]->name, NULL, o->backends[b]->name};
+	const char *sep = "";
+	for (int d = 0; d < 3; d++)
+		if (seen[d]) {
+			if (d == 1)
+				fprintf(f, "%s tied (95%% interval of the ratio includes 1) at %s", sep, text[d]);
+			else
+				fprintf(f, "%s %s faster at %s", sep, what[d], text[d]);
+			sep = ";";
+		}
+	fputc('\n', f);
+}
+
+/*
  * Where each pair of backends changes order along the sweep: between two neighbouring points
  * where the paired ratio of their frames crosses 1, at the value where its logarithm,
  * interpolated in the sweep's spacing, is 0. "decided" when the 95% interval of the ratio
@@ -500,6 +541,7 @@ static void write_crossovers(FILE *f, const struct collection *c, const char *pr
 				hi_prev = hi;
 				x_prev = x;
 			}
+			write_order(f, c, a, b, prefix);
 		}
 }
 

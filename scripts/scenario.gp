@@ -5,8 +5,8 @@
 #   "x,frame median,ci low,ci high,label"; nphases; ymax (the top of the y axis, in unit).
 # mode 'sweep': dir/<participant>.dat "x,median,ci low,ci high,ratio,ratio low,ratio high" (ns);
 #   backends, styles (space-separated, in colour order); key (the swept key); percent (1: x is
-#   a percentage); geometric (1: log x); xmin, xmax, ymin, ymax; floor, harness (1: a series
-#   file); crossings ("x|label;x|label...").
+#   a percentage); geometric (1: log x); xmin, xmax, ymin, ymax; rmax (the largest ratio);
+#   floor, harness (1: a series file); crossings ("x|label|decided;..." decided 1 or 0).
 load scripts . "/styles.gp"
 set datafile separator comma
 
@@ -80,11 +80,17 @@ while (rest ne "") {
 	item = semi > 0 ? rest[1:semi - 1] : rest
 	rest = semi > 0 ? rest[semi + 1:*] : ""
 	bar = strstrt(item, "|")
+	cx = item[1:bar - 1]
+	item = item[bar + 1:*]
+	bar = strstrt(item, "|")
+	what = item[1:bar - 1]
+	decided = item[bar + 1:*] eq "1"
+	shade = decided ? "#303030" : "#b0b0b0"
 	ci = ci + 1
-	cross_cmds = cross_cmds . sprintf("set arrow %d from %s, graph 0 to %s, graph 1 nohead dashtype 3 linewidth 1.2 linecolor rgb '#404040' front; ", \
-		100 + ci, item[1:bar - 1], item[1:bar - 1])
-	cross_cmds = cross_cmds . sprintf("set label %d '%s at %s%s' at %s, graph %.3f rotate by 90 right offset -0.6, 0 font ',8' textcolor rgb '#404040' front; ", \
-		100 + ci, item[bar + 1:*], item[1:bar - 1], xunit, item[1:bar - 1], 0.97)
+	cross_cmds = cross_cmds . sprintf("set arrow %d from %s, graph 0 to %s, graph 1 nohead dashtype %d linewidth %.1f linecolor rgb '%s' front; ", \
+		100 + ci, cx, cx, decided ? 2 : 3, decided ? 1.5 : 1.0, shade)
+	cross_cmds = cross_cmds . sprintf("set label %d '%s at %s%s%s' at %s, graph %.3f rotate by 90 right offset -0.6, 0 font ',8' textcolor rgb '%s' front; ", \
+		100 + ci, what, cx, xunit, decided ? "" : " (not decided)", cx, 0.97, shade)
 }
 
 set multiplot title sprintf("%s: time per frame against %s\n%s; error bars: 95%% intervals; dotted: where two backends cross\n%s", \
@@ -117,10 +123,15 @@ eval "plot " . cmd[3:*]
 # Panel 2: the ratio to the fastest backend at each point.
 set lmargin at screen panel_l(2, 2)
 set rmargin at screen panel_r(2, 2)
-set title "ratio to the fastest backend at that point (1 = fastest)"
 set ylabel "ratio (log scale)"
-set yrange [0.9 : *]
-set autoscale yfixmax # up to the largest ratio, not to the next tic
+if (rmax > 5) {
+	set title "ratio to the fastest backend at that point (1 = fastest; above 5: off the panel)"
+	set yrange [0.9 : 5]
+} else {
+	set title "ratio to the fastest backend at that point (1 = fastest)"
+	set yrange [0.9 : *]
+	set autoscale yfixmax # up to the largest ratio, not to the next tic
+}
 set logscale y 10
 set ytics (1, 1.5, 2, 3, 5, 10, 20, 50, 100, 200, 500, 1000)
 set mytics 10

@@ -13,9 +13,10 @@
 # readable.
 # A sweep: two panels against the swept value (log scale when the sweep is geometric): ns per
 # frame, a line per backend with the 95% interval as error bars (the floor and the harness alone
-# as dashed references), and each backend's ratio to the fastest backend at that point, where
-# a crossover is a line reaching 1; the crossovers the run found (its "# crossover" lines) are
-# drawn as vertical lines named by the pair.
+# as dashed references), and each backend's ratio to the fastest backend at that point (up to 5;
+# a panel that cuts a line says so), where a crossover is a line reaching 1; the crossovers the
+# run found (its "# crossover" lines) are drawn as vertical lines named by the pair, dark where
+# decided (both neighbouring points' intervals exclude a tie), light where not.
 # A backend keeps its colour and point shape of every other figure (scripts/styles.gp: its place
 # in `build/ecsbench --list`); phases take the same palette, in frame order. Columns are found by
 # their names in the CSV's header row. The figure names its run (commit, date, cpu).
@@ -179,20 +180,22 @@ else
 			if (xmax == "" || $c["sweep_x"] + 0 > xmax) xmax = $c["sweep_x"] + 0
 			if (ymin == "" || lo + 0 < ymin) ymin = lo + 0
 			if (ymax == "" || hi + 0 > ymax) ymax = hi + 0
+			if (r != "NaN" && b != "floor" && b != "harness" && r + 0 > rmax) rmax = r + 0
 		}
-		END { print xmin, xmax, ymin, ymax > (dir "/ranges") }'
-	read -r xmin xmax ymin ymax <"$tmp/ranges"
+		END { print xmin, xmax, ymin, ymax, rmax + 0 > (dir "/ranges") }'
+	read -r xmin xmax ymin ymax rmax <"$tmp/ranges"
 	geometric=0
 	grep -q "^# sweep $sweep_key: [0-9]* points, geometric" "$csv" && geometric=1
 	percent=0
 	grep -v '^#' "$csv" | awk -F, 'NR == 2 { exit !($3 ~ /%$/) }' && percent=1
-	# The crossovers: "x|label" lines.
-	sed -n 's/^# crossover \([^ ]*\) \([^:]*\): [^=]*= \([0-9.e+-]*\)%* .*/\3|\1 = \2/p' "$csv" \
-		>"$tmp/crossovers"
+	# The crossovers: "x|label|decided" lines.
+	sed -n 's/^# crossover \([^ ]*\) \([^:]*\): [^=]*= \([0-9.e+-]*\)%* .*; \(not \)*decided.*/\3|\1 = \2|\4/p' \
+		"$csv" | sed 's/|not $/|0/; s/|$/|1/' >"$tmp/crossovers"
 	crossings=$(awk -F'|' '{ printf "%s%s", (NR > 1 ? ";" : ""), $0 }' "$tmp/crossovers")
 	gp -e "scripts='$top/scripts'; mode='sweep'; out='$(gp_quote "$out")'; dir='$tmp'; \
 		backends='$backends'; styles='$styles'; key='$(gp_quote "$sweep_key")'; \
 		percent=$percent; geometric=$geometric; xmin=$xmin; xmax=$xmax; ymin=$ymin; ymax=$ymax; \
+		rmax=$rmax; \
 		crossings='$(gp_quote "$crossings")'; name='$(gp_quote "$scenario_line")'; \
 		processes='$(gp_quote "$processes")'; source='$(gp_quote "$source")'; \
 		floor=$([ -s "$tmp/floor.dat" ] && echo 1 || echo 0); \
