@@ -136,7 +136,7 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 	const struct group *gr = &plan->groups[g];
 	uint32_t np = gr->participants;
 	struct values values, writes;
-	struct participant ps[MAX_LIST + 1];
+	struct participant ps[MAX_LIST + 2]; /* the backends, a floor, a scenario's harness row */
 	memset(ps, 0, sizeof ps);
 	memset(&values, 0, sizeof values);
 	memset(&writes, 0, sizeof writes);
@@ -280,7 +280,7 @@ void pass_run(const struct options *o, const struct plan *plan, uint32_t pass,
 		uint32_t np = plan->groups[g].participants;
 		/* The order of the participants' samples in this process. */
 		uint32_t *order = permutation(o->seed, (uint64_t)(pass + 1) << 32 | g, np);
-		uint32_t fallback[MAX_LIST + 1];
+		uint32_t fallback[MAX_LIST + 2];
 		if (!order) {
 			for (uint32_t p = 0; p < np; p++)
 				fallback[p] = p;
