@@ -50,6 +50,21 @@ OUTPUT ?= $(RESULTS_ROOT)/$(PROFILE).csv
 default_output = $(filter $(abspath $(RESULTS_ROOT)/$(PROFILE).csv),$(abspath $(OUTPUT)))
 PLOTS ?= $(if $(default_output),$(PLOTS_ROOT),$(basename $(OUTPUT))-plots)
 RESULTS_DIR = $(if $(default_output),$(RESULTS_ROOT),$(patsubst %/,%,$(dir $(OUTPUT))))
+# make bench SCENARIO=scenarios/shooter.ini [SWEEP=KEY=A..B POINTS=N SPACING=linear
+# SET='KEY=VALUE ...' PROCESSES=P]: a scenario run instead of the workloads (harness/scenario_run.h)
+# -> RESULTS_ROOT/scenario-NAME[-KEY].csv (or OUTPUT=), and its figure in PLOTS_ROOT (or beside a
+# non-default OUTPUT, in x-plots/).
+SCENARIO ?=
+SWEEP ?=
+POINTS ?=
+SPACING ?=
+SET ?=
+PROCESSES ?=
+SC_NAME = $(basename $(notdir $(SCENARIO)))
+SC_KEY = $(firstword $(subst =, ,$(SWEEP)))
+sc_output_given = $(filter command line environment,$(origin OUTPUT))
+SC_OUTPUT = $(if $(sc_output_given),$(OUTPUT),$(RESULTS_ROOT)/scenario-$(SC_NAME)$(if $(SWEEP),-$(SC_KEY)).csv)
+SC_PLOTS = $(if $(sc_output_given),$(basename $(OUTPUT))-plots,$(PLOTS_ROOT))
 # make profile: one backend and workload.
 BACKEND ?= hash
 WORKLOAD ?= iterate
@@ -79,10 +94,14 @@ IMPL_SRC := $(wildcard impls/*.c)
 HARNESS_SRC := harness/main.c harness/cli.c harness/plan.c harness/pass.c harness/driver.c \
 	harness/collection.c harness/report.c harness/workloads.c harness/floor.c harness/varkor.c \
 	harness/world.c \
-	harness/update.c harness/stats.c harness/alloc.c harness/scenario_file.c
+	harness/update.c harness/stats.c harness/alloc.c harness/scenario_file.c \
+	harness/scenario_engine.c harness/scenario_run.c
 TEST_SRC := tests/conformance.c tests/ops.c tests/model.c harness/alloc.c
 # The scenario file layer's own test program (it needs no backend).
 SCENARIO_TEST_SRC := tests/scenario_file.c harness/scenario_file.c
+# The scenario engine's test program: every backend, the floor and the harness alone.
+ENGINE_TEST_SRC := tests/scenario_engine.c harness/scenario_engine.c harness/scenario_file.c \
+	harness/alloc.c harness/stats.c
 
 # Variants: the optimised build, and the sanitizer build the tests also run.
 SAN_FLAGS := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -108,10 +127,12 @@ COMPARE_SRC := harness/compare.c harness/csvread.c harness/stats.c
 CHECK_FLAGS := -DECSB_CHECK_TIMED
 SCENARIO_TEST_BIN := build/scenario_file
 ASAN_SCENARIO_TEST_BIN := build/asan/scenario_file
+ENGINE_TEST_BIN := build/scenario_engine
+ASAN_ENGINE_TEST_BIN := build/asan/scenario_engine
 
 .PHONY: all deps deps-fuzz deps-valgrind deps-plots deps-browser bench reference plots cachegrind profile table \
-	compare report repeat test test-browser fuzz fuzz-merge clean help
-all: $(BIN) $(TEST_BIN) $(SCENARIO_TEST_BIN) $(COMPARE_BIN)
+	compare report repeat scenario-plots test test-browser fuzz fuzz-merge clean help
+all: $(BIN) $(TEST_BIN) $(SCENARIO_TEST_BIN) $(ENGINE_TEST_BIN) $(COMPARE_BIN)
 
 deps:
 	$(Q)scripts/deps.sh core
@@ -124,7 +145,7 @@ build/.flags: FORCE | deps
 build/.commit: FORCE
 	$(Q)mkdir -p build
 	$(Q)echo '$(COMMIT)' | cmp -s - $@ || echo '$(COMMIT)' > $@
-build/harness/report.o: build/.commit
+build/harness/report.o build/harness/scenario_run.o: build/.commit
 build/cachegrind/.flags: FORCE | deps deps-valgrind
 	$(Q)mkdir -p build/cachegrind
 	$(Q)echo '$(ALL_CFLAGS) $(CG_FLAGS) $(COMMIT)' | cmp -s - $@ || echo '$(ALL_CFLAGS) $(CG_FLAGS) $(COMMIT)' > $@
@@ -193,6 +214,14 @@ $(ASAN_SCENARIO_TEST_BIN): $(call objs,build/asan,$(SCENARIO_TEST_SRC))
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $^ -o $@ $(LDLIBS)
 
+$(ENGINE_TEST_BIN): $(call objs,build,$(ENGINE_TEST_SRC) $(IMPL_SRC))
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDLIBS)
+
+$(ASAN_ENGINE_TEST_BIN): $(call objs,build/asan,$(ENGINE_TEST_SRC) $(IMPL_SRC))
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $^ -o $@ $(LDLIBS)
+
 # The fuzzer is built with clang: libFuzzer is clang's.
 build/fuzz/fuzz: $(FUZZ_SRC) $(IMPL_SRC) $(wildcard impls/*.h tests/*.h harness/*.h) | deps-fuzz
 	@mkdir -p build/fuzz
@@ -219,6 +248,16 @@ fuzz-merge: build/fuzz/fuzz
 	build/fuzz/fuzz -merge=1 tests/corpus build/fuzz/corpus
 
 bench: $(BIN)
+ifneq ($(SCENARIO),)
+	@mkdir -p $(dir $(SC_OUTPUT))
+	$(if $(REFERENCE),ECSBENCH_REFERENCE=1 )$(BIN) --scenario $(SCENARIO) \
+		$(if $(SWEEP),--sweep $(SWEEP)) $(if $(POINTS),--points $(POINTS)) \
+		$(if $(SPACING),--spacing $(SPACING)) $(foreach x,$(SET),--set $(x)) \
+		$(if $(filter-out all,$(BACKENDS)),--backends $(BACKENDS)) \
+		$(if $(PROCESSES),--processes $(PROCESSES)) --output $(SC_OUTPUT)
+	$(Q)$(MAKE) --no-print-directory scenario-plots SCENARIO=$(SCENARIO) SWEEP=$(SWEEP) || \
+		echo "make bench: $(SC_OUTPUT) is written; the figure was not drawn (see above)" >&2
+else
 	@mkdir -p $(dir $(OUTPUT))
 	$(if $(REFERENCE),ECSBENCH_REFERENCE=1) $(BIN) --profile $(PROFILE) --backends $(BACKENDS) --workloads $(WORKLOADS) \
 		--entities $(ENTITIES) --components $(COMPONENTS) $(if $(PROCESSES),--processes $(PROCESSES)) \
@@ -227,6 +266,12 @@ bench: $(BIN)
 		--scale $(SCALE) --output $(OUTPUT)
 	$(Q)$(MAKE) --no-print-directory plots PROFILE=$(PROFILE) OUTPUT=$(OUTPUT) PLOTS=$(PLOTS) || \
 		echo "make bench: $(OUTPUT) is written; the plots were not drawn (see above)" >&2
+endif
+
+# The figure of a scenario run again from its CSV (the same SCENARIO, SWEEP and OUTPUT).
+scenario-plots: | deps-plots
+	@test -n '$(SCENARIO)' || { echo "usage: make scenario-plots SCENARIO=file [SWEEP=KEY=A..B] [OUTPUT=x.csv]" >&2; exit 2; }
+	$(Q)scripts/scenario_plot.sh -o $(SC_PLOTS) $(SC_OUTPUT)
 
 # The reference run that the README cites, from committed code only: the benchmark and its
 # figures into results/reference/ and plots/reference/, then its table.
@@ -299,7 +344,7 @@ repeat: $(BIN) $(COMPARE_BIN)
 		tee results/repeat/$(PROFILE)-report.txt
 
 test: $(BIN) $(TEST_BIN) $(ASAN_TEST_BIN) $(ASAN_REPLAY_BIN) $(CHECK_BIN) $(COMPARE_BIN) $(SCENARIO_TEST_BIN) \
-	$(ASAN_SCENARIO_TEST_BIN) | deps-valgrind deps-plots
+	$(ASAN_SCENARIO_TEST_BIN) $(ENGINE_TEST_BIN) $(ASAN_ENGINE_TEST_BIN) | deps-valgrind deps-plots
 	$(Q)tests/run.sh
 
 # The report page in headless Chromium (a small run into a scratch folder): a screenshot, and a
@@ -316,6 +361,10 @@ help:
 	@echo "                      (BACKENDS= WORKLOADS= ENTITIES= COMPONENTS= PROCESSES= REPS= WARMUP= SEED="
 	@echo "                      SYSTEMS= COMPONENT_SIZE= SCALE= OUTPUT=)"
 	@echo "                      then draws plots/A/*.png and plots/profiles/*.png; OUTPUT=x.csv: plots in x-plots/"
+	@echo "make bench SCENARIO=scenarios/shooter.ini   ns per frame by phase, every backend, the floor and"
+	@echo "                      the harness alone -> results/scenario-shooter.csv, plots/scenario-shooter.png"
+	@echo "                      (SWEEP=KEY=A..B POINTS=6 SPACING=linear SET='KEY=VALUE ...' PROCESSES= BACKENDS=)"
+	@echo "                      SWEEP: results/scenario-NAME-KEY.csv, lines against the swept value"
 	@echo "make plots PROFILE=A  draw the plots again from results/"
 	@echo "make cachegrind PROFILE=A   D refs, D1/LLd misses of the timed call under valgrind"
 	@echo "                      -> results/cachegrind-A.csv (a case measured again replaces its row),"
@@ -329,8 +378,8 @@ help:
 	@echo "                      (PROFILES=1: two profiles of one run set, e.g. OLD=results/A.csv NEW=results/AAA.csv)"
 	@echo "make report           one page with every figure and table of the run -> results/report.html"
 	@echo "                      (OUTPUT=x.csv -> x-report.html); opens from the file system"
-	@echo "make test             conformance suite (plain and ASan+UBSan), scenario files, command-line and"
-	@echo "                      figure tests"
+	@echo "make test             conformance suite (plain and ASan+UBSan), scenario files and engine,"
+	@echo "                      command-line and figure tests"
 	@echo "make test-browser     the report page in headless Chromium: every image loads; a screenshot"
 	@echo "make fuzz             libFuzzer on every backend for FUZZ_SECONDS (default 60)"
 	@echo "make clean            remove build/"

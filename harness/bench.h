@@ -43,6 +43,7 @@ int values_make(struct values *v, uint32_t n, uint64_t seed, uint64_t round,
 void values_free(struct values *v);
 
 struct workload;
+struct scenario;
 
 /* One row: a participant (a backend, or the floor when ops is NULL) x workload x N x k. */
 struct bench_case {
@@ -56,6 +57,9 @@ struct bench_case {
 	uint64_t seed;
 	const struct values *values; /* N entities' values */
 	const struct values *writes; /* the values written over them (seed 001's "write") */
+	bool wall_clock;             /* --clock wall: a workload timing parts of a run uses it too */
+	const struct scenario *scenario; /* a scenario run's point (scenario_run.h), or NULL */
+	bool harness;                    /* with no ops: the harness alone, not the floor */
 };
 
 /* What one participant's row of one process leaves besides its samples. */

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "scenario_run.h"
 
 void usage_error(const char *fmt, ...)
 {
@@ -66,6 +67,19 @@ static void help(void)
 	       "  --no-pin           do not pin the measuring process to one CPU\n"
 	       "  --list             list backends, workloads and profiles, and exit\n"
 	       "  --help             this text\n\n"
+	       "A scenario run (scenarios/README.md): ns per frame of a game's frame, by phase,\n"
+	       "per backend, beside the floor (plain arrays) and the harness alone:\n"
+	       "  --scenario FILE    the scenario file; its frames and warmup are the samples\n"
+	       "                     (default output: results/scenario-NAME.csv)\n"
+	       "  --set KEY=VALUE    overrides a key of the file, e.g. scenario.scale=0.1 or\n"
+	       "                     kind.bullet.spawn=800 (repeatable)\n"
+	       "  --sweep KEY=A..B   runs the scenario at points from A to B of one key, e.g.\n"
+	       "                     effect.burning.add=0.1%%..10%% (results/scenario-NAME-KEY.csv)\n"
+	       "  --points N         points of the sweep, 2..50 (default: 6)\n"
+	       "  --spacing S        geometric (default when A > 0: equal ratios, one scale for\n"
+	       "                     rates and counts that span decades) or linear\n"
+	       "  With --scenario: --backends, --processes, --output, --no-floor, --no-pin,\n"
+	       "  --layout, --malloc-default; the workload options are refused.\n\n"
 	       "Exit status: 0 ok; 1 a row failed, checksums disagree or a process died;\n"
 	       "2 bad usage (nothing run, nothing written).\n",
 	       ECS_MAX_ENTITIES, MAX_PROCESSES, DEFAULT_PROCESSES, DEFAULT_REPS, DEFAULT_WARMUP,
@@ -356,6 +370,9 @@ void options_parse(int argc, char **argv, struct options *o)
 		{"malloc-default", no_argument, 0, 'M'},  {"processes", required_argument, 0, 'j'},
 		{"layout", required_argument, 0, 'L'},    {"trace-samples", no_argument, 0, 'T'},
 		{"clock", required_argument, 0, 'C'},
+		{"scenario", required_argument, 0, 1010}, {"sweep", required_argument, 0, 1011},
+		{"points", required_argument, 0, 1012},   {"spacing", required_argument, 0, 1013},
+		{"set", required_argument, 0, 1014},
 		/* The driver's own, for its child processes (driver.c); not in --help. */
 		{"child-pass", required_argument, 0, 1001}, {"child-sampling", required_argument, 0, 1002},
 		{"child-heap-offset", required_argument, 0, 1003},
@@ -377,6 +394,8 @@ void options_parse(int argc, char **argv, struct options *o)
 	int ch;
 	bool help_asked = false;
 	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (ch > 0 && ch < (int)sizeof o->given)
+			o->given[ch] = true;
 		switch (ch) {
 		case 'b': o->backend_count = 0; each_item("backend", optarg, add_backend, o); break;
 		case 'w': o->workload_count = 0; each_item("workload", optarg, add_workload, o); break;
@@ -432,6 +451,15 @@ void options_parse(int argc, char **argv, struct options *o)
 		case 1003:
 			o->child_heap_offset = (uint32_t)parse_number("heap offset", optarg, 0, 1u << 20);
 			break;
+		case 1010: o->scenario_file = optarg; break;
+		case 1011: o->sweep = optarg; break;
+		case 1012: o->sweep_points = optarg; break;
+		case 1013: o->sweep_spacing = optarg; break;
+		case 1014:
+			if (o->set_count == MAX_LIST)
+				usage_error("too many --set options (at most %d)", MAX_LIST);
+			o->sets[o->set_count++] = optarg;
+			break;
 		case 'h': help_asked = true; break;
 		default:
 			if (optopt)
@@ -448,6 +476,12 @@ void options_parse(int argc, char **argv, struct options *o)
 	if (o->list) {
 		list();
 		exit(0);
+	}
+	if (o->scenario_file || o->sweep || o->sweep_points || o->sweep_spacing || o->set_count) {
+		scenario_options(o);
+		if (o->child_pass < 0)
+			check_output(o);
+		return;
 	}
 	if (!o->backend_count)
 		add_backend(o, "all");

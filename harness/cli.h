@@ -26,6 +26,8 @@
 
 enum layout_mode { LAYOUT_RANDOM, LAYOUT_FIXED };
 
+struct scenario_run;
+
 struct options {
 	const struct ecs_ops *backends[MAX_LIST];
 	size_t backend_count;
@@ -52,6 +54,13 @@ struct options {
 	bool trace_samples; /* a line per sample on stderr: CPU time, faults, switches */
 	bool wall_clock;    /* --clock wall: samples in wall time, not the thread's CPU time */
 	enum layout_mode layout;
+	/* A scenario run (scenario_run.h): the options as given, then what they resolve to. */
+	const char *scenario_file;
+	const char *sweep, *sweep_points, *sweep_spacing;
+	const char *sets[MAX_LIST]; /* --set KEY=VALUE, in order */
+	size_t set_count;
+	struct scenario_run *scenario; /* NULL: not a scenario run */
+	bool given[128];               /* options given, by their short code */
 	/* Set only in a child process of the driver (driver.c). */
 	int child_pass;              /* -1: not a child */
 	const char *child_inner;     /* the sampling of every participant of every group */

@@ -34,6 +34,14 @@ int collection_init(struct collection *c, const struct options *o, const struct 
 			return -1;
 		for (size_t j = 0; j < per_row; j++)
 			r->samples[j] = NAN;
+		uint32_t figures = plan->groups[i / plan->max_participants].figures;
+		if (figures) {
+			r->figures = malloc(per_row * figures * sizeof *r->figures);
+			if (!r->figures)
+				return -1;
+			for (size_t j = 0; j < per_row * figures; j++)
+				r->figures[j] = NAN;
+		}
 	}
 	return 0;
 }
@@ -47,6 +55,7 @@ void collection_free(struct collection *c)
 			free(c->rows[i].checksums);
 			free(c->rows[i].done);
 			free(c->rows[i].verified);
+			free(c->rows[i].figures);
 		}
 	}
 	free(c->rows);
@@ -82,6 +91,17 @@ void collect_sample(struct collection *c, uint32_t pass, uint32_t g, uint32_t p,
 	d->samples[(size_t)pass * c->o->reps + round] = ns;
 	d->clock_sum += ns;
 	d->wall_sum += wall_ns;
+}
+
+void collect_figures(struct collection *c, uint32_t pass, uint32_t g, uint32_t p, uint32_t round,
+                     const double *v, uint32_t count)
+{
+	if (pass >= c->o->processes || round >= c->o->reps || g >= c->plan->count ||
+	    p >= c->plan->groups[g].participants || count != c->plan->groups[g].figures)
+		return;
+	double *to = collection_row(c, g, p)->figures + ((size_t)pass * c->o->reps + round) * count;
+	for (uint32_t i = 0; i < count; i++)
+		to[i] = v[i];
 }
 
 void collect_row(struct collection *c, uint32_t pass, uint32_t g, uint32_t p,

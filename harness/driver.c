@@ -197,6 +197,13 @@ static void on_group_end(void *ctx, uint32_t g)
 	collect_group_end(pr->c, pr->pass, g);
 }
 
+static void on_figures(void *ctx, uint32_t g, uint32_t p, uint32_t round, const double *v,
+                       uint32_t count)
+{
+	struct progress *pr = ctx;
+	collect_figures(pr->c, pr->pass, g, p, round, v, count);
+}
+
 static const struct pass_events collect_events = {
 	.group_begin = on_group_begin,
 	.sampled_as = on_sampled_as,
@@ -205,6 +212,7 @@ static const struct pass_events collect_events = {
 	.sample = on_sample,
 	.row = on_row,
 	.group_end = on_group_end,
+	.figures = on_figures,
 };
 
 /* --- the child's side: events as lines on fd 3 ----------------------------------------- */
@@ -255,6 +263,17 @@ static void child_row(void *ctx, uint32_t g, uint32_t p, const struct bench_resu
 	           r->allocations, r->reuse);
 }
 static void child_group_end(void *ctx, uint32_t g) { child_line(ctx, "E %u", g); }
+/* "P g p round count v1 .. vcount": a scenario frame's phase times and allocations. */
+static void child_figures(void *ctx, uint32_t g, uint32_t p, uint32_t round, const double *v,
+                          uint32_t count)
+{
+	FILE *f = ctx;
+	fprintf(f, "P %u %u %u %u", g, p, round, count);
+	for (uint32_t i = 0; i < count; i++)
+		fprintf(f, " %.17g", v[i]);
+	fputc('\n', f);
+	fflush(f);
+}
 
 /* The sampling the parent gave: "inner.warmup.reps" per participant of every group (up to the
  * plan's max_participants each), comma separated. */
@@ -301,6 +320,7 @@ int child_main(const struct options *o, struct plan *plan)
 		.sample = child_sample,
 		.row = child_row,
 		.group_end = child_group_end,
+		.figures = child_figures,
 	};
 	pass_run(o, plan, (uint32_t)o->child_pass, &ev);
 	child_line(f, "D");
@@ -392,6 +412,24 @@ static int parent_line(struct progress *pr, char *line, bool *done)
 	case 'D':
 		*done = true;
 		return 0;
+	case 'P': {
+		double v[128];
+		unsigned count;
+		if (sscanf(line, "P %u %u %u %u%n", &g, &p, &s, &count, &n) != 4 || !n ||
+		    count > sizeof v / sizeof v[0])
+			break;
+		char *at = line + n, *end;
+		unsigned got = 0;
+		for (; got < count; got++, at = end) {
+			v[got] = strtod(at, &end);
+			if (end == at)
+				break;
+		}
+		if (got != count || *at)
+			break;
+		on_figures(pr, g, p, s, v, count);
+		return 0;
+	}
 	}
 	collection_message(pr->c, "process %u sent a line it should not have: '%.60s'", pr->pass + 1,
 	                   line);

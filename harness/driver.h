@@ -24,7 +24,10 @@ struct group {
 	const struct workload *workload;
 	uint32_t n, k;
 	uint32_t participants; /* backends, + 1 for the floor */
-	bool floor;            /* the last participant is the floor */
+	bool floor;            /* the last participant is the floor (a scenario: the floor and
+	                          then the harness alone, scenario_run.h) */
+	const struct scenario *scenario; /* a scenario run's point, or NULL */
+	uint32_t figures;      /* extra figures per sample (a scenario's phases), or 0 */
 };
 
 /*
@@ -57,6 +60,8 @@ void plan_free(struct plan *p);
 const struct ecs_ops *plan_participant(const struct options *o, const struct group *g,
                                        uint32_t p);
 const char *participant_name(const struct options *o, const struct group *g, uint32_t p);
+/* A scenario group's last participant: the harness alone, with no storage (scenario_run.h). */
+bool plan_harness_row(const struct options *o, const struct group *g, uint32_t p);
 
 /* What a pass reports as it goes; in a child each becomes a line on the pipe (driver.c). */
 struct pass_events {
@@ -75,6 +80,9 @@ struct pass_events {
 	               double wall_ns_per_run);
 	void (*row)(void *ctx, uint32_t g, uint32_t p, const struct bench_result *r);
 	void (*group_end)(void *ctx, uint32_t g);
+	/* After a timed sample of a group with figures: the sample's `count` figures. */
+	void (*figures)(void *ctx, uint32_t g, uint32_t p, uint32_t round, const double *v,
+	                uint32_t count);
 };
 
 /* Measures every group once in this process, as pass number `pass` of the run. */
@@ -89,6 +97,7 @@ struct row_data {
 	bool *done;          /* per process: its row arrived */
 	bool *verified;      /* per process: it took the checksum */
 	double wall_sum, clock_sum; /* over every timed sample: how much time was off the CPU */
+	double *figures;     /* processes x reps x the group's figures, NaN where none; or NULL */
 	struct bench_result result; /* the last process's figures (peak: the largest) */
 	bool failed;
 	uint32_t failed_process;
@@ -114,6 +123,8 @@ void collect_sample(struct collection *c, uint32_t pass, uint32_t g, uint32_t p,
 void collect_row(struct collection *c, uint32_t pass, uint32_t g, uint32_t p,
                  const struct bench_result *r);
 void collect_group_end(struct collection *c, uint32_t pass, uint32_t g);
+void collect_figures(struct collection *c, uint32_t pass, uint32_t g, uint32_t p, uint32_t round,
+                     const double *v, uint32_t count);
 /* A message on stderr that starts on its own line even while progress is shown. */
 void collection_message(struct collection *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

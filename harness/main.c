@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "driver.h"
+#include "scenario_run.h"
 
 extern volatile pid_t driver_child;
 extern char driver_pinning[];
@@ -153,7 +154,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ecsbench: no row ran to its end; %s was left as it was\n", o.output);
 		return 1;
 	}
-	report_write(&c, csv, samples_file, driver_pinning, driver_malloc_mode);
+	if (o.scenario)
+		scenario_report_write(&c, csv, samples_file, driver_pinning, driver_malloc_mode);
+	else
+		report_write(&c, csv, samples_file, driver_pinning, driver_malloc_mode);
 	if (o.to_stdout) {
 		if (fflush(stdout) != 0) {
 			fprintf(stderr, "ecsbench: cannot write the CSV to standard output: %s\n",

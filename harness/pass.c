@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "driver.h"
+#include "scenario_run.h"
 #include "world.h"
 
 /*
@@ -173,12 +174,15 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 	const struct group *gr = &plan->groups[g];
 	uint32_t np = gr->participants;
 	struct values values, writes;
-	struct participant ps[MAX_LIST + 1];
+	struct participant ps[MAX_LIST + 2]; /* the backends, a floor, a scenario's harness row */
 	memset(ps, 0, sizeof ps);
+	memset(&values, 0, sizeof values);
 	memset(&writes, 0, sizeof writes);
 	ev->group_begin(ev->ctx, g);
-	bool no_values = values_make(&values, gr->n, o->seed, 0, o->component_size) ||
-	                 values_make(&writes, gr->n, o->seed, 1, o->component_size);
+	/* a scenario makes its own values (scenario_engine.c) */
+	bool no_values = !gr->scenario &&
+	                 (values_make(&values, gr->n, o->seed, 0, o->component_size) ||
+	                  values_make(&writes, gr->n, o->seed, 1, o->component_size));
 	for (uint32_t p = 0; p < np; p++) {
 		struct participant *x = &ps[p];
 		x->c = (struct bench_case){
@@ -192,6 +196,8 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 			.seed = o->seed,
 			.values = &values,
 			.writes = &writes,
+			.scenario = gr->scenario,
+			.harness = plan_harness_row(o, gr, p),
 		};
 		x->s = *plan_sampling(plan, g, p);
 		if (pass > 0 && x->s.inner == 0) {
@@ -273,6 +279,10 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 				ev->sample(ev->ctx, g, p, s - o->warmup, (double)sample_ns(o, &t) / x->s.inner,
 				           (double)t.wall_ns / x->s.inner);
 				x->timed_allocations += t.allocations;
+				uint32_t count;
+				const double *figures = scenario_run_figures(x->run, &count);
+				if (figures && ev->figures)
+					ev->figures(ev->ctx, g, p, s - o->warmup, figures, count);
 			} else if (s + 1 == o->warmup && first && !o->inner) {
 				/* The calibration run was a single cold run; this last warm-up sample, warm
 				 * and whole, sets the inner count of the timed samples. */
@@ -313,7 +323,7 @@ void pass_run(const struct options *o, const struct plan *plan, uint32_t pass,
 		uint32_t np = plan->groups[g].participants;
 		/* The order of the participants' samples in this process. */
 		uint32_t *order = permutation(o->seed, (uint64_t)(pass + 1) << 32 | g, np);
-		uint32_t fallback[MAX_LIST + 1];
+		uint32_t fallback[MAX_LIST + 2];
 		if (!order) {
 			for (uint32_t p = 0; p < np; p++)
 				fallback[p] = p;

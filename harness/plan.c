@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "driver.h"
+#include "scenario_run.h"
 
 static bool with_floor(const struct options *o, const struct workload *w)
 {
@@ -15,6 +16,8 @@ static bool with_floor(const struct options *o, const struct workload *w)
 
 int plan_make(const struct options *o, struct plan *p)
 {
+	if (o->scenario)
+		return scenario_plan_make(o, p);
 	uint32_t count = 0;
 	for (size_t wi = 0; wi < o->workload_count; wi++) {
 		const struct workload *w = o->workloads[wi];
@@ -65,5 +68,10 @@ const struct ecs_ops *plan_participant(const struct options *o, const struct gro
 const char *participant_name(const struct options *o, const struct group *g, uint32_t p)
 {
 	const struct ecs_ops *ops = plan_participant(o, g, p);
-	return ops ? ops->name : "floor";
+	return ops ? ops->name : plan_harness_row(o, g, p) ? "harness" : "floor";
+}
+
+bool plan_harness_row(const struct options *o, const struct group *g, uint32_t p)
+{
+	return g->scenario && g->floor && p == o->backend_count + 1;
 }

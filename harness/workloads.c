@@ -539,7 +539,7 @@ int run_finish(struct run *run, bool verify)
 {
 	run->verify = verify;
 	int rc = impl(run)->finish(run);
-	if (rc == 0 && verify)
+	if (rc == 0 && verify && !run->c->harness) /* the harness alone has no values to check */
 		run->r->verified = true;
 	return rc;
 }

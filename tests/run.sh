@@ -7,6 +7,11 @@
 #   valgrind build/conformance   the suite, reduced, under memcheck: no error, no leak
 #   build/scenario_file      scenario files: the shipped ones, good and bad files, overrides
 #   build/asan/scenario_file the same under AddressSanitizer and UndefinedBehaviorSanitizer
+#   build/scenario_engine    the scenario engine: shipped scenarios agree on every backend, the
+#                            floor and the harness; deferred despawns; determinism
+#   build/asan/scenario_engine  the same under AddressSanitizer and UndefinedBehaviorSanitizer
+#   tests/scenario_cli.sh    build/ecsbench --scenario and --sweep: bad input, short runs of every
+#                            shipped scenario whose checksums agree, a sweep, the check build
 #   tests/cli.sh             build/ecsbench's command line: bad input, a good run, SIGINT
 #   tests/figures.sh         the figure and table scripts on synthetic files (gnuplot, no valgrind)
 #   tests/report.sh          make compare's figures and make report's page, on small real runs
@@ -51,7 +56,11 @@ suite "conformance (valgrind memcheck)" valgrind -q --error-exitcode=99 --leak-c
 suite "scenario files" build/scenario_file
 suite "scenario files (ASan+UBSan)" env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 build/asan/scenario_file
+suite "scenario engine" build/scenario_engine
+suite "scenario engine (ASan+UBSan)" env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 build/asan/scenario_engine
 suite cli tests/cli.sh
+suite "scenario command line" tests/scenario_cli.sh
 suite figures tests/figures.sh
 suite report tests/report.sh
 

@@ -1,0 +1,126 @@
+/*
+ * scenario_engine.h: runs the frames of a scenario (harness/scenario.h, scenarios/README.md) for
+ * one participant of a run: a storage backend, the floor or the harness alone.
+ *
+ * A frame, in this order (each step a phase, timed on its own):
+ *   spawn     every kind's spawns (fractions carry to later frames), each entity created with
+ *             its components in one call (entity_create_with), variants in turn;
+ *   systems   in file order: a pass over the batches the storage hands out, reading the read
+ *             components, doing `work` arithmetic operations, writing the written ones (the
+ *             first 4 bytes, or fewer, of each); as it ends, the despawns, adds and removes the
+ *             system asks for, drawn for the entities it matched, go to a command buffer,
+ *             applied then (the storage must not change structurally during a pass): removes,
+ *             adds, despawns, each in serial order. The pass and the drawing are the system's
+ *             phase; what the buffer applies is timed into the despawn, add and remove phases;
+ *   despawn   every kind's despawns, on entities drawn at random among its live ones;
+ *   remove    every effect's removes (those whose duration has run out, or `remove` picks);
+ *   add       every effect's adds: a share of the kind's live entities is picked, those without
+ *             the type get it;
+ *   lookup    component_get of every lookup type on random live entities of the matching kinds.
+ *
+ * Every decision comes from the engine's own lists and its own generator, seeded from the
+ * scenario's seed: sequential draws for the kinds' despawns, the effects and the lookups (the
+ * same draws in the same order for every participant), and for a system's changes a hash of
+ * (seed, system, frame, the entity's serial number), drawn over the engine's list of the
+ * entities the system matches, so that what a system does to an entity does not depend on the
+ * order in which a storage visits it. An entity is known by its serial number (the order of its
+ * creation) and a slot of the engine's. So every participant makes exactly the same operations,
+ * and the values they leave agree.
+ *
+ * The three modes:
+ *   SCENARIO_MODE_STORAGE  the frames over a backend, through the interface only;
+ *   SCENARIO_MODE_FLOOR    the same frames over plain arrays: per kind a column of 4-byte
+ *                          values per type its entities can have, walked by the same kernel
+ *                          as the backends' batches, no interface call; its checksum must
+ *                          agree with the backends';
+ *   SCENARIO_MODE_HARNESS  the engine alone: lists, decisions, command buffers, phase clocks,
+ *                          with no storage and no system work: the engine's part of a
+ *                          backend's frame (the same code, minus the storage's calls and the
+ *                          systems' work), its per-frame cost; in a backend's frame the
+ *                          storage's own memory traffic may make that part a little dearer. It
+ *                          computes no checksum.
+ *
+ * Costs: a frame is O(spawns + despawns + effect picks + lookups + the entities the systems
+ * visit), plus a sort of each command buffer (radix, linear). Memory of the engine per
+ * participant: about 32 bytes per live entity, plus the floor's columns (4 bytes per type an
+ * entity of its kind can have), plus value tables (at most 64 values of each type made at open).
+ * Nothing in a frame makes values, calls world.c's generator or allocates, except when a list
+ * outgrows what open reserved (the kinds' peaks, computed from the scenario).
+ */
+#ifndef ECSB_SCENARIO_ENGINE_H
+#define ECSB_SCENARIO_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../impls/ecs.h"
+#include "scenario.h"
+
+enum scenario_mode {
+	SCENARIO_MODE_STORAGE,
+	SCENARIO_MODE_FLOOR,
+	SCENARIO_MODE_HARNESS,
+};
+
+/* Types whose presence changes (effects' and systems' add and remove types) are tracked in a
+ * 64-bit mask per entity. */
+#define SCENARIO_ENGINE_MAX_DYNAMIC 64
+
+/* Phases of a frame: 0 spawn, 1..S the systems, then despawn, add, remove, lookup. */
+enum { SCENARIO_PHASE_SPAWN = 0 };
+uint32_t scenario_phase_count(const struct scenario *sc);
+/* "spawn", "system:move", "despawn", "add", "remove", "lookup" */
+void scenario_phase_name(const struct scenario *sc, uint32_t phase, char *buf, size_t len);
+/* Figures a frame leaves: its phase times (ns), then the storage's allocation calls in it. */
+static inline uint32_t scenario_figure_count(const struct scenario *sc)
+{
+	return scenario_phase_count(sc) + 1;
+}
+
+/* What the engine needs beyond what the file layer checks (at most 64 types that come and go;
+ * serial numbers within 32 bits over warmup + frames + 1). 0, or -1 with a message. */
+int scenario_engine_check(const struct scenario *sc, char *err, size_t errlen);
+
+struct scenario_engine;
+
+/*
+ * Makes the participant: the storage (ops, for SCENARIO_MODE_STORAGE; NULL otherwise) with the
+ * scenario's types and systems, and the entities alive before the first frame. sc must outlive
+ * the engine. 0, or -1 with a message in err (nothing is left allocated).
+ */
+/* Phases timed on the thread's CPU clock (cpu) or the wall clock (the default), as the frame. */
+void scenario_engine_clock(struct scenario_engine *e, bool cpu);
+
+int scenario_engine_open(struct scenario_engine **out, const struct scenario *sc,
+                         const struct ecs_ops *ops, enum scenario_mode mode, char *err,
+                         size_t errlen);
+void scenario_engine_close(struct scenario_engine *e);
+
+/* One frame. 0, or -1 (scenario_engine_error says why; the participant is then done). */
+int scenario_engine_frame(struct scenario_engine *e);
+const char *scenario_engine_error(const struct scenario_engine *e);
+/* The last frame's figures (scenario_figure_count of them). */
+const double *scenario_engine_figures(const struct scenario_engine *e);
+
+/*
+ * Untimed checks and the checksum: every live entity, in serial order, each type of the
+ * scenario it has read back (its bytes) or a marker where it has none, then what the systems'
+ * work and the lookups added up to. A storage participant also checks that every entity the
+ * engine holds is alive, that it has exactly the types the engine says, and that each system
+ * visits exactly the entities that match. 0, or -1 with the error set. The harness mode has no
+ * values: it returns 0 and *verified = false.
+ */
+int scenario_engine_checksum(struct scenario_engine *e, uint64_t *out, bool *verified);
+
+/* Memory: the storage's (counting allocator) for a backend; the floor's and the harness's own
+ * arrays for them. */
+void scenario_engine_memory(const struct scenario_engine *e, uint64_t *peak, uint64_t *live);
+uint64_t scenario_engine_live_entities(const struct scenario_engine *e);
+uint32_t scenario_engine_frames_run(const struct scenario_engine *e);
+
+/* For the tests: the storage of a storage participant, and the storage's id of system i. */
+ecs_storage *scenario_engine_storage(const struct scenario_engine *e);
+uint32_t scenario_engine_system_id(const struct scenario_engine *e, uint32_t system);
+
+#endif

@@ -1,0 +1,153 @@
+# scenario.gp: a scenario run's figure (what it shows: scenario_plot.sh, which sets these).
+# Every mode: scripts, out, dir (the data files), name (the scenario file), processes (the
+# CSV's "# processes" line), source (commit, date, cpu).
+# mode 'bars': dir/bars.dat "participant,phase..." (medians, in `unit`), dir/frames.dat
+#   "x,frame median,ci low,ci high,label"; nphases; ymax (the top of the y axis, in unit).
+# mode 'sweep': dir/<participant>.dat "x,median,ci low,ci high,ratio,ratio low,ratio high" (ns);
+#   backends, styles (space-separated, in colour order); key (the swept key); percent (1: x is
+#   a percentage); geometric (1: log x); xmin, xmax, ymin, ymax; rmax (the largest ratio);
+#   floor, harness (1: a series file); crossings ("x|label|decided;..." decided 1 or 0).
+load scripts . "/styles.gp"
+set datafile separator comma
+
+if (mode eq "bars") {
+	canvas_w = 1100
+	set terminal pngcairo size canvas_w, 680 font "DejaVu Sans,10" noenhanced
+	set output out
+	unset logscale y
+	set ytics auto
+	set mytics default
+	set grid noxtics ytics
+	set yrange [0:ymax]
+	set xrange [-0.6:*]
+	set style data histograms
+	set style histogram rowstacked gap 1
+	set boxwidth 0.62 relative
+	set ylabel sprintf("time per frame (%s): each phase's median, stacked", unit eq "us" ? "µs" : unit)
+	set xtics nomirror scale 0 font ",11"
+	set title sprintf("%s: time per frame by phase, per storage backend, fastest first\n%s; point and bar on top: the frame's median and 95%% interval;\nin brackets: the ratio to the fastest (%s), or for the floor and the harness alone their %% of its frame;\na bar cut at the top (a diamond) says its frame in white\n%s", \
+		name, processes . " separate processes", fastest, source) font ",11"
+	set key outside right top vertical reverse Left samplen 1.5 spacing 1.1 title "phase (in frame order)"
+	# Phase i: palette colour i, lighter in each further cycle of eight.
+	shade(i) = (i - 1) / 8 == 0 ? 0.95 : (i - 1) / 8 == 1 ? 0.55 : 0.3
+	plot for [i = 2:nphases + 1] dir . "/bars.dat" using i:xtic(1) title columnhead(i) \
+			linecolor rgb colour(i - 1) fillstyle solid shade(i - 1) border rgb "#505050", \
+		dir . "/frames.dat" using 1:($7 > 0 ? NaN : $2):3:4 with yerrorbars linecolor rgb "#000000" \
+			pointtype 7 pointsize 0.7 linewidth 1.3 title "frame (median, 95% interval)", \
+		dir . "/frames.dat" using 1:($7 > 0 ? NaN : $5):6 with labels offset 0, 0.8 font ",9" notitle, \
+		dir . "/frames.dat" using 1:($7 > 0 ? $5 : NaN):6 with labels rotate by 90 right offset 0, -0.5 \
+			font ",9" textcolor rgb "#ffffff" notitle, \
+		dir . "/frames.dat" using 1:($7 > 0 ? ymax * 0.975 : NaN) with points pointtype 9 \
+			pointsize 1.6 linecolor rgb "#000000" notitle
+	exit
+}
+
+# --- sweep -----------------------------------------------------------------------------------
+canvas_w = 1200
+set terminal pngcairo size canvas_w, 640 font "DejaVu Sans,10" noenhanced
+set output out
+nb = words(backends)
+series(b) = sprintf("%s/%s.dat", dir, b)
+xunit = percent ? "%" : ""
+xformat = percent ? "%g%%" : "%g"
+if (geometric) {
+	set logscale x 10
+	set xrange [xmin / 1.25 : xmax * 1.25]
+	# tics at 1, 2 and 5 times each power of ten in range, so that a decade or two still reads
+	set xtics ()
+	do for [ex = floor(log10(xmin)) - 1 : ceil(log10(xmax))] {
+		do for [m in "1 2 5"] {
+			v = m * 10.0 ** ex
+			if (v >= xmin / 1.25 && v <= xmax * 1.25) {
+				set xtics add (sprintf("%g%s", v, percent ? "%%" : "") v) # a tic label is a format
+			}
+		}
+	}
+} else {
+	unset logscale x
+	pad = (xmax - xmin) * 0.04
+	set xrange [xmin - pad : xmax + pad]
+}
+set xlabel sprintf("%s%s%s", key, percent ? " (%)" : "", geometric ? ", log scale" : "")
+set format x xformat
+
+# Crossovers: a dotted vertical line each, named by the pair, in both panels.
+cross_cmds = ""
+rest = crossings
+ci = 0
+while (rest ne "") {
+	semi = strstrt(rest, ";")
+	item = semi > 0 ? rest[1:semi - 1] : rest
+	rest = semi > 0 ? rest[semi + 1:*] : ""
+	bar = strstrt(item, "|")
+	cx = item[1:bar - 1]
+	item = item[bar + 1:*]
+	bar = strstrt(item, "|")
+	what = item[1:bar - 1]
+	decided = item[bar + 1:*] eq "1"
+	shade = decided ? "#303030" : "#b0b0b0"
+	ci = ci + 1
+	cross_cmds = cross_cmds . sprintf("set arrow %d from %s, graph 0 to %s, graph 1 nohead dashtype %d linewidth %.1f linecolor rgb '%s' front; ", \
+		100 + ci, cx, cx, decided ? 2 : 3, decided ? 1.5 : 1.0, shade)
+	cross_cmds = cross_cmds . sprintf("set label %d '%s at %s%s%s' at %s, graph %.3f rotate by 90 right offset -0.6, 0 font ',8' textcolor rgb '%s' front; ", \
+		100 + ci, what, cx, xunit, decided ? "" : " (not decided)", cx, 0.97, shade)
+}
+
+set multiplot title sprintf("%s: time per frame against %s\n%s; error bars: 95%% intervals; dotted: where two backends cross\n%s", \
+	name, key, processes . " separate processes", source) font ",11"
+key_top = 0.08
+pl = 0.07
+pr = 0.985
+gap = 0.07
+set bmargin at screen 0.2
+set tmargin at screen 0.82
+unset key
+
+# Panel 1: ns per frame.
+set lmargin at screen panel_l(1, 2)
+set rmargin at screen panel_r(1, 2)
+set title "time per frame (median)"
+set ylabel "ns per frame (log scale)"
+ydec = log10(ymax / ymin) > 4 ? 5 : 0
+eval logticks_y
+set yrange [ymin / 1.5 : ymax * 1.5]
+eval cross_cmds
+cmd = ""
+if (floor) { cmd = cmd . sprintf(", '%s' using 1:2 with linespoints linestyle 51 notitle", series("floor")) }
+if (harness) { cmd = cmd . sprintf(", '%s' using 1:2 with linespoints linestyle 51 dashtype 3 pointtype 6 notitle", series("harness")) }
+do for [j = 1:nb] {
+	cmd = cmd . sprintf(", '%s' using 1:2:3:4 with yerrorlines linestyle %s notitle", series(word(backends, j)), word(styles, j))
+}
+eval "plot " . cmd[3:*]
+
+# Panel 2: the ratio to the fastest backend at each point.
+set lmargin at screen panel_l(2, 2)
+set rmargin at screen panel_r(2, 2)
+set ylabel "ratio (log scale)"
+if (rmax > 5) {
+	set title "ratio to the fastest backend at that point (1 = fastest; above 5: off the panel)"
+	set yrange [0.9 : 5]
+} else {
+	set title "ratio to the fastest backend at that point (1 = fastest)"
+	set yrange [0.9 : *]
+	set autoscale yfixmax # up to the largest ratio, not to the next tic
+}
+set logscale y 10
+set ytics (1, 1.5, 2, 3, 5, 10, 20, 50, 100, 200, 500, 1000)
+set mytics 10
+cmd = ""
+do for [j = 1:nb] {
+	cmd = cmd . sprintf(", '%s' using 1:5:6:7 with yerrorlines linestyle %s notitle", series(word(backends, j)), word(styles, j))
+}
+eval "plot " . cmd[3:*]
+unset arrow
+unset label
+
+keycmd = ""
+do for [j = 1:nb] {
+	keycmd = keycmd . sprintf(", keyentry with yerrorlines linestyle %s title '%s'", word(styles, j), word(backends, j))
+}
+if (floor) { keycmd = keycmd . ", keyentry with linespoints linestyle 51 title 'floor (plain arrays)'" }
+if (harness) { keycmd = keycmd . ", keyentry with linespoints linestyle 51 dashtype 3 pointtype 6 title 'harness alone'" }
+eval draw_key
+unset multiplot

@@ -1,0 +1,204 @@
+#!/bin/sh
+# scenario_plot.sh: the figure of a scenario run (build/ecsbench --scenario, make bench
+# SCENARIO=...) from its CSV.
+#
+# Usage: scripts/scenario_plot.sh [-v] [-o PLOTS_DIR] CSV
+#   -o  where the PNG goes (default: the CSV's folder); its name is the CSV's, .png
+#   -v  show what gnuplot says on stderr (a normal run shows it only when gnuplot fails)
+#
+# A lone scenario: a bar per participant (the backends, then the floor and the harness alone),
+# stacked by phase (the medians of each phase's times), with the frame's median and its 95%
+# interval marked on top, and each bar's frame written above it; a bar far above the others is
+# cut at the top of the figure and says its value, so that the fast backends' phases stay
+# readable.
+# A sweep: two panels against the swept value (log scale when the sweep is geometric): ns per
+# frame, a line per backend with the 95% interval as error bars (the floor and the harness alone
+# as dashed references), and each backend's ratio to the fastest backend at that point (up to 5;
+# a panel that cuts a line says so), where a crossover is a line reaching 1; the crossovers the
+# run found (its "# crossover" lines) are drawn as vertical lines named by the pair, dark where
+# decided (both neighbouring points' intervals exclude a tie), light where not.
+# A backend keeps its colour and point shape of every other figure (scripts/styles.gp: its place
+# in `build/ecsbench --list`); phases take the same palette, in frame order. Columns are found by
+# their names in the CSV's header row. The figure names its run (commit, date, cpu).
+set -eu
+
+usage() {
+	echo "usage: scripts/scenario_plot.sh [-v] [-o PLOTS_DIR] CSV" >&2
+	exit 2
+}
+
+plots=
+verbose=0
+while getopts o:vh opt; do
+	case "$opt" in
+	v) verbose=1 ;;
+	o) plots=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 1 ] || usage
+csv=$1
+[ -r "$csv" ] || { echo "scenario_plot.sh: cannot read $csv" >&2; exit 2; }
+grep -q '^scenario,sweep_key,' "$csv" ||
+	{ echo "scenario_plot.sh: $csv is not a scenario CSV (build/ecsbench --scenario)" >&2; exit 2; }
+command -v gnuplot >/dev/null 2>&1 ||
+	{ echo "scenario_plot.sh: gnuplot is not installed (make deps-plots)" >&2; exit 2; }
+top=$(cd "$(dirname "$0")/.." && pwd)
+[ -n "$plots" ] || plots=$(dirname "$csv")
+mkdir -p "$plots"
+out="$plots/$(basename "$csv" .csv).png"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/scenario_plot.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+header() { sed -n "s/^# $1 //p" "$csv" | head -n 1; }
+gp_quote() { printf '%s' "$1" | sed "s/'/''/g"; }
+
+commit=$(header "ecsbench commit")
+date=$(header "date")
+cpu=$(header "cpu" | cut -d';' -f1)
+processes=$(header "processes" | sed 's/,.*//')
+scenario_line=$(header "scenario" | sed 's/: .*//')
+source="run: commit $commit, $date, $cpu"
+
+# Backends in --list order, then any the CSV names that this build does not know.
+listed=$("$top/build/ecsbench" --list 2>/dev/null |
+	awk '/^[a-z]/ { on = $1 == "backends:"; next } on { print $1 }' || true)
+in_csv=$(grep -v '^#' "$csv" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["phase"] == "frame" && !seen[$c["backend"]]++ { print $c["backend"] }')
+backends=""
+styles=""
+n=0
+for b in $listed; do
+	n=$((n + 1))
+	echo "$in_csv" | grep -qx "$b" && { backends="$backends $b"; styles="$styles $n"; }
+done
+for b in $in_csv; do
+	case "$b" in floor | harness) continue ;; esac
+	echo " $backends " | grep -q " $b " && continue
+	n=$((n + 1))
+	backends="$backends $b"
+	styles="$styles $n"
+done
+backends=${backends# }
+styles=${styles# }
+
+sweep_key=$(grep -v '^#' "$csv" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ print $c["sweep_key"]; exit }')
+
+gp() {
+	if [ "$verbose" -eq 1 ]; then
+		gnuplot "$@"
+	elif ! gnuplot "$@" 2>"$tmp/gnuplot.err"; then
+		cat "$tmp/gnuplot.err" >&2
+		echo "scenario_plot.sh: gnuplot failed drawing $out" >&2
+		exit 1
+	fi
+}
+
+if [ -z "$sweep_key" ]; then
+	# Bars: a row per participant (the backends fastest first, then the floor and the harness), a
+	# column per phase (medians), in the CSV's phase order; frames.dat: x, the frame's median,
+	# interval, where its label goes (above the bar and its interval), the label, and whether
+	# the bar is cut.
+	grep -v '^#' "$csv" | awk -F, -v dir="$tmp" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{
+			b = $c["backend"]; p = $c["phase"]
+			if (p == "frame") {
+				if (!(b in frame)) names[++n] = b
+				frame[b] = $c["median_ns"]; lo[b] = $c["ci_low_ns"]; hi[b] = $c["ci_high_ns"]
+				ratio[b] = $c["ratio_to_best"]; vs[b] = $c["vs_best"]
+				if (vs[b] == "best") best = b
+				next
+			}
+			if (!(p in seen)) { seen[p] = 1; phases[++np] = p }
+			v[b, p] = $c["median_ns"]; stack[b] += $c["median_ns"]
+		}
+		END {
+			m = 0
+			for (i = 1; i <= n; i++) if (names[i] != "floor" && names[i] != "harness") order[++m] = names[i]
+			for (i = 2; i <= m; i++) for (j = i; j > 1 && frame[order[j]] + 0 < frame[order[j - 1]] + 0; j--) {
+				t = order[j]; order[j] = order[j - 1]; order[j - 1] = t
+			}
+			for (i = 1; i <= n; i++) if (names[i] == "floor" || names[i] == "harness") order[++m] = names[i]
+			fastest = frame[order[1]]
+			# the scale: bars up to 5 times the fastest backend are drawn whole, with their interval
+			top = 0
+			for (i = 1; i <= m; i++) {
+				b = order[i]
+				if (frame[b] > 5 * fastest) continue
+				t = hi[b] == "" ? frame[b] : hi[b]
+				if (stack[b] > t) t = stack[b]
+				if (t > top) top = t
+			}
+			unit = top >= 2e6 ? 1e6 : 1e3
+			ymax = top * 1.12
+			printf "%s\n", unit == 1e6 ? "ms" : "us" > (dir "/unit")
+			printf "%.6g\n", ymax / unit > (dir "/ymax")
+			printf "participant" > (dir "/bars.dat")
+			for (j = 1; j <= np; j++) printf ",%s", phases[j] > (dir "/bars.dat")
+			printf "\n" > (dir "/bars.dat")
+			for (i = 1; i <= m; i++) {
+				b = order[i]
+				printf "%s", b > (dir "/bars.dat")
+				for (j = 1; j <= np; j++) printf ",%.6g", v[b, phases[j]] / unit > (dir "/bars.dat")
+				printf "\n" > (dir "/bars.dat")
+				label = sprintf("%.3g", frame[b] / unit)
+				if (b == "harness" || b == "floor") label = label sprintf(" (%.1f%%)", 100 * frame[b] / fastest)
+				else if (vs[b] == "best") label = label " (best)"
+				else if (ratio[b] != "") label = label sprintf(" (x%.2f)", ratio[b])
+				l = lo[b] == "" ? frame[b] : lo[b]; h = hi[b] == "" ? frame[b] : hi[b]
+				at = h > stack[b] ? h : stack[b]
+				cut = frame[b] > 5 * fastest || at > ymax
+				printf "%d,%.6g,%.6g,%.6g,%.6g,%s,%d\n", i - 1, frame[b] / unit, l / unit, h / unit, \
+					(cut ? ymax * 0.9 : at) / unit, label, cut > (dir "/frames.dat")
+			}
+			printf "%d\n", np > (dir "/nphases")
+			printf "%s\n", order[1] > (dir "/fastest")
+		}'
+	unit=$(cat "$tmp/unit")
+	gp -e "scripts='$top/scripts'; mode='bars'; out='$(gp_quote "$out")'; dir='$tmp'; \
+		unit='$unit'; ymax=$(cat "$tmp/ymax"); nphases=$(cat "$tmp/nphases"); \
+		fastest='$(cat "$tmp/fastest")'; \
+		name='$(gp_quote "$scenario_line")'; processes='$(gp_quote "$processes")'; \
+		source='$(gp_quote "$source")'" "$top/scripts/scenario.gp"
+else
+	# Sweep: per participant a series "x,median,lo,hi,ratio,ratio lo,ratio hi" sorted by x.
+	grep -v '^#' "$csv" | awk -F, -v dir="$tmp" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["phase"] == "frame" {
+			b = $c["backend"]
+			f = dir "/" b ".dat"
+			lo = $c["ci_low_ns"] == "" ? $c["median_ns"] : $c["ci_low_ns"]
+			hi = $c["ci_high_ns"] == "" ? $c["median_ns"] : $c["ci_high_ns"]
+			r = $c["ratio_to_best"] == "" ? "NaN" : $c["ratio_to_best"]
+			rl = $c["ratio_ci_low"] == "" ? r : $c["ratio_ci_low"]
+			rh = $c["ratio_ci_high"] == "" ? r : $c["ratio_ci_high"]
+			print $c["sweep_x"] "," $c["median_ns"] "," lo "," hi "," r "," rl "," rh | ("sort -t, -g -k1 > " f)
+			if (xmin == "" || $c["sweep_x"] + 0 < xmin) xmin = $c["sweep_x"] + 0
+			if (xmax == "" || $c["sweep_x"] + 0 > xmax) xmax = $c["sweep_x"] + 0
+			if (ymin == "" || lo + 0 < ymin) ymin = lo + 0
+			if (ymax == "" || hi + 0 > ymax) ymax = hi + 0
+			if (r != "NaN" && b != "floor" && b != "harness" && r + 0 > rmax) rmax = r + 0
+		}
+		END { print xmin, xmax, ymin, ymax, rmax + 0 > (dir "/ranges") }'
+	read -r xmin xmax ymin ymax rmax <"$tmp/ranges"
+	geometric=0
+	grep -q "^# sweep $sweep_key: [0-9]* points, geometric" "$csv" && geometric=1
+	percent=0
+	grep -v '^#' "$csv" | awk -F, 'NR == 2 { exit !($3 ~ /%$/) }' && percent=1
+	# The crossovers: "x|label|decided" lines.
+	sed -n 's/^# crossover \([^ ]*\) \([^:]*\): [^=]*= \([0-9.e+-]*\)%* .*; \(not \)*decided.*/\3|\1 = \2|\4/p' \
+		"$csv" | sed 's/|not $/|0/; s/|$/|1/' >"$tmp/crossovers"
+	crossings=$(awk -F'|' '{ printf "%s%s", (NR > 1 ? ";" : ""), $0 }' "$tmp/crossovers")
+	gp -e "scripts='$top/scripts'; mode='sweep'; out='$(gp_quote "$out")'; dir='$tmp'; \
+		backends='$backends'; styles='$styles'; key='$(gp_quote "$sweep_key")'; \
+		percent=$percent; geometric=$geometric; xmin=$xmin; xmax=$xmax; ymin=$ymin; ymax=$ymax; \
+		rmax=$rmax; \
+		crossings='$(gp_quote "$crossings")'; name='$(gp_quote "$scenario_line")'; \
+		processes='$(gp_quote "$processes")'; source='$(gp_quote "$source")'; \
+		floor=$([ -s "$tmp/floor.dat" ] && echo 1 || echo 0); \
+		harness=$([ -s "$tmp/harness.dat" ] && echo 1 || echo 0)" "$top/scripts/scenario.gp"
+fi
+echo "$out"

@@ -1,0 +1,221 @@
+#!/bin/sh
+# scenario_cli.sh: build/ecsbench --scenario from the outside. A bad scenario file gives exit 2
+# and its file:line; a bad --sweep, --set, --points or --spacing, or a workload option that does
+# not apply, gives exit 2 and a message naming it; none of them touches the output. A short run
+# of every shipped scenario (scaled down) writes a row per backend and phase, with the floor and
+# the harness alone, and checksums that agree; a short sweep writes every point; their figures
+# are drawn; the check build finds nothing but the frame in the timed regions. Ends with
+# "N passed, N failed".
+set -u
+bin=${ECSBENCH:-build/ecsbench}
+check_bin=${ECSBENCH_CHECK:-build/check/ecsbench}
+root=$(pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+ok() { echo "ok   scenario-cli/$1"; passed=$((passed + 1)); }
+fail() { echo "FAIL scenario-cli/$1: $2"; failed=$((failed + 1)); }
+
+out="$tmp/out.csv"
+echo "previous results" > "$out"
+want=$(cat "$out")
+small="--set scenario.scale=0.01 --set scenario.frames=6 --set scenario.warmup=2"
+
+# bad NAME EXPECTED-TEXT ARGS...: exit 2, one line on stderr containing EXPECTED-TEXT, the output
+# untouched and no temporary file beside it.
+bad() {
+	name=$1 text=$2
+	shift 2
+	"$bin" --output "$out" "$@" >"$tmp/stdout" 2>"$tmp/stderr"
+	rc=$?
+	lines=$(wc -l <"$tmp/stderr")
+	if [ "$rc" -ne 2 ]; then
+		fail "$name" "exit status $rc, expected 2: $(cat "$tmp/stderr")"
+	elif [ "$lines" -ne 1 ]; then
+		fail "$name" "$lines lines on stderr, expected 1: $(cat "$tmp/stderr")"
+	elif ! grep -qF -- "$text" "$tmp/stderr"; then
+		fail "$name" "message does not say '$text': $(cat "$tmp/stderr")"
+	elif [ "$(cat "$out")" != "$want" ] || [ -n "$(ls "$tmp" | grep 'out.csv.tmp')" ]; then
+		fail "$name" "the results file was touched"
+	else
+		ok "$name"
+	fi
+}
+
+# Bad files: the file, the line, the problem (the reader's own messages, tests/scenario_file.c).
+printf '[scenario]\nframes = 10\n[kind soldier]\ncomponents = Postion\ncount = 10\n' > "$tmp/typo.ini"
+printf '[scenario]\nframes = ten\n' > "$tmp/frames.ini"
+mkdir "$tmp/adir.ini"
+bad missing-file "$tmp/none.ini: cannot open" --scenario "$tmp/none.ini"
+bad unknown-type "$tmp/typo.ini:4: [kind soldier]: components: unknown type Postion" \
+	--scenario "$tmp/typo.ini"
+bad bad-number "$tmp/frames.ini:2:" --scenario "$tmp/frames.ini"
+bad directory "is a directory" --scenario "$tmp/adir.ini"
+
+# Options that do not apply to a scenario run, and scenario options without --scenario.
+shooter=scenarios/shooter.ini
+bad workloads-refused "--workloads does not apply to a scenario run" --scenario $shooter \
+	--workloads iterate
+bad reps-refused "--reps does not apply to a scenario run (the timed samples are its frames: --set scenario.frames=N)" \
+	--scenario $shooter --reps 3
+bad entities-refused "--entities does not apply" --scenario $shooter --entities 1000
+bad seed-refused "--seed does not apply" --scenario $shooter --seed 2
+bad scale-refused "--scale does not apply" --scenario $shooter --scale 0.5
+bad sweep-alone "--sweep needs --scenario FILE" --sweep scenario.scale=0.1..1
+bad set-alone "--set needs --scenario FILE" --set scenario.scale=0.1
+bad points-alone "--points needs --sweep KEY=A..B" --scenario $shooter --points 4
+
+# --set and --sweep: bad keys, values and ranges, each point checked before the run.
+bad set-not-pair "--set 'scale' is not KEY=VALUE" --scenario $shooter --set scale
+bad set-unknown-kind "no [kind ghost] in scenarios/shooter.ini" --scenario $shooter \
+	--set kind.ghost.count=5
+bad set-bad-value "kind.bullet.count = -5" --scenario $shooter --set kind.bullet.count=-5
+bad sweep-not-pair "--sweep 'frames' is not KEY=A..B" --scenario $shooter --sweep frames
+bad sweep-no-range "the range must be A..B" --scenario $shooter --sweep kind.bullet.count=500
+bad sweep-empty "the range is empty (A..B needs A < B)" --scenario $shooter \
+	--sweep kind.bullet.count=500..100
+bad sweep-mixed "both bounds or neither must be percentages" --scenario $shooter \
+	--sweep effect.frozen.add=1..5%
+bad sweep-unknown-key "unknown key 'speed'" --scenario $shooter --sweep kind.bullet.speed=1..2
+bad sweep-unknown-section "unknown section 'kinds'" --scenario $shooter \
+	--sweep kinds.bullet.count=1..2
+bad sweep-out-of-range "effect.frozen.add = 150%" --scenario $shooter \
+	--sweep effect.frozen.add=50%..150% --points 3
+bad sweep-frames "the frames, warm-up and seed are the same at every point" --scenario $shooter \
+	--sweep scenario.frames=10..20
+bad sweep-points "--points '1' is not a number of points in 2..50" --scenario $shooter \
+	--sweep kind.bullet.count=100..200 --points 1
+bad sweep-spacing "unknown spacing 'log'" --scenario $shooter \
+	--sweep kind.bullet.count=100..200 --spacing log
+bad sweep-geometric-zero "--spacing geometric needs A > 0" --scenario $shooter \
+	--sweep effect.frozen.add=0%..1% --spacing geometric
+bad sweep-too-many "entities alive after" --scenario $shooter \
+	--sweep kind.bullet.spawn=500..40000 --points 2
+
+# agree CSV [BACKENDS]: every point of the run has a frame row for every backend (or BACKENDS
+# of them), the floor and the harness; the backends and the floor agree on the checksum, and the harness has none.
+agree() {
+	backends=${2:-$("$bin" --list | sed -n '/^backends:/,/^workloads/p' | grep -c '^  ')}
+	grep -v '^#' "$1" | awk -F, -v backends="$backends" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["phase"] != "frame" { phases[$c["sweep_value"]]++; next }
+		{
+			p = $c["sweep_value"]
+			points[p] = 1
+			if ($c["backend"] == "harness") { harness[p]++; if ($c["checksum"] != "") bad++; next }
+			if ($c["backend"] == "floor") floor[p]++; else rows[p]++
+			if ((p in sum) && sum[p] != $c["checksum"]) bad++
+			sum[p] = $c["checksum"]
+		}
+		END {
+			for (p in points) {
+				if (rows[p] != backends) { print "point " p ": " rows[p] " backend rows"; exit }
+				if (floor[p] != 1 || harness[p] != 1) { print "point " p ": no floor or harness row"; exit }
+				if (phases[p] == 0) { print "point " p ": no phase rows"; exit }
+			}
+			if (bad) print bad " rows disagree on their checksum"
+			else print "ok"
+		}'
+}
+
+for s in scenarios/*.ini; do
+	name=$(basename "$s" .ini)
+	csv="$tmp/$name.csv"
+	# shellcheck disable=SC2086
+	if "$bin" --scenario "$s" $small --processes 2 --output "$csv" 2>"$tmp/stderr"; then
+		verdict=$(agree "$csv")
+		if [ "$verdict" = ok ] && [ -s "$tmp/$name-samples.csv" ]; then
+			ok "run-$name"
+		else
+			fail "run-$name" "$verdict"
+		fi
+	else
+		fail "run-$name" "exit status $?: $(tail -n 3 "$tmp/stderr")"
+	fi
+done
+
+# The phases of a frame add up to about the frame (the clock reads between them aside).
+if verdict=$(grep -v '^#' "$tmp/shooter.csv" | awk -F, '
+	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["phase"] == "frame" { frame[$c["backend"]] = $c["median_ns"]; next }
+	{ sum[$c["backend"]] += $c["median_ns"] }
+	END {
+		for (b in frame) if (sum[b] < 0.5 * frame[b] || sum[b] > 1.5 * frame[b]) {
+			print b ": phases " sum[b] ", frame " frame[b]; exit
+		}
+		print "ok"
+	}') && [ "$verdict" = ok ]; then
+	ok phases-add-up
+else
+	fail phases-add-up "$verdict"
+fi
+
+# A short sweep: every point, in order, with the key and value on every row.
+sweep="$tmp/sweep.csv"
+# shellcheck disable=SC2086
+if "$bin" --scenario scenarios/rpg.ini $small --sweep effect.burning.add=0.5%..8% --points 3 \
+	--backends archetype,sparse --processes 2 --output "$sweep" 2>"$tmp/stderr"; then
+	values=$(grep -v '^#' "$sweep" | awk -F, 'NR > 1 && $6 == "frame" && $5 == "archetype" { printf "%s ", $3 }')
+	if [ "$values" = "0.5% 2% 8% " ] && grep -q '^# sweep effect.burning.add: 3 points, geometric' "$sweep" &&
+		[ "$(agree "$sweep" 2)" = ok ]; then
+		ok sweep-points
+	else
+		fail sweep-points "points '$values': $(grep '^# sweep' "$sweep")"
+	fi
+else
+	fail sweep-points "exit status $?: $(tail -n 3 "$tmp/stderr")"
+fi
+
+# A linear sweep from 0 with whole numbers.
+if "$bin" --scenario scenarios/shooter.ini --set scenario.scale=0.01 --set scenario.frames=3 \
+	--set scenario.warmup=0 --sweep kind.enemy.variants=1..4 --points 4 --backends vector \
+	--processes 1 --output "$tmp/linear.csv" 2>"$tmp/stderr" &&
+	[ "$(grep -v '^#' "$tmp/linear.csv" | awk -F, 'NR > 1 && $6 == "frame" && $5 == "vector" { printf "%s ", $3 }')" = "1 2 3 4 " ]; then
+	ok sweep-linear-whole
+else
+	fail sweep-linear-whole "$(tail -n 3 "$tmp/stderr"; grep '^# sweep' "$tmp/linear.csv")"
+fi
+
+# The figures: stacked bars of a lone scenario, lines of a sweep, each a PNG where asked; a CSV
+# that is not a scenario's is refused with exit 2.
+if command -v gnuplot >/dev/null 2>&1; then
+	if scripts/scenario_plot.sh -o "$tmp/plots" "$tmp/shooter.csv" >/dev/null 2>"$tmp/stderr" &&
+		scripts/scenario_plot.sh -o "$tmp/plots" "$sweep" >/dev/null 2>>"$tmp/stderr" &&
+		[ -s "$tmp/plots/shooter.png" ] && [ -s "$tmp/plots/sweep.png" ]; then
+		ok figures
+	else
+		fail figures "$(cat "$tmp/stderr")"
+	fi
+	printf 'backend,workload\nhash,iterate\n' > "$tmp/other.csv"
+	scripts/scenario_plot.sh -o "$tmp/plots" "$tmp/other.csv" >/dev/null 2>"$tmp/stderr"
+	if [ $? -eq 2 ] && grep -q "is not a scenario CSV" "$tmp/stderr"; then
+		ok figures-refuse-other-csv
+	else
+		fail figures-refuse-other-csv "$(cat "$tmp/stderr")"
+	fi
+fi
+
+# The default output: results/scenario-NAME.csv under the current folder, samples beside it.
+mkdir -p "$tmp/cwd/results"
+if (cd "$tmp/cwd" && "$root/$bin" --scenario "$root/scenarios/particles.ini" \
+	--set scenario.scale=0.001 --set scenario.frames=2 --set scenario.warmup=0 --processes 1 \
+	--backends sparse 2>"$tmp/stderr") &&
+	[ -s "$tmp/cwd/results/scenario-particles.csv" ] && [ -s "$tmp/cwd/results/scenario-particles-samples.csv" ]; then
+	ok default-output
+else
+	fail default-output "$(ls "$tmp/cwd/results"; tail -n 3 "$tmp/stderr")"
+fi
+
+# The check build aborts if anything that makes values or draws decisions the harness's way
+# (world.c's generator, value_fill, permutation, world_open) runs inside a frame.
+# shellcheck disable=SC2086
+if "$check_bin" --scenario scenarios/rpg.ini $small --processes 1 --output "$tmp/check.csv" \
+	2>"$tmp/stderr"; then
+	ok timed-frames-hold-only-the-frame
+else
+	fail timed-frames-hold-only-the-frame "$(tail -n 3 "$tmp/stderr")"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

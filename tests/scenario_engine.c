@@ -1,0 +1,342 @@
+/*
+ * scenario_engine.c (tests): the scenario engine (harness/scenario_engine.c) over every backend,
+ * the floor and the harness alone. Every shipped scenario, scaled down, runs a few frames on
+ * each participant: the backends and the floor agree on the checksum and on the live entities,
+ * and each backend's storage matches the engine exactly (every entity alive with the types the
+ * engine says, every system visiting exactly the entities that match). A system that despawns
+ * every entity it visits leaves the storage empty and consistent (deferred to the end of its
+ * pass). A run is deterministic, and its seed matters. Phase names and the engine's own limits.
+ *
+ * usage: scenario_engine [SCENARIO_DIR]   (default: scenarios; run from the repository's root)
+ * Ends with "N passed, N failed".
+ */
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../harness/scenario.h"
+#include "../harness/scenario_engine.h"
+#include "check.h"
+
+static const char *current_test;
+static const char *scenario_dir = "scenarios";
+
+void check_failed(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+	printf("FAIL %s: %s:%d: ", current_test, file, line);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+static bool parse(struct scenario *sc, const char *text)
+{
+	char err[300];
+	int rc = scenario_parse_string(sc, "test.ini", text, err, sizeof err);
+	if (rc != SCENARIO_OK)
+		printf("     %s\n", err);
+	CHECK_EQ(rc, SCENARIO_OK);
+	return true;
+}
+
+static bool set(struct scenario *sc, const char *key, const char *value)
+{
+	char err[300];
+	int rc = scenario_set(sc, key, value, err, sizeof err);
+	if (rc != SCENARIO_OK)
+		printf("     %s\n", err);
+	CHECK_EQ(rc, SCENARIO_OK);
+	return true;
+}
+
+/* Runs `frames` frames of sc on one participant; its checksum and live entities. */
+static bool run_participant(const struct scenario *sc, const struct ecs_ops *ops,
+                            enum scenario_mode mode, uint32_t frames, uint64_t *checksum,
+                            bool *verified, uint64_t *live)
+{
+	struct scenario_engine *e;
+	char err[300];
+	int rc = scenario_engine_open(&e, sc, ops, mode, err, sizeof err);
+	if (rc)
+		printf("     %s: %s\n", ops ? ops->name : "no storage", err);
+	CHECK_EQ(rc, 0);
+	bool ok = true;
+	for (uint32_t f = 0; f < frames && ok; f++)
+		if (scenario_engine_frame(e)) {
+			printf("     %s frame %u: %s\n", ops ? ops->name : "no storage", f,
+			       scenario_engine_error(e));
+			ok = false;
+		}
+	const double *figures = scenario_engine_figures(e);
+	for (uint32_t p = 0; p < scenario_phase_count(sc) && ok; p++)
+		ok = figures[p] >= 0;
+	if (ok && scenario_engine_checksum(e, checksum, verified)) {
+		printf("     %s: %s\n", ops ? ops->name : "no storage", scenario_engine_error(e));
+		ok = false;
+	}
+	*live = scenario_engine_live_entities(e);
+	scenario_engine_close(e);
+	CHECK(ok);
+	return true;
+}
+
+/* Every backend and the floor agree; the harness runs the same frames with the same entities. */
+static bool all_agree(const struct scenario *sc, uint32_t frames, uint64_t *checksum_out)
+{
+	uint64_t want = 0, want_live = 0, checksum, live;
+	bool verified;
+	TRY(run_participant(sc, NULL, SCENARIO_MODE_FLOOR, frames, &want, &verified, &want_live));
+	CHECK(verified);
+	for (size_t b = 0; b < ecs_backend_count; b++) {
+		TRY(run_participant(sc, ecs_backends[b], SCENARIO_MODE_STORAGE, frames, &checksum,
+		                    &verified, &live));
+		CHECK(verified);
+		if (checksum != want || live != want_live)
+			printf("     %s: checksum %016llx, %llu live; floor %016llx, %llu live\n",
+			       ecs_backends[b]->name, (unsigned long long)checksum,
+			       (unsigned long long)live, (unsigned long long)want,
+			       (unsigned long long)want_live);
+		CHECK(checksum == want);
+		CHECK_EQ(live, want_live);
+	}
+	TRY(run_participant(sc, NULL, SCENARIO_MODE_HARNESS, frames, &checksum, &verified, &live));
+	CHECK(!verified);
+	CHECK_EQ(live, want_live);
+	if (checksum_out)
+		*checksum_out = want;
+	return true;
+}
+
+/* --- the tests ------------------------------------------------------------------------------ */
+
+static char shipped[16][300];
+static uint32_t shipped_count;
+
+static bool test_shipped_agree(void)
+{
+	CHECK(shipped_count >= 4);
+	for (uint32_t i = 0; i < shipped_count; i++) {
+		struct scenario *sc = malloc(sizeof *sc);
+		char err[300];
+		CHECK(sc != NULL);
+		bool ok = scenario_load(sc, shipped[i], err, sizeof err) == SCENARIO_OK &&
+		          set(sc, "scenario.scale", "0.01") && set(sc, "scenario.frames", "12");
+		if (!ok)
+			printf("     %s: %s\n", shipped[i], err);
+		/* the effects' expiry in the frames run: durations down to a few frames */
+		for (uint32_t j = 0; ok && j < sc->effect_count; j++)
+			if (sc->effects[j].duration > 4) {
+				char key[100];
+				snprintf(key, sizeof key, "effect.%s.duration", sc->effects[j].name);
+				ok = set(sc, key, "4");
+			}
+		ok = ok && all_agree(sc, 20, NULL);
+		if (!ok)
+			printf("     in %s\n", shipped[i]);
+		free(sc);
+		CHECK(ok);
+	}
+	return true;
+}
+
+static const char *const reaper_text =
+	"[scenario]\nframes = 3\nwarmup = 0\n"
+	"[component Position]\nsize = 8\n[component Velocity]\nsize = 12\n[component Mark]\nsize = 1\n"
+	"[kind walker]\ncomponents = Position, Velocity\ncount = 700\nvariants = 3\n"
+	"[kind post]\ncomponents = Position\ncount = 300\n"
+	"[system move]\nrequires = Position, Velocity\nreads = Velocity\nwrites = Position\nwork = 4\n"
+	"[system reaper]\nrequires = Position\nreads = Position\nwork = 1\ndespawn = 100%\n"
+	"[system after]\nrequires = Position\nwrites = Position\n";
+
+/* A system that despawns every entity it visits: the despawns wait for the end of its pass
+ * (the storage does not change under the iteration), then the storage is empty: no system
+ * visits anything, and it takes new entities again. */
+static bool test_deferred_despawn(void)
+{
+	struct scenario sc;
+	TRY(parse(&sc, reaper_text));
+	for (size_t b = 0; b < ecs_backend_count; b++) {
+		const struct ecs_ops *ops = ecs_backends[b];
+		struct scenario_engine *e;
+		char err[300];
+		CHECK_EQ(scenario_engine_open(&e, &sc, ops, SCENARIO_MODE_STORAGE, err, sizeof err), 0);
+		CHECK_EQ(scenario_engine_live_entities(e), 1000);
+		bool ok = scenario_engine_frame(e) == 0;
+		if (!ok)
+			printf("     %s: %s\n", ops->name, scenario_engine_error(e));
+		ok = ok && scenario_engine_live_entities(e) == 0;
+		/* the despawn phase has the reaper's despawns; the after system found nothing */
+		const double *figures = scenario_engine_figures(e);
+		ok = ok && figures[sc.system_count + 1] > 0;
+		uint64_t checksum;
+		bool verified;
+		ok = ok && scenario_engine_checksum(e, &checksum, &verified) == 0 && verified;
+		ecs_storage *s = scenario_engine_storage(e);
+		for (uint32_t sys = 0; ok && sys < sc.system_count; sys++) {
+			struct ecs_iter it;
+			struct ecs_batch batch;
+			ok = ops->system_iter_begin(s, scenario_engine_system_id(e, sys), &it) == ECS_OK &&
+			     !ops->system_iter_next(&it, &batch);
+		}
+		/* still usable: a new entity is found by the system that requires its type */
+		uint32_t position = 0;
+		unsigned char value[8] = {0};
+		const void *values[1] = {value};
+		ecs_entity h;
+		ok = ok && ecs_entity_create_with(ops, s, &position, 1, values, &h) == ECS_OK;
+		if (ok) {
+			struct ecs_iter it;
+			struct ecs_batch batch;
+			uint32_t seen = 0;
+			ok = ops->system_iter_begin(s, scenario_engine_system_id(e, 1), &it) == ECS_OK;
+			while (ok && ops->system_iter_next(&it, &batch))
+				seen += batch.count;
+			ok = ok && seen == 1;
+		}
+		if (!ok)
+			printf("     %s\n", ops->name);
+		scenario_engine_close(e);
+		CHECK(ok);
+	}
+	/* the floor and the harness end empty too, and the checksums of empty storages agree */
+	TRY(all_agree(&sc, 2, NULL));
+	return true;
+}
+
+/* Structure that comes and goes: effects (by duration and by removal share), system adds and
+ * removes of types others require and exclude, variants, lookups of a dynamic type, a tag, a
+ * 4096-byte component and a 3-byte one. */
+static const char *const churn_text =
+	"[scenario]\nframes = 40\nwarmup = 0\nseed = 7\nlookups = 30\nlookup = Position, Hit\n"
+	"[component Position]\nsize = 12\n[component Velocity]\nsize = 3\n"
+	"[component Big]\nsize = 4096\n[component Hit]\nsize = 4\n[component Burning]\nsize = 8\n"
+	"[component Frozen]\nsize = 1\n[component Shield]\nsize = 2\n"
+	"[kind unit]\ncomponents = Position, Velocity, Big\ncount = 400\nvariants = 5\n"
+	"spawn = 3.5\ndespawn = 2\n"
+	"[kind ghost]\ncomponents = Position, Hit\ncount = 50\nspawn = 0.3\n"
+	"[system move]\nrequires = Position, Velocity\nexcludes = Frozen\nreads = Velocity\n"
+	"writes = Position\nwork = 5\nadd = Hit 10%, Shield 3%\n"
+	"[system burn]\nrequires = Big, Burning\nreads = Burning\nwrites = Big\nwork = 2\n"
+	"despawn = 5%\nremove = Shield 50%\n"
+	"[system hit]\nrequires = Hit, Position\nexcludes = Shield\nreads = Hit\nwrites = Position\n"
+	"remove = Hit 60%\n"
+	"[effect burning]\nkind = unit\ncomponent = Burning\nadd = 4%\nduration = 6\n"
+	"[effect frozen]\nkind = unit\ncomponent = Frozen\nadd = 2%\nremove = 20%\n";
+
+static bool test_churn_agree(void)
+{
+	struct scenario sc;
+	TRY(parse(&sc, churn_text));
+	uint64_t a, b;
+	TRY(all_agree(&sc, 40, &a));
+	/* deterministic: the same again; another seed: another checksum */
+	uint64_t live;
+	bool verified;
+	TRY(run_participant(&sc, ecs_backends[0], SCENARIO_MODE_STORAGE, 40, &b, &verified, &live));
+	CHECK(a == b);
+	TRY(set(&sc, "scenario.seed", "8"));
+	TRY(run_participant(&sc, ecs_backends[0], SCENARIO_MODE_STORAGE, 40, &b, &verified, &live));
+	CHECK(a != b);
+	return true;
+}
+
+static bool test_phase_names(void)
+{
+	struct scenario sc;
+	TRY(parse(&sc, reaper_text));
+	const char *want[] = {"spawn", "system:move", "system:reaper", "system:after",
+	                      "despawn", "add", "remove", "lookup"};
+	CHECK_EQ(scenario_phase_count(&sc), 8);
+	CHECK_EQ(scenario_figure_count(&sc), 9);
+	for (uint32_t p = 0; p < 8; p++) {
+		char name[64];
+		scenario_phase_name(&sc, p, name, sizeof name);
+		CHECK(strcmp(name, want[p]) == 0);
+	}
+	return true;
+}
+
+/* More than 64 types that come and go: refused with a message, before anything runs. */
+static bool test_engine_limits(void)
+{
+	static char text[40000];
+	size_t len = (size_t)snprintf(text, sizeof text,
+	                              "[component Position]\nsize = 4\n[kind unit]\n"
+	                              "components = Position\ncount = 10\n");
+	for (int i = 0; i < 65; i++)
+		len += (size_t)snprintf(text + len, sizeof text - len, "[component E%d]\nsize = 1\n", i);
+	for (int i = 0; i < 61; i++) /* 61 effects and 4 types a system adds: 65 */
+		len += (size_t)snprintf(text + len, sizeof text - len,
+		                        "[effect e%d]\nkind = unit\ncomponent = E%d\nadd = 1%%\n"
+		                        "duration = 2\n",
+		                        i, i);
+	len += (size_t)snprintf(text + len, sizeof text - len,
+	                        "[system s]\nrequires = Position\nadd = E61 1%%, E62 1%%, E63 1%%, "
+	                        "E64 1%%\n");
+	struct scenario *sc = malloc(sizeof *sc);
+	CHECK(sc != NULL);
+	bool ok = parse(sc, text);
+	char err[300] = "";
+	struct scenario_engine *e = NULL;
+	ok = ok && scenario_engine_check(sc, err, sizeof err) == -1 && strstr(err, "at most 64") &&
+	     scenario_engine_open(&e, sc, ecs_backends[0], SCENARIO_MODE_STORAGE, err, sizeof err) ==
+	         -1 &&
+	     e == NULL;
+	free(sc);
+	CHECK(ok);
+	/* a mode and a backend that do not go together */
+	struct scenario small;
+	TRY(parse(&small, reaper_text));
+	CHECK_EQ(scenario_engine_open(&e, &small, NULL, SCENARIO_MODE_STORAGE, err, sizeof err), -1);
+	CHECK_EQ(scenario_engine_open(&e, &small, ecs_backends[0], SCENARIO_MODE_FLOOR, err,
+	                              sizeof err),
+	         -1);
+	return true;
+}
+
+static void find_shipped(void)
+{
+	DIR *d = opendir(scenario_dir);
+	struct dirent *de;
+	while (d && (de = readdir(d)) && shipped_count < 16) {
+		size_t n = strlen(de->d_name);
+		if (n > 4 && strcmp(de->d_name + n - 4, ".ini") == 0)
+			snprintf(shipped[shipped_count++], sizeof shipped[0], "%s/%s", scenario_dir,
+			         de->d_name);
+	}
+	if (d)
+		closedir(d);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1)
+		scenario_dir = argv[1];
+	find_shipped();
+	static const struct {
+		const char *name;
+		bool (*fn)(void);
+	} tests[] = {
+		{"phase-names", test_phase_names},
+		{"engine-limits", test_engine_limits},
+		{"deferred-despawn", test_deferred_despawn},
+		{"churn-agree", test_churn_agree},
+		{"shipped-agree", test_shipped_agree},
+	};
+	unsigned passed = 0, failed = 0;
+	for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
+		current_test = tests[i].name;
+		if (tests[i].fn()) {
+			printf("ok   scenario-engine/%s\n", tests[i].name);
+			passed++;
+		} else {
+			printf("FAIL scenario-engine/%s\n", tests[i].name);
+			failed++;
+		}
+	}
+	printf("%u passed, %u failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
