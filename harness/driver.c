@@ -82,7 +82,7 @@ static void progress_show(struct progress *pr, bool force)
 	const struct group *g = &pr->plan->groups[pr->group < pr->plan->count ? pr->group : 0];
 	char row[160], left[64] = "", took[32];
 	format_duration(took, sizeof took, elapsed);
-	snprintf(row, sizeof row, "%s N=%u k=%u", g->workload->name, g->n, g->k);
+	group_label(g, row, sizeof row);
 	if (pr->in_sample && pr->participant < g->participants) {
 		char at[32], of[32] = "";
 		format_duration(at, sizeof at, (double)(now - pr->sample_start_ns) / 1e9);
@@ -440,12 +440,13 @@ static int parent_line(struct progress *pr, char *line, bool *done)
 static void describe_position(const struct progress *pr, char *buf, size_t len)
 {
 	const struct group *g = &pr->plan->groups[pr->group < pr->plan->count ? pr->group : 0];
+	char label[160];
+	group_label(g, label, sizeof label);
 	if (pr->in_sample && pr->participant < g->participants)
-		snprintf(buf, len, "%s %s N=%u k=%u (%s)", participant_name(pr->c->o, g, pr->participant),
-		         g->workload->name, g->n, g->k,
+		snprintf(buf, len, "%s %s (%s)", participant_name(pr->c->o, g, pr->participant), label,
 		         pr->sample == UINT32_MAX ? "calibration run" : "a sample");
 	else
-		snprintf(buf, len, "row group %s N=%u k=%u", g->workload->name, g->n, g->k);
+		snprintf(buf, len, "row group %s", label);
 }
 
 /* The command line of child `pass`: this one's, and what makes it a child. */

@@ -60,6 +60,8 @@ void plan_free(struct plan *p);
 const struct ecs_ops *plan_participant(const struct options *o, const struct group *g,
                                        uint32_t p);
 const char *participant_name(const struct options *o, const struct group *g, uint32_t p);
+/* "iterate N=1024 k=2", or a scenario point's name: for messages. Returns buf. */
+const char *group_label(const struct group *g, char *buf, size_t len);
 /* A scenario group's last participant: the harness alone, with no storage (scenario_run.h). */
 bool plan_harness_row(const struct options *o, const struct group *g, uint32_t p);
 

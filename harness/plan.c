@@ -4,6 +4,7 @@
  * same groups with the same participants; only the order of the participants' samples changes
  * from process to process (pass.c).
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "driver.h"
@@ -74,4 +75,13 @@ const char *participant_name(const struct options *o, const struct group *g, uin
 bool plan_harness_row(const struct options *o, const struct group *g, uint32_t p)
 {
 	return g->scenario && g->floor && p == o->backend_count + 1;
+}
+
+const char *group_label(const struct group *g, char *buf, size_t len)
+{
+	if (g->scenario)
+		snprintf(buf, len, "%s (%u entities at the start)", g->workload->name, g->n);
+	else
+		snprintf(buf, len, "%s N=%u k=%u", g->workload->name, g->n, g->k);
+	return buf;
 }
