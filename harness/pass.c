@@ -179,6 +179,7 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 	memset(&values, 0, sizeof values);
 	memset(&writes, 0, sizeof writes);
 	ev->group_begin(ev->ctx, g);
+	uint64_t phase_start[5] = {now_ns()}; /* setup, calibration, samples, finish, free */
 	/* a scenario makes its own values (scenario_engine.c) */
 	bool no_values = !gr->scenario &&
 	                 (values_make(&values, gr->n, o->seed, 0, o->component_size) ||
@@ -221,6 +222,7 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 	 * has made exactly one; the others' at the end, where their state does not depend on how
 	 * many runs were made. Later processes take the sampling decided here and verify nothing.
 	 */
+	phase_start[1] = now_ns();
 	bool first = pass == 0;
 	bool calibrate = first && (o->inner == 0 || o->warmup > 0);
 	bool verified_early = false;
@@ -258,6 +260,7 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 	/* The samples: round s of every participant, in an order that rotates from round to round;
 	 * timed sample r of every participant falls in round o->warmup + r, so that samples paired
 	 * by process and round were taken close together. */
+	phase_start[2] = now_ns();
 	uint32_t rounds = o->warmup + o->reps;
 	for (uint32_t s = 0; s < rounds; s++) {
 		for (uint32_t j = 0; j < np; j++) {
@@ -292,6 +295,7 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 		}
 	}
 
+	phase_start[3] = now_ns();
 	for (uint32_t p = 0; p < np; p++) {
 		struct participant *x = &ps[p];
 		if (x->failed)
@@ -310,8 +314,21 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 		ev->row(ev->ctx, g, p, &x->r);
 	}
 	ev->group_end(ev->ctx, g);
+	phase_start[4] = now_ns();
 	for (uint32_t p = 0; p < np; p++)
 		run_free(ps[p].run);
+	/* Where a group's time went, for --trace-samples: the harness's own cost, beside the
+	 * samples (setup, calibration, finish and freeing are untimed but take the run's time). */
+	if (o->trace_samples) {
+		char label[160];
+		uint64_t end = now_ns();
+		fprintf(stderr, "ecsbench-trace-group %u %s setup %.3f calibration %.3f samples %.3f "
+		                "finish %.3f free %.3f\n",
+		        pass + 1, group_label(gr, label, sizeof label),
+		        (phase_start[1] - phase_start[0]) / 1e9, (phase_start[2] - phase_start[1]) / 1e9,
+		        (phase_start[3] - phase_start[2]) / 1e9, (phase_start[4] - phase_start[3]) / 1e9,
+		        (end - phase_start[4]) / 1e9);
+	}
 	values_free(&values);
 	values_free(&writes);
 }
