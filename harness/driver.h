@@ -145,6 +145,13 @@ void measuring_process_setup(const struct options *o, char *pinning, size_t pinn
 
 /* --- the report ---------------------------------------------------------------------- */
 
+/* The lines every CSV of a run starts with: commit, date, CPU and pinning, compiler and flags,
+ * malloc mode, clock. */
+void report_run_header(FILE *f, const struct options *o, const char *pinning,
+                       const char *malloc_mode);
+/* "12.5" (fmt applied to v), or "" for a figure that does not exist (has false, or NaN). */
+const char *report_figure(char *buf, size_t len, bool has, const char *fmt, double v);
+
 /* Writes the CSV (and the raw samples beside it); 0, or -1 with a message. */
 int report_write(const struct collection *c, FILE *csv, FILE *samples, const char *pinning,
                  const char *malloc_mode);

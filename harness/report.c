@@ -44,8 +44,8 @@ static void cpu_model(char *buf, size_t len)
 	fclose(f);
 }
 
-static void write_header(FILE *f, const struct options *o, const char *pinning,
-                         const char *malloc_mode)
+void report_run_header(FILE *f, const struct options *o, const char *pinning,
+                       const char *malloc_mode)
 {
 	char cpu[256], date[64];
 	cpu_model(cpu, sizeof cpu);
@@ -57,6 +57,18 @@ static void write_header(FILE *f, const struct options *o, const char *pinning,
 	fprintf(f, "# compiler gcc %s; flags %s; -march=native is %s\n", __VERSION__, ECSB_CFLAGS,
 	        ECSB_MARCH);
 	fprintf(f, "# malloc %s\n", malloc_mode);
+	fprintf(f, "# clock %s\n",
+	        o->wall_clock ? "wall (CLOCK_MONOTONIC): time the measuring thread spent off the CPU "
+	                        "counts (--clock wall)"
+	                      : "the measuring thread's CPU time (CLOCK_THREAD_CPUTIME_ID): time "
+	                        "another process, or the host, took the CPU away does not count; "
+	                        "off_cpu_pct says how much that was");
+}
+
+static void write_header(FILE *f, const struct options *o, const char *pinning,
+                         const char *malloc_mode)
+{
+	report_run_header(f, o, pinning, malloc_mode);
 	fprintf(f, "# profile %s (%u component types, %u systems); systems registered %u\n",
 	        o->profile->name, o->profile->component_count, o->profile->system_count, o->systems);
 	char sampling[96];
@@ -83,12 +95,6 @@ static void write_header(FILE *f, const struct options *o, const char *pinning,
 		           "nothing of other processes); rows whose interval reaches beyond +-%.0f%% of "
 		           "the median are flagged noisy\n",
 		        NOISY_CI_PCT);
-	fprintf(f, "# clock %s\n",
-	        o->wall_clock ? "wall (CLOCK_MONOTONIC): time the measuring thread spent off the CPU "
-	                        "counts (--clock wall)"
-	                      : "the measuring thread's CPU time (CLOCK_THREAD_CPUTIME_ID): time "
-	                        "another process, or the host, took the CPU away does not count; "
-	                        "off_cpu_pct says how much that was");
 	fprintf(f, "# seed %" PRIu64 "; component size %u; scale %g\n", o->seed, o->component_size,
 	        o->scale);
 	fprintf(f, "# command");
@@ -104,8 +110,7 @@ static const char *const columns =
 	"vs_best,off_cpu_pct,peak_bytes,live_bytes,live_bytes_per_entity,allocations,reuse,"
 	"checksum\n";
 
-/* "12.5", or "" for a figure that does not exist. */
-static const char *figure(char *buf, size_t len, bool has, const char *fmt, double v)
+const char *report_figure(char *buf, size_t len, bool has, const char *fmt, double v)
 {
 	if (!has || isnan(v))
 		buf[0] = '\0';
@@ -137,20 +142,20 @@ static void write_row(FILE *f, const struct options *o, const struct group *g, u
 	        "%s,%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu64 ",%s,%016" PRIx64 "\n",
 	        participant_name(o, g, p), o->profile->name, o->systems, g->workload->name, g->n, g->k,
 	        o->component_size, s->processes, r->reps, r->inner, s->median,
-	        figure(lo, sizeof lo, s->has_interval, "%.1f", s->ci_low),
-	        figure(hi, sizeof hi, s->has_interval, "%.1f", s->ci_high), noisy,
-	        figure(spread, sizeof spread, s->has_spread, "%.2f", s->spread_pct), s->mad_pct, s->min,
+	        report_figure(lo, sizeof lo, s->has_interval, "%.1f", s->ci_low),
+	        report_figure(hi, sizeof hi, s->has_interval, "%.1f", s->ci_high), noisy,
+	        report_figure(spread, sizeof spread, s->has_spread, "%.2f", s->spread_pct), s->mad_pct, s->min,
 	        s->max, s->median / units, s->median > 0 ? 1e9 * units / s->median : 0.0,
-	        figure(floor_ratio, sizeof floor_ratio, floor_median > 0, "%.3f",
+	        report_figure(floor_ratio, sizeof floor_ratio, floor_median > 0, "%.3f",
 	               s->median / floor_median),
-	        figure(rb, sizeof rb, x->ratio, "%.3f", x->ratio_best),
-	        figure(rl, sizeof rl, x->ratio, "%.3f", x->ratio_low),
-	        figure(rh, sizeof rh, x->ratio, "%.3f", x->ratio_high), x->verdict,
-	        figure(off, sizeof off, d->wall_sum > 0, "%.1f",
+	        report_figure(rb, sizeof rb, x->ratio, "%.3f", x->ratio_best),
+	        report_figure(rl, sizeof rl, x->ratio, "%.3f", x->ratio_low),
+	        report_figure(rh, sizeof rh, x->ratio, "%.3f", x->ratio_high), x->verdict,
+	        report_figure(off, sizeof off, d->wall_sum > 0, "%.1f",
 	               100 * (d->wall_sum - d->clock_sum) / d->wall_sum),
 	        r->peak_bytes,
 	        r->live_bytes, (double)r->live_bytes / g->n, r->allocations,
-	        figure(reuse, sizeof reuse, r->reuse > 0, "%.3f", r->reuse), r->checksum);
+	        report_figure(reuse, sizeof reuse, r->reuse > 0, "%.3f", r->reuse), r->checksum);
 }
 
 static void write_samples(FILE *f, const struct options *o, const struct group *g, uint32_t p,

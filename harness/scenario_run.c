@@ -29,16 +29,6 @@
 #include "stats.h"
 #include "world.h"
 
-#ifndef ECSB_COMMIT
-#define ECSB_COMMIT "unknown"
-#endif
-#ifndef ECSB_CFLAGS
-#define ECSB_CFLAGS "unknown"
-#endif
-#ifndef ECSB_MARCH
-#define ECSB_MARCH "unknown"
-#endif
-
 #define DEFAULT_POINTS 6u
 #define MAX_POINTS 50u
 /* The collection keeps every frame of every process: refuse a run whose samples would not fit. */
@@ -391,25 +381,6 @@ const double *scenario_run_figures(struct run *run, uint32_t *count)
 
 /* --- the report ------------------------------------------------------------------------------ */
 
-static void cpu_model(char *buf, size_t len)
-{
-	snprintf(buf, len, "unknown");
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	if (!f)
-		return;
-	char line[512];
-	while (fgets(line, sizeof line, f)) {
-		char *colon = strchr(line, ':');
-		if (strncmp(line, "model name", 10) == 0 && colon) {
-			colon += 2;
-			colon[strcspn(colon, "\n")] = '\0';
-			snprintf(buf, len, "%s", colon);
-			break;
-		}
-	}
-	fclose(f);
-}
-
 /* A row's samples of one phase (-1: the whole frame), process-major, NaN where none. */
 static void phase_samples(const struct collection *c, const struct group *g,
                           const struct row_data *d, int phase, double *out)
@@ -440,16 +411,6 @@ static bool row_usable(const struct collection *c, uint32_t gi, uint32_t p)
 {
 	const struct row_data *d = &c->rows[(size_t)gi * c->plan->max_participants + p];
 	return !d->failed && d->done[c->processes_done ? c->processes_done - 1 : 0];
-}
-
-/* "12.5" or "" */
-static const char *figure(char *buf, size_t len, bool has, const char *fmt, double v)
-{
-	if (!has || isnan(v))
-		buf[0] = '\0';
-	else
-		snprintf(buf, len, fmt, v);
-	return buf;
 }
 
 /*
@@ -551,16 +512,7 @@ static void write_header(FILE *f, const struct collection *c, const char *pinnin
 {
 	const struct options *o = c->o;
 	const struct scenario_run *run = o->scenario;
-	char cpu[256], date[64];
-	cpu_model(cpu, sizeof cpu);
-	time_t t = time(NULL);
-	strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-	fprintf(f, "# ecsbench commit %s\n", ECSB_COMMIT);
-	fprintf(f, "# date %s\n", date);
-	fprintf(f, "# cpu %s; %ld online; %s\n", cpu, sysconf(_SC_NPROCESSORS_ONLN), pinning);
-	fprintf(f, "# compiler gcc %s; flags %s; -march=native is %s\n", __VERSION__, ECSB_CFLAGS,
-	        ECSB_MARCH);
-	fprintf(f, "# malloc %s\n", malloc_mode);
+	report_run_header(f, o, pinning, malloc_mode);
 	fprintf(f, "# processes %u, spread over the run (%s layout); per process %u warm-up and %u "
 	           "timed frames, a sample being one frame\n",
 	        o->processes,
@@ -659,7 +611,7 @@ static int write_group(FILE *f, const struct collection *c, uint32_t gi)
 		}
 	}
 	char x_text[32];
-	figure(x_text, sizeof x_text, run->sweep_key != NULL, "%.10g", run->x[gi]);
+	report_figure(x_text, sizeof x_text, run->sweep_key != NULL, "%.10g", run->x[gi]);
 	for (uint32_t p = 0; p < np; p++) {
 		if (!row_usable(c, gi, p))
 			continue;
@@ -686,16 +638,16 @@ static int write_group(FILE *f, const struct collection *c, uint32_t gi)
 			        "%" PRIu64 ",%" PRIu64 ",%s,%" PRIu64 ",%s\n",
 			        run->name, run->sweep_key ? run->sweep_key : "", run->values[gi], x_text,
 			        participant_name(o, g, p), phase, o->reps, s->processes, s->median,
-			        figure(lo, sizeof lo, s->has_interval, "%.1f", s->ci_low),
-			        figure(hi, sizeof hi, s->has_interval, "%.1f", s->ci_high), noisy,
-			        figure(spread, sizeof spread, s->has_spread, "%.2f", s->spread_pct),
+			        report_figure(lo, sizeof lo, s->has_interval, "%.1f", s->ci_low),
+			        report_figure(hi, sizeof hi, s->has_interval, "%.1f", s->ci_high), noisy,
+			        report_figure(spread, sizeof spread, s->has_spread, "%.2f", s->spread_pct),
 			        s->mad_pct, s->min, s->max,
-			        figure(share, sizeof share, frame > 0, "%.4f", s->median / frame),
-			        figure(rb, sizeof rb, cl->ratio, "%.4f", cl->ratio_best),
-			        figure(rl, sizeof rl, cl->ratio, "%.4f", cl->ratio_low),
-			        figure(rh, sizeof rh, cl->ratio, "%.4f", cl->ratio_high), cl->verdict,
+			        report_figure(share, sizeof share, frame > 0, "%.4f", s->median / frame),
+			        report_figure(rb, sizeof rb, cl->ratio, "%.4f", cl->ratio_best),
+			        report_figure(rl, sizeof rl, cl->ratio, "%.4f", cl->ratio_low),
+			        report_figure(rh, sizeof rh, cl->ratio, "%.4f", cl->ratio_high), cl->verdict,
 			        d->result.peak_bytes, d->result.live_bytes,
-			        figure(alloc, sizeof alloc, true, "%.3f", allocations),
+			        report_figure(alloc, sizeof alloc, true, "%.3f", allocations),
 			        g->scenario->entities_start, harness ? "" : checksum);
 		}
 	}
