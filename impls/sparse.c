@@ -63,6 +63,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "checks.h"
 #include "ecs.h"
 
 #define SPARSE_PAGE_BITS 12u
@@ -173,6 +174,15 @@ static inline uint32_t pool_find(const struct sparse_pool *p, uint32_t index)
 	return p->pages[page][index & SPARSE_PAGE_MASK];
 }
 
+/* The entry of index, or NULL where its page does not exist (no entry: the value is absent). */
+static inline uint32_t *pool_find_entry(const struct sparse_pool *p, uint32_t index)
+{
+	uint32_t page = index >> SPARSE_PAGE_BITS;
+	if (page >= p->page_count || !p->pages[page])
+		return NULL;
+	return &p->pages[page][index & SPARSE_PAGE_MASK];
+}
+
 /* The entry of an index whose page exists. */
 static inline uint32_t *pool_entry(struct sparse_pool *p, uint32_t index)
 {
@@ -242,15 +252,28 @@ static int pool_grow_page_table(ecs_storage *s, struct sparse_pool *p, uint32_t 
 	return ECS_OK;
 }
 
-/* Appends e's value. Every allocation comes before the first change, so on error the pool
- * has gained capacity at most. Inlined into both callers: out of line (as it went once
- * entity_create_with called it too), component_add cost 13 more instructions (callgrind). */
-static inline __attribute__((always_inline)) int pool_insert(ecs_storage *s, uint32_t type,
-                                                             ecs_entity e, const void *value)
+/*
+ * Makes room in pool p for index's value: dense capacity, the page table, the page. The n
+ * values about to be added may point into the dense part, which growing moves: *values points
+ * at them, and at the first growth they are copied into moved[] and *values repointed there,
+ * with the moved ones found again (pool_grow). Out of line: it runs when a pool's capacity or a
+ * page runs out, a few dozen times in a million adds. On error the pools have gained capacity
+ * at most.
+ */
+static __attribute__((noinline)) int pool_make_room(ecs_storage *s, struct sparse_pool *p,
+                                                    uint32_t index, const void *const **values,
+                                                    uint32_t n, const void **moved)
 {
-	struct sparse_pool *p = &s->pools[type];
-	uint32_t index = ecs_entity_index(e), page = index >> SPARSE_PAGE_BITS;
-	int rc = p->count < p->cap ? ECS_OK : pool_grow(s, p, p->count + 1, &value, 1);
+	uint32_t page = index >> SPARSE_PAGE_BITS;
+	int rc = ECS_OK;
+	if (p->count >= p->cap) {
+		if (*values != moved) {
+			for (uint32_t i = 0; i < n; i++)
+				moved[i] = (*values)[i];
+			*values = moved;
+		}
+		rc = pool_grow(s, p, p->count + 1, moved, n);
+	}
 	if (rc == ECS_OK && page >= p->page_count)
 		rc = pool_grow_page_table(s, p, page + 1);
 	if (rc != ECS_OK)
@@ -262,32 +285,55 @@ static inline __attribute__((always_inline)) int pool_insert(ecs_storage *s, uin
 		memset(entries, 0xff, SPARSE_PAGE_ENTRIES * sizeof *entries); /* SPARSE_ABSENT */
 		p->pages[page] = entries;
 	}
-	*pool_entry(p, index) = p->count;
-	memcpy(pool_value(p, p->count), value, p->size);
-	p->entities[p->count] = e;
-	if (p->count++ == 0) {
-		p->live_pos = s->live_count;
-		s->live_pools[s->live_count++] = type;
-	}
 	return ECS_OK;
 }
 
-/* Swap-removes the value at slot, which belongs to index. Never allocates. */
-static void pool_remove(ecs_storage *s, struct sparse_pool *p, uint32_t index, uint32_t slot)
+/* Whether pool p can take index's value without allocating. */
+static inline bool pool_has_room(const struct sparse_pool *p, uint32_t index)
+{
+	uint32_t page = index >> SPARSE_PAGE_BITS;
+	return p->count < p->cap && page < p->page_count && p->pages[page];
+}
+
+/* Appends e's value to a pool that has room (pool_make_room). Cannot fail. The value is
+ * copied last (see pool_remove). */
+static inline void pool_append(ecs_storage *s, uint32_t type, struct sparse_pool *p,
+                               ecs_entity e, const void *value)
+{
+	uint32_t slot = p->count++, size = p->size;
+	unsigned char *to = p->values + (size_t)slot * size;
+	*pool_entry(p, ecs_entity_index(e)) = slot;
+	p->entities[slot] = e;
+	if (slot == 0) {
+		p->live_pos = s->live_count;
+		s->live_pools[s->live_count++] = type;
+	}
+	ecs_copy_value(to, value, size);
+}
+
+/* Swap-removes the value at slot, whose entry (the sparse array's, of the index it belongs
+ * to) is *entry. Never allocates. The value is copied last, so that a size the copy does not
+ * know (a call to memcpy) leaves nothing live across the call: no registers to save on every
+ * call for it (6 pushes and pops a remove). */
+static inline void pool_remove(ecs_storage *s, struct sparse_pool *p, uint32_t *entry,
+                               uint32_t slot)
 {
 	uint32_t last = --p->count;
+	unsigned char *values = p->values;
+	uint32_t size = p->size;
 	if (slot != last) {
-		memcpy(pool_value(p, slot), pool_value(p, last), p->size);
 		ecs_entity moved = p->entities[last];
 		p->entities[slot] = moved;
 		*pool_entry(p, ecs_entity_index(moved)) = slot;
 	}
-	*pool_entry(p, index) = SPARSE_ABSENT;
+	*entry = SPARSE_ABSENT;
 	if (last == 0) {
-		uint32_t moved = s->live_pools[--s->live_count];
-		s->live_pools[p->live_pos] = moved;
-		s->pools[moved].live_pos = p->live_pos;
+		uint32_t other = s->live_pools[--s->live_count];
+		s->live_pools[p->live_pos] = other;
+		s->pools[other].live_pos = p->live_pos;
 	}
+	if (slot != last)
+		ecs_copy_value(values + (size_t)slot * size, values + (size_t)last * size, size);
 }
 
 static void pool_release(ecs_storage *s, struct sparse_pool *p)
@@ -379,15 +425,16 @@ static int sparse_entity_create(ecs_storage *s, ecs_entity *out)
 }
 
 /*
- * entity_create and count adds in one step: the dense parts are grown first (so that the
- * values, which may point into them, are found again before any is copied), then each value is
- * inserted; an insert that fails takes those before it out again. The index is taken last.
+ * entity_create_with's careful path: every check in ecs.h's order, then room made in every pool
+ * (the allocations, and the growths that may move the values given, which may point into the
+ * pools), so that once the writes start nothing can fail and nothing has to be undone. The
+ * index is taken last.
  */
-static int sparse_entity_create_with(ecs_storage *s, const uint32_t *types, uint32_t count,
-                                     const void *const *values, ecs_entity *out)
+static __attribute__((noinline)) int create_with_careful(ecs_storage *s, const uint32_t *types,
+                                                         uint32_t count,
+                                                         const void *const *values,
+                                                         ecs_entity *out)
 {
-	if (!s || !out)
-		return ECS_ERR_INVALID;
 	int rc = ecs_create_types_check(types, count, values, s->component_count);
 	if (rc != ECS_OK)
 		return rc;
@@ -404,22 +451,87 @@ static int sparse_entity_create_with(ecs_storage *s, const uint32_t *types, uint
 	} else {
 		e = ecs_entity_make(index, ecs_entity_generation(s->records[index]));
 	}
-	const void *v[ECS_CREATE_MAX_COMPONENTS];
-	for (uint32_t i = 0; i < count; i++)
-		v[i] = values[i];
+	const void *moved[ECS_CREATE_MAX_COMPONENTS];
+	const void *const *v = values;
 	for (uint32_t i = 0; i < count; i++) {
 		struct sparse_pool *p = &s->pools[types[i]];
-		if (p->count >= p->cap && (rc = pool_grow(s, p, p->count + 1, v, count)) != ECS_OK)
+		if (!pool_has_room(p, index) &&
+		    (rc = pool_make_room(s, p, index, &v, count, moved)) != ECS_OK)
 			return rc;
 	}
-	for (uint32_t i = 0; i < count; i++) {
-		if ((rc = pool_insert(s, types[i], e, v[i])) != ECS_OK) {
-			while (i--) {
-				struct sparse_pool *p = &s->pools[types[i]];
-				pool_remove(s, p, index, p->count - 1);
-			}
-			return rc;
+	for (uint32_t i = 0; i < count; i++)
+		pool_append(s, types[i], &s->pools[types[i]], e, v[i]);
+	if (fresh)
+		s->entity_used++;
+	else
+		s->free_head = ecs_entity_index(s->records[index]);
+	s->records[index] = e;
+	*out = e;
+	return ECS_OK;
+}
+
+/*
+ * entity_create and count adds in one step, in one pass over the types: each is checked (in
+ * range, a value given, not a repeat: a bit seen twice in a 64-bit mask, where types 64 apart
+ * look alike too) and appended to its pool if the pool has room. Anything else (an error, a
+ * pool or page to grow, the records to grow, a false repeat) takes back what was appended,
+ * which allocated nothing and moved no value, and goes the careful way. At k = 2 this is half
+ * the instructions of checking everything first and then making room (callgrind below).
+ * noinline: reached only through the ops table, and without it gcc splits it in two
+ * (ipa-split), a second prologue on every call.
+ */
+static __attribute__((noinline)) int sparse_entity_create_with(ecs_storage *s,
+                                                               const uint32_t *types,
+                                                               uint32_t count,
+                                                               const void *const *values,
+                                                               ecs_entity *out)
+{
+	if (!s || !out)
+		return ECS_ERR_INVALID;
+	uint32_t index = s->free_head;
+	bool fresh = index == SPARSE_NO_INDEX;
+	if (fresh)
+		index = s->entity_used;
+	/* entity_cap never exceeds ECS_MAX_ENTITIES, so a fresh index below it is not past it. */
+	if ((fresh && index >= s->entity_cap) || count > ECS_CREATE_MAX_COMPONENTS ||
+	    (count && (!types || !values)))
+		return create_with_careful(s, types, count, values, out);
+	ecs_entity e = ecs_entity_make(index, fresh ? 0 : ecs_entity_generation(s->records[index]));
+	/* In locals: the stores below (a value copied as bytes may alias anything) would otherwise
+	 * make the compiler reload them for every type. */
+	struct sparse_pool *pools = s->pools;
+	uint32_t component_count = s->component_count;
+	uint32_t page = index >> SPARSE_PAGE_BITS, at = index & SPARSE_PAGE_MASK, i;
+	uint64_t seen = 0;
+	for (i = 0; i < count; i++) {
+		uint32_t t = types[i];
+		const void *value = values[i];
+		uint64_t bit = 1ull << (t % 64);
+		if (t >= component_count || !value || (seen & bit))
+			break;
+		seen |= bit;
+		struct sparse_pool *p = &pools[t];
+		uint32_t slot = p->count, size = p->size;
+		if (slot >= p->cap || page >= p->page_count || !p->pages[page])
+			break;
+		uint32_t *entries = p->pages[page];
+		unsigned char *to = p->values + (size_t)slot * size;
+		ecs_entity *entities = p->entities;
+		p->count = slot + 1;
+		entries[at] = slot;
+		entities[slot] = e;
+		if (slot == 0) {
+			p->live_pos = s->live_count;
+			s->live_pools[s->live_count++] = t;
 		}
+		ecs_copy_value(to, value, size);
+	}
+	if (__builtin_expect(i < count, 0)) {
+		while (i--) {
+			struct sparse_pool *p = &s->pools[types[i]];
+			pool_remove(s, p, pool_entry(p, index), p->count - 1);
+		}
+		return create_with_careful(s, types, count, values, out);
 	}
 	if (fresh)
 		s->entity_used++;
@@ -450,9 +562,9 @@ static int sparse_entity_destroy(ecs_storage *s, ecs_entity e)
 	/* Backwards: a pool that empties is replaced in the list by the last one, already probed. */
 	for (uint32_t j = s->live_count; j-- > 0;) {
 		struct sparse_pool *p = &s->pools[s->live_pools[j]];
-		uint32_t slot = pool_find(p, index);
-		if (slot != SPARSE_ABSENT)
-			pool_remove(s, p, index, slot);
+		uint32_t *entry = pool_find_entry(p, index);
+		if (entry && *entry != SPARSE_ABSENT)
+			pool_remove(s, p, entry, *entry);
 	}
 	s->records[index] = ecs_entity_make(s->free_head, ecs_entity_generation(e) + 1);
 	s->free_head = index;
@@ -478,9 +590,20 @@ static int sparse_component_add(ecs_storage *s, ecs_entity e, uint32_t type, con
 	int rc = sparse_check(s, e, type);
 	if (rc != ECS_OK)
 		return rc;
-	if (pool_find(&s->pools[type], ecs_entity_index(e)) != SPARSE_ABSENT)
+	struct sparse_pool *p = &s->pools[type];
+	uint32_t index = ecs_entity_index(e);
+	uint32_t *entry = pool_find_entry(p, index);
+	if (entry && *entry != SPARSE_ABSENT)
 		return ECS_ERR_HAS_COMPONENT;
-	return pool_insert(s, type, e, value);
+	if (!entry || p->count >= p->cap) {
+		const void *moved[1];
+		const void *const *v = &value;
+		if ((rc = pool_make_room(s, p, index, &v, 1, moved)) != ECS_OK)
+			return rc;
+		value = v[0];
+	}
+	pool_append(s, type, p, e, value);
+	return ECS_OK;
 }
 
 static int sparse_component_remove(ecs_storage *s, ecs_entity e, uint32_t type)
@@ -489,10 +612,10 @@ static int sparse_component_remove(ecs_storage *s, ecs_entity e, uint32_t type)
 	if (rc != ECS_OK)
 		return rc;
 	struct sparse_pool *p = &s->pools[type];
-	uint32_t index = ecs_entity_index(e), slot = pool_find(p, index);
-	if (slot == SPARSE_ABSENT)
+	uint32_t *entry = pool_find_entry(p, ecs_entity_index(e));
+	if (!entry || *entry == SPARSE_ABSENT)
 		return ECS_ERR_NO_COMPONENT;
-	pool_remove(s, p, index, slot);
+	pool_remove(s, p, entry, *entry);
 	return ECS_OK;
 }
 
