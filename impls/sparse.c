@@ -732,6 +732,102 @@ static uint32_t run_end(const struct sparse_pool *dp, const struct sparse_pool *
 	return i;
 }
 
+/* A probed pool's fields, in locals for the walk of a pointer batch (iter_walk). */
+struct probe_view {
+	uint32_t *const *pages;
+	uint32_t page_count;
+	unsigned char *values;
+	size_t size;
+	void **out;    /* the batch's pointers of this pool's component */
+	uint32_t base; /* the slot of the batch's first entity */
+	bool column;   /* whether every slot so far is base + its position in the batch */
+};
+
+static inline uint32_t view_find(const struct probe_view *v, uint32_t index)
+{
+	uint32_t page = index >> SPARSE_PAGE_BITS;
+	if (page >= v->page_count || !v->pages[page])
+		return SPARSE_ABSENT;
+	return v->pages[page][index & SPARSE_PAGE_MASK];
+}
+
+/* Where a pointer batch's walk stands. */
+struct walk {
+	uint32_t i, n; /* the next slot of the driving pool; the entities in the batch */
+	bool gap;      /* whether an entity of the driving pool was left out */
+	bool column;   /* whether the probed pool's slots are consecutive so far */
+};
+
+/*
+ * The walk of a pointer batch (iter_walk) with one pool probed and nothing excluded (a system
+ * of two types), apart and with the view in scalars, which the compiler does not make of the
+ * general walk's arrays: each probed pool's fields and the batch's counters in registers, and
+ * the loop before the first entity left out apart from the one after it (iterate-aged,
+ * N = 2^17, k = 2: the whole pass, update included, 55.2 -> 38.6 instructions an entity,
+ * callgrind).
+ */
+static __attribute__((noinline)) void walk_one(struct walk *w, uint32_t end, uint32_t start,
+                                               const ecs_entity *driving,
+                                               unsigned char *driving_values,
+                                               size_t driving_size, void **driving_out,
+                                               ecs_entity *entities,
+                                               const struct probe_view *v)
+{
+	uint32_t *const *pages = v->pages;
+	uint32_t page_count = v->page_count, first = v->base;
+	unsigned char *values = v->values;
+	size_t size = v->size;
+	void **out = v->out;
+	uint32_t i = w->i, n = w->n;
+	bool gap = w->gap, column = w->column;
+	/* Two loops, before and after the first entity left out, each without the other's test. */
+	if (!gap) {
+		/* i and n go up together: one bound for both */
+		uint32_t stop = end - i < ECS_BATCH_MAX - n ? end : i + (ECS_BATCH_MAX - n);
+		uint32_t i0 = i - n;
+		for (; i < stop; i++) {
+			uint32_t index = ecs_entity_index(driving[i]), page = index >> SPARSE_PAGE_BITS;
+			if (page >= page_count || !pages[page])
+				break;
+			uint32_t at = pages[page][index & SPARSE_PAGE_MASK];
+			if (at == SPARSE_ABSENT)
+				break;
+			unsigned char *value = values + (size_t)at * size;
+			__builtin_prefetch(value);
+			out[i - i0] = value;
+			column &= at == first + (i - i0);
+		}
+		n = i - i0;
+		if (i < end && n < ECS_BATCH_MAX) {
+			/* From here on the driving pool's part is no longer consecutive. */
+			gap = true;
+			memcpy(entities, driving + start, n * sizeof *entities);
+			for (uint32_t d = 0; d < n; d++)
+				driving_out[d] = driving_values + (start + d) * driving_size;
+			i++;
+		}
+	}
+	if (gap) {
+		for (; i < end && n < ECS_BATCH_MAX; i++) {
+			ecs_entity e = driving[i];
+			uint32_t index = ecs_entity_index(e), page = index >> SPARSE_PAGE_BITS;
+			if (page >= page_count || !pages[page])
+				continue;
+			uint32_t at = pages[page][index & SPARSE_PAGE_MASK];
+			if (at == SPARSE_ABSENT)
+				continue;
+			unsigned char *value = values + (size_t)at * size;
+			__builtin_prefetch(value);
+			out[n] = value;
+			column &= at == first + n;
+			entities[n] = e;
+			driving_out[n] = driving_values + i * driving_size;
+			n++;
+		}
+	}
+	*w = (struct walk){i, n, gap, column};
+}
+
 /* Whether index is in none of the x excluded pools. */
 static inline bool probe_none(const struct sparse_pool *const *excl, uint32_t x, uint32_t index)
 {
@@ -777,19 +873,19 @@ static inline __attribute__((always_inline)) bool iter_walk(struct ecs_iter *it,
                                                             uint32_t driver, uint32_t i,
                                                             uint32_t end,
                                                             const struct sparse_pool *const *excl,
-                                                            uint32_t x)
+                                                            uint32_t x, uint32_t type_count)
 {
 	ecs_storage *s = it->storage;
 	const struct sparse_pool *dp = &s->pools[y->types[driver]];
 	const struct sparse_pool *probe[ECS_SYSTEM_MAX_COMPONENTS];
 	uint32_t which[ECS_SYSTEM_MAX_COMPONENTS]; /* the system's component of each probed pool */
 	uint32_t base[ECS_SYSTEM_MAX_COMPONENTS], slot[ECS_SYSTEM_MAX_COMPONENTS];
-	uint32_t m = 0;
-	for (uint32_t c = 0; c < y->type_count; c++) {
+	uint32_t m = type_count - 1; /* the driver is one of the system's types */
+	for (uint32_t c = 0, j = 0; c < type_count; c++) {
 		if (c == driver)
 			continue;
-		probe[m] = &s->pools[y->types[c]];
-		which[m++] = c;
+		probe[j] = &s->pools[y->types[c]];
+		which[j++] = c;
 	}
 
 	while (i < end && !(probe_all(probe, m, ecs_entity_index(dp->entities[i]), base) &&
@@ -814,37 +910,67 @@ static inline __attribute__((always_inline)) bool iter_walk(struct ecs_iter *it,
 		return true;
 	}
 
-	/* A short run: it starts a pointer batch. */
-	bool column[ECS_SYSTEM_MAX_COMPONENTS];
+	/*
+	 * A short run: it starts a pointer batch. The pools' fields are read into locals once: the
+	 * pointer stores below (void *, which may alias any pointer) would otherwise make the
+	 * compiler reload them for every entity. Each value found is prefetched: the system reads
+	 * it only after the walk has gone on for up to ECS_BATCH_MAX entities, time for its line
+	 * to arrive where the slots are scattered (a pool whose values came in another order than
+	 * the driving pool's: iterate-aged), instead of a miss at a time in the system's loop.
+	 * iterate-aged, N = 2^20, k = 2, ratio_to_floor in three alternating single-process runs
+	 * of each build: 14.8 27.5 28.9 without the prefetch, 7.5 7.8 9.6 with it.
+	 */
+	struct probe_view view[ECS_SYSTEM_MAX_COMPONENTS];
 	for (uint32_t j = 0; j < m; j++) {
-		column[j] = true;
+		view[j] = (struct probe_view){probe[j]->pages, probe[j]->page_count, probe[j]->values,
+		                              probe[j]->size, it->pointers[which[j]], base[j], true};
 		for (uint32_t d = 0; d < n; d++)
-			it->pointers[which[j]][d] = pool_value(probe[j], base[j] + d);
+			view[j].out[d] = view[j].values + (size_t)(base[j] + d) * view[j].size;
 	}
+	const ecs_entity *driving = dp->entities;
+	unsigned char *driving_values = dp->values;
+	size_t driving_size = dp->size;
+	void **driving_out = it->pointers[driver];
 	bool gap = false;
+	if (m == 1 && x == 0) {
+		struct walk w = {i, n, gap, true};
+		walk_one(&w, end, start, driving, driving_values, driving_size, driving_out,
+		         it->entities, &view[0]);
+		i = w.i;
+		n = w.n;
+		gap = w.gap;
+		view[0].column = w.column;
+	}
 	for (; i < end && n < ECS_BATCH_MAX; i++) {
-		ecs_entity e = dp->entities[i];
-		if (!probe_all(probe, m, ecs_entity_index(e), slot) ||
-		    !probe_none(excl, x, ecs_entity_index(e))) {
+		ecs_entity e = driving[i];
+		uint32_t index = ecs_entity_index(e), j = 0;
+		while (j < m && (slot[j] = view_find(&view[j], index)) != SPARSE_ABSENT)
+			j++;
+		if (j < m || !probe_none(excl, x, index)) {
 			if (!gap) {
 				/* From here on the driving pool's part is no longer consecutive. */
 				gap = true;
-				memcpy(it->entities, dp->entities + start, n * sizeof *it->entities);
+				memcpy(it->entities, driving + start, n * sizeof *it->entities);
 				for (uint32_t d = 0; d < n; d++)
-					it->pointers[driver][d] = pool_value(dp, start + d);
+					driving_out[d] = driving_values + (start + d) * driving_size;
 			}
 			continue;
 		}
-		for (uint32_t j = 0; j < m; j++) {
-			it->pointers[which[j]][n] = pool_value(probe[j], slot[j]);
-			column[j] = column[j] && slot[j] == base[j] + n;
+		for (j = 0; j < m; j++) {
+			unsigned char *value = view[j].values + (size_t)slot[j] * view[j].size;
+			__builtin_prefetch(value);
+			view[j].out[n] = value;
+			view[j].column &= slot[j] == view[j].base + n;
 		}
 		if (gap) {
 			it->entities[n] = e;
-			it->pointers[driver][n] = pool_value(dp, i);
+			driving_out[n] = driving_values + i * driving_size;
 		}
 		n++;
 	}
+	bool column[ECS_SYSTEM_MAX_COMPONENTS];
+	for (uint32_t j = 0; j < m; j++)
+		column[j] = view[j].column;
 	it->state[ITER_NEXT] = i;
 	b->count = n;
 	if (gap) {
@@ -904,10 +1030,16 @@ static bool sparse_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 		return true;
 	}
 	/* x == 0 as a constant: the exclusion tests vanish from the walk (fragmented, N = 16384:
-	 * 2 instructions an entity, callgrind) */
+	 * 2 instructions an entity, callgrind). And the common systems' type counts as constants
+	 * too, so that the loops over the probed pools unroll (iterate-aged, N = 2^17, k = 2,
+	 * before walk_one took that case: 63.7 -> 57.2 instructions an entity). */
+	if (x == 0 && y->type_count == 2)
+		return iter_walk(it, b, y, driver, i, end, excl, 0, 2);
+	if (x == 0 && y->type_count == 3)
+		return iter_walk(it, b, y, driver, i, end, excl, 0, 3);
 	if (x == 0)
-		return iter_walk(it, b, y, driver, i, end, excl, 0);
-	return iter_walk(it, b, y, driver, i, end, excl, x);
+		return iter_walk(it, b, y, driver, i, end, excl, 0, y->type_count);
+	return iter_walk(it, b, y, driver, i, end, excl, x, y->type_count);
 }
 
 const struct ecs_ops ecs_backend_sparse = {
