@@ -996,6 +996,32 @@ static int arch_system_iter_begin(ecs_storage *s, uint32_t system, struct ecs_it
 	return ECS_OK;
 }
 
+/*
+ * Where the tables a system matches are many and small (fragmented: thousands of tables of a
+ * few rows), a batch costs a chain of misses before the system reads a value: the table, its
+ * column list, then each column. The batches ahead are asked for in a pipeline, one link of
+ * the chain per batch: the table ARCH_PREFETCH_AHEAD matches on, the column list of the one
+ * half as far (whose table was asked for then), the columns of the next one (whose list was).
+ */
+#define ARCH_PREFETCH_AHEAD 8u
+
+static inline void prefetch_ahead(const ecs_storage *s, const struct arch_system *y, uint32_t pos)
+{
+	const struct arch_match *matches = y->matches;
+	if (pos + ARCH_PREFETCH_AHEAD < y->match_count)
+		__builtin_prefetch(&s->tables[matches[pos + ARCH_PREFETCH_AHEAD].table]);
+	if (pos + ARCH_PREFETCH_AHEAD / 2 < y->match_count) {
+		const struct arch_match *m = &matches[pos + ARCH_PREFETCH_AHEAD / 2];
+		__builtin_prefetch(&s->tables[m->table].columns[m->column[0]]);
+	}
+	if (pos + 1 < y->match_count) {
+		const struct arch_match *m = &matches[pos + 1];
+		const struct arch_table *t = &s->tables[m->table];
+		for (uint32_t c = 0; c < y->type_count; c++)
+			__builtin_prefetch(t->columns[m->column[c]].data);
+	}
+}
+
 /* One batch per non-empty matching table: its columns whole. */
 static bool arch_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 {
@@ -1004,6 +1030,7 @@ static bool arch_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 	for (uint32_t pos = (uint32_t)it->state[1]; pos < y->match_count; pos++) {
 		const struct arch_match *m = &y->matches[pos];
 		const struct arch_table *t = &s->tables[m->table];
+		prefetch_ahead(s, y, pos);
 		if (t->count == 0)
 			continue;
 		b->count = t->count;
