@@ -431,18 +431,19 @@ static int family_entity_create(ecs_storage *s, ecs_entity *out)
 }
 
 /*
- * entity_create and count adds in one step: the pools' values are grown first (so that the
+ * entity_create_with's careful path (see family_entity_create_with). entity_create and count
+ * adds in one step: the pools' values are grown first (so that the
  * values, which may point into them, are found again before any is copied), each value is
  * pushed, the bitset is written once, and each system that requires one of the types is asked
  * once (from the list of its lowest type, as entity_destroy does), where count adds would ask
  * it once per add and might join and leave nothing on the way. The index is taken last, so
  * that on error nothing has changed but capacities.
  */
-static int family_entity_create_with(ecs_storage *s, const uint32_t *types, uint32_t count,
-                                     const void *const *values, ecs_entity *out)
+static __attribute__((noinline)) int create_with_careful(ecs_storage *s, const uint32_t *types,
+                                                         uint32_t count,
+                                                         const void *const *values,
+                                                         ecs_entity *out)
 {
-	if (!s || !out)
-		return ECS_ERR_INVALID;
 	int rc = ecs_create_types_check(types, count, values, s->component_count);
 	if (rc != ECS_OK)
 		return rc;
@@ -510,6 +511,98 @@ static int family_entity_create_with(ecs_storage *s, const uint32_t *types, uint
 		while (pushed--)
 			pool_remove(s, &s->pools[types[pushed]], index);
 		return rc;
+	}
+	if (fresh)
+		s->entity_used = index + 1;
+	else
+		s->free_head = link;
+	s->entity_gen[index] = (uint16_t)(gen | FAMILY_ALIVE);
+	*out = e;
+	return ECS_OK;
+}
+
+/*
+ * entity_create and count adds in one step, in one pass over the types where nothing is
+ * unusual: each is checked (in range, a value given, not a repeat: a bit seen twice in a
+ * 64-bit mask, where types 64 apart look alike too) and pushed if its pool's values have room
+ * (growing them could move a value given, which may point into them); then the bitset is
+ * written and the systems asked. Anything else (an error, values to grow, an allocation that
+ * fails, a false repeat) takes back what was done and goes the careful way.
+ * noinline: reached only through the ops table, and without it gcc splits it in two
+ * (ipa-split), a second prologue on every call.
+ */
+static __attribute__((noinline)) int family_entity_create_with(ecs_storage *s,
+                                                               const uint32_t *types,
+                                                               uint32_t count,
+                                                               const void *const *values,
+                                                               ecs_entity *out)
+{
+	if (!s || !out)
+		return ECS_ERR_INVALID;
+	uint32_t index = s->free_head;
+	bool fresh = index == FAMILY_NO_FREE;
+	if (fresh)
+		index = s->entity_used;
+	if ((fresh && (index >= ECS_MAX_ENTITIES || index >= s->gen_cap || index >= s->bits_cap)) ||
+	    count > ECS_CREATE_MAX_COMPONENTS || (count && (!types || !values)))
+		return create_with_careful(s, types, count, values, out);
+	uint32_t gen = fresh ? 0 : s->entity_gen[index];
+	ecs_entity e = ecs_entity_make(index, gen);
+	struct family_pool *pools = s->pools;
+	uint32_t component_count = s->component_count, i;
+	uint64_t seen = 0;
+	for (i = 0; i < count; i++) {
+		uint32_t t = types[i];
+		uint64_t bit = 1ull << (t % 64);
+		if (t >= component_count || !values[i] || (seen & bit))
+			break;
+		seen |= bit;
+		struct family_pool *p = &pools[t];
+		if (p->count >= p->values_cap || pool_push(s, p, e, values[i]) != ECS_OK)
+			break;
+	}
+	if (__builtin_expect(i < count, 0)) {
+		while (i--)
+			pool_remove(s, &pools[types[i]], index);
+		return create_with_careful(s, types, count, values, out);
+	}
+	family_word *bits = family_bits(s, index);
+	family_word link = fresh ? 0 : bits[0]; /* a dead row's word 0 is the free list's link */
+	bits[0] = 0;
+	if (fresh) /* the row is zeroed here, not when the array grows: one touch of new memory */
+		for (uint32_t w = 1; w < s->words; w++)
+			bits[w] = 0;
+	for (i = 0; i < count; i++)
+		bits[types[i] / FAMILY_WORD_BITS] |= (family_word)1 << (types[i] % FAMILY_WORD_BITS);
+	/* Each system that requires one of the types, once: from the list of its lowest type. */
+	uint32_t j = 0;
+	int rc = ECS_OK;
+	for (i = 0; i < count && rc == ECS_OK; i++) {
+		const struct family_pool *p = &pools[types[i]];
+		for (j = 0; j < p->system_count; j++) {
+			struct family_system *y = &s->systems[p->systems[j]];
+			if (y->anchor == types[i] && family_satisfies(y, bits) &&
+			    (rc = system_add_entity(s, y, e)) != ECS_OK)
+				break;
+		}
+	}
+	if (__builtin_expect(rc != ECS_OK, 0)) {
+		/* leave the systems joined before the one that failed (system j of type i - 1) */
+		uint32_t fail_i = i - 1, fail_j = j;
+		for (i = 0; i <= fail_i; i++) {
+			const struct family_pool *p = &pools[types[i]];
+			for (j = 0; j < (i == fail_i ? fail_j : p->system_count); j++) {
+				struct family_system *y = &s->systems[p->systems[j]];
+				if (y->anchor == types[i] && family_satisfies(y, bits))
+					system_remove_entity(s, y, index);
+			}
+		}
+		for (i = 0; i < count; i++)
+			bits[types[i] / FAMILY_WORD_BITS] = 0;
+		bits[0] = link;
+		for (i = count; i--;)
+			pool_remove(s, &pools[types[i]], index);
+		return create_with_careful(s, types, count, values, out);
 	}
 	if (fresh)
 		s->entity_used = index + 1;
