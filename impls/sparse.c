@@ -821,22 +821,30 @@ static __attribute__((noinline)) void walk_one(struct walk *w, uint32_t end, uin
 			i++;
 		}
 	}
+	/*
+	 * After the first entity left out, without a branch on whether each entity is in the
+	 * probed pool: its pointers are written in any case and the batch grows by one where it
+	 * is. Where the pool holds a random half of the driving pool's entities (fragmented) that
+	 * branch went the wrong way every other entity: callgrind --branch-sim=yes, fragmented
+	 * N = 2^17, k = 2, 33,308 mispredicted conditional branches in the pass, 898 now, for
+	 * 3.18 -> 3.63 million instructions.
+	 */
 	if (gap) {
 		for (; i < end && n < ECS_BATCH_MAX; i++) {
 			ecs_entity e = driving[i];
 			uint32_t index = ecs_entity_index(e), page = index >> SPARSE_PAGE_BITS;
-			if (page >= page_count || !pages[page])
-				continue;
-			uint32_t at = pages[page][index & SPARSE_PAGE_MASK];
-			if (at == SPARSE_ABSENT)
-				continue;
-			unsigned char *value = values + (size_t)at * size;
+			uint32_t at = SPARSE_ABSENT;
+			if (page < page_count && pages[page])
+				at = pages[page][index & SPARSE_PAGE_MASK];
+			bool in = at != SPARSE_ABSENT;
+			/* the slot, or 0 where absent (a mask, not a choice gcc would make a branch) */
+			unsigned char *value = values + (size_t)(at & (0u - (uint32_t)in)) * size;
 			__builtin_prefetch(value);
 			out[n] = value;
-			column &= at == first + n;
+			column &= !in | (at == first + n);
 			entities[n] = e;
 			driving_out[n] = driving_values + i * driving_size;
-			n++;
+			n += in;
 		}
 	}
 	*w = (struct walk){i, n, gap, column};
