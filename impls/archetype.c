@@ -28,16 +28,19 @@
  *   entity_create_with O(c + k^2) with the set's table existing: sort the k types, hash them,
  *                      look the set up, write one row; no intermediate table (k adds would
  *                      copy the row k times, through k tables). A new set's table is created
- *                      and offered to every system, as for a move
+ *                      and offered to every system, as for a move. O(c + k) for the same type
+ *                      list as the call before (remembered with its table and columns)
  *   entity_destroy     O(c): swap-remove its row, fix the record of the row moved into the hole
- *   component_add/remove  O(c + log k) with the edge cached: copy the row to the neighbouring
- *                      table, swap-remove the old row. The first move along an edge looks the
+ *   component_add/remove  O(c) with the edge cached (it says which way it goes and where the
+ *                      type's column is): copy the row to the neighbouring table and fill the
+ *                      hole with the last row, in one pass. The first move along an edge looks the
  *                      neighbour up by hash (O(k)) and, the first time a set is met, creates its
  *                      table and offers it to every system (O(S log k))
  *   component_get/has  O(log k): binary search of the entity's table type
  *   system_register    O(T log k), once (k: required and excluded types)
  *   iteration          one batch per non-empty matching table: every column whole, no per-entity
- *                      work in the storage; empty tables are skipped
+ *                      work in the storage; empty tables are skipped; the tables a few batches
+ *                      ahead are prefetched
  * Memory: the records (12 bytes per entity index ever used), the rows (4 bytes + the component
  * sizes per entity, arrays doubling), a few hundred bytes per table that exists, and O(profile)
  * only once per storage (the sizes and the system slots).

@@ -35,7 +35,12 @@
  *   component_remove the same (it may now fail for want of memory: it can make the entity
  *                   join the systems that exclude t)
  *   component_get   O(L), component_has O(1)
- *   iteration       O(L) per required component per entity, through the system's packed list
+ *   iteration       O(L) per required component per entity, through the system's packed list;
+ *                   but where the list and the pools hold the entities in the same order (a
+ *                   run of creations), O(1) per component per run: by subtraction where the
+ *                   list and every pool are in ascending index order (each knows whether it
+ *                   is: a test per append), else one lookup and a memcmp of the pool's owners
+ *                   against the list; the run is one batch of whole columns
  *
  * Why (callgrind, N = 2^16, k = 2, the harness's systems): asking every system on every add, as
  * seed 000 does, was 55-67% of the instructions of creating an entity at profile A and 75-87%

@@ -16,7 +16,8 @@
  *
  * Costs (k = the entity's or the system's components; P = pools holding at least one value):
  *   entity_create     O(1) amortised: free-list pop, or an append to the records
- *   entity_create_with  O(k) amortised: a dense append per type, as k adds (nothing to share)
+ *   entity_create_with  O(k) amortised: a dense append per type, as k adds (nothing to share),
+ *                     in one pass over the types when no pool has to grow
  *   entity_destroy    O(P) sparse probes, + O(1) per component removed (swap-remove)
  *   component_add     O(1) amortised: a dense append; a 16 KiB page when its range is new
  *   component_remove  O(1): swap-remove; no system is told
@@ -27,10 +28,12 @@
  *                     excluded pools that hold anything: O(n x) more (an excluded pool smaller
  *                     than a run is walked instead). A run of entities that sit in the same
  *                     order in every pool (given their components in the same order) is found
- *                     by comparing the pools' handle arrays with memcmp, no lookup, and handed
- *                     out as columns, however long, unless an excluded pool holds one of them;
- *                     elsewhere batches of at most ECS_BATCH_MAX use pointers (see
- *                     sparse_system_iter_next).
+ *                     with no lookup and handed out as columns, however long, unless an
+ *                     excluded pool holds one of them: by subtraction where every pool got its
+ *                     values in ascending index order (each pool knows whether it did: a test
+ *                     per append), else by comparing the pools' handle arrays with memcmp.
+ *                     Elsewhere batches of at most ECS_BATCH_MAX use pointers, and each value
+ *                     a probe finds is prefetched (see sparse_system_iter_next).
  *
  * entity_destroy, without a bitset, probes the pools. Probing all of them would cost
  * component_count probes per destroy (512 in profile AAA) whatever the entity has; keeping each
