@@ -1014,7 +1014,11 @@ static bool family_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 	 * Otherwise seed 000's getComponents: one index lookup per component per entity, for a
 	 * batch of up to ECS_BATCH_MAX. Where a component's lookups find the batch's values at
 	 * consecutive slots, it is handed out as a column instead of a pointer per entity: the
-	 * same lookups, but the system then reads the values as an array.
+	 * same lookups, but the system then reads the values as an array. A pool in index order
+	 * needs no lookup even when the list is out of step with it (iterate-aged: the list in the
+	 * order Velocity came, Position's pool in creation order): each slot is the entity's
+	 * index minus the pool's first, so the pass waits for the value alone, not for a slot and
+	 * then the value.
 	 */
 	uint32_t n = y->count - pos < ECS_BATCH_MAX ? y->count - pos : ECS_BATCH_MAX;
 	b->count = n;
@@ -1023,14 +1027,28 @@ static bool family_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 		const struct family_pool *p = &s->pools[y->types[c]];
 		unsigned char *values = p->values;
 		size_t size = p->size;
-		if (index_get_batch(&p->index, entities, n, slots)) {
+		bool consecutive;
+		if (p->next_in_order != FAMILY_NOT_IN_ORDER) {
+			uint32_t base = ecs_entity_index(p->owners[0]);
+			uint32_t first_slot = ecs_entity_index(entities[0]) - base;
+			consecutive = true;
+			for (uint32_t j = 0; j < n; j++) {
+				slots[j] = ecs_entity_index(entities[j]) - base;
+				consecutive &= slots[j] == first_slot + j;
+			}
+		} else {
+			consecutive = index_get_batch(&p->index, entities, n, slots);
+		}
+		if (consecutive) {
 			b->columns[c] = values + (size_t)slots[0] * size;
 			b->pointers[c] = NULL;
 			continue;
 		}
 		void **ptrs = it->pointers[c];
-		for (uint32_t j = 0; j < n; j++)
+		for (uint32_t j = 0; j < n; j++) {
 			ptrs[j] = values + (size_t)slots[j] * size;
+			__builtin_prefetch(ptrs[j]);
+		}
 		b->columns[c] = NULL;
 		b->pointers[c] = ptrs;
 	}
