@@ -1037,7 +1037,14 @@ static bool family_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 				consecutive &= slots[j] == first_slot + j;
 			}
 		} else {
-			consecutive = index_get_batch(&p->index, entities, n, slots);
+			/* In step with the list for this component alone (iterate-aged's Velocity: its
+			 * pool and the list both in the order it was added): one lookup and a memcmp of
+			 * the owners, instead of a lookup per entity at scattered indices. */
+			slots[0] = index_get(&p->index, ecs_entity_index(entities[0]));
+			consecutive = slots[0] + n <= p->count &&
+			              memcmp(p->owners + slots[0], entities, n * sizeof *entities) == 0;
+			if (!consecutive)
+				consecutive = index_get_batch(&p->index, entities, n, slots);
 		}
 		if (consecutive) {
 			b->columns[c] = values + (size_t)slots[0] * size;
