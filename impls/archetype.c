@@ -28,16 +28,19 @@
  *   entity_create_with O(c + k^2) with the set's table existing: sort the k types, hash them,
  *                      look the set up, write one row; no intermediate table (k adds would
  *                      copy the row k times, through k tables). A new set's table is created
- *                      and offered to every system, as for a move
+ *                      and offered to every system, as for a move. O(c + k) for the same type
+ *                      list as the call before (remembered with its table and columns)
  *   entity_destroy     O(c): swap-remove its row, fix the record of the row moved into the hole
- *   component_add/remove  O(c + log k) with the edge cached: copy the row to the neighbouring
- *                      table, swap-remove the old row. The first move along an edge looks the
+ *   component_add/remove  O(c) with the edge cached (it says which way it goes and where the
+ *                      type's column is): copy the row to the neighbouring table and fill the
+ *                      hole with the last row, in one pass. The first move along an edge looks the
  *                      neighbour up by hash (O(k)) and, the first time a set is met, creates its
  *                      table and offers it to every system (O(S log k))
  *   component_get/has  O(log k): binary search of the entity's table type
  *   system_register    O(T log k), once (k: required and excluded types)
  *   iteration          one batch per non-empty matching table: every column whole, no per-entity
- *                      work in the storage; empty tables are skipped
+ *                      work in the storage; empty tables are skipped; the tables a few batches
+ *                      ahead are prefetched
  * Memory: the records (12 bytes per entity index ever used), the rows (4 bytes + the component
  * sizes per entity, arrays doubling), a few hundred bytes per table that exists, and O(profile)
  * only once per storage (the sizes and the system slots).
@@ -46,6 +49,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "checks.h"
 #include "ecs.h"
 
 #define ARCH_NONE UINT32_MAX
@@ -63,9 +67,14 @@ struct arch_column {
 	uint32_t cap;
 };
 
+/* An edge also says which way it goes and where the type's column is in the table of the two
+ * that has it: a move along it copies the columns before that position straight across and
+ * those after it one off, with no search of either type list (see entity_move). */
 struct arch_edge {
-	uint32_t type; /* ARCH_NONE: free slot */
+	uint32_t type;   /* ARCH_NONE: free slot */
 	uint32_t table;
+	uint32_t column; /* the type's column in the larger table of the two */
+	uint32_t add;    /* 1: the table with the type (an add-edge), 0: without (remove) */
 };
 
 struct arch_table {
@@ -117,6 +126,12 @@ struct ecs_storage {
 
 	struct arch_system *systems; /* system_max slots */
 	uint32_t system_count, system_max;
+
+	/* entity_create_with's last type list, as given, and where it led: its table and the
+	 * column of each type there (see arch_entity_create_with). last_count ARCH_NONE: none. */
+	uint32_t last_count, last_table;
+	uint32_t last_types[ECS_CREATE_MAX_COMPONENTS];
+	uint32_t last_column[ECS_CREATE_MAX_COMPONENTS];
 };
 
 /* --- allocation ----------------------------------------------------------------------- */
@@ -152,17 +167,8 @@ static int arch_grow(ecs_storage *s, void **p, uint32_t *cap, uint32_t need, siz
 	return ECS_OK;
 }
 
-/* memcpy with the common sizes known at compile time: a move copies one value per column. */
-static inline void copy_value(void *dst, const void *src, uint32_t size)
-{
-	switch (size) {
-	case 4: memcpy(dst, src, 4); break;
-	case 8: memcpy(dst, src, 8); break;
-	case 12: memcpy(dst, src, 12); break;
-	case 16: memcpy(dst, src, 16); break;
-	default: memcpy(dst, src, size); break;
-	}
-}
+/* A move copies one value per column: ecs_copy_value (checks.h) knows the common sizes. */
+#define copy_value ecs_copy_value
 
 /* --- type sets ------------------------------------------------------------------------ */
 
@@ -307,25 +313,26 @@ static inline uint32_t edge_slot(uint32_t type, uint32_t cap)
 	return (type * 2654435761u) & (cap - 1);
 }
 
-static inline uint32_t edge_find(const struct arch_table *t, uint32_t type)
+/* The edge of `type` from t, or NULL. */
+static inline const struct arch_edge *edge_find(const struct arch_table *t, uint32_t type)
 {
 	if (!t->edge_cap)
-		return ARCH_NONE;
+		return NULL;
 	uint32_t mask = t->edge_cap - 1;
 	for (uint32_t i = edge_slot(type, t->edge_cap);; i = (i + 1) & mask) {
 		if (t->edges[i].type == type)
-			return t->edges[i].table;
+			return &t->edges[i];
 		if (t->edges[i].type == ARCH_NONE)
-			return ARCH_NONE;
+			return NULL;
 	}
 }
 
-static void edge_put(struct arch_edge *edges, uint32_t cap, uint32_t type, uint32_t table)
+static void edge_put(struct arch_edge *edges, uint32_t cap, struct arch_edge edge)
 {
-	uint32_t i = edge_slot(type, cap);
+	uint32_t i = edge_slot(edge.type, cap);
 	while (edges[i].type != ARCH_NONE)
 		i = (i + 1) & (cap - 1);
-	edges[i] = (struct arch_edge){type, table};
+	edges[i] = edge;
 }
 
 /*
@@ -333,9 +340,9 @@ static void edge_put(struct arch_edge *edges, uint32_t cap, uint32_t type, uint3
  * there is no memory for it the edge is simply not cached: the operation that wanted it does
  * not fail for that, and the next one along the edge tries again.
  */
-static void edge_cache(ecs_storage *s, struct arch_table *t, uint32_t type, uint32_t table)
+static void edge_cache(ecs_storage *s, struct arch_table *t, struct arch_edge edge)
 {
-	if (edge_find(t, type) != ARCH_NONE)
+	if (edge_find(t, edge.type))
 		return;
 	if ((t->edge_count + 1) * 4 > t->edge_cap * 3) {
 		uint32_t cap = t->edge_cap ? t->edge_cap * 2 : ARCH_FIRST_EDGES;
@@ -345,12 +352,12 @@ static void edge_cache(ecs_storage *s, struct arch_table *t, uint32_t type, uint
 		memset(edges, 0xff, cap * sizeof *edges);
 		for (uint32_t i = 0; i < t->edge_cap; i++)
 			if (t->edges[i].type != ARCH_NONE)
-				edge_put(edges, cap, t->edges[i].type, t->edges[i].table);
+				edge_put(edges, cap, t->edges[i]);
 		arch_free(s, t->edges, (size_t)t->edge_cap * sizeof *edges);
 		t->edges = edges;
 		t->edge_cap = cap;
 	}
-	edge_put(t->edges, t->edge_cap, type, table);
+	edge_put(t->edges, t->edge_cap, edge);
 	t->edge_count++;
 }
 
@@ -505,8 +512,9 @@ static void table_release(ecs_storage *s, struct arch_table *t)
 }
 
 /* table_neighbour past a missing edge: by hash (caching the edge both ways), else a new table. */
-static int table_neighbour_uncached(ecs_storage *s, uint32_t from, uint32_t type, bool add,
-                                    uint32_t *out)
+static __attribute__((noinline)) int table_neighbour_uncached(ecs_storage *s, uint32_t from,
+                                                              uint32_t type, bool add,
+                                                              struct arch_edge *out)
 {
 	const struct arch_table *base = &s->tables[from];
 	uint32_t pos = type_position(base, type);
@@ -526,48 +534,55 @@ static int table_neighbour_uncached(ecs_storage *s, uint32_t from, uint32_t type
 		if (rc != ECS_OK)
 			return rc;
 	}
-	edge_cache(s, &s->tables[from], type, to);
-	edge_cache(s, &s->tables[to], type, from);
-	*out = to;
-	return ECS_OK;
-}
-
-/* The table of `from`'s set with `type` added or removed: through the cached edge if any. */
-static inline int table_neighbour(ecs_storage *s, uint32_t from, uint32_t type, bool add,
-                                  uint32_t *out)
-{
-	uint32_t to = edge_find(&s->tables[from], type);
-	if (to == ARCH_NONE)
-		return table_neighbour_uncached(s, from, type, add, out);
-	*out = to;
+	/* pos is the type's column in the table that has it: `to` for an add, `from` otherwise. */
+	*out = (struct arch_edge){type, to, pos, add};
+	edge_cache(s, &s->tables[from], *out);
+	edge_cache(s, &s->tables[to], (struct arch_edge){type, from, pos, !add});
 	return ECS_OK;
 }
 
 /*
- * Moves entity e's row to table `to` (which has room), whose set is the entity's with one type
- * added (value: its value) or removed (value: NULL). Cannot fail.
+ * Moves entity e's row to table `to` (which has room) along an edge whose type's column in the
+ * larger table is `column`: an add (value: the added type's value) or a remove (value: NULL).
+ * The columns before `column` are the same types in both tables, those after it are one apart.
+ * Cannot fail.
  */
 static void entity_move(ecs_storage *s, ecs_entity e, struct arch_record *r, uint32_t to,
-                        const void *value)
+                        uint32_t column, const void *value)
 {
 	struct arch_table *src = &s->tables[r->table], *dst = &s->tables[to];
-	uint32_t src_row = r->row, dst_row = dst->count++;
-	dst->entities[dst_row] = e;
-	/* Both column lists are sorted: walk them together. */
-	uint32_t i = 0;
-	for (uint32_t j = 0; j < dst->type_count; j++) {
-		struct arch_column *d = &dst->columns[j];
-		while (i < src->type_count && src->columns[i].type < d->type)
-			i++; /* the removed type */
-		unsigned char *to_value = d->data + (size_t)dst_row * d->size;
-		if (i < src->type_count && src->columns[i].type == d->type) {
-			const struct arch_column *c = &src->columns[i++];
-			copy_value(to_value, c->data + (size_t)src_row * c->size, d->size);
-		} else {
-			copy_value(to_value, value, d->size); /* the added type */
+	uint32_t src_row = r->row, dst_row = dst->count++, last = --src->count;
+	const struct arch_column *from = src->columns;
+	struct arch_column *into = dst->columns;
+	/* One loop over the destination's columns; the source column of j is j before `column`
+	 * and one off after it (the added type's is the value given). The source's last row fills
+	 * the hole the entity leaves, column by column in the same pass (table_remove_row). */
+	uint32_t n = dst->type_count;
+	int after = value ? -1 : 1;
+	for (uint32_t j = 0; j < n; j++) {
+		size_t size = into[j].size;
+		unsigned char *at = into[j].data + dst_row * size;
+		if (value && j == column) {
+			copy_value(at, value, (uint32_t)size);
+			continue;
 		}
+		unsigned char *data = from[j < column ? j : j + after].data;
+		copy_value(at, data + src_row * size, (uint32_t)size);
+		if (src_row != last)
+			copy_value(data + src_row * size, data + last * size, (uint32_t)size);
 	}
-	table_remove_row(s, src, src_row);
+	if (!value) { /* the removed type's column: its last value fills the hole too */
+		size_t size = from[column].size;
+		unsigned char *data = from[column].data;
+		if (src_row != last)
+			copy_value(data + src_row * size, data + last * size, (uint32_t)size);
+	}
+	dst->entities[dst_row] = e;
+	if (src_row != last) {
+		ecs_entity moved = src->entities[last];
+		src->entities[src_row] = moved;
+		s->records[ecs_entity_index(moved)].row = src_row;
+	}
 	r->table = to;
 	r->row = dst_row;
 }
@@ -620,6 +635,7 @@ static int arch_create(const struct ecs_config *cfg, const struct ecs_allocator 
 	memset(s, 0, sizeof *s);
 	s->alloc = *alloc;
 	s->free_head = ARCH_NONE;
+	s->last_count = ARCH_NONE;
 	/* The counts are set only once their arrays exist, so arch_destroy frees what there is. */
 	uint32_t *sizes = arch_malloc(s, (size_t)cfg->component_count * sizeof *sizes);
 	if (!sizes) {
@@ -696,30 +712,34 @@ static int arch_entity_create(ecs_storage *s, ecs_entity *out)
  * is looked up by the set's hash (and created if new), and the entity's row is written there
  * once. count adds would move the row through count tables (creating those that do not exist
  * yet), copying it whole each time. The index is taken last, so that on error nothing has
- * changed but capacities and the tables that exist.
+ * changed but capacities and the tables that exist. Remembers the list as given and where it
+ * led, for arch_entity_create_with.
  */
-static int arch_entity_create_with(ecs_storage *s, const uint32_t *types, uint32_t count,
-                                   const void *const *values, ecs_entity *out)
+static __attribute__((noinline)) int create_with_lookup(ecs_storage *s, const uint32_t *types,
+                                                        uint32_t count,
+                                                        const void *const *values,
+                                                        ecs_entity *out)
 {
-	if (!s || !out)
-		return ECS_ERR_INVALID;
 	int rc = ecs_create_types_check(types, count, values, s->component_count);
 	if (rc != ECS_OK)
 		return rc;
 	bool fresh = s->free_head == ARCH_NONE;
 	if (fresh && s->record_used >= ECS_MAX_ENTITIES)
 		return ECS_ERR_FULL;
-	/* The set sorted (insertion sort: count is small), its values in step. */
-	uint32_t sorted[ECS_CREATE_MAX_COMPONENTS];
+	/* The set sorted (insertion sort: count is small), its values in step, and for each sorted
+	 * position the list's position it came from. */
+	uint32_t sorted[ECS_CREATE_MAX_COMPONENTS], given[ECS_CREATE_MAX_COMPONENTS];
 	const void *v[ECS_CREATE_MAX_COMPONENTS];
 	uint64_t hash = 0;
 	for (uint32_t i = 0; i < count; i++) {
 		uint32_t j = i;
 		for (; j > 0 && sorted[j - 1] > types[i]; j--) {
 			sorted[j] = sorted[j - 1];
+			given[j] = given[j - 1];
 			v[j] = v[j - 1];
 		}
 		sorted[j] = types[i];
+		given[j] = i;
 		v[j] = values[i];
 		hash += type_hash(types[i]);
 	}
@@ -757,6 +777,64 @@ static int arch_entity_create_with(ecs_storage *s, const uint32_t *types, uint32
 		copy_value(col->data + (size_t)r->row * col->size, v[j], col->size);
 	}
 	*out = e;
+	s->last_count = count;
+	s->last_table = to;
+	for (uint32_t j = 0; j < count; j++) {
+		s->last_types[given[j]] = sorted[j];
+		s->last_column[given[j]] = j;
+	}
+	return ECS_OK;
+}
+
+
+/*
+ * Entities come in kinds: a game spawns the same list of types again and again (bevy looks a
+ * bundle's archetype up once per bundle type, flecs caches the table of an id list). So the
+ * last list given is remembered with its table and the column of each type: a list equal to
+ * it, as given, is known to be valid (no repeat, every type in range) and needs no sort, hash
+ * or lookup; only its values are checked. Anything else goes the whole way
+ * (create_with_lookup), and is remembered in turn. Tables are never destroyed and a table's
+ * columns never move, so what is remembered stays true.
+ */
+static __attribute__((noinline)) int arch_entity_create_with(ecs_storage *s,
+                                                             const uint32_t *types,
+                                                             uint32_t count,
+                                                             const void *const *values,
+                                                             ecs_entity *out)
+{
+	if (!s || !out)
+		return ECS_ERR_INVALID;
+	if (count != s->last_count || (count && (!types || !values)))
+		return create_with_lookup(s, types, count, values, out);
+	for (uint32_t i = 0; i < count; i++)
+		if (types[i] != s->last_types[i] || !values[i])
+			return create_with_lookup(s, types, count, values, out);
+	bool fresh = s->free_head == ARCH_NONE;
+	struct arch_table *t = &s->tables[s->last_table];
+	/* record_cap never exceeds ECS_MAX_ENTITIES */
+	if ((fresh && s->record_used >= s->record_cap) || t->count >= t->cap)
+		return create_with_lookup(s, types, count, values, out);
+	uint32_t index;
+	if (fresh) {
+		index = s->record_used++;
+		s->records[index].gen = 0;
+	} else {
+		index = s->free_head;
+		s->free_head = s->records[index].row;
+	}
+	struct arch_record *r = &s->records[index];
+	r->gen |= ARCH_ALIVE;
+	ecs_entity e = ecs_entity_make(index, r->gen & ECS_GENERATION_MASK);
+	uint32_t row = t->count++;
+	r->table = s->last_table;
+	r->row = row;
+	t->entities[row] = e;
+	*out = e;
+	const struct arch_column *columns = t->columns;
+	for (uint32_t i = 0; i < count; i++) {
+		const struct arch_column *col = &columns[s->last_column[i]];
+		copy_value(col->data + (size_t)row * col->size, values[i], col->size);
+	}
 	return ECS_OK;
 }
 
@@ -794,6 +872,30 @@ static inline int arch_check(const ecs_storage *s, ecs_entity e, uint32_t type)
 	return ECS_OK;
 }
 
+/*
+ * The edge of `type` from the entity's table, which says whether the entity has the type (a
+ * remove-edge) or not (an add-edge) and leads to the table it moves to: with the edge cached
+ * (every move after the first along it) no search of the table's types. Without it, the
+ * table's types are searched and the neighbour found or made (table_neighbour_uncached).
+ * ECS_ERR_HAS_COMPONENT or ECS_ERR_NO_COMPONENT where the entity has or lacks the type, as
+ * `add` requires.
+ */
+static inline int entity_edge(ecs_storage *s, uint32_t table, uint32_t type, bool add,
+                              struct arch_edge *out)
+{
+	const struct arch_edge *edge = edge_find(&s->tables[table], type);
+	if (edge) {
+		if ((bool)edge->add != add)
+			return add ? ECS_ERR_HAS_COMPONENT : ECS_ERR_NO_COMPONENT;
+		*out = *edge;
+		return ECS_OK;
+	}
+	bool has = table_column(&s->tables[table], type) != ARCH_NONE;
+	if (has == add)
+		return add ? ECS_ERR_HAS_COMPONENT : ECS_ERR_NO_COMPONENT;
+	return table_neighbour_uncached(s, table, type, add, out);
+}
+
 static int arch_component_add(ecs_storage *s, ecs_entity e, uint32_t type, const void *value)
 {
 	if (!value)
@@ -802,17 +904,14 @@ static int arch_component_add(ecs_storage *s, ecs_entity e, uint32_t type, const
 	if (rc != ECS_OK)
 		return rc;
 	struct arch_record *r = &s->records[ecs_entity_index(e)];
-	if (table_column(&s->tables[r->table], type) != ARCH_NONE)
-		return ECS_ERR_HAS_COMPONENT;
-	uint32_t to;
-	rc = table_neighbour(s, r->table, type, true, &to);
-	if (rc != ECS_OK)
+	struct arch_edge edge;
+	if ((rc = entity_edge(s, r->table, type, true, &edge)) != ECS_OK)
 		return rc;
 	/* Only the destination grows; the source table and the others keep their columns. */
-	struct arch_table *dst = &s->tables[to];
+	struct arch_table *dst = &s->tables[edge.table];
 	if (dst->count >= dst->cap && (rc = table_grow_keeping(s, dst, dst->count + 1, &value, 1)))
 		return rc;
-	entity_move(s, e, r, to, value);
+	entity_move(s, e, r, edge.table, edge.column, value);
 	return ECS_OK;
 }
 
@@ -822,15 +921,12 @@ static int arch_component_remove(ecs_storage *s, ecs_entity e, uint32_t type)
 	if (rc != ECS_OK)
 		return rc;
 	struct arch_record *r = &s->records[ecs_entity_index(e)];
-	if (table_column(&s->tables[r->table], type) == ARCH_NONE)
-		return ECS_ERR_NO_COMPONENT;
-	uint32_t to;
-	rc = table_neighbour(s, r->table, type, false, &to);
-	if (rc == ECS_OK)
-		rc = table_reserve(s, &s->tables[to], s->tables[to].count + 1);
-	if (rc != ECS_OK)
+	struct arch_edge edge;
+	if ((rc = entity_edge(s, r->table, type, false, &edge)) != ECS_OK)
 		return rc;
-	entity_move(s, e, r, to, NULL);
+	if ((rc = table_reserve(s, &s->tables[edge.table], s->tables[edge.table].count + 1)))
+		return rc;
+	entity_move(s, e, r, edge.table, edge.column, NULL);
 	return ECS_OK;
 }
 
@@ -903,6 +999,32 @@ static int arch_system_iter_begin(ecs_storage *s, uint32_t system, struct ecs_it
 	return ECS_OK;
 }
 
+/*
+ * Where the tables a system matches are many and small (fragmented: thousands of tables of a
+ * few rows), a batch costs a chain of misses before the system reads a value: the table, its
+ * column list, then each column. The batches ahead are asked for in a pipeline, one link of
+ * the chain per batch: the table ARCH_PREFETCH_AHEAD matches on, the column list of the one
+ * half as far (whose table was asked for then), the columns of the next one (whose list was).
+ */
+#define ARCH_PREFETCH_AHEAD 8u
+
+static inline void prefetch_ahead(const ecs_storage *s, const struct arch_system *y, uint32_t pos)
+{
+	const struct arch_match *matches = y->matches;
+	if (pos + ARCH_PREFETCH_AHEAD < y->match_count)
+		__builtin_prefetch(&s->tables[matches[pos + ARCH_PREFETCH_AHEAD].table]);
+	if (pos + ARCH_PREFETCH_AHEAD / 2 < y->match_count) {
+		const struct arch_match *m = &matches[pos + ARCH_PREFETCH_AHEAD / 2];
+		__builtin_prefetch(&s->tables[m->table].columns[m->column[0]]);
+	}
+	if (pos + 1 < y->match_count) {
+		const struct arch_match *m = &matches[pos + 1];
+		const struct arch_table *t = &s->tables[m->table];
+		for (uint32_t c = 0; c < y->type_count; c++)
+			__builtin_prefetch(t->columns[m->column[c]].data);
+	}
+}
+
 /* One batch per non-empty matching table: its columns whole. */
 static bool arch_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 {
@@ -911,6 +1033,7 @@ static bool arch_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 	for (uint32_t pos = (uint32_t)it->state[1]; pos < y->match_count; pos++) {
 		const struct arch_match *m = &y->matches[pos];
 		const struct arch_table *t = &s->tables[m->table];
+		prefetch_ahead(s, y, pos);
 		if (t->count == 0)
 			continue;
 		b->count = t->count;

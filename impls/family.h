@@ -35,7 +35,12 @@
  *   component_remove the same (it may now fail for want of memory: it can make the entity
  *                   join the systems that exclude t)
  *   component_get   O(L), component_has O(1)
- *   iteration       O(L) per required component per entity, through the system's packed list
+ *   iteration       O(L) per required component per entity, through the system's packed list;
+ *                   but where the list and the pools hold the entities in the same order (a
+ *                   run of creations), O(1) per component per run: by subtraction where the
+ *                   list and every pool are in ascending index order (each knows whether it
+ *                   is: a test per append), else one lookup and a memcmp of the pool's owners
+ *                   against the list; the run is one batch of whole columns
  *
  * Why (callgrind, N = 2^16, k = 2, the harness's systems): asking every system on every add, as
  * seed 000 does, was 55-67% of the instructions of creating an entity at profile A and 75-87%
@@ -68,6 +73,7 @@ typedef uint32_t family_word;
 
 #define FAMILY_ALIVE 0x8000u  /* in entity_gen[], above the 10 generation bits */
 #define FAMILY_NO_FREE UINT32_MAX
+#define FAMILY_NOT_IN_ORDER UINT32_MAX /* next_in_order of a pool or list out of order */
 
 struct family_pool {
 	uint32_t size;   /* bytes per value */
@@ -76,6 +82,11 @@ struct family_pool {
 	unsigned char *values;
 	ecs_entity *owners;
 	struct family_index index; /* entity index -> slot */
+	/* While the owners' indices ascend one by one from owners[0]'s (values pushed in index
+	 * order, none removed but the last), the index the next push must have to keep it so;
+	 * otherwise FAMILY_NOT_IN_ORDER, until the pool empties. In order, the value of index v
+	 * is at slot v minus the first index, no lookup needed (family_system_iter_next). */
+	uint32_t next_in_order;
 	/* Seed 003's "event management optimization": the systems that require this type and those
 	 * that exclude it, the only ones an add or remove of it can make an entity join or leave. */
 	uint16_t *systems;
@@ -104,6 +115,7 @@ struct family_system {
 	uint32_t excluded[ECS_SYSTEM_MAX_EXCLUDED];
 	uint32_t anchor; /* its lowest required type: entity_destroy visits it from that type's list */
 	uint32_t count, cap;
+	uint32_t next_in_order;    /* as a pool's, for entities */
 	ecs_entity *entities;      /* the entities it matches, packed */
 	struct family_index index; /* entity index -> position in entities */
 };
@@ -221,6 +233,19 @@ static inline bool family_satisfies(const struct family_system *y, const family_
 
 /* --- component pools ------------------------------------------------------------------ */
 
+/* next_in_order after appending index at position `at` (see struct family_pool). */
+static inline uint32_t order_after_append(uint32_t next, uint32_t at, uint32_t index)
+{
+	return at == 0 || next == index ? index + 1 : FAMILY_NOT_IN_ORDER;
+}
+
+/* next_in_order after removing position `at` of `last + 1`: a swap ends the order, the last
+ * leaving keeps it. */
+static inline uint32_t order_after_remove(uint32_t next, uint32_t at, uint32_t last)
+{
+	return at != last || next == FAMILY_NOT_IN_ORDER ? FAMILY_NOT_IN_ORDER : next - 1;
+}
+
 /*
  * Grows a pool's values to hold need. The n values about to be added may point into them (ecs.h
  * allows a value that component_get returned for another entity), and growing moves them: their
@@ -259,6 +284,7 @@ static inline int pool_push(ecs_storage *s, struct family_pool *p, ecs_entity e,
 	family_copy(p->values + (size_t)slot * p->size, value, p->size);
 	p->owners[slot] = e;
 	p->count = slot + 1;
+	p->next_in_order = order_after_append(p->next_in_order, slot, ecs_entity_index(e));
 	return ECS_OK;
 }
 
@@ -267,6 +293,7 @@ static inline void pool_remove(ecs_storage *s, struct family_pool *p, uint32_t i
 {
 	uint32_t last = p->count - 1;
 	uint32_t slot = index_take(s, &p->index, index);
+	p->next_in_order = order_after_remove(p->next_in_order, slot, last);
 	if (slot != last) {
 		family_copy(p->values + (size_t)slot * p->size, p->values + (size_t)last * p->size,
 		            p->size);
@@ -298,6 +325,7 @@ static inline int system_add_entity(ecs_storage *s, struct family_system *y, ecs
 		return rc;
 	y->entities[pos] = e;
 	y->count = pos + 1;
+	y->next_in_order = order_after_append(y->next_in_order, pos, ecs_entity_index(e));
 	return ECS_OK;
 }
 
@@ -306,6 +334,7 @@ static inline void system_remove_entity(ecs_storage *s, struct family_system *y,
 {
 	uint32_t last = y->count - 1;
 	uint32_t pos = index_take(s, &y->index, index);
+	y->next_in_order = order_after_remove(y->next_in_order, pos, last);
 	if (pos != last) {
 		ecs_entity moved = y->entities[last];
 		y->entities[pos] = moved;
@@ -431,18 +460,19 @@ static int family_entity_create(ecs_storage *s, ecs_entity *out)
 }
 
 /*
- * entity_create and count adds in one step: the pools' values are grown first (so that the
+ * entity_create_with's careful path (see family_entity_create_with). entity_create and count
+ * adds in one step: the pools' values are grown first (so that the
  * values, which may point into them, are found again before any is copied), each value is
  * pushed, the bitset is written once, and each system that requires one of the types is asked
  * once (from the list of its lowest type, as entity_destroy does), where count adds would ask
  * it once per add and might join and leave nothing on the way. The index is taken last, so
  * that on error nothing has changed but capacities.
  */
-static int family_entity_create_with(ecs_storage *s, const uint32_t *types, uint32_t count,
-                                     const void *const *values, ecs_entity *out)
+static __attribute__((noinline)) int create_with_careful(ecs_storage *s, const uint32_t *types,
+                                                         uint32_t count,
+                                                         const void *const *values,
+                                                         ecs_entity *out)
 {
-	if (!s || !out)
-		return ECS_ERR_INVALID;
 	int rc = ecs_create_types_check(types, count, values, s->component_count);
 	if (rc != ECS_OK)
 		return rc;
@@ -510,6 +540,98 @@ static int family_entity_create_with(ecs_storage *s, const uint32_t *types, uint
 		while (pushed--)
 			pool_remove(s, &s->pools[types[pushed]], index);
 		return rc;
+	}
+	if (fresh)
+		s->entity_used = index + 1;
+	else
+		s->free_head = link;
+	s->entity_gen[index] = (uint16_t)(gen | FAMILY_ALIVE);
+	*out = e;
+	return ECS_OK;
+}
+
+/*
+ * entity_create and count adds in one step, in one pass over the types where nothing is
+ * unusual: each is checked (in range, a value given, not a repeat: a bit seen twice in a
+ * 64-bit mask, where types 64 apart look alike too) and pushed if its pool's values have room
+ * (growing them could move a value given, which may point into them); then the bitset is
+ * written and the systems asked. Anything else (an error, values to grow, an allocation that
+ * fails, a false repeat) takes back what was done and goes the careful way.
+ * noinline: reached only through the ops table, and without it gcc splits it in two
+ * (ipa-split), a second prologue on every call.
+ */
+static __attribute__((noinline)) int family_entity_create_with(ecs_storage *s,
+                                                               const uint32_t *types,
+                                                               uint32_t count,
+                                                               const void *const *values,
+                                                               ecs_entity *out)
+{
+	if (!s || !out)
+		return ECS_ERR_INVALID;
+	uint32_t index = s->free_head;
+	bool fresh = index == FAMILY_NO_FREE;
+	if (fresh)
+		index = s->entity_used;
+	if ((fresh && (index >= ECS_MAX_ENTITIES || index >= s->gen_cap || index >= s->bits_cap)) ||
+	    count > ECS_CREATE_MAX_COMPONENTS || (count && (!types || !values)))
+		return create_with_careful(s, types, count, values, out);
+	uint32_t gen = fresh ? 0 : s->entity_gen[index];
+	ecs_entity e = ecs_entity_make(index, gen);
+	struct family_pool *pools = s->pools;
+	uint32_t component_count = s->component_count, i;
+	uint64_t seen = 0;
+	for (i = 0; i < count; i++) {
+		uint32_t t = types[i];
+		uint64_t bit = 1ull << (t % 64);
+		if (t >= component_count || !values[i] || (seen & bit))
+			break;
+		seen |= bit;
+		struct family_pool *p = &pools[t];
+		if (p->count >= p->values_cap || pool_push(s, p, e, values[i]) != ECS_OK)
+			break;
+	}
+	if (__builtin_expect(i < count, 0)) {
+		while (i--)
+			pool_remove(s, &pools[types[i]], index);
+		return create_with_careful(s, types, count, values, out);
+	}
+	family_word *bits = family_bits(s, index);
+	family_word link = fresh ? 0 : bits[0]; /* a dead row's word 0 is the free list's link */
+	bits[0] = 0;
+	if (fresh) /* the row is zeroed here, not when the array grows: one touch of new memory */
+		for (uint32_t w = 1; w < s->words; w++)
+			bits[w] = 0;
+	for (i = 0; i < count; i++)
+		bits[types[i] / FAMILY_WORD_BITS] |= (family_word)1 << (types[i] % FAMILY_WORD_BITS);
+	/* Each system that requires one of the types, once: from the list of its lowest type. */
+	uint32_t j = 0;
+	int rc = ECS_OK;
+	for (i = 0; i < count && rc == ECS_OK; i++) {
+		const struct family_pool *p = &pools[types[i]];
+		for (j = 0; j < p->system_count; j++) {
+			struct family_system *y = &s->systems[p->systems[j]];
+			if (y->anchor == types[i] && family_satisfies(y, bits) &&
+			    (rc = system_add_entity(s, y, e)) != ECS_OK)
+				break;
+		}
+	}
+	if (__builtin_expect(rc != ECS_OK, 0)) {
+		/* leave the systems joined before the one that failed (system j of type i - 1) */
+		uint32_t fail_i = i - 1, fail_j = j;
+		for (i = 0; i <= fail_i; i++) {
+			const struct family_pool *p = &pools[types[i]];
+			for (j = 0; j < (i == fail_i ? fail_j : p->system_count); j++) {
+				struct family_system *y = &s->systems[p->systems[j]];
+				if (y->anchor == types[i] && family_satisfies(y, bits))
+					system_remove_entity(s, y, index);
+			}
+		}
+		for (i = 0; i < count; i++)
+			bits[types[i] / FAMILY_WORD_BITS] = 0;
+		bits[0] = link;
+		for (i = count; i--;)
+			pool_remove(s, &pools[types[i]], index);
+		return create_with_careful(s, types, count, values, out);
 	}
 	if (fresh)
 		s->entity_used = index + 1;
@@ -813,37 +935,136 @@ static int family_system_iter_begin(ecs_storage *s, uint32_t system, struct ecs_
 	return ECS_OK;
 }
 
+/*
+ * How many of the system's entities from `pos` on sit in step in every pool of its types, at
+ * consecutive slots from first[c] in pool c: compared as handle arrays (the system's list
+ * against each pool's owners), a chunk of ECS_BATCH_MAX at a time, up to the first chunk that
+ * differs; 0 if the first does. A slot past a pool's end ends the run.
+ */
+static uint32_t family_in_step(const ecs_storage *s, const struct family_system *y, uint32_t pos,
+                               const uint32_t *first)
+{
+	uint32_t run = 0, left = y->count - pos;
+	while (run < left) {
+		uint32_t n = left - run < ECS_BATCH_MAX ? left - run : ECS_BATCH_MAX;
+		for (uint32_t c = 0; c < y->type_count; c++) {
+			const struct family_pool *p = &s->pools[y->types[c]];
+			if (first[c] + run + n > p->count ||
+			    memcmp(p->owners + first[c] + run, y->entities + pos + run,
+			           n * sizeof *p->owners) != 0)
+				return run;
+		}
+		run += n;
+	}
+	return run;
+}
+
 static bool family_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 {
 	ecs_storage *s = it->storage;
 	const struct family_system *y = &s->systems[it->state[0]];
 	uint32_t pos = (uint32_t)it->state[1];
-	uint32_t n = y->count - pos < ECS_BATCH_MAX ? y->count - pos : ECS_BATCH_MAX;
-	b->count = n;
-	if (n == 0)
+	b->count = 0;
+	if (pos >= y->count)
 		return false;
 	const ecs_entity *entities = y->entities + pos;
 	b->entities = entities;
 	/*
-	 * Seed 000's getComponents: one index lookup per component per entity. Where the lookups
-	 * find the batch's values at consecutive slots (entities that joined the system in the
-	 * order they got the component, as after a run of creations), the batch hands out that
-	 * run as a column instead of a pointer per entity: the same lookups, but the system then
-	 * reads the values as an array (vector at N = 2^20: 3.0 -> 1.1 ns an entity; floor 0.4).
+	 * Entities that joined the system in the order they got each of its components (as after
+	 * a run of creations) sit at consecutive slots of every pool, in step with the system's
+	 * list: the pools' owner arrays then equal the list. One lookup per component finds where
+	 * the run starts in its pool, and comparing the arrays (memcmp, a fraction of an
+	 * instruction an entity) how far it goes: the batch is that run, whole columns, however
+	 * long (vector, iterate N = 2^17 k = 2: 16.9 -> 3.0 instructions an entity, callgrind).
 	 */
+	uint32_t first[ECS_SYSTEM_MAX_COMPONENTS], run = 0, k;
+	/* The list and the pools all in index order (next_in_order): the value of index v is at
+	 * slot v minus the pool's first index, and the run goes to the end of the shortest; no
+	 * lookup, and nothing read but the values (the pristine pass). */
+	if (y->next_in_order != FAMILY_NOT_IN_ORDER) {
+		uint32_t v = ecs_entity_index(entities[0]);
+		run = y->count - pos;
+		for (k = 0; k < y->type_count; k++) {
+			const struct family_pool *p = &s->pools[y->types[k]];
+			if (p->next_in_order == FAMILY_NOT_IN_ORDER)
+				break;
+			first[k] = v - ecs_entity_index(p->owners[0]); /* v is in p, so not below */
+			if (p->count - first[k] < run)
+				run = p->count - first[k];
+		}
+		if (k < y->type_count)
+			run = 0;
+	}
+	if (run == 0) {
+		for (k = 0; k < y->type_count; k++)
+			first[k] = index_get(&s->pools[y->types[k]].index, ecs_entity_index(entities[0]));
+		run = family_in_step(s, y, pos, first);
+	}
+	if (run > 0) {
+		b->count = run;
+		for (uint32_t c = 0; c < y->type_count; c++) {
+			const struct family_pool *p = &s->pools[y->types[c]];
+			b->columns[c] = p->values + (size_t)first[c] * p->size;
+			b->pointers[c] = NULL;
+		}
+		it->state[1] = pos + run;
+		return true;
+	}
+	/*
+	 * Otherwise seed 000's getComponents: one index lookup per component per entity, for a
+	 * batch of up to ECS_BATCH_MAX. Where a component's lookups find the batch's values at
+	 * consecutive slots, it is handed out as a column instead of a pointer per entity: the
+	 * same lookups, but the system then reads the values as an array. A pool in index order
+	 * needs no lookup even when the list is out of step with it (iterate-aged: the list in the
+	 * order Velocity came, Position's pool in creation order): each slot is the entity's
+	 * index minus the pool's first, so the pass waits for the value alone, not for a slot and
+	 * then the value.
+	 */
+	uint32_t n = y->count - pos < ECS_BATCH_MAX ? y->count - pos : ECS_BATCH_MAX;
+	b->count = n;
 	uint32_t slots[ECS_BATCH_MAX];
 	for (uint32_t c = 0; c < y->type_count; c++) {
 		const struct family_pool *p = &s->pools[y->types[c]];
 		unsigned char *values = p->values;
 		size_t size = p->size;
-		if (index_get_batch(&p->index, entities, n, slots)) {
+		bool consecutive, in_order = p->next_in_order != FAMILY_NOT_IN_ORDER;
+		if (in_order) {
+			uint32_t base = ecs_entity_index(p->owners[0]);
+			uint32_t first_slot = ecs_entity_index(entities[0]) - base;
+			consecutive = true;
+			for (uint32_t j = 0; j < n; j++) {
+				slots[j] = ecs_entity_index(entities[j]) - base;
+				consecutive &= slots[j] == first_slot + j;
+			}
+		} else {
+			/* In step with the list for this component alone (iterate-aged's Velocity: its
+			 * pool and the list both in the order it was added): one lookup and a memcmp of
+			 * the owners, instead of a lookup per entity at scattered indices. */
+			slots[0] = index_get(&p->index, ecs_entity_index(entities[0]));
+			consecutive = slots[0] + n <= p->count &&
+			              memcmp(p->owners + slots[0], entities, n * sizeof *entities) == 0;
+			if (!consecutive)
+				consecutive = index_get_batch(&p->index, entities, n, slots);
+		}
+		if (consecutive) {
 			b->columns[c] = values + (size_t)slots[0] * size;
 			b->pointers[c] = NULL;
 			continue;
 		}
+		/* Values found by subtraction out of step with the list are scattered (iterate-aged):
+		 * each is asked for as its pointer is made. Elsewhere (fragmented: ascending slots
+		 * with gaps) the plain loop, which gcc vectorises and a prefetch would keep scalar
+		 * (7 instructions more a pointer, callgrind). */
 		void **ptrs = it->pointers[c];
-		for (uint32_t j = 0; j < n; j++)
-			ptrs[j] = values + (size_t)slots[j] * size;
+		if (in_order) {
+			for (uint32_t j = 0; j < n; j++) {
+				ptrs[j] = values + (size_t)slots[j] * size;
+				__builtin_prefetch(ptrs[j]);
+			}
+		} else {
+			for (uint32_t j = 0; j < n; j++)
+				ptrs[j] = values + (size_t)slots[j] * size;
+		}
 		b->columns[c] = NULL;
 		b->pointers[c] = ptrs;
 	}
