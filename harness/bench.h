@@ -43,6 +43,7 @@ int values_make(struct values *v, uint32_t n, uint64_t seed, uint64_t round,
 void values_free(struct values *v);
 
 struct workload;
+struct cpu_list;
 
 /* One row: a participant (a backend, or the floor when ops is NULL) x workload x N x k. */
 struct bench_case {
@@ -56,6 +57,8 @@ struct bench_case {
 	uint64_t seed;
 	const struct values *values; /* N entities' values */
 	const struct values *writes; /* the values written over them (seed 001's "write") */
+	uint32_t threads;            /* T: threads a threaded workload's pass runs on (else 1) */
+	const struct cpu_list *cpus; /* where they run (parallel.h); NULL: not pinned */
 };
 
 /* What one participant's row of one process leaves besides its samples. */
@@ -93,6 +96,7 @@ struct workload {
 	/* Each run changes the state the checksum reads (a pass moves every Position): the
 	 * checksum is taken after the first run, when every participant has made exactly one. */
 	bool count_dependent;
+	bool threaded;           /* swept over --threads: a row per thread count T */
 	bool k_fixed;            /* not swept over --components: */
 	uint32_t fixed_components; /* entities have this many */
 	/* The most entities alive at once in a run of case c (NULL: c->entities), so that a

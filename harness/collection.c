@@ -90,13 +90,14 @@ void collect_row(struct collection *c, uint32_t pass, uint32_t g, uint32_t p,
 	struct row_data *d = collection_row(c, g, p);
 	if (r->error[0]) {
 		if (!d->failed) {
+			char label[160];
+			group_label(gr, label, sizeof label);
 			d->failed = true;
 			d->failed_process = pass;
 			snprintf(d->error, sizeof d->error, "%s", r->error);
 			c->failures++;
-			collection_message(c, "%s %s N=%u k=%u failed in process %u: %s",
-			                   participant_name(c->o, gr, p), gr->workload->name, gr->n, gr->k,
-			                   pass + 1, r->error);
+			collection_message(c, "%s %s failed in process %u: %s",
+			                   participant_name(c->o, gr, p), label, pass + 1, r->error);
 		}
 		return;
 	}
@@ -132,10 +133,12 @@ void collect_group_end(struct collection *c, uint32_t pass, uint32_t g)
 		}
 		uint64_t want = collection_row(c, g, (uint32_t)first)->checksums[pass];
 		if (d->checksums[pass] != want) {
+			char label[160];
+			group_label(gr, label, sizeof label);
 			collection_message(c,
-			                   "checksum mismatch: %s N=%u k=%u in process %u: %s %016" PRIx64
+			                   "checksum mismatch: %s in process %u: %s %016" PRIx64
 			                   ", %s %016" PRIx64,
-			                   gr->workload->name, gr->n, gr->k, pass + 1,
+			                   label, pass + 1,
 			                   participant_name(c->o, gr, (uint32_t)first), want,
 			                   participant_name(c->o, gr, p), d->checksums[pass]);
 			c->mismatches++;

@@ -39,7 +39,7 @@
 #define LONG_RUN_NS (3600 * 1e9) /* a run estimated to take longer says so */
 
 volatile pid_t driver_child;
-char driver_pinning[160] = "unknown";
+char driver_pinning[512] = "unknown";
 const char *driver_malloc_mode = "unknown";
 static char child_malloc_mode[256];
 
@@ -82,7 +82,7 @@ static void progress_show(struct progress *pr, bool force)
 	const struct group *g = &pr->plan->groups[pr->group < pr->plan->count ? pr->group : 0];
 	char row[160], left[64] = "", took[32];
 	format_duration(took, sizeof took, elapsed);
-	snprintf(row, sizeof row, "%s N=%u k=%u", g->workload->name, g->n, g->k);
+	group_label(g, row, sizeof row);
 	if (pr->in_sample && pr->participant < g->participants) {
 		char at[32], of[32] = "";
 		format_duration(at, sizeof at, (double)(now - pr->sample_start_ns) / 1e9);
@@ -286,9 +286,9 @@ int child_main(const struct options *o, struct plan *plan)
 		fprintf(stderr, "ecsbench: child process: bad sampling list\n");
 		return 2;
 	}
-	char pinning[160];
+	char pinning[512];
 	const char *malloc_mode;
-	measuring_process_setup(o, pinning, sizeof pinning, &malloc_mode);
+	measuring_process_setup(o, pinning, sizeof pinning, &malloc_mode, &plan->cpus);
 	child_line(f, "X %s", pinning);
 	child_line(f, "M %s", malloc_mode);
 	struct pass_events ev = {
@@ -399,12 +399,13 @@ static int parent_line(struct progress *pr, char *line, bool *done)
 static void describe_position(const struct progress *pr, char *buf, size_t len)
 {
 	const struct group *g = &pr->plan->groups[pr->group < pr->plan->count ? pr->group : 0];
+	char label[160];
+	group_label(g, label, sizeof label);
 	if (pr->in_sample && pr->participant < g->participants)
-		snprintf(buf, len, "%s %s N=%u k=%u (%s)", participant_name(pr->c->o, g, pr->participant),
-		         g->workload->name, g->n, g->k,
+		snprintf(buf, len, "%s %s (%s)", participant_name(pr->c->o, g, pr->participant), label,
 		         pr->sample == UINT32_MAX ? "calibration run" : "a sample");
 	else
-		snprintf(buf, len, "row group %s N=%u k=%u", g->workload->name, g->n, g->k);
+		snprintf(buf, len, "row group %s", label);
 }
 
 /* The command line of child `pass`: this one's, and what makes it a child. */
@@ -548,7 +549,8 @@ int drive(const struct options *o, struct plan *plan, struct collection *c)
 {
 	struct progress pr = {.c = c, .plan = plan, .start_ns = now_ns()};
 	if (o->processes == 1) {
-		measuring_process_setup(o, driver_pinning, sizeof driver_pinning, &driver_malloc_mode);
+		measuring_process_setup(o, driver_pinning, sizeof driver_pinning, &driver_malloc_mode,
+		                        &plan->cpus);
 		struct pass_events ev = collect_events;
 		ev.ctx = &pr;
 		pr.pass_start_ns = now_ns();

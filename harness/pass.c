@@ -23,13 +23,14 @@
 #include "driver.h"
 #include "world.h"
 
-/* Pins the process to the last CPU it may run on, so that its samples do not migrate. */
-static void pin_to_one_cpu(char *note, size_t len)
+/* Pins the process to the last CPU it may run on, so that its samples do not migrate.
+ * Returns that CPU, or -1 if it is not pinned. */
+static int pin_to_one_cpu(char *note, size_t len)
 {
 	cpu_set_t set, one;
 	if (sched_getaffinity(0, sizeof set, &set) != 0) {
 		snprintf(note, len, "not pinned (sched_getaffinity: %s)", strerror(errno));
-		return;
+		return -1;
 	}
 	int cpu = -1;
 	for (int i = CPU_SETSIZE - 1; i >= 0 && cpu < 0; i--)
@@ -37,14 +38,45 @@ static void pin_to_one_cpu(char *note, size_t len)
 			cpu = i;
 	CPU_ZERO(&one);
 	CPU_SET(cpu, &one);
-	if (cpu < 0 || sched_setaffinity(0, sizeof one, &one) != 0)
+	if (cpu < 0 || sched_setaffinity(0, sizeof one, &one) != 0) {
 		snprintf(note, len, "not pinned (sched_setaffinity: %s)", strerror(errno));
-	else
-		snprintf(note, len, "pinned to cpu %d", cpu);
+		return -1;
+	}
+	snprintf(note, len, "pinned to cpu %d", cpu);
+	return cpu;
+}
+
+/* "1,0" or "31,0-30": the CPUs of a list in its order, runs of consecutive ones as ranges. */
+static void cpus_text(const struct cpu_list *c, char *buf, size_t len)
+{
+	size_t at = 0;
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < c->count && at < len; i++) {
+		uint32_t j = i;
+		while (j + 1 < c->count && c->cpu[j + 1] == c->cpu[j] + 1)
+			j++;
+		int n = j > i + 1 ? snprintf(buf + at, len - at, "%s%u-%u", i ? "," : "", c->cpu[i],
+		                             c->cpu[j])
+		                  : snprintf(buf + at, len - at, "%s%u", i ? "," : "", c->cpu[i]);
+		if (n < 0)
+			break;
+		at += (size_t)n;
+		if (j > i + 1)
+			i = j;
+	}
+}
+
+/* Whether the run has a threaded workload (parallel-iterate). */
+static bool threaded_run(const struct options *o)
+{
+	for (size_t i = 0; i < o->workload_count; i++)
+		if (o->workloads[i]->threaded)
+			return true;
+	return false;
 }
 
 void measuring_process_setup(const struct options *o, char *pinning, size_t pinning_len,
-                             const char **malloc_mode)
+                             const char **malloc_mode, struct cpu_list *cpus)
 {
 	/* Freed memory stays in the process: glibc would otherwise hand every large block back to
 	 * the kernel on free (mmap threshold, trim threshold), and each sample of create or churn
@@ -71,9 +103,28 @@ void measuring_process_setup(const struct options *o, char *pinning, size_t pinn
 		if (offset_block)
 			memset(offset_block, 0, o->child_heap_offset);
 	}
+	/* The CPUs a threaded row's threads run on: all the process may use, found before it pins
+	 * itself to one of them, which then comes first (thread 0 is this thread). */
+	cpus_allowed(cpus);
 	snprintf(pinning, pinning_len, "not pinned (--no-pin)");
-	if (!o->no_pin)
-		pin_to_one_cpu(pinning, pinning_len);
+	int cpu = o->no_pin ? -1 : pin_to_one_cpu(pinning, pinning_len);
+	if (cpu >= 0 && cpus->count) {
+		cpus_put_first(cpus, (uint32_t)cpu);
+		cpus->pinned = true;
+	}
+	if (threaded_run(o)) {
+		size_t used = strlen(pinning);
+		char list[256];
+		cpus_text(cpus, list, sizeof list);
+		if (cpus->pinned)
+			snprintf(pinning + used, pinning_len - used,
+			         "; a parallel row pins its thread t to the t-th of cpus %s (thread 0: "
+			         "the measuring thread)",
+			         list);
+		else
+			snprintf(pinning + used, pinning_len - used,
+			         "; a parallel row's threads are not pinned either");
+	}
 }
 
 /* --- one group ---------------------------------------------------------------------------- */
@@ -165,6 +216,8 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 			.seed = o->seed,
 			.values = &values,
 			.writes = &writes,
+			.threads = gr->threads,
+			.cpus = &plan->cpus,
 		};
 		x->s = *plan_sampling(plan, g, p);
 		if (pass > 0 && x->s.inner == 0) {

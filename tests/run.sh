@@ -7,6 +7,8 @@
 #   valgrind build/conformance   the suite, reduced, under memcheck: no error, no leak
 #   build/scenario_file      scenario files: the shipped ones, good and bad files, overrides
 #   build/asan/scenario_file the same under AddressSanitizer and UndefinedBehaviorSanitizer
+#   build/tsan/parallel      the parallel pass on every backend under ThreadSanitizer
+#   tests/parallel.sh        a short parallel-iterate run of the harness under ThreadSanitizer
 #   tests/cli.sh             build/ecsbench's command line: bad input, a good run, SIGINT
 #   tests/figures.sh         the figure and table scripts on synthetic files (gnuplot, no valgrind)
 #   tests/report.sh          make compare's figures and make report's page, on small real runs
@@ -51,6 +53,9 @@ suite "conformance (valgrind memcheck)" valgrind -q --error-exitcode=99 --leak-c
 suite "scenario files" build/scenario_file
 suite "scenario files (ASan+UBSan)" env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 build/asan/scenario_file
+suite "parallel pass (ThreadSanitizer)" env TSAN_OPTIONS=halt_on_error=1:exitcode=66 \
+	build/tsan/parallel
+suite "parallel-iterate (ThreadSanitizer)" tests/parallel.sh
 suite cli tests/cli.sh
 suite figures tests/figures.sh
 suite report tests/report.sh
