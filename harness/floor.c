@@ -586,12 +586,18 @@ static int parallel_iterate_execute(struct run *run)
 	return 0;
 }
 
+static int parallel_iterate_check(struct run *run)
+{
+	parallel_rest(floor_of(run)->pool);
+	return iterate_check(run);
+}
+
 const struct workload floor_parallel_iterate = {
 	.name = "parallel-iterate",
 	.setup = parallel_iterate_setup,
 	.prepare = parallel_iterate_prepare,
 	.execute = parallel_iterate_execute,
-	.end_sample = iterate_check,
+	.end_sample = parallel_iterate_check,
 	.finish = create_finish,
 	.release = floor_release,
 };

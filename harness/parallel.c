@@ -16,7 +16,9 @@
  * Costs: starting a pool, T - 1 thread creations (in setup); a job, one atomic increment of
  * the job number, the parts, one atomic decrement per thread, and thread 0's wait for the last
  * (it spins: it has a CPU of its own); a thread idle for SPIN_NS sleeps, and a job after that
- * pays a wake-up (parallel_wake, before each sample, spares the timed runs from it).
+ * pays a wake-up (parallel_wake, before each sample, spares the timed runs from it; after the
+ * sample, parallel_rest puts the threads to sleep at once, so that they do not spin into the
+ * next participant's sample on the CPUs it is measured on).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -96,6 +98,7 @@ struct parallel_pool {
 	void *ctx;
 	uint32_t threads;
 	atomic_bool stopping;
+	atomic_bool resting; /* after the current job, sleep at once instead of spinning */
 	_Alignas(ECS_CACHE_LINE) atomic_uint pending; /* threads 1.. still in the current job */
 	_Alignas(ECS_CACHE_LINE) atomic_uint sleepers; /* threads waiting on `wake` */
 	pthread_mutex_t lock;
@@ -106,11 +109,13 @@ struct parallel_pool {
 	struct pool_slot *slots; /* one per thread (parallel_system_pass) */
 };
 
-/* The next job number after `seen`: spins for SPIN_NS, then sleeps until thread 0 starts one. */
+/* The next job number after `seen`: spins for SPIN_NS (not at all while the pool rests), then
+ * sleeps until thread 0 starts one. */
 static uint64_t wait_for_job(struct parallel_pool *p, uint64_t seen)
 {
 	uint64_t g, deadline = 0;
-	for (uint32_t spins = 1;; spins++) {
+	bool spin = !atomic_load_explicit(&p->resting, memory_order_acquire);
+	for (uint32_t spins = 1; spin; spins++) {
 		if ((g = atomic_load_explicit(&p->generation, memory_order_acquire)) != seen)
 			return g;
 		cpu_relax();
@@ -197,6 +202,7 @@ int parallel_pool_start(struct parallel_pool **out, uint32_t threads, const stru
 	memset(p, 0, sizeof *p);
 	atomic_init(&p->generation, 0);
 	atomic_init(&p->stopping, false);
+	atomic_init(&p->resting, false);
 	atomic_init(&p->pending, 0);
 	atomic_init(&p->sleepers, 0);
 	pthread_mutex_init(&p->lock, NULL);
@@ -265,7 +271,17 @@ static void nothing(void *ctx, uint32_t thread, uint32_t threads)
 	(void)threads;
 }
 
-void parallel_wake(struct parallel_pool *pool) { parallel_run(pool, nothing, NULL); }
+void parallel_wake(struct parallel_pool *pool)
+{
+	atomic_store(&pool->resting, false);
+	parallel_run(pool, nothing, NULL);
+}
+
+void parallel_rest(struct parallel_pool *pool)
+{
+	atomic_store(&pool->resting, true);
+	parallel_run(pool, nothing, NULL);
+}
 
 /* --- the parallel pass ------------------------------------------------------------------ */
 
@@ -399,6 +415,7 @@ static int parallel_iterate_execute(struct run *run)
 
 static int parallel_iterate_check(struct run *run)
 {
+	parallel_rest(parallel_state_pool(run));
 	uint64_t expected = run->expected * run->inner;
 	if (run->visited != expected)
 		return fail(run->r, "the parts visited %llu entities, expected %llu",

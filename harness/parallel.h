@@ -62,6 +62,9 @@ void parallel_run(struct parallel_pool *pool, void (*job)(void *ctx, uint32_t th
 /* Makes sure the pool's threads are awake and spinning (untimed, before a sample): the first
  * job of a sample then does not pay for waking them. */
 void parallel_wake(struct parallel_pool *pool);
+/* Puts the threads to sleep at once after the jobs so far, without spinning (untimed, after a
+ * sample): an idle pool then takes no CPU from what is measured next. parallel_wake undoes it. */
+void parallel_rest(struct parallel_pool *pool);
 
 /*
  * One pass of `system` over storage s on the pool's T threads: thread t iterates part t of T

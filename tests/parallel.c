@@ -178,8 +178,9 @@ static void count_job(void *ctx, uint32_t thread, uint32_t threads)
 	t->per_thread[thread][0]++;
 }
 
-/* Jobs back to back (the threads spin between them) and far apart (they sleep): every thread
- * runs every job once, and thread 0 sees what each wrote. */
+/* Jobs back to back (the threads spin between them), far apart (they sleep), and while the
+ * pool rests (they sleep at once): every thread runs every job once, and thread 0 sees what
+ * each wrote. */
 static bool test_pool(void)
 {
 	for (uint32_t threads = 1; threads <= 4; threads++) {
@@ -196,9 +197,14 @@ static bool test_pool(void)
 			parallel_wake(pool);
 			parallel_run(pool, count_job, &t);
 		}
+		for (int j = 0; j < 5; j++) { /* resting: asleep at once after each job */
+			parallel_rest(pool);
+			parallel_run(pool, count_job, &t);
+			parallel_run(pool, count_job, &t);
+		}
 		parallel_pool_stop(pool);
 		for (uint32_t i = 0; i < threads; i++)
-			CHECK_EQ(t.per_thread[i][0], 205);
+			CHECK_EQ(t.per_thread[i][0], 215);
 	}
 	struct parallel_pool *pool;
 	char err[160];
