@@ -14,7 +14,7 @@ NO_AVX512 := $(if $(shell grep -qw avx512f /proc/cpuinfo 2>/dev/null && echo y),
 OPT ?= -O3 $(if $(NATIVE_ARCH),-march=native $(NO_AVX512))
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes $(OPT) -g
 ALL_CFLAGS = $(BASE_CFLAGS) $(CFLAGS)
-LDLIBS := -lm -linih
+LDLIBS := -lm -linih -pthread
 
 PROFILE ?= A
 BACKENDS ?= all
@@ -29,6 +29,8 @@ SEED ?= 1
 SYSTEMS ?=
 COMPONENT_SIZE ?= 8
 SCALE ?= 1
+# parallel-iterate's thread counts (--threads); empty: 1, 2, 4, ... up to the CPUs, and the CPUs.
+THREADS ?=
 # A user's runs write results/ and plots/ (ignored by git). The reference results and figures
 # that the README cites live in results/reference/ and plots/reference/, which only REFERENCE=1
 # (or `make reference`) writes, so that a user's run never makes the README disagree with them.
@@ -93,7 +95,7 @@ COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(sh
 IMPL_SRC := $(wildcard impls/*.c)
 HARNESS_SRC := harness/main.c harness/cli.c harness/plan.c harness/pass.c harness/driver.c \
 	harness/collection.c harness/report.c harness/workloads.c harness/floor.c harness/varkor.c \
-	harness/world.c \
+	harness/world.c harness/parallel.c \
 	harness/update.c harness/stats.c harness/alloc.c harness/scenario_file.c \
 	harness/scenario_engine.c harness/scenario_run.c
 TEST_SRC := tests/conformance.c tests/ops.c tests/model.c harness/alloc.c
@@ -103,8 +105,10 @@ SCENARIO_TEST_SRC := tests/scenario_file.c harness/scenario_file.c
 ENGINE_TEST_SRC := tests/scenario_engine.c harness/scenario_engine.c harness/scenario_file.c \
 	harness/alloc.c harness/stats.c
 
-# Variants: the optimised build, and the sanitizer build the tests also run.
+# Variants: the optimised build, and the sanitizer builds the tests also run: ASan+UBSan, and
+# ThreadSanitizer for the parallel pass (gcc's, libtsan; scripts/deps.sh checks for it).
 SAN_FLAGS := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+TSAN_FLAGS := -O1 -fsanitize=thread -fno-omit-frame-pointer
 
 objs = $(patsubst %.c,$(1)/%.o,$(2))
 
@@ -129,8 +133,13 @@ SCENARIO_TEST_BIN := build/scenario_file
 ASAN_SCENARIO_TEST_BIN := build/asan/scenario_file
 ENGINE_TEST_BIN := build/scenario_engine
 ASAN_ENGINE_TEST_BIN := build/asan/scenario_engine
+# The parallel pass on every backend under ThreadSanitizer (tests/parallel.c, with the harness
+# but its main), and the harness itself, for a short parallel-iterate run (tests/run.sh).
+TSAN_TEST_BIN := build/tsan/parallel
+TSAN_TEST_SRC := tests/parallel.c tests/ops.c tests/model.c $(filter-out harness/main.c,$(HARNESS_SRC))
+TSAN_BIN := build/tsan/ecsbench
 
-.PHONY: all deps deps-fuzz deps-valgrind deps-plots deps-browser bench reference plots cachegrind profile table \
+.PHONY: all deps deps-fuzz deps-tsan deps-valgrind deps-plots deps-browser bench reference plots cachegrind profile table \
 	compare report repeat scenario-plots test test-browser fuzz fuzz-merge clean help
 all: $(BIN) $(TEST_BIN) $(SCENARIO_TEST_BIN) $(ENGINE_TEST_BIN) $(COMPARE_BIN)
 
@@ -155,6 +164,9 @@ build/check/.flags: FORCE | deps
 build/asan/.flags: FORCE | deps
 	$(Q)mkdir -p build/asan
 	$(Q)echo '$(ALL_CFLAGS) $(SAN_FLAGS)' | cmp -s - $@ || echo '$(ALL_CFLAGS) $(SAN_FLAGS)' > $@
+build/tsan/.flags: FORCE | deps deps-tsan
+	$(Q)mkdir -p build/tsan
+	$(Q)echo '$(ALL_CFLAGS) $(TSAN_FLAGS)' | cmp -s - $@ || echo '$(ALL_CFLAGS) $(TSAN_FLAGS)' > $@
 .PHONY: FORCE
 FORCE:
 
@@ -167,6 +179,19 @@ build/asan/%.o: %.c build/asan/.flags
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $< (asan)")
 	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -MMD -MP -c $< -o $@
+
+build/tsan/%.o: %.c build/tsan/.flags
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $< (tsan)")
+	$(Q)$(CC) $(ALL_CFLAGS) $(TSAN_FLAGS) -MMD -MP -c $< -o $@
+
+$(TSAN_TEST_BIN): $(call objs,build/tsan,$(TSAN_TEST_SRC) $(IMPL_SRC))
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $(TSAN_FLAGS) $^ -o $@ $(LDLIBS)
+
+$(TSAN_BIN): $(call objs,build/tsan,$(HARNESS_SRC) $(IMPL_SRC))
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $(TSAN_FLAGS) $^ -o $@ $(LDLIBS)
 
 build/check/%.o: %.c build/check/.flags
 	@mkdir -p $(dir $@)
@@ -231,6 +256,8 @@ build/fuzz/fuzz: $(FUZZ_SRC) $(IMPL_SRC) $(wildcard impls/*.h tests/*.h harness/
 
 deps-fuzz:
 	$(Q)scripts/deps.sh fuzz
+deps-tsan:
+	$(Q)scripts/deps.sh tsan
 deps-valgrind:
 	$(Q)scripts/deps.sh valgrind
 deps-plots:
@@ -263,7 +290,7 @@ else
 		--entities $(ENTITIES) --components $(COMPONENTS) $(if $(PROCESSES),--processes $(PROCESSES)) \
 		$(if $(REPS),--reps $(REPS)) $(if $(WARMUP),--warmup $(WARMUP)) \
 		--seed $(SEED) $(if $(SYSTEMS),--systems $(SYSTEMS)) --component-size $(COMPONENT_SIZE) \
-		--scale $(SCALE) --output $(OUTPUT)
+		--scale $(SCALE) $(if $(THREADS),--threads $(THREADS)) --output $(OUTPUT)
 	$(Q)$(MAKE) --no-print-directory plots PROFILE=$(PROFILE) OUTPUT=$(OUTPUT) PLOTS=$(PLOTS) || \
 		echo "make bench: $(OUTPUT) is written; the plots were not drawn (see above)" >&2
 endif
@@ -344,7 +371,7 @@ repeat: $(BIN) $(COMPARE_BIN)
 		tee results/repeat/$(PROFILE)-report.txt
 
 test: $(BIN) $(TEST_BIN) $(ASAN_TEST_BIN) $(ASAN_REPLAY_BIN) $(CHECK_BIN) $(COMPARE_BIN) $(SCENARIO_TEST_BIN) \
-	$(ASAN_SCENARIO_TEST_BIN) $(ENGINE_TEST_BIN) $(ASAN_ENGINE_TEST_BIN) | deps-valgrind deps-plots
+	$(ASAN_SCENARIO_TEST_BIN) $(ENGINE_TEST_BIN) $(ASAN_ENGINE_TEST_BIN) $(TSAN_TEST_BIN) $(TSAN_BIN) | deps-valgrind deps-plots
 	$(Q)tests/run.sh
 
 # The report page in headless Chromium (a small run into a scratch folder): a screenshot, and a
@@ -359,7 +386,7 @@ help:
 	@echo "make                  build build/ecsbench and the tests"
 	@echo "make bench PROFILE=A  every backend, workload, k=1..3, N=2^10..2^20 -> results/A.csv"
 	@echo "                      (BACKENDS= WORKLOADS= ENTITIES= COMPONENTS= PROCESSES= REPS= WARMUP= SEED="
-	@echo "                      SYSTEMS= COMPONENT_SIZE= SCALE= OUTPUT=)"
+	@echo "                      SYSTEMS= COMPONENT_SIZE= SCALE= THREADS= OUTPUT=)"
 	@echo "                      then draws plots/A/*.png and plots/profiles/*.png; OUTPUT=x.csv: plots in x-plots/"
 	@echo "make bench SCENARIO=scenarios/shooter.ini   ns per frame by phase, every backend, the floor and"
 	@echo "                      the harness alone -> results/scenario-shooter.csv, plots/scenario-shooter.png"
@@ -378,8 +405,8 @@ help:
 	@echo "                      (PROFILES=1: two profiles of one run set, e.g. OLD=results/A.csv NEW=results/AAA.csv)"
 	@echo "make report           one page with every figure and table of the run -> results/report.html"
 	@echo "                      (OUTPUT=x.csv -> x-report.html); opens from the file system"
-	@echo "make test             conformance suite (plain and ASan+UBSan), scenario files and engine,"
-	@echo "                      command-line and figure tests"
+	@echo "make test             conformance suite (plain and ASan+UBSan), the parallel pass under"
+	@echo "                      ThreadSanitizer, scenario files and engine, command-line and figure tests"
 	@echo "make test-browser     the report page in headless Chromium: every image loads; a screenshot"
 	@echo "make fuzz             libFuzzer on every backend for FUZZ_SECONDS (default 60)"
 	@echo "make clean            remove build/"

@@ -44,6 +44,7 @@ void values_free(struct values *v);
 
 struct workload;
 struct scenario;
+struct cpu_list;
 
 /* One row: a participant (a backend, or the floor when ops is NULL) x workload x N x k. */
 struct bench_case {
@@ -60,6 +61,8 @@ struct bench_case {
 	bool wall_clock;             /* --clock wall: a workload timing parts of a run uses it too */
 	const struct scenario *scenario; /* a scenario run's point (scenario_run.h), or NULL */
 	bool harness;                    /* with no ops: the harness alone, not the floor */
+	uint32_t threads;            /* T: threads a threaded workload's pass runs on (else 1) */
+	const struct cpu_list *cpus; /* where they run (parallel.h); NULL: not pinned */
 };
 
 /* What one participant's row of one process leaves besides its samples. */
@@ -97,6 +100,7 @@ struct workload {
 	/* Each run changes the state the checksum reads (a pass moves every Position): the
 	 * checksum is taken after the first run, when every participant has made exactly one. */
 	bool count_dependent;
+	bool threaded;           /* swept over --threads: a row per thread count T */
 	bool k_fixed;            /* not swept over --components: */
 	uint32_t fixed_components; /* entities have this many */
 	/* The most entities alive at once in a run of case c (NULL: c->entities), so that a

@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "scenario_run.h"
+#include "parallel.h"
 
 void usage_error(const char *fmt, ...)
 {
@@ -26,6 +27,14 @@ void usage_error(const char *fmt, ...)
 	va_end(ap);
 	fputs(" (see --help)\n", stderr);
 	exit(2);
+}
+
+/* The CPUs this process may run on: the most threads a row may use. */
+static uint32_t cpus_usable(void)
+{
+	struct cpu_list cpus;
+	uint32_t n = cpus_allowed(&cpus);
+	return n ? n : 1;
 }
 
 static void help(void)
@@ -40,6 +49,9 @@ static void help(void)
 	       "  --entities LIST    comma list of counts 1..%u; A..B is A and its doublings\n"
 	       "                     up to B (default: 1024..1048576, i.e. 2^10, 2^11, .., 2^20)\n"
 	       "  --components LIST  components per entity, each 1..3 (default: 1,2,3)\n"
+	       "  --threads LIST     threads of parallel-iterate's pass, each 1..the CPUs this\n"
+	       "                     process may run on (%u here); A..B is A and its doublings\n"
+	       "                     up to B (default: 1, 2, 4, ... up to the CPUs, and the CPUs)\n"
 	       "  --systems S        systems registered, 1..the profile's (default: the profile's;\n"
 	       "                     1 is seed 000's one-system setup)\n"
 	       "  --processes P      separate processes that measure every row, 1..%u, spread\n"
@@ -82,7 +94,8 @@ static void help(void)
 	       "  --layout, --malloc-default; the workload options are refused.\n\n"
 	       "Exit status: 0 ok; 1 a row failed, checksums disagree or a process died;\n"
 	       "2 bad usage (nothing run, nothing written).\n",
-	       ECS_MAX_ENTITIES, MAX_PROCESSES, DEFAULT_PROCESSES, DEFAULT_REPS, DEFAULT_WARMUP,
+	       ECS_MAX_ENTITIES, cpus_usable(), MAX_PROCESSES, DEFAULT_PROCESSES, DEFAULT_REPS,
+	       DEFAULT_WARMUP,
 	       MAX_INNER, SAMPLE_TARGET_NS / 1e6, ECS_MAX_COMPONENT_SIZE);
 }
 
@@ -248,6 +261,49 @@ static void add_entities(struct options *o, const char *item)
 		add_entity_count(o, (uint32_t)n, item);
 }
 
+static void add_thread_count(struct options *o, uint32_t t, const char *item)
+{
+	for (size_t i = 0; i < o->thread_count; i++)
+		if (o->threads[i] == t)
+			usage_error("thread count %u is listed twice (in '%s')", t, item);
+	if (o->thread_count == MAX_LIST)
+		usage_error("too many thread counts (at most %d)", MAX_LIST);
+	o->threads[o->thread_count++] = t;
+}
+
+/* T, or A..B: A, 2A, 4A, ... up to B; each at most the CPUs this process may run on (a thread
+ * per CPU: more would measure the scheduler). */
+static void add_threads(struct options *o, const char *item)
+{
+	uint32_t most = cpus_usable();
+	const char *dots = strstr(item, "..");
+	if (!dots) {
+		add_thread_count(o, (uint32_t)parse_number("thread count", item, 1, most), item);
+		return;
+	}
+	char from[32];
+	size_t len = (size_t)(dots - item);
+	if (len >= sizeof from)
+		usage_error("thread count '%s' is not a number or a range A..B", item);
+	memcpy(from, item, len);
+	from[len] = '\0';
+	uint64_t a = parse_number("thread count", from, 1, most);
+	uint64_t b = parse_number("thread count", dots + 2, 1, most);
+	if (a > b)
+		usage_error("thread range '%s' is empty (A..B needs A <= B)", item);
+	for (uint64_t t = a; t <= b; t *= 2)
+		add_thread_count(o, (uint32_t)t, item);
+}
+
+/* The default: 1, 2, 4, ... up to the CPUs, and the CPUs themselves. */
+static void default_threads(struct options *o)
+{
+	uint32_t most = cpus_usable();
+	for (uint32_t t = 1; t < most && o->thread_count < MAX_LIST - 1; t *= 2)
+		o->threads[o->thread_count++] = t;
+	o->threads[o->thread_count++] = most;
+}
+
 static void add_components(struct options *o, const char *item)
 {
 	uint32_t k = (uint32_t)parse_number("component count", item, 1, COMP_MAX_K);
@@ -369,7 +425,7 @@ void options_parse(int argc, char **argv, struct options *o)
 		{"inner", required_argument, 0, 'i'},     {"no-floor", no_argument, 0, 'F'},
 		{"malloc-default", no_argument, 0, 'M'},  {"processes", required_argument, 0, 'j'},
 		{"layout", required_argument, 0, 'L'},    {"trace-samples", no_argument, 0, 'T'},
-		{"clock", required_argument, 0, 'C'},
+		{"clock", required_argument, 0, 'C'},     {"threads", required_argument, 0, 1020},
 		{"scenario", required_argument, 0, 1010}, {"sweep", required_argument, 0, 1011},
 		{"points", required_argument, 0, 1012},   {"spacing", required_argument, 0, 1013},
 		{"set", required_argument, 0, 1014},
@@ -406,6 +462,7 @@ void options_parse(int argc, char **argv, struct options *o)
 			break;
 		case 'n': o->entity_count = 0; each_item("entity", optarg, add_entities, o); break;
 		case 'k': o->component_count = 0; each_item("component", optarg, add_components, o); break;
+		case 1020: o->thread_count = 0; each_item("thread", optarg, add_threads, o); break;
 		case 'S': systems = optarg; break;
 		case 'r': o->reps = (uint32_t)parse_number("repetition count", optarg, 1, 1000); break;
 		case 'W': o->warmup = (uint32_t)parse_number("warm-up count", optarg, 0, 100); break;
@@ -491,6 +548,8 @@ void options_parse(int argc, char **argv, struct options *o)
 		add_entities(o, "1024..1048576");
 	if (!o->component_count)
 		each_item("component", "1,2,3", add_components, o);
+	if (!o->thread_count)
+		default_threads(o);
 	o->systems = systems ? (uint32_t)parse_number("system count", systems, 1,
 	                                              o->profile->system_count)
 	                     : o->profile->system_count;

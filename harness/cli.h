@@ -38,6 +38,8 @@ struct options {
 	size_t entity_count;
 	uint32_t components[COMP_MAX_K];
 	size_t component_count;
+	uint32_t threads[MAX_LIST]; /* T of a threaded workload (parallel-iterate) */
+	size_t thread_count;
 	uint32_t reps, warmup, systems;
 	uint32_t processes;
 	uint32_t inner; /* 0: calibrate */

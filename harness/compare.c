@@ -116,6 +116,19 @@ struct pairing {
 	bool has_interval;
 };
 
+/* The workload of a row as the report prints it: "parallel-iterate T=2" for a workload that f
+ * has at more than one thread count T (a threaded workload's rows differ by T alone). */
+static void row_label(const struct csv_file *f, const struct csv_row *r, char *buf, size_t len)
+{
+	bool threaded = false;
+	for (uint32_t i = 0; i < f->count && !threaded; i++)
+		threaded = f->rows[i].threads != r->threads && strcmp(f->rows[i].workload, r->workload) == 0;
+	if (threaded)
+		snprintf(buf, len, "%s T=%u", r->workload, r->threads);
+	else
+		snprintf(buf, len, "%s", r->workload);
+}
+
 static int compare_main(const char *old_path, const char *new_path, const char *out_path,
                         bool profiles)
 {
@@ -222,7 +235,8 @@ static int compare_main(const char *old_path, const char *new_path, const char *
 			fprintf(out, "# profiles OLD %s NEW %s: rows matched without the profile; %s\n",
 			        old_profile, new_profile, drift_is);
 		fprintf(out, "backend,profile,workload,entities,components,old_ns,old_low,old_high,new_ns,"
-		             "new_low,new_high,ratio,ratio_low,ratio_high,verdict,verdict_without_drift\n");
+		             "new_low,new_high,ratio,ratio_low,ratio_high,verdict,verdict_without_drift,"
+		             "threads\n");
 	}
 	unsigned counts[2][4] = {{0}};
 	static const char *kinds[4] = {"faster", "slower", "same", "undecided"};
@@ -246,15 +260,17 @@ static int compare_main(const char *old_path, const char *new_path, const char *
 			snprintf(interval, sizeof interval, "%.3f [%.3f, %.3f]", r, lo, hi);
 		else
 			snprintf(interval, sizeof interval, "%.3f [no interval]", r);
-		printf("%-10s %-24s %8u %2u %13.1f %13.1f %22s  %-9s %s\n", p->new_->backend,
-		       p->new_->workload, p->new_->entities, p->new_->components, p->old->median,
-		       p->new_->median, interval, raw, adjusted);
+		char label[64];
+		row_label(&new_, p->new_, label, sizeof label);
+		printf("%-10s %-24s %8u %2u %13.1f %13.1f %22s  %-9s %s\n", p->new_->backend, label,
+		       p->new_->entities, p->new_->components, p->old->median, p->new_->median, interval,
+		       raw, adjusted);
 		if (out)
-			fprintf(out, "%s,%s,%s,%u,%u,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.4f,%.4f,%.4f,%s,%s\n",
+			fprintf(out, "%s,%s,%s,%u,%u,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.4f,%.4f,%.4f,%s,%s,%u\n",
 			        p->new_->backend, p->new_->profile, p->new_->workload, p->new_->entities,
 			        p->new_->components, p->old->median, p->old->ci_low, p->old->ci_high,
 			        p->new_->median, p->new_->ci_low, p->new_->ci_high, r, lo, hi, raw,
-			        adjusted);
+			        adjusted, p->new_->threads);
 	}
 	unsigned only_old = 0, only_new = new_.count - n;
 	for (uint32_t i = 0; i < old.count; i++)

@@ -57,7 +57,7 @@ static void header_value(const char *line, const char *key, char *out, size_t le
 bool csv_same_group(const struct csv_row *a, const struct csv_row *b)
 {
 	return strcmp(a->workload, b->workload) == 0 && a->entities == b->entities &&
-	       a->components == b->components;
+	       a->components == b->components && a->threads == b->threads;
 }
 
 struct csv_row *csv_find(const struct csv_file *f, const struct csv_row *r)
@@ -92,16 +92,17 @@ static int read_samples(struct csv_file *f, char *err, size_t errlen)
 			r->samples[j] = NAN;
 	}
 	char line[1024], *fields[MAX_FIELDS];
-	int c[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
+	int c[9] = {-1, -1, -1, -1, -1, -1, -1, -1, -1};
 	bool header = false;
 	while (fgets(line, sizeof line, in)) {
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
 		int nf = split(line, fields);
 		if (!header) {
-			static const char *names[8] = {"backend", "workload",  "entities",  "components",
-			                               "process", "round",     "ns_per_run", "profile"};
-			for (int i = 0; i < 8; i++)
+			static const char *names[9] = {"backend", "workload", "entities",   "components",
+			                               "process", "round",    "ns_per_run", "profile",
+			                               "threads"};
+			for (int i = 0; i < 9; i++)
 				c[i] = column(fields, nf, names[i]);
 			for (int i = 0; i < 7; i++)
 				if (c[i] < 0) {
@@ -119,6 +120,7 @@ static int read_samples(struct csv_file *f, char *err, size_t errlen)
 		snprintf(key.workload, sizeof key.workload, "%s", fields[c[1]]);
 		key.entities = (uint32_t)strtoul(fields[c[2]], NULL, 10);
 		key.components = (uint32_t)strtoul(fields[c[3]], NULL, 10);
+		key.threads = c[8] >= 0 && c[8] < nf ? (uint32_t)strtoul(fields[c[8]], NULL, 10) : 1;
 		struct csv_row *r = csv_find(f, &key);
 		unsigned long p = strtoul(fields[c[4]], NULL, 10), q = strtoul(fields[c[5]], NULL, 10);
 		if (!r || p < 1 || p > r->processes || q < 1 || q > r->reps)
@@ -139,10 +141,10 @@ int csv_read(const char *path, bool samples, struct csv_file *f, char *err, size
 		return errorf(err, errlen, "cannot read %s: %s", path, strerror(errno));
 	char line[4096], *fields[MAX_FIELDS];
 	enum { BACKEND, PROFILE, WORKLOAD, ENTITIES, COMPONENTS, MEDIAN, PROCESSES, REPS, LOW, HIGH,
-	       NOISY, NCOLS };
-	static const char *names[NCOLS] = {"backend",   "profile",   "workload", "entities",
-	                                   "components", "median_ns", "processes", "reps",
-	                                   "ci_low_ns", "ci_high_ns", "noisy"};
+	       NOISY, THREADS, NCOLS };
+	static const char *names[NCOLS] = {"backend",   "profile",    "workload",  "entities",
+	                                   "components", "median_ns",  "processes", "reps",
+	                                   "ci_low_ns",  "ci_high_ns", "noisy",     "threads"};
 	int c[NCOLS];
 	bool header = false;
 	uint32_t cap = 0;
@@ -200,6 +202,9 @@ int csv_read(const char *path, bool samples, struct csv_file *f, char *err, size
 			r->ci_high = strtod(fields[c[HIGH]], NULL);
 		}
 		r->noisy = c[NOISY] >= 0 && c[NOISY] < nf && strcmp(fields[c[NOISY]], "1") == 0;
+		r->threads = c[THREADS] >= 0 && c[THREADS] < nf
+		                 ? (uint32_t)strtoul(fields[c[THREADS]], NULL, 10)
+		                 : 1;
 	}
 	fclose(in);
 	if (!header) {

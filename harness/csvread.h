@@ -12,6 +12,7 @@
 struct csv_row {
 	char backend[32], profile[8], workload[40];
 	uint32_t entities, components, processes, reps;
+	uint32_t threads; /* T of a threaded workload's row; 1 where the file has no such column */
 	double median, ci_low, ci_high; /* ci NaN when the file has none */
 	bool noisy;
 	/* The raw samples of the row (from the -samples.csv beside it), processes x reps, NaN
@@ -31,7 +32,8 @@ struct csv_file {
 /* Reads path (and, with samples, path's -samples.csv). 0, or -1 with the reason in err. */
 int csv_read(const char *path, bool samples, struct csv_file *f, char *err, size_t errlen);
 void csv_free(struct csv_file *f);
-/* The row of f with the same case as r (backend, workload, entities, components), or NULL. */
+/* The row of f with the same case as r (backend, workload, entities, components, threads), or
+ * NULL. */
 struct csv_row *csv_find(const struct csv_file *f, const struct csv_row *r);
 /* Same case, any backend: for rows of one group. */
 bool csv_same_group(const struct csv_row *a, const struct csv_row *b);

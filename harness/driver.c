@@ -39,7 +39,7 @@
 #define LONG_RUN_NS (3600 * 1e9) /* a run estimated to take longer says so */
 
 volatile pid_t driver_child;
-char driver_pinning[160] = "unknown";
+char driver_pinning[512] = "unknown";
 const char *driver_malloc_mode = "unknown";
 static char child_malloc_mode[256];
 
@@ -306,9 +306,9 @@ int child_main(const struct options *o, struct plan *plan)
 		fprintf(stderr, "ecsbench: child process: bad sampling list\n");
 		return 2;
 	}
-	char pinning[160];
+	char pinning[512];
 	const char *malloc_mode;
-	measuring_process_setup(o, pinning, sizeof pinning, &malloc_mode);
+	measuring_process_setup(o, pinning, sizeof pinning, &malloc_mode, &plan->cpus);
 	child_line(f, "X %s", pinning);
 	child_line(f, "M %s", malloc_mode);
 	struct pass_events ev = {
@@ -590,7 +590,8 @@ int drive(const struct options *o, struct plan *plan, struct collection *c)
 {
 	struct progress pr = {.c = c, .plan = plan, .start_ns = now_ns()};
 	if (o->processes == 1) {
-		measuring_process_setup(o, driver_pinning, sizeof driver_pinning, &driver_malloc_mode);
+		measuring_process_setup(o, driver_pinning, sizeof driver_pinning, &driver_malloc_mode,
+		                        &plan->cpus);
 		struct pass_events ev = collect_events;
 		ev.ctx = &pr;
 		pr.pass_start_ns = now_ns();

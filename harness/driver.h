@@ -19,10 +19,12 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "parallel.h"
 
 struct group {
 	const struct workload *workload;
 	uint32_t n, k;
+	uint32_t threads;      /* T: a threaded workload's (--threads), else 1 */
 	uint32_t participants; /* backends, + 1 for the floor */
 	bool floor;            /* the last participant is the floor (a scenario: the floor and
 	                          then the harness alone, scenario_run.h) */
@@ -47,6 +49,8 @@ struct plan {
 	uint32_t count;
 	uint32_t max_participants;
 	struct sampling *sampling; /* count x max_participants */
+	struct cpu_list cpus;      /* where a threaded row's threads run, as this process found
+	                              them (measuring_process_setup) */
 };
 
 static inline struct sampling *plan_sampling(const struct plan *p, uint32_t g, uint32_t q)
@@ -60,7 +64,8 @@ void plan_free(struct plan *p);
 const struct ecs_ops *plan_participant(const struct options *o, const struct group *g,
                                        uint32_t p);
 const char *participant_name(const struct options *o, const struct group *g, uint32_t p);
-/* "iterate N=1024 k=2", or a scenario point's name: for messages. Returns buf. */
+/* "iterate N=1024 k=2" (and " T=2" after it for a threaded workload's group), or a scenario
+ * point's name: for messages. Returns buf. */
 const char *group_label(const struct group *g, char *buf, size_t len);
 /* A scenario group's last participant: the harness alone, with no storage (scenario_run.h). */
 bool plan_harness_row(const struct options *o, const struct group *g, uint32_t p);
@@ -139,9 +144,10 @@ int drive(const struct options *o, struct plan *plan, struct collection *c);
 /* The body of a child process: one pass, its events written to fd 3. Returns the exit code. */
 int child_main(const struct options *o, struct plan *plan);
 
-/* Process setup a measuring process makes before its first row (pass.c). */
+/* Process setup a measuring process makes before its first row (pass.c); cpus: the CPUs its
+ * threaded rows run on, found before it pins itself to one. */
 void measuring_process_setup(const struct options *o, char *pinning, size_t pinning_len,
-                             const char **malloc_mode);
+                             const char **malloc_mode, struct cpu_list *cpus);
 
 /* --- the report ---------------------------------------------------------------------- */
 

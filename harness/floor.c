@@ -18,10 +18,15 @@
  *   get         read the k values of every entity in the same shuffled order, from the arrays
  *   fragmented  one pass over the packed Position and Velocity of the entities that have both,
  *               as a system would with a perfect list of them
+ *   parallel-iterate  iterate's update over the k arrays cut in T contiguous ranges, one per
+ *               thread of the same pool as the backends' (parallel.c), each range but the first
+ *               starting on a cache-line start of Position (ecs_split_bound, ecs_split_align:
+ *               the backends' rule), so that no two threads write one line
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "parallel.h"
 #include "world.h"
 
 struct floor {
@@ -37,6 +42,7 @@ struct floor {
 	unsigned char *packed_p;   /* fragmented: the matching entities' values */
 	unsigned char *packed_v;
 	uint32_t matches;
+	struct parallel_pool *pool; /* parallel-iterate */
 };
 
 static struct floor *floor_of(struct run *run) { return run->state; }
@@ -69,6 +75,7 @@ static void floor_release(struct run *run)
 	free(f->has);
 	free(f->packed_p);
 	free(f->packed_v);
+	parallel_pool_stop(f->pool);
 }
 
 /* The arrays of the k component types (sizes as the backends'), values as created. */
@@ -514,5 +521,83 @@ const struct workload floor_fragmented = {
 	.execute = fragmented_execute,
 	.end_sample = iterate_check,
 	.finish = fragmented_finish,
+	.release = floor_release,
+};
+
+/* parallel-iterate ---------------------------------------------------------------------- */
+
+static int parallel_iterate_setup(struct run *run)
+{
+	const struct bench_case *c = run->c;
+	run->expected = c->entities;
+	if (floor_new(run) || floor_arrays(run, c->k))
+		return -1;
+	char err[160];
+	if (parallel_pool_start(&floor_of(run)->pool, c->threads, c->cpus, err, sizeof err))
+		return fail(run->r, "%s", err);
+	return 0;
+}
+
+static int parallel_iterate_prepare(struct run *run)
+{
+	parallel_wake(floor_of(run)->pool);
+	return 0;
+}
+
+struct floor_split {
+	const struct floor *f;
+	uint32_t n, k;
+};
+
+/* Where thread `part`'s range starts: an even share, moved forward (by less than a share) to
+ * the next cache-line start of Position's array. */
+static uint32_t floor_split_bound(const struct floor_split *j, uint32_t part, uint32_t parts)
+{
+	uint32_t at = ecs_split_bound(j->n, part, parts), size = j->f->v.size[0];
+	if (part == 0 || part == parts || j->n / parts < 2)
+		return at;
+	return at + ecs_split_align(j->f->v.data[0] + (size_t)at * size, size, j->n / parts);
+}
+
+static void floor_part(void *arg, uint32_t thread, uint32_t threads)
+{
+	const struct floor_split *j = arg;
+	uint32_t from = floor_split_bound(j, thread, threads);
+	uint32_t to = floor_split_bound(j, thread + 1, threads);
+	struct ecs_batch b = {.count = to - from};
+	size_t size[COMP_MAX_K];
+	for (uint32_t t = 0; t < COMP_MAX_K; t++) {
+		size[t] = j->f->v.size[t];
+		b.columns[t] = t < j->k ? j->f->v.data[t] + (size_t)from * size[t] : NULL;
+	}
+	if (b.count)
+		update_batch(&b, j->k, size);
+}
+
+static int parallel_iterate_execute(struct run *run)
+{
+	struct floor *f = floor_of(run);
+	struct floor_split j = {f, run->c->entities, run->c->k};
+	for (uint32_t i = 0; i < run->inner; i++) {
+		parallel_run(f->pool, floor_part, &j);
+		clobber_memory();
+	}
+	run->visited = (uint64_t)run->c->entities * run->inner;
+	return 0;
+}
+
+static int parallel_iterate_check(struct run *run)
+{
+	parallel_rest(floor_of(run)->pool);
+	return iterate_check(run);
+}
+
+const struct workload floor_parallel_iterate = {
+	.name = "parallel-iterate",
+	.setup = parallel_iterate_setup,
+	.prepare = parallel_iterate_prepare,
+	.execute = parallel_iterate_execute,
+	.end_sample = parallel_iterate_check,
+	.finish = create_finish,
 	.release = floor_release,
 };

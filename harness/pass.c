@@ -30,26 +30,57 @@
  * Pins the process to the CPU it runs on now, so that its samples do not migrate. Not always the
  * same CPU: the scheduler has just placed this fresh process, usually where it found room, so
  * two runs at once (or a run and the machine's other work) do not all crowd one CPU, as pinning
- * to the last CPU did (docs/variation.md).
+ * to the last CPU did (docs/variation.md). Returns that CPU, or -1 if it is not pinned.
  */
-static void pin_to_one_cpu(char *note, size_t len)
+static int pin_to_one_cpu(char *note, size_t len)
 {
 	cpu_set_t one;
 	int cpu = sched_getcpu();
 	if (cpu < 0) {
 		snprintf(note, len, "not pinned (sched_getcpu: %s)", strerror(errno));
-		return;
+		return -1;
 	}
 	CPU_ZERO(&one);
 	CPU_SET(cpu, &one);
-	if (sched_setaffinity(0, sizeof one, &one) != 0)
+	if (sched_setaffinity(0, sizeof one, &one) != 0) {
 		snprintf(note, len, "not pinned (sched_setaffinity: %s)", strerror(errno));
-	else
-		snprintf(note, len, "pinned to the cpu it started on, %d", cpu);
+		return -1;
+	}
+	snprintf(note, len, "pinned to the cpu it started on, %d", cpu);
+	return cpu;
+}
+
+/* "1,0" or "31,0-30": the CPUs of a list in its order, runs of consecutive ones as ranges. */
+static void cpus_text(const struct cpu_list *c, char *buf, size_t len)
+{
+	size_t at = 0;
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < c->count && at < len; i++) {
+		uint32_t j = i;
+		while (j + 1 < c->count && c->cpu[j + 1] == c->cpu[j] + 1)
+			j++;
+		int n = j > i + 1 ? snprintf(buf + at, len - at, "%s%u-%u", i ? "," : "", c->cpu[i],
+		                             c->cpu[j])
+		                  : snprintf(buf + at, len - at, "%s%u", i ? "," : "", c->cpu[i]);
+		if (n < 0)
+			break;
+		at += (size_t)n;
+		if (j > i + 1)
+			i = j;
+	}
+}
+
+/* Whether the run has a threaded workload (parallel-iterate). */
+static bool threaded_run(const struct options *o)
+{
+	for (size_t i = 0; i < o->workload_count; i++)
+		if (o->workloads[i]->threaded)
+			return true;
+	return false;
 }
 
 void measuring_process_setup(const struct options *o, char *pinning, size_t pinning_len,
-                             const char **malloc_mode)
+                             const char **malloc_mode, struct cpu_list *cpus)
 {
 	/* Freed memory stays in the process: glibc would otherwise hand every large block back to
 	 * the kernel on free (mmap threshold, trim threshold), and each sample of create or churn
@@ -76,9 +107,28 @@ void measuring_process_setup(const struct options *o, char *pinning, size_t pinn
 		if (offset_block)
 			memset(offset_block, 0, o->child_heap_offset);
 	}
+	/* The CPUs a threaded row's threads run on: all the process may use, found before it pins
+	 * itself to one of them, which then comes first (thread 0 is this thread). */
+	cpus_allowed(cpus);
 	snprintf(pinning, pinning_len, "not pinned (--no-pin)");
-	if (!o->no_pin)
-		pin_to_one_cpu(pinning, pinning_len);
+	int cpu = o->no_pin ? -1 : pin_to_one_cpu(pinning, pinning_len);
+	if (cpu >= 0 && cpus->count) {
+		cpus_put_first(cpus, (uint32_t)cpu);
+		cpus->pinned = true;
+	}
+	if (threaded_run(o)) {
+		size_t used = strlen(pinning);
+		char list[256];
+		cpus_text(cpus, list, sizeof list);
+		if (cpus->pinned)
+			snprintf(pinning + used, pinning_len - used,
+			         "; a parallel row pins its thread t to the t-th of cpus %s (thread 0: "
+			         "the measuring thread)",
+			         list);
+		else
+			snprintf(pinning + used, pinning_len - used,
+			         "; a parallel row's threads are not pinned either");
+	}
 	if (o->trace_samples)
 		fprintf(stderr, "ecsbench-trace-process %d %ld %u %p %s\n",
 		        o->child_pass < 0 ? 1 : o->child_pass + 1, (long)getpid(), o->child_heap_offset,
@@ -98,10 +148,13 @@ static void trace_sample(const struct options *o, const struct group *gr, uint32
 	        t->cpu_ns, t->minflt, t->majflt, t->nvcsw, t->nivcsw, t->cpu, now_ns());
 }
 
-/* A sample's time on the clock the run measures with (--clock). */
-static uint64_t sample_ns(const struct options *o, const struct sample_time *t)
+/* A sample's time on the clock the run measures with (--clock). A threaded workload's sample is
+ * always wall time: the measuring thread's CPU time would leave out the other threads' work and
+ * the wait for the slowest of them, which is what a parallel pass costs. */
+static uint64_t sample_ns(const struct options *o, const struct group *gr,
+                          const struct sample_time *t)
 {
-	return o->wall_clock ? t->wall_ns : t->cpu_ns;
+	return o->wall_clock || gr->workload->threaded ? t->wall_ns : t->cpu_ns;
 }
 
 /* --- one group ---------------------------------------------------------------------------- */
@@ -199,6 +252,8 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 			.writes = &writes,
 			.scenario = gr->scenario,
 			.harness = plan_harness_row(o, gr, p),
+			.threads = gr->threads,
+			.cpus = &plan->cpus,
 		};
 		x->s = *plan_sampling(plan, g, p);
 		if (pass > 0 && x->s.inner == 0) {
@@ -240,7 +295,7 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 			}
 			if (o->trace_samples)
 				trace_sample(o, gr, pass, p, UINT32_MAX, 1, &t);
-			x->run_ns = (double)sample_ns(o, &t);
+			x->run_ns = (double)sample_ns(o, gr, &t);
 		}
 		decide_sampling(o, x, t.allocations);
 	}
@@ -279,7 +334,7 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 			if (o->trace_samples)
 				trace_sample(o, gr, pass, p, s, x->s.inner, &t);
 			if (!warm) {
-				ev->sample(ev->ctx, g, p, s - o->warmup, (double)sample_ns(o, &t) / x->s.inner,
+				ev->sample(ev->ctx, g, p, s - o->warmup, (double)sample_ns(o, gr, &t) / x->s.inner,
 				           (double)t.wall_ns / x->s.inner);
 				x->timed_allocations += t.allocations;
 				uint32_t count;
@@ -289,7 +344,7 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 			} else if (s + 1 == o->warmup && first && !o->inner) {
 				/* The calibration run was a single cold run; this last warm-up sample, warm
 				 * and whole, sets the inner count of the timed samples. */
-				x->run_ns = (double)sample_ns(o, &t) / x->s.inner;
+				x->run_ns = (double)sample_ns(o, gr, &t) / x->s.inner;
 				x->s.inner = inner_for(x->run_ns);
 			}
 		}

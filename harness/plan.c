@@ -1,8 +1,8 @@
 /*
  * plan.c: the row groups of a run, in the order they are measured: workloads as listed, then k,
- * then N (a workload that is not swept has one group). Every process of the run measures the
- * same groups with the same participants; only the order of the participants' samples changes
- * from process to process (pass.c).
+ * then N, then T for a threaded workload (a workload that is not swept has one group). Every
+ * process of the run measures the same groups with the same participants; only the order of
+ * the participants' samples changes from process to process (pass.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +23,8 @@ int plan_make(const struct options *o, struct plan *p)
 	for (size_t wi = 0; wi < o->workload_count; wi++) {
 		const struct workload *w = o->workloads[wi];
 		count += (uint32_t)((w->k_fixed ? 1 : o->component_count) *
-		                    (w->fixed_entities ? 1 : o->entity_count));
+		                    (w->fixed_entities ? 1 : o->entity_count) *
+		                    (w->threaded ? o->thread_count : 1));
 	}
 	p->groups = calloc(count ? count : 1, sizeof *p->groups);
 	p->sampling = calloc((size_t)(count ? count : 1) * (o->backend_count + 1), sizeof *p->sampling);
@@ -36,15 +37,20 @@ int plan_make(const struct options *o, struct plan *p)
 	for (size_t wi = 0; wi < o->workload_count; wi++) {
 		const struct workload *w = o->workloads[wi];
 		size_t nk = w->k_fixed ? 1 : o->component_count, nn = w->fixed_entities ? 1 : o->entity_count;
+		size_t nt = w->threaded ? o->thread_count : 1;
 		for (size_t ki = 0; ki < nk; ki++) {
 			for (size_t ni = 0; ni < nn; ni++) {
-				struct group *g = &p->groups[p->count++];
-				g->workload = w;
-				g->k = w->k_fixed ? w->fixed_components : o->components[ki];
-				g->n = workload_entities(o, w, o->entities[ni]);
-				g->floor = with_floor(o, w);
-				g->participants = (uint32_t)o->backend_count + g->floor;
-				(void)0;
+				/* T innermost: the groups a speedup pairs (T against T = 1) are measured one
+				 * after the other in every process. */
+				for (size_t ti = 0; ti < nt; ti++) {
+					struct group *g = &p->groups[p->count++];
+					g->workload = w;
+					g->k = w->k_fixed ? w->fixed_components : o->components[ki];
+					g->n = workload_entities(o, w, o->entities[ni]);
+					g->threads = w->threaded ? o->threads[ti] : 1;
+					g->floor = with_floor(o, w);
+					g->participants = (uint32_t)o->backend_count + g->floor;
+				}
 			}
 		}
 	}
@@ -81,7 +87,10 @@ const char *group_label(const struct group *g, char *buf, size_t len)
 {
 	if (g->scenario)
 		snprintf(buf, len, "%s (%u entities at the start)", g->workload->name, g->n);
-	else
-		snprintf(buf, len, "%s N=%u k=%u", g->workload->name, g->n, g->k);
+	else {
+		int n = snprintf(buf, len, "%s N=%u k=%u", g->workload->name, g->n, g->k);
+		if (g->workload->threaded && n > 0 && (size_t)n < len)
+			snprintf(buf + n, len - (size_t)n, " T=%u", g->threads);
+	}
 	return buf;
 }

@@ -1,8 +1,9 @@
 /*
  * report.c: the CSV of a run, from the collection: per row the statistics of its samples
  * across processes (stats.c), its ratios to the floor and to the fastest backend of its group,
- * and the figures of memory and checksum; and beside it the raw samples, so that any later
- * statistic (make compare, make repeat) can be computed again from the measurements themselves.
+ * for a threaded workload its speedup over the same participant at T = 1, and the figures of
+ * memory and checksum; and beside it the raw samples, so that any later statistic (make
+ * compare, make repeat) can be computed again from the measurements themselves.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -97,6 +98,16 @@ static void write_header(FILE *f, const struct options *o, const char *pinning,
 		        NOISY_CI_PCT);
 	fprintf(f, "# seed %" PRIu64 "; component size %u; scale %g\n", o->seed, o->component_size,
 	        o->scale);
+	for (size_t i = 0; i < o->workload_count; i++) {
+		if (!o->workloads[i]->threaded)
+			continue;
+		fprintf(f, "# threads: a threaded workload (%s) has a row per T; speedup is the same "
+		           "participant's time at T = 1 over its time at T, with the 95%% interval of "
+		           "samples paired by process and round (as ratio_to_best's); ratio_to_floor "
+		           "is to the floor at the same T; where threads run: the cpu line\n",
+		        o->workloads[i]->name);
+		break;
+	}
 	fprintf(f, "# command");
 	for (int i = 0; i < o->argc; i++)
 		fprintf(f, " %s", o->argv[i]);
@@ -104,11 +115,11 @@ static void write_header(FILE *f, const struct options *o, const char *pinning,
 }
 
 static const char *const columns =
-	"backend,profile,systems,workload,entities,components,component_bytes,processes,reps,inner,"
-	"median_ns,ci_low_ns,ci_high_ns,noisy,process_spread_pct,mad_pct,min_ns,max_ns,"
+	"backend,profile,systems,workload,entities,components,threads,component_bytes,processes,reps,"
+	"inner,median_ns,ci_low_ns,ci_high_ns,noisy,process_spread_pct,mad_pct,min_ns,max_ns,"
 	"ns_per_entity,entities_per_sec,ratio_to_floor,ratio_to_best,ratio_ci_low,ratio_ci_high,"
-	"vs_best,off_cpu_pct,peak_bytes,live_bytes,live_bytes_per_entity,allocations,reuse,"
-	"checksum\n";
+	"vs_best,speedup,speedup_ci_low,speedup_ci_high,off_cpu_pct,peak_bytes,live_bytes,"
+	"live_bytes_per_entity,allocations,reuse,checksum\n";
 
 const char *report_figure(char *buf, size_t len, bool has, const char *fmt, double v)
 {
@@ -124,6 +135,10 @@ struct row_out {
 	bool ratio;
 	double ratio_best, ratio_low, ratio_high;
 	const char *verdict;
+	/* A threaded workload's row: its time at T = 1 over its time at T, from samples paired by
+	 * process and round (stats_paired_ratio), as ratio_to_best's interval is. */
+	bool speedup;
+	double speedup_mid, speedup_low, speedup_high;
 };
 
 static void write_row(FILE *f, const struct options *o, const struct group *g, uint32_t p,
@@ -135,24 +150,29 @@ static void write_row(FILE *f, const struct options *o, const struct group *g, u
 	 * `rounds` times */
 	double units = (double)g->n * (g->workload->rounds ? g->workload->rounds : 1);
 	char lo[32], hi[32], spread[32], floor_ratio[32], rb[32], rl[32], rh[32], reuse[32], off[32];
+	char sm[32], sl[32], sh[32];
 	bool noisy = !s->has_interval || s->ci_high > s->median * (1 + NOISY_CI_PCT / 100) ||
 	             s->ci_low < s->median * (1 - NOISY_CI_PCT / 100);
 	fprintf(f,
-	        "%s,%s,%u,%s,%u,%u,%u,%u,%u,%u,%.1f,%s,%s,%d,%s,%.2f,%.1f,%.1f,%.4g,%.0f,%s,%s,%s,%s,%s,"
-	        "%s,%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu64 ",%s,%016" PRIx64 "\n",
+	        "%s,%s,%u,%s,%u,%u,%u,%u,%u,%u,%u,%.1f,%s,%s,%d,%s,%.2f,%.1f,%.1f,%.4g,%.0f,%s,%s,%s,%s,"
+	        "%s,%s,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu64 ",%s,%016" PRIx64 "\n",
 	        participant_name(o, g, p), o->profile->name, o->systems, g->workload->name, g->n, g->k,
-	        o->component_size, s->processes, r->reps, r->inner, s->median,
+	        g->threads, o->component_size, s->processes, r->reps, r->inner, s->median,
 	        report_figure(lo, sizeof lo, s->has_interval, "%.1f", s->ci_low),
 	        report_figure(hi, sizeof hi, s->has_interval, "%.1f", s->ci_high), noisy,
-	        report_figure(spread, sizeof spread, s->has_spread, "%.2f", s->spread_pct), s->mad_pct, s->min,
+	        report_figure(spread, sizeof spread, s->has_spread, "%.2f", s->spread_pct), s->mad_pct,
+	        s->min,
 	        s->max, s->median / units, s->median > 0 ? 1e9 * units / s->median : 0.0,
 	        report_figure(floor_ratio, sizeof floor_ratio, floor_median > 0, "%.3f",
 	               s->median / floor_median),
 	        report_figure(rb, sizeof rb, x->ratio, "%.3f", x->ratio_best),
 	        report_figure(rl, sizeof rl, x->ratio, "%.3f", x->ratio_low),
 	        report_figure(rh, sizeof rh, x->ratio, "%.3f", x->ratio_high), x->verdict,
+	        report_figure(sm, sizeof sm, x->speedup, "%.3f", x->speedup_mid),
+	        report_figure(sl, sizeof sl, x->speedup, "%.3f", x->speedup_low),
+	        report_figure(sh, sizeof sh, x->speedup, "%.3f", x->speedup_high),
 	        report_figure(off, sizeof off, d->wall_sum > 0, "%.1f",
-	               100 * (d->wall_sum - d->clock_sum) / d->wall_sum),
+	                      100 * (d->wall_sum - d->clock_sum) / d->wall_sum),
 	        r->peak_bytes,
 	        r->live_bytes, (double)r->live_bytes / g->n, r->allocations,
 	        report_figure(reuse, sizeof reuse, r->reuse > 0, "%.3f", r->reuse), r->checksum);
@@ -165,9 +185,23 @@ static void write_samples(FILE *f, const struct options *o, const struct group *
 		for (uint32_t r = 0; r < o->reps; r++) {
 			double ns = d->samples[(size_t)q * o->reps + r];
 			if (!isnan(ns))
-				fprintf(f, "%s,%s,%s,%u,%u,%u,%u,%.1f\n", participant_name(o, g, p),
-				        o->profile->name, g->workload->name, g->n, g->k, q + 1, r + 1, ns);
+				fprintf(f, "%s,%s,%s,%u,%u,%u,%u,%u,%.1f\n", participant_name(o, g, p),
+				        o->profile->name, g->workload->name, g->n, g->k, g->threads, q + 1,
+				        r + 1, ns);
 		}
+}
+
+/* The group of the same workload, N and k as group gi at T = 1 (gi itself if it is), or -1
+ * if the run has none. */
+static int serial_group(const struct plan *plan, uint32_t gi)
+{
+	const struct group *g = &plan->groups[gi];
+	for (uint32_t i = 0; i < plan->count; i++) {
+		const struct group *h = &plan->groups[i];
+		if (h->workload == g->workload && h->n == g->n && h->k == g->k && h->threads == 1)
+			return (int)i;
+	}
+	return -1;
 }
 
 int report_write(const struct collection *c, FILE *csv, FILE *samples, const char *pinning,
@@ -179,7 +213,8 @@ int report_write(const struct collection *c, FILE *csv, FILE *samples, const cha
 	fputs(columns, csv);
 	if (samples) {
 		write_header(samples, o, pinning, malloc_mode);
-		fputs("backend,profile,workload,entities,components,process,round,ns_per_run\n", samples);
+		fputs("backend,profile,workload,entities,components,threads,process,round,ns_per_run\n",
+		      samples);
 	}
 	struct row_out *out = calloc(plan->max_participants ? plan->max_participants : 1, sizeof *out);
 	if (!out)
@@ -218,6 +253,20 @@ int report_write(const struct collection *c, FILE *csv, FILE *samples, const cha
 			             : x->ratio_low > 1      ? "slower"
 			             : x->ratio_high < 1     ? "faster"
 			                                     : "tied";
+		}
+		int serial = g->workload->threaded ? serial_group(plan, gi) : -1;
+		for (uint32_t p = 0; p < g->participants && serial >= 0; p++) {
+			const struct row_data *one = &c->rows[(size_t)serial * plan->max_participants + p];
+			struct row_out *x = &out[p];
+			if (rows[p].failed || one->failed || out[p].s.samples == 0)
+				continue;
+			if ((uint32_t)serial == gi) {
+				x->speedup = true;
+				x->speedup_mid = x->speedup_low = x->speedup_high = 1;
+				continue;
+			}
+			x->speedup = stats_paired_ratio(one->samples, rows[p].samples, o->processes, o->reps,
+			                                &x->speedup_mid, &x->speedup_low, &x->speedup_high);
 		}
 		for (uint32_t p = 0; p < g->participants; p++) {
 			if (rows[p].failed || out[p].s.samples == 0)

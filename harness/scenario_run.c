@@ -293,6 +293,7 @@ int scenario_plan_make(const struct options *o, struct plan *p)
 		g->workload = &run->workloads[i];
 		g->n = (uint32_t)run->points[i].entities_start;
 		g->k = 0;
+		g->threads = 1;
 		g->floor = !o->no_floor;
 		g->participants = (uint32_t)o->backend_count + (g->floor ? 2 : 0);
 		g->scenario = &run->points[i];

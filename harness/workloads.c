@@ -437,6 +437,7 @@ const struct workload *const workloads[] = {
 	&workload_create,
 	&workload_iterate,
 	&workload_iterate_aged,
+	&workload_parallel_iterate,
 	&workload_churn,
 	&workload_add_remove,
 	&workload_get,

@@ -131,7 +131,10 @@ void run_release(struct run *run);
 
 /* The floors (floor.c). */
 extern const struct workload floor_create, floor_iterate, floor_churn, floor_add_remove,
-	floor_get, floor_fragmented;
+	floor_get, floor_fragmented, floor_parallel_iterate;
+
+/* iterate's pass split over threads (parallel.c). */
+extern const struct workload workload_parallel_iterate;
 
 /* Seed 001's workloads (varkor.c). */
 extern const struct workload workload_varkor_create, workload_varkor_add,

@@ -41,6 +41,7 @@
  *   iteration          one batch per non-empty matching table: every column whole, no per-entity
  *                      work in the storage; empty tables are skipped; the tables a few batches
  *                      ahead are prefetched
+ *   system_iter_split  O(M) for M matching tables: rows of the tables in order, cut by count
  * Memory: the records (12 bytes per entity index ever used), the rows (4 bytes + the component
  * sizes per entity, arrays doubling), a few hundred bytes per table that exists, and O(profile)
  * only once per storage (the sizes and the system slots).
@@ -987,6 +988,11 @@ static int arch_system_register(ecs_storage *s, const uint32_t *types, uint32_t 
 	return ECS_OK;
 }
 
+/* Iterator state: the system; where the iteration is (a position in the system's matches and
+ * the first row of that table still to visit); where it ends (a position in the matches, and
+ * the row of that table where it stops: the whole pass ends at the last match + 1, row 0). */
+enum { ARCH_ITER_SYSTEM, ARCH_ITER_MATCH, ARCH_ITER_ROW, ARCH_ITER_END_MATCH, ARCH_ITER_END_ROW };
+
 static int arch_system_iter_begin(ecs_storage *s, uint32_t system, struct ecs_iter *it)
 {
 	if (!s || !it)
@@ -994,8 +1000,11 @@ static int arch_system_iter_begin(ecs_storage *s, uint32_t system, struct ecs_it
 	if (system >= s->system_count)
 		return ECS_ERR_BAD_SYSTEM;
 	it->storage = s;
-	it->state[0] = system;
-	it->state[1] = 0; /* next position in the system's matches */
+	it->state[ARCH_ITER_SYSTEM] = system;
+	it->state[ARCH_ITER_MATCH] = 0;
+	it->state[ARCH_ITER_ROW] = 0;
+	it->state[ARCH_ITER_END_MATCH] = s->systems[system].match_count;
+	it->state[ARCH_ITER_END_ROW] = 0;
 	return ECS_OK;
 }
 
@@ -1025,27 +1034,96 @@ static inline void prefetch_ahead(const ecs_storage *s, const struct arch_system
 	}
 }
 
-/* One batch per non-empty matching table: its columns whole. */
+/*
+ * Where part `part` of a split starts: the rows of the system's matching tables, taken in
+ * order as one sequence, cut into even shares by entity count (not by table: one large table
+ * is shared among threads, many small ones are grouped), each cut moved forward by less than a
+ * part to the next row whose value of the system's first component starts a cache line (rows
+ * of a table are consecutive, so within a table this always holds). *match and *row: the
+ * table (its position in the matches) and the row where the part starts.
+ */
+static void arch_split_bound(const ecs_storage *s, const struct arch_system *y, uint32_t total,
+                             uint32_t part, uint32_t parts, uint32_t *match, uint32_t *row)
+{
+	uint32_t at = ecs_split_bound(total, part, parts), before = 0;
+	*match = y->match_count;
+	*row = 0;
+	if (part == parts)
+		return;
+	for (uint32_t pos = 0; pos < y->match_count; pos++) {
+		const struct arch_match *m = &y->matches[pos];
+		const struct arch_table *t = &s->tables[m->table];
+		if (at >= before + t->count) {
+			before += t->count;
+			continue;
+		}
+		uint32_t r = at - before;
+		if (part > 0 && total / parts >= 2) {
+			const struct arch_column *col = &t->columns[m->column[0]];
+			uint32_t d = ecs_split_align(col->data + (size_t)r * col->size, col->size,
+			                             total / parts);
+			if (r + d <= t->count)
+				r += d;
+		}
+		*match = pos;
+		*row = r;
+		return;
+	}
+}
+
+/* The parts' rows of the system's tables (see arch_split_bound): O(matches) to find both ends,
+ * nothing per entity. */
+static int arch_system_iter_split(ecs_storage *s, uint32_t system, uint32_t part, uint32_t parts,
+                                  struct ecs_iter *it)
+{
+	if (!s || !it || parts == 0 || parts > ECS_SPLIT_MAX || part >= parts)
+		return ECS_ERR_INVALID;
+	if (system >= s->system_count)
+		return ECS_ERR_BAD_SYSTEM;
+	const struct arch_system *y = &s->systems[system];
+	uint32_t total = 0, match, row;
+	for (uint32_t pos = 0; pos < y->match_count; pos++)
+		total += s->tables[y->matches[pos].table].count;
+	it->storage = s;
+	it->state[ARCH_ITER_SYSTEM] = system;
+	arch_split_bound(s, y, total, part, parts, &match, &row);
+	it->state[ARCH_ITER_MATCH] = match;
+	it->state[ARCH_ITER_ROW] = row;
+	arch_split_bound(s, y, total, part + 1, parts, &match, &row);
+	it->state[ARCH_ITER_END_MATCH] = match;
+	it->state[ARCH_ITER_END_ROW] = row;
+	return ECS_OK;
+}
+
+/* One batch per non-empty matching table: its columns whole (a part's first and last table
+ * from its first row, to its last). */
 static bool arch_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 {
 	const ecs_storage *s = it->storage;
-	const struct arch_system *y = &s->systems[it->state[0]];
-	for (uint32_t pos = (uint32_t)it->state[1]; pos < y->match_count; pos++) {
+	const struct arch_system *y = &s->systems[it->state[ARCH_ITER_SYSTEM]];
+	uint32_t end_match = (uint32_t)it->state[ARCH_ITER_END_MATCH];
+	uint32_t row = (uint32_t)it->state[ARCH_ITER_ROW];
+	for (uint32_t pos = (uint32_t)it->state[ARCH_ITER_MATCH];
+	     pos < y->match_count && pos <= end_match; pos++, row = 0) {
 		const struct arch_match *m = &y->matches[pos];
 		const struct arch_table *t = &s->tables[m->table];
 		prefetch_ahead(s, y, pos);
-		if (t->count == 0)
+		uint32_t stop = pos == end_match ? (uint32_t)it->state[ARCH_ITER_END_ROW] : t->count;
+		if (row >= stop)
 			continue;
-		b->count = t->count;
-		b->entities = t->entities;
+		b->count = stop - row;
+		b->entities = t->entities + row;
 		for (uint32_t c = 0; c < ECS_SYSTEM_MAX_COMPONENTS; c++) {
-			b->columns[c] = c < y->type_count ? t->columns[m->column[c]].data : NULL;
+			const struct arch_column *col =
+			    c < y->type_count ? &t->columns[m->column[c]] : NULL;
+			b->columns[c] = col ? col->data + (size_t)row * col->size : NULL;
 			b->pointers[c] = NULL;
 		}
-		it->state[1] = pos + 1;
+		it->state[ARCH_ITER_MATCH] = pos + 1;
+		it->state[ARCH_ITER_ROW] = 0;
 		return true;
 	}
-	it->state[1] = y->match_count;
+	it->state[ARCH_ITER_MATCH] = y->match_count;
 	b->count = 0;
 	return false;
 }
@@ -1068,4 +1146,5 @@ const struct ecs_ops ecs_backend_archetype = {
 	.system_register = arch_system_register,
 	.system_iter_begin = arch_system_iter_begin,
 	.system_iter_next = arch_system_iter_next,
+	.system_iter_split = arch_system_iter_split,
 };

@@ -39,6 +39,11 @@
  * components are all columns may hold any number of entities; one with a pointer array holds at
  * most ECS_BATCH_MAX. The values may be written through (that is what a system does); the
  * storage must not be changed structurally while an iteration is under way.
+ *
+ * A pass may also be split (system_iter_split) into P disjoint parts that P threads iterate at
+ * once, each with its own iterator: the parts together visit exactly what system_iter_begin's
+ * iterator visits, each entity in exactly one part. Iterating only reads the storage, so the
+ * parts need no lock; each thread writes the values of its own part's batches only.
  */
 #ifndef ECS_H
 #define ECS_H
@@ -48,8 +53,9 @@
 #include <stdint.h>
 
 /* 2: entity_create_with (optional; ecs_entity_create_with falls back when it is NULL).
- * 3: system_register takes excluded types too. */
-#define ECS_INTERFACE_VERSION 3
+ * 3: system_register takes excluded types too.
+ * 4: system_iter_split (optional; ecs_system_iter_split falls back when it is NULL). */
+#define ECS_INTERFACE_VERSION 4
 
 typedef uint32_t ecs_entity;
 
@@ -68,6 +74,8 @@ typedef uint32_t ecs_entity;
 #define ECS_SYSTEM_MAX_EXCLUDED 8u   /* components one system may exclude */
 #define ECS_CREATE_MAX_COMPONENTS 32u /* components one entity_create_with may give */
 #define ECS_BATCH_MAX 256u           /* entities in a batch that uses pointer arrays */
+#define ECS_SPLIT_MAX 4096u          /* parts one pass may be split into */
+#define ECS_CACHE_LINE 64u           /* bytes: part boundaries are aligned to it (see below) */
 
 static inline uint32_t ecs_entity_index(ecs_entity e) { return e & ECS_INDEX_MASK; }
 static inline uint32_t ecs_entity_generation(ecs_entity e) { return e >> ECS_INDEX_BITS; }
@@ -181,12 +189,72 @@ struct ecs_ops {
 	/* Fills the next batch; returns false when there is none (batch->count is then 0).
 	 * A returned batch always has count > 0. */
 	bool (*system_iter_next)(struct ecs_iter *it, struct ecs_batch *batch);
+	/*
+	 * Optional (NULL: see ecs_system_iter_split). Begins an iteration over part `part` of
+	 * `parts` (1..ECS_SPLIT_MAX) of the system's pass, read through system_iter_next as any
+	 * iteration: the parts are disjoint, together they visit exactly the entities the whole
+	 * pass visits, and a batch never spans two parts. Iterators of different parts may be
+	 * advanced by different threads at once, and their batches' values written, while nothing
+	 * changes the storage structurally. The parts are balanced by entity count as the strategy
+	 * allows (each a share of what its split walks: tables and rows, a pool's dense range, the
+	 * system's packed list), and where the layout allows, a boundary falls on a cache-line
+	 * start (ECS_CACHE_LINE) of the values of the system's first required component, the one a
+	 * system conventionally writes, so that two threads never write one line. A part may be
+	 * empty (fewer entities than parts). Errors: ECS_ERR_INVALID (NULL storage or iterator,
+	 * parts 0 or over ECS_SPLIT_MAX, part >= parts), ECS_ERR_BAD_SYSTEM.
+	 */
+	int (*system_iter_split)(ecs_storage *s, uint32_t system, uint32_t part, uint32_t parts,
+	                         struct ecs_iter *it);
 };
 
 /* Thin wrappers for the optional methods, so callers never test for NULL themselves. */
 static inline int ecs_reserve(const struct ecs_ops *ops, ecs_storage *s, uint32_t entities)
 {
 	return ops->reserve ? ops->reserve(s, entities) : ECS_OK;
+}
+
+/*
+ * The split of a pass (system_iter_split above). A backend without one cannot be split: its
+ * whole pass is one part, so the wrapper begins it for parts == 1 and refuses more parts with
+ * ECS_ERR_INVALID (the caller then iterates on one thread, or says why it cannot).
+ */
+static inline int ecs_system_iter_split(const struct ecs_ops *ops, ecs_storage *s, uint32_t system,
+                                        uint32_t part, uint32_t parts, struct ecs_iter *it)
+{
+	if (ops->system_iter_split)
+		return ops->system_iter_split(s, system, part, parts, it);
+	if (parts != 1 || part != 0)
+		return ECS_ERR_INVALID;
+	return ops->system_iter_begin(s, system, it);
+}
+
+/*
+ * Helpers for a split, shared by the backends and the harness's floor.
+ *
+ * ecs_split_bound: where part `part` of `parts` starts among `total` items walked in order
+ * (part == parts: total), so that the parts' sizes differ by at most one.
+ */
+static inline uint32_t ecs_split_bound(uint32_t total, uint32_t part, uint32_t parts)
+{
+	return (uint32_t)((uint64_t)total * part / parts);
+}
+
+/*
+ * ecs_split_align: how many items (of `size` bytes, consecutive from `at`) to move a boundary
+ * forward so that it falls on a cache-line start: the least d < limit with at + d * size on a
+ * line start, or 0 if there is none (then the boundary stays). A caller keeps limit at most the
+ * smallest part's size, so that boundaries moved forward stay in order; and it checks that the
+ * d items from `at` are really consecutive in memory where that is not certain.
+ */
+static inline uint32_t ecs_split_align(const void *at, uint32_t size, uint32_t limit)
+{
+	uintptr_t a = (uintptr_t)at;
+	if (limit > ECS_CACHE_LINE)
+		limit = ECS_CACHE_LINE; /* the offsets repeat after a line's worth of items */
+	for (uint32_t d = 0; d < limit; d++)
+		if ((a + (uintptr_t)d * size) % ECS_CACHE_LINE == 0)
+			return d;
+	return 0;
 }
 
 /*

@@ -41,6 +41,7 @@
  *                   list and every pool are in ascending index order (each knows whether it
  *                   is: a test per append), else one lookup and a memcmp of the pool's owners
  *                   against the list; the run is one batch of whole columns
+ *   system_iter_split  O(L): a range of the system's packed list (two index lookups a bound)
  *
  * Why (callgrind, N = 2^16, k = 2, the harness's systems): asking every system on every add, as
  * seed 000 does, was 55-67% of the instructions of creating an entity at profile A and 75-87%
@@ -932,19 +933,58 @@ static int family_system_iter_begin(ecs_storage *s, uint32_t system, struct ecs_
 	it->storage = s;
 	it->state[0] = system;
 	it->state[1] = 0; /* position in the system's entity list */
+	it->state[2] = s->systems[system].count; /* where the iteration ends in it */
 	return ECS_OK;
 }
 
 /*
- * How many of the system's entities from `pos` on sit in step in every pool of its types, at
+ * Where part `part` of a split of system y's pass starts in its packed list (see
+ * family_system_iter_split): an even share of the list, moved forward (by less than a part)
+ * to the next entity whose value of the system's first component starts a cache line, where
+ * the entities from the share's start on have their values at consecutive slots of that pool
+ * (as after a run of creations); elsewhere the values are scattered and no boundary helps.
+ */
+static uint32_t family_split_bound(const ecs_storage *s, const struct family_system *y,
+                                   uint32_t part, uint32_t parts)
+{
+	uint32_t total = y->count, at = ecs_split_bound(total, part, parts);
+	if (part == 0 || part == parts || total / parts < 2)
+		return at;
+	const struct family_pool *p = &s->pools[y->types[0]];
+	uint32_t slot = index_get(&p->index, ecs_entity_index(y->entities[at]));
+	uint32_t d = ecs_split_align(p->values + (size_t)slot * p->size, p->size, total / parts);
+	if (d && index_get(&p->index, ecs_entity_index(y->entities[at + d])) == slot + d)
+		return at + d;
+	return at;
+}
+
+/* A range of the system's packed list, the one order a family pass walks: each part reads its
+ * own entities' index entries, so parts share nothing but read-only pools and indexes. */
+static int family_system_iter_split(ecs_storage *s, uint32_t system, uint32_t part,
+                                    uint32_t parts, struct ecs_iter *it)
+{
+	if (!s || !it || parts == 0 || parts > ECS_SPLIT_MAX || part >= parts)
+		return ECS_ERR_INVALID;
+	if (system >= s->system_count)
+		return ECS_ERR_BAD_SYSTEM;
+	const struct family_system *y = &s->systems[system];
+	it->storage = s;
+	it->state[0] = system;
+	it->state[1] = family_split_bound(s, y, part, parts);
+	it->state[2] = family_split_bound(s, y, part + 1, parts);
+	return ECS_OK;
+}
+
+/*
+ * How many of the system's entities from `pos` up to `end` sit in step in every pool of its types, at
  * consecutive slots from first[c] in pool c: compared as handle arrays (the system's list
  * against each pool's owners), a chunk of ECS_BATCH_MAX at a time, up to the first chunk that
  * differs; 0 if the first does. A slot past a pool's end ends the run.
  */
 static uint32_t family_in_step(const ecs_storage *s, const struct family_system *y, uint32_t pos,
-                               const uint32_t *first)
+                               uint32_t end, const uint32_t *first)
 {
-	uint32_t run = 0, left = y->count - pos;
+	uint32_t run = 0, left = end - pos;
 	while (run < left) {
 		uint32_t n = left - run < ECS_BATCH_MAX ? left - run : ECS_BATCH_MAX;
 		for (uint32_t c = 0; c < y->type_count; c++) {
@@ -963,9 +1003,10 @@ static bool family_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 {
 	ecs_storage *s = it->storage;
 	const struct family_system *y = &s->systems[it->state[0]];
-	uint32_t pos = (uint32_t)it->state[1];
+	/* state[1]: the next slot of the list; state[2]: where this pass (or part) ends */
+	uint32_t pos = (uint32_t)it->state[1], end = (uint32_t)it->state[2];
 	b->count = 0;
-	if (pos >= y->count)
+	if (pos >= end)
 		return false;
 	const ecs_entity *entities = y->entities + pos;
 	b->entities = entities;
@@ -983,7 +1024,7 @@ static bool family_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 	 * lookup, and nothing read but the values (the pristine pass). */
 	if (y->next_in_order != FAMILY_NOT_IN_ORDER) {
 		uint32_t v = ecs_entity_index(entities[0]);
-		run = y->count - pos;
+		run = end - pos;
 		for (k = 0; k < y->type_count; k++) {
 			const struct family_pool *p = &s->pools[y->types[k]];
 			if (p->next_in_order == FAMILY_NOT_IN_ORDER)
@@ -998,7 +1039,7 @@ static bool family_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 	if (run == 0) {
 		for (k = 0; k < y->type_count; k++)
 			first[k] = index_get(&s->pools[y->types[k]].index, ecs_entity_index(entities[0]));
-		run = family_in_step(s, y, pos, first);
+		run = family_in_step(s, y, pos, end, first);
 	}
 	if (run > 0) {
 		b->count = run;
@@ -1020,7 +1061,7 @@ static bool family_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 	 * index minus the pool's first, so the pass waits for the value alone, not for a slot and
 	 * then the value.
 	 */
-	uint32_t n = y->count - pos < ECS_BATCH_MAX ? y->count - pos : ECS_BATCH_MAX;
+	uint32_t n = end - pos < ECS_BATCH_MAX ? end - pos : ECS_BATCH_MAX;
 	b->count = n;
 	uint32_t slots[ECS_BATCH_MAX];
 	for (uint32_t c = 0; c < y->type_count; c++) {
@@ -1095,6 +1136,7 @@ const struct ecs_ops FAMILY_CAT(ecs_backend_, FAMILY_NAME) = {
 	.system_register = family_system_register,
 	.system_iter_begin = family_system_iter_begin,
 	.system_iter_next = family_system_iter_next,
+	.system_iter_split = family_system_iter_split,
 };
 
 #endif

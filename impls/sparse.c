@@ -34,6 +34,7 @@
  *                     per append), else by comparing the pools' handle arrays with memcmp.
  *                     Elsewhere batches of at most ECS_BATCH_MAX use pointers, and each value
  *                     a probe finds is prefetched (see sparse_system_iter_next).
+ *   system_iter_split O(1) + O(k) probes: a range of the driving pool's dense slots
  *
  * entity_destroy, without a bitset, probes the pools. Probing all of them would cost
  * component_count probes per destroy (512 in profile AAA) whatever the entity has; keeping each
@@ -682,8 +683,19 @@ static int sparse_system_register(ecs_storage *s, const uint32_t *types, uint32_
 	return ECS_OK;
 }
 
-/* Iterator state: the system, which of its components drives the walk, the next dense slot. */
-enum { ITER_SYSTEM, ITER_DRIVER, ITER_NEXT };
+/* Iterator state: the system, which of its components drives the walk, the next dense slot,
+ * the slot where the walk stops (the driving pool's count, or a part's end). */
+enum { ITER_SYSTEM, ITER_DRIVER, ITER_NEXT, ITER_END };
+
+/* The system's component whose pool drives its walk: the smallest. */
+static uint32_t sparse_driver(const ecs_storage *s, const struct sparse_system *y)
+{
+	uint32_t driver = 0;
+	for (uint32_t c = 1; c < y->type_count; c++)
+		if (s->pools[y->types[c]].count < s->pools[y->types[driver]].count)
+			driver = c;
+	return driver;
+}
 
 static int sparse_system_iter_begin(ecs_storage *s, uint32_t system, struct ecs_iter *it)
 {
@@ -692,14 +704,57 @@ static int sparse_system_iter_begin(ecs_storage *s, uint32_t system, struct ecs_
 	if (system >= s->system_count)
 		return ECS_ERR_BAD_SYSTEM;
 	const struct sparse_system *y = &s->systems[system];
-	uint32_t driver = 0;
-	for (uint32_t c = 1; c < y->type_count; c++)
-		if (s->pools[y->types[c]].count < s->pools[y->types[driver]].count)
-			driver = c;
+	uint32_t driver = sparse_driver(s, y);
 	it->storage = s;
 	it->state[ITER_SYSTEM] = system;
 	it->state[ITER_DRIVER] = driver;
 	it->state[ITER_NEXT] = 0;
+	it->state[ITER_END] = s->pools[y->types[driver]].count;
+	return ECS_OK;
+}
+
+/*
+ * Where part `part` of a split starts among the driving pool's dense slots: an even share of
+ * them, moved forward (by less than a part) to the next slot whose entity's value of the
+ * system's first component starts a cache line, where that pool holds the entities from the
+ * share's start on at consecutive slots (always, when it is the driving pool itself).
+ */
+static uint32_t sparse_split_bound(const ecs_storage *s, const struct sparse_system *y,
+                                   uint32_t driver, uint32_t part, uint32_t parts)
+{
+	const struct sparse_pool *dp = &s->pools[y->types[driver]];
+	uint32_t total = dp->count, at = ecs_split_bound(total, part, parts);
+	if (part == 0 || part == parts || total / parts < 2)
+		return at;
+	const struct sparse_pool *w = &s->pools[y->types[0]];
+	uint32_t slot = driver == 0 ? at : pool_find(w, ecs_entity_index(dp->entities[at]));
+	if (slot == SPARSE_ABSENT)
+		return at;
+	uint32_t d = ecs_split_align(pool_value(w, slot), w->size, total / parts);
+	if (d && (driver == 0 || pool_find(w, ecs_entity_index(dp->entities[at + d])) == slot + d))
+		return at + d;
+	return at;
+}
+
+/*
+ * A range of the driving pool's dense slots: the walk, its probes and its pointer batches stay
+ * inside it, so a batch never spans two parts. Balanced by the driving pool's entities; where
+ * the other pools hold only some of them, the matches may be spread unevenly.
+ */
+static int sparse_system_iter_split(ecs_storage *s, uint32_t system, uint32_t part,
+                                    uint32_t parts, struct ecs_iter *it)
+{
+	if (!s || !it || parts == 0 || parts > ECS_SPLIT_MAX || part >= parts)
+		return ECS_ERR_INVALID;
+	if (system >= s->system_count)
+		return ECS_ERR_BAD_SYSTEM;
+	const struct sparse_system *y = &s->systems[system];
+	uint32_t driver = sparse_driver(s, y);
+	it->storage = s;
+	it->state[ITER_SYSTEM] = system;
+	it->state[ITER_DRIVER] = driver;
+	it->state[ITER_NEXT] = sparse_split_bound(s, y, driver, part, parts);
+	it->state[ITER_END] = sparse_split_bound(s, y, driver, part + 1, parts);
 	return ECS_OK;
 }
 
@@ -1061,7 +1116,7 @@ static bool sparse_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 	uint32_t driver = (uint32_t)it->state[ITER_DRIVER];
 	uint32_t i = (uint32_t)it->state[ITER_NEXT];
 	const struct sparse_pool *dp = &s->pools[y->types[driver]];
-	uint32_t end = dp->count;
+	uint32_t end = (uint32_t)it->state[ITER_END];
 	b->count = 0;
 	for (uint32_t c = 0; c < ECS_SYSTEM_MAX_COMPONENTS; c++) {
 		b->columns[c] = NULL;
@@ -1114,4 +1169,5 @@ const struct ecs_ops ecs_backend_sparse = {
 	.system_register = sparse_system_register,
 	.system_iter_begin = sparse_system_iter_begin,
 	.system_iter_next = sparse_system_iter_next,
+	.system_iter_split = sparse_system_iter_split,
 };

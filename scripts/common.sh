@@ -13,7 +13,11 @@ header() { sed -n "s/^# $2 //p" "$1" | head -n 1; }
 # normalise CSV: the data rows of an ecsbench CSV, columns found by their header names, as
 #   1 backend, 2 profile, 3 workload, 4 entities, 5 components, 6 component_bytes,
 #   7 ns_per_entity, 8 bar low per entity, 9 bar high per entity, 10 median_ns, 11 bar low ns,
-#   12 bar high ns, 13 peak_bytes, 14 allocations, 15 noisy, 16 rounds
+#   12 bar high ns, 13 peak_bytes, 14 allocations, 15 noisy, 16 rounds, 17 threads
+# A threaded workload (parallel-iterate: a row per thread count T) keeps the rows of its
+# largest T only, so that every figure and table made for all workloads shows one row per
+# backend, N and k; its speedup against T has a figure of its own (plot.sh). A CSV without a
+# threads column reads as T = 1.
 # The bars are ci_low_ns..ci_high_ns (the 95% confidence interval of the median) where the CSV
 # has them, min_ns..max_ns otherwise (has_ci tells which); a row without a value has no bar.
 # ns_per_entity is median_ns / (entities x rounds) (harness/main.c, write_row): a run of a
@@ -24,6 +28,14 @@ normalise() {
 	awk -F, -v OFS=, -v file="$1" -v prog="$prog" '
 		function fail(msg) { printf "%s: %s: %s\n", prog, file, msg > "/dev/stderr"; bad = 1; exit 1 }
 		/^#/ || !NF { next }
+		# the first reading: the largest T of each workload
+		FNR == NR {
+			if ($1 == "backend") {
+				tc = wc = 0
+				for (i = 1; i <= NF; i++) { if ($i == "threads") tc = i; if ($i == "workload") wc = i }
+			} else if (tc && wc && $tc + 0 > most[$wc]) most[$wc] = $tc + 0
+			next
+		}
 		$1 == "backend" {
 			delete c
 			for (i = 1; i <= NF; i++) c[$i] = i
@@ -36,6 +48,8 @@ normalise() {
 		}
 		!hdr { fail("a data row before the header row") }
 		{
+			t = ("threads" in c) ? $(c["threads"]) + 0 : 1
+			if (("threads" in c) && t != most[$(c["workload"])]) next
 			n = $(c["entities"]) + 0; med = $(c["median_ns"]) + 0; npe = $(c["ns_per_entity"]) + 0
 			if ("rounds" in c) r = $(c["rounds"]) + 0
 			else r = npe > 0 && n > 0 ? int(med / (npe * n) + 0.5) : 1
@@ -48,9 +62,9 @@ normalise() {
 				npe, sprintf("%.6g", l / u), sprintf("%.6g", h / u),
 				med, l, h,
 				("peak_bytes" in c) ? $(c["peak_bytes"]) : "", ("allocations" in c) ? $(c["allocations"]) : "",
-				("noisy" in c) ? $(c["noisy"]) + 0 : 0, r
+				("noisy" in c) ? $(c["noisy"]) + 0 : 0, r, t
 		}
-		END { if (!bad && !hdr) fail("no header row (backend,profile,...)") }' "$1"
+		END { if (!bad && !hdr) fail("no header row (backend,profile,...)") }' "$1" "$1"
 }
 # has_ci CSV: whether its bars are the 95% confidence interval (see normalise).
 has_ci() { grep -v '^#' "$1" | grep -m 1 '^backend,' | tr ',' '\n' | grep -qx ci_high_ns &&

@@ -159,8 +159,15 @@ profiletext="profile $nprof"
 palette=$( (listed backends; distinct 1 <"$tmp/old.csv"; distinct 1 <"$tmp/new.csv") |
 	awk 'NF && $0 != "floor" && !seen[$0]++' | tr '\n' ' ')
 
-# The marks: "backend,workload,N,k" -> 1 faster, -1 slower, 0 otherwise; the ratio rows.
-awk -F, -v OFS=, -v c="$vcol" '/^#/ || $1 == "backend" { next }
+# The marks: "backend,workload,N,k" -> 1 faster, -1 slower, 0 otherwise; the ratio rows. A
+# threaded workload (its verdicts' column 17, threads, differs between rows) keeps its largest
+# T alone, as the figures' rows do (normalise).
+awk -F, '/^#/ || $1 == "backend" { next } $17 + 0 > t[$3] { t[$3] = $17 + 0 } END { for (w in t) print w "," t[w] }' \
+	"$tmp/verdicts.csv" >"$tmp/most-threads.csv"
+awk -F, -v OFS=, -v c="$vcol" -v most="$tmp/most-threads.csv" '
+	BEGIN { while ((getline line < most) > 0) { split(line, x, ","); t[x[1]] = x[2] } }
+	/^#/ || $1 == "backend" { next }
+	NF >= 17 && ($3 in t) && $17 + 0 != t[$3] { next }
 	{ m = $c == "faster" ? 1 : $c == "slower" ? -1 : 0
 	  lo = $13; hi = $14; if (lo !~ /^[0-9]/) lo = "NaN"; if (hi !~ /^[0-9]/) hi = "NaN"
 	  print $1, $3, $4, $5, $12, lo, hi, m }' "$tmp/verdicts.csv" >"$tmp/ratios.csv"
@@ -223,6 +230,10 @@ for workload in $(awk -F, -v re="$fixed_re" '$2 !~ re' "$tmp/ratios.csv" | disti
 	styles=$(styles_of $backends)
 	ks=$(cat "$d/old-rows.csv" "$d/new-rows.csv" | distinct 5 | sort -n | tr '\n' ' ')
 	have=" $(cd "$d" && ls -- *.dat | sed 's/\.dat$//' | tr '\n' ' ')"
+	# a threaded workload: the T its rows have (normalise keeps the largest of each run)
+	tmost=$(cat "$d/old-rows.csv" "$d/new-rows.csv" | distinct 17 | sort -n | tr '\n' '/' | sed 's,/$,,')
+	title=$workload
+	case "$tmost" in '' | 1) ;; *) title="$workload at T = $tmost threads (the largest measured)" ;; esac
 	# shellcheck disable=SC2046
 	set -- $(cat "$d/old-rows.csv" "$d/new-rows.csv" | awk -F, '
 		{
@@ -245,7 +256,7 @@ for workload in $(awk -F, -v re="$fixed_re" '$2 !~ re' "$tmp/ratios.csv" | disti
 			END { if (f) printf "%s-faster ", n; if (s) printf "%s-slower ", n }' "$f"; done)"
 	out=$dir/$workload.png
 	gp "$here/compare.gp" "scripts='$(gp_quote "$here")'; dir='$(gp_quote "$d")'; out='$(gp_quote "$out")'; \
-		workload='$workload'; backends='$backends'; styles='$styles'; ks='$ks'; have='$have'; \
+		workload='$title'; backends='$backends'; styles='$styles'; ks='$ks'; have='$have'; \
 		marks='$marks'; ymin=$ymin; ymax=$ymax; nmin=$nmin; nmax=$nmax; rmin=$rmin; rmax=$rmax; drift=$drift; \
 		rtics='$(gp_quote "$(log_tics "$rmin" "$rmax")")'; driftlabel='$(gp_quote "$driftlabel")'; \
 		profile='$(gp_quote "$profiletext")'; what='$(gp_quote "$(describe "$workload")")'; \

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs the Debian packages ecsbench needs, only when something is missing.
-# Usage: scripts/deps.sh [core|plots|valgrind|fuzz|browser|all]...   (default: core)
+# Usage: scripts/deps.sh [core|plots|valgrind|fuzz|tsan|browser|all]...   (default: core)
 # Checks files and commands, not dpkg state, so a system where the headers come from
 # elsewhere is left alone. Runs apt-get as root, through sudo otherwise; failing both,
 # prints the exact command to run and exits 1.
@@ -35,9 +35,19 @@ for group in "$@"; do
 			need="$need libclang-rt-$(clang -dumpversion | cut -d. -f1)-dev"
 		fi
 		;;
+	tsan) # gcc's ThreadSanitizer runtime (make test's parallel suite): libtsan2 for gcc 12 and
+		# later, libtsan0 before; checked by linking a program with it, in a scratch folder
+		scratch=$(mktemp -d)
+		if ! echo 'int main(void) { return 0; }' |
+			${CC:-gcc} -fsanitize=thread -x c - -o "$scratch/a.out" 2>/dev/null; then
+			v=$(${CC:-gcc} -dumpversion | cut -d. -f1)
+			if [ "$v" -ge 12 ] 2>/dev/null; then need="$need libtsan2"; else need="$need libtsan0"; fi
+		fi
+		rm -rf "$scratch"
+		;;
 	browser) want chromium chromium ;; # make test-browser: the report page in headless Chromium
-	all) exec "$0" core plots valgrind fuzz browser ;;
-	*) echo "deps.sh: unknown group '$group' (valid: core, plots, valgrind, fuzz, browser, all)" >&2; exit 2 ;;
+	all) exec "$0" core plots valgrind fuzz tsan browser ;;
+	*) echo "deps.sh: unknown group '$group' (valid: core, plots, valgrind, fuzz, tsan, browser, all)" >&2; exit 2 ;;
 	esac
 done
 

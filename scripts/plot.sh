@@ -11,7 +11,12 @@
 #   PLOTS_DIR/PROFILE/<workload>.png        a workload swept over N (create, iterate, ...): time
 #                                           per entity against N, a panel per k, a line per
 #                                           backend with error bars; iterate also the floor
-#                                           (plain arrays) as a dashed line;
+#                                           (plain arrays) as a dashed line; a threaded workload
+#                                           (parallel-iterate) at its largest thread count T;
+#   PLOTS_DIR/PROFILE/<workload>-speedup.png  a threaded workload measured at more than one T:
+#                                           its speedup over T = 1 against T, a panel per k at
+#                                           its largest N, a line per backend and the floor with
+#                                           the speedup's 95% interval, the ideal (T) dotted;
 #   PLOTS_DIR/PROFILE/varkor.png            seed 001's fixed-size workloads (varkor-*): time per
 #                                           run, the storage's peak memory and the allocations of
 #                                           one run, a group of bars per workload;
@@ -165,7 +170,9 @@ if [ "$have_csv" = 1 ]; then
 	if [ ! -s "$tmp/time.csv" ]; then
 		echo "plot.sh: $csv has no data rows; no time plots for $profile" >&2
 	fi
-	cpu=$(header "$csv" cpu)
+	# (without where a parallel row's threads ran: the speedup figure says that on a line of
+	# its own)
+	cpu=$(header "$csv" cpu | sed 's/; a parallel row.*//')
 	# "# processes P, ...; per process W warm-up and R timed samples; ..." (an older harness:
 	# "# seed S; reps R; ...")
 	reps=$(header "$csv" processes | sed -n 's/.* and \([0-9]*\) timed samples.*/\1/p')
@@ -222,15 +229,67 @@ if [ "$have_csv" = 1 ]; then
 					print ymin, ymax, nmin, nmax }' "$d/rows.csv")
 			noisy=$(awk -F, '$15 == 1 && $1 != "floor"' "$d/rows.csv" | wc -l)
 			reptext="median of $samples; $bars"
+			tmost=$(awk -F, '$17 > t { t = $17 } END { print t + 0 }' "$d/rows.csv")
+			title=$workload
+			[ "$tmost" -le 1 ] || title="$workload at T = $tmost threads (the largest measured)"
 			[ "$noisy" -eq 0 ] ||
 				reptext="$reptext; ringed: $noisy of $(grep -vc '^floor,' "$d/rows.csv") rows noisy (${shortmeans:-as the CSV flags them})"
 			out=$plots/$profile/$workload$(suffix "$size" "$sizes").png
 			gp "$here/time.gp" "scripts='$(gp_quote "$here")'; dir='$(gp_quote "$d")'; out='$(gp_quote "$out")'; \
-				workload='$workload'; backends='$backends'; styles='$styles'; ks='$ks'; \
+				workload='$title'; backends='$backends'; styles='$styles'; ks='$ks'; \
 				have='$have'; noisyhave='$noisyhave'; floor=$floor; ymin=$1; ymax=$2; nmin=$3; nmax=$4; \
 				profile='$(gp_quote "$proftext$(sizetext "$size")")'; \
 				what='$(gp_quote "$(describe "$workload")")'; \
 				note='$(gp_quote "$reptext")'; source='$(gp_quote "$source")'"
+			wrote "$out"
+		done
+	done
+fi
+
+# --- threaded workloads: speedup against T ------------------------------------------------
+# Rows "workload,N,k,size,T,backend,speedup,low,high,noisy" of the threaded rows, from the CSV's
+# own columns (normalise keeps the largest T alone).
+if [ "$have_csv" = 1 ] && grep -v '^#' "$csv" | grep -m 1 '^backend,' | tr ',' '\n' | grep -qx speedup; then
+	grep -v '^#' "$csv" | awk -F, -v OFS=, '
+		$1 == "backend" { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$(c["speedup"]) != "" {
+			print $(c["workload"]), $(c["entities"]), $(c["components"]),
+				("component_bytes" in c) ? $(c["component_bytes"]) : 8, $(c["threads"]),
+				$(c["backend"]), $(c["speedup"]), $(c["speedup_ci_low"]), $(c["speedup_ci_high"]),
+				$(c["noisy"]) + 0
+		}' >"$tmp/speedup.csv"
+	pinning=$(header "$csv" cpu | sed -n 's/.*; \(a parallel row .*\)/\1/p')
+	for workload in $(distinct 1 <"$tmp/speedup.csv"); do
+		[ "$(awk -F, -v w="$workload" '$1 == w' "$tmp/speedup.csv" | distinct 5 | wc -l)" -gt 1 ] || continue
+		sizes=$(awk -F, -v w="$workload" '$1 == w' "$tmp/speedup.csv" | distinct 4 | sort -n)
+		for size in $sizes; do
+			d=$tmp/speedup/$workload-$size
+			mkdir -p "$d" "$plots/$profile"
+			n=$(awk -F, -v w="$workload" -v s="$size" '$1 == w && $4 == s && $2 + 0 > m { m = $2 + 0 } END { print m }' "$tmp/speedup.csv")
+			awk -F, -v w="$workload" -v s="$size" -v n="$n" '$1 == w && $4 == s && $2 == n' "$tmp/speedup.csv" |
+				sort -t, -k5,5n >"$d/rows.csv"
+			awk -F, -v d="$d" '{ print $5 "," $7 "," ($8 == "" ? $7 : $8) "," ($9 == "" ? $7 : $9) "," $10 > (d "/k" $3 "-" $6 ".dat") }' "$d/rows.csv"
+			# shellcheck disable=SC2046
+			backends=$(in_palette_order $(distinct 6 <"$d/rows.csv"))
+			# shellcheck disable=SC2086
+			styles=$(styles_of $backends)
+			ks=$(distinct 3 <"$d/rows.csv" | sort -n | tr '\n' ' ')
+			ts=$(distinct 5 <"$d/rows.csv" | sort -n | tr '\n' ' ')
+			have=" $(awk -F, '{ print $3 "/" $6 }' "$d/rows.csv" | sort -u | tr '\n' ' ')"
+			floor=0
+			grep -q ',floor,' "$d/rows.csv" && floor=1
+			# shellcheck disable=SC2046
+			set -- $(awk -F, '{ if ($5 + 0 > t) t = $5 + 0; for (i = 7; i <= 9; i++) if ($i + 0 > y) y = $i + 0 }
+				END { if (y > 2 * t) y = 2 * t; if (y < t) y = t; print t, y }' "$d/rows.csv")
+			out=$plots/$profile/$workload-speedup$(suffix "$size" "$sizes").png
+			gp "$here/speedup.gp" "scripts='$(gp_quote "$here")'; dir='$(gp_quote "$d")'; out='$(gp_quote "$out")'; \
+				workload='$workload'; backends='$backends'; styles='$styles'; ks='$ks'; ts='$ts'; \
+				have='$have'; floor=$floor; tmax=$1; ymax=$2; n='$n'; \
+				profile='$(gp_quote "$proftext$(sizetext "$size")")'; \
+				what='$(gp_quote "$(describe "$workload")")'; \
+				note='$(gp_quote "median of $samples; bars: 95% interval of the speedup (samples paired by process and round)")'; \
+				pinning='$(gp_quote "${pinning:-where the threads ran: not recorded}")'; \
+				source='$(gp_quote "$source")'"
 			wrote "$out"
 		done
 	done

@@ -74,9 +74,12 @@ caption() {
 	case "$2:$name" in
 	run:varkor) echo "Seed 001's workloads (fixed size, not swept over N)$sizetext: the time of one run, the storage's peak memory and the allocation calls of one run, a bar per backend." ;;
 	run:cache-*) echo "${name#cache-} under valgrind (make cachegrind)$sizetext: simulated D1 and LLd misses per entity of the timed call, a panel per k and N, two bars per backend." ;;
+	run:*-speedup) echo "${name%-speedup}$sizetext: the speedup over T = 1 (the same backend's time at T = 1 over its time at T) against the thread count T, at the largest N, a panel per k, a line per backend and the floor with the speedup's 95% interval; the ideal T dotted." ;;
 	run:*)
 		what=$(describe "$name")
-		echo "$name$sizetext: time per entity against the entity count N, a panel per k, a line per backend, its 95% interval as error bars${what:+. Timed: $what}." ;;
+		threads=
+		[ ! -f "$(dirname "$1")/$name-speedup.png" ] || threads=" at its largest thread count T (the speedup figure has every T)"
+		echo "$name$sizetext: time per entity against the entity count N$threads, a panel per k, a line per backend, its 95% interval as error bars${what:+. Timed: $what}." ;;
 	profiles:*) echo "$name: time per entity by profile (A, AA, AAA: more component types and systems registered), at the largest N the profiles share, a panel per k." ;;
 	compare:varkor) echo "Seed 001's workloads, OLD against NEW: the time of one run of each (OLD hollow, left; NEW filled, right), and NEW/OLD with its 95% interval under it." ;;
 	compare:*) echo "$name, OLD against NEW: time per entity (OLD dashed and hollow, NEW solid and filled), points whose verdict is faster or slower marked; NEW/OLD per backend with its 95% interval under it." ;;
@@ -89,6 +92,7 @@ rank() {
 	group=0
 	case "$name" in varkor*) group=1 ;; cache-*) group=2; name=${name#cache-} ;; esac
 	base=${name%-[0-9]*B}
+	base=${base%-speedup}
 	i=$(echo "$workload_order" | tr ' ' '\n' | awk -v w="$base" '$0 == w { print NR; exit }')
 	printf '%d %03d %s\n' "$group" "${i:-999}" "$(basename "$1")"
 }
@@ -127,7 +131,9 @@ md_table() {
 }
 
 # The per-row figures of a CSV, columns by name, as "workload|N|k|backend|ns per entity|low per
-# entity|high per entity|ratio_to_floor|ratio_to_best|ratio low|ratio high|vs_best|noisy"
+# entity|high per entity|ratio_to_floor|ratio_to_best|ratio low|ratio high|vs_best|noisy"; a
+# threaded workload's rows (they have a speedup) are named "workload T=<threads>", a column of
+# the tables each
 rows_of() {
 	grep -v '^#' "$1" | awk -F, -v OFS='|' -v file="$1" '
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
@@ -139,7 +145,8 @@ rows_of() {
 			n = col("entities") + 0; med = col("median_ns") + 0; npe = col("ns_per_entity") + 0
 			u = npe > 0 ? med / npe : n; if (u <= 0) u = 1
 			lo = col("ci_low_ns"); hi = col("ci_high_ns")
-			print col("workload"), n, col("components"), col("backend"), npe,
+			print col("workload") (col("speedup") != "" ? " T=" col("threads") : ""), n,
+				col("components"), col("backend"), npe,
 				lo == "" ? "" : lo / u, hi == "" ? "" : hi / u, col("ratio_to_floor"), col("ratio_to_best"),
 				col("ratio_ci_low"), col("ratio_ci_high"), col("vs_best"), col("noisy") + 0
 		}' >"$tmp/rows" || exit 2

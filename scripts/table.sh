@@ -9,6 +9,8 @@
 # swept rows) and COMPONENTS (default 2); a swept workload measured at one k only (fragmented)
 # at that k; seed 001's own (varkor-*) at their N and k. An ENTITIES or COMPONENTS that no
 # swept row has is an error that lists the ones the CSV has.
+# A threaded workload (parallel-iterate: a row per thread count T) is shown at its largest T,
+# which its label names.
 # A row the CSV flags noisy (its column noisy is 1; the CSV's `#` lines say what that means)
 # has "(noisy)" after its time. A ratio under 0.1 reads 1/x (x times smaller, x to three
 # significant digits), not 0.000; a zero reads 0. Columns are found by their header names.
@@ -74,6 +76,7 @@ col("backend") == "floor" { next }
 	row[++nr] = $0
 	w = col("workload"); b = col("backend")
 	if (b == base) has_base = 1
+	if (col("threads") + 0 > maxt[w]) maxt[w] = col("threads") + 0
 	if (w !~ /^varkor-/) {
 		if (col("entities") + 0 > maxn) maxn = col("entities") + 0
 		ns[col("entities") + 0] = 1; ks[w, col("components") + 0] = 1; kall[col("components") + 0] = 1
@@ -97,13 +100,14 @@ END {
 	for (i = 1; i <= nr; i++) {
 		$0 = row[i]
 		w = col("workload")
+		if (col("threads") != "" && col("threads") + 0 != maxt[w]) continue
 		if (w !~ /^varkor-/) {
 			if (col("entities") + 0 != n) continue
 			# a workload measured at one k only (fragmented) is shown at that k
 			kk = ((w, k) in ks) ? k : col("components") + 0
 			if (col("components") + 0 != kk) continue
 		}
-		if (!(w in seen)) { seen[w] = 1; order[++nw] = w; label[w] = w " (N=" col("entities") ", k=" col("components") ")" }
+		if (!(w in seen)) { seen[w] = 1; order[++nw] = w; label[w] = w " (N=" col("entities") ", k=" col("components") (col("speedup") != "" ? ", T=" col("threads") : "") ")" }
 		b = col("backend")
 		key = w SUBSEP b
 		if (!(key in t)) { nb[w]++; bk[w, nb[w]] = b }

@@ -78,6 +78,15 @@ bad duplicate-components "component count 2 is listed twice" --components 2,2
 bad duplicate-entities "entity count 2048 is listed twice (in '1024..4096')" --entities 2048,1024..4096
 bad processes-zero "process count '0' is out of range (valid: 1..64)" --processes 0
 bad layout-unknown "unknown layout 'tidy' (valid: random, fixed)" --layout tidy
+# --threads: 1..the CPUs this process may run on (nproc counts those too)
+cpus=$(nproc)
+bad threads-zero "thread count '0' is out of range (valid: 1..$cpus)" --threads 0
+bad threads-beyond-cpus "thread count '$((cpus + 1))' is out of range (valid: 1..$cpus)" \
+	--threads $((cpus + 1))
+bad threads-range-beyond-cpus "thread count '$((cpus * 2))' is out of range (valid: 1..$cpus)" \
+	--threads 1..$((cpus * 2))
+bad threads-text "thread count 'all' is not a number" --threads all
+bad duplicate-threads "thread count 1 is listed twice" --threads 1,1
 bad scale-too-large "varkor-create at --scale 5 would hold 5000000 entities at once" \
 	--scale 5 --workloads varkor-create
 bad scale-random-too-large "varkor-random at --scale 100 would hold" --scale 100 \
@@ -147,8 +156,8 @@ else
 	fail trace-samples "$(head -c 600 "$tmp/stderr")"
 fi
 
-# A good run: every backend, every workload; each row group (workload, N, k) has every backend
-# (and a floor row for iterate), and its rows agree on their checksum.
+# A good run: every backend, every workload; each row group (workload, N, k, T) has every
+# backend (and a floor row for iterate), and its rows agree on their checksum.
 good="$tmp/good.csv"
 if "$bin" --entities 64,256 --components 1,3 --reps 2 --processes 2 --scale 0.005 --output "$good" \
 	2>"$tmp/stderr"; then
@@ -157,7 +166,7 @@ if "$bin" --entities 64,256 --components 1,3 --reps 2 --processes 2 --scale 0.00
 	verdict=$(grep -v '^#' "$good" | awk -F, -v backends="$backends" -v workloads="$workloads" '
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{
-			g = $c["workload"] "," $c["entities"] "," $c["components"]
+			g = $c["workload"] "," $c["entities"] "," $c["components"] "," $c["threads"]
 			w[$c["workload"]] = 1
 			if ($c["backend"] == "floor") floor[g]++; else rows[g]++
 			if ((g in sum) && sum[g] != $c["checksum"]) bad++
@@ -203,6 +212,45 @@ else
 	fail fixed-inner-no-floor "expected 4 rows with inner 3 and no floor: $(cat "$tmp/stderr" "$fixed")"
 fi
 
+# parallel-iterate over every thread count 1..the CPUs: a row per backend and floor at each T;
+# every row's checksum is iterate's at the same N and k (each entity updated once per pass,
+# whatever the split); the speedup is 1 at T = 1 and has a value and an interval at every other
+# T; the CSV says where the threads ran.
+par="$tmp/parallel.csv"
+if "$bin" --workloads iterate,parallel-iterate --entities 4096 --components 1,3 --threads 1..$cpus \
+	--processes 2 --reps 2 --output "$par" 2>"$tmp/stderr"; then
+	backends=$("$bin" --list | sed -n '/^backends:/,/^workloads/p' | grep -c '^  ')
+	verdict=$(grep -v '^#' "$par" | awk -F, -v backends="$backends" -v cpus="$cpus" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["workload"] == "iterate" { want[$c["components"]] = $c["checksum"]; next }
+		{
+			k = $c["components"]; t = $c["threads"]
+			rows[k "," t]++
+			if ($c["checksum"] != want[k]) bad++
+			if (t == 1 && $c["speedup"] != "1.000") one++
+			if (t > 1 && ($c["speedup"] == "" || $c["speedup_ci_low"] == "" ||
+			    $c["speedup_ci_high"] == "")) none++
+		}
+		END {
+			n = 0; for (g in rows) { n++; if (rows[g] != backends + 1) short++ }
+			if (n != 2 * cpus) print n " row groups of parallel-iterate, expected " 2 * cpus
+			else if (short) print short " row groups without every backend and the floor"
+			else if (bad) print bad " rows whose checksum is not iterate'"'"'s"
+			else if (one) print one " rows at T = 1 whose speedup is not 1"
+			else if (none) print none " rows at T > 1 without a speedup and its interval"
+			else print "ok"
+		}')
+	if [ "$verdict" != ok ]; then
+		fail parallel-iterate "$verdict"
+	elif ! grep -q '^# cpu .*a parallel row pins its thread t to the t-th of cpus' "$par"; then
+		fail parallel-iterate "the CSV does not say where the threads ran: $(grep '^# cpu' "$par")"
+	else
+		ok parallel-iterate
+	fi
+else
+	fail parallel-iterate "exit status $?: $(cat "$tmp/stderr")"
+fi
+
 # --list and --help answer and exit 0.
 if "$bin" --list | grep -q '^  hash' && "$bin" --help | grep -q -- '--entities'; then
 	ok list-help
@@ -212,7 +260,8 @@ fi
 
 # The good run wrote its raw samples beside it: every process and round of every row.
 if [ -r "$tmp/good-samples.csv" ] &&
-	[ "$(grep -v '^#' "$tmp/good-samples.csv" | awk -F, 'NR > 1 && $6 == 2 { n++ } END { print n + 0 }')" -gt 0 ]; then
+	[ "$(grep -v '^#' "$tmp/good-samples.csv" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["process"] == 2 { n++ } END { print n + 0 }')" -gt 0 ]; then
 	ok samples-beside-csv
 else
 	fail samples-beside-csv "no samples of process 2 in $tmp/good-samples.csv"

@@ -8,7 +8,9 @@
 #                  marked; make table with CSV= and ENTITIES= writes beside that CSV
 #   plot.sh        a CSV where a backend lacks a panel, with and without the confidence-interval
 #                  columns, and a cache CSV where a backend lacks a panel: exit 0, the figures
-#                  written, and gnuplot says nothing (-v shows its warnings)
+#                  written, and gnuplot says nothing (-v shows its warnings); a threaded
+#                  workload (a row per T): its speedup figure, its time figure at its largest
+#                  T, and table.sh's row at that T
 #   styles.gp      eight distinct colours and point shapes (no two colours alike in CIELAB), the
 #                  first 64 styles all distinct pairs, and the floor a dashed line
 # Costs: about a second of gnuplot and a few short runs of build/ecsbench. Ends with
@@ -169,6 +171,31 @@ check plot-cache-writes "no cache-iterate.png" test -s "$tmp/cache-plots/A/cache
 scripts/plot.sh -r "$tmp/cache" -o "$tmp/cache-plots" A >"$tmp/plot.log" 2>&1
 check plot-quiet "a normal run printed more than the files it wrote: $(grep -v '^plot.sh: wrote' "$tmp/plot.log" | head -n 2)" \
 	sh -c "! grep -qv '^plot.sh: wrote' '$tmp/plot.log'"
+
+# --- a threaded workload ------------------------------------------------------------------
+mkdir -p "$tmp/par"
+awk 'BEGIN {
+	print "# ecsbench commit 0123456789ab"
+	print "# date 2026-01-02T03:04:05Z"
+	print "# cpu Test CPU; 4 online; pinned to cpu 3; a parallel row pins its thread t to the t-th of cpus 3,0-2 (thread 0: the measuring thread)"
+	print "# profile A (32 component types, 16 systems); systems registered 16"
+	print "# processes 3, spread over the run (random layout); per process 1 warm-up and 3 timed samples"
+	print "backend,profile,systems,workload,entities,components,threads,component_bytes,processes,reps,inner,median_ns,ci_low_ns,ci_high_ns,noisy,min_ns,max_ns,ns_per_entity,ratio_to_floor,speedup,speedup_ci_low,speedup_ci_high,peak_bytes,allocations,checksum"
+	nb = split("hash vector archetype floor", b, " ")
+	for (k = 1; k <= 2; k++) for (n = 1024; n <= 2048; n *= 2) for (t = 1; t <= 4; t *= 2) for (j = 1; j <= nb; j++) {
+		# vector lacks T = 4 at k = 2; a row median is 1000 T + the backend number
+		if (b[j] == "vector" && k == 2 && t == 4) continue
+		ns = 1000 * t + j; s = t == 1 ? 1 : t * 0.8 / j
+		printf "%s,A,16,parallel-iterate,%d,%d,%d,8,3,3,1,%d,%d,%d,0,%d,%d,%.4f,1.0,%.3f,%.3f,%.3f,100,0,c0ffee\n",
+			b[j], n, k, t, ns, ns - 1, ns + 1, ns - 1, ns + 1, ns / n, s, s * 0.9, s * 1.1
+	}
+}' >"$tmp/par/A.csv"
+plotted plot-threaded -r "$tmp/par" -o "$tmp/par-plots" A
+check plot-speedup-figure "no parallel-iterate-speedup.png" test -s "$tmp/par-plots/A/parallel-iterate-speedup.png"
+check plot-threaded-time-figure "no parallel-iterate.png" test -s "$tmp/par-plots/A/parallel-iterate.png"
+scripts/table.sh "$tmp/par/A.csv" hash 2048 1 >"$tmp/par-table.md" 2>&1
+check table-threaded-largest-t "the table is not at T = 4 (hash 4.00 us): $(grep 'hash' "$tmp/par-table.md")" \
+	sh -c "grep -q 'parallel-iterate (N=2048, k=1, T=4) | hash | 4.00 us' '$tmp/par-table.md'"
 
 # --- the palette --------------------------------------------------------------------------
 (cd scripts && gnuplot -e "load 'styles.gp'; do for [i = 1:64] { print sprintf('%d %s %d', i, colour(i), point(i)) }") \

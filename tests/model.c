@@ -233,6 +233,70 @@ static bool check_entity(struct model *m, const struct ecs_ops *ops, ecs_storage
 	return true;
 }
 
+/*
+ * Reads one iteration of system y to its end: every batch non-empty, every entity matching and
+ * seen for the first time in this check (seen[record] == mark marks those seen; several
+ * iterations, the parts of a split, may share one mark), and every value the batch hands out
+ * the stored one. *visited counts the entities.
+ */
+static bool check_iteration(struct model *m, const struct ecs_ops *ops, ecs_storage *s,
+                            uint32_t y, struct ecs_iter *it, uint32_t *seen, uint32_t mark,
+                            uint32_t *visited)
+{
+	struct ecs_batch b;
+	while (ops->system_iter_next(it, &b)) {
+		if (b.count == 0 || !b.entities) {
+			check_failed(__FILE__, __LINE__, "system %u: empty batch returned", y);
+			return false;
+		}
+		for (uint32_t i = 0; i < b.count; i++) {
+			struct model_entity *r = model_find(m, b.entities[i]);
+			uint32_t rec = r ? (uint32_t)(r - m->entities) + 1 : 0;
+			if (!r || !matches(m, r, y) || seen[rec] == mark) {
+				check_failed(__FILE__, __LINE__, "system %u visits entity %08x: %s", y,
+				             b.entities[i],
+				             !r || !r->alive    ? "dead or unknown"
+				             : !matches(m, r, y) ? "does not match"
+				                                 : "twice");
+				return false;
+			}
+			seen[rec] = mark;
+			(*visited)++;
+			for (uint32_t c = 0; c < m->system_type_count[y]; c++) {
+				uint32_t t = m->system_types[y][c];
+				void *p = b.columns[c] ? (char *)b.columns[c] + (size_t)i * m->sizes[t]
+				                       : (b.pointers[c] ? b.pointers[c][i] : NULL);
+				void *q = NULL;
+				ops->component_get(s, b.entities[i], t, &q);
+				if (!p || p != q || memcmp(p, r->values + m->offsets[t], m->sizes[t])) {
+					check_failed(__FILE__, __LINE__,
+					             "system %u, entity %08x, component %u: batch value %s", y,
+					             b.entities[i], t,
+					             !p       ? "missing"
+					             : p != q ? "is not the stored one"
+					                      : "differs from the model");
+					return false;
+				}
+			}
+		}
+	}
+	if (b.count != 0) {
+		check_failed(__FILE__, __LINE__, "system %u: the last batch's count is %u, not 0", y,
+		             b.count);
+		return false;
+	}
+	return true;
+}
+
+static uint32_t expected_visits(struct model *m, uint32_t y)
+{
+	uint32_t expected = 0;
+	for (uint32_t i = 0; i < m->entity_count; i++)
+		expected += matches(m, &m->entities[i], y) &&
+		            model_find(m, m->entities[i].handle) == &m->entities[i];
+	return expected;
+}
+
 bool model_check(struct model *m, const struct ecs_ops *ops, ecs_storage *s)
 {
 	for (uint32_t i = 0; i < m->entity_count; i++)
@@ -242,59 +306,58 @@ bool model_check(struct model *m, const struct ecs_ops *ops, ecs_storage *s)
 	bool ok = true;
 	for (uint32_t y = 0; ok && y < m->system_count; y++) {
 		struct ecs_iter it;
-		struct ecs_batch b;
-		uint32_t visited = 0, expected = 0;
-		for (uint32_t i = 0; i < m->entity_count; i++)
-			expected += matches(m, &m->entities[i], y) && model_find(m, m->entities[i].handle) ==
-			                                                  &m->entities[i];
+		uint32_t visited = 0, expected = expected_visits(m, y);
 		if (ops->system_iter_begin(s, y, &it) != ECS_OK) {
 			check_failed(__FILE__, __LINE__, "system_iter_begin(%u) failed", y);
 			ok = false;
 			break;
 		}
-		while (ok && ops->system_iter_next(&it, &b)) {
-			if (b.count == 0 || !b.entities) {
-				check_failed(__FILE__, __LINE__, "system %u: empty batch returned", y);
-				ok = false;
-				break;
-			}
-			for (uint32_t i = 0; ok && i < b.count; i++) {
-				struct model_entity *r = model_find(m, b.entities[i]);
-				uint32_t rec = r ? (uint32_t)(r - m->entities) + 1 : 0;
-				if (!r || !matches(m, r, y) || seen[rec] == y + 1) {
-					check_failed(__FILE__, __LINE__,
-					             "system %u visits entity %08x: %s", y, b.entities[i],
-					             !r || !r->alive ? "dead or unknown"
-					             : !matches(m, r, y) ? "does not match" : "twice");
-					ok = false;
-					break;
-				}
-				seen[rec] = y + 1;
-				visited++;
-				for (uint32_t c = 0; ok && c < m->system_type_count[y]; c++) {
-					uint32_t t = m->system_types[y][c];
-					void *p = b.columns[c]
-					              ? (char *)b.columns[c] + (size_t)i * m->sizes[t]
-					              : (b.pointers[c] ? b.pointers[c][i] : NULL);
-					void *q = NULL;
-					ops->component_get(s, b.entities[i], t, &q);
-					if (!p || p != q || memcmp(p, r->values + m->offsets[t], m->sizes[t])) {
-						check_failed(__FILE__, __LINE__,
-						             "system %u, entity %08x, component %u: batch value "
-						             "%s",
-						             y, b.entities[i], t,
-						             !p ? "missing" : p != q ? "is not the stored one"
-						                                     : "differs from the model");
-						ok = false;
-					}
-				}
-				if (!ok)
-					break;
-			}
-		}
+		ok = check_iteration(m, ops, s, y, &it, seen, y + 1, &visited);
 		if (ok && visited != expected) {
 			check_failed(__FILE__, __LINE__, "system %u visited %u entities, expected %u", y,
 			             visited, expected);
+			ok = false;
+		}
+	}
+	free(seen);
+	return ok;
+}
+
+bool model_check_split(struct model *m, const struct ecs_ops *ops, ecs_storage *s,
+                       uint32_t parts)
+{
+	uint32_t *seen = calloc(m->entity_count + 1, sizeof *seen);
+	CHECK(seen != NULL);
+	bool ok = true;
+	for (uint32_t y = 0; ok && y < m->system_count; y++) {
+		uint32_t visited = 0, expected = expected_visits(m, y);
+		/* The parts' iterators all begun first, then read in turn: a part must not depend on
+		 * another part's iteration (as when threads read them at once). */
+		struct ecs_iter *its = malloc(parts * sizeof *its);
+		if (!its) {
+			check_failed(__FILE__, __LINE__, "out of memory");
+			ok = false;
+			break;
+		}
+		for (uint32_t part = 0; ok && part < parts; part++) {
+			int rc = ecs_system_iter_split(ops, s, y, part, parts, &its[part]);
+			if (rc != ECS_OK) {
+				check_failed(__FILE__, __LINE__, "system_iter_split(%u, part %u of %u) "
+				             "returned %s", y, part, parts, ecs_status_name(rc));
+				ok = false;
+			}
+		}
+		for (uint32_t q = 0; ok && q < parts; q++) {
+			uint32_t part = parts - 1 - q; /* the last first: no part waits for another */
+			ok = check_iteration(m, ops, s, y, &its[part], seen, y + 1, &visited);
+			if (!ok)
+				check_failed(__FILE__, __LINE__, "(in part %u of %u)", part, parts);
+		}
+		free(its);
+		if (ok && visited != expected) {
+			check_failed(__FILE__, __LINE__,
+			             "system %u split in %u parts visited %u entities, expected %u", y,
+			             parts, visited, expected);
 			ok = false;
 		}
 	}

@@ -66,5 +66,9 @@ void *model_value(struct model *m, ecs_entity e, uint32_t type);
 
 /* Compares the storage with the model (see above); a failed check prints why. */
 bool model_check(struct model *m, const struct ecs_ops *ops, ecs_storage *s);
+/* Every system's pass split in `parts` (ecs_system_iter_split): the parts together visit each
+ * matching entity exactly once, with the stored values, and nothing else. */
+bool model_check_split(struct model *m, const struct ecs_ops *ops, ecs_storage *s,
+                       uint32_t parts);
 
 #endif

@@ -18,6 +18,7 @@ struct fixture {
 	uint64_t rng;
 	bool allow_oom;    /* ECS_ERR_NO_MEMORY is accepted when the allocator failed on purpose */
 	uint64_t oom_seen; /* operations that failed that way */
+	uint32_t checks;   /* check_all calls so far (which split, and in how many parts) */
 };
 
 uint64_t next_random(struct fixture *f);
@@ -43,6 +44,8 @@ bool op_has(struct fixture *f, ecs_entity e, uint32_t t);
 bool op_register(struct fixture *f, const uint32_t *types, uint32_t count);
 bool op_register_excluding(struct fixture *f, const uint32_t *types, uint32_t count,
                            const uint32_t *excluded, uint32_t excluded_count);
+/* The whole state against the model; and every other call, every system's pass split in 2..16
+ * parts, one more each time (model_check_split). */
 bool check_all(struct fixture *f);
 
 ecs_entity some_live(struct fixture *f);

@@ -12,6 +12,8 @@
 #   build/asan/scenario_engine  the same under AddressSanitizer and UndefinedBehaviorSanitizer
 #   tests/scenario_cli.sh    build/ecsbench --scenario and --sweep: bad input, short runs of every
 #                            shipped scenario whose checksums agree, a sweep, the check build
+#   build/tsan/parallel      the parallel pass on every backend under ThreadSanitizer
+#   tests/parallel.sh        a short parallel-iterate run of the harness under ThreadSanitizer
 #   tests/cli.sh             build/ecsbench's command line: bad input, a good run, SIGINT
 #   tests/figures.sh         the figure and table scripts on synthetic files (gnuplot, no valgrind)
 #   tests/report.sh          make compare's figures and make report's page, on small real runs
@@ -59,6 +61,9 @@ suite "scenario files (ASan+UBSan)" env ASAN_OPTIONS=detect_leaks=1:abort_on_err
 suite "scenario engine" build/scenario_engine
 suite "scenario engine (ASan+UBSan)" env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 build/asan/scenario_engine
+suite "parallel pass (ThreadSanitizer)" env TSAN_OPTIONS=halt_on_error=1:exitcode=66 \
+	build/tsan/parallel
+suite "parallel-iterate (ThreadSanitizer)" tests/parallel.sh
 suite cli tests/cli.sh
 suite "scenario command line" tests/scenario_cli.sh
 suite figures tests/figures.sh

@@ -1,0 +1,87 @@
+# speedup.gp: a threaded workload's speedup against its thread count T, for one profile: a
+# panel per k at the largest N the run measured, a line per backend (its time at T = 1 over its
+# time at T, the same backend's, with the 95% interval of samples paired by process and round
+# as error bars), the floor (plain arrays cut the same way) as the dashed reference line, and
+# the ideal speedup T as a dotted grey line. A backend that a panel lacks is named there as not
+# measured.
+# Variables (set by plot.sh with -e): scripts (this folder), dir (the series files
+# dir/k<k>-<backend>.dat: "T,speedup,low,high,noisy", sorted by T), out, workload, backends,
+# styles (as time.gp), ks (space-separated), have (" k/backend ..." for each series file),
+# floor (1: there are k<k>-floor.dat files), tmax (the largest T), ymax (the largest speedup or
+# interval end, capped at 2 tmax), n (the entity count of the panels), ts (the measured T,
+# space-separated), profile, what (the timed region, from --list), note (samples, bars),
+# source (the run: commit, date, cpu), pinning (where the threads ran, from the CSV).
+load scripts . "/styles.gp"
+
+nk = words(ks)
+nb = words(backends)
+canvas_w = nk > 1 ? 480 * nk + 100 : 900
+set terminal pngcairo size canvas_w, 660 font "DejaVu Sans,10" noenhanced
+set output out
+
+series(k, b) = sprintf("%s/k%s-%s.dat", dir, k, b)
+
+unset logscale
+set xrange [0.5 : tmax + 0.5]
+set xtics ()
+do for [i = 1:words(ts)] {
+	set xtics add (word(ts, i) word(ts, i) + 0)
+}
+set mxtics 1
+set yrange [0 : ymax * 1.1]
+set ytics autofreq
+set mytics 2
+set xlabel "threads T (each pinned to a CPU of its own)"
+# The ideal: T threads, T times as fast.
+set style line 52 linecolor rgb "#909090" linewidth 1.5 dashtype (2, 4) pointtype 0
+
+key_top = 0.07
+pl = nk > 1 ? 0.065 : 0.1
+gap = 0.04
+set multiplot title sprintf("%s: speedup against threads, profile %s, N = %s\n%s%s\n%s\n%s", \
+	workload, profile, n, what eq "" ? "" : "timed: " . what . "\n", note, pinning, source) \
+	font ",11"
+set bmargin at screen 0.16
+set tmargin at screen (what eq "" ? 0.8 : 0.77)
+do for [i = 1:nk] {
+	k = word(ks, i)
+	set lmargin at screen panel_l(i, nk)
+	set rmargin at screen panel_r(i, nk)
+	set title sprintf("k = %s component%s per entity", k, k eq "1" ? "" : "s")
+	if (i == 1) {
+		set ylabel "speedup: time at T = 1 / time at T"
+	} else {
+		unset ylabel
+	}
+	cmd = sprintf(", x with lines linestyle 52 notitle")
+	if (floor && strstrt(have, sprintf(" %s/floor ", k)) > 0) {
+		cmd = cmd . sprintf(", '%s' using 1:2:3:4 with yerrorlines linestyle 51 notitle", \
+			series(k, "floor"))
+	}
+	missing = ""
+	do for [j = 1:nb] {
+		if (strstrt(have, sprintf(" %s/%s ", k, word(backends, j))) > 0) {
+			cmd = cmd . sprintf(", '%s' using 1:2:3:4 with yerrorlines linestyle %s notitle", \
+				series(k, word(backends, j)), word(styles, j))
+		} else {
+			missing = missing . (missing eq "" ? "" : ", ") . word(backends, j)
+		}
+	}
+	unset label
+	if (missing ne "") {
+		set label 1 "not measured: " . missing at graph 0.03, graph 0.96 left font ",9" textcolor rgb "#606060"
+	}
+	unset key
+	eval "plot " . cmd[3:*]
+}
+unset label
+keycmd = ""
+do for [j = 1:nb] {
+	keycmd = keycmd . sprintf(", keyentry with yerrorlines linestyle %s title '%s'", word(styles, j), word(backends, j))
+}
+if (floor) {
+	keycmd = keycmd . ", keyentry with yerrorlines linestyle 51 title floor_title"
+}
+keycmd = keycmd . ", keyentry with lines linestyle 52 title 'ideal (T)'"
+eval draw_key
+unset multiplot
