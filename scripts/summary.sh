@@ -1,26 +1,33 @@
 #!/bin/sh
-# summary.sh CSV [ENTITIES] [COMPONENTS]: a Markdown table of median ns per entity, one row per
-# backend, one column per workload, for one entity count and component count (default: the
-# largest N in the file, k = 2), from a CSV that build/ecsbench wrote. Prints the CSV's
-# environment lines first, so the table says where it came from.
+# summary.sh CSV [ENTITIES] [COMPONENTS]: a Markdown table of median ns per entity, each with its
+# ratio to the floor, one row per backend (and the floor), one column per single-threaded swept
+# workload, for one entity count and component count (default: the largest N of the swept
+# workloads, k = 2), from a CSV that build/ecsbench wrote. Prints the CSV's environment lines
+# first, so the table says where it came from.
 set -eu
 csv=${1:?usage: summary.sh CSV [ENTITIES] [COMPONENTS]}
 [ -r "$csv" ] || { echo "summary.sh: cannot read '$csv'" >&2; exit 2; }
-n=${2:-$(grep -v '^#' "$csv" | tail -n +2 | cut -d, -f5 | sort -n | tail -n 1)}
+col() { grep -v '^#' "$csv" | head -n 1 | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
+# The default N: the largest of the swept workloads' (the Varkor workloads' fixed counts aside).
+n=${2:-$(grep -v '^#' "$csv" | awk -F, -v w="$(col workload)" -v e="$(col entities)" \
+	'NR > 1 && $w !~ /^varkor-/ && $e + 0 > m { m = $e + 0 } END { print m + 0 }')}
 k=${3:-2}
 grep '^# \(date\|cpu\|compiler\|profile\|command\)' "$csv" | sed 's/^# /    /'
 echo
+# One thread: parallel-iterate has a figure of its own (its speedup against T).
 grep -v '^#' "$csv" | awk -F, -v n="$n" -v k="$k" '
 NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-$col["entities"] == n && $col["components"] == k {
+$col["entities"] == n && $col["components"] == k && $col["workload"] !~ /^varkor-/ &&
+    $col["workload"] != "parallel-iterate" {
 	b = $col["backend"]; w = $col["workload"]
 	if (!(b in seenb)) { seenb[b] = 1; backends[++nb] = b }
 	if (!(w in seenw)) { seenw[w] = 1; works[++nw] = w }
-	cell[b, w] = sprintf("%.1f", $col["ns_per_entity"])
+	r = ("ratio_to_floor" in col) ? $col["ratio_to_floor"] : ""
+	cell[b, w] = sprintf("%.2f", $col["ns_per_entity"]) (r != "" && b != "floor" ? sprintf(" (%.1fx)", r) : "")
 }
 END {
 	if (nb == 0) { print "summary.sh: no rows with entities=" n " and components=" k > "/dev/stderr"; exit 2 }
-	printf "ns per entity, N = %d, k = %d (median)\n\n| backend |", n, k
+	printf "ns per entity, N = %d, k = %d (median; in parentheses, the ratio to the floor)\n\n| backend |", n, k
 	for (j = 1; j <= nw; j++) printf " %s |", works[j]
 	printf "\n| --- |"
 	for (j = 1; j <= nw; j++) printf " ---: |"

@@ -106,6 +106,18 @@ timing_csv "$tmp/T.csv" 0
 mkdir -p "$tmp/ci"
 timing_csv "$tmp/ci/A.csv" 1
 
+# --- summary.sh ---------------------------------------------------------------------------
+# The README's at-a-glance table: the largest N by default, a cell per backend and workload,
+# the floor's row, and no ratio where the CSV has none (this one has no ratio_to_floor column).
+if scripts/summary.sh "$tmp/T.csv" >"$tmp/summary.md" 2>"$tmp/summary.err"; then
+	check summary-largest-n "not at N = 4096: $(head -c 300 "$tmp/summary.md")" \
+		grep -q 'N = 4096, k = 2' "$tmp/summary.md"
+	check summary-cells "hash's row is not 'create, iterate' at N = 4096, k = 2" \
+		grep -qF '| hash | 30.00 | 3.00 |' "$tmp/summary.md"
+else
+	fail summary-runs "exit status $?: $(cat "$tmp/summary.err")"
+fi
+
 # --- table.sh -----------------------------------------------------------------------------
 if scripts/table.sh "$tmp/T.csv" hash 2048 2 >"$tmp/table.md" 2>"$tmp/table.err"; then
 	check table-entities "no row of N=2048 in the table" grep -q 'iterate (N=2048, k=2)' "$tmp/table.md"
