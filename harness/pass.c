@@ -213,10 +213,12 @@ static void decide_sampling(const struct options *o, struct participant *x, uint
 }
 
 /* Warm-up samples a participant takes in this process: its plan's, but in the first process a
- * long run's calibration run already was one. */
-static uint32_t warmups_here(const struct participant *x, bool first)
+ * long run's calibration run already was one. Not where the runs per sample are fixed (--inner,
+ * a scenario's frames): there every participant must make the same runs, since a workload whose
+ * state each run changes (a scenario's frames) is verified at the end. */
+static uint32_t warmups_here(const struct options *o, const struct participant *x, bool first)
 {
-	if (first && x->run_ns > LONG_RUN_NS && x->s.warmup > 0)
+	if (first && o->inner == 0 && x->run_ns > LONG_RUN_NS && x->s.warmup > 0)
 		return x->s.warmup - 1;
 	return x->s.warmup;
 }
@@ -322,7 +324,7 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 			uint32_t p = order[(j + s) % np];
 			struct participant *x = &ps[p];
 			bool warm = s < o->warmup;
-			if (x->failed || (warm && s < o->warmup - warmups_here(x, first)) ||
+			if (x->failed || (warm && s < o->warmup - warmups_here(o, x, first)) ||
 			    (!warm && s - o->warmup >= x->s.reps))
 				continue;
 			struct sample_time t;
