@@ -110,8 +110,6 @@ static uint64_t floor_checksum(struct run *run, const uint32_t *types, uint32_t 
 	return h;
 }
 
-static const uint32_t sweep_types[COMP_MAX_K] = {COMP_POSITION, COMP_VELOCITY, COMP_MASS};
-
 /* create ------------------------------------------------------------------------------- */
 
 static int create_setup(struct run *run)

@@ -330,8 +330,6 @@ int parallel_system_pass(struct parallel_pool *pool, const struct ecs_ops *ops, 
 
 /* --- parallel-iterate ------------------------------------------------------------------ */
 
-static const uint32_t sweep_types[COMP_MAX_K] = {COMP_POSITION, COMP_VELOCITY, COMP_MASS};
-
 struct update_job {
 	uint32_t k;
 	size_t size[COMP_MAX_K];
@@ -416,22 +414,7 @@ static int parallel_iterate_execute(struct run *run)
 static int parallel_iterate_check(struct run *run)
 {
 	parallel_rest(parallel_state_pool(run));
-	uint64_t expected = run->expected * run->inner;
-	if (run->visited != expected)
-		return fail(run->r, "the parts visited %llu entities, expected %llu",
-		            (unsigned long long)run->visited, (unsigned long long)expected);
-	return 0;
-}
-
-/* As iterate's: every value read back through the interface, in creation order. */
-static int parallel_iterate_finish(struct run *run)
-{
-	const struct bench_case *c = run->c;
-	note_memory(run, &run->world);
-	if (!run->verify)
-		return 0;
-	return checksum_values(&run->world, c->entities, sweep_types, c->k, run->handles,
-	                       &run->r->checksum, run->r);
+	return iterate_check_visited(run);
 }
 
 const struct workload workload_parallel_iterate = {
@@ -445,6 +428,6 @@ const struct workload workload_parallel_iterate = {
 	.prepare = parallel_state_wake,
 	.execute = parallel_iterate_execute,
 	.end_sample = parallel_iterate_check,
-	.finish = parallel_iterate_finish,
+	.finish = iterate_finish,
 	.release = parallel_state_release,
 };

@@ -35,7 +35,7 @@ const struct profile *profile_find(const char *name)
 	return NULL;
 }
 
-static const uint32_t sweep_types[COMP_MAX_K] = {COMP_POSITION, COMP_VELOCITY, COMP_MASS};
+const uint32_t sweep_types[COMP_MAX_K] = {COMP_POSITION, COMP_VELOCITY, COMP_MASS};
 
 /* create ------------------------------------------------------------------------------- */
 
@@ -89,7 +89,7 @@ static int iterate_execute(struct run *run)
 	return 0;
 }
 
-static int check_visited(struct run *run)
+int iterate_check_visited(struct run *run)
 {
 	uint64_t expected = run->expected * run->inner;
 	if (run->visited != expected)
@@ -98,7 +98,7 @@ static int check_visited(struct run *run)
 	return 0;
 }
 
-static int iterate_finish(struct run *run)
+int iterate_finish(struct run *run)
 {
 	const struct bench_case *c = run->c;
 	note_memory(run, &run->world);
@@ -383,7 +383,7 @@ static const struct workload workload_iterate = {
 	.count_dependent = true,
 	.setup = iterate_setup,
 	.execute = iterate_execute,
-	.end_sample = check_visited,
+	.end_sample = iterate_check_visited,
 	.finish = iterate_finish,
 };
 static const struct workload workload_iterate_aged = {
@@ -393,7 +393,7 @@ static const struct workload workload_iterate_aged = {
 	.count_dependent = true,
 	.setup = iterate_aged_setup,
 	.execute = iterate_execute,
-	.end_sample = check_visited,
+	.end_sample = iterate_check_visited,
 	.finish = iterate_finish,
 };
 static const struct workload workload_churn = {
@@ -428,7 +428,7 @@ static const struct workload workload_fragmented = {
 	.count_dependent = true,
 	.setup = fragmented_setup,
 	.execute = fragmented_execute,
-	.end_sample = check_visited,
+	.end_sample = iterate_check_visited,
 	.finish = fragmented_finish,
 	.floor = &floor_fragmented,
 };

@@ -677,6 +677,31 @@ static int arch_reserve(ecs_storage *s, uint32_t entities)
 	return records_reserve(s, entities < ECS_MAX_ENTITIES ? entities : ECS_MAX_ENTITIES);
 }
 
+/*
+ * A new entity's record, alive, at the next row of table `table` (t, with room for it): a
+ * fresh index past the last used, or the first of the free list (whose records link through
+ * their row field). Returns its handle.
+ */
+static inline ecs_entity record_take(ecs_storage *s, bool fresh, uint32_t table,
+                                     struct arch_table *t)
+{
+	uint32_t index;
+	if (fresh) {
+		index = s->record_used++;
+		s->records[index].gen = 0;
+	} else {
+		index = s->free_head;
+		s->free_head = s->records[index].row;
+	}
+	struct arch_record *r = &s->records[index];
+	r->gen |= ARCH_ALIVE;
+	ecs_entity e = ecs_entity_make(index, r->gen & ECS_GENERATION_MASK);
+	r->table = table;
+	r->row = t->count++;
+	t->entities[r->row] = e;
+	return e;
+}
+
 static int arch_entity_create(ecs_storage *s, ecs_entity *out)
 {
 	if (!s || !out)
@@ -690,21 +715,7 @@ static int arch_entity_create(ecs_storage *s, ecs_entity *out)
 		rc = table_reserve(s, t, t->count + 1);
 	if (rc != ECS_OK)
 		return rc;
-	uint32_t index;
-	if (fresh) {
-		index = s->record_used++;
-		s->records[index].gen = 0;
-	} else {
-		index = s->free_head;
-		s->free_head = s->records[index].row;
-	}
-	struct arch_record *r = &s->records[index];
-	r->gen |= ARCH_ALIVE;
-	ecs_entity e = ecs_entity_make(index, r->gen & ECS_GENERATION_MASK);
-	r->table = ARCH_EMPTY_TABLE;
-	r->row = t->count++;
-	t->entities[r->row] = e;
-	*out = e;
+	*out = record_take(s, fresh, ARCH_EMPTY_TABLE, t);
 	return ECS_OK;
 }
 
@@ -759,23 +770,11 @@ static __attribute__((noinline)) int create_with_lookup(ecs_storage *s, const ui
 	struct arch_table *t = &s->tables[to];
 	if (t->count >= t->cap && (rc = table_grow_keeping(s, t, t->count + 1, v, count)) != ECS_OK)
 		return rc;
-	uint32_t index;
-	if (fresh) {
-		index = s->record_used++;
-		s->records[index].gen = 0;
-	} else {
-		index = s->free_head;
-		s->free_head = s->records[index].row;
-	}
-	struct arch_record *r = &s->records[index];
-	r->gen |= ARCH_ALIVE;
-	ecs_entity e = ecs_entity_make(index, r->gen & ECS_GENERATION_MASK);
-	r->table = to;
-	r->row = t->count++;
-	t->entities[r->row] = e;
+	ecs_entity e = record_take(s, fresh, to, t);
+	uint32_t row = t->count - 1;
 	for (uint32_t j = 0; j < count; j++) {
 		struct arch_column *col = &t->columns[j];
-		copy_value(col->data + (size_t)r->row * col->size, v[j], col->size);
+		copy_value(col->data + (size_t)row * col->size, v[j], col->size);
 	}
 	*out = e;
 	s->last_count = count;
