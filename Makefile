@@ -101,9 +101,10 @@ HARNESS_SRC := harness/main.c harness/cli.c harness/plan.c harness/pass.c harnes
 TEST_SRC := tests/conformance.c tests/ops.c tests/model.c harness/alloc.c
 # The scenario file layer's own test program (it needs no backend).
 SCENARIO_TEST_SRC := tests/scenario_file.c harness/scenario_file.c
-# The scenario engine's test program: every backend, the floor and the harness alone.
-ENGINE_TEST_SRC := tests/scenario_engine.c harness/scenario_engine.c harness/scenario_file.c \
-	harness/alloc.c harness/stats.c
+# The scenario engine's test program: every backend, the floor and the harness alone. With the
+# harness but its main: a parallel system's pass runs on parallel.c's pool, which comes with the
+# parallel-iterate workload and what it needs.
+ENGINE_TEST_SRC := tests/scenario_engine.c $(filter-out harness/main.c,$(HARNESS_SRC))
 
 # Variants: the optimised build, and the sanitizer builds the tests also run: ASan+UBSan, and
 # ThreadSanitizer for the parallel pass (gcc's, libtsan; scripts/deps.sh checks for it).

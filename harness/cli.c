@@ -91,7 +91,8 @@ static void help(void)
 	       "  --spacing S        geometric (default when A > 0: equal ratios, one scale for\n"
 	       "                     rates and counts that span decades) or linear\n"
 	       "  With --scenario: --backends, --processes, --output, --no-floor, --no-pin,\n"
-	       "  --layout, --malloc-default; the workload options are refused.\n\n"
+	       "  --layout, --malloc-default; the workload options are refused. Systems marked\n"
+	       "  parallel run on --set scenario.threads=T (default: all the CPUs), not --threads.\n\n"
 	       "Exit status: 0 ok; 1 a row failed, checksums disagree or a process died;\n"
 	       "2 bad usage (nothing run, nothing written).\n",
 	       ECS_MAX_ENTITIES, cpus_usable(), MAX_PROCESSES, DEFAULT_PROCESSES, DEFAULT_REPS,

@@ -144,6 +144,10 @@ int drive(const struct options *o, struct plan *plan, struct collection *c);
 /* The body of a child process: one pass, its events written to fd 3. Returns the exit code. */
 int child_main(const struct options *o, struct plan *plan);
 
+/* Whether the run has a threaded row: a threaded workload (parallel-iterate), or a scenario
+ * with a parallel system (pass.c). Such a row is timed on the wall clock whatever --clock says. */
+bool threaded_run(const struct options *o);
+
 /* Process setup a measuring process makes before its first row (pass.c); cpus: the CPUs its
  * threaded rows run on, found before it pins itself to one. */
 void measuring_process_setup(const struct options *o, char *pinning, size_t pinning_len,

@@ -70,13 +70,12 @@ static void cpus_text(const struct cpu_list *c, char *buf, size_t len)
 	}
 }
 
-/* Whether the run has a threaded workload (parallel-iterate). */
-static bool threaded_run(const struct options *o)
+bool threaded_run(const struct options *o)
 {
 	for (size_t i = 0; i < o->workload_count; i++)
 		if (o->workloads[i]->threaded)
 			return true;
-	return false;
+	return scenario_run_threaded(o);
 }
 
 void measuring_process_setup(const struct options *o, char *pinning, size_t pinning_len,

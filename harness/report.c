@@ -58,12 +58,18 @@ void report_run_header(FILE *f, const struct options *o, const char *pinning,
 	fprintf(f, "# compiler gcc %s; flags %s; -march=native is %s\n", __VERSION__, ECSB_CFLAGS,
 	        ECSB_MARCH);
 	fprintf(f, "# malloc %s\n", malloc_mode);
-	fprintf(f, "# clock %s\n",
+	fprintf(f, "# clock %s%s\n",
 	        o->wall_clock ? "wall (CLOCK_MONOTONIC): time the measuring thread spent off the CPU "
 	                        "counts (--clock wall)"
 	                      : "the measuring thread's CPU time (CLOCK_THREAD_CPUTIME_ID): time "
 	                        "another process, or the host, took the CPU away does not count; "
-	                        "off_cpu_pct says how much that was");
+	                        "off_cpu_pct says how much that was",
+	        o->wall_clock || !threaded_run(o)
+	            ? ""
+	            : "; but a threaded row (parallel-iterate, a scenario with a parallel system, "
+	              "its phases too) is on the wall clock (CLOCK_MONOTONIC): the measuring "
+	              "thread's CPU time would miss the other threads' work and the wait for the "
+	              "slowest");
 }
 
 static void write_header(FILE *f, const struct options *o, const char *pinning,

@@ -39,7 +39,8 @@ enum {
 	SCENARIO_MAX_WORK = 64,           /* arithmetic operations per visited entity */
 	SCENARIO_MAX_FRAMES = 1000000,    /* frames, warmup and an effect's duration */
 	SCENARIO_MAX_LOOKUPS = 100000000, /* lookups per frame, before scale */
-	SCENARIO_MAX_KEYS = 8,            /* keys one section may hold */
+	SCENARIO_MAX_KEYS = 9,            /* keys one section may hold */
+	SCENARIO_MAX_THREADS = 1024,      /* `threads`: parallel.h's CPU_LIST_MAX */
 };
 /* Live entities at any frame: the interface's 22-bit entity index. */
 #define SCENARIO_MAX_ENTITIES ECS_MAX_ENTITIES
@@ -108,6 +109,9 @@ struct scenario_system {
 	uint32_t read[SCENARIO_SYSTEM_MAX_REQUIRED], write[SCENARIO_SYSTEM_MAX_REQUIRED];
 	uint32_t read_mask, write_mask; /* bit i: required[i] (batch column i) is read / written */
 	uint32_t work;                  /* arithmetic operations per visited entity */
+	/* Its pass split across the scenario's threads (parallel_system_pass); what it changes
+	 * afterwards stays serial. */
+	bool parallel;
 	/* Applied after the system's pass (a command buffer), on random visited entities: */
 	double despawn; /* share despawned */
 	uint32_t add_count, remove_count;
@@ -125,6 +129,7 @@ struct scenario_system {
 		double add_share[SCENARIO_SYSTEM_MAX_CHANGES], remove_share[SCENARIO_SYSTEM_MAX_CHANGES];
 		uint32_t work;
 		double despawn;
+		bool parallel;
 	} written;
 	struct scenario_source src;
 };
@@ -154,6 +159,9 @@ struct scenario {
 	uint64_t seed;
 	double scale;      /* already applied to every count and absolute rate below */
 	uint32_t entities; /* N that `count = P%` is a share of; 0: not given */
+	/* Threads a parallel system's pass runs on, 1..SCENARIO_MAX_THREADS; 0 (`all`, the
+	 * default): the CPUs the measuring process may use, which the run resolves. */
+	uint32_t threads;
 	/* Per frame: lookups + lookup_share * live entities, on random live entities of the kinds
 	 * with lookup_match, each reading every lookup type. */
 	double lookups, lookup_share;
@@ -204,6 +212,15 @@ int scenario_set(struct scenario *sc, const char *key, const char *value, char *
 /* Prints the resolved scenario as a few lines starting with "# " (for a CSV header).
  * 0, or -1 if writing failed. */
 int scenario_write_header(FILE *f, const struct scenario *sc);
+
+/* Whether any system's pass runs on the scenario's threads. */
+static inline bool scenario_has_parallel(const struct scenario *sc)
+{
+	for (uint32_t i = 0; i < sc->system_count; i++)
+		if (sc->systems[i].parallel)
+			return true;
+	return false;
+}
 
 /* Entities of variant v at the start: count split evenly, the first variants take the rest. */
 static inline uint32_t scenario_variant_count(const struct scenario_kind *k, uint32_t v)

@@ -48,6 +48,7 @@
 
 #include "alloc.h"
 #include "bench.h"
+#include "parallel.h"
 #include "scenario_engine.h"
 
 enum { CLASS_REMOVE, CLASS_ADD, CLASS_DESPAWN, CLASS_COUNT };
@@ -228,6 +229,12 @@ struct effect_state {
 	uint32_t head, count, cap;
 };
 
+/* What one thread of a parallel pass adds to the work sum, alone on its cache line, so that no
+ * thread writes a line another one writes (the sums are added up once the pass is over). */
+struct thread_sum {
+	_Alignas(ECS_CACHE_LINE) uint32_t sum;
+};
+
 struct scenario_engine {
 	const struct scenario *sc;
 	enum scenario_mode mode;
@@ -281,6 +288,10 @@ struct scenario_engine {
 	uint32_t pass_mul[MAX_CHANGES];
 
 	struct command_list commands[CLASS_COUNT];
+	/* The threads of the systems marked parallel (scenario_engine_threads): NULL, none started
+	 * (every pass is the serial one). */
+	struct parallel_pool *pool;
+	struct thread_sum *thread_sums; /* one per thread of the pool */
 	uint32_t phases;
 	double figures[SCENARIO_MAX_SYSTEMS + 6];
 };
@@ -1014,6 +1025,205 @@ static int decide_changes(struct scenario_engine *e, uint32_t s, const struct sy
 	return 0;
 }
 
+/* --- a system marked parallel ------------------------------------------------------------- */
+
+/*
+ * Its pass on the pool's T threads, the same work as the serial pass on the same entities, each
+ * thread adding up its own share of the work sum (thread_sums): 32-bit sums wrap, and addition
+ * modulo 2^32 does not depend on the order, so the checksum is the same whatever T and however
+ * the storage cuts its pass. Only the pass runs on the threads: the changes the system asks for
+ * are drawn and applied after it, on thread 0, as in a serial frame.
+ */
+struct parallel_pass {
+	struct scenario_engine *e;
+	uint32_t s;
+	const struct scenario_system *sys;
+	const struct system_plan *sp;
+	uint32_t total; /* the floor: entries of its walk (see floor_part) */
+};
+
+static uint32_t thread_sums_total(const struct scenario_engine *e)
+{
+	uint32_t sum = 0;
+	for (uint32_t t = 0; t < parallel_pool_threads(e->pool); t++)
+		sum += e->thread_sums[t].sum;
+	return sum;
+}
+
+/* A batch the storage hands to one thread: pass_storage's work on it. */
+static void storage_visit(void *ctx, uint32_t thread, const struct ecs_batch *b)
+{
+	const struct parallel_pass *j = ctx;
+	const struct scenario_engine *e = j->e;
+	struct batch_view view;
+	bool all_columns = true;
+	for (uint32_t c = 0; c < j->sys->required_count; c++) {
+		view.base[c] = b->columns[c];
+		view.stride[c] = e->sizes[j->sys->required[c]];
+		view.ptrs[c] = b->columns[c] ? NULL : b->pointers[c];
+		all_columns = all_columns && b->columns[c];
+	}
+	e->thread_sums[thread].sum += all_columns ? work_columns(j->sp, &view, b->count)
+	                                          : work_mixed(j->sp, &view, b->count);
+}
+
+static int pass_storage_parallel(struct scenario_engine *e, uint32_t s)
+{
+	struct parallel_pass j = {e, s, &e->sc->systems[s], &e->systems[s], 0};
+	for (uint32_t t = 0; t < parallel_pool_threads(e->pool); t++)
+		e->thread_sums[t].sum = 0;
+	uint64_t visited;
+	int rc = parallel_system_pass(e->pool, e->ops, e->s, j.sp->id, storage_visit, &j, &visited);
+	if (rc != ECS_OK)
+		return engine_fail(e, "the pass of %s in %u parts returned %s", j.sys->name,
+		                   parallel_pool_threads(e->pool), ecs_status_name(rc));
+	e->work_sum += thread_sums_total(e);
+	return 0;
+}
+
+/*
+ * The floor's pass cut as the backends cut theirs: pass_floor's walk (the slots having the
+ * rarest required dynamic type, or the matching kinds one after the other) taken as one
+ * sequence of entries, in T contiguous ranges balanced by entries. Where a range starts inside
+ * a kind walked as whole columns, its start moves forward (by less than a range) to a
+ * cache-line start of the first written column, as the backends' boundaries do, so that two
+ * threads do not write one line.
+ */
+static bool floor_columns(const struct scenario_engine *e, const struct parallel_pass *j,
+                          uint32_t kind)
+{
+	return e->kind_all_match[(size_t)j->s * e->sc->kind_count + kind] && !j->sp->exclude_dynamic;
+}
+
+static uint32_t floor_bound(const struct parallel_pass *j, uint32_t part, uint32_t parts)
+{
+	const struct scenario_engine *e = j->e;
+	uint32_t at = ecs_split_bound(j->total, part, parts);
+	if (part == 0 || part == parts || j->sp->need_dynamic || !j->sp->writes)
+		return at;
+	uint32_t start = 0;
+	for (uint32_t x = 0; x < j->sp->kind_count; x++) {
+		const struct kind_state *k = &e->kinds[j->sp->kinds[x]];
+		if (at < start + k->count) {
+			if (!floor_columns(e, j, j->sp->kinds[x]))
+				return at;
+			const uint8_t *col = e->system_record_pos + ((size_t)j->s * e->kv_count + k->kv_first) *
+			                                                SCENARIO_SYSTEM_MAX_REQUIRED;
+			uint32_t off = at - start, limit = j->total / parts;
+			if (limit > k->count - off)
+				limit = k->count - off;
+			return at + ecs_split_align(column_of(k, col[j->sp->write_col[0]]) + off,
+			                            sizeof(uint32_t), limit);
+		}
+		start += k->count;
+	}
+	return at;
+}
+
+static void floor_part(void *ctx, uint32_t thread, uint32_t threads)
+{
+	const struct parallel_pass *j = ctx;
+	struct scenario_engine *e = j->e;
+	const struct system_plan *sp = j->sp;
+	uint32_t from = floor_bound(j, thread, threads), to = floor_bound(j, thread + 1, threads);
+	uint32_t sum = 0;
+	if (sp->need_dynamic) {
+		uint32_t d = rarest_dynamic(e, sp->need_dynamic);
+		for (uint32_t i = from; i < to; i++) {
+			const struct kind_state *k = kind_of_slot(e, e->having[d][i]);
+			uint32_t pos = e->slots[e->having[d][i]].kind_pos;
+			if (member_matches(e, j->s, sp, &k->live[pos]))
+				sum += floor_one(e, j->s, sp, k, pos);
+		}
+		e->thread_sums[thread].sum = sum;
+		return;
+	}
+	uint32_t start = 0;
+	for (uint32_t x = 0; x < sp->kind_count && start < to; x++) {
+		const struct kind_state *k = &e->kinds[sp->kinds[x]];
+		uint32_t lo = from > start ? from - start : 0, hi = to - start;
+		if (hi > k->count)
+			hi = k->count;
+		start += k->count;
+		if (lo >= hi)
+			continue;
+		if (!floor_columns(e, j, sp->kinds[x])) {
+			for (uint32_t i = lo; i < hi; i++)
+				if (member_matches(e, j->s, sp, &k->live[i]))
+					sum += floor_one(e, j->s, sp, k, i);
+			continue;
+		}
+		const uint8_t *col = e->system_record_pos +
+		                     ((size_t)j->s * e->kv_count + k->kv_first) * SCENARIO_SYSTEM_MAX_REQUIRED;
+		struct batch_view view;
+		for (uint32_t c = 0; c < j->sys->required_count; c++) {
+			view.base[c] = (unsigned char *)(column_of(k, col[c]) + lo);
+			view.stride[c] = sizeof(uint32_t);
+			view.ptrs[c] = NULL;
+		}
+		sum += work_columns(sp, &view, hi - lo);
+	}
+	e->thread_sums[thread].sum = sum;
+}
+
+static void pass_floor_parallel(struct scenario_engine *e, uint32_t s)
+{
+	struct parallel_pass j = {e, s, &e->sc->systems[s], &e->systems[s], 0};
+	if (j.sp->need_dynamic) {
+		j.total = e->having_count[rarest_dynamic(e, j.sp->need_dynamic)];
+	} else {
+		for (uint32_t x = 0; x < j.sp->kind_count; x++)
+			j.total += e->kinds[j.sp->kinds[x]].count;
+	}
+	parallel_run(e->pool, floor_part, &j);
+	e->work_sum += thread_sums_total(e);
+}
+
+/* The harness alone: no work, but the pass's start and end on the pool (what dispatching a
+ * parallel pass costs the engine), each thread writing its sum as the real passes do. */
+static void harness_part(void *ctx, uint32_t thread, uint32_t threads)
+{
+	struct scenario_engine *e = ctx;
+	(void)threads;
+	e->thread_sums[thread].sum = 0;
+}
+
+int scenario_engine_threads(struct scenario_engine *e, uint32_t threads,
+                            const struct cpu_list *cpus, char *err, size_t errlen)
+{
+	if (!scenario_has_parallel(e->sc) || e->pool)
+		return 0;
+	if (e->mode == SCENARIO_MODE_STORAGE && threads > 1 && !e->ops->system_iter_split) {
+		snprintf(err, errlen, "%s has no system_iter_split: a parallel system's pass cannot be "
+		                      "split in %u parts", e->ops->name, threads);
+		return -1;
+	}
+	e->thread_sums = aligned_alloc(ECS_CACHE_LINE, (size_t)threads * sizeof *e->thread_sums);
+	if (!e->thread_sums) {
+		snprintf(err, errlen, "out of memory in the harness");
+		return -1;
+	}
+	memset(e->thread_sums, 0, (size_t)threads * sizeof *e->thread_sums);
+	if (parallel_pool_start(&e->pool, threads, cpus, err, errlen)) {
+		free(e->thread_sums);
+		e->thread_sums = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+void scenario_engine_wake(struct scenario_engine *e)
+{
+	if (e->pool)
+		parallel_wake(e->pool);
+}
+
+void scenario_engine_rest(struct scenario_engine *e)
+{
+	if (e->pool)
+		parallel_rest(e->pool);
+}
+
 /* --- a frame ------------------------------------------------------------------------------ */
 
 
@@ -1316,10 +1526,19 @@ int scenario_engine_frame(struct scenario_engine *e)
 		const struct system_plan *sp = &e->systems[s];
 		for (uint32_t c = 0; c < sp->change_count; c++)
 			e->pass_mul[c] = (uint32_t)mix64(sp->key ^ ((uint64_t)e->frame << 8 | c)) | 1;
-		if (e->mode == SCENARIO_MODE_STORAGE && pass_storage(e, &sc->systems[s], sp))
-			return -1;
-		if (e->mode == SCENARIO_MODE_FLOOR)
-			pass_floor(e, s, sp);
+		if (sc->systems[s].parallel && e->pool) {
+			if (e->mode == SCENARIO_MODE_STORAGE && pass_storage_parallel(e, s))
+				return -1;
+			if (e->mode == SCENARIO_MODE_FLOOR)
+				pass_floor_parallel(e, s);
+			if (e->mode == SCENARIO_MODE_HARNESS)
+				parallel_run(e->pool, harness_part, e);
+		} else {
+			if (e->mode == SCENARIO_MODE_STORAGE && pass_storage(e, &sc->systems[s], sp))
+				return -1;
+			if (e->mode == SCENARIO_MODE_FLOOR)
+				pass_floor(e, s, sp);
+		}
 		if (sp->changes && decide_changes(e, s, sp))
 			return -1;
 		lap(e, 1 + s, &t);
@@ -1633,6 +1852,9 @@ void scenario_engine_close(struct scenario_engine *e)
 {
 	if (!e)
 		return;
+	/* the threads first: they must not outlive what a pass reads */
+	parallel_pool_stop(e->pool);
+	free(e->thread_sums);
 	if (e->s)
 		e->ops->destroy(e->s);
 	if (e->table)

@@ -18,6 +18,11 @@
  *             the type get it;
  *   lookup    component_get of every lookup type on random live entities of the matching kinds.
  *
+ * A system marked parallel (scenario_engine_threads) runs its pass alone on T threads, each
+ * over its part of the storage's split (or of the floor's walk); its changes are drawn and
+ * applied after the pass on the calling thread, as every other phase is. The work sums of the
+ * parts are added modulo 2^32, so checksums do not depend on T or on how the pass was cut.
+ *
  * Every decision comes from the engine's own lists and its own generator, seeded from the
  * scenario's seed: sequential draws for the kinds' despawns, the effects and the lookups (the
  * same draws in the same order for every participant), and for a system's changes a hash of
@@ -96,6 +101,24 @@ int scenario_engine_open(struct scenario_engine **out, const struct scenario *sc
                          const struct ecs_ops *ops, enum scenario_mode mode, char *err,
                          size_t errlen);
 void scenario_engine_close(struct scenario_engine *e);
+
+/*
+ * The threads of the systems marked parallel: a pool of `threads` (thread 0 being the caller),
+ * thread t pinned to cpus->cpu[t] where cpus->pinned (cpus may be NULL: not pinned), started
+ * here, outside any frame; nothing if no system is parallel. Until it is called a parallel
+ * system runs its serial pass. Each frame then runs such a system's pass on the threads
+ * (parallel_system_pass over the storage's system_iter_split; the floor's walk cut in as many
+ * ranges; the harness alone, the pass's start and end with no work). 0, or -1 with a message
+ * (a backend without system_iter_split for threads > 1, a thread that cannot be started).
+ */
+struct cpu_list;
+int scenario_engine_threads(struct scenario_engine *e, uint32_t threads,
+                            const struct cpu_list *cpus, char *err, size_t errlen);
+/* Around a sample (untimed): the threads woken before it, put to sleep at once after it, so
+ * that they neither pay a wake-up inside it nor spin into another participant's sample. No-ops
+ * without threads. */
+void scenario_engine_wake(struct scenario_engine *e);
+void scenario_engine_rest(struct scenario_engine *e);
 
 /* One frame. 0, or -1 (scenario_engine_error says why; the participant is then done). */
 int scenario_engine_frame(struct scenario_engine *e);

@@ -51,7 +51,7 @@ static const char *const section_words[SECTION_KINDS] = {
 };
 
 /* Each section's keys, in the order of their bits in scenario_source.given. */
-enum { SC_FRAMES, SC_WARMUP, SC_SEED, SC_SCALE, SC_ENTITIES, SC_LOOKUPS, SC_LOOKUP };
+enum { SC_FRAMES, SC_WARMUP, SC_SEED, SC_SCALE, SC_ENTITIES, SC_LOOKUPS, SC_LOOKUP, SC_THREADS };
 enum { COMPONENT_SIZE };
 enum { KIND_COMPONENTS, KIND_COUNT, KIND_SPAWN, KIND_DESPAWN, KIND_VARIANTS };
 enum {
@@ -62,16 +62,17 @@ enum {
 	SYSTEM_WORK,
 	SYSTEM_DESPAWN,
 	SYSTEM_ADD,
-	SYSTEM_REMOVE
+	SYSTEM_REMOVE,
+	SYSTEM_PARALLEL
 };
 enum { EFFECT_KIND, EFFECT_COMPONENT, EFFECT_ADD, EFFECT_DURATION, EFFECT_REMOVE };
 
 static const char *const scenario_keys[] = {"frames",   "warmup",  "seed",   "scale",
-                                            "entities", "lookups", "lookup", NULL};
+                                            "entities", "lookups", "lookup", "threads", NULL};
 static const char *const component_keys[] = {"size", NULL};
 static const char *const kind_keys[] = {"components", "count", "spawn", "despawn", "variants", NULL};
-static const char *const system_keys[] = {"requires", "excludes", "reads", "writes",
-                                          "work",     "despawn",  "add",   "remove", NULL};
+static const char *const system_keys[] = {"requires", "excludes", "reads",  "writes",   "work",
+                                          "despawn",  "add",      "remove", "parallel", NULL};
 static const char *const effect_keys[] = {"kind", "component", "add", "duration", "remove", NULL};
 
 static const char *const *const section_keys[SECTION_KINDS] = {
@@ -375,6 +376,18 @@ static bool apply_key(struct scenario *sc, enum section_kind section, uint32_t i
 		case SC_LOOKUP:
 			return parse_list(v, sc->written.lookup, NULL, 0, SCENARIO_MAX_LOOKUP_TYPES,
 			                  &sc->written.lookup_count, msg, len);
+		case SC_THREADS:
+			if (strcmp(v, "all") == 0) {
+				sc->threads = 0;
+				return true;
+			}
+			if (!parse_whole(v, 1, SCENARIO_MAX_THREADS, &x, msg, len)) {
+				snprintf(msg, len, "not a number of threads (1..%u) or all",
+				         (unsigned)SCENARIO_MAX_THREADS);
+				return false;
+			}
+			sc->threads = (uint32_t)x;
+			return true;
 		}
 		break;
 	case SECTION_COMPONENT:
@@ -437,6 +450,13 @@ static bool apply_key(struct scenario *sc, enum section_kind section, uint32_t i
 		case SYSTEM_REMOVE:
 			return parse_list(v, s->written.remove, s->written.remove_share, 0,
 			                  SCENARIO_SYSTEM_MAX_CHANGES, &s->written.remove_count, msg, len);
+		case SYSTEM_PARALLEL:
+			if (strcmp(v, "true") != 0 && strcmp(v, "false") != 0) {
+				snprintf(msg, len, "not true or false");
+				return false;
+			}
+			s->written.parallel = strcmp(v, "true") == 0;
+			return true;
 		}
 		break;
 	}
@@ -918,6 +938,7 @@ static void resolve_systems(struct scenario *sc, struct problem *pr)
 				s->write_mask |= 1u << at;
 		}
 		s->work = s->written.work;
+		s->parallel = s->written.parallel;
 		s->despawn = s->written.despawn;
 		s->add_count = s->written.add_count;
 		s->remove_count = s->written.remove_count;
@@ -1270,6 +1291,15 @@ int scenario_write_header(FILE *f, const struct scenario *sc)
 	           "; scale %g; entities %" PRIu64 " at the start, at most %" PRIu64 "\n",
 	        path, sc->frames, sc->warmup, sc->seed, sc->scale, sc->entities_start,
 	        sc->entities_peak);
+	/* Only where it matters, so that the header of a scenario without one stays as it was. */
+	if (scenario_has_parallel(sc)) {
+		if (sc->threads)
+			fprintf(f, "# threads %" PRIu32 ": a parallel system's pass is split across them\n",
+			        sc->threads);
+		else
+			fprintf(f, "# threads all (the CPUs the measuring process may use): a parallel "
+			           "system's pass is split across them\n");
+	}
 	fprintf(f, "# types %" PRIu32 " (%" PRIu32 " components + %" PRIu32 " variant tags of 1 B):",
 	        sc->type_count, sc->component_count, sc->type_count - sc->component_count);
 	for (uint32_t t = 0; t < sc->component_count; t++)
@@ -1301,6 +1331,8 @@ int scenario_write_header(FILE *f, const struct scenario *sc)
 		fprintf(f, "; work %" PRIu32 "; despawn %g%%", s->work, s->despawn * 100);
 		print_changes(f, sc, "; add", s->add, s->add_count);
 		print_changes(f, sc, "; remove", s->remove, s->remove_count);
+		if (s->parallel)
+			fprintf(f, "; parallel");
 		fprintf(f, "\n");
 	}
 	for (uint32_t i = 0; i < sc->effect_count; i++) {

@@ -199,6 +199,12 @@ void scenario_options(struct options *o)
 			            refused[i].instead);
 	if ((o->sweep_points || o->sweep_spacing) && !o->sweep)
 		usage_error("%s needs --sweep KEY=A..B", o->sweep_points ? "--points" : "--spacing");
+	/* A scenario's thread count is a key of its file (scenario.threads), so that a sweep over
+	 * it (--sweep scenario.threads=1..4) puts each T in the same run, paired, and the CSV's
+	 * header says it with the rest of the scenario. */
+	if (o->thread_count)
+		usage_error("--threads does not apply to a scenario run (its parallel systems run on "
+		            "--set scenario.threads=T; --sweep scenario.threads=1..T compares T)");
 
 	struct scenario_run *run = calloc(1, sizeof *run);
 	if (!run || !(run->base = malloc(sizeof *run->base)))
@@ -232,6 +238,24 @@ void scenario_options(struct options *o)
 		if (!run->values || !run->x)
 			usage_error("out of memory");
 	}
+	/* threads = all: the CPUs this process may use; more than those cannot be pinned, and
+	 * would measure the scheduler. Checked for every point before anything runs. */
+	struct cpu_list cpus;
+	uint32_t usable = cpus_allowed(&cpus);
+	if (!usable)
+		usable = 1;
+	if (!run->base->threads)
+		run->base->threads = usable;
+	for (uint32_t i = 0; i < run->point_count; i++) {
+		struct scenario *sc = &run->points[i];
+		if (!sc->threads)
+			sc->threads = usable;
+		if (sc->threads > usable && scenario_has_parallel(sc))
+			usage_error("%s%s%sthreads = %u: this process may run on %u CPUs", 
+			            run->sweep_key ? "--sweep: at " : "",
+			            run->sweep_key ? run->values[i] : "", run->sweep_key ? ": " : "",
+			            sc->threads, usable);
+	}
 	for (uint32_t i = 0; i < run->point_count; i++)
 		if (scenario_engine_check(&run->points[i], err, sizeof err))
 			usage_error("%s%s%s", run->sweep_key ? "--sweep: at " : "",
@@ -244,6 +268,9 @@ void scenario_options(struct options *o)
 		usage_error("out of memory");
 	for (uint32_t i = 0; i < run->point_count; i++) {
 		run->workloads[i] = scenario_workload;
+		/* A frame with a parallel system is timed on the wall clock: the measuring thread's
+		 * CPU time would miss the other threads' work and the wait for the slowest. */
+		run->workloads[i].threaded = scenario_has_parallel(&run->points[i]);
 		if (run->sweep_key)
 			snprintf(names[i], sizeof names[i], "%s %s=%s", run->name, run->sweep_key,
 			         run->values[i]);
@@ -293,7 +320,7 @@ int scenario_plan_make(const struct options *o, struct plan *p)
 		g->workload = &run->workloads[i];
 		g->n = (uint32_t)run->points[i].entities_start;
 		g->k = 0;
-		g->threads = 1;
+		g->threads = scenario_has_parallel(&run->points[i]) ? run->points[i].threads : 1;
 		g->floor = !o->no_floor;
 		g->participants = (uint32_t)o->backend_count + (g->floor ? 2 : 0);
 		g->scenario = &run->points[i];
@@ -314,8 +341,24 @@ static int scenario_setup(struct run *run)
 	char err[200];
 	if (scenario_engine_open(&e, c->scenario, c->ops, mode, err, sizeof err))
 		return fail(run->r, "%s", err);
-	scenario_engine_clock(e, !c->wall_clock);
+	/* phases on the frame's clock, so that they add up to it (wall for a threaded frame) */
+	scenario_engine_clock(e, !c->wall_clock && !c->workload->threaded);
 	run->state = e;
+	/* the threads of its parallel systems, pinned as parallel-iterate's, before any frame */
+	if (scenario_engine_threads(e, c->threads, c->cpus, err, sizeof err))
+		return fail(run->r, "%s", err);
+	return 0;
+}
+
+static int scenario_prepare(struct run *run)
+{
+	scenario_engine_wake(run->state);
+	return 0;
+}
+
+static int scenario_end_sample(struct run *run)
+{
+	scenario_engine_rest(run->state);
 	return 0;
 }
 
@@ -356,7 +399,9 @@ static const struct workload scenario_floor = {
 	.name = "scenario",
 	.timed = "one frame of the scenario over plain arrays, or the harness alone",
 	.setup = scenario_setup,
+	.prepare = scenario_prepare,
 	.execute = scenario_execute,
+	.end_sample = scenario_end_sample,
 	.finish = scenario_finish,
 	.release = scenario_release,
 };
@@ -367,10 +412,21 @@ static const struct workload scenario_workload = {
 	         "despawns, effects' removes and adds, lookups",
 	.floor = &scenario_floor,
 	.setup = scenario_setup,
+	.prepare = scenario_prepare,
 	.execute = scenario_execute,
+	.end_sample = scenario_end_sample,
 	.finish = scenario_finish,
 	.release = scenario_release,
 };
+
+bool scenario_run_threaded(const struct options *o)
+{
+	const struct scenario_run *run = o->scenario;
+	for (uint32_t i = 0; run && i < run->point_count; i++)
+		if (run->workloads[i].threaded)
+			return true;
+	return false;
+}
 
 const double *scenario_run_figures(struct run *run, uint32_t *count)
 {

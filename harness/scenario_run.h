@@ -53,6 +53,10 @@ void scenario_options(struct options *o);
 
 int scenario_plan_make(const struct options *o, struct plan *p);
 
+/* Whether a point of the run has a parallel system (its rows are then timed on the wall
+ * clock, and their threads pinned beside the measuring one). */
+bool scenario_run_threaded(const struct options *o);
+
 /* The frame's figures of a scenario participant after a sample (NULL otherwise). */
 const double *scenario_run_figures(struct run *run, uint32_t *count);
 

@@ -93,6 +93,15 @@ bad sweep-geometric-zero "--spacing geometric needs A > 0" --scenario $shooter \
 bad sweep-too-many "entities alive after" --scenario $shooter \
 	--sweep kind.bullet.spawn=500..40000 --points 2
 
+# Parallel systems: the thread count is the file's (scenario.threads), not --threads; more
+# threads than CPUs, or a bad parallel value, refused before anything runs.
+par=scenarios/particles-parallel.ini
+bad threads-refused "--threads does not apply to a scenario run" --scenario $par --threads 2
+bad threads-too-many "threads = $(($(nproc) + 1)): this process may run on $(nproc) CPUs" \
+	--scenario $par --set scenario.threads=$(($(nproc) + 1))
+bad parallel-bad-value "system.gravity.parallel = yes: not true or false" --scenario $par \
+	--set system.gravity.parallel=yes
+
 # agree CSV [BACKENDS]: every point of the run has a frame row for every backend (or BACKENDS
 # of them), the floor and the harness; the backends and the floor agree on the checksum, and the harness has none.
 agree() {
@@ -167,6 +176,42 @@ else
 	fail sweep-points "exit status $?: $(tail -n 3 "$tmp/stderr")"
 fi
 
+# A parallel scenario at every thread count from 1 to the CPUs, as the points of one sweep:
+# every point has the same checksum (the same update, whatever the split) as the serial run of
+# the same frames (particles.ini, the same file without parallel = true); its rows are on the
+# wall clock, which the clock line says, and its phases add up to its frame.
+cpus=$(nproc)
+tsweep="$tmp/threads.csv"
+# shellcheck disable=SC2086
+if "$bin" --scenario $par $small --set scenario.threads=1 \
+	$([ "$cpus" -gt 1 ] && echo "--sweep scenario.threads=1..$cpus") --processes 1 \
+	--output "$tsweep" 2>"$tmp/stderr"; then
+	sums=$(grep -v '^#' "$tsweep" | awk -F, 'NR > 1 && $6 == "frame" && $26 != "" { print $26 }' | sort -u)
+	serial=$(grep -v '^#' "$tmp/particles.csv" | awk -F, 'NR > 1 && $6 == "frame" && $26 != "" { print $26 }' | sort -u)
+	points=$(grep -v '^#' "$tsweep" | awk -F, 'NR > 1 && $6 == "frame" && $5 == "floor"' | wc -l)
+	phases=$(grep -v '^#' "$tsweep" | awk -F, '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ k = $c["sweep_value"] " " $c["backend"] }
+		$c["phase"] == "frame" { frame[k] = $c["median_ns"]; next }
+		{ sum[k] += $c["median_ns"] }
+		END {
+			for (b in frame) if (sum[b] < 0.5 * frame[b] || sum[b] > 1.5 * frame[b]) {
+				print b ": phases " sum[b] ", frame " frame[b]; exit
+			}
+			print "ok"
+		}')
+	if [ "$(echo "$sums" | wc -l)" -eq 1 ] && [ "$sums" = "$serial" ] && [ "$points" -eq "$cpus" ] &&
+		[ "$(agree "$tsweep")" = ok ] && [ "$phases" = ok ] &&
+		grep -q '^# clock .*a scenario with a parallel system.* is on the wall clock' "$tsweep" &&
+		grep -q '; parallel$' "$tsweep"; then
+		ok parallel-threads-agree
+	else
+		fail parallel-threads-agree "checksums '$sums' (serial '$serial'), $points points, phases $phases: $(grep '^# clock' "$tsweep")"
+	fi
+else
+	fail parallel-threads-agree "exit status $?: $(tail -n 3 "$tmp/stderr")"
+fi
+
 # A linear sweep from 0 with whole numbers.
 if "$bin" --scenario scenarios/shooter.ini --set scenario.scale=0.01 --set scenario.frames=3 \
 	--set scenario.warmup=0 --sweep kind.enemy.variants=1..4 --points 4 --backends vector \
@@ -215,6 +260,13 @@ if "$check_bin" --scenario scenarios/rpg.ini $small --processes 1 --output "$tmp
 	ok timed-frames-hold-only-the-frame
 else
 	fail timed-frames-hold-only-the-frame "$(tail -n 3 "$tmp/stderr")"
+fi
+# shellcheck disable=SC2086
+if "$check_bin" --scenario $par $small --processes 1 --output "$tmp/check-par.csv" \
+	2>"$tmp/stderr"; then
+	ok timed-parallel-frames-hold-only-the-frame
+else
+	fail timed-parallel-frames-hold-only-the-frame "$(tail -n 3 "$tmp/stderr")"
 fi
 
 # A participant whose frames are long (tree over 200,000 particles: tens of ms a frame, more

@@ -52,10 +52,11 @@ static bool set(struct scenario *sc, const char *key, const char *value)
 	return true;
 }
 
-/* Runs `frames` frames of sc on one participant; its checksum and live entities. */
+/* Runs `frames` frames of sc on one participant, its parallel systems on `threads` threads (0:
+ * none started: every pass serial); its checksum and live entities. */
 static bool run_participant(const struct scenario *sc, const struct ecs_ops *ops,
-                            enum scenario_mode mode, uint32_t frames, uint64_t *checksum,
-                            bool *verified, uint64_t *live)
+                            enum scenario_mode mode, uint32_t threads, uint32_t frames,
+                            uint64_t *checksum, bool *verified, uint64_t *live)
 {
 	struct scenario_engine *e;
 	char err[300];
@@ -63,13 +64,22 @@ static bool run_participant(const struct scenario *sc, const struct ecs_ops *ops
 	if (rc)
 		printf("     %s: %s\n", ops ? ops->name : "no storage", err);
 	CHECK_EQ(rc, 0);
+	if (threads && scenario_engine_threads(e, threads, NULL, err, sizeof err)) {
+		printf("     %s: %s\n", ops ? ops->name : "no storage", err);
+		scenario_engine_close(e);
+		CHECK(false);
+	}
 	bool ok = true;
-	for (uint32_t f = 0; f < frames && ok; f++)
+	for (uint32_t f = 0; f < frames && ok; f++) {
+		/* as the run does around each sample: the threads woken, then resting */
+		scenario_engine_wake(e);
 		if (scenario_engine_frame(e)) {
 			printf("     %s frame %u: %s\n", ops ? ops->name : "no storage", f,
 			       scenario_engine_error(e));
 			ok = false;
 		}
+		scenario_engine_rest(e);
+	}
 	const double *figures = scenario_engine_figures(e);
 	for (uint32_t p = 0; p < scenario_phase_count(sc) && ok; p++)
 		ok = figures[p] >= 0;
@@ -83,16 +93,19 @@ static bool run_participant(const struct scenario *sc, const struct ecs_ops *ops
 	return true;
 }
 
-/* Every backend and the floor agree; the harness runs the same frames with the same entities. */
-static bool all_agree(const struct scenario *sc, uint32_t frames, uint64_t *checksum_out)
+/* Every backend and the floor agree; the harness runs the same frames with the same entities.
+ * Parallel systems on `threads` threads (0: serial). */
+static bool all_agree_on(const struct scenario *sc, uint32_t threads, uint32_t frames,
+                         uint64_t *checksum_out)
 {
 	uint64_t want = 0, want_live = 0, checksum, live;
 	bool verified;
-	TRY(run_participant(sc, NULL, SCENARIO_MODE_FLOOR, frames, &want, &verified, &want_live));
+	TRY(run_participant(sc, NULL, SCENARIO_MODE_FLOOR, threads, frames, &want, &verified,
+	                    &want_live));
 	CHECK(verified);
 	for (size_t b = 0; b < ecs_backend_count; b++) {
-		TRY(run_participant(sc, ecs_backends[b], SCENARIO_MODE_STORAGE, frames, &checksum,
-		                    &verified, &live));
+		TRY(run_participant(sc, ecs_backends[b], SCENARIO_MODE_STORAGE, threads, frames,
+		                    &checksum, &verified, &live));
 		CHECK(verified);
 		if (checksum != want || live != want_live)
 			printf("     %s: checksum %016llx, %llu live; floor %016llx, %llu live\n",
@@ -102,12 +115,18 @@ static bool all_agree(const struct scenario *sc, uint32_t frames, uint64_t *chec
 		CHECK(checksum == want);
 		CHECK_EQ(live, want_live);
 	}
-	TRY(run_participant(sc, NULL, SCENARIO_MODE_HARNESS, frames, &checksum, &verified, &live));
+	TRY(run_participant(sc, NULL, SCENARIO_MODE_HARNESS, threads, frames, &checksum, &verified,
+	                    &live));
 	CHECK(!verified);
 	CHECK_EQ(live, want_live);
 	if (checksum_out)
 		*checksum_out = want;
 	return true;
+}
+
+static bool all_agree(const struct scenario *sc, uint32_t frames, uint64_t *checksum_out)
+{
+	return all_agree_on(sc, 0, frames, checksum_out);
 }
 
 /* --- the tests ------------------------------------------------------------------------------ */
@@ -235,11 +254,72 @@ static bool test_churn_agree(void)
 	/* deterministic: the same again; another seed: another checksum */
 	uint64_t live;
 	bool verified;
-	TRY(run_participant(&sc, ecs_backends[0], SCENARIO_MODE_STORAGE, 40, &b, &verified, &live));
+	TRY(run_participant(&sc, ecs_backends[0], SCENARIO_MODE_STORAGE, 0, 40, &b, &verified, &live));
 	CHECK(a == b);
 	TRY(set(&sc, "scenario.seed", "8"));
-	TRY(run_participant(&sc, ecs_backends[0], SCENARIO_MODE_STORAGE, 40, &b, &verified, &live));
+	TRY(run_participant(&sc, ecs_backends[0], SCENARIO_MODE_STORAGE, 0, 40, &b, &verified, &live));
 	CHECK(a != b);
+	return true;
+}
+
+/*
+ * Systems marked parallel: every backend, the floor and the harness agree at every thread count,
+ * with one another and with the same scenario run serially (the same update; the parts' sums
+ * added in any order give the same checksum). The churn scenario walks every way the floor can
+ * (whole columns, entity by entity, the slots of a dynamic type), with excludes, adds, removes
+ * and despawns drawn after the parallel passes.
+ */
+static bool test_parallel_churn_agree(void)
+{
+	struct scenario sc;
+	TRY(parse(&sc, churn_text));
+	uint64_t serial, parallel;
+	TRY(all_agree(&sc, 40, &serial));
+	TRY(set(&sc, "system.move.parallel", "true"));
+	TRY(set(&sc, "system.burn.parallel", "true"));
+	TRY(set(&sc, "system.hit.parallel", "true"));
+	TRY(all_agree(&sc, 40, &parallel)); /* no threads started: the serial passes */
+	CHECK(parallel == serial);
+	for (uint32_t t = 1; t <= 4; t++) {
+		TRY(all_agree_on(&sc, t, 40, &parallel));
+		if (parallel != serial)
+			printf("     %u threads: %016llx, serial %016llx\n", t,
+			       (unsigned long long)parallel, (unsigned long long)serial);
+		CHECK(parallel == serial);
+	}
+	return true;
+}
+
+/* The shipped particles-parallel.ini, scaled down, at 1 and 2 threads, against itself with
+ * every system serial. */
+static bool test_parallel_shipped_agree(void)
+{
+	char path[300];
+	snprintf(path, sizeof path, "%s/particles-parallel.ini", scenario_dir);
+	struct scenario *sc = malloc(sizeof *sc);
+	CHECK(sc != NULL);
+	char err[300];
+	bool ok = scenario_load(sc, path, err, sizeof err) == SCENARIO_OK;
+	if (!ok)
+		printf("     %s\n", err);
+	ok = ok && set(sc, "scenario.scale", "0.01") && set(sc, "scenario.frames", "12");
+	ok = ok && scenario_has_parallel(sc);
+	uint64_t serial = 0, parallel = 0;
+	for (uint32_t t = 1; ok && t <= 2; t++) {
+		ok = all_agree_on(sc, t, 12, &parallel);
+		if (t == 1)
+			serial = parallel;
+		ok = ok && parallel == serial;
+	}
+	for (uint32_t s = 0; ok && s < sc->system_count; s++) {
+		char key[100];
+		snprintf(key, sizeof key, "system.%s.parallel", sc->systems[s].name);
+		ok = set(sc, key, "false");
+	}
+	ok = ok && !scenario_has_parallel(sc) && all_agree_on(sc, 2, 12, &serial) &&
+	     serial == parallel;
+	free(sc);
+	CHECK(ok);
 	return true;
 }
 
@@ -325,6 +405,8 @@ int main(int argc, char **argv)
 		{"deferred-despawn", test_deferred_despawn},
 		{"churn-agree", test_churn_agree},
 		{"shipped-agree", test_shipped_agree},
+		{"parallel-churn-agree", test_parallel_churn_agree},
+		{"parallel-shipped-agree", test_parallel_shipped_agree},
 	};
 	unsigned passed = 0, failed = 0;
 	for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {

@@ -391,6 +391,10 @@ static bool test_defaults_and_forms(void)
 	CHECK_NEAR(sc->kinds[0].spawn, 0.25);
 	CHECK_EQ(sc->kinds[0].variants, 1);
 	CHECK_EQ(sc->systems[0].excluded_count, 0);
+	/* a system's pass is serial unless it says otherwise; threads: all the CPUs */
+	CHECK(!sc->systems[0].parallel);
+	CHECK(!scenario_has_parallel(sc));
+	CHECK_EQ(sc->threads, 0);
 	/* 7 + 0.25 a frame over 330 frames: 89.5, rounded up */
 	CHECK_EQ(sc->entities_peak, 90);
 	free(sc);
@@ -509,6 +513,22 @@ static const struct bad_case bad_cases[] = {
 	{COMPONENTS_AB "[system s]\nrequires = A, B, C, D, E, F, G, H, I\n",
 	 "6: [system s]: requires = A, B, C, D, E, F, G, H, I: more than 8 entries"},
 	{COMPONENTS_AB "[system s]\nwork = 65\n", "6: [system s]: work = 65: out of range (0..64)"},
+	{COMPONENTS_AB "[system s]\nparallel = yes\n",
+	 "6: [system s]: parallel = yes: not true or false"},
+	{COMPONENTS_AB "[system s]\nparallel = 1\n", "6: [system s]: parallel = 1: not true or false"},
+	{COMPONENTS_AB "[system s]\nparallel = True\n",
+	 "6: [system s]: parallel = True: not true or false"},
+	{COMPONENTS_AB "[system s]\nparallel =\n", "6: [system s]: parallel = : not true or false"},
+	{COMPONENTS_AB "[system s]\nrequires = A\nparallel = true\nparallel = false\n",
+	 "8: [system s]: parallel given twice (first at line 7)"},
+	{"[scenario]\nthreads = 0\n",
+	 "2: [scenario]: threads = 0: not a number of threads (1..1024) or all"},
+	{"[scenario]\nthreads = 1025\n",
+	 "2: [scenario]: threads = 1025: not a number of threads (1..1024) or all"},
+	{"[scenario]\nthreads = two\n",
+	 "2: [scenario]: threads = two: not a number of threads (1..1024) or all"},
+	{"[scenario]\nthreads = 2.5\n",
+	 "2: [scenario]: threads = 2.5: not a number of threads (1..1024) or all"},
 	{COMPONENTS_AB "[system s]\ndespawn = 0.1\n",
 	 "6: [system s]: despawn = 0.1: not a percentage (e.g. 1.5%)"},
 	{COMPONENTS_AB "[system s]\nadd = B\n", "6: [system s]: add = B: B needs a share (e.g. B 1%)"},
@@ -759,6 +779,55 @@ static bool test_set_good(void)
 	CHECK_EQ(sc->systems[0].read_mask, 1);
 	CHECK_EQ(sc->systems[0].write_mask, 2);
 	CHECK(check_resolved(sc));
+
+	/* a parallel system, and its threads */
+	CHECK(!scenario_has_parallel(sc));
+	CHECK_EQ(scenario_set(sc, "system.heal.parallel", "true", err, sizeof err), SCENARIO_OK);
+	CHECK(sc->systems[1].parallel && !sc->systems[0].parallel);
+	CHECK(scenario_has_parallel(sc));
+	CHECK_EQ(scenario_set(sc, "scenario.threads", "3", err, sizeof err), SCENARIO_OK);
+	CHECK_EQ(sc->threads, 3);
+	CHECK_EQ(scenario_set(sc, "scenario.threads", "all", err, sizeof err), SCENARIO_OK);
+	CHECK_EQ(sc->threads, 0);
+	CHECK_EQ(scenario_set(sc, "system.heal.parallel", "false", err, sizeof err), SCENARIO_OK);
+	CHECK(!scenario_has_parallel(sc));
+	free(sc);
+	return true;
+}
+
+/* parallel = true in a file, with threads, and what the header says of them. */
+static bool test_parallel(void)
+{
+	struct scenario *sc = scenario_new();
+	char err[512];
+	const char *text = "[scenario]\nthreads = 4\n" COMPONENTS_AB KIND_A
+	                   "[system a]\nrequires = A\nwrites = A\nparallel = true\n"
+	                   "[system b]\nrequires = A\nparallel = false\n"
+	                   "[system c]\nrequires = A, B\n";
+	int rc = scenario_parse_string(sc, "parallel.ini", text, err, sizeof err);
+	if (rc != SCENARIO_OK)
+		printf("     %s\n", err);
+	CHECK_EQ(rc, SCENARIO_OK);
+	CHECK(check_resolved(sc));
+	CHECK_EQ(sc->threads, 4);
+	CHECK(sc->systems[0].parallel);
+	CHECK(!sc->systems[1].parallel);
+	CHECK(!sc->systems[2].parallel);
+	CHECK(scenario_has_parallel(sc));
+	char *header = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&header, &size);
+	CHECK(f != NULL);
+	CHECK_EQ(scenario_write_header(f, sc), 0);
+	CHECK_EQ(fclose(f), 0);
+	bool ok = strstr(header, "# threads 4: a parallel system's pass is split across them\n") &&
+	          strstr(header, "writes A; work 0; despawn 0%; parallel\n") &&
+	          strstr(header, "# system b: requires A; excludes -; reads -; writes -; work 0; "
+	                         "despawn 0%\n");
+	if (!ok)
+		printf("%s", header);
+	free(header);
+	CHECK(ok);
 	free(sc);
 	return true;
 }
@@ -779,7 +848,9 @@ static const struct bad_set bad_sets[] = {
 	 "despawn, variants)"},
 	{"scenario.frame", "1",
 	 "scenario.frame = 1: unknown key 'frame' (keys of [scenario]: frames, warmup, seed, scale, "
-	 "entities, lookups, lookup)"},
+	 "entities, lookups, lookup, threads)"},
+	{"system.move.parallel", "maybe", "system.move.parallel = maybe: not true or false"},
+	{"scenario.threads", "0", "scenario.threads = 0: not a number of threads (1..1024) or all"},
 	{"kind.soldier.count", "abc",
 	 "kind.soldier.count = abc: not a whole number or a percentage (e.g. 1000 or 10%)"},
 	{"effect.burning.add", "150%", "effect.burning.add = 150%: above 100%"},
@@ -882,6 +953,11 @@ static bool test_header(void)
 		}
 		if (!strchr(line, '\n'))
 			break;
+	}
+	/* no parallel system: no threads line, the header as before */
+	if (strstr(text, "# threads") || strstr(text, "parallel")) {
+		printf("FAIL %s: a threads line without a parallel system\n", current_test);
+		ok = false;
 	}
 	if (!ok)
 		printf("%s", text);
@@ -1013,6 +1089,7 @@ static const struct {
 	{"files", test_files},
 	{"set_good", test_set_good},
 	{"set_bad", test_set_bad},
+	{"parallel", test_parallel},
 	{"header", test_header},
 	{"damaged_files", test_damaged_files},
 };
