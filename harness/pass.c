@@ -3,9 +3,10 @@
  * measuring process makes first.
  *
  * A group: every participant is set up (untimed: storages made and filled); then, in the first
- * pass only, one calibration run each picks the inner count (enough runs of the workload in a
- * sample that the fastest backend's sample lasts SAMPLE_TARGET_NS; the same count for all, so
- * that all do the same work and their checksums can agree), which the later passes reuse; then
+ * pass only, one calibration run each decides its sampling (enough runs of the workload in a
+ * sample that the sample lasts SAMPLE_TARGET_NS, for each participant alike in time rather than
+ * in runs; a run far longer than that is one sample per process), which the later passes reuse;
+ * the checksums are taken where every participant has made the same runs (see run_group); then
  * the warm-up and timed samples, interleaved A B C, B C A, ... from an order shuffled for each
  * process, so that a drift of the machine hits every participant alike and no participant is
  * always first; then the untimed checks and checksums. Everything is reported as events

@@ -78,12 +78,13 @@ static void write_header(FILE *f, const struct options *o, const char *pinning,
 	report_run_header(f, o, pinning, malloc_mode);
 	fprintf(f, "# profile %s (%u component types, %u systems); systems registered %u\n",
 	        o->profile->name, o->profile->component_count, o->profile->system_count, o->systems);
-	char sampling[96];
+	char sampling[200];
 	if (o->inner)
 		snprintf(sampling, sizeof sampling, "%u runs per sample (--inner)", o->inner);
 	else
 		snprintf(sampling, sizeof sampling,
-		         "samples of about %.1f ms (the fastest backend's, calibrated once)",
+		         "samples of about %.1f ms (runs per sample calibrated for each participant, "
+		         "once; a run longer than 5 samples is one sample per process)",
 		         SAMPLE_TARGET_NS / 1e6);
 	fprintf(f, "# processes %u, spread over the run (%s layout); per process %u warm-up and %u "
 	           "timed samples; %s\n",
