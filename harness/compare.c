@@ -357,8 +357,11 @@ static int repeat_main(const char *path1, const char *path2)
 	load(path2, true, &b);
 	check_profiles(&a, &b);
 	unsigned pairs = 0, called = 0, swapped = 0, covered = 0, boot_covered = 0, rows = 0,
-	         agree = 0, row_covered = 0, called_both = 0;
+	         agree = 0, row_covered = 0, called_both = 0, swaps_both = 0;
 	double width_sum = 0, boot_width_sum = 0;
+	static char swap_text[16384];
+	size_t swap_len = 0;
+	swap_text[0] = '\0';
 	uint64_t seed = 1;
 	for (uint32_t i = 0; i < a.count; i++) {
 		const struct csv_row *x1 = &a.rows[i], *x2 = csv_find(&b, x1);
@@ -384,10 +387,25 @@ static int repeat_main(const char *path1, const char *path2)
 				continue;
 			pairs++;
 			bool c1 = f1.low > 1 || f1.high < 1, c2 = f2.low > 1 || f2.high < 1;
-			if (c1 || c2) {
-				called++;
-				swapped += (f1.ratio > 1) != (f2.ratio > 1);
+			if ((c1 || c2) && (f1.ratio > 1) != (f2.ratio > 1)) {
+				/* Each swap named, with both runs' figures: a swap that both runs call
+				 * is a contradiction, one that a run calls a tie is a near miss. */
+				bool both = c1 && c2;
+				char swap[320];
+				snprintf(swap, sizeof swap,
+				         "    %s N=%u k=%u: %s/%s %.3f [%.3f, %.3f] in run 1, %.3f [%.3f, %.3f] "
+				         "in run 2%s\n",
+				         x1->workload, x1->entities, x1->components, x1->backend, y1->backend,
+				         f1.ratio, f1.low, f1.high, f2.ratio, f2.low, f2.high,
+				         both ? " (both runs call it: a contradiction)" : "");
+				swaps_both += both;
+				if (swap_len + strlen(swap) < sizeof swap_text) {
+					memcpy(swap_text + swap_len, swap, strlen(swap) + 1);
+					swap_len += strlen(swap);
+				}
+				swapped++;
 			}
+			called += c1 || c2;
 			called_both += c1 && c2;
 			covered += f2.ratio >= f1.low && f2.ratio <= f1.high;
 			boot_covered += f2.ratio >= f1.boot_low && f2.ratio <= f1.boot_high;
@@ -403,8 +421,9 @@ static int repeat_main(const char *path1, const char *path2)
 	printf("Repeatability of %s (commit %s, %s) and %s (%s)\n", path1, a.commit, a.date, path2,
 	       b.date);
 	printf("(a) %u of %u pairs of backends of a row group are called different by either run "
-	       "(their 95%% interval excludes 1; %u by both); %u of them swap order in the other run\n",
-	       called, pairs, called_both, swapped);
+	       "(their 95%% interval excludes 1; %u by both); %u of them swap order in the other run "
+	       "(%u called by both runs)%s\n%s",
+	       called, pairs, called_both, swapped, swaps_both, swapped ? ":" : "", swap_text);
 	printf("(b) coverage: %u of %u (%.1f%%) of run 2's pair ratios fall inside run 1's 95%% "
 	       "interval (mean width %.1f%%); with a hierarchical bootstrap's interval instead: %u "
 	       "(%.1f%%, mean width %.1f%%)\n",
