@@ -77,7 +77,7 @@ comma := ,
 default_of = $(if $(filter file,$(origin $(1))),$(2),$($(1)))
 CG_ENTITIES = $(call default_of,ENTITIES,16384$(comma)131072)
 CG_COMPONENTS = $(call default_of,COMPONENTS,2)
-CG_WORKLOADS = $(call default_of,WORKLOADS,create$(comma)iterate$(comma)churn$(comma)add-remove$(comma)get$(comma)fragmented)
+CG_WORKLOADS = $(call default_of,WORKLOADS,create$(comma)iterate$(comma)iterate-aged$(comma)churn$(comma)add-remove$(comma)get$(comma)fragmented)
 PF_ENTITIES = $(call default_of,ENTITIES,131072)
 PF_COMPONENTS = $(call default_of,COMPONENTS,2)
 # make table: one N (default: the largest in the CSV) and one k.
@@ -372,7 +372,8 @@ repeat: $(BIN) $(COMPARE_BIN)
 		tee results/repeat/$(PROFILE)-report.txt
 
 test: $(BIN) $(TEST_BIN) $(ASAN_TEST_BIN) $(ASAN_REPLAY_BIN) $(CHECK_BIN) $(COMPARE_BIN) $(SCENARIO_TEST_BIN) \
-	$(ASAN_SCENARIO_TEST_BIN) $(ENGINE_TEST_BIN) $(ASAN_ENGINE_TEST_BIN) $(TSAN_TEST_BIN) $(TSAN_BIN) | deps-valgrind deps-plots
+	$(ASAN_SCENARIO_TEST_BIN) $(ENGINE_TEST_BIN) $(ASAN_ENGINE_TEST_BIN) $(TSAN_TEST_BIN) $(TSAN_BIN) \
+	$(CG_BIN) | deps-valgrind deps-plots
 	$(Q)tests/run.sh
 
 # The report page in headless Chromium (a small run into a scratch folder): a screenshot, and a

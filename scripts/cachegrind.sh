@@ -28,7 +28,8 @@
 #
 # The simulated caches are fixed here, so that figures from different machines compare; they are
 # recorded in every row (columns i1, d1, ll: size:associativity:line bytes). The run is
-# --reps 1 --warmup 0 --inner 1: one timed sample of one run, no calibration runs and no warm-up
+# --processes 1 --reps 1 --warmup 0 --inner 1: measured in the process valgrind runs (a child
+# process would run outside it), one timed sample of one run, no calibration runs and no warm-up
 # runs, so that callgrind counts exactly one call of the workload's timed region; --no-floor, so
 # that iterate's floor (plain arrays) is not counted with the backend; --no-pin (valgrind runs
 # one thread at a time anyway). entity_ops is N x rounds x inner (rounds: the passes of a
@@ -88,7 +89,7 @@ command -v "$valgrind" >/dev/null 2>&1 || {
 # "all" and ranges into single cases. --list prints "  name  description" under each heading.
 "$bin" --profile "$profile" --backends "$backends" --workloads "$workloads" --entities "$entities" \
 	--components "$components" ${systems:+--systems "$systems"} --component-size "$bytes" \
-	--scale "$scale" --reps 1 --warmup 0 --inner 1 --no-floor --no-pin --list >/dev/null
+	--scale "$scale" --processes 1 --reps 1 --warmup 0 --inner 1 --no-floor --no-pin --list >/dev/null
 listed() { "$bin" --list | awk -v h="$1" '/^[a-z]/ { on = $1 == h || $1 == h ":"; next } on { print $1 }'; }
 [ "$backends" = all ] && backends=$(listed backends | paste -sd, -)
 [ "$workloads" = all ] && workloads=$(listed workloads | paste -sd, -)
@@ -117,7 +118,7 @@ run_case() { # run_case NAME BACKEND WORKLOAD N K
 		--I1="$I1" --D1="$D1" --LL="$LL" --callgrind-out-file="$work/$1.out" \
 		"$bin" --profile "$profile" --backends "$2" --workloads "$3" --entities "$4" \
 		--components "$5" ${systems:+--systems "$systems"} --component-size "$bytes" \
-		--scale "$scale" --reps 1 --warmup 0 --inner 1 --no-floor --no-pin \
+		--scale "$scale" --processes 1 --reps 1 --warmup 0 --inner 1 --no-floor --no-pin \
 		--output "$work/$1.csv" >"$work/$1.log" 2>&1 || echo "exit $?" >>"$work/$1.log"
 }
 

@@ -14,8 +14,9 @@
 #
 # Method: as scripts/cachegrind.sh (read its header): the harness built with -DECSB_CALLGRIND
 # switches callgrind's collection on around the timed loop only, and callgrind starts with it
-# off, so the setup and the checksums are not in the report. The run is --reps 1 --warmup 0
-# --inner 1 --no-floor --no-pin: exactly one call of the timed region is counted (no calibration
+# off, so the setup and the checksums are not in the report. The run is --processes 1 --reps 1
+# --warmup 0 --inner 1 --no-floor --no-pin: in the process valgrind runs (a measuring child
+# process would run outside it), exactly one call of the timed region is counted (no calibration
 # or warm-up runs, no floor pass of iterate). The same simulated caches are on, so the report
 # also says which functions take the D1 and LLd misses. The program runs with LD_BIND_NOW=1,
 # which binds every library symbol when it loads: with lazy binding, the first call of each
@@ -73,7 +74,7 @@ name=$backend-$workload-$n-$k
 rm -f "$work/$name".*
 set -- "$bin" --profile "$profile" --backends "$backend" --workloads "$workload" --entities "$n" \
 	--components "$k" ${systems:+--systems "$systems"} --component-size "$bytes" --scale "$scale" \
-	--reps 1 --warmup 0 --inner 1 --no-floor --no-pin --output "$work/$name.csv"
+	--processes 1 --reps 1 --warmup 0 --inner 1 --no-floor --no-pin --output "$work/$name.csv"
 # Bad names and numbers: ecsbench's own message and exit 2, before valgrind starts.
 "$@" --list >/dev/null
 LD_BIND_NOW=1 valgrind --tool=callgrind --cache-sim=yes --collect-atstart=no --I1="$I1" --D1="$D1" --LL="$LL" \

@@ -17,6 +17,8 @@
 #   tests/cli.sh             build/ecsbench's command line: bad input, a good run, SIGINT
 #   tests/figures.sh         the figure and table scripts on synthetic files (gnuplot, no valgrind)
 #   tests/report.sh          make compare's figures and make report's page, on small real runs
+#   tests/valgrind_scripts.sh  make cachegrind's and make profile's scripts, and callgrind-pair.sh,
+#                            on the tiniest real cases under valgrind
 set -u
 cd "$(dirname "$0")/.." || exit 1
 total_passed=0
@@ -68,6 +70,7 @@ suite cli tests/cli.sh
 suite "scenario command line" tests/scenario_cli.sh
 suite figures tests/figures.sh
 suite report tests/report.sh
+suite "valgrind scripts" tests/valgrind_scripts.sh
 
 echo "$total_passed passed, $total_failed failed"
 [ "$total_failed" -eq 0 ]
