@@ -322,7 +322,8 @@ if [ "$have_csv" = 1 ] && awk -F, -v re="$fixed_re" '$3 ~ re && $1 != "floor" { 
 		[ ! -s "$d/missing.csv" ] || missing=$d/missing.csv
 		nnoisy=$(awk -F, '$9 == 1' "$d/bars.csv" | wc -l)
 		vnote="median of $samples; $bars"
-		[ "$nnoisy" -eq 0 ] || vnote="$vnote; \"noisy\" after a value: $nnoisy of $(wc -l <"$d/bars.csv") rows (${means:-as the CSV flags them})"
+		vnoisy=
+		[ "$nnoisy" -eq 0 ] || vnoisy="\"noisy\" after a value: $nnoisy of $(wc -l <"$d/bars.csv") rows (${means:-as the CSV flags them})"
 		# The x tics: the workload of each group, without and with its N, k and rounds, as gnuplot
 		# "set xtics" lists.
 		xtics_short=$(echo "$workloads" | awk '{ for (i = 1; i <= NF; i++) { n = $i; sub(/^varkor-/, "", n)
@@ -351,7 +352,7 @@ if [ "$have_csv" = 1 ] && awk -F, -v re="$fixed_re" '$3 ~ re && $1 != "floor" { 
 			xtics_short='$(gp_quote "$xtics_short")'; xtics_full='$(gp_quote "$xtics_full")'; \
 			tmin=$1; tmax=$2; mmin=$3; mmax=$4; amin=$5; amax=$6; \
 			profile='$(gp_quote "$proftext$(sizetext "$size")")'; \
-			note='$(gp_quote "$vnote")'; source='$(gp_quote "$source")'"
+			note='$(gp_quote "$vnote")'; noisy='$(gp_quote "$vnoisy")'; source='$(gp_quote "$source")'"
 		wrote "$out"
 	done
 fi

@@ -8,8 +8,8 @@
 # backends a workload lacks; "" if none), out, backends (space-separated, in colour order),
 # styles (the line style of each backend, same order), xtics_full, xtics_short (a "set xtics"
 # list: the workload of each group, with and without its N, k and rounds), tmin, tmax (ms),
-# mmin, mmax (bytes), amin, amax (allocations), profile, note (samples, bars, noise), source (the
-# run: commit, date, cpu).
+# mmin, mmax (bytes), amin, amax (allocations), profile, note (samples, bars), noisy (how many
+# rows are noisy, or ""), source (the run: commit, date, cpu).
 load scripts . "/styles.gp"
 
 nb = words(backends)
@@ -43,8 +43,8 @@ vgap = 0.055
 ph = (top - bottom - 2 * vgap) / 3
 set lmargin at screen 0.075
 set rmargin at screen 0.985
-set multiplot title sprintf("seed 001's workloads (fixed size, not swept over N): profile %s\n%s\n%s", \
-	profile, note, source) font ",11"
+set multiplot title sprintf("seed 001's workloads (fixed size, not swept over N): profile %s\n%s\n%s%s", \
+	profile, note, (noisy eq "" ? "" : noisy . "\n"), source) font ",11"
 
 # The bars of one column of data (col, divided by div): a series per backend, in its colour;
 # the value written over each bar (fmt, of the row), at the bottom for a zero.
