@@ -405,6 +405,8 @@ help:
 	@echo "make compare OLD=a.csv NEW=b.csv   per-row ratio NEW/OLD against the noise, geometric means,"
 	@echo "                      and a figure per workload with both runs -> b-compare/*.png"
 	@echo "                      (PROFILES=1: two profiles of one run set, e.g. OLD=results/A.csv NEW=results/AAA.csv)"
+	@echo "make repeat PROFILE=A a reduced sweep twice from scratch -> results/repeat/: pairs that swap"
+	@echo "                      order, coverage of the intervals, rows that agree"
 	@echo "make report           one page with every figure and table of the run -> results/report.html"
 	@echo "                      (OUTPUT=x.csv -> x-report.html); opens from the file system"
 	@echo "make test             conformance suite (plain and ASan+UBSan), the parallel pass under"
