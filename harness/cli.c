@@ -240,25 +240,37 @@ static void add_entity_count(struct options *o, uint32_t n, const char *item)
 	o->entities[o->entity_count++] = n;
 }
 
-/* N, or A..B: A, 2A, 4A, ... up to B (1024..1048576 is every power of two from 2^10 to 2^20). */
-static void add_entities(struct options *o, const char *item)
+/*
+ * N, or A..B: the counts A, 2A, 4A, ... up to B, each 1..max, into *from and *to (A = B for a
+ * single N). noun names them in the messages ("entity": "entity count", "entity range").
+ */
+static void parse_doublings(const char *noun, const char *item, uint64_t max, uint64_t *from,
+                            uint64_t *to)
 {
+	char what[32];
+	snprintf(what, sizeof what, "%s count", noun);
 	const char *dots = strstr(item, "..");
 	if (!dots) {
-		add_entity_count(o, (uint32_t)parse_number("entity count", item, 1, ECS_MAX_ENTITIES),
-		                 item);
+		*from = *to = parse_number(what, item, 1, max);
 		return;
 	}
-	char from[32];
+	char first[32];
 	size_t len = (size_t)(dots - item);
-	if (len >= sizeof from)
-		usage_error("entity count '%s' is not a number or a range A..B", item);
-	memcpy(from, item, len);
-	from[len] = '\0';
-	uint64_t a = parse_number("entity count", from, 1, ECS_MAX_ENTITIES);
-	uint64_t b = parse_number("entity count", dots + 2, 1, ECS_MAX_ENTITIES);
-	if (a > b)
-		usage_error("entity range '%s' is empty (A..B needs A <= B)", item);
+	if (len >= sizeof first)
+		usage_error("%s '%s' is not a number or a range A..B", what, item);
+	memcpy(first, item, len);
+	first[len] = '\0';
+	*from = parse_number(what, first, 1, max);
+	*to = parse_number(what, dots + 2, 1, max);
+	if (*from > *to)
+		usage_error("%s range '%s' is empty (A..B needs A <= B)", noun, item);
+}
+
+/* N, or A..B (1024..1048576 is every power of two from 2^10 to 2^20). */
+static void add_entities(struct options *o, const char *item)
+{
+	uint64_t a, b;
+	parse_doublings("entity", item, ECS_MAX_ENTITIES, &a, &b);
 	for (uint64_t n = a; n <= b; n *= 2)
 		add_entity_count(o, (uint32_t)n, item);
 }
@@ -273,26 +285,12 @@ static void add_thread_count(struct options *o, uint32_t t, const char *item)
 	o->threads[o->thread_count++] = t;
 }
 
-/* T, or A..B: A, 2A, 4A, ... up to B; each at most the CPUs this process may run on (a thread
- * per CPU: more would measure the scheduler). */
+/* T, or A..B: each at most the CPUs this process may run on (a thread per CPU: more would
+ * measure the scheduler). */
 static void add_threads(struct options *o, const char *item)
 {
-	uint32_t most = cpus_usable();
-	const char *dots = strstr(item, "..");
-	if (!dots) {
-		add_thread_count(o, (uint32_t)parse_number("thread count", item, 1, most), item);
-		return;
-	}
-	char from[32];
-	size_t len = (size_t)(dots - item);
-	if (len >= sizeof from)
-		usage_error("thread count '%s' is not a number or a range A..B", item);
-	memcpy(from, item, len);
-	from[len] = '\0';
-	uint64_t a = parse_number("thread count", from, 1, most);
-	uint64_t b = parse_number("thread count", dots + 2, 1, most);
-	if (a > b)
-		usage_error("thread range '%s' is empty (A..B needs A <= B)", item);
+	uint64_t a, b;
+	parse_doublings("thread", item, cpus_usable(), &a, &b);
 	for (uint64_t t = a; t <= b; t *= 2)
 		add_thread_count(o, (uint32_t)t, item);
 }

@@ -697,22 +697,6 @@ static uint32_t sparse_driver(const ecs_storage *s, const struct sparse_system *
 	return driver;
 }
 
-static int sparse_system_iter_begin(ecs_storage *s, uint32_t system, struct ecs_iter *it)
-{
-	if (!s || !it)
-		return ECS_ERR_INVALID;
-	if (system >= s->system_count)
-		return ECS_ERR_BAD_SYSTEM;
-	const struct sparse_system *y = &s->systems[system];
-	uint32_t driver = sparse_driver(s, y);
-	it->storage = s;
-	it->state[ITER_SYSTEM] = system;
-	it->state[ITER_DRIVER] = driver;
-	it->state[ITER_NEXT] = 0;
-	it->state[ITER_END] = s->pools[y->types[driver]].count;
-	return ECS_OK;
-}
-
 /*
  * Where part `part` of a split starts among the driving pool's dense slots: an even share of
  * them, moved forward (by less than a part) to the next slot whose entity's value of the
@@ -756,6 +740,12 @@ static int sparse_system_iter_split(ecs_storage *s, uint32_t system, uint32_t pa
 	it->state[ITER_NEXT] = sparse_split_bound(s, y, driver, part, parts);
 	it->state[ITER_END] = sparse_split_bound(s, y, driver, part + 1, parts);
 	return ECS_OK;
+}
+
+/* The whole pass: the one part of one. */
+static int sparse_system_iter_begin(ecs_storage *s, uint32_t system, struct ecs_iter *it)
+{
+	return sparse_system_iter_split(s, system, 0, 1, it);
 }
 
 /* Looks index up in the m probed pools; false as soon as one lacks it. */
