@@ -1257,14 +1257,21 @@ static inline void prefetch_command(struct scenario_engine *e, const struct comm
 		__builtin_prefetch(member_of_slot(e, l->v[i + PREFETCH_AHEAD / 2].slot), 1);
 }
 
+/* A command list about to be applied: sorted by key, and the first PREFETCH_AHEAD records asked
+ * for (prefetch_command asks for the rest as the list is applied). */
+static void start_commands(struct scenario_engine *e, struct command_list *l)
+{
+	sort_commands(l);
+	for (uint32_t i = 0; i < PREFETCH_AHEAD && i < l->count; i++)
+		__builtin_prefetch(&e->slots[l->v[i].slot]);
+}
+
 static int apply_commands(struct scenario_engine *e, const struct system_plan *sp, uint64_t *t)
 {
 	const struct scenario *sc = e->sc;
 	struct command_list *l = &e->commands[CLASS_REMOVE];
 	if (l->count) {
-		sort_commands(l);
-		for (uint32_t i = 0; i < PREFETCH_AHEAD && i < l->count; i++)
-			__builtin_prefetch(&e->slots[l->v[i].slot]);
+		start_commands(e, l);
 		for (uint32_t i = 0; i < l->count; i++) {
 			prefetch_command(e, l, i);
 			uint32_t j = (uint32_t)(l->v[i].key & 0xff), slot = l->v[i].slot;
@@ -1277,9 +1284,7 @@ static int apply_commands(struct scenario_engine *e, const struct system_plan *s
 	}
 	l = &e->commands[CLASS_ADD];
 	if (l->count) {
-		sort_commands(l);
-		for (uint32_t i = 0; i < PREFETCH_AHEAD && i < l->count; i++)
-			__builtin_prefetch(&e->slots[l->v[i].slot]);
+		start_commands(e, l);
 		for (uint32_t i = 0; i < l->count; i++) {
 			prefetch_command(e, l, i);
 			uint32_t j = (uint32_t)(l->v[i].key & 0xff), slot = l->v[i].slot;
@@ -1292,9 +1297,7 @@ static int apply_commands(struct scenario_engine *e, const struct system_plan *s
 	}
 	l = &e->commands[CLASS_DESPAWN];
 	if (l->count) {
-		sort_commands(l);
-		for (uint32_t i = 0; i < PREFETCH_AHEAD && i < l->count; i++)
-			__builtin_prefetch(&e->slots[l->v[i].slot]);
+		start_commands(e, l);
 		for (uint32_t i = 0; i < l->count; i++) {
 			prefetch_command(e, l, i);
 			if (kill_slot(e, l->v[i].slot))
