@@ -14,8 +14,9 @@ load scripts . "/styles.gp"
 
 nk = words(ks)
 nb = words(backends)
-# Wide enough for the key in two rows of five (eight backends, the floor, the noisy ring).
-canvas_w = nk > 1 ? 480 * nk + 100 : 900
+# Wide enough for the key in two rows of five (eight backends, the floor, the noisy ring), and
+# for the title's longest line (the note on samples, bars and noisy rows) over one panel.
+canvas_w = nk > 1 ? 480 * nk + 100 : 1150
 set terminal pngcairo size canvas_w, 640 font "DejaVu Sans,10" noenhanced
 set output out
 
