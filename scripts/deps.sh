@@ -6,6 +6,12 @@
 # prints the exact command to run and exits 1.
 set -eu
 
+# Several groups are checked at once under `make -j` (core and plots, say), and two apt-gets at
+# once fail on apt's lock: each run of this script waits for the others, then checks afresh.
+if [ -z "${ECSBENCH_DEPS_LOCKED:-}" ] && command -v flock >/dev/null 2>&1; then
+	ECSBENCH_DEPS_LOCKED=1 exec flock "${TMPDIR:-/tmp}/ecsbench-deps.lock" "$0" "$@"
+fi
+
 need=""
 want() { # want PACKAGE PATH-OR-COMMAND
 	case "$2" in
@@ -29,11 +35,13 @@ for group in "$@"; do
 		;;
 	fuzz) # clang, and libFuzzer's runtime (Debian ships it apart from clang)
 		want clang clang
+		scratch=$(mktemp -d)
 		if command -v clang >/dev/null 2>&1 &&
 			! echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }' |
-			clang -fsanitize=fuzzer -x c - -o /dev/null 2>/dev/null; then
+			clang -fsanitize=fuzzer -x c - -o "$scratch/a.out" 2>/dev/null; then
 			need="$need libclang-rt-$(clang -dumpversion | cut -d. -f1)-dev"
 		fi
+		rm -rf "$scratch"
 		;;
 	tsan) # gcc's ThreadSanitizer runtime (make test's parallel suite): libtsan2 for gcc 12 and
 		# later, libtsan0 before; checked by linking a program with it, in a scratch folder
@@ -68,6 +76,7 @@ fi
 
 export DEBIAN_FRONTEND=noninteractive
 # A fresh machine has no package lists yet; an install without them finds nothing.
-$sudo apt-get update -qq >&2 || true
+# Another program's apt-get (an unattended upgrade) is waited for too, up to five minutes.
+$sudo apt-get -o DPkg::Lock::Timeout=300 update -qq >&2 || true
 # shellcheck disable=SC2086
-$sudo apt-get install -y -qq --no-install-recommends $need >&2
+$sudo apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends $need >&2
