@@ -23,6 +23,12 @@
  * combat pass about as much as its work). The verification checks that the storage visits
  * exactly the entities the engine counts as matching.
  *
+ * The order of what a frame does: every list of operations is shuffled before it is applied
+ * (shuffle_commands), so that a frame spawns and destroys its kinds mixed and changes entities
+ * in no order of their creation, as a game does: a storage's shortcut for the same kind as the
+ * last call, or for entities made and destroyed in index order, gets no more help from the
+ * harness than a game would give it.
+ *
  * The harness must not be what is measured: the random picks (despawns, effects, lookups) are
  * drawn a chunk at a time and what they land on prefetched before it is used, so that the
  * engine's own cache misses overlap instead of adding up; a system's decisions are a vectorised
@@ -37,8 +43,8 @@
  *
  * Costs per frame: O(1) per spawn, despawn, add, remove, effect pick and lookup beyond the
  * storage's own; per visited entity the system's reads, work and writes; per entity a system
- * with changes matches, one 32-bit multiply per change; each command buffer sorted by serial
- * (insertion sort when short, an LSD radix sort on bytes otherwise).
+ * with changes matches, one 32-bit multiply per change; per command (a system's change, a spawn,
+ * a kind's despawn) one draw and one swap of its list's shuffle (shuffle_commands).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -51,7 +57,11 @@
 #include "parallel.h"
 #include "scenario_engine.h"
 
-enum { CLASS_REMOVE, CLASS_ADD, CLASS_DESPAWN, CLASS_COUNT };
+/* The engine's command lists: a system's removes, adds and despawns, and the kind list (a
+ * frame's spawns, then its kinds' despawns; an entry per entity, naming its kind). */
+enum { CLASS_REMOVE, CLASS_ADD, CLASS_DESPAWN, CLASS_KINDS, CLASS_COUNT };
+/* Whose order a list is shuffled in (list_key): with the frame, a different order each. */
+enum { LIST_POPULATION, LIST_SPAWN, LIST_DESPAWN, LIST_SYSTEM /* + 3 x system + class */ };
 enum { NO_BIT = -1 };
 #define SLOT_NONE UINT32_MAX
 #define SERIAL_NONE UINT32_MAX
@@ -185,12 +195,12 @@ struct kind_state {
 };
 
 struct command {
-	uint64_t key; /* serial << 8 | change index */
-	uint32_t slot;
+	uint32_t slot; /* the entity's (a kind list: unused) */
+	uint32_t what; /* the system's change index, or the kind (a kind list) */
 };
 
 struct command_list {
-	struct command *v, *scratch;
+	struct command *v;
 	uint32_t count, cap;
 };
 
@@ -281,6 +291,7 @@ struct scenario_engine {
 	uint32_t next_serial;
 	uint32_t frame;
 	uint64_t rng;
+	uint64_t order_seed; /* the lists' orders (list_key) */
 	double lookup_carry;
 	uint32_t work_sum, lookup_sum; /* what the systems' work and the lookups add up to */
 	uint32_t handles_read;         /* keeps the harness's own reads of handles */
@@ -709,58 +720,68 @@ static int remove_type(struct scenario_engine *e, uint32_t slot, uint32_t type, 
 
 /* --- command buffers ------------------------------------------------------------------------ */
 
-static inline bool push_command(struct scenario_engine *e, struct command_list *l, uint64_t key,
+static inline bool push_command(struct scenario_engine *e, struct command_list *l, uint32_t what,
                                 uint32_t slot)
 {
 	if (l->count == l->cap) {
 		uint32_t cap = l->cap * 2;
-		if (!own_grow(e, (void **)&l->v, sizeof *l->v, l->cap, cap) ||
-		    !own_grow(e, (void **)&l->scratch, sizeof *l->scratch, l->cap, cap))
+		if (!own_grow(e, (void **)&l->v, sizeof *l->v, l->cap, cap))
 			return false;
 		l->cap = cap;
 	}
-	l->v[l->count++] = (struct command){key, slot};
+	l->v[l->count++] = (struct command){slot, what};
 	return true;
 }
 
-/* By key: insertion sort when short, else LSD radix on the 5 low bytes (serial and change),
- * skipping a byte that every key shares. */
-static void sort_commands(struct command_list *l)
+/*
+ * The order a list is applied in: every list of operations the engine applies (the population
+ * made at open, a frame's spawns, its kinds' despawns, a system's removes, adds and despawns)
+ * is shuffled first, with draws from `key` (list_key: the seed, the list and the frame), a
+ * Fisher-Yates shuffle, one draw and one swap of 8 bytes per command. The lists are built in
+ * the same order by every participant (the engine's own lists, the same in all), so every
+ * participant applies them in the same order; and that order is neither the entities'
+ * creation nor kind after kind, nor the walk that built it: a game spawns bullets, sparks and
+ * enemies as its events come, and destroys what dies when it dies. Commands on one entity
+ * (a system's adds of two types) commute, so their order changes nothing but the storage's
+ * layout.
+ */
+static void shuffle_commands(struct command_list *l, uint64_t key)
 {
-	uint32_t n = l->count;
-	struct command *v = l->v, *tmp = l->scratch;
-	if (n < 48) {
-		for (uint32_t i = 1; i < n; i++) {
-			struct command x = v[i];
-			uint32_t j = i;
-			while (j > 0 && v[j - 1].key > x.key) {
-				v[j] = v[j - 1];
-				j--;
-			}
-			v[j] = x;
-		}
-		return;
+	uint64_t state = key;
+	for (uint32_t i = l->count; i > 1; i--) {
+		uint32_t j = draw_below(&state, i);
+		struct command x = l->v[i - 1];
+		l->v[i - 1] = l->v[j];
+		l->v[j] = x;
 	}
-	for (uint32_t shift = 0; shift < 40; shift += 8) {
-		uint32_t count[256] = {0};
-		for (uint32_t i = 0; i < n; i++)
-			count[(v[i].key >> shift) & 0xff]++;
-		if (count[(v[0].key >> shift) & 0xff] == n)
-			continue;
-		uint32_t sum = 0;
-		for (uint32_t d = 0; d < 256; d++) {
-			uint32_t c = count[d];
-			count[d] = sum;
-			sum += c;
-		}
-		for (uint32_t i = 0; i < n; i++)
-			tmp[count[(v[i].key >> shift) & 0xff]++] = v[i];
-		struct command *swap = v;
-		v = tmp;
-		tmp = swap;
+}
+
+/* The key of a list's order this frame (shuffle_commands). */
+static uint64_t list_key(const struct scenario_engine *e, uint32_t list)
+{
+	return mix64(e->order_seed ^ ((uint64_t)e->frame << 16 | list));
+}
+
+/*
+ * A kind list: n[k] entries naming kind k for each kind, shuffled (a weighted shuffle: every
+ * interleaving of the kinds' entries alike likely), so that a frame spawns (or destroys) its
+ * kinds mixed, as a game does, not one kind's block after another's. A list of one kind is not
+ * shuffled: any order of its entries is the same list.
+ */
+static bool kind_list_make(struct scenario_engine *e, struct command_list *l, const uint32_t *n,
+                           uint64_t key)
+{
+	uint32_t kinds = 0;
+	l->count = 0;
+	for (uint32_t k = 0; k < e->sc->kind_count; k++) {
+		kinds += n[k] > 0;
+		for (uint32_t j = 0; j < n[k]; j++)
+			if (!push_command(e, l, k, 0))
+				return false;
 	}
-	l->v = v;
-	l->scratch = tmp;
+	if (kinds > 1)
+		shuffle_commands(l, key);
+	return true;
 }
 
 /*
@@ -785,12 +806,12 @@ static inline uint32_t decide_mask(const struct scenario_engine *e, const struct
 /* The commands of a picked entity: its despawn alone if that was drawn, else its adds and
  * removes. */
 static bool push_picked(struct scenario_engine *e, const struct system_plan *sp, uint32_t mask,
-                        uint32_t serial, uint32_t slot)
+                        uint32_t slot)
 {
 	for (; mask; mask &= mask - 1) {
 		uint32_t c = (uint32_t)__builtin_ctz(mask);
 		uint32_t class = sp->change_class[c], j = sp->change_index[c];
-		if (!push_command(e, &e->commands[class], (uint64_t)serial << 8 | j, slot))
+		if (!push_command(e, &e->commands[class], j, slot))
 			return false;
 		if (class == CLASS_DESPAWN)
 			return true;
@@ -803,7 +824,7 @@ decide(struct scenario_engine *e, const struct system_plan *sp, const uint32_t *
        uint32_t serial)
 {
 	uint32_t mask = decide_mask(e, sp, serial);
-	return !mask || push_picked(e, sp, mask, serial, *slot_at);
+	return !mask || push_picked(e, sp, mask, *slot_at);
 }
 
 /* The decisions of a whole kind's members, DECIDE_BLOCK at a time: the serials gathered, every
@@ -827,7 +848,7 @@ static bool decide_block(struct scenario_engine *e, const struct system_plan *sp
 				mask[i] |= (uint16_t)((uint16_t)(serial[i] * a <= limit) << c);
 		}
 		for (uint32_t i = 0; i < n; i++)
-			if (mask[i] && !push_picked(e, sp, mask[i], serial[i], k->live[base + i].slot))
+			if (mask[i] && !push_picked(e, sp, mask[i], k->live[base + i].slot))
 				return false;
 	}
 	return true;
@@ -1257,24 +1278,27 @@ static inline void prefetch_command(struct scenario_engine *e, const struct comm
 		__builtin_prefetch(member_of_slot(e, l->v[i + PREFETCH_AHEAD / 2].slot), 1);
 }
 
-/* A command list about to be applied: sorted by key, and the first PREFETCH_AHEAD records asked
- * for (prefetch_command asks for the rest as the list is applied). */
-static void start_commands(struct scenario_engine *e, struct command_list *l)
+/* System s's command list of class `class` about to be applied: shuffled (shuffle_commands),
+ * and the first PREFETCH_AHEAD records asked for (prefetch_command asks for the rest as the list
+ * is applied). */
+static void start_commands(struct scenario_engine *e, struct command_list *l, uint32_t s,
+                           uint32_t class)
 {
-	sort_commands(l);
+	shuffle_commands(l, list_key(e, LIST_SYSTEM + 3 * s + class));
 	for (uint32_t i = 0; i < PREFETCH_AHEAD && i < l->count; i++)
 		__builtin_prefetch(&e->slots[l->v[i].slot]);
 }
 
-static int apply_commands(struct scenario_engine *e, const struct system_plan *sp, uint64_t *t)
+static int apply_commands(struct scenario_engine *e, uint32_t s, uint64_t *t)
 {
 	const struct scenario *sc = e->sc;
+	const struct system_plan *sp = &e->systems[s];
 	struct command_list *l = &e->commands[CLASS_REMOVE];
 	if (l->count) {
-		start_commands(e, l);
+		start_commands(e, l, s, CLASS_REMOVE);
 		for (uint32_t i = 0; i < l->count; i++) {
 			prefetch_command(e, l, i);
-			uint32_t j = (uint32_t)(l->v[i].key & 0xff), slot = l->v[i].slot;
+			uint32_t j = l->v[i].what, slot = l->v[i].slot;
 			if ((member_of_slot(e, slot)->dynamic & sp->remove_bit[j]) &&
 			    remove_type(e, slot, sp->remove_type[j], sp->remove_bit[j]))
 				return -1;
@@ -1284,10 +1308,10 @@ static int apply_commands(struct scenario_engine *e, const struct system_plan *s
 	}
 	l = &e->commands[CLASS_ADD];
 	if (l->count) {
-		start_commands(e, l);
+		start_commands(e, l, s, CLASS_ADD);
 		for (uint32_t i = 0; i < l->count; i++) {
 			prefetch_command(e, l, i);
-			uint32_t j = (uint32_t)(l->v[i].key & 0xff), slot = l->v[i].slot;
+			uint32_t j = l->v[i].what, slot = l->v[i].slot;
 			if (!(member_of_slot(e, slot)->dynamic & sp->add_bit[j]) &&
 			    add_type(e, slot, sp->add_type[j], sp->add_bit[j]))
 				return -1;
@@ -1297,7 +1321,7 @@ static int apply_commands(struct scenario_engine *e, const struct system_plan *s
 	}
 	l = &e->commands[CLASS_DESPAWN];
 	if (l->count) {
-		start_commands(e, l);
+		start_commands(e, l, s, CLASS_DESPAWN);
 		for (uint32_t i = 0; i < l->count; i++) {
 			prefetch_command(e, l, i);
 			if (kill_slot(e, l->v[i].slot))
@@ -1309,27 +1333,50 @@ static int apply_commands(struct scenario_engine *e, const struct system_plan *s
 	return 0;
 }
 
-/* n random despawns of kind k: a chunk's positions drawn (the list shrinks by one each, so the
- * draws are those a one-by-one loop would make), their members prefetched, then destroyed. */
-static int despawn_kind(struct scenario_engine *e, struct kind_state *k, uint32_t n)
+/* The spawns of a kind list, in its order; the free slots they will take prefetched CHUNK
+ * ahead. */
+static int spawn_listed(struct scenario_engine *e, const struct command_list *l)
 {
-	uint32_t pos[CHUNK];
-	while (n && k->count) {
-		uint32_t c = n < CHUNK ? n : CHUNK;
-		if (c > k->count)
-			c = k->count;
-		for (uint32_t i = 0; i < c; i++) {
-			pos[i] = draw_below(&e->rng, k->count - i);
-			__builtin_prefetch(&k->live[pos[i]], 1);
-			__builtin_prefetch(&k->ids[pos[i]], 1);
+	for (uint32_t j = 0; j < l->count && j < CHUNK && j < e->free_count; j++)
+		__builtin_prefetch(&e->slots[e->free_slots[e->free_count - 1 - j]], 1);
+	for (uint32_t i = 0; i < l->count; i++) {
+		if (e->free_count > CHUNK && i + CHUNK < l->count)
+			__builtin_prefetch(&e->slots[e->free_slots[e->free_count - 1 - CHUNK]], 1);
+		if (spawn_one(e, l->v[i].what))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The despawns of a kind list, in its order: each destroys a member of its kind drawn at
+ * random. A chunk's positions are drawn first, each below the count its kind will have when
+ * its turn comes (so the draws are those a one-by-one loop would make), and their members and
+ * the slot records swap-remove will move into the holes are prefetched; then they are
+ * destroyed. An entry whose kind has no one left is skipped.
+ */
+static int despawn_listed(struct scenario_engine *e, const struct command_list *l)
+{
+	uint32_t pos[CHUNK], kind[CHUNK], pending[SCENARIO_MAX_KINDS] = {0};
+	for (uint32_t base = 0; base < l->count; base += CHUNK) {
+		uint32_t end = l->count - base < CHUNK ? l->count : base + CHUNK, m = 0;
+		for (uint32_t i = base; i < end; i++) {
+			uint32_t kk = l->v[i].what;
+			struct kind_state *k = &e->kinds[kk];
+			if (pending[kk] == k->count)
+				continue;
+			uint32_t left = k->count - pending[kk]++;
+			pos[m] = draw_below(&e->rng, left);
+			kind[m++] = kk;
+			__builtin_prefetch(&k->live[pos[m - 1]], 1);
+			__builtin_prefetch(&k->ids[pos[m - 1]], 1);
+			__builtin_prefetch(&e->slots[k->live[left - 1].slot], 1);
 		}
-		/* the slot record of the member that swap-remove will move into each hole */
-		for (uint32_t i = 0; i < c; i++)
-			__builtin_prefetch(&e->slots[k->live[k->count - 1 - i].slot], 1);
-		for (uint32_t i = 0; i < c; i++)
-			if (kill_at(e, k, pos[i]))
+		for (uint32_t i = 0; i < m; i++) {
+			if (kill_at(e, &e->kinds[kind[i]], pos[i]))
 				return -1;
-		n -= c;
+			pending[kind[i]] = 0;
+		}
 	}
 	return 0;
 }
@@ -1511,18 +1558,15 @@ int scenario_engine_frame(struct scenario_engine *e)
 	uint64_t allocations = e->counter.allocations;
 	uint64_t t = engine_now(e);
 
-	for (uint32_t k = 0; k < sc->kind_count; k++) {
-		uint32_t n = take_rate(&e->kinds[k].spawn_carry, sc->kinds[k].spawn);
-		/* the slots the spawns will take, prefetched CHUNK ahead */
-		for (uint32_t j = 0; j < n && j < CHUNK && j < e->free_count; j++)
-			__builtin_prefetch(&e->slots[e->free_slots[e->free_count - 1 - j]], 1);
-		for (uint32_t j = 0; j < n; j++) {
-			if (e->free_count > CHUNK && j + CHUNK < n)
-				__builtin_prefetch(&e->slots[e->free_slots[e->free_count - 1 - CHUNK]], 1);
-			if (spawn_one(e, k))
-				return -1;
-		}
-	}
+	/* the kinds' spawns, mixed (kind_list_make) */
+	struct command_list *kinds = &e->commands[CLASS_KINDS];
+	uint32_t n[SCENARIO_MAX_KINDS];
+	for (uint32_t k = 0; k < sc->kind_count; k++)
+		n[k] = take_rate(&e->kinds[k].spawn_carry, sc->kinds[k].spawn);
+	if (!kind_list_make(e, kinds, n, list_key(e, LIST_SPAWN)))
+		return engine_fail(e, "out of memory in the harness (spawns)");
+	if (spawn_listed(e, kinds))
+		return -1;
 	lap(e, SCENARIO_PHASE_SPAWN, &t);
 
 	for (uint32_t s = 0; s < sc->system_count; s++) {
@@ -1545,15 +1589,17 @@ int scenario_engine_frame(struct scenario_engine *e)
 		if (sp->changes && decide_changes(e, s, sp))
 			return -1;
 		lap(e, 1 + s, &t);
-		if (sp->changes && apply_commands(e, sp, &t))
+		if (sp->changes && apply_commands(e, s, &t))
 			return -1;
 	}
 
-	for (uint32_t k = 0; k < sc->kind_count; k++) {
-		struct kind_state *ks = &e->kinds[k];
-		if (despawn_kind(e, ks, take_rate(&ks->despawn_carry, sc->kinds[k].despawn)))
-			return -1;
-	}
+	/* the kinds' despawns, mixed as the spawns */
+	for (uint32_t k = 0; k < sc->kind_count; k++)
+		n[k] = take_rate(&e->kinds[k].despawn_carry, sc->kinds[k].despawn);
+	if (!kind_list_make(e, kinds, n, list_key(e, LIST_DESPAWN)))
+		return engine_fail(e, "out of memory in the harness (despawns)");
+	if (despawn_listed(e, kinds))
+		return -1;
 	lap(e, phase_despawn(sc), &t);
 	if (effects_remove(e))
 		return -1;
@@ -1787,6 +1833,32 @@ static int open_storage(struct scenario_engine *e, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * The entities alive before the first frame, the kinds mixed as a frame's spawns are (one kind
+ * list of the whole population), variants in turn within a kind. The list is setup's scratch,
+ * sized to the population and freed here, not counted as the engine's memory.
+ */
+static int spawn_population(struct scenario_engine *e)
+{
+	const struct scenario *sc = e->sc;
+	uint32_t n[SCENARIO_MAX_KINDS];
+	uint64_t total = 0;
+	for (uint32_t k = 0; k < sc->kind_count; k++)
+		total += n[k] = sc->kinds[k].count;
+	struct command_list l = {0};
+	l.cap = total ? (uint32_t)total : 1;
+	l.v = malloc(l.cap * sizeof *l.v);
+	int rc = -1;
+	if (!l.v)
+		engine_fail(e, "out of memory in the harness (the population)");
+	else if (!kind_list_make(e, &l, n, list_key(e, LIST_POPULATION)))
+		engine_fail(e, "out of memory in the harness (the population)");
+	else
+		rc = spawn_listed(e, &l);
+	free(l.v);
+	return rc;
+}
+
 int scenario_engine_open(struct scenario_engine **out, const struct scenario *sc,
                          const struct ecs_ops *ops, enum scenario_mode mode, char *err,
                          size_t errlen)
@@ -1808,6 +1880,7 @@ int scenario_engine_open(struct scenario_engine **out, const struct scenario *sc
 	e->ops = ops;
 	e->phases = scenario_phase_count(sc);
 	e->rng = mix64(sc->seed ^ 0x5ce7a210u);
+	e->order_seed = mix64(sc->seed ^ 0x0de7a210u);
 	e->sizes = own_alloc(e, sc->type_count * sizeof *e->sizes);
 	e->widths = own_alloc(e, sc->type_count * sizeof *e->widths);
 	e->dynamic_bit = own_alloc(e, sc->type_count * sizeof *e->dynamic_bit);
@@ -1819,12 +1892,18 @@ int scenario_engine_open(struct scenario_engine **out, const struct scenario *sc
 	ok = ok && find_dynamic(sc, e->dynamic_bit, &e->dynamic_count, err, errlen) == 0;
 	if (!ok)
 		goto fail;
+	/* the kind list: a frame's spawns and its despawns, at most (rates carry a fraction) */
+	double spawns = sc->kind_count, despawns = sc->kind_count;
+	for (uint32_t k = 0; k < sc->kind_count; k++) {
+		spawns += sc->kinds[k].spawn;
+		despawns += sc->kinds[k].despawn;
+	}
+	double most = spawns > despawns ? spawns : despawns;
 	for (uint32_t c = 0; c < CLASS_COUNT; c++) {
 		struct command_list *l = &e->commands[c];
-		l->cap = 256;
+		l->cap = c == CLASS_KINDS && most > 256 ? (uint32_t)most : 256;
 		l->v = own_alloc(e, l->cap * sizeof *l->v);
-		l->scratch = own_alloc(e, l->cap * sizeof *l->scratch);
-		ok = ok && l->v && l->scratch;
+		ok = ok && l->v;
 	}
 	for (uint32_t i = 0; i < sc->effect_count; i++)
 		e->effects[i].bit = 1ull << e->dynamic_bit[sc->effects[i].type];
@@ -1837,13 +1916,10 @@ int scenario_engine_open(struct scenario_engine **out, const struct scenario *sc
 		if (open_storage(e, err, errlen))
 			goto fail;
 	}
-	/* The entities alive before the first frame: kind by kind, variants in turn. */
-	for (uint32_t k = 0; k < sc->kind_count; k++)
-		for (uint32_t j = 0; j < sc->kinds[k].count; j++)
-			if (spawn_one(e, k)) {
-				snprintf(err, errlen, "%s", e->error);
-				goto fail;
-			}
+	if (spawn_population(e)) {
+		snprintf(err, errlen, "%s", e->error);
+		goto fail;
+	}
 	*out = e;
 	return 0;
 fail:
@@ -1890,7 +1966,6 @@ void scenario_engine_close(struct scenario_engine *e)
 
 	for (uint32_t c = 0; c < CLASS_COUNT; c++) {
 		free(e->commands[c].v);
-		free(e->commands[c].scratch);
 	}
 	free(e);
 }

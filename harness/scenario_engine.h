@@ -3,16 +3,20 @@
  * one participant of a run: a storage backend, the floor or the harness alone.
  *
  * A frame, in this order (each step a phase, timed on its own):
- *   spawn     every kind's spawns (fractions carry to later frames), each entity created with
- *             its components in one call (entity_create_with), variants in turn;
+ *   spawn     every kind's spawns (fractions carry to later frames), the kinds mixed in an
+ *             order drawn from the seed (not one kind's block after another's), each entity
+ *             created with its components in one call (entity_create_with), a kind's variants
+ *             in turn;
  *   systems   in file order: a pass over the batches the storage hands out, reading the read
  *             components, doing `work` arithmetic operations, writing the written ones (the
  *             first 4 bytes, or fewer, of each); as it ends, the despawns, adds and removes the
  *             system asks for, drawn for the entities it matched, go to a command buffer,
  *             applied then (the storage must not change structurally during a pass): removes,
- *             adds, despawns, each in serial order. The pass and the drawing are the system's
+ *             adds, despawns, each list in an order drawn from the seed (not the entities'
+ *             creation, nor kind after kind). The pass and the drawing are the system's
  *             phase; what the buffer applies is timed into the despawn, add and remove phases;
- *   despawn   every kind's despawns, on entities drawn at random among its live ones;
+ *   despawn   every kind's despawns, the kinds mixed as the spawns are, each on an entity drawn
+ *             at random among its kind's live ones;
  *   remove    every effect's removes (those whose duration has run out, or `remove` picks);
  *   add       every effect's adds: a share of the kind's live entities is picked, those without
  *             the type get it;
@@ -28,9 +32,12 @@
  * same draws in the same order for every participant), and for a system's changes a hash of
  * (seed, system, frame, the entity's serial number), drawn over the engine's list of the
  * entities the system matches, so that what a system does to an entity does not depend on the
- * order in which a storage visits it. An entity is known by its serial number (the order of its
- * creation) and a slot of the engine's. So every participant makes exactly the same operations,
- * and the values they leave agree.
+ * order in which a storage visits it. Every list of operations (the population made at open, a
+ * frame's spawns, its kinds' despawns, a system's removes, adds and despawns) is built alike by
+ * every participant and shuffled with draws from (seed, list, frame) before it is applied. An
+ * entity is known by its serial number (the order of its creation) and a slot of the engine's.
+ * So every participant makes exactly the same operations in the same order, and the values they
+ * leave agree.
  *
  * The three modes:
  *   SCENARIO_MODE_STORAGE  the frames over a backend, through the interface only;
@@ -46,7 +53,7 @@
  *                          computes no checksum.
  *
  * Costs: a frame is O(spawns + despawns + effect picks + lookups + the entities the systems
- * visit), plus a sort of each command buffer (radix, linear). Memory of the engine per
+ * visit), plus a shuffle of each list of operations (linear). Memory of the engine per
  * participant: about 32 bytes per live entity, plus the floor's columns (4 bytes per type an
  * entity of its kind can have), plus value tables (at most 64 values of each type made at open).
  * Nothing in a frame makes values, calls world.c's generator or allocates, except when a list
@@ -91,7 +98,8 @@ struct scenario_engine;
 
 /*
  * Makes the participant: the storage (ops, for SCENARIO_MODE_STORAGE; NULL otherwise) with the
- * scenario's types and systems, and the entities alive before the first frame. sc must outlive
+ * scenario's types and systems, and the entities alive before the first frame, the kinds mixed
+ * as a frame's spawns are. sc must outlive
  * the engine. 0, or -1 with a message in err (nothing is left allocated).
  */
 /* Phases timed on the thread's CPU clock (cpu) or the wall clock (the default), as the frame. */

@@ -204,6 +204,46 @@ static bool test_every_ini_loads(void)
 	return true;
 }
 
+/*
+ * Every *.ini in the folder turns a population over: some kind both spawns and despawns each
+ * frame, so that no shipped scenario runs wholly on storage built in order and never destroyed
+ * (the lived-in state a game's storage is in: holes, recycled ids).
+ */
+static bool test_every_ini_turns_over(void)
+{
+	DIR *d = opendir(scenario_dir);
+	CHECK(d != NULL);
+	struct scenario *sc = scenario_new();
+	struct dirent *entry;
+	int checked = 0;
+	bool ok = true;
+	while (ok && (entry = readdir(d))) {
+		size_t n = strlen(entry->d_name);
+		if (n < 4 || strcmp(entry->d_name + n - 4, ".ini") != 0)
+			continue;
+		char path[512], err[512];
+		snprintf(path, sizeof path, "%s/%s", scenario_dir, entry->d_name);
+		if (scenario_load(sc, path, err, sizeof err) != SCENARIO_OK) {
+			check_failed(__FILE__, __LINE__, "%s", err);
+			ok = false;
+			break;
+		}
+		bool turns_over = false;
+		for (uint32_t k = 0; k < sc->kind_count; k++)
+			turns_over = turns_over || (sc->kinds[k].spawn > 0 && sc->kinds[k].despawn > 0);
+		if (!turns_over) {
+			check_failed(__FILE__, __LINE__, "%s: no kind both spawns and despawns", path);
+			ok = false;
+		}
+		checked++;
+	}
+	closedir(d);
+	free(sc);
+	CHECK(ok);
+	CHECK(checked >= 4);
+	return true;
+}
+
 /* --- a good file, resolved ------------------------------------------------------------- */
 
 static const char good_text[] =
@@ -1080,6 +1120,7 @@ static const struct {
 } tests[] = {
 	{"shipped", test_shipped},
 	{"every_ini_loads", test_every_ini_loads},
+	{"every_ini_turns_over", test_every_ini_turns_over},
 	{"good_file", test_good_file},
 	{"defaults_and_forms", test_defaults_and_forms},
 	{"readme_example", test_readme_example},
