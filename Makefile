@@ -95,7 +95,7 @@ COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(sh
 IMPL_SRC := $(wildcard impls/*.c)
 HARNESS_SRC := harness/main.c harness/cli.c harness/plan.c harness/pass.c harness/driver.c \
 	harness/collection.c harness/report.c harness/workloads.c harness/floor.c harness/varkor.c \
-	harness/world.c harness/parallel.c \
+	harness/world.c harness/history.c harness/parallel.c \
 	harness/update.c harness/stats.c harness/alloc.c harness/scenario_file.c \
 	harness/scenario_engine.c harness/scenario_run.c
 TEST_SRC := tests/conformance.c tests/ops.c tests/model.c harness/alloc.c
