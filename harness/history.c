@@ -12,10 +12,8 @@
 const struct history histories[] = {
 	{
 		.name = "lived-in",
-		.description = "three kinds interleaved and props; a quarter destroyed and replaced "
-		               "(recycled ids, holes); each measured type removed and added back on "
-		               "half the entities in its own random order; churn destroys in a random "
-		               "order",
+		.description = "kinds interleaved, a quarter replaced (recycled ids, holes), each pool "
+		               "reshuffled on half its entities",
 		.kinds = true,
 		.props = true,
 		.turnover = true,
@@ -30,19 +28,17 @@ const struct history histories[] = {
 	},
 	{
 		.name = "aged",
-		.description = "one kind, then every measured type removed from every entity and added "
-		               "back in its own random order",
+		.description = "every pool aged: each type removed and added back in a random order",
 		.shuffle_eighths = 8,
 	},
 	{
 		.name = "one-hole",
-		.description = "pristine, but for one entity created first and destroyed after the "
-		               "others",
+		.description = "pristine but for one entity created first and destroyed last",
 		.hole = true,
 	},
 	{
 		.name = "alternating",
-		.description = "one set, every other entity giving its types in reverse order",
+		.description = "one set, every other entity giving it in reverse order",
 		.alternate = true,
 		.spawns = true,
 	},
