@@ -410,11 +410,15 @@ static void check_entity_limits(const struct options *o)
 				                       .history = o->histories[h]};
 				uint64_t peak = w->peak_entities ? w->peak_entities(&c) : n;
 				if (peak > ECS_MAX_ENTITIES)
-					usage_error("%s%s%s at N = %u and --scale %g would hold %" PRIu64
-					            " entities at once, more than the interface's %u",
-					            w->name, w->history ? " under history " : "",
-					            w->history ? o->histories[h]->name : "", n, o->scale, peak,
-					            ECS_MAX_ENTITIES);
+				{
+					if (w->history == WORKLOAD_FIXED)
+						usage_error("%s at --scale %g would hold %" PRIu64 " entities at once, "
+						            "more than the interface's %u",
+						            w->name, o->scale, peak, ECS_MAX_ENTITIES);
+					usage_error("%s under history %s at N = %u would hold %" PRIu64
+					            " entities at once, more than the interface's %u", w->name,
+					            o->histories[h]->name, n, peak, ECS_MAX_ENTITIES);
+				}
 			}
 		}
 	}
