@@ -31,6 +31,9 @@ COMPONENT_SIZE ?= 8
 SCALE ?= 1
 # parallel-iterate's thread counts (--threads); empty: 1, 2, 4, ... up to the CPUs, and the CPUs.
 THREADS ?=
+# What the storages go through before the clock (--history, harness/history.h): lived-in (the
+# default, every headline figure's), pristine (the best case), aged, one-hole, alternating.
+HISTORY ?= lived-in
 # A user's runs write results/ and plots/ (ignored by git). The reference results and figures
 # that the README cites live in results/reference/ and plots/reference/, which only REFERENCE=1
 # (or `make reference`) writes, so that a user's run never makes the README disagree with them.
@@ -77,7 +80,9 @@ comma := ,
 default_of = $(if $(filter file,$(origin $(1))),$(2),$($(1)))
 CG_ENTITIES = $(call default_of,ENTITIES,16384$(comma)131072)
 CG_COMPONENTS = $(call default_of,COMPONENTS,2)
-CG_WORKLOADS = $(call default_of,WORKLOADS,create$(comma)iterate$(comma)iterate-aged$(comma)churn$(comma)add-remove$(comma)get$(comma)fragmented)
+CG_WORKLOADS = $(call default_of,WORKLOADS,create$(comma)iterate$(comma)churn$(comma)add-remove$(comma)get$(comma)fragmented)
+# Under valgrind one history a run (the first of HISTORY).
+CG_HISTORY = $(firstword $(subst $(comma), ,$(HISTORY)))
 PF_ENTITIES = $(call default_of,ENTITIES,131072)
 PF_COMPONENTS = $(call default_of,COMPONENTS,2)
 # make table: one N (default: the largest in the CSV) and one k.
@@ -95,7 +100,7 @@ COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(sh
 IMPL_SRC := $(wildcard impls/*.c)
 HARNESS_SRC := harness/main.c harness/cli.c harness/plan.c harness/pass.c harness/driver.c \
 	harness/collection.c harness/report.c harness/workloads.c harness/floor.c harness/varkor.c \
-	harness/world.c harness/parallel.c \
+	harness/world.c harness/history.c harness/parallel.c \
 	harness/update.c harness/stats.c harness/alloc.c harness/scenario_file.c \
 	harness/scenario_engine.c harness/scenario_run.c
 TEST_SRC := tests/conformance.c tests/ops.c tests/model.c harness/alloc.c
@@ -291,7 +296,7 @@ else
 		--entities $(ENTITIES) --components $(COMPONENTS) $(if $(PROCESSES),--processes $(PROCESSES)) \
 		$(if $(REPS),--reps $(REPS)) $(if $(WARMUP),--warmup $(WARMUP)) \
 		--seed $(SEED) $(if $(SYSTEMS),--systems $(SYSTEMS)) --component-size $(COMPONENT_SIZE) \
-		--scale $(SCALE) $(if $(THREADS),--threads $(THREADS)) --output $(OUTPUT)
+		--scale $(SCALE) $(if $(THREADS),--threads $(THREADS)) --history $(HISTORY) --output $(OUTPUT)
 	$(Q)$(MAKE) --no-print-directory plots PROFILE=$(PROFILE) OUTPUT=$(OUTPUT) PLOTS=$(PLOTS) || \
 		echo "make bench: $(OUTPUT) is written; the plots were not drawn (see above)" >&2
 endif
@@ -318,7 +323,7 @@ plots: | deps-plots
 # measured again replaces its row), then PLOTS/$(PROFILE)/cache-*.png.
 cachegrind: $(CG_BIN) | deps-plots
 	scripts/cachegrind.sh -p $(PROFILE) -b $(BACKENDS) -w $(CG_WORKLOADS) -n $(CG_ENTITIES) \
-		-B $(COMPONENT_SIZE) -s $(SCALE) -o $(RESULTS_DIR)/cachegrind-$(PROFILE).csv \
+		-B $(COMPONENT_SIZE) -s $(SCALE) -H $(CG_HISTORY) -o $(RESULTS_DIR)/cachegrind-$(PROFILE).csv \
 		-k $(CG_COMPONENTS) $(if $(SYSTEMS),-S $(SYSTEMS))
 	$(Q)scripts/plot.sh -r $(RESULTS_DIR) -i $(OUTPUT) -o $(PLOTS) $(PROFILE)
 
@@ -359,7 +364,7 @@ report:
 
 # The repeatability check: a reduced but representative sweep of PROFILE, run twice from
 # scratch into results/repeat/, then what the second run keeps of the first's conclusions.
-REPEAT_WORKLOADS ?= create,iterate,iterate-aged,churn,add-remove,get,fragmented,varkor-add-write-delete
+REPEAT_WORKLOADS ?= create,iterate,churn,add-remove,get,fragmented,varkor-add-write-delete
 REPEAT_ENTITIES ?= 4096,65536,1048576
 REPEAT_COMPONENTS ?= 1,2
 repeat: $(BIN) $(COMPARE_BIN)
@@ -388,7 +393,8 @@ help:
 	@echo "make                  build build/ecsbench and the tests"
 	@echo "make bench PROFILE=A  every backend, workload, k=1..3, N=2^10..2^20 -> results/A.csv"
 	@echo "                      (BACKENDS= WORKLOADS= ENTITIES= COMPONENTS= PROCESSES= REPS= WARMUP= SEED="
-	@echo "                      SYSTEMS= COMPONENT_SIZE= SCALE= THREADS= OUTPUT=)"
+	@echo "                      SYSTEMS= COMPONENT_SIZE= SCALE= THREADS= HISTORY= OUTPUT=)"
+	@echo "                      HISTORY=lived-in,pristine: the best case beside (build/ecsbench --list)"
 	@echo "                      then draws plots/A/*.png and plots/profiles/*.png; OUTPUT=x.csv: plots in x-plots/"
 	@echo "make bench SCENARIO=scenarios/shooter.ini   ns per frame by phase, every backend, the floor and"
 	@echo "                      the harness alone -> results/scenario-shooter.csv, plots/scenario-shooter.png"

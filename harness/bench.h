@@ -45,6 +45,7 @@ void values_free(struct values *v);
 struct workload;
 struct scenario;
 struct cpu_list;
+struct history;
 
 /* One row: a participant (a backend, or the floor when ops is NULL) x workload x N x k. */
 struct bench_case {
@@ -60,6 +61,7 @@ struct bench_case {
 	const struct values *writes; /* the values written over them (seed 001's "write") */
 	bool wall_clock;             /* --clock wall: a workload timing parts of a run uses it too */
 	const struct scenario *scenario; /* a scenario run's point (scenario_run.h), or NULL */
+	const struct history *history;   /* what the storage went through (history.h), or NULL */
 	bool harness;                    /* with no ops: the harness alone, not the floor */
 	uint32_t threads;            /* T: threads a threaded workload's pass runs on (else 1) */
 	const struct cpu_list *cpus; /* where they run (parallel.h); NULL: not pinned */
@@ -101,6 +103,10 @@ struct workload {
 	 * checksum is taken after the first run, when every participant has made exactly one. */
 	bool count_dependent;
 	bool threaded;           /* swept over --threads: a row per thread count T */
+	/* Swept over --history (history.h): WORKLOAD_WORLD builds its storage under each history
+	 * before the clock; WORKLOAD_SPAWNS spawns inside it as the history says (only the
+	 * histories that change spawning are its own); WORKLOAD_FIXED takes none. */
+	enum { WORKLOAD_FIXED, WORKLOAD_WORLD, WORKLOAD_SPAWNS } history;
 	bool k_fixed;            /* not swept over --components: */
 	uint32_t fixed_components; /* entities have this many */
 	/* The most entities alive at once in a run of case c (NULL: c->entities), so that a

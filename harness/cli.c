@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "history.h"
 #include "scenario_run.h"
 #include "parallel.h"
 
@@ -49,6 +50,8 @@ static void help(void)
 	       "  --entities LIST    comma list of counts 1..%u; A..B is A and its doublings\n"
 	       "                     up to B (default: 1024..1048576, i.e. 2^10, 2^11, .., 2^20)\n"
 	       "  --components LIST  components per entity, each 1..3 (default: 1,2,3)\n"
+	       "  --history LIST     what each storage goes through before the clock: lived-in\n"
+	       "                     (default), pristine, aged, one-hole, alternating (--list)\n"
 	       "  --threads LIST     threads of parallel-iterate's pass, each 1..the CPUs this\n"
 	       "                     process may run on (%u here); A..B is A and its doublings\n"
 	       "                     up to B (default: 1, 2, 4, ... up to the CPUs, and the CPUs)\n"
@@ -109,6 +112,9 @@ static void list(void)
 	printf("workloads (timed region):\n");
 	for (size_t i = 0; i < workload_count; i++)
 		printf("  %-24s %s\n", workloads[i]->name, workloads[i]->timed);
+	printf("histories (--history; lived-in is every headline figure's):\n");
+	for (size_t i = 0; i < history_count; i++)
+		printf("  %-24s %s\n", histories[i].name, histories[i].description);
 	printf("profiles:\n");
 	for (size_t i = 0; i < profile_count; i++)
 		printf("  %-10s %u component types, %u systems\n", profiles[i].name,
@@ -129,6 +135,7 @@ static char *valid_names(const char *(*name_at)(size_t), size_t n)
 static const char *backend_name_at(size_t i) { return ecs_backends[i]->name; }
 static const char *workload_name_at(size_t i) { return workloads[i]->name; }
 static const char *profile_name_at(size_t i) { return profiles[i].name; }
+static const char *history_name_at(size_t i) { return histories[i].name; }
 
 /*
  * Splits a comma list; calls item() on each piece. An empty piece ("hash,,vector", a leading
@@ -155,6 +162,16 @@ static void each_item(const char *what, const char *arg, void (*item)(struct opt
 		p = comma + 1;
 	}
 	free(copy);
+}
+
+/* Whether the comma list has the item. */
+static bool list_has(const char *list, const char *item)
+{
+	size_t n = strlen(item);
+	for (const char *p = list; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (strncmp(p, item, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+			return true;
+	return false;
 }
 
 static void add_backend(struct options *o, const char *name)
@@ -193,6 +210,59 @@ static void add_workload(struct options *o, const char *name)
 	if (o->workload_count == MAX_LIST)
 		usage_error("too many workloads (at most %d)", MAX_LIST);
 	o->workloads[o->workload_count++] = w;
+}
+
+static void add_history(struct options *o, const char *name)
+{
+	const struct history *h = history_find(name);
+	if (!h)
+		usage_error("unknown history '%s' (valid: %s)", name,
+		            valid_names(history_name_at, history_count));
+	for (size_t i = 0; i < o->history_count; i++)
+		if (o->histories[i] == h)
+			usage_error("history '%s' is listed twice", name);
+	if (o->history_count == MAX_LIST)
+		usage_error("too many histories (at most %d)", MAX_LIST);
+	o->histories[o->history_count++] = h;
+}
+
+bool workload_takes(const struct workload *w, const struct history *h)
+{
+	switch (w->history) {
+	case WORKLOAD_WORLD: return h != NULL;
+	case WORKLOAD_SPAWNS: return h != NULL && h->spawns;
+	default: return h == NULL;
+	}
+}
+
+/* Every workload named in --workloads must have one of the histories asked for (or take none);
+ * of "all", those that have none are left out, and at least one must remain. */
+static void check_histories(struct options *o, bool named)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < o->workload_count; i++) {
+		const struct workload *w = o->workloads[i];
+		bool any = w->history == WORKLOAD_FIXED;
+		for (size_t j = 0; j < o->history_count && !any; j++)
+			any = workload_takes(w, o->histories[j]);
+		if (any || !named) {
+			if (any)
+				o->workloads[kept++] = w;
+			continue;
+		}
+		char own[256];
+		size_t len = 0;
+		own[0] = '\0';
+		for (size_t j = 0; j < history_count; j++)
+			if (workload_takes(w, &histories[j]))
+				len += (size_t)snprintf(own + len, sizeof own - len, "%s%s", len ? ", " : "",
+				                        histories[j].name);
+		usage_error("workload '%s' has none of the histories asked for (its own: %s)", w->name,
+		            own);
+	}
+	o->workload_count = kept;
+	if (!kept)
+		usage_error("no workload has the histories asked for");
 }
 
 /* A whole unsigned decimal number within [lo, hi], or exit 2 naming it. */
@@ -333,12 +403,23 @@ static void check_entity_limits(const struct options *o)
 		size_t nn = w->fixed_entities ? 1 : o->entity_count;
 		for (size_t j = 0; j < nn; j++) {
 			uint32_t n = workload_entities(o, w, o->entities[j]);
-			struct bench_case c = {.workload = w, .entities = n, .seed = o->seed};
-			uint64_t peak = w->peak_entities ? w->peak_entities(&c) : n;
-			if (peak > ECS_MAX_ENTITIES)
-				usage_error("%s at --scale %g would hold %" PRIu64 " entities at once, more "
-				            "than the interface's %u",
-				            w->name, o->scale, peak, ECS_MAX_ENTITIES);
+			for (size_t h = 0; h < o->history_count; h++) {
+				if (!workload_takes(w, o->histories[h]) && w->history != WORKLOAD_FIXED)
+					continue;
+				struct bench_case c = {.workload = w, .entities = n, .seed = o->seed,
+				                       .history = o->histories[h]};
+				uint64_t peak = w->peak_entities ? w->peak_entities(&c) : n;
+				if (peak > ECS_MAX_ENTITIES)
+				{
+					if (w->history == WORKLOAD_FIXED)
+						usage_error("%s at --scale %g would hold %" PRIu64 " entities at once, "
+						            "more than the interface's %u",
+						            w->name, o->scale, peak, ECS_MAX_ENTITIES);
+					usage_error("%s under history %s at N = %u would hold %" PRIu64
+					            " entities at once, more than the interface's %u", w->name,
+					            o->histories[h]->name, n, peak, ECS_MAX_ENTITIES);
+				}
+			}
 		}
 	}
 }
@@ -426,6 +507,7 @@ void options_parse(int argc, char **argv, struct options *o)
 		{"malloc-default", no_argument, 0, 'M'},  {"processes", required_argument, 0, 'j'},
 		{"layout", required_argument, 0, 'L'},    {"trace-samples", no_argument, 0, 'T'},
 		{"clock", required_argument, 0, 'C'},     {"threads", required_argument, 0, 1020},
+		{"history", required_argument, 0, 'H'},
 		{"scenario", required_argument, 0, 1010}, {"sweep", required_argument, 0, 1011},
 		{"points", required_argument, 0, 1012},   {"spacing", required_argument, 0, 1013},
 		{"set", required_argument, 0, 1014},
@@ -435,6 +517,7 @@ void options_parse(int argc, char **argv, struct options *o)
 		{0, 0, 0, 0},
 	};
 	const char *systems = NULL;
+	bool workloads_named = false; /* --workloads names them, not "all" */
 	memset(o, 0, sizeof *o);
 	o->argc = argc;
 	o->argv = argv;
@@ -454,7 +537,11 @@ void options_parse(int argc, char **argv, struct options *o)
 			o->given[ch] = true;
 		switch (ch) {
 		case 'b': o->backend_count = 0; each_item("backend", optarg, add_backend, o); break;
-		case 'w': o->workload_count = 0; each_item("workload", optarg, add_workload, o); break;
+		case 'w':
+			o->workload_count = 0;
+			each_item("workload", optarg, add_workload, o);
+			workloads_named = !list_has(optarg, "all");
+			break;
 		case 'p':
 			if (!(o->profile = profile_find(optarg)))
 				usage_error("unknown profile '%s' (valid: %s)", optarg,
@@ -463,6 +550,7 @@ void options_parse(int argc, char **argv, struct options *o)
 		case 'n': o->entity_count = 0; each_item("entity", optarg, add_entities, o); break;
 		case 'k': o->component_count = 0; each_item("component", optarg, add_components, o); break;
 		case 1020: o->thread_count = 0; each_item("thread", optarg, add_threads, o); break;
+		case 'H': o->history_count = 0; each_item("history", optarg, add_history, o); break;
 		case 'S': systems = optarg; break;
 		case 'r': o->reps = (uint32_t)parse_number("repetition count", optarg, 1, 1000); break;
 		case 'W': o->warmup = (uint32_t)parse_number("warm-up count", optarg, 0, 100); break;
@@ -550,6 +638,9 @@ void options_parse(int argc, char **argv, struct options *o)
 		each_item("component", "1,2,3", add_components, o);
 	if (!o->thread_count)
 		default_threads(o);
+	if (!o->history_count)
+		add_history(o, HISTORY_DEFAULT);
+	check_histories(o, workloads_named);
 	o->systems = systems ? (uint32_t)parse_number("system count", systems, 1,
 	                                              o->profile->system_count)
 	                     : o->profile->system_count;

@@ -40,6 +40,8 @@ struct options {
 	size_t component_count;
 	uint32_t threads[MAX_LIST]; /* T of a threaded workload (parallel-iterate) */
 	size_t thread_count;
+	const struct history *histories[MAX_LIST]; /* what the storages go through (history.h) */
+	size_t history_count;
 	uint32_t reps, warmup, systems;
 	uint32_t processes;
 	uint32_t inner; /* 0: calibrate */
@@ -79,5 +81,9 @@ void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), nore
 
 /* The entities of workload w at fixed_n (or swept n). */
 uint32_t workload_entities(const struct options *o, const struct workload *w, uint32_t n);
+/* Whether workload w is measured under history h (history.h): a workload that builds its
+ * storage, under every history; one that spawns in its clock, under those that change spawning;
+ * one that takes none, under none (h NULL: it is run once). */
+bool workload_takes(const struct workload *w, const struct history *h);
 
 #endif

@@ -224,7 +224,7 @@ static int compare_main(const char *old_path, const char *new_path, const char *
 	if (profiles)
 		printf("Profiles: rows matched without the profile, %s.\n", drift_is);
 	printf("\n");
-	printf("%-10s %-24s %8s %2s %13s %13s %22s  %-9s %s\n", "backend", "workload", "entities",
+	printf("%-10s %-30s %8s %2s %13s %13s %22s  %-9s %s\n", "backend", "workload", "entities",
 	       "k", "old ns/run", "new ns/run", "new/old [95% interval]", "verdict",
 	       "without drift");
 	if (out) {
@@ -260,9 +260,9 @@ static int compare_main(const char *old_path, const char *new_path, const char *
 			snprintf(interval, sizeof interval, "%.3f [%.3f, %.3f]", r, lo, hi);
 		else
 			snprintf(interval, sizeof interval, "%.3f [no interval]", r);
-		char label[64];
+		char label[96];
 		row_label(&new_, p->new_, label, sizeof label);
-		printf("%-10s %-24s %8u %2u %13.1f %13.1f %22s  %-9s %s\n", p->new_->backend, label,
+		printf("%-10s %-30s %8u %2u %13.1f %13.1f %22s  %-9s %s\n", p->new_->backend, label,
 		       p->new_->entities, p->new_->components, p->old->median, p->new_->median, interval,
 		       raw, adjusted);
 		if (out)

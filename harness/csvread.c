@@ -54,6 +54,22 @@ static void header_value(const char *line, const char *key, char *out, size_t le
 	}
 }
 
+/*
+ * A row's workload as the tools name it, with its history (as scripts/common.sh's normalise
+ * does): "iterate" under lived-in (the headline figures') and for the workloads that take none
+ * ("-"), "iterate-pristine" under pristine, and so on. A file from before histories (no history
+ * column: history NULL) was built in order and never changed: its swept rows are pristine.
+ */
+static void workload_with_history(char *out, size_t len, const char *workload, const char *history)
+{
+	if (!history)
+		history = strncmp(workload, "varkor-", 7) == 0 ? "-" : "pristine";
+	if (!*history || strcmp(history, "-") == 0 || strcmp(history, "lived-in") == 0)
+		snprintf(out, len, "%s", workload);
+	else
+		snprintf(out, len, "%s-%s", workload, history);
+}
+
 bool csv_same_group(const struct csv_row *a, const struct csv_row *b)
 {
 	return strcmp(a->workload, b->workload) == 0 && a->entities == b->entities &&
@@ -92,17 +108,17 @@ static int read_samples(struct csv_file *f, char *err, size_t errlen)
 			r->samples[j] = NAN;
 	}
 	char line[1024], *fields[MAX_FIELDS];
-	int c[9] = {-1, -1, -1, -1, -1, -1, -1, -1, -1};
+	int c[10] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
 	bool header = false;
 	while (fgets(line, sizeof line, in)) {
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
 		int nf = split(line, fields);
 		if (!header) {
-			static const char *names[9] = {"backend", "workload", "entities",   "components",
-			                               "process", "round",    "ns_per_run", "profile",
-			                               "threads"};
-			for (int i = 0; i < 9; i++)
+			static const char *names[10] = {"backend", "workload", "entities",   "components",
+			                                "process", "round",    "ns_per_run", "profile",
+			                                "threads", "history"};
+			for (int i = 0; i < 10; i++)
 				c[i] = column(fields, nf, names[i]);
 			for (int i = 0; i < 7; i++)
 				if (c[i] < 0) {
@@ -117,7 +133,8 @@ static int read_samples(struct csv_file *f, char *err, size_t errlen)
 		if (nf <= c[6])
 			continue;
 		snprintf(key.backend, sizeof key.backend, "%s", fields[c[0]]);
-		snprintf(key.workload, sizeof key.workload, "%s", fields[c[1]]);
+		workload_with_history(key.workload, sizeof key.workload, fields[c[1]],
+		                      c[9] >= 0 && c[9] < nf ? fields[c[9]] : NULL);
 		key.entities = (uint32_t)strtoul(fields[c[2]], NULL, 10);
 		key.components = (uint32_t)strtoul(fields[c[3]], NULL, 10);
 		key.threads = c[8] >= 0 && c[8] < nf ? (uint32_t)strtoul(fields[c[8]], NULL, 10) : 1;
@@ -141,10 +158,11 @@ int csv_read(const char *path, bool samples, struct csv_file *f, char *err, size
 		return errorf(err, errlen, "cannot read %s: %s", path, strerror(errno));
 	char line[4096], *fields[MAX_FIELDS];
 	enum { BACKEND, PROFILE, WORKLOAD, ENTITIES, COMPONENTS, MEDIAN, PROCESSES, REPS, LOW, HIGH,
-	       NOISY, THREADS, NCOLS };
-	static const char *names[NCOLS] = {"backend",   "profile",    "workload",  "entities",
-	                                   "components", "median_ns",  "processes", "reps",
-	                                   "ci_low_ns",  "ci_high_ns", "noisy",     "threads"};
+	       NOISY, THREADS, HISTORY, NCOLS };
+	static const char *names[NCOLS] = {"backend",    "profile",   "workload",  "entities",
+	                                   "components", "median_ns", "processes", "reps",
+	                                   "ci_low_ns",  "ci_high_ns", "noisy",    "threads",
+	                                   "history"};
 	int c[NCOLS];
 	bool header = false;
 	uint32_t cap = 0;
@@ -188,7 +206,8 @@ int csv_read(const char *path, bool samples, struct csv_file *f, char *err, size
 		memset(r, 0, sizeof *r);
 		snprintf(r->backend, sizeof r->backend, "%s", fields[c[BACKEND]]);
 		snprintf(r->profile, sizeof r->profile, "%s", fields[c[PROFILE]]);
-		snprintf(r->workload, sizeof r->workload, "%s", fields[c[WORKLOAD]]);
+		workload_with_history(r->workload, sizeof r->workload, fields[c[WORKLOAD]],
+		                      c[HISTORY] >= 0 && c[HISTORY] < nf ? fields[c[HISTORY]] : NULL);
 		r->entities = (uint32_t)strtoul(fields[c[ENTITIES]], NULL, 10);
 		r->components = (uint32_t)strtoul(fields[c[COMPONENTS]], NULL, 10);
 		r->median = strtod(fields[c[MEDIAN]], NULL);

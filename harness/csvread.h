@@ -10,7 +10,9 @@
 #include <stdint.h>
 
 struct csv_row {
-	char backend[32], profile[8], workload[40];
+	/* workload: named with its history as the tools name it ("iterate", "iterate-pristine":
+	 * csvread.c, workload_with_history) */
+	char backend[32], profile[8], workload[64];
 	uint32_t entities, components, processes, reps;
 	uint32_t threads; /* T of a threaded workload's row; 1 where the file has no such column */
 	double median, ci_low, ci_high; /* ci NaN when the file has none */

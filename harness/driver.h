@@ -25,6 +25,7 @@ struct group {
 	const struct workload *workload;
 	uint32_t n, k;
 	uint32_t threads;      /* T: a threaded workload's (--threads), else 1 */
+	const struct history *history; /* what its storages go through (history.h); NULL: none */
 	uint32_t participants; /* backends, + 1 for the floor */
 	bool floor;            /* the last participant is the floor (a scenario: the floor and
 	                          then the harness alone, scenario_run.h) */
@@ -64,7 +65,7 @@ void plan_free(struct plan *p);
 const struct ecs_ops *plan_participant(const struct options *o, const struct group *g,
                                        uint32_t p);
 const char *participant_name(const struct options *o, const struct group *g, uint32_t p);
-/* "iterate N=1024 k=2" (and " T=2" after it for a threaded workload's group), or a scenario
+/* "iterate N=1024 k=2 lived-in" (and " T=2" after it for a threaded workload's group), or a scenario
  * point's name: for messages. Returns buf. */
 const char *group_label(const struct group *g, char *buf, size_t len);
 /* A scenario group's last participant: the harness alone, with no storage (scenario_run.h). */

@@ -7,12 +7,14 @@
  * who has what, growth, and systems to keep informed.
  *
  *   create      take the next index, mark it alive, write its k values into preallocated
- *               arrays
+ *               arrays, and the values of its kind's own types where the history spawns kinds
+ *               (history.h) into arrays of their own
  *   iterate     the update over the k arrays, in order (iterate-aged: the same; the floor
  *               does not age)
  *   churn       the same as create, taking indices from a free list first; then, for each
- *               entity, clear its alive mark and push its index on the free list; the arrays
- *               and the free list are reused from round to round
+ *               entity in the history's order of destruction, clear its alive mark and push its
+ *               index on the free list; the arrays and the free list are reused from round to
+ *               round
  *   add-remove  set the entity's presence bit and write its Velocity, for every entity; then
  *               clear every bit
  *   get         read the k values of every entity in the same shuffled order, from the arrays
@@ -26,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "history.h"
 #include "parallel.h"
 #include "world.h"
 
@@ -43,6 +46,8 @@ struct floor {
 	unsigned char *packed_v;
 	uint32_t matches;
 	struct parallel_pool *pool; /* parallel-iterate */
+	struct spawn_plan spawn;    /* create, churn: the kinds, the order of destruction */
+	unsigned char *extra[HISTORY_KINDS]; /* create, churn: the kinds' own types' values */
 };
 
 static struct floor *floor_of(struct run *run) { return run->state; }
@@ -76,6 +81,9 @@ static void floor_release(struct run *run)
 	free(f->packed_p);
 	free(f->packed_v);
 	parallel_pool_stop(f->pool);
+	spawn_plan_free(&f->spawn);
+	for (uint32_t x = 0; x < HISTORY_KINDS; x++)
+		free(f->extra[x]);
 }
 
 /* The arrays of the k component types (sizes as the backends'), values as created. */
@@ -112,10 +120,28 @@ static uint64_t floor_checksum(struct run *run, const uint32_t *types, uint32_t 
 
 /* create ------------------------------------------------------------------------------- */
 
+/* The spawn plan of create or churn (the backends' own: history.h), and arrays for the kinds'
+ * own types where it spawns kinds. */
+static int spawn_arrays(struct run *run, uint64_t stream)
+{
+	const struct bench_case *c = run->c;
+	struct floor *f = floor_of(run);
+	if (spawn_plan_make(&f->spawn, c->history, c, sweep_types, c->k, c->values, stream, run->r))
+		return -1;
+	if (f->spawn.lists < HISTORY_KINDS)
+		return 0;
+	for (uint32_t x = 0; x < HISTORY_KINDS; x++) {
+		if (!(f->extra[x] = malloc((size_t)c->entities * sizeof(uint64_t) + 1)))
+			return fail(run->r, "out of memory in the harness");
+		floor_bytes(run, (uint64_t)c->entities * sizeof(uint64_t));
+	}
+	return 0;
+}
+
 static int create_setup(struct run *run)
 {
 	const struct bench_case *c = run->c;
-	if (floor_new(run) || floor_arrays(run, c->k))
+	if (floor_new(run) || floor_arrays(run, c->k) || spawn_arrays(run, HISTORY_STREAM_CREATE))
 		return -1;
 	struct floor *f = floor_of(run);
 	f->alive = calloc(c->entities + 1, 1);
@@ -132,6 +158,8 @@ struct copy_plan {
 	const unsigned char *src[COMP_MAX_K];
 	uint32_t size[COMP_MAX_K];
 	uint32_t k;
+	const uint8_t *kind;  /* per entity (spawn_plan_kind), or NULL: no kinds */
+	unsigned char *extra[HISTORY_KINDS];
 };
 
 static struct copy_plan copy_plan(const struct run *run, const struct floor *f)
@@ -142,14 +170,30 @@ static struct copy_plan copy_plan(const struct run *run, const struct floor *f)
 		p.src[t] = run->c->values->data[sweep_types[t]];
 		p.size[t] = f->v.size[t];
 	}
+	if (f->spawn.lists == HISTORY_KINDS) {
+		p.kind = f->spawn.list;
+		for (uint32_t x = 0; x < HISTORY_KINDS; x++)
+			p.extra[x] = f->extra[x];
+	}
 	return p;
 }
 
+/* Entity i's values at index e: its k values, and its kind's own (a bullet one, a particle
+ * two; 8 bytes each, the size of the profile's other types). */
 static inline void copy_values(const struct copy_plan *p, uint32_t e, uint32_t i)
 {
 	for (uint32_t t = 0; t < p->k; t++)
 		value_copy(p->dst[t] + (size_t)e * p->size[t], p->src[t] + (size_t)i * p->size[t],
 		           p->size[t]);
+	if (!p->kind)
+		return;
+	uint32_t kind = p->kind[i];
+	if (kind == 1)
+		value_copy(p->extra[0] + (size_t)e * 8, history_extra_value, 8);
+	else if (kind == 2) {
+		value_copy(p->extra[1] + (size_t)e * 8, history_extra_value, 8);
+		value_copy(p->extra[2] + (size_t)e * 8, history_extra_value, 8);
+	}
 }
 
 static int create_execute(struct run *run)
@@ -238,7 +282,7 @@ const struct workload floor_iterate = {
 static int churn_setup(struct run *run)
 {
 	const struct bench_case *c = run->c;
-	if (floor_new(run) || floor_arrays(run, c->k))
+	if (floor_new(run) || floor_arrays(run, c->k) || spawn_arrays(run, HISTORY_STREAM_CHURN))
 		return -1;
 	struct floor *f = floor_of(run);
 	f->alive = calloc(c->entities + 1, 1);
@@ -271,9 +315,9 @@ static void churn_destroy(struct floor *f, uint32_t n)
 {
 	unsigned char *alive = f->alive;
 	uint32_t *free_list = f->free_list, free_count = f->free_count;
-	const uint32_t *index = f->index;
+	const uint32_t *index = f->index, *order = f->spawn.destroy_order;
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t e = index[i];
+		uint32_t e = index[order ? order[i] : i];
 		alive[e] = 0;
 		free_list[free_count++] = e;
 	}

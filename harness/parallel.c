@@ -29,6 +29,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "history.h"
 #include "parallel.h"
 #include "world.h"
 
@@ -386,8 +387,8 @@ static int parallel_iterate_setup(struct run *run)
 	if (c->threads > 1 && !c->ops->system_iter_split)
 		return fail(run->r, "%s has no system_iter_split: its pass cannot be split in %u parts",
 		            c->ops->name, c->threads);
-	if (world_open(c, &run->world, run->r) || reserve(&run->world, c->entities, run->r) ||
-	    spawn(&run->world, c->entities, sweep_types, c->k, c->values, run->handles, run->r))
+	/* iterate's storage, under the row's history, with iterate's decisions */
+	if (history_world(run, sweep_types, c->k, HISTORY_STREAM_ITERATE))
 		return -1;
 	return parallel_state_start(run);
 }
@@ -424,6 +425,8 @@ const struct workload workload_parallel_iterate = {
 	.floor = &floor_parallel_iterate,
 	.count_dependent = true,
 	.threaded = true,
+	.history = WORKLOAD_WORLD,
+	.peak_entities = history_peak_entities,
 	.setup = parallel_iterate_setup,
 	.prepare = parallel_state_wake,
 	.execute = parallel_iterate_execute,

@@ -253,6 +253,7 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 			.values = &values,
 			.writes = &writes,
 			.scenario = gr->scenario,
+			.history = gr->history,
 			.harness = plan_harness_row(o, gr, p),
 			.threads = gr->threads,
 			.cpus = &plan->cpus,
@@ -268,6 +269,8 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 			continue;
 		}
 		x->run = run_new(&x->c, &x->r);
+		if (x->run) /* the first process checks what setup built, too (history.h) */
+			x->run->verify = pass == 0;
 		if (!x->run || run_setup(x->run))
 			participant_failed(ev, g, p, x);
 	}

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "driver.h"
+#include "history.h"
 #include "stats.h"
 
 #ifndef ECSB_COMMIT
@@ -105,6 +106,10 @@ static void write_header(FILE *f, const struct options *o, const char *pinning,
 		        NOISY_CI_PCT);
 	fprintf(f, "# seed %" PRIu64 "; component size %u; scale %g\n", o->seed, o->component_size,
 	        o->scale);
+	for (size_t i = 0; i < o->history_count; i++)
+		fprintf(f, "# history %s: %s%s\n", o->histories[i]->name, o->histories[i]->description,
+		        strcmp(o->histories[i]->name, HISTORY_DEFAULT) == 0 ? " (the headline figures')"
+		                                                           : "");
 	for (size_t i = 0; i < o->workload_count; i++) {
 		if (!o->workloads[i]->threaded)
 			continue;
@@ -122,7 +127,8 @@ static void write_header(FILE *f, const struct options *o, const char *pinning,
 }
 
 static const char *const columns =
-	"backend,profile,systems,workload,entities,components,threads,component_bytes,processes,reps,"
+	"backend,profile,systems,workload,history,entities,components,threads,component_bytes,"
+	"processes,reps,"
 	"inner,median_ns,ci_low_ns,ci_high_ns,noisy,process_spread_pct,mad_pct,min_ns,max_ns,"
 	"ns_per_entity,entities_per_sec,ratio_to_floor,ratio_to_best,ratio_ci_low,ratio_ci_high,"
 	"vs_best,speedup,speedup_ci_low,speedup_ci_high,off_cpu_pct,peak_bytes,live_bytes,"
@@ -161,9 +167,10 @@ static void write_row(FILE *f, const struct options *o, const struct group *g, u
 	bool noisy = !s->has_interval || s->ci_high > s->median * (1 + NOISY_CI_PCT / 100) ||
 	             s->ci_low < s->median * (1 - NOISY_CI_PCT / 100);
 	fprintf(f,
-	        "%s,%s,%u,%s,%u,%u,%u,%u,%u,%u,%u,%.1f,%s,%s,%d,%s,%.2f,%.1f,%.1f,%.4g,%.0f,%s,%s,%s,%s,"
-	        "%s,%s,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu64 ",%s,%016" PRIx64 "\n",
-	        participant_name(o, g, p), o->profile->name, o->systems, g->workload->name, g->n, g->k,
+	        "%s,%s,%u,%s,%s,%u,%u,%u,%u,%u,%u,%u,%.1f,%s,%s,%d,%s,%.2f,%.1f,%.1f,%.4g,%.0f,%s,%s,%s,"
+	        "%s,%s,%s,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu64 ",%s,%016" PRIx64 "\n",
+	        participant_name(o, g, p), o->profile->name, o->systems, g->workload->name,
+	        history_name(g->history), g->n, g->k,
 	        g->threads, o->component_size, s->processes, r->reps, r->inner, s->median,
 	        report_figure(lo, sizeof lo, s->has_interval, "%.1f", s->ci_low),
 	        report_figure(hi, sizeof hi, s->has_interval, "%.1f", s->ci_high), noisy,
@@ -192,20 +199,21 @@ static void write_samples(FILE *f, const struct options *o, const struct group *
 		for (uint32_t r = 0; r < o->reps; r++) {
 			double ns = d->samples[(size_t)q * o->reps + r];
 			if (!isnan(ns))
-				fprintf(f, "%s,%s,%s,%u,%u,%u,%u,%u,%.1f\n", participant_name(o, g, p),
-				        o->profile->name, g->workload->name, g->n, g->k, g->threads, q + 1,
-				        r + 1, ns);
+				fprintf(f, "%s,%s,%s,%s,%u,%u,%u,%u,%u,%.1f\n", participant_name(o, g, p),
+				        o->profile->name, g->workload->name, history_name(g->history), g->n,
+				        g->k, g->threads, q + 1, r + 1, ns);
 		}
 }
 
-/* The group of the same workload, N and k as group gi at T = 1 (gi itself if it is), or -1
+/* The group of the same workload, N, k and history as group gi at T = 1 (gi itself if it is), or -1
  * if the run has none. */
 static int serial_group(const struct plan *plan, uint32_t gi)
 {
 	const struct group *g = &plan->groups[gi];
 	for (uint32_t i = 0; i < plan->count; i++) {
 		const struct group *h = &plan->groups[i];
-		if (h->workload == g->workload && h->n == g->n && h->k == g->k && h->threads == 1)
+		if (h->workload == g->workload && h->n == g->n && h->k == g->k &&
+		    h->history == g->history && h->threads == 1)
 			return (int)i;
 	}
 	return -1;
@@ -220,7 +228,8 @@ int report_write(const struct collection *c, FILE *csv, FILE *samples, const cha
 	fputs(columns, csv);
 	if (samples) {
 		write_header(samples, o, pinning, malloc_mode);
-		fputs("backend,profile,workload,entities,components,threads,process,round,ns_per_run\n",
+		fputs("backend,profile,workload,history,entities,components,threads,process,round,"
+		      "ns_per_run\n",
 		      samples);
 	}
 	struct row_out *out = calloc(plan->max_participants ? plan->max_participants : 1, sizeof *out);

@@ -187,6 +187,7 @@ void scenario_options(struct options *o)
 		{'z', "--component-size", "use --set component.NAME.size=B"},
 		{'x', "--scale", "use --set scenario.scale=F"},
 		{'s', "--seed", "its decisions follow the file's seed: --set scenario.seed=S"},
+		{'H', "--history", "a scenario's storage lives through its own frames"},
 	};
 	if (!o->scenario_file)
 		usage_error("%s needs --scenario FILE", o->sweep            ? "--sweep"

@@ -17,6 +17,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "history.h"
 #include "measure.h"
 #include "world.h"
 
@@ -37,14 +38,24 @@ const struct profile *profile_find(const char *name)
 
 const uint32_t sweep_types[COMP_MAX_K] = {COMP_POSITION, COMP_VELOCITY, COMP_MASS};
 
+/* How a spawning workload creates its N entities under the row's history (untimed). */
+static int spawn_setup(struct run *run, uint64_t stream)
+{
+	const struct bench_case *c = run->c;
+	if (!(run->spawn = calloc(1, sizeof *run->spawn)))
+		return fail(run->r, "out of memory in the harness");
+	return spawn_plan_make(run->spawn, c->history, c, sweep_types, c->k, c->values, stream,
+	                       run->r);
+}
+
 /* create ------------------------------------------------------------------------------- */
+
+static int create_setup(struct run *run) { return spawn_setup(run, HISTORY_STREAM_CREATE); }
 
 static int create_execute(struct run *run)
 {
-	const struct bench_case *c = run->c;
 	for (uint32_t j = 0; j < run->inner; j++)
-		if (spawn(&run->worlds[j], c->entities, sweep_types, c->k, c->values, run->handles,
-		          run->r))
+		if (spawn_planned(&run->worlds[j], run->spawn, run->handles, run->r))
 			return -1;
 	return 0;
 }
@@ -73,11 +84,8 @@ static int create_finish(struct run *run)
 
 static int iterate_setup(struct run *run)
 {
-	const struct bench_case *c = run->c;
-	run->expected = c->entities;
-	if (world_open(c, &run->world, run->r) || reserve(&run->world, c->entities, run->r))
-		return -1;
-	return spawn(&run->world, c->entities, sweep_types, c->k, c->values, run->handles, run->r);
+	run->expected = run->c->entities;
+	return history_world(run, sweep_types, run->c->k, HISTORY_STREAM_ITERATE);
 }
 
 static int iterate_execute(struct run *run)
@@ -108,61 +116,19 @@ int iterate_finish(struct run *run)
 	                       &run->r->checksum, run->r);
 }
 
-/* iterate-aged ------------------------------------------------------------------------- */
-
-/*
- * The storage of `iterate` as a game leaves it: the entities are created with their other
- * components, and the last one (Velocity; k = 1: Position) is added afterwards in a shuffled
- * order, as components are added to entities at different times in a game. The entities keep
- * their handles and values, but that component's pool, the system's list and the table are no
- * longer in creation order, nor in step with the other components. It takes N adds in random
- * order to build (a tree or hash index pays a cache miss per level or node for each), half of
- * what removing and adding back every entity's component would cost, for the same order.
- * `iterate` keeps the pristine case beside it.
- */
-static int iterate_aged_setup(struct run *run)
-{
-	const struct bench_case *c = run->c;
-	run->expected = c->entities;
-	struct world *w = &run->world;
-	uint32_t late = c->k >= 2 ? COMP_VELOCITY : COMP_POSITION;
-	uint32_t early[COMP_MAX_K], n = 0;
-	for (uint32_t t = 0; t < c->k; t++)
-		if (sweep_types[t] != late)
-			early[n++] = sweep_types[t];
-	if (world_open(c, w, run->r) || reserve(w, c->entities, run->r) ||
-	    spawn(w, c->entities, early, n, c->values, run->handles, run->r))
-		return -1;
-	uint32_t *order = permutation(c->seed, 16, c->entities);
-	if (!order)
-		return fail(run->r, "out of memory in the harness");
-	for (uint32_t j = 0; j < c->entities; j++) {
-		uint32_t i = order[j];
-		int rc = w->ops->component_add(w->s, run->handles[i], late, value_of(c->values, late, i));
-		if (rc != ECS_OK) {
-			free(order);
-			return fail(run->r, "adding component %u to entity %u returned %s", late, i,
-			            ecs_status_name(rc));
-		}
-	}
-	free(order);
-	return 0;
-}
-
 /* churn -------------------------------------------------------------------------------- */
 
 static int churn_setup(struct run *run)
 {
 	return world_open(run->c, &run->world, run->r) ||
-	       reserve(&run->world, run->c->entities, run->r) ? -1 : 0;
+	       reserve(&run->world, run->c->entities, run->r) || spawn_setup(run, HISTORY_STREAM_CHURN) ? -1 : 0;
 }
 
 static int churn_execute(struct run *run)
 {
-	const struct bench_case *c = run->c;
 	for (uint32_t j = 0; j < run->inner; j++) {
-		if (spawn(&run->world, c->entities, sweep_types, c->k, c->values, run->handles, run->r) ||
-		    despawn(&run->world, c->entities, run->handles, run->r))
+		if (spawn_planned(&run->world, run->spawn, run->handles, run->r) ||
+		    despawn_planned(&run->world, run->spawn, run->handles, run->r))
 			return -1;
 		if (!run->first_round_peak)
 			run->first_round_peak = run->world.counter.peak_bytes;
@@ -187,7 +153,7 @@ static int churn_finish(struct run *run)
 			return fail(run->r, "entity %u is alive after it was destroyed", i);
 	if (system_pass(w, c->k) != 0)
 		return fail(run->r, "the system still visits entities after all were destroyed");
-	if (spawn(w, c->entities, sweep_types, c->k, c->values, run->handles, run->r) ||
+	if (spawn_planned(w, run->spawn, run->handles, run->r) ||
 	    checksum_values(w, c->entities, sweep_types, c->k, run->handles, &run->r->checksum,
 	                    run->r))
 		return -1;
@@ -203,10 +169,7 @@ static const uint32_t resident_types[COMP_MAX_K] = {COMP_POSITION, COMP_MASS, CO
 
 static int add_remove_setup(struct run *run)
 {
-	const struct bench_case *c = run->c;
-	if (world_open(c, &run->world, run->r) || reserve(&run->world, c->entities, run->r))
-		return -1;
-	return spawn(&run->world, c->entities, resident_types, c->k, c->values, run->handles, run->r);
+	return history_world(run, resident_types, run->c->k, HISTORY_STREAM_ADD_REMOVE);
 }
 
 static int add_remove_execute(struct run *run)
@@ -255,8 +218,7 @@ static int add_remove_finish(struct run *run)
 static int get_setup(struct run *run)
 {
 	const struct bench_case *c = run->c;
-	if (world_open(c, &run->world, run->r) || reserve(&run->world, c->entities, run->r) ||
-	    spawn(&run->world, c->entities, sweep_types, c->k, c->values, run->handles, run->r))
+	if (history_world(run, sweep_types, c->k, HISTORY_STREAM_GET))
 		return -1;
 	uint32_t *order = permutation(c->seed, 1, c->entities);
 	run->shuffled = malloc((size_t)c->entities * sizeof *run->shuffled + 1);
@@ -312,38 +274,81 @@ static int get_finish(struct run *run)
 
 /* fragmented --------------------------------------------------------------------------- */
 
+/* Every entity's set, drawn once (the floor makes the same draws), and a value buffer for the
+ * one being created. */
+struct fragmented {
+	uint16_t (*types)[FRAGMENTED_MAX_TYPES];
+	uint8_t *count;
+	uint64_t seed;
+	uint32_t *sizes;
+	unsigned char value[FRAGMENTED_MAX_TYPES * ECS_MAX_COMPONENT_SIZE];
+};
+
+static uint32_t fragmented_list_of(void *ctx, uint32_t i, uint32_t *types, const void **values)
+{
+	struct fragmented *f = ctx;
+	unsigned char *value = f->value;
+	for (uint32_t y = 0; y < f->count[i]; y++) {
+		types[y] = f->types[i][y];
+		value_fill(f->seed, types[y], i, 0, value, f->sizes[types[y]]);
+		values[y] = value;
+		value += f->sizes[types[y]];
+	}
+	return f->count[i];
+}
+
+static void fragmented_release(struct run *run)
+{
+	struct fragmented *f = run->state;
+	if (f) {
+		free(f->types);
+		free(f->count);
+		free(f->sizes);
+	}
+}
+
 /*
  * N entities, each with a random subset of the profile's component types: Position and
  * Velocity each with probability 1/2, and 0..4 more types drawn from the rest of the profile,
- * so that there are many distinct sets (archetypes) and pools of uneven size. The timed pass is
- * system 0's (Position += Velocity * dt) over the entities that have both.
+ * so that there are many distinct sets (archetypes) and pools of uneven size, built under the
+ * row's history (its kinds are these sets; the types it ages are Position and Velocity). The
+ * timed pass is system 0's (Position += Velocity * dt) over the entities that have both.
  */
 static int fragmented_setup(struct run *run)
 {
 	const struct bench_case *c = run->c;
-	if (world_open(c, &run->world, run->r) || reserve(&run->world, c->entities, run->r))
-		return -1;
-	struct world *w = &run->world;
+	struct fragmented *f = calloc(1, sizeof *f);
+	if (!f)
+		return fail(run->r, "out of memory in the harness");
+	run->state = f;
+	f->types = malloc((size_t)c->entities * sizeof *f->types + 1);
+	f->count = malloc((size_t)c->entities + 1);
+	f->sizes = malloc(c->profile->component_count * sizeof *f->sizes);
+	if (!f->types || !f->count || !f->sizes)
+		return fail(run->r, "out of memory in the harness");
+	f->seed = c->seed;
+	for (uint32_t t = 0; t < c->profile->component_count; t++)
+		f->sizes[t] = type_size(c, t);
 	struct rng g;
 	rng_seed(&g, c->seed, 2);
-	static _Thread_local unsigned char values[FRAGMENTED_MAX_TYPES * ECS_MAX_COMPONENT_SIZE];
 	run->expected = 0;
 	for (uint32_t i = 0; i < c->entities; i++) {
 		uint32_t types[FRAGMENTED_MAX_TYPES];
 		uint32_t n = fragmented_types(&g, c->profile->component_count, types);
 		run->expected += n >= 2 && types[0] == COMP_POSITION && types[1] == COMP_VELOCITY;
-		unsigned char *value = values;
-		const void *pointers[FRAGMENTED_MAX_TYPES];
-		for (uint32_t y = 0; y < n; y++) {
-			value_fill(c->seed, types[y], i, 0, value, w->sizes[types[y]]);
-			pointers[y] = value;
-			value += w->sizes[types[y]];
-		}
-		int rc = ecs_entity_create_with(w->ops, w->s, types, n, pointers, &run->handles[i]);
-		if (rc != ECS_OK)
-			return fail(run->r, "creating entity %u returned %s", i, ecs_status_name(rc));
+		f->count[i] = (uint8_t)n;
+		for (uint32_t y = 0; y < n; y++)
+			f->types[i][y] = (uint16_t)types[y];
 	}
-	return 0;
+	struct population pop = {
+		.n = c->entities,
+		.list_of = fragmented_list_of,
+		.ctx = f,
+		.aged = {COMP_POSITION, COMP_VELOCITY},
+		.aged_count = 2,
+		.values = c->values,
+	};
+	return history_world_of(run, &pop, HISTORY_STREAM_FRAGMENTED);
 }
 
 static int fragmented_execute(struct run *run)
@@ -369,7 +374,10 @@ static int fragmented_finish(struct run *run)
 
 static const struct workload workload_create = {
 	.name = "create",
-	.timed = "create N entities with their k components, into an empty storage reserved for N",
+	.timed = "create N entities with their k components (and their kind's own), into an empty "
+	         "storage reserved for N",
+	.history = WORKLOAD_SPAWNS,
+	.setup = create_setup,
 	.prepare = create_prepare,
 	.execute = create_execute,
 	.end_sample = fresh_worlds_end_sample,
@@ -380,18 +388,10 @@ static const struct workload workload_iterate = {
 	.name = "iterate",
 	.timed = "one pass of system 0 over N entities: Position += Velocity * dt",
 	.floor = &floor_iterate,
+	.history = WORKLOAD_WORLD,
 	.count_dependent = true,
+	.peak_entities = history_peak_entities,
 	.setup = iterate_setup,
-	.execute = iterate_execute,
-	.end_sample = iterate_check_visited,
-	.finish = iterate_finish,
-};
-static const struct workload workload_iterate_aged = {
-	.name = "iterate-aged",
-	.timed = "one pass of system 0 over N entities whose last component came in shuffled order",
-	.floor = &floor_iterate,
-	.count_dependent = true,
-	.setup = iterate_aged_setup,
 	.execute = iterate_execute,
 	.end_sample = iterate_check_visited,
 	.finish = iterate_finish,
@@ -399,6 +399,7 @@ static const struct workload workload_iterate_aged = {
 static const struct workload workload_churn = {
 	.name = "churn",
 	.timed = "create N entities with their k components, then destroy them all",
+	.history = WORKLOAD_SPAWNS,
 	.setup = churn_setup,
 	.execute = churn_execute,
 	.finish = churn_finish,
@@ -407,6 +408,8 @@ static const struct workload workload_churn = {
 static const struct workload workload_add_remove = {
 	.name = "add-remove",
 	.timed = "on N entities with k components, add Velocity to each, then remove it from each",
+	.history = WORKLOAD_WORLD,
+	.peak_entities = history_peak_entities,
 	.setup = add_remove_setup,
 	.execute = add_remove_execute,
 	.finish = add_remove_finish,
@@ -415,6 +418,8 @@ static const struct workload workload_add_remove = {
 static const struct workload workload_get = {
 	.name = "get",
 	.timed = "fetch the k components of N entities, in shuffled order, through component_get",
+	.history = WORKLOAD_WORLD,
+	.peak_entities = history_peak_entities,
 	.setup = get_setup,
 	.execute = get_execute,
 	.finish = get_finish,
@@ -425,18 +430,20 @@ static const struct workload workload_fragmented = {
 	.timed = "one pass of system 0 (Position, Velocity) over N entities of random component sets",
 	.k_fixed = true,
 	.fixed_components = 2,
+	.history = WORKLOAD_WORLD,
 	.count_dependent = true,
+	.peak_entities = history_peak_entities,
 	.setup = fragmented_setup,
 	.execute = fragmented_execute,
 	.end_sample = iterate_check_visited,
 	.finish = fragmented_finish,
+	.release = fragmented_release,
 	.floor = &floor_fragmented,
 };
 
 const struct workload *const workloads[] = {
 	&workload_create,
 	&workload_iterate,
-	&workload_iterate_aged,
 	&workload_parallel_iterate,
 	&workload_churn,
 	&workload_add_remove,

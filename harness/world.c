@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "history.h"
 #include "measure.h"
 #include "world.h"
 
@@ -403,4 +404,8 @@ void run_release(struct run *run)
 	free(run->shuffled);
 	free(run->state);
 	free(run->handles);
+	free(run->history);
+	if (run->spawn)
+		spawn_plan_free(run->spawn);
+	free(run->spawn);
 }

@@ -113,13 +113,15 @@ struct run {
 	struct world *worlds; /* workloads on a fresh storage per run */
 	uint32_t worlds_open, worlds_cap;
 	uint32_t inner;       /* runs in the sample under way */
-	bool verify;          /* finish checks and takes the checksum (set by pass.c) */
+	bool verify;          /* setup and finish check, finish takes the checksum (pass.c) */
 	uint64_t visited;     /* entities the sample's passes visited */
 	uint64_t expected;    /* entities a pass should visit */
 	double sum;           /* get: what the reads added up to */
 	uint64_t first_round_peak; /* peak bytes after the storage's first round, for reuse */
 	ecs_entity *shuffled; /* get: the handles in the shuffled order of access */
 	void *state;          /* a workload's own */
+	struct history_state *history; /* what its storage went through (history.h) */
+	struct spawn_plan *spawn;      /* create, churn: how they spawn (history.h) */
 };
 
 /* Helpers for workloads that take a fresh storage per run (create and Varkor's). */

@@ -4,15 +4,18 @@
 # row (the other cases stay); prints seed 000's cachegrind summary for each.
 #
 # Usage: scripts/cachegrind.sh [-p PROFILE] [-b BACKENDS] [-w WORKLOADS] [-n ENTITIES]
-#                              [-k COMPONENTS] [-S SYSTEMS] [-B BYTES] [-s SCALE] [-o CSV]
-#                              [-j JOBS] [-x BINARY] [-V VALGRIND]
-#   defaults: -p A -b all -w all -n 16384,131072 -k 2 -B 8 -s 1
+#                              [-k COMPONENTS] [-S SYSTEMS] [-B BYTES] [-s SCALE] [-H HISTORY]
+#                              [-o CSV] [-j JOBS] [-x BINARY] [-V VALGRIND]
+#   defaults: -p A -b all -w all -n 16384,131072 -k 2 -B 8 -s 1 -H lived-in
 #             -o results/cachegrind-PROFILE.csv -j the number of cores
 #             -x build/cachegrind/ecsbench (make cachegrind builds it) -V valgrind
 #             (tests/figures.sh gives a stand-in that writes callgrind's totals)
 #   ENTITIES takes what ecsbench takes: a comma list, A..B for every power of two in between.
 #   BYTES is ecsbench's --component-size, SCALE its --scale (seed 001's fixed-size workloads,
-#   varkor-*, which run once at their own N and k, whatever -n and -k say).
+#   varkor-*, which run once at their own N and k, whatever -n and -k say), HISTORY its --history
+#   (one: what the storages go through before the timed call). A row's workload is named with
+#   its history as the figures name it: "iterate" under lived-in, "iterate-pristine" under
+#   pristine (scripts/common.sh, normalise).
 #
 # Method, and why. Valgrind 3.19's cachegrind counts the whole program and has no client requests
 # to start and stop it, so its figures would be mostly setup: creating N entities before an
@@ -54,10 +57,10 @@ usage() {
 }
 
 profile=A backends=all workloads=all entities=16384,131072 components=2 systems='' out='' jobs=''
-bytes=8 scale=1
+bytes=8 scale=1 history=lived-in
 bin=build/cachegrind/ecsbench
 valgrind=valgrind
-while getopts p:b:w:n:k:S:B:s:o:j:x:V:h opt; do
+while getopts p:b:w:n:k:S:B:s:H:o:j:x:V:h opt; do
 	case "$opt" in
 	p) profile=$OPTARG ;;
 	b) backends=$OPTARG ;;
@@ -67,6 +70,7 @@ while getopts p:b:w:n:k:S:B:s:o:j:x:V:h opt; do
 	S) systems=$OPTARG ;;
 	B) bytes=$OPTARG ;;
 	s) scale=$OPTARG ;;
+	H) history=$OPTARG ;;
 	o) out=$OPTARG ;;
 	j) jobs=$OPTARG ;;
 	x) bin=$OPTARG ;;
@@ -89,7 +93,9 @@ command -v "$valgrind" >/dev/null 2>&1 || {
 # "all" and ranges into single cases. --list prints "  name  description" under each heading.
 "$bin" --profile "$profile" --backends "$backends" --workloads "$workloads" --entities "$entities" \
 	--components "$components" ${systems:+--systems "$systems"} --component-size "$bytes" \
-	--scale "$scale" --processes 1 --reps 1 --warmup 0 --inner 1 --no-floor --no-pin --list >/dev/null
+	--scale "$scale" --history "$history" --processes 1 --reps 1 --warmup 0 --inner 1 --no-floor \
+	--no-pin --list >/dev/null
+case "$history" in *,*) echo "cachegrind.sh: one history at a time (-H $history)" >&2; exit 2 ;; esac
 listed() { "$bin" --list | awk -v h="$1" '/^[a-z]/ { on = $1 == h || $1 == h ":"; next } on { print $1 }'; }
 [ "$backends" = all ] && backends=$(listed backends | paste -sd, -)
 [ "$workloads" = all ] && workloads=$(listed workloads | paste -sd, -)
@@ -118,8 +124,9 @@ run_case() { # run_case NAME BACKEND WORKLOAD N K
 		--I1="$I1" --D1="$D1" --LL="$LL" --callgrind-out-file="$work/$1.out" \
 		"$bin" --profile "$profile" --backends "$2" --workloads "$3" --entities "$4" \
 		--components "$5" ${systems:+--systems "$systems"} --component-size "$bytes" \
-		--scale "$scale" --processes 1 --reps 1 --warmup 0 --inner 1 --no-floor --no-pin \
-		--output "$work/$1.csv" >"$work/$1.log" 2>&1 || echo "exit $?" >>"$work/$1.log"
+		--scale "$scale" --history "$history" --processes 1 --reps 1 --warmup 0 --inner 1 \
+		--no-floor --no-pin --output "$work/$1.csv" >"$work/$1.log" 2>&1 ||
+		echo "exit $?" >>"$work/$1.log"
 }
 
 # Seed 001's workloads run at their own N and k: one case each, whatever -n and -k say (the
@@ -190,6 +197,8 @@ for c in $cases; do
 			split($0, v, ",")
 			backend = v[c["backend"]]; prof = v[c["profile"]]; systems = v[c["systems"]]
 			workload = v[c["workload"]]; n = v[c["entities"]]; k = v[c["components"]]
+			hist = ("history" in c) ? v[c["history"]] : "-"
+			if (hist != "lived-in" && hist != "-" && hist != "") workload = workload "-" hist
 			bytes = v[c["component_bytes"]]; inner = v[c["inner"]]; checksum = v[c["checksum"]]
 			# ns_per_entity = median_ns / (N x rounds): the rounds come back from that ratio.
 			npe = v[c["ns_per_entity"]] + 0

@@ -4,6 +4,7 @@
 #
 # Usage: scripts/callgrind-pair.sh BACKEND WORKLOAD N K [PROFILE] [BINARY]
 #   defaults: PROFILE A, BINARY build/cachegrind/ecsbench (make build/cachegrind/ecsbench)
+#   WORKLOAD may name its history as the figures do ("iterate-pristine"; plain: lived-in)
 #   prints two lines, the backend's and the floor's: instructions, D refs (reads + writes),
 #   simulated D1 misses and LL data misses, each divided by N.
 #
@@ -16,14 +17,18 @@
 set -eu
 b=$1 w=$2 n=$3 k=$4 p=${5:-A} bin=${6:-build/cachegrind/ecsbench}
 . "$(dirname "$0")/caches.sh"
+# shellcheck disable=SC2046
+set -- $(split_history "$bin" "$w")
+workload=$1 history=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 LD_BIND_NOW=1 valgrind --tool=callgrind --cache-sim=yes --collect-atstart=no --I1="$I1" \
 	--D1="$D1" --LL="$LL" --callgrind-out-file="$tmp/out" "$bin" --profile "$p" \
-	--backends "$b" --workloads "$w" --entities "$n" --components "$k" --reps 1 --warmup 0 \
-	--inner 1 --no-pin --processes 1 --output "$tmp/run.csv" >"$tmp/log" 2>&1 ||
+	--backends "$b" --workloads "$workload" --history "$history" --entities "$n" \
+	--components "$k" --reps 1 --warmup 0 --inner 1 --no-pin --processes 1 \
+	--output "$tmp/run.csv" >"$tmp/log" 2>&1 ||
 	{ cat "$tmp/log" >&2; exit 1; }
-fn=$(echo "$w" | tr '-' '_' | sed 's/iterate_aged/iterate/')_execute
+fn=$(echo "$workload" | tr '-' '_')_execute
 callgrind_annotate --inclusive=yes "$tmp/out" 2>/dev/null | tr -d ',' | sed 's/([^)]*)//g' |
 	awk -v n="$n" -v fn="$fn" -v b="$b" -v w="$w" -v p="$p" '
 	/PROGRAM TOTALS/ { t1 = $1; t2 = $2; t3 = $3; t5 = $5; t6 = $6; t8 = $8; t9 = $9 }

@@ -14,6 +14,10 @@ header() { sed -n "s/^# $2 //p" "$1" | head -n 1; }
 #   1 backend, 2 profile, 3 workload, 4 entities, 5 components, 6 component_bytes,
 #   7 ns_per_entity, 8 bar low per entity, 9 bar high per entity, 10 median_ns, 11 bar low ns,
 #   12 bar high ns, 13 peak_bytes, 14 allocations, 15 noisy, 16 rounds, 17 threads
+# A row's workload is named with its history (--history): "iterate" under lived-in (the headline
+# figures') and for the workloads that take none (Varkor's: "-"), "iterate-pristine" under
+# pristine, and so on; so every figure and table is of one history. A CSV from before histories
+# (no history column) was built in order and never changed: its swept rows read as pristine.
 # A threaded workload (parallel-iterate: a row per thread count T) keeps the rows of its
 # largest T only, so that every figure and table made for all workloads shows one row per
 # backend, N and k; its speedup against T has a figure of its own (plot.sh). A CSV without a
@@ -57,7 +61,10 @@ normalise() {
 			u = n > 0 ? n * r : 1
 			l = $(c[lo]); h = $(c[hi])
 			if (l == "" || h == "") { l = med; h = med }
-			print $(c["backend"]), $(c["profile"]), $(c["workload"]), n, $(c["components"]),
+			w = $(c["workload"])
+			hist = ("history" in c) ? $(c["history"]) : w ~ /^varkor-/ ? "-" : "pristine"
+			if (hist != "lived-in" && hist != "-" && hist != "") w = w "-" hist
+			print $(c["backend"]), $(c["profile"]), w, n, $(c["components"]),
 				("component_bytes" in c) ? $(c["component_bytes"]) : 8,
 				npe, sprintf("%.6g", l / u), sprintf("%.6g", h / u),
 				med, l, h,
@@ -102,11 +109,38 @@ listed() {
 	[ -x "$bin" ] || return 0
 	"$bin" --list 2>/dev/null | awk -v h="$1" '/^[a-z]/ { on = $1 == h || $1 == h ":"; next } on { print $1 }'
 }
-# describe WORKLOAD -> what its timed region holds, from --list ("" without the binary)
+# describe WORKLOAD -> what its timed region holds, from --list ("" without the binary); a
+# workload named with its history ("iterate-pristine", see normalise) is its workload's.
 describe() {
 	[ -x "$bin" ] || return 0
-	"$bin" --list 2>/dev/null | awk -v w="$1" '/^[a-z]/ { on = $1 == "workloads"; next }
-		on && $1 == w { sub(/^ *[^ ]+ +/, ""); print; exit }'
+	"$bin" --list 2>/dev/null | awk -v w="$1" '
+		/^[a-z]/ { on = $1 == "workloads" ? 1 : $1 == "histories" ? 2 : 0; next }
+		on == 1 { line = $0; sub(/^ *[^ ]+ +/, "", line); timed[$1] = line }
+		on == 2 { hist[$1] = 1 }
+		END {
+			if (w in timed) { print timed[w]; exit }
+			for (h in hist) {
+				n = length(w) - length(h) - 1
+				if (n > 0 && substr(w, n + 1) == "-" h && (substr(w, 1, n) in timed)) {
+					print timed[substr(w, 1, n)]; exit
+				}
+			}
+		}'
+}
+# history_text WORKLOAD -> "history NAME: what it is" for a workload of the sweep (named as
+# normalise names it: no suffix is lived-in), from --list ("" without the binary).
+history_text() {
+	[ -x "$bin" ] || return 0
+	"$bin" --list 2>/dev/null | awk -v w="$1" '
+		/^[a-z]/ { on = $1 == "histories" ? 2 : 0; next }
+		on == 2 { line = $0; sub(/^ *[^ ]+ +/, "", line); hist[$1] = line }
+		END {
+			for (h in hist) {
+				n = length(w) - length(h) - 1
+				if (n > 0 && substr(w, n + 1) == "-" h) { print "history " h ": " hist[h]; exit }
+			}
+			if ("lived-in" in hist) print "history lived-in: " hist["lived-in"]
+		}'
 }
 
 # A backend keeps its colour and point shape in every figure (styles.gp): its place in palette,

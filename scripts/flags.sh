@@ -5,23 +5,26 @@
 # arrays, so what the flags do to it and to each backend shows in one table.
 #
 # Usage: scripts/flags.sh [-o OUT] [-p PROFILE] [-n ENTITIES] [-w WORKLOADS] [-k COMPONENTS]
-#   defaults: OUT=results/flags, A, 1024,65536,1048576, iterate,iterate-aged,fragmented,create,get, 2
+#                         [-H HISTORIES]
+#   defaults: OUT=results/flags, A, 1024,65536,1048576, iterate,fragmented,create,get, 2, lived-in
 # Leaves build/ecsbench built with the default flags again.
 set -eu
 
 out=results/flags
 profile=A
 entities=1024,65536,1048576
-workloads=iterate,iterate-aged,fragmented,create,get
+workloads=iterate,fragmented,create,get
 components=2
-while getopts o:p:n:w:k:h opt; do
+histories=lived-in
+while getopts o:p:n:w:k:H:h opt; do
 	case "$opt" in
 	o) out=$OPTARG ;;
 	p) profile=$OPTARG ;;
 	n) entities=$OPTARG ;;
 	w) workloads=$OPTARG ;;
 	k) components=$OPTARG ;;
-	*) echo "usage: scripts/flags.sh [-o OUT] [-p PROFILE] [-n ENTITIES] [-w WORKLOADS] [-k K]" >&2
+	H) histories=$OPTARG ;;
+	*) echo "usage: scripts/flags.sh [-o OUT] [-p PROFILE] [-n ENTITIES] [-w WORKLOADS] [-k K] [-H HISTORIES]" >&2
 		exit 2 ;;
 	esac
 done
@@ -43,7 +46,7 @@ cp build/ecsbench build/flags/ecsbench-native
 for v in O2 O3 native; do
 	echo "flags.sh: $v" >&2
 	"build/flags/ecsbench-$v" --profile "$profile" --workloads "$workloads" --entities "$entities" \
-		--components "$components" --output "$out/$v.csv"
+		--components "$components" --history "$histories" --output "$out/$v.csv"
 done
 
 # ratio_to_floor per backend, workload and N, one column per variant
@@ -51,7 +54,10 @@ for v in O2 O3 native; do
 	grep -v '^#' "$out/$v.csv" | awk -F, -v v="$v" '
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		$c["ratio_to_floor"] != "" {
-			printf "%s %s %s %s %s %s\n", $c["workload"], $c["entities"], $c["backend"], v,
+			# the workload named with its history, as the figures name it
+			w = $c["workload"]; h = $c["history"]
+			if (h != "lived-in" && h != "-" && h != "") w = w "-" h
+			printf "%s %s %s %s %s %s\n", w, $c["entities"], $c["backend"], v,
 				$c["ratio_to_floor"], $c["ns_per_entity"] }'
 done | awk '
 	{ key = $1 " " $2 " " $3; if (!(key in seen)) { order[++n] = key; seen[key] = 1 }

@@ -240,6 +240,7 @@ if [ "$have_csv" = 1 ]; then
 				have='$have'; noisyhave='$noisyhave'; floor=$floor; ymin=$1; ymax=$2; nmin=$3; nmax=$4; \
 				profile='$(gp_quote "$proftext$(sizetext "$size")")'; \
 				what='$(gp_quote "$(describe "$workload")")'; \
+				history='$(gp_quote "$(history_text "$workload")")'; \
 				note='$(gp_quote "$reptext")'; source='$(gp_quote "$source")'"
 			wrote "$out"
 		done

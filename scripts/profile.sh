@@ -10,7 +10,8 @@
 #   defaults: -p A -b hash -w iterate -n 131072 -k 2 -B 8 -s 1 -t 12
 #             -o results/profile-BACKEND-WORKLOAD.txt -x build/cachegrind/ecsbench
 #   BYTES is ecsbench's --component-size; SCALE its --scale, for seed 001's workloads
-#   (varkor-*), which run at their own N and k whatever -n and -k say.
+#   (varkor-*), which run at their own N and k whatever -n and -k say. WORKLOAD may name its
+#   history as the figures do ("iterate-pristine"; a plain name: lived-in).
 #
 # Method: as scripts/cachegrind.sh (read its header): the harness built with -DECSB_CALLGRIND
 # switches callgrind's collection on around the timed loop only, and callgrind starts with it
@@ -72,7 +73,9 @@ work=build/cachegrind/profile
 mkdir -p "$work" "$(dirname "$out")"
 name=$backend-$workload-$n-$k
 rm -f "$work/$name".*
-set -- "$bin" --profile "$profile" --backends "$backend" --workloads "$workload" --entities "$n" \
+# shellcheck disable=SC2046
+set -- $(split_history "$bin" "$workload")
+set -- "$bin" --profile "$profile" --backends "$backend" --workloads "$1" --history "$2" --entities "$n" \
 	--components "$k" ${systems:+--systems "$systems"} --component-size "$bytes" --scale "$scale" \
 	--processes 1 --reps 1 --warmup 0 --inner 1 --no-floor --no-pin --output "$work/$name.csv"
 # Bad names and numbers: ecsbench's own message and exit 2, before valgrind starts.

@@ -79,7 +79,8 @@ caption() {
 		what=$(describe "$name")
 		threads=
 		[ ! -f "$(dirname "$1")/$name-speedup.png" ] || threads=" at its largest thread count T (the speedup figure has every T)"
-		echo "$name$sizetext: time per entity against the entity count N$threads, a panel per k, a line per backend, its 95% interval as error bars${what:+. Timed: $what}." ;;
+		history=$(history_text "$name")
+		echo "$name$sizetext: time per entity against the entity count N$threads, a panel per k, a line per backend, its 95% interval as error bars${what:+. Timed: $what}${history:+. The storage's $history}." ;;
 	profiles:*) echo "$name: time per entity by profile (A, AA, AAA: more component types and systems registered), at the largest N the profiles share, a panel per k." ;;
 	compare:varkor) echo "Seed 001's workloads, OLD against NEW: the time of one run of each (OLD hollow, left; NEW filled, right), and NEW/OLD with its 95% interval under it." ;;
 	compare:*) echo "$name, OLD against NEW: time per entity (OLD dashed and hollow, NEW solid and filled), points whose verdict is faster or slower marked; NEW/OLD per backend with its 95% interval under it." ;;
@@ -93,7 +94,8 @@ rank() {
 	case "$name" in varkor*) group=1 ;; cache-*) group=2; name=${name#cache-} ;; esac
 	base=${name%-[0-9]*B}
 	base=${base%-speedup}
-	i=$(echo "$workload_order" | tr ' ' '\n' | awk -v w="$base" '$0 == w { print NR; exit }')
+	# a workload named with its history ("iterate-pristine") goes after its lived-in figure
+	i=$(echo "$workload_order" | tr ' ' '\n' | awk -v w="$base" '$0 == w || index(w, $0 "-") == 1 { print NR; exit }')
 	printf '%d %03d %s\n' "$group" "${i:-999}" "$(basename "$1")"
 }
 # figures DIR KIND [CSV] -> the <figure> elements of DIR's PNG files (those of CSV's run: a

@@ -3,7 +3,9 @@
 # ratio to the floor, one row per backend (and the floor), one column per single-threaded swept
 # workload, for one entity count and component count (default: the largest N of the swept
 # workloads, k = 2), from a CSV that build/ecsbench wrote. Prints the CSV's environment lines
-# first, so the table says where it came from.
+# first, so the table says where it came from. A workload measured under another history than
+# lived-in (the headline figures') gets a column of its own, named with it ("iterate-pristine");
+# a CSV from before histories reads as pristine (scripts/common.sh, normalise).
 set -eu
 csv=${1:?usage: summary.sh CSV [ENTITIES] [COMPONENTS]}
 [ -r "$csv" ] || { echo "summary.sh: cannot read '$csv'" >&2; exit 2; }
@@ -20,6 +22,8 @@ NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 $col["entities"] == n && $col["components"] == k && $col["workload"] !~ /^varkor-/ &&
     $col["workload"] != "parallel-iterate" {
 	b = $col["backend"]; w = $col["workload"]
+	h = ("history" in col) ? $col["history"] : "pristine"
+	if (h != "lived-in" && h != "-" && h != "") w = w "-" h
 	if (!(b in seenb)) { seenb[b] = 1; backends[++nb] = b }
 	if (!(w in seenw)) { seenw[w] = 1; works[++nw] = w }
 	r = ("ratio_to_floor" in col) ? $col["ratio_to_floor"] : ""

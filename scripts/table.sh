@@ -65,6 +65,11 @@ function ratio(v, b,    r, x, e) {
 	return "(1/" thousands(int(x / e + 0.5) * e) ") "
 }
 function col(name) { return (name in c) ? $(c[name]) : "" }
+# the workload named with its history, as the figures name it (scripts/common.sh, normalise)
+function named(    w, h) {
+	w = col("workload"); h = ("history" in c) ? col("history") : (w ~ /^varkor-/ ? "-" : "pristine")
+	return (h == "lived-in" || h == "-" || h == "") ? w : w "-" h
+}
 NR == 1 {
 	for (i = 1; i <= NF; i++) c[$i] = i
 	split("backend workload entities components median_ns peak_bytes allocations", need, " ")
@@ -74,7 +79,7 @@ NR == 1 {
 col("backend") == "floor" { next }
 {
 	row[++nr] = $0
-	w = col("workload"); b = col("backend")
+	w = named(); b = col("backend")
 	if (b == base) has_base = 1
 	if (col("threads") + 0 > maxt[w]) maxt[w] = col("threads") + 0
 	if (w !~ /^varkor-/) {
@@ -99,7 +104,7 @@ END {
 	if (maxn && !(k in kall)) fail("no swept rows with k = " k "; it has k = " keys(kall))
 	for (i = 1; i <= nr; i++) {
 		$0 = row[i]
-		w = col("workload")
+		w = named()
 		if (col("threads") != "" && col("threads") + 0 != maxt[w]) continue
 		if (w !~ /^varkor-/) {
 			if (col("entities") + 0 != n) continue

@@ -8,8 +8,9 @@
 # order; a backend keeps its style in every figure), ks (space-separated), have (" k/backend ..."
 # for each series file), noisyhave (the same for the series with a noisy row), floor (1: there
 # are k<k>-floor.dat files), ymin, ymax (ns per entity over all rows), nmin, nmax (entities),
-# profile (the CSV's profile line), what (the timed region, from --list), note (samples, bars,
-# noise), source (the run: commit, date, cpu).
+# profile (the CSV's profile line), what (the timed region, from --list), history (what the
+# storages went through: "history lived-in: ..."; may be empty), note (samples, bars, noise),
+# source (the run: commit, date, cpu).
 load scripts . "/styles.gp"
 
 nk = words(ks)
@@ -46,10 +47,12 @@ set xlabel "entities N (log2 scale; 1k = 1024)"
 key_top = 0.07
 pl = nk > 1 ? 0.065 : 0.1
 gap = 0.04
-set multiplot title sprintf("%s: time per entity, profile %s\n%s%s\n%s", workload, profile, \
-	what eq "" ? "" : "timed: " . what . "\n", note, source) font ",11"
+if (!exists("history")) history = ""
+set multiplot title sprintf("%s: time per entity, profile %s\n%s%s%s\n%s", workload, profile, \
+	what eq "" ? "" : "timed: " . what . "\n", history eq "" ? "" : history . "\n", note, \
+	source) font ",11"
 set bmargin at screen 0.16
-set tmargin at screen (what eq "" ? 0.83 : 0.8)
+set tmargin at screen (0.83 - (what eq "" ? 0 : 0.03) - (history eq "" ? 0 : 0.03))
 do for [i = 1:nk] {
 	k = word(ks, i)
 	set lmargin at screen panel_l(i, nk)

@@ -86,7 +86,7 @@ timing_csv() {
 		print "# cpu Test CPU; 2 online"
 		print "# profile A (32 component types, 16 systems); systems registered 16"
 		print "# seed 1; reps 5; warmup 1; rows with mad_pct over 5 are flagged noisy; component size 8; scale 1"
-		printf "backend,profile,systems,workload,entities,components,component_bytes,reps,inner,median_ns,min_ns,max_ns,mad_pct,noisy,ns_per_entity,peak_bytes,allocations,reuse,checksum%s\n",
+		printf "backend,profile,systems,workload,history,entities,components,component_bytes,reps,inner,median_ns,min_ns,max_ns,mad_pct,noisy,ns_per_entity,peak_bytes,allocations,reuse,checksum%s\n",
 			ci ? ",processes,ci_low_ns,ci_high_ns" : ""
 		nb = split("hash tree vector sparse archetype alpha beta gamma", b, " ")
 		nw = split("create iterate", w, " ")
@@ -95,11 +95,11 @@ timing_csv() {
 			ns = n * (j + k) * (i == 1 ? 10 : 1)
 			noisy = (b[j] == "tree" && n == 2048) ? 1 : 0
 			allocs = b[j] == "hash" ? 3 * n * 7 : b[j] == "vector" ? 1 : 40
-			printf "%s,A,16,%s,%d,%d,8,5,1,%d,%d,%d,%.2f,%d,%.3f,%d,%d,,c0ffee%s\n", b[j], w[i], n, k,
+			printf "%s,A,16,%s,lived-in,%d,%d,8,5,1,%d,%d,%d,%.2f,%d,%.3f,%d,%d,,c0ffee%s\n", b[j], w[i], n, k,
 				ns, ns * 0.9, ns * 1.2, noisy ? 7.5 : 1.0, noisy, ns / n, 1000 * n * j, allocs,
 				ci ? sprintf(",3,%d,%d", ns * 0.95, ns * 1.05) : ""
 		}
-		print "floor,A,16,iterate,1024,1,8,5,1,500,480,520,1.0,0,0.488,0,0,,c0ffee" (ci ? ",3,490,510" : "")
+		print "floor,A,16,iterate,lived-in,1024,1,8,5,1,500,480,520,1.0,0,0.488,0,0,,c0ffee" (ci ? ",3,490,510" : "")
 	}' >"$1"
 }
 timing_csv "$tmp/T.csv" 0
@@ -168,6 +168,22 @@ check plot-writes-time-figures "no iterate.png or create.png" \
 	test -s "$tmp/plots/A/iterate.png" -a -s "$tmp/plots/A/create.png"
 plotted plot-ci-columns -r "$tmp/ci" -o "$tmp/ci-plots" A
 check plot-ci-writes "no iterate.png from the CSV with CI columns" test -s "$tmp/ci-plots/A/iterate.png"
+
+# Histories: a CSV of two gives a figure per workload and history, the lived-in one under the
+# workload's name; a CSV from before histories (no history column) reads as pristine.
+mkdir -p "$tmp/hist" "$tmp/old"
+awk -F, -v OFS=, '/^#/ { print; next } $1 == "backend" { print; next }
+	{ print; $5 = "pristine"; $11 = $11 / 3; print }' "$tmp/T.csv" >"$tmp/hist/A.csv"
+plotted plot-histories -r "$tmp/hist" -o "$tmp/hist-plots" A
+check plot-history-figures "not both iterate.png and iterate-pristine.png: $(ls "$tmp/hist-plots/A" | tr '\n' ' ')" \
+	sh -c "test -s '$tmp/hist-plots/A/iterate.png' && test -s '$tmp/hist-plots/A/iterate-pristine.png'"
+scripts/summary.sh "$tmp/hist/A.csv" >"$tmp/hist-summary.md" 2>&1
+check summary-histories "no column iterate-pristine beside iterate: $(grep -m 1 '^| backend' "$tmp/hist-summary.md")" \
+	grep -qF '| backend | create | create-pristine | iterate | iterate-pristine |' "$tmp/hist-summary.md"
+awk -F, -v OFS=, '/^#/ { print; next } { $5 = ""; sub(/,,/, ","); print }' "$tmp/T.csv" >"$tmp/old/A.csv"
+plotted plot-before-histories -r "$tmp/old" -o "$tmp/old-plots" A
+check plot-before-histories-pristine "a CSV without histories did not read as pristine: $(ls "$tmp/old-plots/A" | tr '\n' ' ')" \
+	test -s "$tmp/old-plots/A/iterate-pristine.png"
 # A cache CSV where only hash was measured at N = 1024, as a short trial leaves it.
 cgcsv=$tmp/cache/cachegrind-A.csv
 mkdir -p "$tmp/cache"
@@ -192,13 +208,13 @@ awk 'BEGIN {
 	print "# cpu Test CPU; 4 online; pinned to cpu 3; a parallel row pins its thread t to the t-th of cpus 3,0-2 (thread 0: the measuring thread)"
 	print "# profile A (32 component types, 16 systems); systems registered 16"
 	print "# processes 3, spread over the run (random layout); per process 1 warm-up and 3 timed samples"
-	print "backend,profile,systems,workload,entities,components,threads,component_bytes,processes,reps,inner,median_ns,ci_low_ns,ci_high_ns,noisy,min_ns,max_ns,ns_per_entity,ratio_to_floor,speedup,speedup_ci_low,speedup_ci_high,peak_bytes,allocations,checksum"
+	print "backend,profile,systems,workload,history,entities,components,threads,component_bytes,processes,reps,inner,median_ns,ci_low_ns,ci_high_ns,noisy,min_ns,max_ns,ns_per_entity,ratio_to_floor,speedup,speedup_ci_low,speedup_ci_high,peak_bytes,allocations,checksum"
 	nb = split("hash vector archetype floor", b, " ")
 	for (k = 1; k <= 2; k++) for (n = 1024; n <= 2048; n *= 2) for (t = 1; t <= 4; t *= 2) for (j = 1; j <= nb; j++) {
 		# vector lacks T = 4 at k = 2; a row median is 1000 T + the backend number
 		if (b[j] == "vector" && k == 2 && t == 4) continue
 		ns = 1000 * t + j; s = t == 1 ? 1 : t * 0.8 / j
-		printf "%s,A,16,parallel-iterate,%d,%d,%d,8,3,3,1,%d,%d,%d,0,%d,%d,%.4f,1.0,%.3f,%.3f,%.3f,100,0,c0ffee\n",
+		printf "%s,A,16,parallel-iterate,lived-in,%d,%d,%d,8,3,3,1,%d,%d,%d,0,%d,%d,%.4f,1.0,%.3f,%.3f,%.3f,100,0,c0ffee\n",
 			b[j], n, k, t, ns, ns - 1, ns + 1, ns - 1, ns + 1, ns / n, s, s * 0.9, s * 1.1
 	}
 }' >"$tmp/par/A.csv"

@@ -112,10 +112,10 @@ cp "$tmp/runs/old.csv" "$tmp/rep/two.csv"
 awk -F, -v OFS=, '
 	FNR == 1 && NR == 1 { }
 	/^#/ || /^backend,/ { if (NR == FNR) next; print; next }
-	NR == FNR { if ($3 == "iterate" && $4 == 1024 && $5 == 1) { k = $7 "," $8; if ($1 == "hash") h[k] = $9; if ($1 == "vector") v[k] = $9 } next }
-	$3 == "iterate" && $4 == 1024 && $5 == 1 && $1 == "hash" {
+	NR == FNR { if ($3 == "iterate" && $5 == 1024 && $6 == 1) { k = $8 "," $9; if ($1 == "hash") h[k] = $10; if ($1 == "vector") v[k] = $10 } next }
+	$3 == "iterate" && $5 == 1024 && $6 == 1 && $1 == "hash" {
 		if (!decided) { hs = 0; vs = 0; for (x in h) { hs += log(h[x]); vs += log(v[x]) } f = hs > vs ? 0.5 : 2; decided = 1 }
-		$9 = v[$7 "," $8] * f }
+		$10 = v[$8 "," $9] * f }
 	{ print }' "$tmp/rep/one-samples.csv" "$tmp/rep/one-samples.csv" >"$tmp/rep/two-samples.csv"
 build/ecsbench-compare --repeat "$tmp/rep/one.csv" "$tmp/rep/two.csv" >"$tmp/rep/out" 2>&1
 rc=$?
@@ -155,7 +155,7 @@ check report-captions "a figure without a caption" \
 check report-tables "a table is missing (at a glance, seed 001's, performance)" \
 	sh -c "grep -q 'At a glance' '$page' && grep -q '<th>allocations</th>' '$page' && grep -q '<th>ratio to best</th>' '$page'"
 # A backend that lacks a row at the largest N is written "not measured", never left blank.
-awk -F, '!/^(#|backend,)/ && $1 == "tree" && $4 == "iterate" && $5 == 2048 { next } { print }' \
+awk -F, '!/^(#|backend,)/ && $1 == "tree" && $4 == "iterate" && $6 == 2048 { next } { print }' \
 	"$tmp/runs/new.csv" >"$tmp/lacking.csv"
 scripts/report.sh -o "$tmp/lacking.html" -p "$tmp/runs/new-plots" "$tmp/lacking.csv" 2>/dev/null
 check report-not-measured "tree's missing iterate row is not written 'not measured'" \
