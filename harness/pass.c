@@ -20,7 +20,10 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "driver.h"
@@ -173,6 +176,8 @@ struct participant {
 	struct sampling s;
 	uint64_t timed_allocations;
 	double run_ns; /* one run, from the calibration or a warm sample; 0: not known */
+	long warm_faults;  /* page faults in its last warm-up sample (or calibration run) */
+	bool inner_changed; /* its last warm-up sample set another inner count */
 	bool failed;
 };
 
@@ -221,6 +226,44 @@ static uint32_t warmups_here(const struct options *o, const struct participant *
 	if (first && o->inner == 0 && x->run_ns > LONG_RUN_NS && x->s.warmup > 0)
 		return x->s.warmup - 1;
 	return x->s.warmup;
+}
+
+/*
+ * More warm-up where the last one was not yet the steady state: a sample that still took page
+ * faults (the heap growing into memory no sample had touched: with glibc keeping what is freed,
+ * the next sample finds it touched), or whose run count the warm-up just changed (create opens
+ * a storage per run). Sparse's create at N = 2^20, k = 2 in a fresh process: the calibration run
+ * 10,859 faults, the first warm sample 2,667 (21 ms), the next none (16 ms): with one warm-up
+ * the timed sample paid the heap's growth, a cost of the process's history, not of the
+ * storage. Not where every participant must make the same runs (--inner, a scenario's frames).
+ */
+#define SETTLED_FAULTS 8 /* page faults (32 KiB first touched) a settled sample may take */
+#define MAX_EXTRA_WARMUP 4
+
+static void warm_until_settled(const struct options *o, const struct group *gr, uint32_t pass,
+                               uint32_t g, struct participant *ps, const uint32_t *order,
+                               const struct pass_events *ev)
+{
+	if (o->inner || gr->scenario || o->warmup == 0)
+		return;
+	for (uint32_t j = 0; j < gr->participants; j++) {
+		uint32_t p = order[j];
+		struct participant *x = &ps[p];
+		for (uint32_t extra = 0; !x->failed && extra < MAX_EXTRA_WARMUP &&
+		                         (x->warm_faults > SETTLED_FAULTS || x->inner_changed);
+		     extra++) {
+			struct sample_time t;
+			ev->sample_begin(ev->ctx, g, p, o->warmup - 1, x->run_ns * x->s.inner);
+			if (run_sample(x->run, x->s.inner, &t, true)) {
+				participant_failed(ev, g, p, x);
+				break;
+			}
+			if (o->trace_samples)
+				trace_sample(o, gr, pass, p, o->warmup - 1, x->s.inner, &t);
+			x->warm_faults = t.minflt;
+			x->inner_changed = false;
+		}
+	}
 }
 
 static void run_group(const struct options *o, const struct plan *plan, uint32_t pass, uint32_t g,
@@ -294,13 +337,14 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 			continue;
 		if (calibrate) {
 			ev->sample_begin(ev->ctx, g, p, UINT32_MAX, 0);
-			if (run_sample(x->run, 1, &t, o->trace_samples)) {
+			if (run_sample(x->run, 1, &t, true)) {
 				participant_failed(ev, g, p, x);
 				continue;
 			}
 			if (o->trace_samples)
 				trace_sample(o, gr, pass, p, UINT32_MAX, 1, &t);
 			x->run_ns = (double)sample_ns(o, gr, &t);
+			x->warm_faults = t.minflt;
 		}
 		decide_sampling(o, x, t.allocations);
 	}
@@ -323,6 +367,8 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 	phase_start[2] = now_ns();
 	uint32_t rounds = o->warmup + o->reps;
 	for (uint32_t s = 0; s < rounds; s++) {
+		if (s == o->warmup)
+			warm_until_settled(o, gr, pass, g, ps, order, ev);
 		for (uint32_t j = 0; j < np; j++) {
 			uint32_t p = order[(j + s) % np];
 			struct participant *x = &ps[p];
@@ -332,10 +378,11 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 				continue;
 			struct sample_time t;
 			ev->sample_begin(ev->ctx, g, p, s, x->run_ns * x->s.inner);
-			if (run_sample(x->run, x->s.inner, &t, o->trace_samples)) {
+			if (run_sample(x->run, x->s.inner, &t, o->trace_samples || warm)) {
 				participant_failed(ev, g, p, x);
 				continue;
 			}
+			x->warm_faults = warm ? t.minflt : x->warm_faults;
 			if (o->trace_samples)
 				trace_sample(o, gr, pass, p, s, x->s.inner, &t);
 			if (!warm) {
@@ -350,7 +397,9 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 				/* The calibration run was a single cold run; this last warm-up sample, warm
 				 * and whole, sets the inner count of the timed samples. */
 				x->run_ns = (double)sample_ns(o, gr, &t) / x->s.inner;
-				x->s.inner = inner_for(x->run_ns);
+				uint32_t inner = inner_for(x->run_ns);
+				x->inner_changed = inner != x->s.inner;
+				x->s.inner = inner;
 			}
 		}
 	}
@@ -393,6 +442,46 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 	values_free(&writes);
 }
 
+/*
+ * A group measured in a process of its own: a fork of this measuring process, which has made
+ * nothing since its setup, so that every group starts from the same heap, whatever the groups
+ * before it allocated and freed. Measured in one process, a row's figure depended on its
+ * neighbours: with glibc keeping freed memory (measuring_process_setup), sparse's create at
+ * N = 2^20, k = 2 found the heap grown by the groups before it and paid no page fault, where
+ * alone its timed sample paid 2,667 (16 against 22 ms; docs/method.md, "A row and its
+ * neighbours"). The fork's events go up the same channel (each line is flushed as written); a
+ * fork that dies takes this process with it in the same way, so that the driver names the row.
+ */
+static void run_group_apart(const struct options *o, const struct plan *plan, uint32_t pass,
+                            uint32_t g, const uint32_t *order, const struct pass_events *ev)
+{
+	fflush(stdout);
+	fflush(stderr);
+	pid_t parent = getpid(), pid = fork();
+	if (pid < 0) { /* no fork to be had: measured here, as with one process */
+		run_group(o, plan, pass, g, order, ev);
+		return;
+	}
+	if (pid == 0) {
+		/* killed with its parent (the driver kills a process it stops) */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+			_exit(1);
+		run_group(o, plan, pass, g, order, ev);
+		fflush(NULL);
+		_exit(0);
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			exit(1);
+	if (WIFSIGNALED(status)) {
+		signal(WTERMSIG(status), SIG_DFL);
+		raise(WTERMSIG(status));
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+		exit(WEXITSTATUS(status));
+}
+
 void pass_run(const struct options *o, const struct plan *plan, uint32_t pass,
               const struct pass_events *ev)
 {
@@ -405,7 +494,12 @@ void pass_run(const struct options *o, const struct plan *plan, uint32_t pass,
 			for (uint32_t p = 0; p < np; p++)
 				fallback[p] = p;
 		}
-		run_group(o, plan, pass, g, order ? order : fallback, ev);
+		/* A child of the driver measures each group apart; --processes 1 (the valgrind scripts:
+		 * a fork would escape the one process valgrind runs) measures them here, in turn. */
+		if (o->child_pass >= 0)
+			run_group_apart(o, plan, pass, g, order ? order : fallback, ev);
+		else
+			run_group(o, plan, pass, g, order ? order : fallback, ev);
 		free(order);
 	}
 }
