@@ -36,10 +36,10 @@
  *
  * Creating an entity spends 45% of its instructions in the allocator (three malloc calls), 20%
  * in hash_add and 7% zeroing doubled bucket arrays (make profile BACKEND=hash WORKLOAD=create,
- * N = 131072, before the bare handle). Iteration reads the index only where a pool is out of
- * step with the system's list and not in index order (fragmented: a bucket and a node per
- * component per entity, 0.82 last-level misses an entity at N = 131072 against vector's 0.18,
- * results/reference/cachegrind-A.csv); elsewhere the family finds the values without it.
+ * N = 131072, before the bare handle). Iteration reads the index once per component per
+ * batch, and once per component per entity where a pool is out of step with the system's list
+ * (fragmented: a bucket and a node per component per entity, 0.82 last-level misses an entity
+ * at N = 131072 against vector's 0.18, results/reference/cachegrind-A.csv).
  *
  * The hash of a key is the key itself, as std::hash<uint32_t> is in libstdc++ (the seed's
  * std::unordered_map): entity indices are dense small integers, so they spread evenly over the
