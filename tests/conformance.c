@@ -437,6 +437,53 @@ static bool test_create_with_misuse(const struct ecs_ops *ops, const struct test
 }
 
 /*
+ * entity_create_with with kinds interleaved, as a game spawns them: many lists in rotation
+ * (more than archetype's create cache holds in one of its sets, so entries are evicted and
+ * filled again), the same set in several orders (each order's values must land in their own
+ * types), lists of 1 to 8 types (archetype keys up to 4 exactly and hashes longer ones), and
+ * misuse of a list that was just created with: a NULL value, and type ids too large that
+ * would alias it if the bits of archetype's exact key were not checked.
+ */
+static bool test_create_with_interleaved(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	struct fixture f;
+	TRY(fixture_open(&f, ops, p->component_count, p->system_count, 23));
+	TRY(register_systems(&f, 4));
+	enum { LISTS = 48 };
+	uint32_t lists[LISTS][8], counts[LISTS];
+	for (uint32_t l = 0; l < LISTS; l++) {
+		counts[l] = 1 + l % 8;
+		for (uint32_t i = 0; i < counts[l]; i++) /* rotations of 0..7, and of the high types */
+			lists[l][i] = l % 3 == 2 ? p->component_count - 1 - (i + l / 8) % counts[l]
+			                         : (i + l / 8) % counts[l];
+	}
+	for (uint32_t round = 0; round < 4; round++) {
+		for (uint32_t l = 0; l < LISTS; l++) {
+			ecs_entity e;
+			TRY(create_from(&f, lists[l], counts[l], ECS_NULL, &e));
+			if (round == 3 && l % 5 == 0)
+				TRY(op_destroy(&f, e)); /* recycled indices for the next */
+		}
+		TRY(check_all(&f));
+	}
+	unsigned char v[64] = {9};
+	const void *values[2] = {v, v};
+	/* alias25: {0, 1} with the count's bit of archetype's exact key (2 << 24) set again */
+	uint32_t pair[2] = {0, 1}, alias12[2] = {0, 1 + 4096}, alias25[2] = {0, 1 + (2u << 24)};
+	ecs_entity x = ECS_NULL;
+	for (uint32_t i = 0; i < 4; i++) { /* a table may be full once: no hit then, but not always */
+		TRY(create_from(&f, pair, 2, ECS_NULL, &x));
+		values[1] = NULL;
+		CHECK_STATUS(ops->entity_create_with(f.s, pair, 2, values, &x), ECS_ERR_INVALID);
+		values[1] = v;
+		CHECK_STATUS(ops->entity_create_with(f.s, alias12, 2, values, &x), ECS_ERR_BAD_COMPONENT);
+		CHECK_STATUS(ops->entity_create_with(f.s, alias25, 2, values, &x), ECS_ERR_BAD_COMPONENT);
+	}
+	TRY(check_all(&f));
+	return fixture_close(&f);
+}
+
+/*
  * Archetype's entity_create_with places the entity straight into the table of its final set:
  * the first entity of a new set of k = 12 types costs that one table (its column list, its k
  * columns and its entity handles: k + 2 blocks) and the records, and nothing for the k - 1
@@ -1124,6 +1171,7 @@ static const struct test tests[] = {
 	{"exclusion-columns", test_exclusion_columns, {&profile_a}, "sparse"},
 	{"create-with", test_create_with, {&profile_a, &profile_aa, &profile_aaa}, NULL},
 	{"create-with-misuse", test_create_with_misuse, {&profile_a, &profile_aaa}, NULL},
+	{"create-with-interleaved", test_create_with_interleaved, {&profile_a, &profile_aaa}, NULL},
 	{"create-with-direct", test_create_with_direct, {&profile_a, &profile_aaa}, "archetype"},
 	{"reserve", test_reserve, {&profile_a, &profile_aaa}, NULL},
 	{"reserve-max", test_reserve_max, {&profile_a}, NULL},
