@@ -37,10 +37,41 @@
  *   component_get   O(L), component_has O(1)
  *   iteration       O(L) per required component per entity, through the system's packed list;
  *                   but where the list and the pools hold the entities in the same order (a
- *                   run of creations), O(1) lookups per component per run: one lookup and a
- *                   memcmp of the pool's owners against the list; the run is one batch of
- *                   whole columns
+ *                   run of creations), O(L) per component per run: one lookup and a memcmp of
+ *                   the pool's owners against the list; the run is one batch of whole columns
  *   system_iter_split  O(L): a range of the system's packed list (two index lookups a bound)
+ *
+ * Fast paths: each branch that skips work the general path does, when it fires, and whether it
+ * fires in a lived-in storage (one that has had destroys: holes and recycled indices; kinds
+ * spawned interleaved; components removed and added back in no order, so that no pool is in
+ * index order and the pools of one system are out of step with its list and each other). The
+ * index's own are listed in hash.c, tree.c and vector.c.
+ *   one-pass create   entity_create_with pushes each type in one pass when no pool's values
+ *                     must grow (growing could move a value given) and nothing fails, writes
+ *                     the bitset once and asks each system once, from its lowest type's list;
+ *                     else create_with_careful. Lived-in: yes (room is the rule).
+ *   systems of a type an add or remove asks only the systems that require or exclude the type
+ *                     (seed 003's event management): always. Lived-in: yes.
+ *   no excluders      an add or remove of a type no system excludes pays one test for them
+ *                     (excluders_leave, excluders_join out of line). Lived-in: yes (it follows
+ *                     the systems, not the history).
+ *   in-step run       family_in_step: where the system's list and the pools of all its types
+ *                     hold the entities from the batch's first on in the same order, one lookup
+ *                     a component and a memcmp of the owners against the list (256 at a time)
+ *                     make a batch of whole columns, however long. Lived-in: partly: the list is
+ *                     in the order entities joined, each pool in the order its type was added,
+ *                     both with swap-removes; they agree only over stretches untouched since a
+ *                     run of creations of one kind. Elsewhere it costs a lookup a component and
+ *                     a memcmp of up to a chunk per batch.
+ *   in-step component in a pointer batch, a component whose pool holds the batch's entities at
+ *                     consecutive slots in the list's order (a memcmp of the batch's owners
+ *                     from the slot already looked up) is a column, with no lookup per entity.
+ *                     Lived-in: partly: the type whose add made entities join the system was
+ *                     appended to its pool in the order they joined the list, so the two run
+ *                     in step where each entity given the type joined and no remove swapped
+ *                     entries since (iterate-aged's Velocity); the other types no.
+ *   consecutive slots a component whose lookups (index_get_batch) find consecutive slots is a
+ *                     column. Lived-in: no (slots in no order).
  *
  * Why (callgrind, N = 2^16, k = 2, the harness's systems): asking every system on every add, as
  * seed 000 does, was 55-67% of the instructions of creating an entity at profile A and 75-87%

@@ -34,6 +34,41 @@
  *                     each value a probe finds is prefetched (see sparse_system_iter_next).
  *   system_iter_split O(1) + O(k) probes: a range of the driving pool's dense slots
  *
+ * Fast paths: each branch that skips work the general path does, when it fires, and whether it
+ * fires in a lived-in storage (one that has had destroys: holes and recycled indices; kinds
+ * spawned interleaved; components removed and added back in no order, so that no pool is in
+ * index order and the pools of one system are out of step):
+ *   one-pass create   entity_create_with checks and appends each type in one pass when every
+ *                     pool has room (capacity and page) and the records too, and the 64-bit
+ *                     repeat mask sees no false repeat (types 64 apart); else the careful path
+ *                     (create_with_careful). Lived-in: yes (room is the rule whatever the
+ *                     history; a full pool or a new page is rare).
+ *   one-type system   a system of one type with no non-empty excluded pool: the pool's dense
+ *                     part is the batch, whole. Lived-in: yes (a pool is dense in any order).
+ *   empty exclusions  an excluded pool that holds nothing is not probed. Lived-in: partly
+ *                     (where no entity has the excluded type).
+ *   in-step runs      run_end: where the driving pool's entities from a matching one on sit at
+ *                     consecutive slots of every probed pool, one lookup a pool and a memcmp of
+ *                     the handle arrays find the run, a batch of columns however long (if at
+ *                     least SPARSE_COLUMN_RUN, else the start of a pointer batch). Lived-in:
+ *                     partly: a run of entities that got the system's components in the same
+ *                     order with no swap-remove among them since; after removes and re-adds in
+ *                     no order the runs are short and the walk makes pointer batches, having
+ *                     paid one compare of up to SPARSE_COMPARE_CHUNK handles a pool per batch.
+ *   small exclusions  run_end_excluding: an excluded pool smaller than the run is walked (its
+ *                     entities looked up in the driving pool) instead of probed for each of the
+ *                     run's entities. Lived-in: yes (by pool sizes, not order).
+ *   2-type walk       walk_one: a system of two types excluding nothing walks with the probed
+ *                     pool's fields in registers, and up to the first driving entity the probed
+ *                     pool lacks, the driving pool stays a column (no handles or pointers
+ *                     copied for it). Lived-in: yes for the loop; partly for the column (until
+ *                     the first entity left out, as in a pristine storage with mixed kinds).
+ *   probed column     a probed pool whose slots for a pointer batch happen to be consecutive
+ *                     is handed out as a column (its pointers are written anyway). Lived-in: no
+ *                     (slots in no order).
+ *   prefetch          each value a probe finds in a pointer batch, always: not conditional.
+ *   destroy           probes only the pools that hold a value (live_pools). Lived-in: yes.
+ *
  * entity_destroy, without a bitset, probes the pools. Probing all of them would cost
  * component_count probes per destroy (512 in profile AAA) whatever the entity has; keeping each
  * entity's own type list would cost memory and a write on every add and remove. The list of
