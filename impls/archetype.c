@@ -787,10 +787,10 @@ static int arch_entity_create(ecs_storage *s, ecs_entity *out)
 /*
  * A list's key, in its order, and whether every value is given, in one pass. A list of up to
  * ARCH_CREATE_EXACT types is its own key: the count, then 12 bits a type (at most 3 + 48
- * bits), so that equal keys are equal lists and a hit compares one word. A longer list's key is a hash with
- * the top bit set (never an exact key), and a hit compares the lists too. ARCH_CREATE_NO_KEY,
- * which finds no entry: a NULL value, or a type id too large for an exact key (the list is
- * wrong either way, and the whole way says how).
+ * bits), so that equal keys are equal lists and a hit compares one word. A longer list's key
+ * is a hash with the top bit set (never an exact key), and a hit compares the lists too.
+ * ARCH_CREATE_NO_KEY, which finds no entry: a NULL value, or a type id too large for an exact
+ * key (the list is wrong either way, and the whole way says how).
  */
 static inline uint64_t create_key(const uint32_t *types, const void *const *values,
                                   uint32_t count)
