@@ -28,8 +28,8 @@
  *   entity_create_with O(c + k^2) with the set's table existing: sort the k types, hash them,
  *                      look the set up, write one row; no intermediate table (k adds would
  *                      copy the row k times, through k tables). A new set's table is created
- *                      and offered to every system, as for a move. O(c + k) for the same type
- *                      list as the call before (remembered with its table and columns)
+ *                      and offered to every system, as for a move. O(c + k) for a list, as
+ *                      given, that the create cache holds (32 lists: no sort, no set lookup)
  *   entity_destroy     O(c): swap-remove its row, fix the record of the row moved into the hole
  *   component_add/remove  O(c) with the edge cached (it says which way it goes and where the
  *                      type's column is): copy the row to the neighbouring table and fill the
@@ -44,7 +44,34 @@
  *   system_iter_split  O(M) for M matching tables: rows of the tables in order, cut by count
  * Memory: the records (12 bytes per entity index ever used), the rows (4 bytes + the component
  * sizes per entity, arrays doubling), a few hundred bytes per table that exists, and O(profile)
- * only once per storage (the sizes and the system slots).
+ * only once per storage (the sizes and the system slots), and the create cache's 3.6 KiB.
+ *
+ * Fast paths: each branch that skips work the general path does, when it fires, and whether it
+ * fires in a lived-in storage (one that has had destroys: holes and recycled indices; kinds
+ * spawned interleaved, their lists given in several orders; components removed and added back
+ * in no order):
+ *   create cache       entity_create_with of a list, as given, that the cache holds (32
+ *                      entries, 4 in each of 8 sets; CLOCK eviction within a set), into a
+ *                      table with room (and records with room, for a fresh index): no sort, no
+ *                      set hash or lookup, only the key, one set's keys and the values checked.
+ *                      Lived-in: yes, while the lists spawned in rotation (each order of a set
+ *                      a list of its own) fit 4 to a set; past that, some lists miss and go the
+ *                      whole way. A list of up to 4 types is its own 64-bit key (one compare);
+ *                      a longer one is hashed and compared type by type: by length only, so
+ *                      both fire in a lived-in storage as in a pristine one.
+ *   create in one step entity_create_with writes the row into the final set's table, never
+ *                      through the k - 1 intermediate ones: always. Lived-in: yes.
+ *   cached edges       an add or remove along an edge used before (per table and type): no
+ *                      search of the table's types, no set lookup; the edge holds the type's
+ *                      column. Lived-in: yes (edges follow the sets, not the order of the moves;
+ *                      only the first move along each edge looks it up).
+ *   last row           a destroy or a move of a table's last row fills no hole. Lived-in:
+ *                      partly (as often as the last row is the one that leaves, pristine or not).
+ *   iteration          one batch per matching table, every column whole, whatever the order
+ *                      of the rows: the strategy, not a fast path; empty tables are skipped
+ *                      (lived-in: yes, tables emptied by moves stay matched).
+ *   prefetch ahead     the table, column list and columns of the matches 8, 4 and 1 ahead,
+ *                      while there are that many: lived-in: yes (more tables, more of it).
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -110,6 +137,42 @@ struct arch_system {
 	struct arch_match *matches;
 };
 
+/*
+ * entity_create_with's cache: type lists as given -> their table and the column of each type
+ * there (see arch_entity_create_with). ARCH_CREATE_SETS sets of ARCH_CREATE_WAYS entries, a
+ * list's set chosen by a hash of its key (create_key: the list in its order, {0, 1} and
+ * {1, 0} are two entries); within a set an entry not hit since the set's clock hand last
+ * passed makes room (the CLOCK approximation of least recently used: a hit costs one byte
+ * store, not a timestamp). 32 entries, 3.6 KiB inside the storage: no allocation, nothing to
+ * free, and a bound whatever the lists a game gives.
+ */
+#define ARCH_CREATE_SET_BITS 3u
+#define ARCH_CREATE_SETS (1u << ARCH_CREATE_SET_BITS)
+#define ARCH_CREATE_WAYS 4u
+#define ARCH_CREATE_EXACT 4u      /* lists of up to this many types are their own key */
+#define ARCH_CREATE_TYPE_BITS 12u /* a type id in an exact key */
+#define ARCH_CREATE_HASHED (UINT64_C(1) << 63) /* in the key of a longer list, never an exact */
+#define ARCH_CREATE_NO_KEY UINT64_MAX /* of a list that can hit nothing; of an empty entry */
+#define ARCH_CREATE_UNUSED UINT16_MAX /* arch_create_entry.count of an empty entry */
+
+_Static_assert(ECS_MAX_COMPONENT_TYPES <= 1u << ARCH_CREATE_TYPE_BITS,
+               "a type id fits its place in an exact key, and a cache entry's uint16_t");
+_Static_assert(ECS_CREATE_MAX_COMPONENTS <= UINT8_MAX, "a column fits a cache entry's uint8_t");
+
+struct arch_create_entry {
+	uint32_t table;
+	uint16_t count;                            /* ARCH_CREATE_UNUSED: empty */
+	uint16_t types[ECS_CREATE_MAX_COMPONENTS]; /* the list as given */
+	uint8_t column[ECS_CREATE_MAX_COMPONENTS]; /* types[i]'s column in the table */
+};
+
+struct arch_create_set {
+	uint64_t key[ARCH_CREATE_WAYS]; /* create_key of each entry's list */
+	uint8_t hit[ARCH_CREATE_WAYS];  /* 1: hit or filled since the hand last passed it */
+	uint8_t hand;                   /* the next entry the clock hand looks at */
+	struct arch_create_entry entry[ARCH_CREATE_WAYS];
+};
+
 struct ecs_storage {
 	struct ecs_allocator alloc;
 	uint32_t component_count;
@@ -128,11 +191,8 @@ struct ecs_storage {
 	struct arch_system *systems; /* system_max slots */
 	uint32_t system_count, system_max;
 
-	/* entity_create_with's last type list, as given, and where it led: its table and the
-	 * column of each type there (see arch_entity_create_with). last_count ARCH_NONE: none. */
-	uint32_t last_count, last_table;
-	uint32_t last_types[ECS_CREATE_MAX_COMPONENTS];
-	uint32_t last_column[ECS_CREATE_MAX_COMPONENTS];
+	/* entity_create_with's lists as given and where they led (struct arch_create_set) */
+	struct arch_create_set create_cache[ARCH_CREATE_SETS];
 };
 
 /* --- allocation ----------------------------------------------------------------------- */
@@ -636,7 +696,12 @@ static int arch_create(const struct ecs_config *cfg, const struct ecs_allocator 
 	memset(s, 0, sizeof *s);
 	s->alloc = *alloc;
 	s->free_head = ARCH_NONE;
-	s->last_count = ARCH_NONE;
+	for (uint32_t i = 0; i < ARCH_CREATE_SETS; i++) {
+		for (uint32_t w = 0; w < ARCH_CREATE_WAYS; w++) {
+			s->create_cache[i].key[w] = ARCH_CREATE_NO_KEY;
+			s->create_cache[i].entry[w].count = ARCH_CREATE_UNUSED;
+		}
+	}
 	/* The counts are set only once their arrays exist, so arch_destroy frees what there is. */
 	uint32_t *sizes = arch_malloc(s, (size_t)cfg->component_count * sizeof *sizes);
 	if (!sizes) {
@@ -720,12 +785,100 @@ static int arch_entity_create(ecs_storage *s, ecs_entity *out)
 }
 
 /*
+ * A list's key, in its order, and whether every value is given, in one pass. A list of up to
+ * ARCH_CREATE_EXACT types is its own key: the count, then 12 bits a type (at most 3 + 48
+ * bits), so that equal keys are equal lists and a hit compares one word. A longer list's key
+ * is a hash with the top bit set (never an exact key), and a hit compares the lists too.
+ * ARCH_CREATE_NO_KEY, which finds no entry: a NULL value, or a type id too large for an exact
+ * key (the list is wrong either way, and the whole way says how).
+ */
+static inline uint64_t create_key(const uint32_t *types, const void *const *values,
+                                  uint32_t count)
+{
+	uint64_t key = count;
+	uint32_t high = 0;
+	bool missing = false;
+	if (count <= ARCH_CREATE_EXACT) {
+		for (uint32_t i = 0; i < count; i++) {
+			key = key << ARCH_CREATE_TYPE_BITS | types[i];
+			high |= types[i];
+			missing |= !values[i];
+		}
+	} else {
+		for (uint32_t i = 0; i < count; i++) {
+			key = (key ^ types[i]) * 0x9e3779b97f4a7c15ull;
+			missing |= !values[i];
+		}
+		key |= ARCH_CREATE_HASHED;
+	}
+	return (high >> ARCH_CREATE_TYPE_BITS) || missing ? ARCH_CREATE_NO_KEY : key;
+}
+
+static inline struct arch_create_set *create_set(ecs_storage *s, uint64_t key)
+{
+	return &s->create_cache[(key * 0x9e3779b97f4a7c15ull) >> (64 - ARCH_CREATE_SET_BITS)];
+}
+
+/* Whether entry w of the set holds the list of this key (not ARCH_CREATE_NO_KEY). */
+static inline bool create_entry_is(const struct arch_create_set *set, uint32_t w, uint64_t key,
+                                   const uint32_t *types, uint32_t count)
+{
+	if (set->key[w] != key)
+		return false;
+	if (!(key & ARCH_CREATE_HASHED))
+		return true;
+	const struct arch_create_entry *c = &set->entry[w];
+	if (c->count != count)
+		return false;
+	for (uint32_t i = 0; i < count; i++)
+		if (c->types[i] != types[i])
+			return false;
+	return true;
+}
+
+/*
+ * Remembers a valid list, as given, with its table and each type's column: given[j] is the
+ * list's position of the table's column j. Into the entry that holds the list already (it
+ * missed for want of room, not of an entry), else the first the set's clock hand finds not
+ * hit since it last passed (clearing the hit marks it passes).
+ */
+static void create_cache_fill(ecs_storage *s, const uint32_t *types, const void *const *values,
+                              uint32_t count, uint32_t table, const uint32_t *given)
+{
+	uint64_t key = create_key(types, values, count);
+	if (key == ARCH_CREATE_NO_KEY) /* a valid list whose hash is that: never remembered */
+		return;
+	struct arch_create_set *set = create_set(s, key);
+	uint32_t w;
+	for (w = 0; w < ARCH_CREATE_WAYS; w++)
+		if (create_entry_is(set, w, key, types, count))
+			break;
+	while (w == ARCH_CREATE_WAYS) {
+		uint32_t at = set->hand;
+		set->hand = (uint8_t)((at + 1) % ARCH_CREATE_WAYS);
+		if (set->hit[at])
+			set->hit[at] = 0;
+		else
+			w = at;
+	}
+	struct arch_create_entry *c = &set->entry[w];
+	set->key[w] = key;
+	set->hit[w] = 1;
+	c->table = table;
+	c->count = (uint16_t)count;
+	for (uint32_t j = 0; j < count; j++) {
+		c->types[given[j]] = (uint16_t)types[given[j]];
+		c->column[given[j]] = (uint8_t)j;
+	}
+}
+
+/*
  * entity_create and count adds in one step, as flecs and bevy spawn a bundle: the set's table
  * is looked up by the set's hash (and created if new), and the entity's row is written there
  * once. count adds would move the row through count tables (creating those that do not exist
  * yet), copying it whole each time. The index is taken last, so that on error nothing has
  * changed but capacities and the tables that exist. Remembers the list as given and where it
- * led, for arch_entity_create_with.
+ * led, for arch_entity_create_with (create_cache_fill).
  */
 static __attribute__((noinline)) int create_with_lookup(ecs_storage *s, const uint32_t *types,
                                                         uint32_t count,
@@ -777,24 +930,20 @@ static __attribute__((noinline)) int create_with_lookup(ecs_storage *s, const ui
 		copy_value(col->data + (size_t)row * col->size, v[j], col->size);
 	}
 	*out = e;
-	s->last_count = count;
-	s->last_table = to;
-	for (uint32_t j = 0; j < count; j++) {
-		s->last_types[given[j]] = sorted[j];
-		s->last_column[given[j]] = j;
-	}
+	create_cache_fill(s, types, values, count, to, given);
 	return ECS_OK;
 }
 
 
 /*
- * Entities come in kinds: a game spawns the same list of types again and again (bevy looks a
- * bundle's archetype up once per bundle type, flecs caches the table of an id list). So the
- * last list given is remembered with its table and the column of each type: a list equal to
- * it, as given, is known to be valid (no repeat, every type in range) and needs no sort, hash
- * or lookup; only its values are checked. Anything else goes the whole way
- * (create_with_lookup), and is remembered in turn. Tables are never destroyed and a table's
- * columns never move, so what is remembered stays true.
+ * Entities come in kinds: a game spawns a few lists of types again and again, interleaved (bevy
+ * looks a bundle's archetype up once per bundle type, flecs caches the table of an id list).
+ * So each list is remembered, as given, with its table and the column of each type (struct
+ * arch_create_set): a list found there is known to be valid (no repeat, every type in range)
+ * and needs no sort, set hash or table lookup: its key (O(k)), a compare with the entries of
+ * one set, and its values checked. Anything else goes the whole way (create_with_lookup), and
+ * is remembered in turn. Tables are never destroyed and a table's columns never move, so what
+ * is remembered stays true.
  */
 static __attribute__((noinline)) int arch_entity_create_with(ecs_storage *s,
                                                              const uint32_t *types,
@@ -804,13 +953,19 @@ static __attribute__((noinline)) int arch_entity_create_with(ecs_storage *s,
 {
 	if (!s || !out)
 		return ECS_ERR_INVALID;
-	if (count != s->last_count || (count && (!types || !values)))
+	if (count > ECS_CREATE_MAX_COMPONENTS || (count && (!types || !values)))
 		return create_with_lookup(s, types, count, values, out);
-	for (uint32_t i = 0; i < count; i++)
-		if (types[i] != s->last_types[i] || !values[i])
-			return create_with_lookup(s, types, count, values, out);
+	uint64_t key = create_key(types, values, count);
+	struct arch_create_set *set = create_set(s, key);
+	uint32_t w = 0;
+	while (w < ARCH_CREATE_WAYS && !create_entry_is(set, w, key, types, count))
+		w++;
+	if (w == ARCH_CREATE_WAYS) /* ARCH_CREATE_NO_KEY included: no entry has that key */
+		return create_with_lookup(s, types, count, values, out);
+	set->hit[w] = 1;
+	const struct arch_create_entry *c = &set->entry[w];
 	bool fresh = s->free_head == ARCH_NONE;
-	struct arch_table *t = &s->tables[s->last_table];
+	struct arch_table *t = &s->tables[c->table];
 	/* record_cap never exceeds ECS_MAX_ENTITIES */
 	if ((fresh && s->record_used >= s->record_cap) || t->count >= t->cap)
 		return create_with_lookup(s, types, count, values, out);
@@ -826,13 +981,13 @@ static __attribute__((noinline)) int arch_entity_create_with(ecs_storage *s,
 	r->gen |= ARCH_ALIVE;
 	ecs_entity e = ecs_entity_make(index, r->gen & ECS_GENERATION_MASK);
 	uint32_t row = t->count++;
-	r->table = s->last_table;
+	r->table = c->table;
 	r->row = row;
 	t->entities[row] = e;
 	*out = e;
 	const struct arch_column *columns = t->columns;
 	for (uint32_t i = 0; i < count; i++) {
-		const struct arch_column *col = &columns[s->last_column[i]];
+		const struct arch_column *col = &columns[c->column[i]];
 		copy_value(col->data + (size_t)row * col->size, values[i], col->size);
 	}
 	return ECS_OK;

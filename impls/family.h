@@ -37,11 +37,41 @@
  *   component_get   O(L), component_has O(1)
  *   iteration       O(L) per required component per entity, through the system's packed list;
  *                   but where the list and the pools hold the entities in the same order (a
- *                   run of creations), O(1) per component per run: by subtraction where the
- *                   list and every pool are in ascending index order (each knows whether it
- *                   is: a test per append), else one lookup and a memcmp of the pool's owners
- *                   against the list; the run is one batch of whole columns
+ *                   run of creations), O(L) per component per run: one lookup and a memcmp of
+ *                   the pool's owners against the list; the run is one batch of whole columns
  *   system_iter_split  O(L): a range of the system's packed list (two index lookups a bound)
+ *
+ * Fast paths: each branch that skips work the general path does, when it fires, and whether it
+ * fires in a lived-in storage (one that has had destroys: holes and recycled indices; kinds
+ * spawned interleaved; components removed and added back in no order, so that no pool is in
+ * index order and the pools of one system are out of step with its list and each other). The
+ * index's own are listed in hash.c, tree.c and vector.c.
+ *   one-pass create   entity_create_with pushes each type in one pass when no pool's values
+ *                     must grow (growing could move a value given) and nothing fails, writes
+ *                     the bitset once and asks each system once, from its lowest type's list;
+ *                     else create_with_careful. Lived-in: yes (room is the rule).
+ *   systems of a type an add or remove asks only the systems that require or exclude the type
+ *                     (seed 003's event management): always. Lived-in: yes.
+ *   no excluders      an add or remove of a type no system excludes pays one test for them
+ *                     (excluders_leave, excluders_join out of line). Lived-in: yes (it follows
+ *                     the systems, not the history).
+ *   in-step run       family_in_step: where the system's list and the pools of all its types
+ *                     hold the entities from the batch's first on in the same order, one lookup
+ *                     a component and a memcmp of the owners against the list (256 at a time)
+ *                     make a batch of whole columns, however long. Lived-in: partly: the list is
+ *                     in the order entities joined, each pool in the order its type was added,
+ *                     both with swap-removes; they agree only over stretches untouched since a
+ *                     run of creations of one kind. Elsewhere it costs a lookup a component and
+ *                     a memcmp of up to a chunk per batch.
+ *   in-step component in a pointer batch, a component whose pool holds the batch's entities at
+ *                     consecutive slots in the list's order (a memcmp of the batch's owners
+ *                     from the slot already looked up) is a column, with no lookup per entity.
+ *                     Lived-in: partly: the type whose add made entities join the system was
+ *                     appended to its pool in the order they joined the list, so the two run
+ *                     in step where each entity given the type joined and no remove swapped
+ *                     entries since (iterate-aged's Velocity); the other types no.
+ *   consecutive slots a component whose lookups (index_get_batch) find consecutive slots is a
+ *                     column. Lived-in: no (slots in no order).
  *
  * Why (callgrind, N = 2^16, k = 2, the harness's systems): asking every system on every add, as
  * seed 000 does, was 55-67% of the instructions of creating an entity at profile A and 75-87%
@@ -74,7 +104,6 @@ typedef uint32_t family_word;
 
 #define FAMILY_ALIVE 0x8000u  /* in entity_gen[], above the 10 generation bits */
 #define FAMILY_NO_FREE UINT32_MAX
-#define FAMILY_NOT_IN_ORDER UINT32_MAX /* next_in_order of a pool or list out of order */
 
 struct family_pool {
 	uint32_t size;   /* bytes per value */
@@ -83,11 +112,6 @@ struct family_pool {
 	unsigned char *values;
 	ecs_entity *owners;
 	struct family_index index; /* entity index -> slot */
-	/* While the owners' indices ascend one by one from owners[0]'s (values pushed in index
-	 * order, none removed but the last), the index the next push must have to keep it so;
-	 * otherwise FAMILY_NOT_IN_ORDER, until the pool empties. In order, the value of index v
-	 * is at slot v minus the first index, no lookup needed (family_system_iter_next). */
-	uint32_t next_in_order;
 	/* Seed 003's "event management optimization": the systems that require this type and those
 	 * that exclude it, the only ones an add or remove of it can make an entity join or leave. */
 	uint16_t *systems;
@@ -116,7 +140,6 @@ struct family_system {
 	uint32_t excluded[ECS_SYSTEM_MAX_EXCLUDED];
 	uint32_t anchor; /* its lowest required type: entity_destroy visits it from that type's list */
 	uint32_t count, cap;
-	uint32_t next_in_order;    /* as a pool's, for entities */
 	ecs_entity *entities;      /* the entities it matches, packed */
 	struct family_index index; /* entity index -> position in entities */
 };
@@ -234,19 +257,6 @@ static inline bool family_satisfies(const struct family_system *y, const family_
 
 /* --- component pools ------------------------------------------------------------------ */
 
-/* next_in_order after appending index at position `at` (see struct family_pool). */
-static inline uint32_t order_after_append(uint32_t next, uint32_t at, uint32_t index)
-{
-	return at == 0 || next == index ? index + 1 : FAMILY_NOT_IN_ORDER;
-}
-
-/* next_in_order after removing position `at` of `last + 1`: a swap ends the order, the last
- * leaving keeps it. */
-static inline uint32_t order_after_remove(uint32_t next, uint32_t at, uint32_t last)
-{
-	return at != last || next == FAMILY_NOT_IN_ORDER ? FAMILY_NOT_IN_ORDER : next - 1;
-}
-
 /*
  * Grows a pool's values to hold need. The n values about to be added may point into them (ecs.h
  * allows a value that component_get returned for another entity), and growing moves them: their
@@ -285,7 +295,6 @@ static inline int pool_push(ecs_storage *s, struct family_pool *p, ecs_entity e,
 	family_copy(p->values + (size_t)slot * p->size, value, p->size);
 	p->owners[slot] = e;
 	p->count = slot + 1;
-	p->next_in_order = order_after_append(p->next_in_order, slot, ecs_entity_index(e));
 	return ECS_OK;
 }
 
@@ -294,7 +303,6 @@ static inline void pool_remove(ecs_storage *s, struct family_pool *p, uint32_t i
 {
 	uint32_t last = p->count - 1;
 	uint32_t slot = index_take(s, &p->index, index);
-	p->next_in_order = order_after_remove(p->next_in_order, slot, last);
 	if (slot != last) {
 		family_copy(p->values + (size_t)slot * p->size, p->values + (size_t)last * p->size,
 		            p->size);
@@ -326,7 +334,6 @@ static inline int system_add_entity(ecs_storage *s, struct family_system *y, ecs
 		return rc;
 	y->entities[pos] = e;
 	y->count = pos + 1;
-	y->next_in_order = order_after_append(y->next_in_order, pos, ecs_entity_index(e));
 	return ECS_OK;
 }
 
@@ -335,7 +342,6 @@ static inline void system_remove_entity(ecs_storage *s, struct family_system *y,
 {
 	uint32_t last = y->count - 1;
 	uint32_t pos = index_take(s, &y->index, index);
-	y->next_in_order = order_after_remove(y->next_in_order, pos, last);
 	if (pos != last) {
 		ecs_entity moved = y->entities[last];
 		y->entities[pos] = moved;
@@ -1018,29 +1024,10 @@ static bool family_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 	 * instruction an entity) how far it goes: the batch is that run, whole columns, however
 	 * long (vector, iterate N = 2^17 k = 2: 16.9 -> 3.0 instructions an entity, callgrind).
 	 */
-	uint32_t first[ECS_SYSTEM_MAX_COMPONENTS], run = 0, k;
-	/* The list and the pools all in index order (next_in_order): the value of index v is at
-	 * slot v minus the pool's first index, and the run goes to the end of the shortest; no
-	 * lookup, and nothing read but the values (the pristine pass). */
-	if (y->next_in_order != FAMILY_NOT_IN_ORDER) {
-		uint32_t v = ecs_entity_index(entities[0]);
-		run = end - pos;
-		for (k = 0; k < y->type_count; k++) {
-			const struct family_pool *p = &s->pools[y->types[k]];
-			if (p->next_in_order == FAMILY_NOT_IN_ORDER)
-				break;
-			first[k] = v - ecs_entity_index(p->owners[0]); /* v is in p, so not below */
-			if (p->count - first[k] < run)
-				run = p->count - first[k];
-		}
-		if (k < y->type_count)
-			run = 0;
-	}
-	if (run == 0) {
-		for (k = 0; k < y->type_count; k++)
-			first[k] = index_get(&s->pools[y->types[k]].index, ecs_entity_index(entities[0]));
-		run = family_in_step(s, y, pos, end, first);
-	}
+	uint32_t first[ECS_SYSTEM_MAX_COMPONENTS];
+	for (uint32_t c = 0; c < y->type_count; c++)
+		first[c] = index_get(&s->pools[y->types[c]].index, ecs_entity_index(entities[0]));
+	uint32_t run = family_in_step(s, y, pos, end, first);
 	if (run > 0) {
 		b->count = run;
 		for (uint32_t c = 0; c < y->type_count; c++) {
@@ -1053,13 +1040,9 @@ static bool family_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 	}
 	/*
 	 * Otherwise seed 000's getComponents: one index lookup per component per entity, for a
-	 * batch of up to ECS_BATCH_MAX. Where a component's lookups find the batch's values at
+	 * batch of up to ECS_BATCH_MAX. Where a component's values for the batch sit at
 	 * consecutive slots, it is handed out as a column instead of a pointer per entity: the
-	 * same lookups, but the system then reads the values as an array. A pool in index order
-	 * needs no lookup even when the list is out of step with it (iterate-aged: the list in the
-	 * order Velocity came, Position's pool in creation order): each slot is the entity's
-	 * index minus the pool's first, so the pass waits for the value alone, not for a slot and
-	 * then the value.
+	 * system then reads the values as an array.
 	 */
 	uint32_t n = end - pos < ECS_BATCH_MAX ? end - pos : ECS_BATCH_MAX;
 	b->count = n;
@@ -1068,44 +1051,25 @@ static bool family_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 		const struct family_pool *p = &s->pools[y->types[c]];
 		unsigned char *values = p->values;
 		size_t size = p->size;
-		bool consecutive, in_order = p->next_in_order != FAMILY_NOT_IN_ORDER;
-		if (in_order) {
-			uint32_t base = ecs_entity_index(p->owners[0]);
-			uint32_t first_slot = ecs_entity_index(entities[0]) - base;
-			consecutive = true;
-			for (uint32_t j = 0; j < n; j++) {
-				slots[j] = ecs_entity_index(entities[j]) - base;
-				consecutive &= slots[j] == first_slot + j;
-			}
-		} else {
-			/* In step with the list for this component alone (iterate-aged's Velocity: its
-			 * pool and the list both in the order it was added): one lookup and a memcmp of
-			 * the owners, instead of a lookup per entity at scattered indices. */
-			slots[0] = index_get(&p->index, ecs_entity_index(entities[0]));
-			consecutive = slots[0] + n <= p->count &&
-			              memcmp(p->owners + slots[0], entities, n * sizeof *entities) == 0;
-			if (!consecutive)
-				consecutive = index_get_batch(&p->index, entities, n, slots);
-		}
+		/* In step with the list for this component alone (iterate-aged's Velocity, or in a
+		 * lived-in storage the component whose add made the entities join, both in the order
+		 * it came): the slot of the first entity is known from above, and a memcmp of the
+		 * owners shows it, instead of a lookup per entity at scattered indices. */
+		slots[0] = first[c];
+		bool consecutive = slots[0] + n <= p->count &&
+		                   memcmp(p->owners + slots[0], entities, n * sizeof *entities) == 0;
+		if (!consecutive)
+			consecutive = index_get_batch(&p->index, entities, n, slots);
 		if (consecutive) {
 			b->columns[c] = values + (size_t)slots[0] * size;
 			b->pointers[c] = NULL;
 			continue;
 		}
-		/* Values found by subtraction out of step with the list are scattered (iterate-aged):
-		 * each is asked for as its pointer is made. Elsewhere (fragmented: ascending slots
-		 * with gaps) the plain loop, which gcc vectorises and a prefetch would keep scalar
-		 * (7 instructions more a pointer, callgrind). */
+		/* The plain loop, which gcc vectorises and a prefetch would keep scalar (7
+		 * instructions more a pointer, callgrind, fragmented). */
 		void **ptrs = it->pointers[c];
-		if (in_order) {
-			for (uint32_t j = 0; j < n; j++) {
-				ptrs[j] = values + (size_t)slots[j] * size;
-				__builtin_prefetch(ptrs[j]);
-			}
-		} else {
-			for (uint32_t j = 0; j < n; j++)
-				ptrs[j] = values + (size_t)slots[j] * size;
-		}
+		for (uint32_t j = 0; j < n; j++)
+			ptrs[j] = values + (size_t)slots[j] * size;
 		b->columns[c] = NULL;
 		b->pointers[c] = ptrs;
 	}

@@ -36,10 +36,10 @@
  *
  * Creating an entity spends 45% of its instructions in the allocator (three malloc calls), 20%
  * in hash_add and 7% zeroing doubled bucket arrays (make profile BACKEND=hash WORKLOAD=create,
- * N = 131072, before the bare handle). Iteration reads the index only where a pool is out of
- * step with the system's list and not in index order (fragmented: a bucket and a node per
- * component per entity, 0.82 last-level misses an entity at N = 131072 against vector's 0.18,
- * results/reference/cachegrind-A.csv); elsewhere the family finds the values without it.
+ * N = 131072, before the bare handle). Iteration reads the index once per component per
+ * batch, and once per component per entity where a pool is out of step with the system's list
+ * (fragmented: a bucket and a node per component per entity, 0.82 last-level misses an entity
+ * at N = 131072 against vector's 0.18, results/reference/cachegrind-A.csv).
  *
  * The hash of a key is the key itself, as std::hash<uint32_t> is in libstdc++ (the seed's
  * std::unordered_map): entity indices are dense small integers, so they spread evenly over the
@@ -57,6 +57,20 @@
  * std::unordered_map does, by its load factor: the table doubles when it holds more entries
  * than buckets (max_load_factor 1.0), whatever the keys; uthash's own chain trigger is switched
  * off.
+ *
+ * Fast paths of the index (the family's own are listed in family.h; lived-in as there: holes
+ * and recycled indices, kinds interleaved, components removed and added back in no order):
+ *   identity hash     neighbouring entity indices sit in neighbouring buckets, so lookups
+ *                     of keys in index order walk the bucket array in order (a pristine
+ *                     storage's list and pools). Lived-in: partly: a list or pool in no order
+ *                     looks its keys up in no order, a bucket and a node missed each, as any
+ *                     hash table does; the keys are still spread evenly.
+ *   first in chain    hash_lookup stops at the first node whose hash is the key: at a load
+ *                     factor of at most 1 most chains hold one node. Lived-in: yes.
+ *   kept buckets      the sentinel node keeps a table's buckets when its last entity leaves,
+ *                     so a pool or list that empties and fills again (churn) pays no doubling.
+ *                     Lived-in: no (a lived-in pool or list seldom empties).
+ *   index_get_batch   no branch to skip: one lookup per entity, consecutive or not.
  */
 #include <stdbool.h>
 #include <stdint.h>

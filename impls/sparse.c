@@ -28,13 +28,46 @@
  *                     excluded pools that hold anything: O(n x) more (an excluded pool smaller
  *                     than a run is walked instead). A run of entities that sit in the same
  *                     order in every pool (given their components in the same order) is found
- *                     with no lookup and handed out as columns, however long, unless an
- *                     excluded pool holds one of them: by subtraction where every pool got its
- *                     values in ascending index order (each pool knows whether it did: a test
- *                     per append), else by comparing the pools' handle arrays with memcmp.
- *                     Elsewhere batches of at most ECS_BATCH_MAX use pointers, and each value
- *                     a probe finds is prefetched (see sparse_system_iter_next).
+ *                     with one lookup per pool and a memcmp of the pools' handle arrays, and
+ *                     handed out as columns, however long, unless an excluded pool holds one
+ *                     of them. Elsewhere batches of at most ECS_BATCH_MAX use pointers, and
+ *                     each value a probe finds is prefetched (see sparse_system_iter_next).
  *   system_iter_split O(1) + O(k) probes: a range of the driving pool's dense slots
+ *
+ * Fast paths: each branch that skips work the general path does, when it fires, and whether it
+ * fires in a lived-in storage (one that has had destroys: holes and recycled indices; kinds
+ * spawned interleaved; components removed and added back in no order, so that no pool is in
+ * index order and the pools of one system are out of step):
+ *   one-pass create   entity_create_with checks and appends each type in one pass when every
+ *                     pool has room (capacity and page) and the records too, and the 64-bit
+ *                     repeat mask sees no false repeat (types 64 apart); else the careful path
+ *                     (create_with_careful). Lived-in: yes (room is the rule whatever the
+ *                     history; a full pool or a new page is rare).
+ *   one-type system   a system of one type with no non-empty excluded pool: the pool's dense
+ *                     part is the batch, whole. Lived-in: yes (a pool is dense in any order).
+ *   empty exclusions  an excluded pool that holds nothing is not probed. Lived-in: partly
+ *                     (where no entity has the excluded type).
+ *   in-step runs      run_end: where the driving pool's entities from a matching one on sit at
+ *                     consecutive slots of every probed pool, one lookup a pool and a memcmp of
+ *                     the handle arrays find the run, a batch of columns however long (if at
+ *                     least SPARSE_COLUMN_RUN, else the start of a pointer batch). Lived-in:
+ *                     partly: a run of entities that got the system's components in the same
+ *                     order with no swap-remove among them since; after removes and re-adds in
+ *                     no order the runs are short and the walk makes pointer batches, having
+ *                     paid one compare of up to SPARSE_COMPARE_CHUNK handles a pool per batch.
+ *   small exclusions  run_end_excluding: an excluded pool smaller than the run is walked (its
+ *                     entities looked up in the driving pool) instead of probed for each of the
+ *                     run's entities. Lived-in: yes (by pool sizes, not order).
+ *   2-type walk       walk_one: a system of two types excluding nothing walks with the probed
+ *                     pool's fields in registers, and up to the first driving entity the probed
+ *                     pool lacks, the driving pool stays a column (no handles or pointers
+ *                     copied for it). Lived-in: yes for the loop; partly for the column (until
+ *                     the first entity left out, as in a pristine storage with mixed kinds).
+ *   probed column     a probed pool whose slots for a pointer batch happen to be consecutive
+ *                     is handed out as a column (its pointers are written anyway). Lived-in: no
+ *                     (slots in no order).
+ *   prefetch          each value a probe finds in a pointer batch, always: not conditional.
+ *   destroy           probes only the pools that hold a value (live_pools). Lived-in: yes.
  *
  * entity_destroy, without a bitset, probes the pools. Probing all of them would cost
  * component_count probes per destroy (512 in profile AAA) whatever the entity has; keeping each
@@ -76,7 +109,6 @@
 #define SPARSE_MAX_PAGES ((ECS_MAX_ENTITIES + SPARSE_PAGE_ENTRIES - 1u) / SPARSE_PAGE_ENTRIES)
 #define SPARSE_ABSENT UINT32_MAX       /* page entry of an index the pool holds no value for */
 #define SPARSE_NO_INDEX ECS_INDEX_MASK /* end of the free list (never a valid index) */
-#define SPARSE_NOT_IN_ORDER UINT32_MAX /* sparse_pool.next_in_order of a pool out of order */
 #define SPARSE_MIN_VALUES 16u          /* first dense capacity: a power of two, see pool_grow */
 #define SPARSE_MIN_RECORDS 64u
 #define SPARSE_MIN_PAGE_TABLE 4u
@@ -94,11 +126,6 @@ struct sparse_pool {
 	unsigned char *values; /* count values, packed: the start of the pool's block */
 	ecs_entity *entities;  /* their owners, in step with values, in the same block */
 	uint32_t live_pos; /* position in the storage's live_pools while count > 0 */
-	/* While the entities' indices ascend one by one from entities[0]'s (values appended in
-	 * index order, none removed but the last), the index the next append must have to keep
-	 * it so; otherwise SPARSE_NOT_IN_ORDER, until the pool empties. In order, the value of
-	 * index v is at slot v minus the first index. */
-	uint32_t next_in_order;
 };
 
 struct sparse_system {
@@ -313,9 +340,6 @@ static inline void pool_append(ecs_storage *s, uint32_t type, struct sparse_pool
 	uint32_t slot = p->count++, size = p->size;
 	unsigned char *to = p->values + (size_t)slot * size;
 	*pool_entry(p, ecs_entity_index(e)) = slot;
-	p->next_in_order = slot == 0 || p->next_in_order == ecs_entity_index(e)
-	                       ? ecs_entity_index(e) + 1
-	                       : SPARSE_NOT_IN_ORDER;
 	p->entities[slot] = e;
 	if (slot == 0) {
 		p->live_pos = s->live_count;
@@ -338,9 +362,6 @@ static inline void pool_remove(ecs_storage *s, struct sparse_pool *p, uint32_t *
 		ecs_entity moved = p->entities[last];
 		p->entities[slot] = moved;
 		*pool_entry(p, ecs_entity_index(moved)) = slot;
-		p->next_in_order = SPARSE_NOT_IN_ORDER;
-	} else if (p->next_in_order != SPARSE_NOT_IN_ORDER) {
-		p->next_in_order--; /* the last went: the one before it is last */
 	}
 	*entry = SPARSE_ABSENT;
 	if (last == 0) {
@@ -535,8 +556,6 @@ static __attribute__((noinline)) int sparse_entity_create_with(ecs_storage *s,
 		ecs_entity *entities = p->entities;
 		p->count = slot + 1;
 		entries[at] = slot;
-		p->next_in_order = slot == 0 || p->next_in_order == index ? index + 1
-		                                                          : SPARSE_NOT_IN_ORDER;
 		entities[slot] = e;
 		if (slot == 0) {
 			p->live_pos = s->live_count;
@@ -956,35 +975,6 @@ static inline __attribute__((always_inline)) bool iter_walk(struct ecs_iter *it,
 			continue;
 		probe[j] = &s->pools[y->types[c]];
 		which[j++] = c;
-	}
-
-	/*
-	 * Pools that got their values in ascending index order (in_order) hold the entity of index
-	 * v at slot v minus their first index: in step with one another by arithmetic, without
-	 * reading their handles. run_end compares the handles, 4 bytes a pool an entity beside the
-	 * values' 8 (the pristine pass's distance to the floor, which reads the values alone).
-	 */
-	if (x == 0 && dp->next_in_order != SPARSE_NOT_IN_ORDER) {
-		uint32_t v = ecs_entity_index(dp->entities[i]), run = end - i, j;
-		for (j = 0; j < m; j++) {
-			const struct sparse_pool *p = probe[j];
-			uint32_t first = p->count ? ecs_entity_index(p->entities[0]) : 0;
-			if (p->next_in_order == SPARSE_NOT_IN_ORDER || !p->count || v < first ||
-			    v - first >= p->count)
-				break;
-			base[j] = v - first;
-			if (p->count - base[j] < run)
-				run = p->count - base[j];
-		}
-		if (j == m) {
-			b->count = run;
-			b->entities = dp->entities + i;
-			b->columns[driver] = pool_value(dp, i);
-			for (j = 0; j < m; j++)
-				b->columns[which[j]] = pool_value(probe[j], base[j]);
-			it->state[ITER_NEXT] = i + run;
-			return true;
-		}
 	}
 
 	while (i < end && !(probe_all(probe, m, ecs_entity_index(dp->entities[i]), base) &&

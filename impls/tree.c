@@ -7,6 +7,18 @@
  * scattered in memory, so those costs grow with the number of entities; an insert beyond
  * either end of the tree is linked there directly (see struct family_index), so creating
  * entities in index order costs the allocation and the rebalancing, not a descent.
+ *
+ * Fast paths of the index (the family's own are listed in family.h; lived-in as there: holes
+ * and recycled indices, kinds interleaved, components removed and added back in no order):
+ *   end hint          an insert of a key above the largest (or below the smallest) is linked
+ *                     beside that node, with no descent: a fresh entity index given out past
+ *                     every other, or the free list giving indices back in decreasing order.
+ *                     Lived-in: partly: yes for entities created past the highest index; no for
+ *                     recycled indices from the middle of the free list and for components
+ *                     added back to older entities (a descent from the root, as std::map's
+ *                     insert without a hint).
+ *   four in lockstep  index_get_batch descends for four keys at once: whenever a batch needs
+ *                     lookups, whatever the order. Lived-in: yes (not a condition on history).
  */
 #include <stdbool.h>
 #include <stdint.h>

@@ -10,6 +10,16 @@
  * Absent keys are not marked: the family never looks one up (the entity's bitset says whether
  * it has a component, and so whether a system manages it), so a grown array is not filled, and
  * its new pages are first touched by the entities that use them.
+ *
+ * Fast paths of the index (the family's own are listed in family.h; lived-in as there: holes
+ * and recycled indices, kinds interleaved, components removed and added back in no order):
+ *   consecutive check index_get_batch tests four slots to a branch and stores nothing but the
+ *                     first while the batch's slots are consecutive. Fires where a pool holds
+ *                     the batch's entities at consecutive slots. Lived-in: no (slots in no
+ *                     order: the first group of four out of step leaves the loop, and its slots
+ *                     are read a second time).
+ *   erase             index_take reads the slot and erases nothing (an absent key is never
+ *                     looked up): always, not a condition on history.
  */
 #include <stdbool.h>
 #include <stdint.h>

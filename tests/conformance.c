@@ -437,6 +437,53 @@ static bool test_create_with_misuse(const struct ecs_ops *ops, const struct test
 }
 
 /*
+ * entity_create_with with kinds interleaved, as a game spawns them: many lists in rotation
+ * (more than archetype's create cache holds in one of its sets, so entries are evicted and
+ * filled again), the same set in several orders (each order's values must land in their own
+ * types), lists of 1 to 8 types (archetype keys up to 4 exactly and hashes longer ones), and
+ * misuse of a list that was just created with: a NULL value, and type ids too large that
+ * would alias it if the bits of archetype's exact key were not checked.
+ */
+static bool test_create_with_interleaved(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	struct fixture f;
+	TRY(fixture_open(&f, ops, p->component_count, p->system_count, 23));
+	TRY(register_systems(&f, 4));
+	enum { LISTS = 48 };
+	uint32_t lists[LISTS][8], counts[LISTS];
+	for (uint32_t l = 0; l < LISTS; l++) {
+		counts[l] = 1 + l % 8;
+		for (uint32_t i = 0; i < counts[l]; i++) /* rotations of 0..7, and of the high types */
+			lists[l][i] = l % 3 == 2 ? p->component_count - 1 - (i + l / 8) % counts[l]
+			                         : (i + l / 8) % counts[l];
+	}
+	for (uint32_t round = 0; round < 4; round++) {
+		for (uint32_t l = 0; l < LISTS; l++) {
+			ecs_entity e;
+			TRY(create_from(&f, lists[l], counts[l], ECS_NULL, &e));
+			if (round == 3 && l % 5 == 0)
+				TRY(op_destroy(&f, e)); /* recycled indices for the next */
+		}
+		TRY(check_all(&f));
+	}
+	unsigned char v[64] = {9};
+	const void *values[2] = {v, v};
+	/* alias25: {0, 1} with the count's bit of archetype's exact key (2 << 24) set again */
+	uint32_t pair[2] = {0, 1}, alias12[2] = {0, 1 + 4096}, alias25[2] = {0, 1 + (2u << 24)};
+	ecs_entity x = ECS_NULL;
+	for (uint32_t i = 0; i < 4; i++) { /* a table may be full once: no hit then, but not always */
+		TRY(create_from(&f, pair, 2, ECS_NULL, &x));
+		values[1] = NULL;
+		CHECK_STATUS(ops->entity_create_with(f.s, pair, 2, values, &x), ECS_ERR_INVALID);
+		values[1] = v;
+		CHECK_STATUS(ops->entity_create_with(f.s, alias12, 2, values, &x), ECS_ERR_BAD_COMPONENT);
+		CHECK_STATUS(ops->entity_create_with(f.s, alias25, 2, values, &x), ECS_ERR_BAD_COMPONENT);
+	}
+	TRY(check_all(&f));
+	return fixture_close(&f);
+}
+
+/*
  * Archetype's entity_create_with places the entity straight into the table of its final set:
  * the first entity of a new set of k = 12 types costs that one table (its column list, its k
  * columns and its entity handles: k + 2 blocks) and the records, and nothing for the k - 1
@@ -966,6 +1013,425 @@ static bool test_capacity(const struct ecs_ops *ops, const struct test_profile *
 	return fixture_close(&f);
 }
 
+/* --- the same content, pristine and lived-in ---------------------------------------------- */
+
+/*
+ * Fast paths fire on what a storage's history has made regular: built in index order and
+ * never changed (the pristine storage), runs of one kind, pools in step. A lived-in storage
+ * has holes and recycled indices (destroys), kinds spawned interleaved with their lists in
+ * other orders, components removed and added back in no order, and its slow paths run
+ * instead. Here the same logical content (LIVED_N entities of LIVED_KINDS kinds, each value a
+ * function of the entity, its type and a version) is built both ways, and the two storages
+ * must agree: every system's pass (1, 2 and 3 required types, with and without an excluded
+ * type, one registered while entities exist) visits the same entities with the same values,
+ * component_has and component_get agree for every entity and type, and a write through each
+ * system's batches lands on the entity the batch names, in both.
+ */
+enum { LIVED_N = 3000, LIVED_KINDS = 6, LIVED_EARLY_SYSTEMS = 7, LIVED_SYSTEMS = 8 };
+enum { LIVED_P, LIVED_V, LIVED_M, LIVED_H, LIVED_X, LIVED_LAST = 99 /* the profile's last */ };
+#define LIVED_NONE UINT32_MAX
+
+static const struct {
+	uint32_t count, types[5];
+} lived_kinds[LIVED_KINDS] = {
+	{2, {LIVED_P, LIVED_V}},
+	{3, {LIVED_P, LIVED_V, LIVED_M}},
+	{3, {LIVED_P, LIVED_V, LIVED_X}},
+	{3, {LIVED_P, LIVED_M, LIVED_H}},
+	{3, {LIVED_V, LIVED_M, LIVED_LAST}},
+	{5, {LIVED_P, LIVED_V, LIVED_M, LIVED_H, LIVED_LAST}},
+};
+
+/* The systems in order of registration; the last is registered once entities exist. */
+static const struct {
+	uint32_t count, types[3], excluded_count, excluded[1];
+} lived_systems[LIVED_SYSTEMS] = {
+	{1, {LIVED_P}, 0, {0}},
+	{2, {LIVED_P, LIVED_V}, 0, {0}},
+	{3, {LIVED_P, LIVED_V, LIVED_M}, 0, {0}},
+	{2, {LIVED_V, LIVED_P}, 1, {LIVED_X}},
+	{2, {LIVED_M, LIVED_V}, 0, {0}},
+	{3, {LIVED_V, LIVED_M, LIVED_LAST}, 1, {LIVED_X}},
+	{1, {LIVED_LAST}, 0, {0}},
+	{2, {LIVED_H, LIVED_P}, 0, {0}},
+};
+
+struct lived {
+	struct fixture f;
+	ecs_entity handle[LIVED_N]; /* of each logical entity */
+	uint32_t id_of[4 * LIVED_N]; /* entity index -> logical entity, or LIVED_NONE */
+};
+
+static uint32_t lived_type(const struct fixture *f, uint32_t t)
+{
+	return t == LIVED_LAST ? f->m.component_count - 1 : t;
+}
+
+static uint32_t lived_kind(uint32_t id) { return (id * 2654435761u >> 16) % LIVED_KINDS; }
+
+static void lived_value(uint32_t id, uint32_t t, uint32_t version, unsigned char *out,
+                        uint32_t size)
+{
+	uint64_t x = ((uint64_t)id << 32 | (uint64_t)t << 8 | version) * 0x9e3779b97f4a7c15ull;
+	for (uint32_t b = 0; b < size; b++) {
+		x ^= x >> 29;
+		x *= 0xbf58476d1ce4e5b9ull;
+		out[b] = (unsigned char)(x >> 56);
+	}
+}
+
+static void lived_shuffle(struct fixture *f, uint32_t *a, uint32_t n)
+{
+	for (uint32_t i = n; i > 1; i--) {
+		uint32_t j = below(f, i), x = a[i - 1];
+		a[i - 1] = a[j];
+		a[j] = x;
+	}
+}
+
+static bool lived_open(struct lived *l, const struct ecs_ops *ops, const struct test_profile *p,
+                       uint64_t seed)
+{
+	TRY(fixture_open(&l->f, ops, p->component_count, p->system_count, seed));
+	for (uint32_t i = 0; i < 4 * LIVED_N; i++)
+		l->id_of[i] = LIVED_NONE;
+	return true;
+}
+
+static bool lived_register(struct lived *l, uint32_t y)
+{
+	uint32_t types[3], excluded[1];
+	for (uint32_t c = 0; c < lived_systems[y].count; c++)
+		types[c] = lived_type(&l->f, lived_systems[y].types[c]);
+	for (uint32_t c = 0; c < lived_systems[y].excluded_count; c++)
+		excluded[c] = lived_type(&l->f, lived_systems[y].excluded[c]);
+	return op_register_excluding(&l->f, types, lived_systems[y].count, excluded,
+	                             lived_systems[y].excluded_count);
+}
+
+/* Logical entity id (or junk, id LIVED_NONE: the given types, random values) created with its
+ * kind's types in the order given (types: positions into the kind's list). */
+static bool lived_create(struct lived *l, uint32_t id, const uint32_t *types, uint32_t count,
+                         ecs_entity *out)
+{
+	unsigned char v[ECS_CREATE_MAX_COMPONENTS][64];
+	const void *values[ECS_CREATE_MAX_COMPONENTS];
+	for (uint32_t i = 0; i < count; i++) {
+		if (id == LIVED_NONE)
+			lived_value(LIVED_N + below(&l->f, 1000), types[i], 7, v[i], l->f.sizes[types[i]]);
+		else
+			lived_value(id, types[i], 0, v[i], l->f.sizes[types[i]]);
+		values[i] = v[i];
+	}
+	TRY(op_create_with(&l->f, types, count, values, out));
+	CHECK(*out != ECS_NULL);
+	uint32_t index = ecs_entity_index(*out);
+	CHECK(index < 4 * LIVED_N);
+	l->id_of[index] = id;
+	if (id != LIVED_NONE)
+		l->handle[id] = *out;
+	return true;
+}
+
+/* component_add of t with the value `version` of logical entity id. */
+static bool lived_add(struct lived *l, uint32_t id, uint32_t t)
+{
+	unsigned char v[64];
+	ecs_entity e = l->handle[id];
+	lived_value(id, t, 0, v, l->f.sizes[t]);
+	CHECK_STATUS(model_expect_add(&l->f.m, e, t), ECS_OK);
+	CHECK_OK(l->f.ops->component_add(l->f.s, e, t, v));
+	model_added(&l->f.m, e, t, v);
+	return true;
+}
+
+static bool lived_destroy(struct lived *l, ecs_entity e)
+{
+	l->id_of[ecs_entity_index(e)] = LIVED_NONE;
+	return op_destroy(&l->f, e);
+}
+
+/* The kind's types of logical entity id, rotated by rot, reversed or not. */
+static uint32_t lived_list(const struct fixture *f, uint32_t id, uint32_t rot, bool reverse,
+                           uint32_t *types)
+{
+	uint32_t k = lived_kind(id), n = lived_kinds[k].count;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t at = (i + rot) % n;
+		types[reverse ? n - 1 - i : i] = lived_type(f, lived_kinds[k].types[at]);
+	}
+	return n;
+}
+
+/* Pristine: created in index order, each kind in a run, with entity_create_with and the kind's
+ * list always in the same order; never changed. */
+static bool lived_pristine(struct lived *l)
+{
+	for (uint32_t y = 0; y < LIVED_EARLY_SYSTEMS; y++)
+		TRY(lived_register(l, y));
+	for (uint32_t k = 0; k < LIVED_KINDS; k++) {
+		for (uint32_t id = 0; id < LIVED_N; id++) {
+			if (lived_kind(id) != k)
+				continue;
+			uint32_t types[5], n = lived_list(&l->f, id, 0, false, types);
+			ecs_entity e;
+			TRY(lived_create(l, id, types, n, &e));
+		}
+	}
+	for (uint32_t y = LIVED_EARLY_SYSTEMS; y < LIVED_SYSTEMS; y++)
+		TRY(lived_register(l, y));
+	return check_all(&l->f);
+}
+
+/* Junk: a random set of 1 to 5 types (the kinds' types and any other of the profile) in a
+ * random order: many distinct lists, destroyed later (holes). */
+static bool lived_junk(struct lived *l, ecs_entity *junk, uint32_t *junk_count)
+{
+	uint32_t types[5], n = 1 + below(&l->f, 5);
+	for (uint32_t i = 0; i < n; i++) {
+		bool again = true;
+		while (again) {
+			types[i] = below(&l->f, 2) ? below(&l->f, 5) : below(&l->f, l->f.m.component_count);
+			again = false;
+			for (uint32_t j = 0; j < i; j++)
+				again |= types[j] == types[i];
+		}
+	}
+	TRY(lived_create(l, LIVED_NONE, types, n, &junk[(*junk_count)++]));
+	return true;
+}
+
+/*
+ * Lived-in: the same content after a history. The kinds spawned interleaved (the entities in a
+ * shuffled order), each list rotated and sometimes reversed, with junk entities of random lists
+ * among them; the late system registered then. The junk and a quarter of the entities
+ * destroyed in one shuffled sequence, the quarter created again into recycled indices (half
+ * through entity_create_with in yet another order, half through entity_create and adds in a
+ * shuffled order) among new junk, which is destroyed later (holes at the end). Then on half
+ * of each entity's components, remove and add back, each sequence shuffled across entities and
+ * types, so that no pool is in index order and the pools of one system are out of step.
+ */
+static bool lived_aged(struct lived *l)
+{
+	struct fixture *f = &l->f;
+	static uint32_t order[LIVED_N], again[LIVED_N];
+	static ecs_entity junk[2 * LIVED_N], doomed[3 * LIVED_N];
+	static uint32_t pairs[5 * LIVED_N][2], perm[5 * LIVED_N];
+	uint32_t junk_count = 0;
+	for (uint32_t y = 0; y < LIVED_EARLY_SYSTEMS; y++)
+		TRY(lived_register(l, y));
+	for (uint32_t id = 0; id < LIVED_N; id++)
+		order[id] = id;
+	lived_shuffle(f, order, LIVED_N);
+	for (uint32_t j = 0; j < LIVED_N; j++) {
+		if (below(f, 3) == 0)
+			TRY(lived_junk(l, junk, &junk_count));
+		uint32_t id = order[j], types[5];
+		uint32_t n = lived_list(f, id, below(f, 5), below(f, 2), types);
+		ecs_entity e;
+		TRY(lived_create(l, id, types, n, &e));
+	}
+	for (uint32_t y = LIVED_EARLY_SYSTEMS; y < LIVED_SYSTEMS; y++)
+		TRY(lived_register(l, y));
+	TRY(check_all(f));
+
+	/* destroys: the junk and a quarter of the entities, in one shuffled sequence */
+	uint32_t doomed_count = 0, again_count = 0;
+	for (uint32_t i = 0; i < junk_count; i++)
+		doomed[doomed_count++] = junk[i];
+	for (uint32_t id = 0; id < LIVED_N; id++)
+		if (below(f, 4) == 0) {
+			doomed[doomed_count++] = l->handle[id];
+			again[again_count++] = id;
+		}
+	for (uint32_t i = doomed_count; i > 1; i--) {
+		uint32_t j = below(f, i);
+		ecs_entity x = doomed[i - 1];
+		doomed[i - 1] = doomed[j];
+		doomed[j] = x;
+	}
+	for (uint32_t i = 0; i < doomed_count; i++)
+		TRY(lived_destroy(l, doomed[i]));
+	junk_count = 0;
+	lived_shuffle(f, again, again_count);
+	for (uint32_t i = 0; i < again_count; i++) {
+		if (below(f, 4) == 0)
+			TRY(lived_junk(l, junk, &junk_count));
+		uint32_t id = again[i], types[5];
+		uint32_t n = lived_list(f, id, below(f, 5), below(f, 2), types);
+		ecs_entity e;
+		if (i % 2 == 0) {
+			TRY(lived_create(l, id, types, n, &e));
+			continue;
+		}
+		TRY(op_create(f, &e));
+		CHECK(ecs_entity_index(e) < 4 * LIVED_N);
+		l->id_of[ecs_entity_index(e)] = id;
+		l->handle[id] = e;
+		lived_shuffle(f, types, n);
+		for (uint32_t c = 0; c < n; c++)
+			TRY(lived_add(l, id, types[c]));
+	}
+	TRY(check_all(f));
+
+	/* half of every entity's components removed and added back, in no order; the new junk
+	 * destroyed among the removes */
+	uint32_t pair_count = 0;
+	for (uint32_t id = 0; id < LIVED_N; id++) {
+		uint32_t types[5], n = lived_list(f, id, 0, false, types);
+		for (uint32_t c = 0; c < n; c++)
+			if (below(f, 2)) {
+				pairs[pair_count][0] = id;
+				pairs[pair_count++][1] = types[c];
+			}
+	}
+	for (uint32_t i = 0; i < pair_count; i++)
+		perm[i] = i;
+	lived_shuffle(f, perm, pair_count);
+	for (uint32_t i = 0; i < pair_count; i++) {
+		TRY(op_remove(f, l->handle[pairs[perm[i]][0]], pairs[perm[i]][1]));
+		if (i % 3 == 0 && junk_count > 0)
+			TRY(lived_destroy(l, junk[--junk_count]));
+	}
+	while (junk_count > 0)
+		TRY(lived_destroy(l, junk[--junk_count]));
+	lived_shuffle(f, perm, pair_count);
+	for (uint32_t i = 0; i < pair_count; i++)
+		TRY(lived_add(l, pairs[perm[i]][0], pairs[perm[i]][1]));
+	return check_all(f);
+}
+
+/* How many batches system y's pass takes, and how many hand out columns only. */
+static bool lived_batches(struct lived *l, uint32_t y, uint32_t *batches, uint32_t *columns)
+{
+	struct ecs_iter it;
+	struct ecs_batch b;
+	*batches = *columns = 0;
+	CHECK_OK(l->f.ops->system_iter_begin(l->f.s, y, &it));
+	while (l->f.ops->system_iter_next(&it, &b)) {
+		bool all = true;
+		for (uint32_t c = 0; c < lived_systems[y].count; c++)
+			all &= b.columns[c] != NULL;
+		(*batches)++;
+		*columns += all;
+	}
+	return true;
+}
+
+/*
+ * System y's pass over l: for each logical entity it visits (each once, by its live handle),
+ * its values of the system's types, one after the other, into out (LIVED_N rows of `row`
+ * bytes), and seen[id] set. With version != 0, each value is first overwritten through the
+ * batch with that version of the entity's value (and the model told).
+ */
+static bool lived_pass(struct lived *l, uint32_t y, uint32_t version, unsigned char *out,
+                       uint32_t row, uint8_t *seen)
+{
+	struct fixture *f = &l->f;
+	uint32_t types[3], n = lived_systems[y].count;
+	for (uint32_t c = 0; c < n; c++)
+		types[c] = lived_type(f, lived_systems[y].types[c]);
+	memset(seen, 0, LIVED_N);
+	struct ecs_iter it;
+	struct ecs_batch b;
+	CHECK_OK(f->ops->system_iter_begin(f->s, y, &it));
+	while (f->ops->system_iter_next(&it, &b)) {
+		for (uint32_t i = 0; i < b.count; i++) {
+			uint32_t index = ecs_entity_index(b.entities[i]);
+			CHECK(index < 4 * LIVED_N);
+			uint32_t id = l->id_of[index];
+			CHECK(id != LIVED_NONE);
+			CHECK_EQ(l->handle[id], b.entities[i]);
+			CHECK_EQ(seen[id], 0);
+			seen[id] = 1;
+			uint32_t at = 0;
+			for (uint32_t c = 0; c < n; c++) {
+				uint32_t size = f->sizes[types[c]];
+				unsigned char *p = b.columns[c] ? (unsigned char *)b.columns[c] + (size_t)i * size
+				                                : b.pointers[c][i];
+				if (version) {
+					lived_value(id, types[c], version, p, size);
+					memcpy(model_value(&f->m, b.entities[i], types[c]), p, size);
+				}
+				memcpy(out + (size_t)id * row + at, p, size);
+				at += size;
+			}
+		}
+	}
+	return true;
+}
+
+/* The two storages agree: component_has and component_get of every entity and type, and each
+ * system's pass (with writes of `version` through the batches, when not 0). */
+static bool lived_compare(struct lived *a, struct lived *b, uint32_t version)
+{
+	struct fixture *fa = &a->f, *fb = &b->f;
+	for (uint32_t id = 0; id < LIVED_N; id++) {
+		for (uint32_t t = 0; t < fa->m.component_count; t++) {
+			int has = fa->ops->component_has(fa->s, a->handle[id], t);
+			CHECK_EQ(fb->ops->component_has(fb->s, b->handle[id], t), has);
+			if (has != 1)
+				continue;
+			void *pa, *pb;
+			CHECK_OK(fa->ops->component_get(fa->s, a->handle[id], t, &pa));
+			CHECK_OK(fb->ops->component_get(fb->s, b->handle[id], t, &pb));
+			CHECK(memcmp(pa, pb, fa->sizes[t]) == 0);
+		}
+	}
+	uint32_t row = 3 * 64;
+	unsigned char *out[2] = {calloc(LIVED_N, row), calloc(LIVED_N, row)};
+	static uint8_t seen[2][LIVED_N];
+	bool ok = out[0] && out[1];
+	for (uint32_t y = 0; ok && y < LIVED_SYSTEMS; y++) {
+		ok = lived_pass(a, y, version ? version + y : 0, out[0], row, seen[0]) &&
+		     lived_pass(b, y, version ? version + y : 0, out[1], row, seen[1]);
+		if (ok && (memcmp(seen[0], seen[1], LIVED_N) != 0 ||
+		           memcmp(out[0], out[1], (size_t)LIVED_N * row) != 0)) {
+			check_failed(__FILE__, __LINE__, "system %u: the pristine and the lived-in "
+			             "storage differ", y);
+			ok = false;
+		}
+	}
+	free(out[0]);
+	free(out[1]);
+	return ok;
+}
+
+static bool test_lived_in(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	static struct lived a, b;
+	TRY(lived_open(&a, ops, p, 21));
+	TRY(lived_open(&b, ops, p, 22));
+	TRY(lived_pristine(&a));
+	TRY(lived_aged(&b));
+	TRY(lived_compare(&a, &b, 0));
+	uint32_t batches[2][3], columns[2][3];
+	for (uint32_t y = 0; y < 3; y++) {
+		TRY(lived_batches(&a, y, &batches[0][y], &columns[0][y]));
+		TRY(lived_batches(&b, y, &batches[1][y], &columns[1][y]));
+	}
+	/* a write through each system's batches, the same in both (by logical entity) */
+	TRY(lived_compare(&a, &b, 100));
+	TRY(check_all(&a.f));
+	TRY(check_all(&b.f));
+	TRY(lived_compare(&a, &b, 0));
+	printf("note %s: batches (all columns) of the systems of 1, 2, 3 types: pristine %u (%u), "
+	       "%u (%u), %u (%u); lived-in %u (%u), %u (%u), %u (%u)\n", current_test,
+	       batches[0][0], columns[0][0], batches[0][1], columns[0][1], batches[0][2],
+	       columns[0][2], batches[1][0], columns[1][0], batches[1][1], columns[1][1],
+	       batches[1][2], columns[1][2]);
+	/* the reference model's random operations on the lived-in storage */
+	uint64_t n = random_ops / 10;
+	for (uint64_t i = 0; i < n; i++) {
+		TRY(random_op(&b.f, LIVED_N + 200));
+		if (i % 2000 == 1999)
+			TRY(check_all(&b.f));
+	}
+	TRY(check_all(&b.f));
+	TRY(fixture_close(&a.f));
+	return fixture_close(&b.f);
+}
+
 /* --- splitting a pass (system_iter_split) -------------------------------------------------- */
 
 /* Every system's pass split in 1..16 parts: each matching entity in exactly one part. */
@@ -1124,6 +1590,7 @@ static const struct test tests[] = {
 	{"exclusion-columns", test_exclusion_columns, {&profile_a}, "sparse"},
 	{"create-with", test_create_with, {&profile_a, &profile_aa, &profile_aaa}, NULL},
 	{"create-with-misuse", test_create_with_misuse, {&profile_a, &profile_aaa}, NULL},
+	{"create-with-interleaved", test_create_with_interleaved, {&profile_a, &profile_aaa}, NULL},
 	{"create-with-direct", test_create_with_direct, {&profile_a, &profile_aaa}, "archetype"},
 	{"reserve", test_reserve, {&profile_a, &profile_aaa}, NULL},
 	{"reserve-max", test_reserve_max, {&profile_a}, NULL},
@@ -1139,6 +1606,7 @@ static const struct test tests[] = {
 	{"split", test_split, {&profile_a, &profile_aa, &profile_aaa}, NULL},
 	{"split-lines", test_split_lines, {&profile_a, &profile_aaa}, NULL},
 	{"split-fallback", test_split_fallback, {&profile_a}, NULL},
+	{"lived-in", test_lived_in, {&profile_a, &profile_aaa}, NULL},
 };
 
 int main(int argc, char **argv)
