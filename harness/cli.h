@@ -17,7 +17,6 @@
 #define SAMPLE_TARGET_NS 2000000ull /* a sample lasts about this long (the fastest backend's) */
 #define MAX_INNER 100000ull
 #define MAX_PROCESSES 64u
-#define NOISY_CI_PCT 5.0 /* rows whose 95% interval reaches further than this are flagged */
 
 /* Defaults, chosen by measurement (docs/method.md, "Processes"). */
 #define DEFAULT_PROCESSES 5u
