@@ -56,6 +56,10 @@ struct options {
 	bool malloc_default;
 	bool trace_samples; /* a line per sample on stderr: CPU time, faults, switches */
 	bool wall_clock;    /* --clock wall: samples in wall time, not the thread's CPU time */
+	/* --twin BACKEND, repeatable (the A/A test, docs/method.md; not in --help): the backend's
+	 * ops once more, after the listed backends, under the name copy_name[i] (BACKEND~2,
+	 * BACKEND~3, ...); "" for a backend that is not a copy. */
+	char copy_name[MAX_LIST][40];
 	enum layout_mode layout;
 	/* A scenario run (scenario_run.h): the options as given, then what they resolve to. */
 	const char *scenario_file;
