@@ -202,7 +202,7 @@ fi
 
 # The A/A test on a real run: two copies of vector in 48 row groups, five processes each. Of
 # two equal backends, one is called slower than the other in at most 5% of groups by design
-# (docs/method.md; 4.0% of 475 groups measured with scripts/aa.sh). The test fails only at 16
+# (docs/method.md; 5.5% of 400 groups measured with scripts/aa.sh). The test fails only at 16
 # or more of 48: at the nominal 5% that happens with probability 7e-10, at twice it 1e-5, at
 # three times it 1e-3 (binomial tails), while intervals far too narrow (a broken estimator)
 # call most groups. It checks the mechanism end to end, not the exact rate.
