@@ -193,6 +193,26 @@ static void add_backend(struct options *o, const char *name)
 	o->backends[o->backend_count++] = b;
 }
 
+/*
+ * --twin BACKEND: one more copy of the backend, after the listed ones, named BACKEND~2 (then ~3,
+ * ...). Copies of one storage are equal by construction, so every difference a run calls
+ * between them is a false one: the A/A test of the statistics (docs/method.md).
+ */
+static void add_twin(struct options *o, const char *name)
+{
+	const struct ecs_ops *b = ecs_backend_find(name);
+	if (!b)
+		usage_error("unknown backend '%s' (valid: %s)", name,
+		            valid_names(backend_name_at, ecs_backend_count));
+	if (o->backend_count == MAX_LIST)
+		usage_error("too many backends (at most %d)", MAX_LIST);
+	unsigned copies = 1;
+	for (size_t i = 0; i < o->backend_count; i++)
+		copies += o->backends[i] == b;
+	snprintf(o->copy_name[o->backend_count], sizeof o->copy_name[0], "%s~%u", b->name, copies);
+	o->backends[o->backend_count++] = b;
+}
+
 static void add_workload(struct options *o, const char *name)
 {
 	if (strcmp(name, "all") == 0) {
@@ -511,12 +531,15 @@ void options_parse(int argc, char **argv, struct options *o)
 		{"scenario", required_argument, 0, 1010}, {"sweep", required_argument, 0, 1011},
 		{"points", required_argument, 0, 1012},   {"spacing", required_argument, 0, 1013},
 		{"set", required_argument, 0, 1014},
+		/* Test-only (docs/method.md, the A/A test); not in --help. */
+		{"twin", required_argument, 0, 1030},
 		/* The driver's own, for its child processes (driver.c); not in --help. */
 		{"child-pass", required_argument, 0, 1001}, {"child-sampling", required_argument, 0, 1002},
 		{"child-heap-offset", required_argument, 0, 1003},
 		{0, 0, 0, 0},
 	};
-	const char *systems = NULL;
+	const char *systems = NULL, *twins[MAX_LIST];
+	size_t twin_count = 0;
 	bool workloads_named = false; /* --workloads names them, not "all" */
 	memset(o, 0, sizeof *o);
 	o->argc = argc;
@@ -605,6 +628,11 @@ void options_parse(int argc, char **argv, struct options *o)
 				usage_error("too many --set options (at most %d)", MAX_LIST);
 			o->sets[o->set_count++] = optarg;
 			break;
+		case 1030:
+			if (twin_count == MAX_LIST)
+				usage_error("too many --twin options (at most %d)", MAX_LIST);
+			twins[twin_count++] = optarg;
+			break;
 		case 'h': help_asked = true; break;
 		default:
 			if (optopt)
@@ -623,6 +651,8 @@ void options_parse(int argc, char **argv, struct options *o)
 		exit(0);
 	}
 	if (o->scenario_file || o->sweep || o->sweep_points || o->sweep_spacing || o->set_count) {
+		if (twin_count)
+			usage_error("--twin is for the workloads, not a scenario run");
 		scenario_options(o);
 		if (o->child_pass < 0)
 			check_output(o);
@@ -630,6 +660,8 @@ void options_parse(int argc, char **argv, struct options *o)
 	}
 	if (!o->backend_count)
 		add_backend(o, "all");
+	for (size_t i = 0; i < twin_count; i++)
+		add_twin(o, twins[i]);
 	if (!o->workload_count)
 		add_workload(o, "all");
 	if (!o->entity_count)

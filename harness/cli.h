@@ -17,7 +17,6 @@
 #define SAMPLE_TARGET_NS 2000000ull /* a sample lasts about this long (the fastest backend's) */
 #define MAX_INNER 100000ull
 #define MAX_PROCESSES 64u
-#define NOISY_CI_PCT 5.0 /* rows whose 95% interval reaches further than this are flagged */
 
 /* Defaults, chosen by measurement (docs/method.md, "Processes"). */
 #define DEFAULT_PROCESSES 5u
@@ -57,6 +56,10 @@ struct options {
 	bool malloc_default;
 	bool trace_samples; /* a line per sample on stderr: CPU time, faults, switches */
 	bool wall_clock;    /* --clock wall: samples in wall time, not the thread's CPU time */
+	/* --twin BACKEND, repeatable (the A/A test, docs/method.md; not in --help): the backend's
+	 * ops once more, after the listed backends, under the name copy_name[i] (BACKEND~2,
+	 * BACKEND~3, ...); "" for a backend that is not a copy. */
+	char copy_name[MAX_LIST][40];
 	enum layout_mode layout;
 	/* A scenario run (scenario_run.h): the options as given, then what they resolve to. */
 	const char *scenario_file;

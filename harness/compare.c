@@ -39,7 +39,8 @@
 static void usage(void)
 {
 	fprintf(stderr, "usage: ecsbench-compare [--profiles] OLD.csv NEW.csv [--output VERDICTS.csv]\n"
-	                "       ecsbench-compare --repeat RUN1.csv RUN2.csv\n");
+	                "       ecsbench-compare --repeat RUN1.csv RUN2.csv\n"
+	                "       ecsbench-compare --stats RUN.csv\n");
 	exit(2);
 }
 
@@ -75,15 +76,17 @@ static void check_profiles(const struct csv_file *a, const struct csv_file *b)
 	}
 }
 
-/* The standard error of log(median) from a row's 95% interval, and its degrees of freedom. */
+/* The standard error of log(median) from a row's 95% interval, and its degrees of freedom. The
+ * interval is symmetric on a log scale (around the median_ns of the file, or, in a file of an
+ * older ecsbench, around the log medians' mean it was built from): half its log width. */
 static bool log_se(const struct csv_row *r, double *se, double *df)
 {
-	if (isnan(r->ci_high) || r->median <= 0 || r->ci_high <= 0)
+	if (isnan(r->ci_high) || isnan(r->ci_low) || r->ci_low <= 0 || r->ci_high <= 0)
 		return false;
 	*df = r->processes >= 2 ? r->processes - 1 : r->reps >= 2 ? r->reps - 1 : 0;
 	if (*df < 1)
 		return false;
-	*se = log(r->ci_high / r->median) / t975(*df);
+	*se = log(r->ci_high / r->ci_low) / 2 / t975(*df);
 	return true;
 }
 
@@ -330,24 +333,74 @@ static int compare_main(const char *old_path, const char *new_path, const char *
 	return 0;
 }
 
-/* --- make repeat ------------------------------------------------------------------------- */
+/* --- statistics from the samples: make repeat and --stats --------------------------------- */
+
+/* The rows of f's row group that starts at row i (rows of a group are written together), and
+ * whether row i starts one. */
+static uint32_t group_end(const struct csv_file *f, uint32_t i)
+{
+	uint32_t j = i + 1;
+	while (j < f->count && csv_same_group(&f->rows[i], &f->rows[j]))
+		j++;
+	return j;
+}
+
+static bool is_floor(const struct csv_row *r)
+{
+	return strcmp(r->backend, "floor") == 0;
+}
+
+/* The processes two rows of one group share (their samples are processes x reps each). */
+static uint32_t shared_processes(const struct csv_row *x, const struct csv_row *y)
+{
+	return x->processes < y->processes ? x->processes : y->processes;
+}
+
+/* A row's samples as `processes` x `reps` (reps >= its own), NaN where it has none: for the
+ * statistics that pair by round, which need both rows laid out alike. */
+static double *padded(const struct csv_row *r, uint32_t processes, uint32_t reps)
+{
+	double *v = malloc(((size_t)processes * reps + 1) * sizeof *v);
+	if (!v)
+		return NULL;
+	for (uint32_t p = 0; p < processes; p++)
+		for (uint32_t q = 0; q < reps; q++)
+			v[(size_t)p * reps + q] =
+				q < r->reps ? r->samples[(size_t)p * r->reps + q] : NAN;
+	return v;
+}
 
 struct pair_figures {
-	bool ok;
-	double ratio, low, high;     /* the interval ecsbench writes (t across processes) */
-	double boot_low, boot_high;  /* the hierarchical bootstrap's */
+	bool ok, rounds_ok, boot_ok;
+	struct stats_ratio ratio;   /* ecsbench's: the ratio of centres, paired by process */
+	double rounds, rounds_low, rounds_high; /* paired by process and round (ecsbench before) */
+	double boot_low, boot_high; /* the hierarchical bootstrap's, paired by process and round */
 };
 
 static void pair_of(const struct csv_row *x, const struct csv_row *y, uint64_t seed,
                     struct pair_figures *f)
 {
 	memset(f, 0, sizeof *f);
-	if (!x->samples || !y->samples || x->processes != y->processes || x->reps != y->reps)
+	if (!x->samples || !y->samples)
 		return;
-	f->ok = stats_paired_ratio(x->samples, y->samples, x->processes, x->reps, &f->ratio, &f->low,
-	                           &f->high) &&
-	        stats_bootstrap_ratio(x->samples, y->samples, x->processes, x->reps,
-	                              BOOTSTRAP_RESAMPLES, seed, &f->boot_low, &f->boot_high);
+	uint32_t processes = shared_processes(x, y), reps = x->reps > y->reps ? x->reps : y->reps;
+	f->ok = stats_ratio(x->samples, x->reps, y->samples, y->reps, processes, 0.95, &f->ratio) &&
+	        f->ratio.has_interval;
+	double *px = padded(x, processes, reps), *py = padded(y, processes, reps);
+	if (px && py) {
+		f->rounds_ok = stats_ratio_rounds(px, py, processes, reps, &f->rounds, &f->rounds_low,
+		                                  &f->rounds_high) &&
+		               f->rounds_high > f->rounds_low;
+		f->boot_ok = stats_bootstrap_ratio(px, py, processes, reps, BOOTSTRAP_RESAMPLES, seed,
+		                                   &f->boot_low, &f->boot_high);
+	}
+	free(px);
+	free(py);
+}
+
+static bool inside(double v, double low, double high)
+{
+	return v >= low && v <= high;
 }
 
 static int repeat_main(const char *path1, const char *path2)
@@ -356,38 +409,66 @@ static int repeat_main(const char *path1, const char *path2)
 	load(path1, true, &a);
 	load(path2, true, &b);
 	check_profiles(&a, &b);
-	unsigned pairs = 0, called = 0, swapped = 0, covered = 0, boot_covered = 0, rows = 0,
-	         agree = 0, row_covered = 0, called_both = 0, swaps_both = 0;
-	double width_sum = 0, boot_width_sum = 0;
-	static char swap_text[16384];
-	size_t swap_len = 0;
-	swap_text[0] = '\0';
+	unsigned pairs = 0, called = 0, swapped = 0, covered = 0, rounds_covered = 0,
+	         boot_covered = 0, rows = 0, agree = 0, row_covered = 0, called_both = 0,
+	         swaps_both = 0, uneven = 0, missing = 0, rounds_missing = 0;
+	double width_sum = 0, rounds_width_sum = 0, boot_width_sum = 0;
+	static char swap_text[16384], missing_text[4096];
+	size_t swap_len = 0, missing_len = 0;
+	swap_text[0] = missing_text[0] = '\0';
 	uint64_t seed = 1;
 	for (uint32_t i = 0; i < a.count; i++) {
 		const struct csv_row *x1 = &a.rows[i], *x2 = csv_find(&b, x1);
 		if (!x2)
 			continue;
 		rows++;
-		agree += fabs(x2->median / x1->median - 1) <= 0.05;
-		row_covered += x2->median >= x1->ci_low && x2->median <= x1->ci_high;
-		if (strcmp(x1->backend, "floor") == 0)
+		/* Each run's row as ecsbench computes it now, from its samples. */
+		struct row_stats s1, s2;
+		stats_row(x1->samples, x1->processes, x1->reps, &s1);
+		stats_row(x2->samples, x2->processes, x2->reps, &s2);
+		agree += s1.centre > 0 && fabs(s2.centre / s1.centre - 1) <= 0.05;
+		row_covered += s1.has_interval && inside(s2.centre, s1.ci_low, s1.ci_high);
+		if (is_floor(x1))
 			continue;
 		for (uint32_t j = i + 1; j < a.count; j++) {
 			const struct csv_row *y1 = &a.rows[j];
-			if (!csv_same_group(x1, y1) || strcmp(y1->backend, "floor") == 0)
+			if (!csv_same_group(x1, y1) || is_floor(y1))
 				continue;
 			const struct csv_row *y2 = csv_find(&b, y1);
 			if (!y2)
 				continue;
+			/* Every pair counts, whatever its rows' samples per process: a long run's one
+			 * sample per process against another's three is paired by process. */
+			pairs++;
+			uneven += x1->reps != y1->reps || x2->reps != y2->reps;
 			struct pair_figures f1, f2;
 			pair_of(x1, y1, seed, &f1);
 			pair_of(x2, y2, seed + 1, &f2);
 			seed += 2;
-			if (!f1.ok || !f2.ok)
+			if (f1.rounds_ok && f2.rounds_ok) {
+				rounds_covered += inside(f2.rounds, f1.rounds_low, f1.rounds_high);
+				rounds_width_sum += log(f1.rounds_high / f1.rounds_low);
+			} else
+				rounds_missing++;
+			if (f1.boot_ok && f2.rounds_ok) {
+				boot_covered += inside(f2.rounds, f1.boot_low, f1.boot_high);
+				boot_width_sum += log(f1.boot_high / f1.boot_low);
+			}
+			if (!f1.ok || !f2.ok) {
+				/* No interval in a run (fewer than two processes in common): not covered. */
+				char line[200];
+				int len = snprintf(line, sizeof line, "    %s N=%u k=%u: %s/%s\n", x1->workload,
+				                   x1->entities, x1->components, x1->backend, y1->backend);
+				if (len > 0 && missing_len + (size_t)len < sizeof missing_text) {
+					memcpy(missing_text + missing_len, line, (size_t)len + 1);
+					missing_len += (size_t)len;
+				}
+				missing++;
 				continue;
-			pairs++;
-			bool c1 = f1.low > 1 || f1.high < 1, c2 = f2.low > 1 || f2.high < 1;
-			if ((c1 || c2) && (f1.ratio > 1) != (f2.ratio > 1)) {
+			}
+			const struct stats_ratio *r1 = &f1.ratio, *r2 = &f2.ratio;
+			bool c1 = r1->low > 1 || r1->high < 1, c2 = r2->low > 1 || r2->high < 1;
+			if ((c1 || c2) && (r1->ratio > 1) != (r2->ratio > 1)) {
 				/* Each swap named, with both runs' figures: a swap that both runs call
 				 * is a contradiction, one that a run calls a tie is a near miss. */
 				bool both = c1 && c2;
@@ -396,7 +477,7 @@ static int repeat_main(const char *path1, const char *path2)
 				         "    %s N=%u k=%u: %s/%s %.3f [%.3f, %.3f] in run 1, %.3f [%.3f, %.3f] "
 				         "in run 2%s\n",
 				         x1->workload, x1->entities, x1->components, x1->backend, y1->backend,
-				         f1.ratio, f1.low, f1.high, f2.ratio, f2.low, f2.high,
+				         r1->ratio, r1->low, r1->high, r2->ratio, r2->low, r2->high,
 				         both ? " (both runs call it: a contradiction)" : "");
 				swaps_both += both;
 				if (swap_len + strlen(swap) < sizeof swap_text) {
@@ -407,10 +488,8 @@ static int repeat_main(const char *path1, const char *path2)
 			}
 			called += c1 || c2;
 			called_both += c1 && c2;
-			covered += f2.ratio >= f1.low && f2.ratio <= f1.high;
-			boot_covered += f2.ratio >= f1.boot_low && f2.ratio <= f1.boot_high;
-			width_sum += log(f1.high / f1.low);
-			boot_width_sum += log(f1.boot_high / f1.boot_low);
+			covered += inside(r2->ratio, r1->low, r1->high);
+			width_sum += log(r1->high / r1->low);
 		}
 	}
 	if (rows == 0 || pairs == 0) {
@@ -418,22 +497,205 @@ static int repeat_main(const char *path1, const char *path2)
 		        path2);
 		return 2;
 	}
+	unsigned with = pairs - missing, rounds_with = pairs - rounds_missing;
 	printf("Repeatability of %s (commit %s, %s) and %s (%s)\n", path1, a.commit, a.date, path2,
 	       b.date);
+	printf("Every statistic below is computed from the raw samples beside each CSV, as ecsbench "
+	       "computes them now (docs/method.md).\n");
 	printf("(a) %u of %u pairs of backends of a row group are called different by either run "
 	       "(their 95%% interval excludes 1; %u by both); %u of them swap order in the other run "
 	       "(%u called by both runs)%s\n%s",
 	       called, pairs, called_both, swapped, swaps_both, swapped ? ":" : "", swap_text);
 	printf("(b) coverage: %u of %u (%.1f%%) of run 2's pair ratios fall inside run 1's 95%% "
-	       "interval (mean width %.1f%%); with a hierarchical bootstrap's interval instead: %u "
-	       "(%.1f%%, mean width %.1f%%)\n",
-	       covered, pairs, 100.0 * covered / pairs, 100 * (exp(width_sum / pairs) - 1),
-	       boot_covered, 100.0 * boot_covered / pairs, 100 * (exp(boot_width_sum / pairs) - 1));
-	printf("(c) %u of %u rows (%.1f%%) have medians within 5%% of each other; %u (%.1f%%) of "
-	       "run 2's medians fall inside run 1's interval\n",
+	       "interval (mean width %.1f%%), counting every pair of backends of a row group that "
+	       "both runs measured (%u of them with rows of different samples per process, a long "
+	       "run's one against three: paired by process all the same)",
+	       covered, pairs, 100.0 * covered / pairs,
+	       with ? 100 * (exp(width_sum / with) - 1) : 0.0, uneven);
+	if (missing)
+		printf("; %u pairs have no interval in a run (fewer than two processes in common) and "
+		       "count as not covered:\n%s",
+		       missing, missing_text);
+	else
+		printf("\n");
+	printf("    paired by process and round instead (how ecsbench paired before): %u (%.1f%%, "
+	       "mean width %.1f%%); with a hierarchical bootstrap's interval: %u (%.1f%%, mean width "
+	       "%.1f%%); both counted over the same %u pairs%s\n",
+	       rounds_covered, 100.0 * rounds_covered / pairs,
+	       rounds_with ? 100 * (exp(rounds_width_sum / rounds_with) - 1) : 0.0, boot_covered,
+	       100.0 * boot_covered / pairs,
+	       rounds_with ? 100 * (exp(boot_width_sum / rounds_with) - 1) : 0.0, pairs,
+	       rounds_missing ? ", those without a figure as not covered" : "");
+	printf("(c) %u of %u rows (%.1f%%) have centres (median_ns) within 5%% of each other; %u "
+	       "(%.1f%%) of run 2's fall inside run 1's interval\n",
 	       agree, rows, 100.0 * agree / rows, row_covered, 100.0 * row_covered / rows);
 	csv_free(&a);
 	csv_free(&b);
+	return 0;
+}
+
+/* "12.5" (fmt applied to v), or "" for a figure that does not exist. */
+static const char *figure(char *buf, size_t len, bool has, const char *fmt, double v)
+{
+	if (!has || isnan(v))
+		buf[0] = '\0';
+	else
+		snprintf(buf, len, fmt, v);
+	return buf;
+}
+
+/* The name of the backend a row is a copy of: "sparse~2" -> "sparse" (build/ecsbench --twin). */
+static size_t base_length(const char *name)
+{
+	return strcspn(name, "~");
+}
+
+/*
+ * --stats RUN.csv: every row's statistics computed again from RUN-samples.csv, as ecsbench
+ * writes them now: a line per row, with the file's own figures beside them, then what they
+ * add up to. Offline: a run written by an older ecsbench reads as if written today, and a
+ * synthetic samples file (tests/stats.sh) exercises the statistics without timing anything.
+ * A run with copies of a backend (--twin) gets the A/A count: copies are the same code, so a
+ * copy called slower than the best that is its own copy is a false call.
+ */
+static int stats_main(const char *path)
+{
+	struct csv_file f;
+	load(path, true, &f);
+	struct stats_member *m = calloc(f.count + 1, sizeof *m);
+	if (!m) {
+		fprintf(stderr, "ecsbench-compare: out of memory\n");
+		return 2;
+	}
+	printf("# ecsbench-compare --stats %s (commit %s, %s): each row's statistics computed again "
+	       "from its samples; file_*: what the file says\n",
+	       path, f.commit, f.date);
+	printf("backend,workload,entities,components,threads,processes,reps,median_ns,ci_low_ns,"
+	       "ci_high_ns,ratio_to_best,ratio_ci_low,ratio_ci_high,vs_best,noisy,file_median_ns,"
+	       "file_noisy\n");
+	unsigned groups = 0, rows = 0, best = 0, slower = 0, tied = 0, below = 0, noisy = 0,
+	         others = 0, others_noisy = 0, file_noisy = 0, aa_groups = 0, aa_false = 0,
+	         aa_copies = 0, aa_copies_false = 0, aa_false_plain = 0, pooled_differs = 0,
+	         slower_plain = 0;
+	for (uint32_t i = 0; i < f.count;) {
+		uint32_t end = group_end(&f, i), n = end - i, processes = 0;
+		for (uint32_t k = 0; k < n; k++) {
+			const struct csv_row *r = &f.rows[i + k];
+			processes = r->processes > processes ? r->processes : processes;
+			m[k].samples = r->samples;
+			m[k].reps = r->reps;
+			m[k].candidate = !is_floor(r);
+		}
+		/* A row measured in fewer processes than its group (it cannot be, in a run that
+		 * ended well) reads as missing the last ones. */
+		double **held = calloc(n, sizeof *held);
+		for (uint32_t k = 0; k < n && held; k++)
+			if (f.rows[i + k].processes < processes) {
+				held[k] = padded(&f.rows[i + k], processes, f.rows[i + k].reps);
+				if (held[k]) {
+					for (uint32_t p = f.rows[i + k].processes; p < processes; p++)
+						for (uint32_t q = 0; q < f.rows[i + k].reps; q++)
+							held[k][(size_t)p * f.rows[i + k].reps + q] = NAN;
+					m[k].samples = held[k];
+				}
+			}
+		int b = stats_group(m, n, processes);
+		groups += b >= 0;
+		/* The best by the pooled median of all samples, as ecsbench chose before. */
+		int pooled = -1;
+		double pooled_best = 0;
+		for (uint32_t k = 0; k < n; k++) {
+			const struct csv_row *r = &f.rows[i + k];
+			if (is_floor(r) || r->median <= 0)
+				continue;
+			if (pooled < 0 || r->median < pooled_best) {
+				pooled = (int)k;
+				pooled_best = r->median;
+			}
+		}
+		pooled_differs += b >= 0 && pooled >= 0 && pooled != b;
+		for (uint32_t k = 0; k < n; k++) {
+			const struct csv_row *r = &f.rows[i + k];
+			const struct stats_member *x = &m[k];
+			char lo[32], hi[32], rb[32], rl[32], rh[32];
+			printf("%s,%s,%u,%u,%u,%u,%u,%.1f,%s,%s,%s,%s,%s,%s,%d,%.1f,%d\n", r->backend,
+			       r->workload, r->entities, r->components, r->threads, x->row.processes,
+			       r->reps, x->row.centre,
+			       figure(lo, sizeof lo, x->row.has_interval, "%.1f", x->row.ci_low),
+			       figure(hi, sizeof hi, x->row.has_interval, "%.1f", x->row.ci_high),
+			       figure(rb, sizeof rb, x->has_ratio, "%.4f", x->vs_best.ratio),
+			       figure(rl, sizeof rl, x->has_ratio && x->vs_best.has_interval, "%.4f",
+			                     x->vs_best.low),
+			       figure(rh, sizeof rh, x->has_ratio && x->vs_best.has_interval, "%.4f",
+			                     x->vs_best.high),
+			       x->verdict, x->noisy, r->median, r->noisy);
+			file_noisy += r->noisy;
+			if (!x->has_ratio)
+				continue;
+			rows++;
+			best += strcmp(x->verdict, "best") == 0;
+			slower += strcmp(x->verdict, "slower") == 0;
+			tied += strcmp(x->verdict, "tied") == 0;
+			below += x->vs_best.ratio < 1;
+			noisy += x->noisy;
+			if ((int)k != b) {
+				others++;
+				others_noisy += x->noisy;
+				/* what the uncorrected 95% interval would call (the correction's cost) */
+				struct stats_ratio plain;
+				slower_plain += stats_ratio(x->samples, x->reps, m[b].samples, m[b].reps,
+				                            processes, 0.95, &plain) &&
+				                plain.has_interval && plain.low > 1;
+			}
+		}
+		/* A/A: the copies of the best's backend, other than the best itself. */
+		if (b >= 0) {
+			const char *bn = f.rows[i + (uint32_t)b].backend;
+			unsigned copies = 0, wrong = 0, wrong_plain = 0;
+			for (uint32_t k = 0; k < n; k++) {
+				const char *name = f.rows[i + k].backend;
+				if ((int)k == b || !m[k].has_ratio || base_length(name) != base_length(bn) ||
+				    strncmp(name, bn, base_length(bn)) != 0)
+					continue;
+				copies++;
+				wrong += strcmp(m[k].verdict, "slower") == 0;
+				/* the same comparison at 95%, as if the best had been named in advance */
+				struct stats_ratio plain;
+				wrong_plain += stats_ratio(m[k].samples, m[k].reps, m[b].samples, m[b].reps,
+				                           processes, 0.95, &plain) &&
+				               plain.has_interval && plain.low > 1;
+			}
+			aa_groups += copies > 0;
+			aa_false += wrong > 0;
+			aa_false_plain += wrong_plain > 0;
+			aa_copies += copies;
+			aa_copies_false += wrong;
+		}
+		for (uint32_t k = 0; k < n && held; k++)
+			free(held[k]);
+		free(held);
+		i = end;
+	}
+	printf("# %u groups, %u backend rows: %u best, %u slower, %u tied; ratio_to_best below 1: "
+	       "%u; slower without the correction for choosing the best (each at 95%%): %u\n",
+	       groups, rows, best, slower, tied, below, slower_plain);
+	printf("# noisy: %u of the %u backend rows (%.1f%%); %u of the %u that are not the best "
+	       "(%.1f%%); the file flags %u of its %u rows\n",
+	       noisy, rows, rows ? 100.0 * noisy / rows : 0.0, others_noisy, others,
+	       others ? 100.0 * others_noisy / others : 0.0, file_noisy, f.count);
+	printf("# the best by the pooled median of all samples (ecsbench before) is another row in "
+	       "%u of the %u groups\n",
+	       pooled_differs, groups);
+	if (aa_groups)
+		printf("# A/A (copies of one backend, --twin): %u groups whose best has a copy; in %u of "
+		       "them (%.1f%%) a copy is called slower than the best, a false call; %u of the %u "
+		       "copies (%.1f%%); without the correction for choosing the best (each comparison "
+		       "at 95%%): %u groups (%.1f%%)\n",
+		       aa_groups, aa_false, 100.0 * aa_false / aa_groups, aa_copies_false, aa_copies,
+		       100.0 * aa_copies_false / aa_copies, aa_false_plain,
+		       100.0 * aa_false_plain / aa_groups);
+	free(m);
+	csv_free(&f);
 	return 0;
 }
 
@@ -441,6 +703,8 @@ int main(int argc, char **argv)
 {
 	if (argc == 4 && strcmp(argv[1], "--repeat") == 0)
 		return repeat_main(argv[2], argv[3]);
+	if (argc == 3 && strcmp(argv[1], "--stats") == 0)
+		return stats_main(argv[2]);
 	/* [--profiles] OLD NEW [--output FILE], the options anywhere */
 	const char *paths[2] = {NULL, NULL}, *out_path = NULL;
 	bool profiles = false;

@@ -160,6 +160,11 @@ void measuring_process_setup(const struct options *o, char *pinning, size_t pinn
  * malloc mode, clock. */
 void report_run_header(FILE *f, const struct options *o, const char *pinning,
                        const char *malloc_mode);
+/* The lines that say what a CSV's statistics are: its centre column (median_ns), interval,
+ * ratio_to_best and its interval, vs_best and noisy (stats.h), for `processes` processes and
+ * rows of `participant`s. */
+void report_stats_header(FILE *f, uint32_t processes, const char *participant,
+                         const char *centre);
 /* "12.5" (fmt applied to v), or "" for a figure that does not exist (has false, or NaN). */
 const char *report_figure(char *buf, size_t len, bool has, const char *fmt, double v);
 

@@ -102,6 +102,8 @@ const struct ecs_ops *plan_participant(const struct options *o, const struct gro
 const char *participant_name(const struct options *o, const struct group *g, uint32_t p)
 {
 	const struct ecs_ops *ops = plan_participant(o, g, p);
+	if (ops && o->copy_name[p][0])
+		return o->copy_name[p];
 	return ops ? ops->name : plan_harness_row(o, g, p) ? "harness" : "floor";
 }
 

@@ -94,16 +94,7 @@ static void write_header(FILE *f, const struct options *o, const char *pinning,
 	        : o->layout == LAYOUT_FIXED ? "fixed"
 	                                    : "random",
 	        o->warmup, o->reps, sampling);
-	if (o->processes > 1)
-		fprintf(f, "# interval: 95%% confidence interval of the median across processes "
-		           "(Student's t over the processes' log medians); rows whose interval reaches "
-		           "beyond +-%.0f%% of the median are flagged noisy\n",
-		        NOISY_CI_PCT);
-	else
-		fprintf(f, "# interval: 95%% confidence interval within one process only (it says "
-		           "nothing of other processes); rows whose interval reaches beyond +-%.0f%% of "
-		           "the median are flagged noisy\n",
-		        NOISY_CI_PCT);
+	report_stats_header(f, o->processes, "backend", "median_ns");
 	fprintf(f, "# seed %" PRIu64 "; component size %u; scale %g\n", o->seed, o->component_size,
 	        o->scale);
 	for (size_t i = 0; i < o->history_count; i++)
@@ -114,8 +105,9 @@ static void write_header(FILE *f, const struct options *o, const char *pinning,
 		if (!o->workloads[i]->threaded)
 			continue;
 		fprintf(f, "# threads: a threaded workload (%s) has a row per T; speedup is the same "
-		           "participant's time at T = 1 over its time at T, with the 95%% interval of "
-		           "samples paired by process and round (as ratio_to_best's); ratio_to_floor "
+		           "participant's time at T = 1 over its time at T (median_ns over median_ns), with "
+		           "the 95%% interval of log medians paired by process (as ratio_to_best's, "
+		           "without its correction: one comparison); ratio_to_floor "
 		           "is to the floor at the same T; where threads run: the cpu line\n",
 		        o->workloads[i]->name);
 		break;
@@ -124,6 +116,34 @@ static void write_header(FILE *f, const struct options *o, const char *pinning,
 	for (int i = 0; i < o->argc; i++)
 		fprintf(f, " %s", o->argv[i]);
 	fprintf(f, "\n");
+}
+
+void report_stats_header(FILE *f, uint32_t processes, const char *participant,
+                         const char *centre)
+{
+	if (processes > 1)
+		fprintf(f, "# interval: %s is a row's centre, the geometric mean of its processes' "
+		           "medians (exp of the mean of their log medians); ci_low_ns and ci_high_ns its "
+		           "95%% confidence interval across processes (Student's t over the same log "
+		           "medians, centred on it)\n",
+		        centre);
+	else
+		fprintf(f, "# interval: %s is a row's centre, the geometric mean of its samples in the "
+		           "one process; ci_low_ns and ci_high_ns its 95%% confidence interval within "
+		           "that process only (Student's t over the log samples, centred on it: it says "
+		           "nothing of other processes)\n",
+		        centre);
+	fprintf(f, "# comparisons: ratio_to_best is %s over the best's, the best being the %s with "
+	           "the lowest %s of its group, so that no ratio is below 1; ratio_ci_low and "
+	           "ratio_ci_high: Student's t over the differences of %s, each at 1 - 5%%/(K - 1) for "
+	           "a group of K (Bonferroni: a %s as fast as the best is called slower with "
+	           "probability at most 2.5%%, although the best is chosen from the same samples); "
+	           "vs_best: slower when that interval lies above 1, tied otherwise; rows tied with "
+	           "the best whose ratio interval reaches beyond %.2f (or that have none) are flagged "
+	           "noisy, and the best of a group that has one\n",
+	        centre, participant, centre,
+	        processes > 1 ? "log medians paired by process" : "log samples paired by round",
+	        participant, STATS_NOISY_RATIO);
 }
 
 static const char *const columns =
@@ -144,47 +164,44 @@ const char *report_figure(char *buf, size_t len, bool has, const char *fmt, doub
 }
 
 struct row_out {
-	struct row_stats s;
-	bool ratio;
-	double ratio_best, ratio_low, ratio_high;
-	const char *verdict;
-	/* A threaded workload's row: its time at T = 1 over its time at T, from samples paired by
-	 * process and round (stats_paired_ratio), as ratio_to_best's interval is. */
+	/* A threaded workload's row: its time at T = 1 over its time at T (the ratio of their
+	 * centres), with the 95% interval of samples paired by process (stats_ratio). */
 	bool speedup;
-	double speedup_mid, speedup_low, speedup_high;
+	struct stats_ratio speedup_of;
 };
 
 static void write_row(FILE *f, const struct options *o, const struct group *g, uint32_t p,
-                      const struct row_data *d, const struct row_out *x, double floor_median)
+                      const struct row_data *d, const struct stats_member *m,
+                      const struct row_out *x, double floor_centre)
 {
-	const struct row_stats *s = &x->s;
+	const struct row_stats *s = &m->row;
+	const struct stats_ratio *b = &m->vs_best, *sp = &x->speedup_of;
 	const struct bench_result *r = &d->result;
 	/* per entity per round: a run of a round-based workload goes over its N entities
 	 * `rounds` times */
 	double units = (double)g->n * (g->workload->rounds ? g->workload->rounds : 1);
 	char lo[32], hi[32], spread[32], floor_ratio[32], rb[32], rl[32], rh[32], reuse[32], off[32];
 	char sm[32], sl[32], sh[32];
-	bool noisy = !s->has_interval || s->ci_high > s->median * (1 + NOISY_CI_PCT / 100) ||
-	             s->ci_low < s->median * (1 - NOISY_CI_PCT / 100);
 	fprintf(f,
 	        "%s,%s,%u,%s,%s,%u,%u,%u,%u,%u,%u,%u,%.1f,%s,%s,%d,%s,%.2f,%.1f,%.1f,%.4g,%.0f,%s,%s,%s,"
 	        "%s,%s,%s,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu64 ",%s,%016" PRIx64 "\n",
 	        participant_name(o, g, p), o->profile->name, o->systems, g->workload->name,
 	        history_name(g->history), g->n, g->k,
-	        g->threads, o->component_size, s->processes, r->reps, r->inner, s->median,
+	        g->threads, o->component_size, s->processes, r->reps, r->inner, s->centre,
 	        report_figure(lo, sizeof lo, s->has_interval, "%.1f", s->ci_low),
-	        report_figure(hi, sizeof hi, s->has_interval, "%.1f", s->ci_high), noisy,
+	        report_figure(hi, sizeof hi, s->has_interval, "%.1f", s->ci_high), m->noisy,
 	        report_figure(spread, sizeof spread, s->has_spread, "%.2f", s->spread_pct), s->mad_pct,
 	        s->min,
-	        s->max, s->median / units, s->median > 0 ? 1e9 * units / s->median : 0.0,
-	        report_figure(floor_ratio, sizeof floor_ratio, floor_median > 0, "%.3f",
-	               s->median / floor_median),
-	        report_figure(rb, sizeof rb, x->ratio, "%.3f", x->ratio_best),
-	        report_figure(rl, sizeof rl, x->ratio, "%.3f", x->ratio_low),
-	        report_figure(rh, sizeof rh, x->ratio, "%.3f", x->ratio_high), x->verdict,
-	        report_figure(sm, sizeof sm, x->speedup, "%.3f", x->speedup_mid),
-	        report_figure(sl, sizeof sl, x->speedup, "%.3f", x->speedup_low),
-	        report_figure(sh, sizeof sh, x->speedup, "%.3f", x->speedup_high),
+	        s->max, s->centre / units, s->centre > 0 ? 1e9 * units / s->centre : 0.0,
+	        report_figure(floor_ratio, sizeof floor_ratio, floor_centre > 0, "%.3f",
+	                      s->centre / floor_centre),
+	        report_figure(rb, sizeof rb, m->has_ratio, "%.3f", b->ratio),
+	        report_figure(rl, sizeof rl, m->has_ratio && b->has_interval, "%.3f", b->low),
+	        report_figure(rh, sizeof rh, m->has_ratio && b->has_interval, "%.3f", b->high),
+	        m->verdict,
+	        report_figure(sm, sizeof sm, x->speedup, "%.3f", sp->ratio),
+	        report_figure(sl, sizeof sl, x->speedup && sp->has_interval, "%.3f", sp->low),
+	        report_figure(sh, sizeof sh, x->speedup && sp->has_interval, "%.3f", sp->high),
 	        report_figure(off, sizeof off, d->wall_sum > 0, "%.1f",
 	                      100 * (d->wall_sum - d->clock_sum) / d->wall_sum),
 	        r->peak_bytes,
@@ -232,66 +249,54 @@ int report_write(const struct collection *c, FILE *csv, FILE *samples, const cha
 		      "ns_per_run\n",
 		      samples);
 	}
-	struct row_out *out = calloc(plan->max_participants ? plan->max_participants : 1, sizeof *out);
-	if (!out)
+	uint32_t most = plan->max_participants ? plan->max_participants : 1;
+	struct row_out *out = calloc(most, sizeof *out);
+	struct stats_member *members = calloc(most, sizeof *members);
+	if (!out || !members) {
+		free(out);
+		free(members);
 		return -1;
+	}
 	for (uint32_t gi = 0; gi < plan->count; gi++) {
 		const struct group *g = &plan->groups[gi];
 		const struct row_data *rows = &c->rows[(size_t)gi * plan->max_participants];
-		int best = -1;
-		double floor_median = 0;
+		/* Every participant's samples are processes x o->reps (NaN where a long run took one
+		 * sample); a failed one takes no part. */
 		for (uint32_t p = 0; p < g->participants; p++) {
 			memset(&out[p], 0, sizeof out[p]);
-			out[p].verdict = "";
-			if (rows[p].failed)
-				continue;
-			stats_row(rows[p].samples, o->processes, o->reps, &out[p].s);
-			if (out[p].s.samples == 0)
-				continue;
-			if (!plan_participant(o, g, p))
-				floor_median = out[p].s.median;
-			else if (best < 0 || out[p].s.median < out[best].s.median)
-				best = (int)p;
+			members[p].samples = rows[p].samples;
+			members[p].reps = rows[p].failed ? 0 : o->reps;
+			members[p].candidate = plan_participant(o, g, p) != NULL;
 		}
-		for (uint32_t p = 0; p < g->participants; p++) {
-			if (rows[p].failed || out[p].s.samples == 0 || best < 0 || !plan_participant(o, g, p))
-				continue;
-			struct row_out *x = &out[p];
-			if ((int)p == best) {
-				x->ratio = true;
-				x->ratio_best = x->ratio_low = x->ratio_high = 1;
-				x->verdict = "best";
-				continue;
-			}
-			x->ratio = stats_paired_ratio(rows[p].samples, rows[best].samples, o->processes,
-			                              o->reps, &x->ratio_best, &x->ratio_low, &x->ratio_high);
-			x->verdict = !x->ratio               ? ""
-			             : x->ratio_low > 1      ? "slower"
-			             : x->ratio_high < 1     ? "faster"
-			                                     : "tied";
-		}
+		stats_group(members, g->participants, o->processes);
+		double floor_centre = 0;
+		for (uint32_t p = 0; p < g->participants; p++)
+			if (!rows[p].failed && !plan_participant(o, g, p) && members[p].row.samples)
+				floor_centre = members[p].row.centre;
 		int serial = g->workload->threaded ? serial_group(plan, gi) : -1;
 		for (uint32_t p = 0; p < g->participants && serial >= 0; p++) {
 			const struct row_data *one = &c->rows[(size_t)serial * plan->max_participants + p];
 			struct row_out *x = &out[p];
-			if (rows[p].failed || one->failed || out[p].s.samples == 0)
+			if (rows[p].failed || one->failed || members[p].row.samples == 0)
 				continue;
 			if ((uint32_t)serial == gi) {
 				x->speedup = true;
-				x->speedup_mid = x->speedup_low = x->speedup_high = 1;
+				x->speedup_of.ratio = x->speedup_of.low = x->speedup_of.high = 1;
+				x->speedup_of.has_interval = true;
 				continue;
 			}
-			x->speedup = stats_paired_ratio(one->samples, rows[p].samples, o->processes, o->reps,
-			                                &x->speedup_mid, &x->speedup_low, &x->speedup_high);
+			x->speedup = stats_ratio(one->samples, o->reps, rows[p].samples, o->reps,
+			                         o->processes, 0.95, &x->speedup_of);
 		}
 		for (uint32_t p = 0; p < g->participants; p++) {
-			if (rows[p].failed || out[p].s.samples == 0)
+			if (rows[p].failed || members[p].row.samples == 0)
 				continue;
-			write_row(csv, o, g, p, &rows[p], &out[p], floor_median);
+			write_row(csv, o, g, p, &rows[p], &members[p], &out[p], floor_centre);
 			if (samples)
 				write_samples(samples, o, g, p, &rows[p]);
 		}
 	}
+	free(members);
 	free(out);
 	return 0;
 }

@@ -484,13 +484,13 @@ static void write_order(FILE *f, const struct collection *c, uint32_t a, uint32_
 	char text[3][1024] = {"", "", ""}; /* a faster, tied, b faster */
 	int seen[3] = {0, 0, 0};
 	for (uint32_t gi = 0; gi < c->plan->count; gi++) {
-		double r, lo, hi;
+		struct stats_ratio q;
 		const struct row_data *ra = &c->rows[(size_t)gi * c->plan->max_participants + a];
 		const struct row_data *rb = &c->rows[(size_t)gi * c->plan->max_participants + b];
 		if (!row_usable(c, gi, a) || !row_usable(c, gi, b) ||
-		    !stats_paired_ratio(ra->samples, rb->samples, o->processes, o->reps, &r, &lo, &hi))
+		    !stats_ratio(ra->samples, o->reps, rb->samples, o->reps, o->processes, 0.95, &q))
 			continue;
-		int d = hi < 1 ? 0 : lo > 1 ? 2 : 1;
+		int d = !q.has_interval ? 1 : q.high < 1 ? 0 : q.low > 1 ? 2 : 1;
 		size_t len = strlen(text[d]);
 		snprintf(text[d] + len, sizeof text[d] - len, "%s%s", seen[d] ? ", " : "",
 		         run->values[gi]);
@@ -527,17 +527,19 @@ static void write_crossovers(FILE *f, const struct collection *c, const char *pr
 			bool have = false;
 			double lr_prev = 0, lo_prev = 0, hi_prev = 0, x_prev = 0;
 			for (uint32_t gi = 0; gi < c->plan->count; gi++) {
-				double r, lo, hi;
+				struct stats_ratio q;
 				const struct row_data *ra = &c->rows[(size_t)gi * c->plan->max_participants + a];
 				const struct row_data *rb = &c->rows[(size_t)gi * c->plan->max_participants + b];
 				if (!row_usable(c, gi, a) || !row_usable(c, gi, b) ||
-				    !stats_paired_ratio(ra->samples, rb->samples, o->processes, o->reps, &r, &lo,
-				                        &hi) ||
-				    !(r > 0)) {
+				    !stats_ratio(ra->samples, o->reps, rb->samples, o->reps, o->processes, 0.95,
+				                 &q) ||
+				    !(q.ratio > 0)) {
 					have = false;
 					continue;
 				}
-				double lr = log(r), x = run->x[gi];
+				/* no interval: a tie at that end, never a decided side */
+				double lo = q.has_interval ? q.low : 0, hi = q.has_interval ? q.high : INFINITY;
+				double lr = log(q.ratio), x = run->x[gi];
 				if (have && (lr_prev < 0) != (lr < 0) && lr != lr_prev) {
 					double t = lr_prev / (lr_prev - lr);
 					double at = run->geometric ? exp(log(x_prev) + t * (log(x) - log(x_prev)))
@@ -578,18 +580,14 @@ static void write_header(FILE *f, const struct collection *c, const char *pinnin
 	        : o->layout == LAYOUT_FIXED ? "fixed"
 	                                    : "random",
 	        o->warmup, o->reps);
-	fprintf(f, "# interval: 95%% confidence interval of the median %s; rows whose interval "
-	           "reaches beyond +-%.0f%% of the median are flagged noisy\n",
-	        o->processes > 1 ? "across processes (Student's t over the processes' log medians)"
-	                         : "within one process only (it says nothing of other processes)",
-	        NOISY_CI_PCT);
+	report_stats_header(f, o->processes, "backend in the phase", "median_ns");
 	fprintf(f, "# participants: the backends; floor = the same frames over plain arrays (no "
 	           "interface call); harness = the engine alone (no storage, no system work): its "
 	           "frame bounds what the harness adds to a backend's frame\n");
 	fprintf(f, "# phases: spawn, each system's pass (system:NAME), then despawn, add and remove "
 	           "(the kinds' and effects' and the systems' deferred changes), lookup; frame = the "
-	           "whole frame; ratio_to_best: to the fastest backend in that phase, paired by "
-	           "process and frame\n");
+	           "whole frame; ratio_to_best: to the fastest backend in that phase (its lowest "
+	           "median_ns), paired by process\n");
 	scenario_write_header(f, run->base);
 	if (run->sweep_key) {
 		fprintf(f, "# sweep %s: %u points, %s:", run->sweep_key, run->point_count,
@@ -611,14 +609,8 @@ static const char *const columns =
 	"ratio_ci_low,ratio_ci_high,vs_best,peak_bytes,live_bytes,allocations_per_frame,"
 	"entities_start,checksum\n";
 
-struct cell {
-	struct row_stats s;
-	bool ratio;
-	double ratio_best, ratio_low, ratio_high;
-	const char *verdict;
-};
-
-/* The rows of one point: per participant, the frame then each phase. */
+/* The rows of one point: per participant, the frame then each phase; each phase a row group of
+ * its own (stats_group), the backends competing for its best. */
 static int write_group(FILE *f, const struct collection *c, uint32_t gi)
 {
 	const struct options *o = c->o;
@@ -628,58 +620,43 @@ static int write_group(FILE *f, const struct collection *c, uint32_t gi)
 	uint32_t np = g->participants, phases = scenario_phase_count(g->scenario) + 1;
 	size_t n = (size_t)o->processes * o->reps;
 	double *x = malloc((size_t)np * phases * n * sizeof *x);
-	struct cell *cells = calloc((size_t)np * phases, sizeof *cells);
-	if (!x || !cells) {
+	struct stats_member *cells = calloc((size_t)np * phases, sizeof *cells);
+	struct stats_member *phase_group = calloc(np, sizeof *phase_group);
+	if (!x || !cells || !phase_group) {
 		free(x);
 		free(cells);
+		free(phase_group);
 		return -1;
 	}
 	for (uint32_t ph = 0; ph < phases; ph++) {
-		int best = -1;
 		for (uint32_t p = 0; p < np; p++) {
-			struct cell *cl = &cells[(size_t)p * phases + ph];
-			cl->verdict = "";
-			if (!row_usable(c, gi, p))
-				continue;
+			struct stats_member *m = &phase_group[p];
 			double *v = x + ((size_t)p * phases + ph) * n;
+			memset(m, 0, sizeof *m);
+			m->samples = v;
+			if (!row_usable(c, gi, p))
+				continue; /* no samples: reps 0 */
 			phase_samples(c, g, &rows[p], (int)ph - 1, v);
-			stats_row(v, o->processes, o->reps, &cl->s);
-			if (cl->s.samples && plan_participant(o, g, p) &&
-			    (best < 0 || cl->s.median < cells[(size_t)best * phases + ph].s.median))
-				best = (int)p;
+			m->reps = o->reps;
+			m->candidate = plan_participant(o, g, p) != NULL;
 		}
-		for (uint32_t p = 0; p < np && best >= 0; p++) {
-			struct cell *cl = &cells[(size_t)p * phases + ph];
-			if (!row_usable(c, gi, p) || !cl->s.samples)
-				continue;
-			if ((int)p == best) {
-				cl->ratio = true;
-				cl->ratio_best = cl->ratio_low = cl->ratio_high = 1;
-				cl->verdict = "best";
-				continue;
-			}
-			cl->ratio = stats_paired_ratio(x + ((size_t)p * phases + ph) * n,
-			                               x + ((size_t)best * phases + ph) * n, o->processes,
-			                               o->reps, &cl->ratio_best, &cl->ratio_low,
-			                               &cl->ratio_high);
-			cl->verdict = !cl->ratio               ? ""
-			              : cl->ratio_low > 1      ? "slower"
-			              : cl->ratio_high < 1     ? "faster"
-			                                       : "tied";
-		}
+		stats_group(phase_group, np, o->processes);
+		for (uint32_t p = 0; p < np; p++)
+			cells[(size_t)p * phases + ph] = phase_group[p];
 	}
+	free(phase_group);
 	char x_text[32];
 	report_figure(x_text, sizeof x_text, run->sweep_key != NULL, "%.10g", run->x[gi]);
 	for (uint32_t p = 0; p < np; p++) {
 		if (!row_usable(c, gi, p))
 			continue;
 		const struct row_data *d = &rows[p];
-		double frame = cells[(size_t)p * phases].s.median;
+		double frame = cells[(size_t)p * phases].row.centre;
 		double allocations = allocations_per_frame(c, g, d);
 		bool harness = plan_harness_row(o, g, p);
 		for (uint32_t ph = 0; ph < phases; ph++) {
-			const struct cell *cl = &cells[(size_t)p * phases + ph];
-			const struct row_stats *s = &cl->s;
+			const struct stats_member *cl = &cells[(size_t)p * phases + ph];
+			const struct row_stats *s = &cl->row;
 			if (!s->samples)
 				continue;
 			char phase[SCENARIO_NAME_SIZE + 16], lo[32], hi[32], spread[32], share[32], rb[32],
@@ -688,22 +665,23 @@ static int write_group(FILE *f, const struct collection *c, uint32_t gi)
 				snprintf(phase, sizeof phase, "frame");
 			else
 				scenario_phase_name(g->scenario, ph - 1, phase, sizeof phase);
-			bool noisy = !s->has_interval || s->ci_high > s->median * (1 + NOISY_CI_PCT / 100) ||
-			             s->ci_low < s->median * (1 - NOISY_CI_PCT / 100);
 			snprintf(checksum, sizeof checksum, "%016" PRIx64, d->result.checksum);
 			fprintf(f,
 			        "%s,%s,%s,%s,%s,%s,%u,%u,%.1f,%s,%s,%d,%s,%.2f,%.1f,%.1f,%s,%s,%s,%s,%s,"
 			        "%" PRIu64 ",%" PRIu64 ",%s,%" PRIu64 ",%s\n",
 			        run->name, run->sweep_key ? run->sweep_key : "", run->values[gi], x_text,
-			        participant_name(o, g, p), phase, o->reps, s->processes, s->median,
+			        participant_name(o, g, p), phase, o->reps, s->processes, s->centre,
 			        report_figure(lo, sizeof lo, s->has_interval, "%.1f", s->ci_low),
-			        report_figure(hi, sizeof hi, s->has_interval, "%.1f", s->ci_high), noisy,
+			        report_figure(hi, sizeof hi, s->has_interval, "%.1f", s->ci_high), cl->noisy,
 			        report_figure(spread, sizeof spread, s->has_spread, "%.2f", s->spread_pct),
 			        s->mad_pct, s->min, s->max,
-			        report_figure(share, sizeof share, frame > 0, "%.4f", s->median / frame),
-			        report_figure(rb, sizeof rb, cl->ratio, "%.4f", cl->ratio_best),
-			        report_figure(rl, sizeof rl, cl->ratio, "%.4f", cl->ratio_low),
-			        report_figure(rh, sizeof rh, cl->ratio, "%.4f", cl->ratio_high), cl->verdict,
+			        report_figure(share, sizeof share, frame > 0, "%.4f", s->centre / frame),
+			        report_figure(rb, sizeof rb, cl->has_ratio, "%.4f", cl->vs_best.ratio),
+			        report_figure(rl, sizeof rl, cl->has_ratio && cl->vs_best.has_interval, "%.4f",
+			                      cl->vs_best.low),
+			        report_figure(rh, sizeof rh, cl->has_ratio && cl->vs_best.has_interval, "%.4f",
+			                      cl->vs_best.high),
+			        cl->verdict,
 			        d->result.peak_bytes, d->result.live_bytes,
 			        report_figure(alloc, sizeof alloc, true, "%.3f", allocations),
 			        g->scenario->entities_start, harness ? "" : checksum);
@@ -770,20 +748,20 @@ static void summary(const struct collection *c)
 			if (!s.samples)
 				continue;
 			if (plan_harness_row(o, g, p))
-				harness = s.median;
+				harness = s.centre;
 			else if (plan_participant(o, g, p)) {
 				uint32_t at = n++;
-				while (at > 0 && v[at - 1].median > s.median) {
+				while (at > 0 && v[at - 1].median > s.centre) {
 					v[at] = v[at - 1];
 					at--;
 				}
-				v[at].median = s.median;
+				v[at].median = s.centre;
 				v[at].p = p;
 			}
 		}
 		if (!n)
 			continue;
-		fprintf(stderr, "ecsbench: %s: median ns per frame:", g->workload->name);
+		fprintf(stderr, "ecsbench: %s: ns per frame (median_ns):", g->workload->name);
 		for (uint32_t i = 0; i < n; i++)
 			fprintf(stderr, "%s %s %.0f", i ? "," : "", participant_name(o, g, v[i].p),
 			        v[i].median);

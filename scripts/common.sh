@@ -22,7 +22,7 @@ header() { sed -n "s/^# $2 //p" "$1" | head -n 1; }
 # largest T only, so that every figure and table made for all workloads shows one row per
 # backend, N and k; its speedup against T has a figure of its own (plot.sh). A CSV without a
 # threads column reads as T = 1.
-# The bars are ci_low_ns..ci_high_ns (the 95% confidence interval of the median) where the CSV
+# The bars are ci_low_ns..ci_high_ns (the 95% confidence interval of median_ns) where the CSV
 # has them, min_ns..max_ns otherwise (has_ci tells which); a row without a value has no bar.
 # ns_per_entity is median_ns / (entities x rounds) (harness/main.c, write_row): a run of a
 # round-based workload goes over its N entities `rounds` times. Without a rounds column they
@@ -77,7 +77,23 @@ normalise() {
 has_ci() { grep -v '^#' "$1" | grep -m 1 '^backend,' | tr ',' '\n' | grep -qx ci_high_ns &&
 	grep -v '^#' "$1" | grep -m 1 '^backend,' | tr ',' '\n' | grep -qx ci_low_ns; }
 # bars_text CSV -> what its error bars are.
-bars_text() { if has_ci "$1"; then echo "bars: 95% CI of the median"; else echo "bars: min..max"; fi; }
+bars_text() { if has_ci "$1"; then echo "bars: 95% CI"; else echo "bars: min..max"; fi; }
+# centre_text CSV -> what its median_ns is: the geometric mean of the processes' medians in a CSV
+# that says so in its `#` lines (docs/method.md), the median of all samples in an older one.
+# centre_of CSV SAMPLES -> the words a title gives it, with SAMPLES ("up to 3 samples x 5 ...")
+centre_text() {
+	if grep -q "^# interval: median_ns is a row's centre, the geometric mean of its processes' medians" "$1"; then
+		echo "geometric mean of process medians"
+	elif grep -q "^# interval: median_ns is a row's centre, the geometric mean of its samples" "$1"; then
+		echo "geometric mean"
+	else
+		echo "median"
+	fi
+}
+centre_of() {
+	c=$(centre_text "$1")
+	if [ "$c" = median ]; then echo "median of $2"; else echo "$c ($2)"; fi
+}
 # run_of CSV -> "commit C, DATE": the run a CSV holds, from its `#` lines.
 run_of() {
 	c=$(header "$1" "ecsbench commit")

@@ -149,7 +149,7 @@ flagdiff=$(awk -v a="$(header "$old" compiler)" -v b="$(header "$new" compiler)"
 	for (i = 1; i <= na; i++) if (!(x[i] in inB) && !seenA[x[i]]++) oa = oa " " x[i]
 	for (i = 1; i <= nb; i++) if (!(y[i] in inA) && !seenB[y[i]]++) ob = ob " " y[i]
 	printf "compiler lines differ: OLD has%s, NEW has%s", oa == "" ? " nothing more" : oa, ob == "" ? " nothing more" : ob }')
-bars="bars: each run's 95% CI of the median"
+bars="bars: each run's 95% CI"
 has_ci "$old" && has_ci "$new" || bars="bars: 95% CI where a CSV has it, else min..max"
 bars="$bars; under: NEW/OLD, its 95% interval shaded"
 profiletext="profile $nprof"

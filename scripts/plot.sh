@@ -31,10 +31,12 @@
 #                                           a backend that a panel lacks is written "not
 #                                           measured" in its slot, never drawn as zero.
 # Every figure names the runs it draws: the commit and date of each CSV (its `#` lines; the
-# cachegrind CSV's date and commit columns), and says when they differ. Error bars are the 95%
-# confidence interval of the median where the CSV has ci_low_ns and ci_high_ns, min..max
-# otherwise, and the title says which. A row the CSV flags noisy gets a ring around its point
-# (a "noisy" after its value on a bar), and the title says what noisy means, from the CSV.
+# cachegrind CSV's date and commit columns), and says when they differ. A point is the CSV's
+# median_ns (the geometric mean of the processes' medians; the median of all samples in a CSV of
+# an older ecsbench: the title says which). Error bars are its 95% confidence interval where the
+# CSV has ci_low_ns and ci_high_ns, min..max otherwise, and the title says which. A row the CSV
+# flags noisy (one this run cannot place against the best of its group) gets a ring around its
+# point (a "noisy" after its value on a bar), and the title says what noisy means, from the CSV.
 # A CSV with one component size gives the names above, whatever the size (the title names a size
 # other than 8 bytes); a CSV that mixes sizes gives a figure per size, those of a size other than
 # 8 bytes named <name>-<size>B.png.
@@ -184,7 +186,12 @@ if [ "$have_csv" = 1 ]; then
 	bars=$(bars_text "$csv")
 	means=$(noisy_means "$csv")
 	# the same, short enough for a title line that already says what the bars are
-	shortmeans=$(echo "$means" | sed 's/^rows whose interval reaches beyond/interval beyond/')
+	shortmeans=$(echo "$means" | sed 's/^rows whose interval reaches beyond/interval beyond/;
+		s/^rows tied with the best whose ratio interval reaches beyond \([0-9.]*\).*/tied, ratio CI beyond \1/')
+	centre=$(centre_text "$csv")
+	# how a speedup's samples were paired: by process since the CSV's centre is the log medians'
+	paired="samples paired by process and round"
+	[ "$centre" = median ] || paired="log medians paired by process"
 	# "A (32 component types, 16 systems); systems registered 16": name the registered count
 	# only where --systems made it differ from the profile's.
 	proftext=$(header "$csv" profile | sed 's/^\(.*, \([0-9]*\) systems)\); systems registered \2$/\1/;
@@ -228,7 +235,7 @@ if [ "$have_csv" = 1 ]; then
 				END { if (ymin == "" || ymin <= 0) ymin = 0.001; if (ymax <= ymin) ymax = ymin * 10
 					print ymin, ymax, nmin, nmax }' "$d/rows.csv")
 			noisy=$(awk -F, '$15 == 1 && $1 != "floor"' "$d/rows.csv" | wc -l)
-			reptext="median of $samples; $bars"
+			reptext="$(centre_of "$csv" "$samples"); $bars"
 			tmost=$(awk -F, '$17 > t { t = $17 } END { print t + 0 }' "$d/rows.csv")
 			title=$workload
 			[ "$tmost" -le 1 ] || title="$workload at T = $tmost threads (the largest measured)"
@@ -288,7 +295,7 @@ if [ "$have_csv" = 1 ] && grep -v '^#' "$csv" | grep -m 1 '^backend,' | tr ',' '
 				have='$have'; floor=$floor; tmax=$1; ymax=$2; n='$n'; \
 				profile='$(gp_quote "$proftext$(sizetext "$size")")'; \
 				what='$(gp_quote "$(describe "$workload")")'; \
-				note='$(gp_quote "median of $samples; bars: 95% interval of the speedup (samples paired by process and round)")'; \
+				note='$(gp_quote "$(centre_of "$csv" "$samples"); bars: 95% interval of the speedup ($paired)")'; \
 				pinning='$(gp_quote "${pinning:-where the threads ran: not recorded}")'; \
 				source='$(gp_quote "$source")'"
 			wrote "$out"
@@ -322,7 +329,7 @@ if [ "$have_csv" = 1 ] && awk -F, -v re="$fixed_re" '$3 ~ re && $1 != "floor" { 
 		missing=
 		[ ! -s "$d/missing.csv" ] || missing=$d/missing.csv
 		nnoisy=$(awk -F, '$9 == 1' "$d/bars.csv" | wc -l)
-		vnote="median of $samples; $bars"
+		vnote="$(centre_of "$csv" "$samples"); $bars"
 		vnoisy=
 		[ "$nnoisy" -eq 0 ] || vnoisy="\"noisy\" after a value: $nnoisy of $(wc -l <"$d/bars.csv") rows (${means:-as the CSV flags them})"
 		# The x tics: the workload of each group, without and with its N, k and rounds, as gnuplot
@@ -454,9 +461,9 @@ if [ -n "$profile_files" ]; then
 		for p in $present; do
 			if has_ci "$(csv_of "$p")"; then ci="$ci $p"; else mm="$mm $p"; fi
 		done
-		if [ -z "$mm" ]; then pbars="bars: 95% CI of the median"
+		if [ -z "$mm" ]; then pbars="bars: 95% CI"
 		elif [ -z "$ci" ]; then pbars="bars: min..max"
-		else pbars="bars: 95% CI of the median (${ci# }), min..max (${mm# })"; fi
+		else pbars="bars: 95% CI (${ci# }), min..max (${mm# })"; fi
 		[ "$noisyhave" = " " ] || pbars="$pbars; ringed: noisy rows"
 		# shellcheck disable=SC2046
 		set -- $(cat "$d"/*.dat | awk -F, 'NF {

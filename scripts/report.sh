@@ -12,7 +12,7 @@
 #       profile, PLOTS_DIR/profiles/*.png once
 #
 # The tables, per CSV:
-#   at a glance   ns per entity (the median, its 95% interval under it) per backend and
+#   at a glance   ns per entity (median_ns, its 95% interval under it) per backend and
 #                 workload, at the largest N each workload measured, k = 2 (or the one k a
 #                 workload has); a backend not measured there is "not measured", never blank
 #   seed 001's    scripts/table.sh CSV hash (time, peak memory, allocations; ratios to hash)
@@ -259,7 +259,7 @@ EOF
 		printf '<h2 id="run%d">Profile %s: <code>%s</code></h2>\n' "$i" "$(escs "${profile:-?}")" "$(escs "$csv")"
 		printf '<pre>%s</pre>\n' "$(grep '^#' "$csv" | sed 's/^# //' | esc)"
 		echo "<h3>At a glance: ns per entity at the largest N</h3>"
-		echo "<p>The median time per entity (per entity per round for a workload with rounds), its 95% interval under it; k = 2, or the one k a workload measures.</p>"
+		echo "<p>median_ns per entity (per entity per round for a workload with rounds; the $(escs "$(centre_text "$csv")")), its 95% interval under it; k = 2, or the one k a workload measures. <span class=\"noisy\">noisy</span>: $(escs "$(noisy_means "$csv")")$( [ -n "$(noisy_means "$csv")" ] || echo 'as the CSV flags it').</p>"
 		glance "$palette"
 		echo "<h3>Seed 001's table</h3>"
 		if scripts_table=$("$here/table.sh" "$csv" hash '' 2 2>"$tmp/table.err"); then
@@ -268,7 +268,7 @@ EOF
 			printf '<p>No table: %s</p>\n' "$(esc <"$tmp/table.err")"
 		fi
 		echo "<h3>Performance: ratios to the floor and to the best backend</h3>"
-		echo "<p>At each workload's largest N. <i>ratio to floor</i>: the median over the floor's (the same work over plain arrays) in the same run; <i>ratio to best</i>: to the fastest backend of the row group, paired by process and round, with its 95% interval; <i>vs best</i> says whether that interval excludes 1.</p>"
+		echo "<p>At each workload's largest N. <i>ratio to floor</i>: median_ns over the floor's (the same work over plain arrays) in the same run; <i>ratio to best</i>: median_ns over that of the row group's best (the backend with the lowest median_ns, so never below 1), with the interval of the log medians paired by process, each at 1 &minus; 5%/(K &minus; 1) for a group of K backends (Bonferroni: the best is chosen from the same samples); <i>vs best</i>: slower when that interval lies above 1, tied otherwise (as the CSV's header says; an older CSV paired by process and round).</p>"
 		performance
 		echo "<details><summary>Every N</summary>"
 		performance all

@@ -1,7 +1,7 @@
 # speedup.gp: a threaded workload's speedup against its thread count T, for one profile: a
 # panel per k at the largest N the run measured, a line per backend (its time at T = 1 over its
-# time at T, the same backend's, with the 95% interval of samples paired by process and round
-# as error bars), the floor (plain arrays cut the same way) as the dashed reference line, and
+# time at T, the same backend's, with the 95% interval of the log medians paired by process
+# as error bars; by process and round in a CSV of an older ecsbench: note says which), the floor (plain arrays cut the same way) as the dashed reference line, and
 # the ideal speedup T as a dotted grey line. A backend that a panel lacks is named there as not
 # measured.
 # Variables (set by plot.sh with -e): scripts (this folder), dir (the series files

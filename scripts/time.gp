@@ -1,6 +1,6 @@
 # time.gp: time per entity against the entity count, for one workload of one profile: a panel
-# per k, a line per backend, error bars (the 95% CI of the median, or min..max: note says which),
-# a ring around each noisy row's point; for iterate the floor (the same update over plain arrays)
+# per k, a line per backend (the CSV's median_ns per entity), error bars (its 95% CI, or min..max:
+# note says which), a ring around each noisy row's point (note says what noisy means); for iterate the floor (the same update over plain arrays)
 # as a dashed reference line. A backend that a panel lacks is named there as not measured.
 # Variables (set by plot.sh with -e): scripts (this folder), dir (the series files
 # dir/k<k>-<backend>.dat: "N,ns per entity,bar low,bar high,noisy", sorted by N), out, workload,

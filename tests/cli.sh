@@ -84,6 +84,9 @@ bad duplicate-components "component count 2 is listed twice" --components 2,2
 bad duplicate-entities "entity count 2048 is listed twice (in '1024..4096')" --entities 2048,1024..4096
 bad processes-zero "process count '0' is out of range (valid: 1..64)" --processes 0
 bad layout-unknown "unknown layout 'tidy' (valid: random, fixed)" --layout tidy
+bad twin-unknown "unknown backend 'nosuch' (valid: " --twin nosuch
+bad twin-scenario "--twin is for the workloads, not a scenario run" --twin vector \
+	--scenario scenarios/shooter.ini
 # --threads: 1..the CPUs this process may run on (nproc counts those too)
 cpus=$(nproc)
 bad threads-zero "thread count '0' is out of range (valid: 1..$cpus)" --threads 0

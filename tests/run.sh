@@ -17,6 +17,8 @@
 #   tests/cli.sh             build/ecsbench's command line: bad input, a good run, SIGINT
 #   tests/figures.sh         the figure and table scripts on synthetic files (gnuplot, no valgrind)
 #   tests/report.sh          make compare's figures and make report's page, on small real runs
+#   tests/stats.sh           the statistics: the paired best never beaten, noisy, the A/A test
+#                            (--twin), make repeat's coverage over every pair
 #   tests/valgrind_scripts.sh  make cachegrind's and make profile's scripts, and callgrind-pair.sh,
 #                            on the tiniest real cases under valgrind
 set -u
@@ -70,6 +72,7 @@ suite cli tests/cli.sh
 suite "scenario command line" tests/scenario_cli.sh
 suite figures tests/figures.sh
 suite report tests/report.sh
+suite stats tests/stats.sh
 suite "valgrind scripts" tests/valgrind_scripts.sh
 
 echo "$total_passed passed, $total_failed failed"
