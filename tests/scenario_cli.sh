@@ -179,7 +179,9 @@ fi
 # A parallel scenario at every thread count from 1 to the CPUs, as the points of one sweep:
 # every point has the same checksum (the same update, whatever the split) as the serial run of
 # the same frames (particles.ini, the same file without parallel = true); its rows are on the
-# wall clock, which the clock line says, and its phases add up to its frame.
+# wall clock, which the clock line says, and its phases count nothing twice (no more than the
+# frame; on the wall clock of a loaded machine the waits between phases may make the frame far
+# longer than its phases, so that side is not a test).
 cpus=$(nproc)
 tsweep="$tmp/threads.csv"
 # shellcheck disable=SC2086
@@ -195,7 +197,7 @@ if "$bin" --scenario $par $small --set scenario.threads=1 \
 		$c["phase"] == "frame" { frame[k] = $c["median_ns"]; next }
 		{ sum[k] += $c["median_ns"] }
 		END {
-			for (b in frame) if (sum[b] < 0.5 * frame[b] || sum[b] > 1.5 * frame[b]) {
+			for (b in frame) if (sum[b] > 1.5 * frame[b]) {
 				print b ": phases " sum[b] ", frame " frame[b]; exit
 			}
 			print "ok"
