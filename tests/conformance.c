@@ -416,6 +416,84 @@ static struct ecs_ops without_create_with(const struct ecs_ops *ops)
 	return plain;
 }
 
+/*
+ * A value for type t from entity `from`: one of its components at least as large as t's (the
+ * k-th such, cycling), none of the types in avoid[0..avoid_count); or `fallback` if there is
+ * none.
+ */
+static const void *alias_value(struct fixture *f, ecs_entity from, uint32_t t, uint32_t k,
+                               const uint32_t *avoid, uint32_t avoid_count, const void *fallback)
+{
+	uint32_t fits[ALIAS_BASE_COUNT + 2], n = 0;
+	const uint32_t *types[2] = {alias_base, alias_other};
+	const uint32_t counts[2] = {ALIAS_BASE_COUNT, 2};
+	for (uint32_t set = 0; set < 2; set++)
+		for (uint32_t c = 0; c < counts[set]; c++) {
+			uint32_t u = types[set][c];
+			bool avoided = false;
+			for (uint32_t a = 0; a < avoid_count; a++)
+				avoided |= avoid[a] == u;
+			for (uint32_t j = 0; j < n; j++)
+				avoided |= fits[j] == u;
+			if (!avoided && f->sizes[u] >= f->sizes[t] &&
+			    model_expect_remove(&f->m, from, u) == ECS_OK)
+				fits[n++] = u;
+		}
+	if (n == 0)
+		return fallback;
+	void *p = NULL;
+	if (f->ops->component_get(f->s, from, fits[k % n], &p) != ECS_OK)
+		return NULL; /* op_create_with refuses it: the test fails there */
+	return p;
+}
+
+/*
+ * entity_create_with whose values point into the storage: into the table (archetype) or the
+ * pools the new entity lands in, at their first, middle and last row, and into another table;
+ * each of the value's own type or of another at least as large. 40 entities of one set, so that
+ * the table and the pools fill up and grow (at 16 and 32 rows) under the values. The list comes
+ * in four orders, each twice in a row (archetype: a lookup, then the remembered list). After
+ * each, check_all reads back every component of every entity against the model. Natively the
+ * values may be of any type; through the fallback, within its limit (ecs.h): none of a type
+ * that the list gives before it.
+ */
+static bool create_with_aliasing(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	struct fixture f;
+	TRY(fixture_open(&f, ops, p->component_count, p->system_count, 18));
+	TRY(alias_systems(&f));
+	enum { N = 40 };
+	ecs_entity e[N + 1], other[2];
+	TRY(spawn_set(&f, alias_base, ALIAS_BASE_COUNT, 1, e));
+	TRY(spawn_set(&f, alias_other, 2, 2, other));
+	bool fallback = ops->entity_create_with == NULL;
+	unsigned char random[64] = {9, 8, 7, 6, 5, 4, 3, 2, 1};
+	for (uint32_t n = 1; n <= N; n++) {
+		uint32_t types[ALIAS_BASE_COUNT];
+		const void *values[ALIAS_BASE_COUNT];
+		for (uint32_t c = 0; c < ALIAS_BASE_COUNT; c++)
+			types[c] = alias_base[(c + n / 2) % ALIAS_BASE_COUNT];
+		for (uint32_t c = 0; c < ALIAS_BASE_COUNT; c++) {
+			/* the first, middle or last of the n rows of the set, or the other set */
+			uint32_t which = (n + c) % 4;
+			ecs_entity from = which == 3 ? other[(n + c) % 2]
+			                             : e[which == 0 ? 0 : which == 1 ? (n - 1) / 2 : n - 1];
+			values[c] = alias_value(&f, from, types[c], n * 3 + c, types, fallback ? c : 0,
+			                        random);
+		}
+		TRY(op_create_with(&f, types, ALIAS_BASE_COUNT, values, &e[n]));
+		TRY(check_all(&f));
+	}
+	return fixture_close(&f);
+}
+
+static bool test_create_with_aliasing(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	struct ecs_ops plain = without_create_with(ops);
+	TRY(create_with_aliasing(ops, p));
+	return create_with_aliasing(&plain, p);
+}
+
 /* create_with of the types in `types` (count of them), values from `from` where it has the
  * type, else random. */
 static bool create_from(struct fixture *f, const uint32_t *types, uint32_t count,
@@ -1234,6 +1312,8 @@ static const struct test tests[] = {
 	{"systems", test_systems, {&profile_a, &profile_aa, &profile_aaa}, NULL},
 	{"value-from-storage", test_value_from_storage, {&profile_a, &profile_aa, &profile_aaa}, NULL},
 	{"add-aliasing", test_add_aliasing, {&profile_a, &profile_aa, &profile_aaa}, NULL},
+	{"create-with-aliasing", test_create_with_aliasing, {&profile_a, &profile_aa, &profile_aaa},
+	 NULL},
 	{"exclusions", test_exclusions, {&profile_a, &profile_aa, &profile_aaa}, NULL},
 	{"exclusion-columns", test_exclusion_columns, {&profile_a}, "sparse"},
 	{"create-with", test_create_with, {&profile_a, &profile_aa, &profile_aaa}, NULL},
