@@ -229,19 +229,29 @@ bool op_add_from(struct fixture *f, ecs_entity e, uint32_t t, ecs_entity from, u
 }
 
 /*
- * An add whose value is some live entity's component (the entity added to included), read
- * through component_get: a pointer into the storage (ecs.h allows it). Mostly a component of
- * the same type, sometimes a larger one of another type. The source is drawn from the
- * fixture's generator (the fuzzer's inputs decode to the same operations as before this kind
- * of add existed).
+ * An add whose value is some live entity's component, read through component_get: a pointer
+ * into the storage (ecs.h allows it). Mostly a component of the same type, from a random
+ * entity; sometimes a larger one of another type: half of those times the entity's own (in
+ * archetype, a column of the table it leaves, which the move overwrites), the others from a
+ * random entity. The choices are drawn from the fixture's generator, never from the fuzzer's
+ * input: the corpus's inputs decode to the same operations as before this kind of add existed
+ * (some with other values).
  */
 bool op_add_from_some(struct fixture *f, ecs_entity h, uint32_t t)
 {
-	uint32_t n = f->m.entity_count;
+	uint32_t n = f->m.entity_count, types = f->m.component_count;
 	bool same_type = below(f, 4) != 0;
-	if (t >= f->m.component_count || n == 0)
+	if (t >= types || n == 0)
 		return op_add(f, h, t);
-	for (uint32_t k = 0, start = below(f, n); k < n; k++) {
+	uint32_t start = below(f, n);
+	struct model_entity *own = model_find(&f->m, h);
+	if (!same_type && start % 2 && own && own->alive)
+		for (uint32_t k = 0; k < types; k++) {
+			uint32_t u = (start / 2 + k) % types;
+			if (own->has[u] && u != t && f->sizes[u] >= f->sizes[t])
+				return op_add_from(f, h, t, h, u);
+		}
+	for (uint32_t k = 0; k < n; k++) {
 		struct model_entity *r = &f->m.entities[(start + k) % n];
 		if (!r->alive || model_find(&f->m, r->handle) != r)
 			continue;
