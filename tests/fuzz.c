@@ -7,6 +7,8 @@
  *
  *   make fuzz FUZZ_SECONDS=60      run it (clang, -fsanitize=fuzzer,address,undefined)
  *   tests/corpus/                  inputs kept; `make test` replays them (tests/fuzz_replay.c)
+ *                                  and fuzzes from them, a fixed seed and number of
+ *                                  executions (tests/fuzz.sh)
  *
  * Input: byte 0 picks the number of component types (2..17), byte 1 the number of systems
  * (1..8); then each operation is an opcode byte and up to three argument bytes. Opcodes 0 and 1
