@@ -119,6 +119,7 @@ TSAN_FLAGS := -O1 -fsanitize=thread -fno-omit-frame-pointer
 objs = $(patsubst %.c,$(1)/%.o,$(2))
 
 FUZZ_SRC := tests/fuzz.c tests/ops.c tests/model.c harness/alloc.c
+FUZZ_BIN := build/fuzz/fuzz
 FUZZ_SECONDS ?= 60
 
 BIN := build/ecsbench
@@ -254,7 +255,7 @@ $(ASAN_ENGINE_TEST_BIN): $(call objs,build/asan,$(ENGINE_TEST_SRC) $(IMPL_SRC))
 	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $^ -o $@ $(LDLIBS)
 
 # The fuzzer is built with clang: libFuzzer is clang's.
-build/fuzz/fuzz: $(FUZZ_SRC) $(IMPL_SRC) $(wildcard impls/*.h tests/*.h harness/*.h) | deps-fuzz
+$(FUZZ_BIN): $(FUZZ_SRC) $(IMPL_SRC) $(wildcard impls/*.h tests/*.h harness/*.h) | deps-fuzz
 	@mkdir -p build/fuzz
 	@$(if $(Q),echo "  CLANG   $@")
 	$(Q)clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
@@ -273,12 +274,12 @@ deps-browser:
 
 # Runs the fuzzer for FUZZ_SECONDS, starting from the committed corpus; new inputs go to
 # build/fuzz/corpus. `make fuzz-merge` folds the ones that add coverage into tests/corpus.
-fuzz: build/fuzz/fuzz
+fuzz: $(FUZZ_BIN)
 	@mkdir -p build/fuzz/corpus
-	build/fuzz/fuzz -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -max_len=512 \
+	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -max_len=512 \
 		build/fuzz/corpus tests/corpus
-fuzz-merge: build/fuzz/fuzz
-	build/fuzz/fuzz -merge=1 tests/corpus build/fuzz/corpus
+fuzz-merge: $(FUZZ_BIN)
+	$(FUZZ_BIN) -merge=1 tests/corpus build/fuzz/corpus
 
 bench: $(BIN)
 ifneq ($(SCENARIO),)
@@ -376,9 +377,11 @@ repeat: $(BIN) $(COMPARE_BIN)
 	@$(COMPARE_BIN) --repeat results/repeat/$(PROFILE)-1.csv results/repeat/$(PROFILE)-2.csv | \
 		tee results/repeat/$(PROFILE)-report.txt
 
+# The fuzzer too (clang and libFuzzer's runtime: deps-fuzz): tests/fuzz.sh runs it for a fixed
+# number of executions from a fixed seed.
 test: $(BIN) $(TEST_BIN) $(ASAN_TEST_BIN) $(ASAN_REPLAY_BIN) $(CHECK_BIN) $(COMPARE_BIN) $(SCENARIO_TEST_BIN) \
 	$(ASAN_SCENARIO_TEST_BIN) $(ENGINE_TEST_BIN) $(ASAN_ENGINE_TEST_BIN) $(TSAN_TEST_BIN) $(TSAN_BIN) \
-	$(CG_BIN) | deps-valgrind deps-plots
+	$(CG_BIN) $(FUZZ_BIN) | deps-valgrind deps-plots deps-fuzz
 	$(Q)tests/run.sh
 
 # The report page in headless Chromium (a small run into a scratch folder): a screenshot, and a
@@ -415,8 +418,9 @@ help:
 	@echo "                      order, coverage of the intervals, rows that agree"
 	@echo "make report           one page with every figure and table of the run -> results/report.html"
 	@echo "                      (OUTPUT=x.csv -> x-report.html); opens from the file system"
-	@echo "make test             conformance suite (plain and ASan+UBSan), the parallel pass under"
-	@echo "                      ThreadSanitizer, scenario files and engine, command-line and figure tests"
+	@echo "make test             conformance suite (plain and ASan+UBSan), the fuzzer from a fixed seed,"
+	@echo "                      the parallel pass under ThreadSanitizer, scenario files and engine,"
+	@echo "                      command-line and figure tests"
 	@echo "make test-browser     the report page in headless Chromium: every image loads; a screenshot"
 	@echo "make fuzz             libFuzzer on every backend for FUZZ_SECONDS (default 60)"
 	@echo "make clean            remove build/"

@@ -615,18 +615,23 @@ static void entity_move(ecs_storage *s, ecs_entity e, struct arch_record *r, uin
 	uint32_t src_row = r->row, dst_row = dst->count++, last = --src->count;
 	const struct arch_column *from = src->columns;
 	struct arch_column *into = dst->columns;
+	/* The added value is copied first: it may be one of the source's values (the entity's own
+	 * component of another type, ecs.h), which the pass below overwrites when it fills the
+	 * hole, and the call must store it as it was when it began. Its slot in the destination is
+	 * a new row, which nothing given can point at. */
+	if (value)
+		copy_value(into[column].data + (size_t)dst_row * into[column].size, value,
+		           into[column].size);
 	/* One loop over the destination's columns; the source column of j is j before `column`
-	 * and one off after it (the added type's is the value given). The source's last row fills
+	 * and one off after it (the added type's was copied above). The source's last row fills
 	 * the hole the entity leaves, column by column in the same pass (table_remove_row). */
 	uint32_t n = dst->type_count;
 	int after = value ? -1 : 1;
 	for (uint32_t j = 0; j < n; j++) {
+		if (value && j == column)
+			continue;
 		size_t size = into[j].size;
 		unsigned char *at = into[j].data + dst_row * size;
-		if (value && j == column) {
-			copy_value(at, value, (uint32_t)size);
-			continue;
-		}
 		unsigned char *data = from[j < column ? j : j + after].data;
 		copy_value(at, data + src_row * size, (uint32_t)size);
 		if (src_row != last)

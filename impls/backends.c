@@ -115,8 +115,9 @@ int ecs_entity_create_with_fallback(const struct ecs_ops *ops, ecs_storage *s,
 		int has = ops->component_has(s, e, types[i]);
 		rc = has < 0 ? has : ECS_OK;
 	}
-	/* An add may move values of the types the entity has after it, none of a later one's
-	 * (see ecs.h). */
+	/* Each value is read by its own add, after the adds before it, which may have moved a
+	 * value of their types: the fallback's limit (ecs.h). It cannot copy the values first: it
+	 * does not know their sizes. */
 	for (uint32_t i = 0; i < count && rc == ECS_OK; i++)
 		rc = ops->component_add(s, e, types[i], values[i]);
 	if (rc != ECS_OK) {

@@ -161,11 +161,11 @@ struct ecs_ops {
 	/* Optional (NULL: ecs_entity_create_with adds one component at a time): creates an entity
 	 * with `count` components at once (0..ECS_CREATE_MAX_COMPONENTS distinct types, in any
 	 * order; values[i] is types[i]'s value and may point into this storage, as for
-	 * component_add). types and values may be NULL when count is 0. Errors: ECS_ERR_INVALID
-	 * (a NULL pointer, a repeated type, count over the limit), ECS_ERR_BAD_COMPONENT,
-	 * ECS_ERR_FULL, ECS_ERR_NO_MEMORY, in that order; on any error nothing is created. A
-	 * backend does it in one step where its strategy allows (archetype: straight into the
-	 * table of the final set, flecs' and bevy's bundle spawn). */
+	 * component_add; through the fallback, with a limit: see below). types and values may be
+	 * NULL when count is 0. Errors: ECS_ERR_INVALID (a NULL pointer, a repeated type, count
+	 * over the limit), ECS_ERR_BAD_COMPONENT, ECS_ERR_FULL, ECS_ERR_NO_MEMORY, in that order;
+	 * on any error nothing is created. A backend does it in one step where its strategy allows
+	 * (archetype: straight into the table of the final set, flecs' and bevy's bundle spawn). */
 	int (*entity_create_with)(ecs_storage *s, const uint32_t *types, uint32_t count,
 	                          const void *const *values, ecs_entity *out);
 	int (*entity_destroy)(ecs_storage *s, ecs_entity e); /* removes all its components */
@@ -262,11 +262,14 @@ static inline uint32_t ecs_split_align(const void *at, uint32_t size, uint32_t l
  * type, and entity_destroy again if an add fails. Two differences from a native method, both
  * because the wrapper cannot know the profile's component count: entity_create's ECS_ERR_FULL
  * or ECS_ERR_NO_MEMORY comes before ECS_ERR_BAD_COMPONENT, and after an error the index it used
- * comes back with the next generation (it was created and destroyed). Values that point into
- * the storage stay safe only if an add to an entity moves no value of a type the entity lacks
- * (each value is of a type not added yet): true of every backend here (the family and sparse
- * grow the added type's pool, archetype the table of the entity's new set); a backend where it
- * is not must provide entity_create_with.
+ * comes back with the next generation (it was created and destroyed). And a limit on values
+ * that point into the storage: the fallback cannot copy them before the first add (it does not
+ * know their sizes), so each is read by its own add, after the adds of the types listed before
+ * it, which may have moved it. values[i] may therefore point into the storage only at a value
+ * of a type not among types[0..i-1]; then it stays where it was as long as an add moves no
+ * value of a type the entity lacks after it (the family and sparse grow the added type's pool,
+ * archetype the table of the entity's new set). A backend where an add moves other values must
+ * provide entity_create_with; every backend here does, and has no such limit.
  */
 int ecs_entity_create_with_fallback(const struct ecs_ops *ops, ecs_storage *s,
                                     const uint32_t *types, uint32_t count,

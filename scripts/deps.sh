@@ -13,6 +13,7 @@ if [ -z "${ECSBENCH_DEPS_LOCKED:-}" ] && command -v flock >/dev/null 2>&1; then
 fi
 
 need=""
+recheck="" # groups to check again once what they need first is installed
 want() { # want PACKAGE PATH-OR-COMMAND
 	case "$2" in
 	/*) [ -e "$2" ] || need="$need $1" ;;
@@ -33,15 +34,20 @@ for group in "$@"; do
 		want valgrind valgrind
 		want valgrind /usr/include/valgrind/callgrind.h
 		;;
-	fuzz) # clang, and libFuzzer's runtime (Debian ships it apart from clang)
-		want clang clang
-		scratch=$(mktemp -d)
-		if command -v clang >/dev/null 2>&1 &&
-			! echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }' |
-			clang -fsanitize=fuzzer -x c - -o "$scratch/a.out" 2>/dev/null; then
-			need="$need libclang-rt-$(clang -dumpversion | cut -d. -f1)-dev"
+	fuzz) # clang, and the runtimes of libFuzzer and the sanitizers, which Debian's clang only
+		# recommends (libclang-rt-N-dev, left out by --no-install-recommends); where clang is
+		# missing, N is known once it is installed, so the group is checked again after that
+		if ! command -v clang >/dev/null 2>&1; then
+			need="$need clang"
+			[ -n "${ECSBENCH_DEPS_RECHECK:-}" ] || recheck="$recheck fuzz"
+		else
+			scratch=$(mktemp -d)
+			if ! echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }' |
+				clang -fsanitize=fuzzer,address,undefined -x c - -o "$scratch/a.out" 2>/dev/null; then
+				need="$need libclang-rt-$(clang -dumpversion | cut -d. -f1)-dev"
+			fi
+			rm -rf "$scratch"
 		fi
-		rm -rf "$scratch"
 		;;
 	tsan) # gcc's ThreadSanitizer runtime (make test's parallel suite): libtsan2 for gcc 12 and
 		# later, libtsan0 before; checked by linking a program with it, in a scratch folder
@@ -77,6 +83,9 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 # A fresh machine has no package lists yet; an install without them finds nothing.
 # Another program's apt-get (an unattended upgrade) is waited for too, up to five minutes.
-$sudo apt-get -o DPkg::Lock::Timeout=300 update -qq >&2 || true
+# (A recheck comes right after an install: the lists are fresh.)
+[ -n "${ECSBENCH_DEPS_RECHECK:-}" ] || $sudo apt-get -o DPkg::Lock::Timeout=300 update -qq >&2 || true
 # shellcheck disable=SC2086
 $sudo apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends $need >&2
+# shellcheck disable=SC2086 # one group a word
+[ -z "$recheck" ] || ECSBENCH_DEPS_RECHECK=1 exec "$0" $recheck

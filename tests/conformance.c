@@ -295,12 +295,203 @@ static bool test_value_from_storage(const struct ecs_ops *ops, const struct test
 	return fixture_close(&f);
 }
 
+/*
+ * The aliasing tests below use one set of types, chosen by size (size_of_type) so that any of
+ * them can give its value to the added type: the base set {3, 8, 12, 20} (25, 60, 24 and 16
+ * bytes), the added type 10 (10 bytes), which sorts after 3 and 8 and before 12 and 20 (in
+ * archetype, a column before and after the added one's), and another set {12, 30} (30: 22
+ * bytes) for a table or pools that neither the entity nor its destination use.
+ */
+enum { ALIAS_ADDED = 10, ALIAS_BASE_COUNT = 4 };
+static const uint32_t alias_base[ALIAS_BASE_COUNT] = {3, 8, 12, 20};
+static const uint32_t alias_other[2] = {12, 30};
+
+/* n entities with the k types, each created whole before the next: in archetype, rows 0..n-1
+ * of the set's table in that order; in the family and sparse, consecutive slots of each pool. */
+static bool spawn_set(struct fixture *f, const uint32_t *types, uint32_t k, uint32_t n,
+                      ecs_entity *out)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		TRY(op_create(f, &out[i]));
+		for (uint32_t c = 0; c < k; c++)
+			TRY(op_add(f, out[i], types[c]));
+	}
+	return true;
+}
+
+/* Systems that see the moves: one requires the added type, one excludes it. */
+static bool alias_systems(struct fixture *f)
+{
+	static const uint32_t with_added[] = {8, ALIAS_ADDED}, base[] = {3}, added[] = {ALIAS_ADDED};
+	TRY(op_register(f, with_added, 2));
+	return op_register_excluding(f, base, 1, added, 1);
+}
+
+/*
+ * component_add whose value comes from the storage, with the entity at every position of its
+ * table (archetype) or pools: the first, middle and last of 5 rows, and the only one. The value
+ * is read (component_get) from: the entity's own component of a type below the added one and
+ * of one above it; another entity of the same table at its first, middle and last row; an
+ * entity of the destination table (which holds the added type too); and one of another table.
+ * The destination table is empty, holds 2 rows, or is full (16, so the add grows it). After the
+ * add, check_all reads back every component of every entity against the model: the entity,
+ * the source, and the neighbours (in archetype, the last row that fills the hole the entity
+ * leaves). Then the added type is removed again (the move back) and everything read again.
+ * Archetype filled the hole column by column before it read a value of a column before the
+ * added one, and stored the last row's value: the case of the entity's own component below the
+ * added type, the entity not the last row.
+ */
+static const char *const alias_source_name[6] = {
+	"itself", "the first row", "the middle row", "the last row", "the destination table",
+	"another table",
+};
+
+static bool add_aliasing_case(const struct ecs_ops *ops, const struct test_profile *p,
+                              uint32_t rows, uint32_t row, uint32_t source, uint32_t from_type,
+                              uint32_t dst_rows)
+{
+	struct fixture f;
+	TRY(fixture_open(&f, ops, p->component_count, p->system_count, 17 + rows + row));
+	TRY(alias_systems(&f));
+	ecs_entity base[5], full[ALIAS_BASE_COUNT + 1], dst[16], other[2];
+	for (uint32_t c = 0; c < ALIAS_BASE_COUNT; c++)
+		full[c] = alias_base[c];
+	full[ALIAS_BASE_COUNT] = ALIAS_ADDED;
+	TRY(spawn_set(&f, alias_base, ALIAS_BASE_COUNT, rows, base));
+	TRY(spawn_set(&f, full, ALIAS_BASE_COUNT + 1, dst_rows, dst));
+	TRY(spawn_set(&f, alias_other, 2, 2, other));
+	/* as alias_source_name: the entity, rows of its table, the last of the destination table
+	 * (source 4 needs one), a row of the other table */
+	ecs_entity e = base[row];
+	const ecs_entity from[6] = {e, base[0], base[rows / 2], base[rows - 1],
+	                            dst_rows ? dst[dst_rows - 1] : ECS_NULL, other[1]};
+	TRY(op_add_from(&f, e, ALIAS_ADDED, from[source], from_type));
+	TRY(check_all(&f));
+	TRY(op_remove(&f, e, ALIAS_ADDED));
+	TRY(check_all(&f));
+	return fixture_close(&f);
+}
+
+static bool test_add_aliasing(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	static const struct {
+		uint32_t rows, row;
+	} at[] = {{5, 0}, {5, 2}, {5, 4}, {1, 0}}; /* first, middle, last, the only one */
+	static const uint32_t dst_rows[] = {0, 2, 16};
+	for (size_t a = 0; a < sizeof at / sizeof at[0]; a++)
+		for (uint32_t source = 0; source < 6; source++) {
+			/* the types the source has: the base set, the destination's, the other set */
+			uint32_t types[ALIAS_BASE_COUNT + 1], n = 0;
+			if (source < 5)
+				for (uint32_t c = 0; c < ALIAS_BASE_COUNT; c++)
+					types[n++] = alias_base[c];
+			if (source == 4)
+				types[n++] = ALIAS_ADDED;
+			if (source == 5)
+				for (uint32_t c = 0; c < 2; c++)
+					types[n++] = alias_other[c];
+			for (uint32_t k = 0; k < n; k++)
+				for (size_t d = 0; d < sizeof dst_rows / sizeof dst_rows[0]; d++) {
+					if (source == 4 && dst_rows[d] == 0)
+						continue;
+					/* else op_add_from would add a random value instead */
+					CHECK(size_of_type(types[k]) >= size_of_type(ALIAS_ADDED));
+					if (!add_aliasing_case(ops, p, at[a].rows, at[a].row, source, types[k],
+					                       dst_rows[d])) {
+						printf("     (entity at row %u of %u; value from %s, type %u; %u rows "
+						       "in the destination)\n", at[a].row, at[a].rows,
+						       alias_source_name[source], types[k], dst_rows[d]);
+						return false;
+					}
+				}
+		}
+	return true;
+}
+
 /* The ops without entity_create_with: ecs_entity_create_with then takes its fallback. */
 static struct ecs_ops without_create_with(const struct ecs_ops *ops)
 {
 	struct ecs_ops plain = *ops;
 	plain.entity_create_with = NULL;
 	return plain;
+}
+
+/*
+ * A value for type t from entity `from`: one of its components at least as large as t's (the
+ * k-th such, cycling), none of the types in avoid[0..avoid_count); or `fallback` if there is
+ * none.
+ */
+static const void *alias_value(struct fixture *f, ecs_entity from, uint32_t t, uint32_t k,
+                               const uint32_t *avoid, uint32_t avoid_count, const void *fallback)
+{
+	uint32_t fits[ALIAS_BASE_COUNT + 2], n = 0;
+	const uint32_t *types[2] = {alias_base, alias_other};
+	const uint32_t counts[2] = {ALIAS_BASE_COUNT, 2};
+	for (uint32_t set = 0; set < 2; set++)
+		for (uint32_t c = 0; c < counts[set]; c++) {
+			uint32_t u = types[set][c];
+			bool avoided = false;
+			for (uint32_t a = 0; a < avoid_count; a++)
+				avoided |= avoid[a] == u;
+			for (uint32_t j = 0; j < n; j++)
+				avoided |= fits[j] == u;
+			if (!avoided && f->sizes[u] >= f->sizes[t] &&
+			    model_expect_remove(&f->m, from, u) == ECS_OK)
+				fits[n++] = u;
+		}
+	if (n == 0)
+		return fallback;
+	void *p = NULL;
+	if (f->ops->component_get(f->s, from, fits[k % n], &p) != ECS_OK)
+		return NULL; /* op_create_with refuses it: the test fails there */
+	return p;
+}
+
+/*
+ * entity_create_with whose values point into the storage: into the table (archetype) or the
+ * pools the new entity lands in, at their first, middle and last row, and into another table;
+ * each of the value's own type or of another at least as large. 40 entities of one set, so that
+ * the table and the pools fill up and grow (at 16 and 32 rows) under the values. The list comes
+ * in four orders, each twice in a row (archetype: a lookup, then the remembered list). After
+ * each, check_all reads back every component of every entity against the model. Natively the
+ * values may be of any type; through the fallback, within its limit (ecs.h): none of a type
+ * that the list gives before it.
+ */
+static bool create_with_aliasing(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	struct fixture f;
+	TRY(fixture_open(&f, ops, p->component_count, p->system_count, 18));
+	TRY(alias_systems(&f));
+	enum { N = 40 };
+	ecs_entity e[N + 1], other[2];
+	TRY(spawn_set(&f, alias_base, ALIAS_BASE_COUNT, 1, e));
+	TRY(spawn_set(&f, alias_other, 2, 2, other));
+	bool fallback = ops->entity_create_with == NULL;
+	unsigned char random[64] = {9, 8, 7, 6, 5, 4, 3, 2, 1};
+	for (uint32_t n = 1; n <= N; n++) {
+		uint32_t types[ALIAS_BASE_COUNT];
+		const void *values[ALIAS_BASE_COUNT];
+		for (uint32_t c = 0; c < ALIAS_BASE_COUNT; c++)
+			types[c] = alias_base[(c + n / 2) % ALIAS_BASE_COUNT];
+		for (uint32_t c = 0; c < ALIAS_BASE_COUNT; c++) {
+			/* the first, middle or last of the n rows of the set, or the other set */
+			uint32_t which = (n + c) % 4;
+			ecs_entity from = which == 3 ? other[(n + c) % 2]
+			                             : e[which == 0 ? 0 : which == 1 ? (n - 1) / 2 : n - 1];
+			values[c] = alias_value(&f, from, types[c], n * 3 + c, types, fallback ? c : 0,
+			                        random);
+		}
+		TRY(op_create_with(&f, types, ALIAS_BASE_COUNT, values, &e[n]));
+		TRY(check_all(&f));
+	}
+	return fixture_close(&f);
+}
+
+static bool test_create_with_aliasing(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	struct ecs_ops plain = without_create_with(ops);
+	TRY(create_with_aliasing(ops, p));
+	return create_with_aliasing(&plain, p);
 }
 
 /* create_with of the types in `types` (count of them), values from `from` where it has the
@@ -1586,6 +1777,9 @@ static const struct test tests[] = {
 	{"generations", test_generations, {&profile_a}, NULL},
 	{"systems", test_systems, {&profile_a, &profile_aa, &profile_aaa}, NULL},
 	{"value-from-storage", test_value_from_storage, {&profile_a, &profile_aa, &profile_aaa}, NULL},
+	{"add-aliasing", test_add_aliasing, {&profile_a, &profile_aa, &profile_aaa}, NULL},
+	{"create-with-aliasing", test_create_with_aliasing, {&profile_a, &profile_aa, &profile_aaa},
+	 NULL},
 	{"exclusions", test_exclusions, {&profile_a, &profile_aa, &profile_aaa}, NULL},
 	{"exclusion-columns", test_exclusion_columns, {&profile_a}, "sparse"},
 	{"create-with", test_create_with, {&profile_a, &profile_aa, &profile_aaa}, NULL},

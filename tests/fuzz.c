@@ -7,13 +7,15 @@
  *
  *   make fuzz FUZZ_SECONDS=60      run it (clang, -fsanitize=fuzzer,address,undefined)
  *   tests/corpus/                  inputs kept; `make test` replays them (tests/fuzz_replay.c)
+ *                                  and fuzzes from them, a fixed seed and number of
+ *                                  executions (tests/fuzz.sh)
  *
  * Input: byte 0 picks the number of component types (2..17), byte 1 the number of systems
  * (1..8); then each operation is an opcode byte and up to three argument bytes. Opcodes 0 and 1
  * both create an entity, 1 with components (entity_create_with); 3 and 4 are both component_add,
- * 4 with a value read from the storage itself (fuzz_add_from). What distinguishes the second of
- * each pair is drawn from the fixture's generator, not read from the input, so the inputs of the
- * corpus kept their operations when these appeared.
+ * 4 with a value read from the storage itself (op_add_from_some, tests/ops.c). What
+ * distinguishes the second of each pair is drawn from the fixture's generator, not read from
+ * the input, so the inputs of the corpus kept their operations when these appeared.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -74,36 +76,13 @@ static bool fuzz_register(struct fixture *f, struct input *in)
 	return op_register_excluding(f, types, count, excluded, excluded_count);
 }
 
-/*
- * An add whose value is another entity's component, read through component_get: a pointer
- * into the storage (ecs.h allows it). Mostly a component of the same type, sometimes a larger
- * one of another type. The source is drawn from the fixture's generator, not from the input,
- * so every input decodes to the same operations as before this kind of add existed.
- */
-static bool fuzz_add_from(struct fixture *f, ecs_entity h, uint32_t t)
-{
-	uint32_t n = f->m.entity_count;
-	bool same_type = below(f, 4) != 0;
-	if (t >= f->m.component_count || n == 0)
-		return op_add(f, h, t);
-	for (uint32_t k = 0, start = below(f, n); k < n; k++) {
-		struct model_entity *r = &f->m.entities[(start + k) % n];
-		if (!r->alive || model_find(&f->m, r->handle) != r)
-			continue;
-		for (uint32_t u = 0; u < f->m.component_count; u++)
-			if (r->has[u] && (same_type ? u == t : u != t && f->sizes[u] >= f->sizes[t]))
-				return op_add_from(f, h, t, r->handle, u);
-	}
-	return op_add(f, h, t);
-}
-
 static bool step(struct fixture *f, struct input *in)
 {
 	uint8_t op = byte(in) % 12;
 	ecs_entity e;
 	switch (op) {
 	case 0: return f->m.live < 256 ? op_create(f, &e) : true;
-	case 1: /* a create too, with components: its list drawn as fuzz_add_from's source is */
+	case 1: /* a create too, with components: its list drawn as op_add_from_some's source is */
 		return f->m.live < 256 ? random_create_with(f, 5, &e) : true;
 	case 2: return op_destroy(f, pick_handle(f, byte(in)));
 	case 3: {
@@ -112,7 +91,7 @@ static bool step(struct fixture *f, struct input *in)
 	}
 	case 4: { /* the same add, with its value from the storage itself */
 		ecs_entity h = pick_handle(f, byte(in));
-		return fuzz_add_from(f, h, pick_type(f, byte(in)));
+		return op_add_from_some(f, h, pick_type(f, byte(in)));
 	}
 	case 5: {
 		ecs_entity h = pick_handle(f, byte(in));

@@ -228,6 +228,56 @@ bool op_add_from(struct fixture *f, ecs_entity e, uint32_t t, ecs_entity from, u
 	return true;
 }
 
+/*
+ * An add whose value is some live entity's component, read through component_get: a pointer
+ * into the storage (ecs.h allows it). Mostly a component of the same type, from a random
+ * entity; sometimes a larger one of another type: half of those times the entity's own (in
+ * archetype, a column of the table it leaves, which the move overwrites), the others from a
+ * random entity. The choices are drawn from the fixture's generator, never from the fuzzer's
+ * input: the corpus's inputs decode to the same operations as before this kind of add existed
+ * (some with other values).
+ */
+bool op_add_from_some(struct fixture *f, ecs_entity h, uint32_t t)
+{
+	uint32_t n = f->m.entity_count, types = f->m.component_count;
+	bool same_type = below(f, 4) != 0;
+	if (t >= types || n == 0)
+		return op_add(f, h, t);
+	uint32_t start = below(f, n);
+	struct model_entity *own = model_find(&f->m, h);
+	if (!same_type && start % 2 && own && own->alive)
+		for (uint32_t k = 0; k < types; k++) {
+			uint32_t u = (start / 2 + k) % types;
+			if (own->has[u] && u != t && f->sizes[u] >= f->sizes[t])
+				return op_add_from(f, h, t, h, u);
+		}
+	for (uint32_t k = 0; k < n; k++) {
+		struct model_entity *r = &f->m.entities[(start + k) % n];
+		if (!r->alive || model_find(&f->m, r->handle) != r)
+			continue;
+		for (uint32_t u = 0; u < f->m.component_count; u++)
+			if (r->has[u] && (same_type ? u == t : u != t && f->sizes[u] >= f->sizes[t]))
+				return op_add_from(f, h, t, r->handle, u);
+	}
+	return op_add(f, h, t);
+}
+
+/* An add whose value is the entity's own component of another type, at least as large (one
+ * from a random start); op_add's random value where it has none. */
+bool op_add_from_own(struct fixture *f, ecs_entity h, uint32_t t)
+{
+	struct model_entity *r = model_find(&f->m, h);
+	uint32_t n = f->m.component_count;
+	if (t >= n || !r || !r->alive)
+		return op_add(f, h, t);
+	for (uint32_t k = 0, start = below(f, n); k < n; k++) {
+		uint32_t u = (start + k) % n;
+		if (r->has[u] && u != t && f->sizes[u] >= f->sizes[t])
+			return op_add_from(f, h, t, h, u);
+	}
+	return op_add(f, h, t);
+}
+
 bool op_remove(struct fixture *f, ecs_entity e, uint32_t t)
 {
 	int want = model_expect_remove(&f->m, e, t);
@@ -374,8 +424,13 @@ bool random_op(struct fixture *f, uint32_t max_live)
 		return random_create_with(f, 4, &e);
 	if (dice < 22)
 		return op_destroy(f, some_handle(f));
-	if (dice < 50)
+	if (dice < 42)
 		return op_add(f, some_handle(f), some_type(f));
+	/* the value from the storage: at any row of any table or pool, or the entity's own */
+	if (dice < 46)
+		return op_add_from_some(f, some_handle(f), some_type(f));
+	if (dice < 50)
+		return op_add_from_own(f, some_handle(f), some_type(f));
 	if (dice < 68)
 		return op_remove(f, some_handle(f), some_type(f));
 	if (dice < 84)

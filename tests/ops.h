@@ -38,6 +38,8 @@ bool op_destroy(struct fixture *f, ecs_entity e);
 bool op_add(struct fixture *f, ecs_entity e, uint32_t t);
 bool op_add_from(struct fixture *f, ecs_entity e, uint32_t t, ecs_entity from,
                  uint32_t from_type);
+bool op_add_from_some(struct fixture *f, ecs_entity e, uint32_t t);
+bool op_add_from_own(struct fixture *f, ecs_entity e, uint32_t t);
 bool op_remove(struct fixture *f, ecs_entity e, uint32_t t);
 bool op_get(struct fixture *f, ecs_entity e, uint32_t t, bool write);
 bool op_has(struct fixture *f, ecs_entity e, uint32_t t);

@@ -4,6 +4,9 @@
 #   build/conformance        the conformance suite, every backend, every test
 #   build/asan/conformance   the same under AddressSanitizer and UndefinedBehaviorSanitizer
 #   build/asan/fuzz_replay   the fuzz target over the committed corpus (tests/corpus)
+#   tests/fuzz.sh            the fuzz target under libFuzzer (clang, ASan+UBSan): from the
+#                            corpus, a fixed seed and number of executions, every backend
+#                            beside its model; what it makes goes to build/fuzz/test/
 #   valgrind build/conformance   the suite, reduced, under memcheck: no error, no leak
 #   build/scenario_file      scenario files: the shipped ones, good and bad files, overrides
 #   build/asan/scenario_file the same under AddressSanitizer and UndefinedBehaviorSanitizer
@@ -54,6 +57,7 @@ suite conformance build/conformance
 suite "conformance (ASan+UBSan)" env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 build/asan/conformance
 suite "fuzz corpus replay (ASan+UBSan)" sh -c 'build/asan/fuzz_replay tests/corpus/*'
+suite "fuzz (libFuzzer, fixed seed)" tests/fuzz.sh
 # memcheck on a reduced size: profile A, fewer random operations, and not the entity-limit test
 # (4 million entities would take minutes under valgrind)
 suite "conformance (valgrind memcheck)" valgrind -q --error-exitcode=99 --leak-check=full \
