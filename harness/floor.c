@@ -180,12 +180,13 @@ static struct copy_plan copy_plan(const struct run *run, const struct floor *f)
 
 /* Entity i's values at index e: its k values, and its kind's own (a bullet one, a particle
  * two; 8 bytes each, the size of the profile's other types). */
-static inline void copy_values(const struct copy_plan *p, uint32_t e, uint32_t i)
+static inline __attribute__((always_inline)) void copy_values(const struct copy_plan *p,
+                                                              uint32_t e, uint32_t i, bool kinds)
 {
 	for (uint32_t t = 0; t < p->k; t++)
 		value_copy(p->dst[t] + (size_t)e * p->size[t], p->src[t] + (size_t)i * p->size[t],
 		           p->size[t]);
-	if (!p->kind)
+	if (!kinds)
 		return;
 	uint32_t kind = p->kind[i];
 	if (kind == 1)
@@ -196,6 +197,17 @@ static inline void copy_values(const struct copy_plan *p, uint32_t e, uint32_t i
 	}
 }
 
+/* The loop with or without kinds, each with the test of p->kind out of it (inside it, gcc kept
+ * p in memory and the floor's create took 2.4 ns an entity instead of 1.8). */
+static inline void create_all(const struct copy_plan *p, unsigned char *alive, uint32_t n,
+                              bool kinds)
+{
+	for (uint32_t e = 0; e < n; e++) {
+		alive[e] = 1;
+		copy_values(p, e, e, kinds);
+	}
+}
+
 static int create_execute(struct run *run)
 {
 	struct floor *f = floor_of(run);
@@ -203,13 +215,11 @@ static int create_execute(struct run *run)
 	unsigned char *alive = f->alive;
 	uint32_t n = run->c->entities;
 	for (uint32_t j = 0; j < run->inner; j++) {
-		uint32_t next = 0;
-		for (uint32_t i = 0; i < n; i++) {
-			uint32_t e = next++;
-			alive[e] = 1;
-			copy_values(&plan, e, i);
-		}
-		f->next = next;
+		if (plan.kind)
+			create_all(&plan, alive, n, true);
+		else
+			create_all(&plan, alive, n, false);
+		f->next = n;
 		clobber_memory();
 	}
 	return 0;
@@ -294,21 +304,31 @@ static int churn_setup(struct run *run)
 	return 0;
 }
 
-static void churn_create(struct run *run)
+static inline __attribute__((always_inline)) void churn_create_all(struct floor *f,
+                                                                   const struct copy_plan *p,
+                                                                   uint32_t n, bool kinds)
 {
-	struct floor *f = floor_of(run);
-	const struct copy_plan plan = copy_plan(run, f);
 	unsigned char *alive = f->alive;
 	uint32_t *free_list = f->free_list, *index = f->index;
-	uint32_t n = run->c->entities, free_count = f->free_count, next = f->next;
+	uint32_t free_count = f->free_count, next = f->next;
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t e = free_count ? free_list[--free_count] : next++;
 		alive[e] = 1;
 		index[i] = e;
-		copy_values(&plan, e, i);
+		copy_values(p, e, i, kinds);
 	}
 	f->free_count = free_count;
 	f->next = next;
+}
+
+static void churn_create(struct run *run)
+{
+	struct floor *f = floor_of(run);
+	const struct copy_plan plan = copy_plan(run, f);
+	if (plan.kind)
+		churn_create_all(f, &plan, run->c->entities, true);
+	else
+		churn_create_all(f, &plan, run->c->entities, false);
 }
 
 static void churn_destroy(struct floor *f, uint32_t n)
@@ -316,10 +336,18 @@ static void churn_destroy(struct floor *f, uint32_t n)
 	unsigned char *alive = f->alive;
 	uint32_t *free_list = f->free_list, free_count = f->free_count;
 	const uint32_t *index = f->index, *order = f->spawn.destroy_order;
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t e = index[order ? order[i] : i];
-		alive[e] = 0;
-		free_list[free_count++] = e;
+	if (order) {
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t e = index[order[i]];
+			alive[e] = 0;
+			free_list[free_count++] = e;
+		}
+	} else {
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t e = index[i];
+			alive[e] = 0;
+			free_list[free_count++] = e;
+		}
 	}
 	f->free_count = free_count;
 }

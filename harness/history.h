@@ -74,9 +74,11 @@ struct spawn_plan {
 	uint32_t lists;
 	uint32_t types[2 * HISTORY_KINDS][HISTORY_MAX_TYPES];
 	uint32_t count[2 * HISTORY_KINDS];
-	/* values[l][j] + i * stride[l][j]: the value of entity i's j-th type in list l */
-	const unsigned char *values[2 * HISTORY_KINDS][HISTORY_MAX_TYPES];
-	uint32_t stride[2 * HISTORY_KINDS][HISTORY_MAX_TYPES];
+	/* Where the value of the j-th type of list l comes from: slot[l][j] < k, the value table of
+	 * S's type set[slot] (entity i's is i values in); k, the kinds' own constant value. */
+	uint8_t slot[2 * HISTORY_KINDS][HISTORY_MAX_TYPES];
+	uint32_t k, set[COMP_MAX_K];
+	const struct values *values;
 	uint32_t *destroy_order; /* churn: the order its entities are destroyed in; NULL: creation */
 };
 
