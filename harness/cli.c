@@ -138,8 +138,9 @@ static const char *profile_name_at(size_t i) { return profiles[i].name; }
 static const char *history_name_at(size_t i) { return histories[i].name; }
 
 /*
- * Splits a comma list; calls item() on each piece. An empty piece ("hash,,vector", a leading
- * or trailing comma) is refused, naming the list: it is a typo, never a way to say something.
+ * Splits a comma list; calls item() on each piece, without the spaces around it ("hash,
+ * vector" is hash and vector). An empty piece ("hash,,vector", a leading or trailing comma) is
+ * refused, naming the list: it is a typo, never a way to say something.
  */
 static void each_item(const char *what, const char *arg, void (*item)(struct options *, const char *),
                       struct options *o)
@@ -154,6 +155,10 @@ static void each_item(const char *what, const char *arg, void (*item)(struct opt
 		char *comma = strchr(p, ',');
 		if (comma)
 			*comma = '\0';
+		while (*p == ' ' || *p == '\t')
+			p++;
+		for (char *end = p + strlen(p); end > p && (end[-1] == ' ' || end[-1] == '\t');)
+			*--end = '\0';
 		if (!*p)
 			usage_error("%s list '%s' has an empty item (item %zu)", what, arg, position);
 		item(o, p);
