@@ -79,7 +79,13 @@ static void help(void)
 	       "                     swept over N (seed 001's), 0.001..100 (default: 1)\n"
 	       "  --seed S           seed of the component values and decisions (default: 1)\n"
 	       "  --output PATH      CSV to write: a regular file or a new one in a writable\n"
-	       "                     folder; - is standard output (default: results/<profile>.csv)\n"
+	       "                     folder; - is standard output (default: results/<profile>.csv).\n"
+	       "                     A previous PATH is never replaced: it and its samples are\n"
+	       "                     moved to previous/DATE-NAME/ beside it (DATE: when it was\n"
+	       "                     written). PATH.lock, held for the run, refuses a second run\n"
+	       "  --derived PATH=NAME  a file or folder made from the previous output (figures, a\n"
+	       "                     table): goes with it into its previous/ folder as NAME\n"
+	       "                     (make bench names its figures and table; repeatable)\n"
 	       "  --no-pin           do not pin the measuring process to one CPU\n"
 	       "  --list             list backends, workloads and profiles, and exit\n"
 	       "  --help             this text\n\n"
@@ -515,7 +521,7 @@ void options_parse(int argc, char **argv, struct options *o)
 		{"history", required_argument, 0, 'H'},
 		{"scenario", required_argument, 0, 1010}, {"sweep", required_argument, 0, 1011},
 		{"points", required_argument, 0, 1012},   {"spacing", required_argument, 0, 1013},
-		{"set", required_argument, 0, 1014},
+		{"set", required_argument, 0, 1014},      {"derived", required_argument, 0, 1030},
 		/* The driver's own, for its child processes (driver.c); not in --help. */
 		{"child-pass", required_argument, 0, 1001}, {"child-sampling", required_argument, 0, 1002},
 		{"child-heap-offset", required_argument, 0, 1003},
@@ -610,6 +616,16 @@ void options_parse(int argc, char **argv, struct options *o)
 				usage_error("too many --set options (at most %d)", MAX_LIST);
 			o->sets[o->set_count++] = optarg;
 			break;
+		case 1030: {
+			const char *eq = strrchr(optarg, '=');
+			if (!eq || eq == optarg || !eq[1] || eq[1] == '/' || strstr(eq + 1, ".."))
+				usage_error("--derived '%s' is not PATH=NAME (NAME a relative name in the "
+				            "previous result's folder)", optarg);
+			if (o->derived_count == MAX_LIST)
+				usage_error("too many --derived options (at most %d)", MAX_LIST);
+			o->derived[o->derived_count++] = optarg;
+			break;
+		}
 		case 'h': help_asked = true; break;
 		default:
 			if (optopt)
