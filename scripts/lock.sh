@@ -14,7 +14,7 @@
 # Exit status: COMMAND's; 2 if another run holds the lock (COMMAND not run).
 set -u
 [ $# -ge 3 ] || { echo "usage: scripts/lock.sh OUTPUT WHAT COMMAND [ARGS...]" >&2; exit 2; }
-output=$1 what=$2
+shown=$1 output=$1 what=$2
 shift 2
 [ -L "$output" ] && output=$(readlink -f "$output")
 lock=$output.lock
@@ -25,7 +25,7 @@ tries=0
 while :; do
 	exec 9>>"$lock" || { echo "lock.sh: cannot make the lock file $lock" >&2; exit 2; }
 	if ! flock -n 9; then
-		echo "$what: another run is writing $1 ($(head -n 1 "$lock" 2>/dev/null)); nothing was run:" \
+		echo "$what: another run is writing $shown ($(head -n 1 "$lock" 2>/dev/null)); nothing was run:" \
 			"wait for it to end, or give another OUTPUT= (its lock: $lock)" >&2
 		exit 2
 	fi
