@@ -87,8 +87,12 @@ static bool lock_inherited(int fd)
 		if (e->d_name[0] < '0' || e->d_name[0] > '9' || n == fd || n == dirfd(d))
 			continue;
 		if (fstat(n, &st) == 0 && st.st_dev == mine.st_dev && st.st_ino == mine.st_ino &&
-		    flock(n, LOCK_EX | LOCK_NB) == 0)
+		    flock(n, LOCK_EX | LOCK_NB) == 0) {
 			held = true;
+			/* Not handed on to the measuring processes: the lock lives as long as the run and
+			 * the process that took it for the run, no longer. */
+			fcntl(n, F_SETFD, fcntl(n, F_GETFD) | FD_CLOEXEC);
+		}
 	}
 	closedir(d);
 	return held;

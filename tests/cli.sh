@@ -426,14 +426,14 @@ else
 fi
 
 # Two runs into one output: while the first runs, the second is refused (exit 2) naming it,
-# before anything runs; the first still writes. A lock file left by a run killed with SIGKILL
-# blocks nothing, and the temporary files of that run are removed by the next.
+# before anything runs. A run killed with SIGKILL takes its measuring processes with it, its
+# lock file blocks nothing, and its temporary files are removed by the next run.
 lockwait() { # lockwait FILE: until FILE exists (10 s at most)
 	for _ in $(seq 100); do [ -e "$1" ] && return 0; sleep 0.1; done
 	return 1
 }
 echo "$want" >"$out"
-"$bin" --backends tree --workloads churn --entities 1048576 --components 1 --processes 1 --inner 100000 \
+"$bin" --backends tree --workloads churn --entities 1048576 --components 1 --processes 2 --inner 100000 \
 	--output "$out" 2>"$tmp/first.err" &
 pid=$!
 if ! lockwait "$out.lock"; then
@@ -452,9 +452,14 @@ else
 		ok second-run-refused
 	fi
 fi
+for _ in $(seq 50); do [ -n "$(pgrep -P "$pid")" ] && break; sleep 0.1; done
 kill -KILL "$pid" 2>/dev/null
-wait "$pid" 2>/dev/null
-if [ ! -e "$out.lock" ] || ! ls "$tmp" | grep -q 'out.csv.tmp.'; then
+{ wait "$pid"; } 2>/dev/null
+sleep 0.5
+if [ -n "$(pgrep -f -- "--output $out --child-pass")" ]; then
+	fail stale-lock "a measuring process outlived its run, killed with SIGKILL"
+	pkill -KILL -f -- "--output $out --child-pass"
+elif [ ! -e "$out.lock" ] || ! ls "$tmp" | grep -q 'out.csv.tmp.'; then
 	fail stale-lock "a run killed with SIGKILL left no lock or no temporary file (nothing to test)"
 elif ! "$bin" --backends vector --workloads iterate --entities 64 --components 1 --processes 1 --reps 1 \
 	--output "$out" 2>"$tmp/stderr"; then
