@@ -519,9 +519,10 @@ void options_parse(int argc, char **argv, struct options *o)
 		{"layout", required_argument, 0, 'L'},    {"trace-samples", no_argument, 0, 'T'},
 		{"clock", required_argument, 0, 'C'},     {"threads", required_argument, 0, 1020},
 		{"history", required_argument, 0, 'H'},
+		{"derived", required_argument, 0, 1040},
 		{"scenario", required_argument, 0, 1010}, {"sweep", required_argument, 0, 1011},
 		{"points", required_argument, 0, 1012},   {"spacing", required_argument, 0, 1013},
-		{"set", required_argument, 0, 1014},      {"derived", required_argument, 0, 1030},
+		{"set", required_argument, 0, 1014},
 		/* The driver's own, for its child processes (driver.c); not in --help. */
 		{"child-pass", required_argument, 0, 1001}, {"child-sampling", required_argument, 0, 1002},
 		{"child-heap-offset", required_argument, 0, 1003},
@@ -574,6 +575,16 @@ void options_parse(int argc, char **argv, struct options *o)
 				usage_error("empty output path");
 			o->output = optarg;
 			break;
+		case 1040: {
+			const char *eq = strrchr(optarg, '=');
+			if (!eq || eq == optarg || !eq[1] || eq[1] == '/' || strstr(eq + 1, ".."))
+				usage_error("--derived '%s' is not PATH=NAME (NAME a relative name in the "
+				            "previous result's folder)", optarg);
+			if (o->derived_count == MAX_LIST)
+				usage_error("too many --derived options (at most %d)", MAX_LIST);
+			o->derived[o->derived_count++] = optarg;
+			break;
+		}
 		case 'l': o->list = true; break;
 		case 'P': o->no_pin = true; break;
 		case 'F': o->no_floor = true; break;
@@ -616,16 +627,6 @@ void options_parse(int argc, char **argv, struct options *o)
 				usage_error("too many --set options (at most %d)", MAX_LIST);
 			o->sets[o->set_count++] = optarg;
 			break;
-		case 1030: {
-			const char *eq = strrchr(optarg, '=');
-			if (!eq || eq == optarg || !eq[1] || eq[1] == '/' || strstr(eq + 1, ".."))
-				usage_error("--derived '%s' is not PATH=NAME (NAME a relative name in the "
-				            "previous result's folder)", optarg);
-			if (o->derived_count == MAX_LIST)
-				usage_error("too many --derived options (at most %d)", MAX_LIST);
-			o->derived[o->derived_count++] = optarg;
-			break;
-		}
 		case 'h': help_asked = true; break;
 		default:
 			if (optopt)
