@@ -16,6 +16,65 @@ BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes
 ALL_CFLAGS = $(BASE_CFLAGS) $(CFLAGS)
 LDLIBS := -lm -linih -pthread
 
+# --- The variables a user gives, each named once here -----------------------------------------
+# make bench's command line, make help and the check of make's own command line (below) are all
+# made from these lists. The workload sweep's, as NAME:option (the build/ecsbench option that
+# make bench passes a value that is not empty to):
+BENCH_VARS := PROFILE:profile BACKENDS:backends WORKLOADS:workloads ENTITIES:entities \
+	COMPONENTS:components PROCESSES:processes REPS:reps WARMUP:warmup SEED:seed \
+	SYSTEMS:systems COMPONENT_SIZE:component-size SCALE:scale THREADS:threads HISTORY:history
+# A scenario run's (make bench SCENARIO=...; SET='KEY=VALUE ...' is a --set per word):
+SCENARIO_VARS := SCENARIO:scenario SWEEP:sweep POINTS:points SPACING:spacing SET:set \
+	BACKENDS:backends PROCESSES:processes
+# Both runs' OUTPUT, the other targets' and the build's:
+OTHER_VARS := OUTPUT PLOTS REFERENCE BACKEND WORKLOAD CSV BASELINE OLD NEW PROFILES \
+	REPEAT_WORKLOADS REPEAT_ENTITIES REPEAT_COMPONENTS FUZZ_SECONDS CC OPT CFLAGS V
+var_names = $(foreach v,$(1),$(firstword $(subst :, ,$(v))))
+KNOWN_VARS := $(sort $(call var_names,$(BENCH_VARS) $(SCENARIO_VARS)) $(OTHER_VARS))
+# The sweep's alone, which a scenario run refuses (its types and systems are its file's):
+SWEEP_ONLY_VARS := $(filter-out $(call var_names,$(SCENARIO_VARS)),$(call var_names,$(BENCH_VARS)))
+
+# A typo on make's command line (PROFLE=AAA) would run the default for the name misspelt, for
+# minutes: a variable given there that no target reads is refused before anything runs, with
+# the known name nearest to it (edit distance, then length). Variables from the environment (CI's MAKEFLAGS
+# too, whose assignments count as the command line's only when they are in it) are left alone.
+command_line_vars := $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(v)))
+unknown_vars := $(filter-out $(KNOWN_VARS),$(command_line_vars))
+nearest_var = $(shell printf '%s\n' $(KNOWN_VARS) | awk -v w='$(1)' ' \
+	function lev(a, b,    i, j, m, n, c, d) { m = length(a); n = length(b); \
+		for (j = 0; j <= n; j++) d[0, j] = j; \
+		for (i = 1; i <= m; i++) { d[i, 0] = i; for (j = 1; j <= n; j++) { \
+			c = d[i - 1, j - 1] + (substr(a, i, 1) != substr(b, j, 1)); \
+			if (d[i - 1, j] + 1 < c) c = d[i - 1, j] + 1; if (d[i, j - 1] + 1 < c) c = d[i, j - 1] + 1; \
+			d[i, j] = c } } return d[m, n] } \
+	{ x = lev(toupper(w), $$0); l = length($$0) - length(w); if (l < 0) l = -l; \
+	  if (best == "" || x < bx || (x == bx && l < bl)) { best = $$0; bx = x; bl = l } } END { print best }')
+ifneq ($(unknown_vars),)
+$(error unknown variable $(firstword $(unknown_vars))=$(value $(firstword $(unknown_vars))) (did you \
+	mean $(call nearest_var,$(firstword $(unknown_vars)))?): no target reads it; nothing was run. \
+	Known: $(KNOWN_VARS))
+endif
+ifneq ($(SCENARIO),)
+ifneq ($(filter $(SWEEP_ONLY_VARS),$(command_line_vars)),)
+$(error SCENARIO= runs a scenario, to which $(firstword $(filter $(SWEEP_ONLY_VARS),$(command_line_vars)))= \
+	does not apply: its component types, systems, counts and frames are its file's; change them \
+	with SET='KEY=VALUE ...' (docs/scenarios.md); nothing was run)
+endif
+endif
+
+# Paths with spaces (OUTPUT='my results/x.csv'): make's functions split words at spaces, so a
+# path goes through them with each space as the unit separator (a byte no path holds), and a
+# recipe gives it to the shell quoted.
+space := $(subst x,,x x)
+unit_sep := $(shell printf '\037')
+enc = $(subst $(space),$(unit_sep),$(1))
+dec = $(subst $(unit_sep),$(space),$(1))
+q = '$(subst ','\'',$(1))'
+path_dir = $(call dec,$(patsubst %/,%,$(dir $(call enc,$(1)))))
+path_base = $(call dec,$(basename $(call enc,$(1))))
+path_name = $(call dec,$(basename $(notdir $(call enc,$(1)))))
+same_path = $(filter $(call enc,$(abspath $(call enc,$(1)))),$(call enc,$(abspath $(call enc,$(2)))))
+
 PROFILE ?= A
 BACKENDS ?= all
 WORKLOADS ?= all
@@ -52,9 +111,9 @@ OUTPUT ?= $(RESULTS_ROOT)/$(PROFILE).csv
 # Plots of the default output go to PLOTS_ROOT; those of another OUTPUT=x.csv to x-plots/, drawn
 # from the CSV files in x.csv's folder, and its cache figures and profiles go to that folder too,
 # so that a trial run never overwrites other results or figures nor mixes with them.
-default_output = $(filter $(abspath $(RESULTS_ROOT)/$(PROFILE).csv),$(abspath $(OUTPUT)))
-PLOTS ?= $(if $(default_output),$(PLOTS_ROOT),$(basename $(OUTPUT))-plots)
-RESULTS_DIR = $(if $(default_output),$(RESULTS_ROOT),$(patsubst %/,%,$(dir $(OUTPUT))))
+default_output = $(call same_path,$(RESULTS_ROOT)/$(PROFILE).csv,$(OUTPUT))
+PLOTS ?= $(if $(default_output),$(PLOTS_ROOT),$(call path_base,$(OUTPUT))-plots)
+RESULTS_DIR = $(if $(default_output),$(RESULTS_ROOT),$(call path_dir,$(OUTPUT)))
 # make bench SCENARIO=scenarios/shooter.ini [SWEEP=KEY=A..B POINTS=N SPACING=linear
 # SET='KEY=VALUE ...' PROCESSES=P]: a scenario run instead of the workloads (harness/scenario_run.h)
 # -> RESULTS_ROOT/scenario-NAME[-KEY].csv (or OUTPUT=), and its figure in PLOTS_ROOT (or beside a
@@ -65,11 +124,13 @@ POINTS ?=
 SPACING ?=
 SET ?=
 PROCESSES ?=
-SC_NAME = $(basename $(notdir $(SCENARIO)))
+SC_NAME = $(call path_name,$(SCENARIO))
 SC_KEY = $(firstword $(subst =, ,$(SWEEP)))
 sc_output_given = $(filter command line environment,$(origin OUTPUT))
 SC_OUTPUT = $(if $(sc_output_given),$(OUTPUT),$(RESULTS_ROOT)/scenario-$(SC_NAME)$(if $(SWEEP),-$(SC_KEY)).csv)
-SC_PLOTS = $(if $(sc_output_given),$(basename $(OUTPUT))-plots,$(PLOTS_ROOT))
+SC_PLOTS = $(if $(sc_output_given),$(call path_base,$(OUTPUT))-plots,$(PLOTS_ROOT))
+# The figure scripts/scenario_plot.sh draws: SC_PLOTS/<the CSV's name>.png
+SC_FIGURE = $(SC_PLOTS)/$(call path_name,$(SC_OUTPUT)).png
 # make profile: one backend and workload.
 BACKEND ?= hash
 WORKLOAD ?= iterate
@@ -102,7 +163,7 @@ HARNESS_SRC := harness/main.c harness/cli.c harness/plan.c harness/pass.c harnes
 	harness/collection.c harness/report.c harness/workloads.c harness/floor.c harness/varkor.c \
 	harness/world.c harness/history.c harness/parallel.c \
 	harness/update.c harness/stats.c harness/alloc.c harness/scenario_file.c \
-	harness/scenario_engine.c harness/scenario_run.c
+	harness/scenario_engine.c harness/scenario_run.c harness/output.c
 TEST_SRC := tests/conformance.c tests/ops.c tests/model.c harness/alloc.c
 # The scenario file layer's own test program (it needs no backend).
 SCENARIO_TEST_SRC := tests/scenario_file.c harness/scenario_file.c
@@ -146,7 +207,7 @@ TSAN_TEST_BIN := build/tsan/parallel
 TSAN_TEST_SRC := tests/parallel.c tests/ops.c tests/model.c $(filter-out harness/main.c,$(HARNESS_SRC))
 TSAN_BIN := build/tsan/ecsbench
 
-.PHONY: all deps deps-fuzz deps-tsan deps-valgrind deps-plots deps-browser bench reference plots cachegrind profile table \
+.PHONY: all deps deps-fuzz deps-tsan deps-valgrind deps-plots deps-browser bench bench-locked reference plots cachegrind profile table \
 	compare report repeat scenario-plots test test-browser fuzz fuzz-merge clean help
 all: $(BIN) $(TEST_BIN) $(SCENARIO_TEST_BIN) $(ENGINE_TEST_BIN) $(COMPARE_BIN)
 
@@ -281,31 +342,51 @@ fuzz: $(FUZZ_BIN)
 fuzz-merge: $(FUZZ_BIN)
 	$(FUZZ_BIN) -merge=1 tests/corpus build/fuzz/corpus
 
+# make bench holds the output's lock (OUTPUT.lock, scripts/lock.sh) for the run and its figures:
+# a second run into the same output is refused while it lasts. build/ecsbench keeps a previous
+# CSV, its samples and what was made from them (--derived: the figures, the table, a comparison)
+# in previous/DATE-NAME/ beside the CSV; make plots then draws the figures of the new CSV alone,
+# and a report page of this output is made again.
 bench: $(BIN)
+	$(Q)scripts/lock.sh $(call q,$(if $(SCENARIO),$(SC_OUTPUT),$(OUTPUT))) 'make bench' \
+		$(MAKE) --no-print-directory bench-locked
+
+# --option 'value' for NAME:option when NAME is not empty (SET: a --set per word)
+opt = $(if $(filter SET:%,$(1)),$(foreach x,$(SET),--set $(call q,$(x))),$(if \
+	$($(call var_names,$(1))),--$(lastword $(subst :, ,$(1))) $(call q,$($(call var_names,$(1))))))
+# --derived FILE=NAME of what make makes from CSV $(1) (name $(2)): its table and comparison.
+derived = --derived $(call q,$(call table_of,$(1))=$(2)-table.md) \
+	--derived $(call q,$(call path_base,$(1))-compare=$(2)-compare)
+OUT_NAME = $(call path_name,$(OUTPUT))
+# Whether this output had a report page, which make bench then makes again for the new CSV (make
+# expands a recipe before it runs its first line: this is before the run). The page of another
+# OUTPUT=x.csv goes with the previous CSV (its links hold there); the default one, which shows
+# every profile, is only made again.
+had_report = $(shell test -f $(call q,$(REPORT)) && echo y)
+SC_OUT_NAME = $(call path_name,$(SC_OUTPUT))
+bench-locked: $(BIN)
 ifneq ($(SCENARIO),)
-	@mkdir -p $(dir $(SC_OUTPUT))
-	$(if $(REFERENCE),ECSBENCH_REFERENCE=1 )$(BIN) --scenario $(SCENARIO) \
-		$(if $(SWEEP),--sweep $(SWEEP)) $(if $(POINTS),--points $(POINTS)) \
-		$(if $(SPACING),--spacing $(SPACING)) $(foreach x,$(SET),--set $(x)) \
-		$(if $(filter-out all,$(BACKENDS)),--backends $(BACKENDS)) \
-		$(if $(PROCESSES),--processes $(PROCESSES)) --output $(SC_OUTPUT)
-	$(Q)$(MAKE) --no-print-directory scenario-plots SCENARIO=$(SCENARIO) SWEEP=$(SWEEP) || \
+	@mkdir -p $(call q,$(call path_dir,$(SC_OUTPUT)))
+	$(if $(REFERENCE),ECSBENCH_REFERENCE=1 )$(BIN) $(foreach v,$(SCENARIO_VARS),$(call opt,$(v))) \
+		--output $(call q,$(SC_OUTPUT)) $(call derived,$(SC_OUTPUT),$(SC_OUT_NAME)) \
+		--derived $(call q,$(SC_FIGURE)=$(SC_OUT_NAME)-plots/$(SC_OUT_NAME).png)
+	$(Q)$(MAKE) --no-print-directory scenario-plots || \
 		echo "make bench: $(SC_OUTPUT) is written; the figure was not drawn (see above)" >&2
 else
-	@mkdir -p $(dir $(OUTPUT))
-	$(if $(REFERENCE),ECSBENCH_REFERENCE=1) $(BIN) --profile $(PROFILE) --backends $(BACKENDS) --workloads $(WORKLOADS) \
-		--entities $(ENTITIES) --components $(COMPONENTS) $(if $(PROCESSES),--processes $(PROCESSES)) \
-		$(if $(REPS),--reps $(REPS)) $(if $(WARMUP),--warmup $(WARMUP)) \
-		--seed $(SEED) $(if $(SYSTEMS),--systems $(SYSTEMS)) --component-size $(COMPONENT_SIZE) \
-		--scale $(SCALE) $(if $(THREADS),--threads $(THREADS)) --history $(HISTORY) --output $(OUTPUT)
-	$(Q)$(MAKE) --no-print-directory plots PROFILE=$(PROFILE) OUTPUT=$(OUTPUT) PLOTS=$(PLOTS) || \
+	@mkdir -p $(call q,$(call path_dir,$(OUTPUT)))
+	$(if $(REFERENCE),ECSBENCH_REFERENCE=1 )$(BIN) $(foreach v,$(BENCH_VARS),$(call opt,$(v))) \
+		--output $(call q,$(OUTPUT)) $(call derived,$(OUTPUT),$(OUT_NAME)) \
+		--derived $(call q,$(PLOTS)/$(PROFILE)=$(OUT_NAME)-plots/$(PROFILE)) \
+		$(if $(default_output),,--derived $(call q,$(REPORT)=$(OUT_NAME)-report.html))
+	$(Q)$(MAKE) --no-print-directory plots PLOTS=$(call q,$(PLOTS)) || \
 		echo "make bench: $(OUTPUT) is written; the plots were not drawn (see above)" >&2
+	$(Q)$(if $(had_report),$(MAKE) --no-print-directory report PLOTS=$(call q,$(PLOTS)),true)
 endif
 
 # The figure of a scenario run again from its CSV (the same SCENARIO, SWEEP and OUTPUT).
 scenario-plots: | deps-plots
 	@test -n '$(SCENARIO)' || { echo "usage: make scenario-plots SCENARIO=file [SWEEP=KEY=A..B] [OUTPUT=x.csv]" >&2; exit 2; }
-	$(Q)scripts/scenario_plot.sh -o $(SC_PLOTS) $(SC_OUTPUT)
+	$(Q)scripts/scenario_plot.sh -o $(call q,$(SC_PLOTS)) $(call q,$(SC_OUTPUT))
 
 # The reference run that the README cites, from committed code only: the benchmark and its
 # figures into results/reference/ and plots/reference/, then its table.
@@ -318,33 +399,36 @@ reference:
 
 # Draws PLOTS/$(PROFILE)/*.png and PLOTS/profiles/*.png from the CSV files in RESULTS_DIR.
 plots: | deps-plots
-	$(Q)scripts/plot.sh -r $(RESULTS_DIR) -i $(OUTPUT) -o $(PLOTS) $(PROFILE)
+	$(Q)scripts/plot.sh -r $(call q,$(RESULTS_DIR)) -i $(call q,$(OUTPUT)) -o $(call q,$(PLOTS)) $(PROFILE)
 
 # Simulated caches over the timed call only -> RESULTS_DIR/cachegrind-$(PROFILE).csv (a case
 # measured again replaces its row), then PLOTS/$(PROFILE)/cache-*.png.
 cachegrind: $(CG_BIN) | deps-plots
-	scripts/cachegrind.sh -p $(PROFILE) -b $(BACKENDS) -w $(CG_WORKLOADS) -n $(CG_ENTITIES) \
-		-B $(COMPONENT_SIZE) -s $(SCALE) -H $(CG_HISTORY) -o $(RESULTS_DIR)/cachegrind-$(PROFILE).csv \
-		-k $(CG_COMPONENTS) $(if $(SYSTEMS),-S $(SYSTEMS))
-	$(Q)scripts/plot.sh -r $(RESULTS_DIR) -i $(OUTPUT) -o $(PLOTS) $(PROFILE)
+	scripts/cachegrind.sh -p $(PROFILE) -b $(call q,$(BACKENDS)) -w $(call q,$(CG_WORKLOADS)) \
+		-n $(call q,$(CG_ENTITIES)) -B $(COMPONENT_SIZE) -s $(SCALE) -H $(call q,$(CG_HISTORY)) \
+		-o $(call q,$(RESULTS_DIR)/cachegrind-$(PROFILE).csv) -k $(call q,$(CG_COMPONENTS)) \
+		$(if $(SYSTEMS),-S $(SYSTEMS))
+	$(Q)scripts/plot.sh -r $(call q,$(RESULTS_DIR)) -i $(call q,$(OUTPUT)) -o $(call q,$(PLOTS)) $(PROFILE)
 
 # Where one backend spends a workload's timed call -> RESULTS_DIR/profile-$(BACKEND)-$(WORKLOAD).txt
 profile: $(CG_BIN)
 	scripts/profile.sh -p $(PROFILE) -b $(BACKEND) -w $(WORKLOAD) -n $(PF_ENTITIES) \
-		-B $(COMPONENT_SIZE) -s $(SCALE) -o $(RESULTS_DIR)/profile-$(BACKEND)-$(WORKLOAD).txt \
+		-B $(COMPONENT_SIZE) -s $(SCALE) -o $(call q,$(RESULTS_DIR)/profile-$(BACKEND)-$(WORKLOAD).txt) \
 		-k $(PF_COMPONENTS) $(if $(SYSTEMS),-S $(SYSTEMS))
 
 # make table reads CSV (default: the profile's in RESULTS_ROOT) and writes its table beside it:
 # RESULTS_ROOT/table-$(PROFILE).md for the default CSV, x-table.md for CSV=x.csv.
 BASELINE ?= hash
 CSV ?= $(RESULTS_ROOT)/$(PROFILE).csv
-TABLE = $(if $(filter $(abspath $(RESULTS_ROOT)/$(PROFILE).csv),$(abspath $(CSV))),$(RESULTS_ROOT)/table-$(PROFILE).md,$(basename $(CSV))-table.md)
+table_of = $(if $(call same_path,$(RESULTS_ROOT)/$(PROFILE).csv,$(1)),$(RESULTS_ROOT)/table-$(PROFILE).md,$(call path_base,$(1))-table.md)
+TABLE = $(call table_of,$(CSV))
+# The table is written beside it and renamed: a failed write (a full disk) leaves none.
 table:
-	@test -r '$(CSV)' || { echo "make table: cannot read $(CSV); run make bench PROFILE=$(PROFILE) first, or give CSV= (REFERENCE=1: the reference results)" >&2; exit 2; }
-	@scripts/table.sh '$(CSV)' '$(BASELINE)' '$(TB_ENTITIES)' '$(TB_COMPONENTS)' > '$(TABLE).tmp' || \
-		{ rm -f '$(TABLE).tmp'; exit 2; }
-	@mv '$(TABLE).tmp' '$(TABLE)'
-	@cat '$(TABLE)'
+	@test -r $(call q,$(CSV)) || { echo "make table: cannot read $(CSV); run make bench PROFILE=$(PROFILE) first, or give CSV= (REFERENCE=1: the reference results)" >&2; exit 2; }
+	@scripts/table.sh $(call q,$(CSV)) $(call q,$(BASELINE)) $(call q,$(TB_ENTITIES)) $(call q,$(TB_COMPONENTS)) > $(call q,$(TABLE).tmp) || \
+		{ rm -f $(call q,$(TABLE).tmp); echo "make table: $(TABLE) was not written" >&2; exit 2; }
+	@mv $(call q,$(TABLE).tmp) $(call q,$(TABLE))
+	@cat $(call q,$(TABLE))
 	@echo "(written to $(TABLE))"
 
 # make compare: ecsbench-compare's verdicts on stdout, then a figure per workload with both runs
@@ -352,16 +436,18 @@ table:
 # compare.txt. PROFILES=1: OLD and NEW are two profiles of one run set (A against AAA).
 compare: $(COMPARE_BIN) | deps-plots
 	@test -n "$(OLD)" -a -n "$(NEW)" || { echo "usage: make compare OLD=results/x.csv NEW=results/y.csv [PROFILES=1]" >&2; exit 2; }
-	@scripts/compare.sh $(if $(PROFILES),-p) '$(OLD)' '$(NEW)'
+	@scripts/compare.sh $(if $(PROFILES),-p) $(call q,$(OLD)) $(call q,$(NEW))
 
 # make report: one page with every figure of a run, its captions and its tables, that opens from
 # the file system: results/report.html for the default OUTPUT (every profile's CSV in
 # RESULTS_ROOT, the figures in PLOTS), x-report.html beside OUTPUT=x.csv (the figures in x-plots/).
-REPORT = $(if $(default_output),$(RESULTS_ROOT)/report.html,$(basename $(OUTPUT))-report.html)
-REPORT_CSVS = $(if $(default_output),$(wildcard $(foreach p,A AA AAA,$(RESULTS_ROOT)/$(p).csv)),$(wildcard $(OUTPUT)))
+REPORT = $(if $(default_output),$(RESULTS_ROOT)/report.html,$(call path_base,$(OUTPUT))-report.html)
+# (quoted for the shell: a path may hold spaces)
+REPORT_CSVS = $(if $(default_output),$(foreach f,$(wildcard $(foreach p,A AA AAA,$(RESULTS_ROOT)/$(p).csv)),$(call q,$(f))),$(if \
+	$(shell test -f $(call q,$(OUTPUT)) && echo y),$(call q,$(OUTPUT))))
 report:
-	@test -n '$(REPORT_CSVS)' || { echo "make report: no $(OUTPUT): run make bench PROFILE=$(PROFILE)$(if $(default_output),, OUTPUT=$(OUTPUT)) first" >&2; exit 2; }
-	$(Q)scripts/report.sh -o '$(REPORT)' -p '$(PLOTS)' $(REPORT_CSVS)
+	@$(if $(REPORT_CSVS),true,false) || { echo "make report: no $(OUTPUT): run make bench PROFILE=$(PROFILE)$(if $(default_output),, OUTPUT=$(OUTPUT)) first" >&2; exit 2; }
+	$(Q)scripts/report.sh -o $(call q,$(REPORT)) -p $(call q,$(PLOTS)) $(REPORT_CSVS)
 
 # The repeatability check: a reduced but representative sweep of PROFILE, run twice from
 # scratch into results/repeat/, then what the second run keeps of the first's conclusions.
@@ -392,20 +478,28 @@ test-browser: $(BIN) $(COMPARE_BIN) | deps-plots deps-browser
 clean:
 	rm -rf build
 
+# "(A= B= ...)" of a list of variables, folded under make help's second column
+help_vars = @echo "$(4)($(foreach v,$(filter-out $(2),$(call var_names,$(1))),$(v)=)$(3))$(5)" | \
+	fold -s -w 76 | sed 's/^/                      /; s/ *$$//'
 help:
 	@echo "make                  build build/ecsbench and the tests"
 	@echo "make bench PROFILE=A  every backend, workload, k=1..3, N=2^10..2^20 -> results/A.csv"
-	@echo "                      (BACKENDS= WORKLOADS= ENTITIES= COMPONENTS= PROCESSES= REPS= WARMUP= SEED="
-	@echo "                      SYSTEMS= COMPONENT_SIZE= SCALE= THREADS= HISTORY= OUTPUT=)"
+	$(call help_vars,$(BENCH_VARS),PROFILE, OUTPUT=)
 	@echo "                      HISTORY=lived-in,pristine: the best case beside (build/ecsbench --list)"
 	@echo "                      then draws plots/A/*.png and plots/profiles/*.png; OUTPUT=x.csv: plots in x-plots/"
+	@echo "                      A previous CSV is never replaced: it goes with its samples, figures,"
+	@echo "                      table and comparison to results/previous/DATE-A/ (the run says where)."
+	@echo "                      One run at a time into an OUTPUT: a second is refused (OUTPUT.lock)."
 	@echo "make bench SCENARIO=scenarios/shooter.ini   ns per frame by phase, every backend, the floor and"
 	@echo "                      the harness alone -> results/scenario-shooter.csv, plots/scenario-shooter.png"
-	@echo "                      (SWEEP=KEY=A..B POINTS=6 SPACING=linear SET='KEY=VALUE ...' PROCESSES= BACKENDS=)"
-	@echo "                      SWEEP: results/scenario-NAME-KEY.csv, lines against the swept value"
+	$(call help_vars,$(SCENARIO_VARS),SCENARIO, OUTPUT=)
+	@echo "                      SWEEP=KEY=A..B POINTS=6 SPACING=linear SET='KEY=VALUE ...'"
+	@echo "                      SWEEP: results/scenario-NAME-KEY.csv, lines against the swept value;"
+	$(call help_vars,$(BENCH_VARS),$(call var_names,$(SCENARIO_VARS)),,the sweep's , do not apply (refused))
 	@echo "make plots PROFILE=A  draw the plots again from results/"
 	@echo "make cachegrind PROFILE=A   D refs, D1/LLd misses of the timed call under valgrind"
-	@echo "                      -> results/cachegrind-A.csv (a case measured again replaces its row),"
+	@echo "                      -> results/cachegrind-A.csv (a case measured again replaces its row:"
+	@echo "                      the CSV as it was goes to results/previous/DATE-cachegrind-A/),"
 	@echo "                      plots/A/cache-*.png (BACKENDS= WORKLOADS= ENTITIES=16384,131072 COMPONENTS=2 SYSTEMS=)"
 	@echo "make profile BACKEND=hash WORKLOAD=iterate   top functions of the timed call, per entity too"
 	@echo "                      -> results/profile-hash-iterate.txt (ENTITIES=131072 COMPONENTS=2)"
@@ -424,6 +518,9 @@ help:
 	@echo "make test-browser     the report page in headless Chromium: every image loads; a screenshot"
 	@echo "make fuzz             libFuzzer on every backend for FUZZ_SECONDS (default 60)"
 	@echo "make clean            remove build/"
+	@echo ""
+	@echo "A variable make does not know on its command line (PROFLE=AAA) is refused before anything"
+	@echo "runs, naming the nearest known one; paths may hold spaces (OUTPUT='my results/x.csv')."
 	@echo ""
 	@echo "Reference results (what the README cites; maintainers only):"
 	@echo "  results/reference/ and plots/reference/ are committed; a user's runs never write there."

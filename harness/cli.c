@@ -79,7 +79,13 @@ static void help(void)
 	       "                     swept over N (seed 001's), 0.001..100 (default: 1)\n"
 	       "  --seed S           seed of the component values and decisions (default: 1)\n"
 	       "  --output PATH      CSV to write: a regular file or a new one in a writable\n"
-	       "                     folder; - is standard output (default: results/<profile>.csv)\n"
+	       "                     folder; - is standard output (default: results/<profile>.csv).\n"
+	       "                     A previous PATH is never replaced: it and its samples are\n"
+	       "                     moved to previous/DATE-NAME/ beside it (DATE: when it was\n"
+	       "                     written). PATH.lock, held for the run, refuses a second run\n"
+	       "  --derived PATH=NAME  a file or folder made from the previous output (figures, a\n"
+	       "                     table): goes with it into its previous/ folder as NAME\n"
+	       "                     (make bench names its figures and table; repeatable)\n"
 	       "  --no-pin           do not pin the measuring process to one CPU\n"
 	       "  --list             list backends, workloads and profiles, and exit\n"
 	       "  --help             this text\n\n"
@@ -138,8 +144,9 @@ static const char *profile_name_at(size_t i) { return profiles[i].name; }
 static const char *history_name_at(size_t i) { return histories[i].name; }
 
 /*
- * Splits a comma list; calls item() on each piece. An empty piece ("hash,,vector", a leading
- * or trailing comma) is refused, naming the list: it is a typo, never a way to say something.
+ * Splits a comma list; calls item() on each piece, without the spaces around it ("hash,
+ * vector" is hash and vector). An empty piece ("hash,,vector", a leading or trailing comma) is
+ * refused, naming the list: it is a typo, never a way to say something.
  */
 static void each_item(const char *what, const char *arg, void (*item)(struct options *, const char *),
                       struct options *o)
@@ -154,6 +161,10 @@ static void each_item(const char *what, const char *arg, void (*item)(struct opt
 		char *comma = strchr(p, ',');
 		if (comma)
 			*comma = '\0';
+		while (*p == ' ' || *p == '\t')
+			p++;
+		for (char *end = p + strlen(p); end > p && (end[-1] == ' ' || end[-1] == '\t');)
+			*--end = '\0';
 		if (!*p)
 			usage_error("%s list '%s' has an empty item (item %zu)", what, arg, position);
 		item(o, p);
@@ -528,6 +539,7 @@ void options_parse(int argc, char **argv, struct options *o)
 		{"layout", required_argument, 0, 'L'},    {"trace-samples", no_argument, 0, 'T'},
 		{"clock", required_argument, 0, 'C'},     {"threads", required_argument, 0, 1020},
 		{"history", required_argument, 0, 'H'},
+		{"derived", required_argument, 0, 1040},
 		{"scenario", required_argument, 0, 1010}, {"sweep", required_argument, 0, 1011},
 		{"points", required_argument, 0, 1012},   {"spacing", required_argument, 0, 1013},
 		{"set", required_argument, 0, 1014},
@@ -586,6 +598,16 @@ void options_parse(int argc, char **argv, struct options *o)
 				usage_error("empty output path");
 			o->output = optarg;
 			break;
+		case 1040: {
+			const char *eq = strrchr(optarg, '=');
+			if (!eq || eq == optarg || !eq[1] || eq[1] == '/' || strstr(eq + 1, ".."))
+				usage_error("--derived '%s' is not PATH=NAME (NAME a relative name in the "
+				            "previous result's folder)", optarg);
+			if (o->derived_count == MAX_LIST)
+				usage_error("too many --derived options (at most %d)", MAX_LIST);
+			o->derived[o->derived_count++] = optarg;
+			break;
+		}
 		case 'l': o->list = true; break;
 		case 'P': o->no_pin = true; break;
 		case 'F': o->no_floor = true; break;

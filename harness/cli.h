@@ -50,6 +50,10 @@ struct options {
 	const char *output;     /* as given, or the default results/<profile>.csv; "-": stdout */
 	char output_path[4096]; /* where the CSV really goes: a symlink resolved */
 	bool to_stdout;
+	/* --derived PATH=NAME: files made from the output (its figures, its table) that go with a
+	 * previous output into previous/DATE-NAME/ when a run replaces it (output.h) */
+	const char *derived[MAX_LIST];
+	size_t derived_count;
 	bool list;
 	bool no_pin;
 	bool no_floor;

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/personality.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -503,12 +504,17 @@ static int run_child(const struct options *o, struct plan *plan, struct progress
 		return -1;
 	}
 	fflush(stderr);
-	pid_t pid = fork();
+	pid_t parent = getpid(), pid = fork();
 	if (pid < 0) {
 		collection_message(c, "cannot start process %u: %s", pass + 1, strerror(errno));
 		return -1;
 	}
 	if (pid == 0) {
+		/* Killed with the driver, even by SIGKILL, which no handler sees: a measuring process
+		 * left running would go on for minutes, holding the CPU and whatever it inherited (make
+		 * bench's lock on the output). */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+			_exit(127);
 		close(fds[0]);
 		if (dup2(fds[1], CHILD_FD) < 0)
 			_exit(127);

@@ -44,8 +44,12 @@
 #
 # A case is backend x profile x systems x workload x N x k x component bytes: a new row of a case
 # replaces the CSV's old one, so that a short trial never leaves stale rows beside fresh ones,
-# and each row keeps the date and commit of the run that measured it. The CSV is rewritten
-# through a temporary file: an interrupted run leaves the previous one whole.
+# and each row keeps the date and commit of the run that measured it: the CSV gathers the cases of
+# every run into it on purpose. When a run replaces rows, the CSV as it was goes to
+# previous/DATE-NAME/ beside it (DATE: when it was written), as build/ecsbench keeps a CSV it
+# replaces, and the run says so. The CSV is rewritten through a temporary file: an interrupted or
+# failed run (a full disk) leaves the previous one whole. One run at a time writes a CSV: the run
+# holds its lock (scripts/lock.sh), and a second is refused while the first lasts.
 set -eu
 
 # shellcheck source=scripts/caches.sh
@@ -78,9 +82,14 @@ while getopts p:b:w:n:k:S:B:s:H:o:j:x:V:h opt; do
 	*) usage ;;
 	esac
 done
+[ -n "$out" ] || out=results/cachegrind-$profile.csv
+# Under the CSV's lock (two runs at once would each merge over the other's rows): the script runs
+# again under scripts/lock.sh, with the same arguments ("$@" is whole until the shift below).
+if [ -z "${CACHEGRIND_LOCKED:-}" ]; then
+	CACHEGRIND_LOCKED=1 exec "$(dirname "$0")/lock.sh" "$out" cachegrind.sh "$0" "$@"
+fi
 shift $((OPTIND - 1))
 [ $# -eq 0 ] || usage
-[ -n "$out" ] || out=results/cachegrind-$profile.csv
 [ -n "$jobs" ] || jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 case "$jobs" in '' | *[!0-9]* | 0) echo "cachegrind.sh: bad job count '$jobs'" >&2; exit 2 ;; esac
 command -v "$valgrind" >/dev/null 2>&1 || {
@@ -251,8 +260,19 @@ awk -F, -v header="$header" '
 	key() in fresh { replaced++; next }
 	{ print }
 	END { for (i = 1; i <= nf; i++) print rows[i]
-		printf "cachegrind.sh: %d row%s measured, %d of them replacing an older row of the same case\n",
-			nf, nf == 1 ? "" : "s", replaced > "/dev/stderr" }' "$fresh" "$out" >"$merged"
+		printf "cachegrind.sh: %d row%s measured, %d of them replacing an older row of the same case" \
+			" (the other rows stay)\n", nf, nf == 1 ? "" : "s", replaced > "/dev/stderr"
+		print replaced + 0 > count }' count="$work/replaced.$$" "$fresh" "$out" >"$merged"
+replaced=$(cat "$work/replaced.$$")
+rm -f "$work/replaced.$$"
+if [ "$replaced" -gt 0 ]; then
+	base=$(dirname "$out")/previous/$(date -u -r "$out" +%Y-%m-%dT%H%M%SZ)-$(basename "$out" .csv)
+	keep=$base i=1
+	while [ -e "$keep" ]; do i=$((i + 1)); keep=$base-$i; done
+	mkdir -p "$keep"
+	mv "$out" "$keep/"
+	echo "cachegrind.sh: the previous $out is kept in $keep/" >&2
+fi
 mv "$merged" "$out"
 
 # The backends must have done the same work: equal checksums per workload x N x k x size.

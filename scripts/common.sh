@@ -105,6 +105,10 @@ noisy_means() {
 	sed -n 's/^# .*; \(rows [^;]*\) are flagged noisy.*/\1/p; s/^# .*; \(rows [^;]*\) flagged noisy.*/\1/p' "$1" | head -n 1
 }
 
+# png_whole FILE: whether FILE is a whole PNG. gnuplot does not report a failed write: on a full
+# disk it exits 0 with the PNG cut short (or empty); a PNG ends with its IEND chunk.
+png_whole() { [ -s "$1" ] && [ "$(tail -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 49454e44ae426082 ]; }
+
 # gp SCRIPT ARGS: gnuplot -e ARGS SCRIPT. What gnuplot says goes to a log, shown when it fails
 # (or with -v): a normal run prints no warnings.
 gp() {

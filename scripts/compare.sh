@@ -92,15 +92,14 @@ for f in old new; do
 	fi
 done
 
+# Everything is drawn into a folder of its own inside DIR (so that moving it into place is a
+# rename), each figure checked whole, and replaces the previous comparison only when all is drawn.
 mkdir -p "$dir"
-if [ -f "$dir/figures.txt" ]; then
-	while read -r f; do
-		case "$f" in *.png) rm -f "$dir/$f" ;; esac
-	done <"$dir/figures.txt"
-fi
-: >"$dir/figures.txt"
-cp "$tmp/compare.txt" "$dir/compare.txt"
-cp "$tmp/verdicts.csv" "$dir/verdicts.csv"
+stage=$(mktemp -d "$dir/.compare.XXXXXX")
+trap 'rm -rf "$tmp" "$stage"' EXIT
+: >"$stage/figures.txt"
+cp "$tmp/compare.txt" "$stage/compare.txt"
+cp "$tmp/verdicts.csv" "$stage/verdicts.csv"
 
 # --- what the titles say --------------------------------------------------------------------
 oprof=$(distinct 2 <"$tmp/old.csv" | head -n 1)
@@ -202,9 +201,15 @@ ratio_range() {
 
 points() { case "$1" in 0) echo "no point" ;; 1) echo "1 point" ;; *) echo "$1 points" ;; esac; }
 drew=0
+# wrote FIGURE: gnuplot does not report a failed write (a full disk cuts the PNG short and it
+# still exits 0), so the file itself is checked.
 wrote() {
-	echo "compare.sh: wrote $1" >&2
-	basename "$1" >>"$dir/figures.txt"
+	png_whole "$1" || {
+		echo "compare.sh: cannot write $dir/${1##*/}: gnuplot left $(wc -c <"$1" 2>/dev/null || echo no) bytes," \
+			"not a whole PNG (a full disk?); the previous comparison stays" >&2
+		exit 1
+	}
+	basename "$1" >>"$stage/figures.txt"
 	drew=$((drew + 1))
 }
 
@@ -254,7 +259,7 @@ for workload in $(awk -F, -v re="$fixed_re" '$2 !~ re' "$tmp/ratios.csv" | disti
 	marks=" $(for f in "$d"/*-new.dat; do
 		awk -F, -v n="$(basename "$f" -new.dat)" '$5 > 0 { f = 1 } $5 < 0 { s = 1 }
 			END { if (f) printf "%s-faster ", n; if (s) printf "%s-slower ", n }' "$f"; done)"
-	out=$dir/$workload.png
+	out=$stage/$workload.png
 	gp "$here/compare.gp" "scripts='$(gp_quote "$here")'; dir='$(gp_quote "$d")'; out='$(gp_quote "$out")'; \
 		workload='$title'; backends='$backends'; styles='$styles'; ks='$ks'; have='$have'; \
 		marks='$marks'; ymin=$ymin; ymax=$ymax; nmin=$nmin; nmax=$nmax; rmin=$rmin; rmax=$rmax; drift=$drift; \
@@ -311,7 +316,7 @@ if awk -F, -v re="$fixed_re" '$2 ~ re { found = 1; exit } END { exit !found }' "
 	touch "$d/old.dat" "$d/new.dat" "$d/ratio.dat"
 	marked=$(awk -F, '$6 != 0' "$d/new.dat" | wc -l)
 	slots() { printf ' %s ' "$(cut -d, -f2 "$1" | sort -un | tr '\n' ' ')"; }
-	out=$dir/varkor.png
+	out=$stage/varkor.png
 	gp "$here/compare-fixed.gp" "scripts='$(gp_quote "$here")'; dir='$(gp_quote "$d")'; out='$(gp_quote "$out")'; \
 		missing='$(gp_quote "$missing")'; backends='$backends'; styles='$styles'; \
 		oldslots='$(slots "$d/old.dat")'; newslots='$(slots "$d/new.dat")'; ratioslots='$(slots "$d/ratio.dat")'; \
@@ -325,5 +330,15 @@ if awk -F, -v re="$fixed_re" '$2 ~ re { found = 1; exit } END { exit !found }' "
 	wrote "$out"
 fi
 
+# Into place: the previous comparison's figures go, then this one's files replace theirs (renames).
+if [ -f "$dir/figures.txt" ]; then
+	while read -r f; do
+		case "$f" in *.png) rm -f "$dir/$f" ;; esac
+	done <"$dir/figures.txt"
+fi
+for f in "$stage"/*; do
+	mv -f "$f" "$dir/" || exit 1
+	case "$f" in *.png) echo "compare.sh: wrote $dir/${f##*/}" >&2 ;; esac
+done
 [ "$drew" -gt 0 ] || echo "compare.sh: no workload to draw: the rows in common hold none" >&2
 echo "compare.sh: figures in $dir/ ($drew), verdicts in $dir/verdicts.csv" >&2

@@ -86,10 +86,15 @@ command -v gnuplot >/dev/null 2>&1 || {
 }
 mkdir -p "$top/build/plots"
 tmp=$(mktemp -d "$top/build/plots/run.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+# The figures are drawn into a folder of their own inside PLOTS_DIR (so that moving them into
+# place is a rename), each checked whole, and replace the old ones only when all are drawn.
+stage=
+trap 'rm -rf "$tmp" ${stage:+"$stage"}' EXIT
 trap 'exit 1' HUP INT TERM
 
 . "$here/common.sh"
+mkdir -p "$plots" && stage=$(mktemp -d "$plots/.plot.XXXXXX") ||
+	{ echo "plot.sh: cannot write figures into $plots" >&2; exit 1; }
 
 # The timing files this run reads, normalised: the profile's own, and every profile's for the
 # profile comparison.
@@ -163,8 +168,14 @@ suffix() {
 sizetext() { [ "$1" = 8 ] || echo "; Position and Velocity $1 bytes"; }
 
 drew=0
+# wrote FIGURE: a figure drawn into the stage; gnuplot does not report a failed write (a full
+# disk cuts the PNG short and it still exits 0), so the file itself is checked.
 wrote() {
-	echo "plot.sh: wrote $1" >&2
+	png_whole "$1" || {
+		echo "plot.sh: cannot write $plots/${1#"$stage"/}: gnuplot left $(wc -c <"$1" 2>/dev/null || echo no) bytes," \
+			"not a whole PNG (a full disk?); no figure was replaced" >&2
+		exit 1
+	}
 	drew=$((drew + 1))
 }
 
@@ -206,7 +217,7 @@ if [ "$have_csv" = 1 ]; then
 		sizes=$(awk -F, -v w="$workload" '$3 == w' "$tmp/time.csv" | distinct 6 | sort -n)
 		for size in $sizes; do
 			d=$tmp/time/$workload-$size
-			mkdir -p "$d" "$plots/$profile"
+			mkdir -p "$d" "$stage/$profile"
 			awk -F, -v w="$workload" -v s="$size" '$3 == w && $6 == s' "$tmp/time.csv" |
 				sort -t, -k4,4n >"$d/rows.csv"
 			# A series file per k and backend: N, ns per entity, bar low, bar high, noisy (sorted by
@@ -241,7 +252,7 @@ if [ "$have_csv" = 1 ]; then
 			[ "$tmost" -le 1 ] || title="$workload at T = $tmost threads (the largest measured)"
 			[ "$noisy" -eq 0 ] ||
 				reptext="$reptext; ringed: $noisy of $(grep -vc '^floor,' "$d/rows.csv") rows noisy (${shortmeans:-as the CSV flags them})"
-			out=$plots/$profile/$workload$(suffix "$size" "$sizes").png
+			out=$stage/$profile/$workload$(suffix "$size" "$sizes").png
 			gp "$here/time.gp" "scripts='$(gp_quote "$here")'; dir='$(gp_quote "$d")'; out='$(gp_quote "$out")'; \
 				workload='$title'; backends='$backends'; styles='$styles'; ks='$ks'; \
 				have='$have'; noisyhave='$noisyhave'; floor=$floor; ymin=$1; ymax=$2; nmin=$3; nmax=$4; \
@@ -272,7 +283,7 @@ if [ "$have_csv" = 1 ] && grep -v '^#' "$csv" | grep -m 1 '^backend,' | tr ',' '
 		sizes=$(awk -F, -v w="$workload" '$1 == w' "$tmp/speedup.csv" | distinct 4 | sort -n)
 		for size in $sizes; do
 			d=$tmp/speedup/$workload-$size
-			mkdir -p "$d" "$plots/$profile"
+			mkdir -p "$d" "$stage/$profile"
 			n=$(awk -F, -v w="$workload" -v s="$size" '$1 == w && $4 == s && $2 + 0 > m { m = $2 + 0 } END { print m }' "$tmp/speedup.csv")
 			awk -F, -v w="$workload" -v s="$size" -v n="$n" '$1 == w && $4 == s && $2 == n' "$tmp/speedup.csv" |
 				sort -t, -k5,5n >"$d/rows.csv"
@@ -289,7 +300,7 @@ if [ "$have_csv" = 1 ] && grep -v '^#' "$csv" | grep -m 1 '^backend,' | tr ',' '
 			# shellcheck disable=SC2046
 			set -- $(awk -F, '{ if ($5 + 0 > t) t = $5 + 0; for (i = 7; i <= 9; i++) if ($i + 0 > y) y = $i + 0 }
 				END { if (y > 2 * t) y = 2 * t; if (y < t) y = t; print t, y }' "$d/rows.csv")
-			out=$plots/$profile/$workload-speedup$(suffix "$size" "$sizes").png
+			out=$stage/$profile/$workload-speedup$(suffix "$size" "$sizes").png
 			gp "$here/speedup.gp" "scripts='$(gp_quote "$here")'; dir='$(gp_quote "$d")'; out='$(gp_quote "$out")'; \
 				workload='$workload'; backends='$backends'; styles='$styles'; ks='$ks'; ts='$ts'; \
 				have='$have'; floor=$floor; tmax=$1; ymax=$2; n='$n'; \
@@ -308,7 +319,7 @@ if [ "$have_csv" = 1 ] && awk -F, -v re="$fixed_re" '$3 ~ re && $1 != "floor" { 
 	sizes=$(awk -F, -v re="$fixed_re" '$3 ~ re' "$tmp/time.csv" | distinct 6 | sort -n)
 	for size in $sizes; do
 		d=$tmp/varkor-$size
-		mkdir -p "$d" "$plots/$profile"
+		mkdir -p "$d" "$stage/$profile"
 		awk -F, -v re="$fixed_re" -v s="$size" '$3 ~ re && $6 == s && $1 != "floor"' "$tmp/time.csv" >"$d/rows.csv"
 		# shellcheck disable=SC2046
 		backends=$(in_palette_order $(distinct 1 <"$d/rows.csv"))
@@ -354,7 +365,7 @@ if [ "$have_csv" = 1 ] && awk -F, -v re="$fixed_re" '$3 ~ re && $1 != "floor" { 
 			  a0 = lo($8, a0); if ($8 > a1) a1 = $8 }
 			END { print (t0 == "" ? 0.001 : t0), (t1 > 0 ? t1 : 1), (m0 == "" ? 1 : m0), (m1 > 0 ? m1 : 1),
 				(a0 == "" ? 1 : a0), (a1 > 0 ? a1 : 1) }' "$d/bars.csv")
-		out=$plots/$profile/varkor$(suffix "$size" "$sizes").png
+		out=$stage/$profile/varkor$(suffix "$size" "$sizes").png
 		gp "$here/varkor.gp" "scripts='$(gp_quote "$here")'; data='$(gp_quote "$d/bars.csv")'; out='$(gp_quote "$out")'; \
 			missing='$(gp_quote "$missing")'; backends='$backends'; styles='$styles'; \
 			xtics_short='$(gp_quote "$xtics_short")'; xtics_full='$(gp_quote "$xtics_full")'; \
@@ -472,8 +483,8 @@ if [ -n "$profile_files" ]; then
 				if (hi > max) max = hi
 			}
 			END { if (min == "" || min <= 0) min = 0.001; if (max <= min) max = min * 10; print min, max }')
-		mkdir -p "$plots/profiles"
-		out=$plots/profiles/$workload.png
+		mkdir -p "$stage/profiles"
+		out=$stage/profiles/$workload.png
 		gp "$here/profiles.gp" "scripts='$(gp_quote "$here")'; dir='$(gp_quote "$d")'; out='$(gp_quote "$out")'; \
 			workload='$workload'; backends='$backends'; styles='$styles'; panels='$panels'; \
 			showsize=$showsize; have='$have'; noisyhave='$noisyhave'; floor=$floor; present='$present'; \
@@ -487,7 +498,7 @@ fi
 if [ "$have_cg" = 1 ]; then
 	for workload in $(distinct 2 <"$tmp/cache.csv"); do
 		d=$tmp/cache/$workload
-		mkdir -p "$d" "$plots/$profile"
+		mkdir -p "$d" "$stage/$profile"
 		sizes=$(awk -F, -v w="$workload" '$2 == w' "$tmp/cache.csv" | distinct 5 | sort -n)
 		for size in $sizes; do
 			awk -F, -v w="$workload" -v s="$size" '$2 == w && $5 == s' "$tmp/cache.csv" >"$d/rows-$size.csv"
@@ -525,7 +536,7 @@ if [ "$have_cg" = 1 ]; then
 			done
 			ymax=$(awk -F, '$6 > m { m = $6 } $7 > m { m = $7 } END { print m + 0 }' "$d/rows-$size.csv")
 			config=$(awk -F, '{ print $8 }' "$d/rows-$size.csv" | sort -u | tr '\n' '|' | sed 's/|$//; s/|/ | /g')
-			out=$plots/$profile/cache-$workload$(suffix "$size" "$sizes").png
+			out=$stage/$profile/cache-$workload$(suffix "$size" "$sizes").png
 			# shellcheck disable=SC2086
 			gp "$here/cache.gp" "scripts='$(gp_quote "$here")'; dir='$(gp_quote "$d")'; size='$size'; \
 				out='$(gp_quote "$out")'; workload='$workload'; backends='$backends'; \
@@ -538,3 +549,21 @@ if [ "$have_cg" = 1 ]; then
 fi
 
 [ "$drew" -gt 0 ] || { echo "plot.sh: nothing to draw for profile $profile (the files hold no rows to plot)" >&2; exit 1; }
+
+# Into place: each figure drawn replaces its old self (a rename), and a figure this run did not
+# draw goes (a workload the CSV no longer has, a profile whose CSV is gone): PLOTS_DIR/PROFILE/
+# and PLOTS_DIR/profiles/ hold exactly the figures of the files drawn from. (make bench has
+# build/ecsbench move the figures of a CSV it replaces into that CSV's previous/ folder first.)
+for sub in "$profile" profiles; do
+	[ -d "$stage/$sub" ] || [ -d "$plots/$sub" ] || continue
+	mkdir -p "$plots/$sub"
+	for f in "$plots/$sub"/*.png; do
+		[ -e "$f" ] && [ ! -e "$stage/$sub/${f##*/}" ] && rm -f "$f"
+	done
+	for f in "$stage/$sub"/*.png; do
+		[ -e "$f" ] || continue
+		mv -f "$f" "$plots/$sub/" || exit 1
+		echo "plot.sh: wrote $plots/$sub/${f##*/}" >&2
+	done
+	rmdir "$plots/$sub" 2>/dev/null || true
+done

@@ -152,6 +152,9 @@ totals=$(callgrind_annotate --show=$show --threshold=100 --auto=no "$work/$name.
 # shellcheck disable=SC2086
 set -- $totals
 [ $# -eq 7 ] || { echo "profile.sh: no totals in $work/$name.out" >&2; exit 1; }
+# A failed write (a full disk) ends the script (set -e) and leaves no partial report.
+trap 'rm -f "$out.tmp"' EXIT
+trap 'exit 1' HUP INT TERM
 {
 	echo "# ecsbench profile: $backend $workload, profile $profile, $what${systems:+, $systems systems}"
 	echo "# command: scripts/profile.sh -p $profile -b $backend -w $workload -n $n -k $k -B $bytes -s $scale${systems:+ -S $systems}"

@@ -323,7 +323,11 @@ window.addEventListener("load", function () {
 EOF
 }
 
+# Every write checked: a failed one (a full disk) ends the script (set -e) or leaves a page without
+# its last line; either way the old page stays and the partial one goes (the trap).
 page "$@" >"$out.tmp"
+[ "$(tail -n 1 "$out.tmp")" = "</html>" ] ||
+	{ echo "report.sh: cannot write $out: the page was cut short (a full disk?); the old one stays" >&2; exit 1; }
 mv "$out.tmp" "$out"
 echo "report.sh: wrote $out ($(grep -c '<img ' "$out") figures)" >&2
 [ -z "$missing_figures" ] || echo "report.sh: no figures in$missing_figures: make plots draws them" >&2

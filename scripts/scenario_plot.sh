@@ -47,9 +47,12 @@ command -v gnuplot >/dev/null 2>&1 ||
 top=$(cd "$(dirname "$0")/.." && pwd)
 [ -n "$plots" ] || plots=$(dirname "$csv")
 mkdir -p "$plots"
-out="$plots/$(basename "$csv" .csv).png"
+final="$plots/$(basename "$csv" .csv).png"
+# gnuplot draws beside the figure, which the whole PNG then replaces (a rename): gnuplot does not
+# report a failed write, so a full disk would leave a figure cut short.
+out="$final.tmp.$$"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/scenario_plot.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp" "$out"' EXIT
 
 header() { sed -n "s/^# $1 //p" "$csv" | head -n 1; }
 gp_quote() { printf '%s' "$1" | sed "s/'/''/g"; }
@@ -91,7 +94,7 @@ gp() {
 		gnuplot "$@"
 	elif ! gnuplot "$@" 2>"$tmp/gnuplot.err"; then
 		cat "$tmp/gnuplot.err" >&2
-		echo "scenario_plot.sh: gnuplot failed drawing $out" >&2
+		echo "scenario_plot.sh: gnuplot failed drawing $final" >&2
 		exit 1
 	fi
 }
@@ -201,4 +204,10 @@ else
 		floor=$([ -s "$tmp/floor.dat" ] && echo 1 || echo 0); \
 		harness=$([ -s "$tmp/harness.dat" ] && echo 1 || echo 0)" "$top/scripts/scenario.gp"
 fi
-echo "$out"
+if ! [ -s "$out" ] || [ "$(tail -c 8 "$out" | od -An -tx1 | tr -d ' \n')" != 49454e44ae426082 ]; then
+	echo "scenario_plot.sh: cannot write $final: gnuplot left $(wc -c <"$out" 2>/dev/null || echo no) bytes," \
+		"not a whole PNG (a full disk?); the figure was not replaced" >&2
+	exit 1
+fi
+mv -f "$out" "$final"
+echo "$final"

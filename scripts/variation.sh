@@ -143,6 +143,9 @@ run_one() {
 	if [ "$arm" = busy-other ] || [ "$arm" = busy-same ]; then
 		local noise_cpu=$other_cpu
 		[ "$arm" = busy-same ] && noise_cpu=$measured_cpu
+		# (a scratch file, as last.csv and the probes' below: removed first, or build/ecsbench
+		# would keep every one in previous/)
+		rm -f "$dir/noise.csv" "$dir/noise-samples.csv"
 		taskset -c "$noise_cpu" "$bin" --profile A --workloads iterate --backends vector \
 			--entities 1048576 --components 2 --component-size 64 --processes 1 --warmup 0 \
 			--reps 1000 --inner 1000 --no-floor --output "$dir/noise.csv" 2>/dev/null &
@@ -153,6 +156,7 @@ run_one() {
 	load=$(awk '{ split($4, r, "/"); print $1 "," $2 "," r[1] }' /proc/loadavg)
 	stat0=$(cpu_ticks)
 	t0=$(date +%s.%N)
+	rm -f "$dir/last.csv" "$dir/last-samples.csv"
 	# A fixed environment, so that the fixed layout's stack is the same in every process.
 	# shellcheck disable=SC2086
 	env -i PATH=/usr/bin:/bin HOME=/tmp LANG=C ECSBENCH_STACK_PAD="$padding" $env_extra \
@@ -186,6 +190,7 @@ run_one() {
 run_probe() {
 	local dir=$out/probe c
 	for c in 0 1; do
+		rm -f "$dir/probe$c.csv" "$dir/probe$c-samples.csv"
 		env -i PATH=/usr/bin:/bin HOME=/tmp LANG=C taskset -c "$c" "$bin" $probe --processes 1 \
 			--trace-samples --output "$dir/probe$c.csv" 2>"$dir/probe$c.trace" >/dev/null &
 		probe_pids="$probe_pids $!"

@@ -1,12 +1,16 @@
 #!/bin/sh
-# cli.sh: build/ecsbench from the outside. Bad input must give exit status 2, a one-line message
-# that names the bad value, and leave every results file as it was; a good run must write a CSV
-# whose rows agree on their checksums; an interrupted run must leave the old CSV in place.
-# Ends with "N passed, N failed".
+# cli.sh: build/ecsbench and make bench from the outside. Bad input must give exit status 2, a
+# one-line message that names the bad value, and leave every results file as it was; a good run
+# must write a CSV whose rows agree on their checksums; an interrupted run must leave the old CSV
+# in place; a run never destroys a previous result (it goes to previous/, where the run says),
+# a second run into the same output is refused while the first lasts, a full disk is an error
+# that leaves no partial file; make refuses a variable it does not know, naming the nearest,
+# and takes paths with spaces. Ends with "N passed, N failed".
 set -u
 bin=${ECSBENCH:-build/ecsbench}
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/full_disk.sh"
+trap 'full_disk_free; rm -rf "$tmp"' EXIT
 passed=0
 failed=0
 ok() { echo "ok   cli/$1"; passed=$((passed + 1)); }
@@ -369,6 +373,235 @@ for sig in INT TERM; do
 		ok "interrupted-$sig"
 	fi
 done
+
+# --- Nothing lost ---------------------------------------------------------------------------
+small="--workloads iterate,create --entities 64,128 --components 1 --processes 1 --reps 1 --warmup 0"
+
+# A list item is read without the spaces around it.
+# shellcheck disable=SC2086
+if "$bin" --backends 'hash, vector' $small --output "$tmp/spaces.csv" 2>"$tmp/stderr" &&
+	[ "$(grep -v '^#' "$tmp/spaces.csv" | awk -F, 'NR > 1 && $1 != "floor" { print $1 }' | sort -u | tr '\n' ' ')" = "hash vector " ]; then
+	ok list-item-spaces
+else
+	fail list-item-spaces "$(cat "$tmp/stderr")"
+fi
+bad derived-not-pair "--derived 'figures' is not PATH=NAME" --derived figures
+
+# A run into an output that holds a result moves it, its samples and what --derived names into
+# previous/DATE-NAME/, says where, and writes its own in place; a third run keeps the second.
+mkdir -p "$tmp/keep/keep-plots/A"
+# shellcheck disable=SC2086
+"$bin" --backends hash,vector $small --output "$tmp/keep/keep.csv" 2>/dev/null
+cp "$tmp/keep/keep.csv" "$tmp/first.csv"
+cp "$tmp/keep/keep-samples.csv" "$tmp/first-samples.csv"
+echo figure >"$tmp/keep/keep-plots/A/iterate.png"
+echo table >"$tmp/keep/keep-table.md"
+# shellcheck disable=SC2086
+"$bin" --backends sparse --workloads get --entities 64 --components 1 --processes 1 --reps 1 \
+	--output "$tmp/keep/keep.csv" --derived "$tmp/keep/keep-plots/A=keep-plots/A" \
+	--derived "$tmp/keep/keep-table.md=keep-table.md" --derived "$tmp/keep/none=none" 2>"$tmp/stderr"
+rc=$?
+prev=$(ls -d "$tmp/keep/previous/"*-keep 2>/dev/null)
+rows=$(grep -v '^#' "$tmp/first.csv" | tail -n +2 | wc -l)
+if [ "$rc" -ne 0 ]; then
+	fail keeps-previous "exit status $rc: $(cat "$tmp/stderr")"
+elif [ "$(echo "$prev" | wc -l)" -ne 1 ] || [ -z "$prev" ]; then
+	fail keeps-previous "no one previous/*-keep folder: $(ls -R "$tmp/keep")"
+elif ! cmp -s "$prev/keep.csv" "$tmp/first.csv" || ! cmp -s "$prev/keep-samples.csv" "$tmp/first-samples.csv"; then
+	fail keeps-previous "the previous CSV or samples in $prev differ from what the first run wrote"
+elif [ ! -f "$prev/keep-plots/A/iterate.png" ] || [ ! -f "$prev/keep-table.md" ] ||
+	[ -e "$tmp/keep/keep-plots/A" ] || [ -e "$tmp/keep/keep-table.md" ]; then
+	fail keeps-previous "the figures and table did not go with it: $(ls -R "$tmp/keep")"
+elif ! grep -qF "the previous $tmp/keep/keep.csv ($rows rows, written " "$tmp/stderr" ||
+	! grep -qF "is kept in $prev/, with keep-samples.csv, keep-plots/A/, keep-table.md" "$tmp/stderr"; then
+	fail keeps-previous "the run does not say where the previous result is: $(cat "$tmp/stderr")"
+elif ! grep -q '^sparse,A,.*,get,' "$tmp/keep/keep.csv" || grep -q ',iterate,' "$tmp/keep/keep.csv"; then
+	fail keeps-previous "the new CSV is not the second run's"
+else
+	ok keeps-previous
+fi
+# shellcheck disable=SC2086
+"$bin" --backends vector $small --output "$tmp/keep/keep.csv" 2>/dev/null
+if [ "$(ls -d "$tmp/keep/previous/"*-keep* | wc -l)" -eq 2 ] && [ -z "$(ls "$tmp/keep" | grep -e '\.tmp\.' -e '\.lock$')" ]; then
+	ok keeps-every-previous
+else
+	fail keeps-every-previous "$(ls -R "$tmp/keep")"
+fi
+
+# Two runs into one output: while the first runs, the second is refused (exit 2) naming it,
+# before anything runs. A run killed with SIGKILL takes its measuring processes with it, its
+# lock file blocks nothing, and its temporary files are removed by the next run.
+lockwait() { # lockwait FILE: until FILE exists (10 s at most)
+	for _ in $(seq 100); do [ -e "$1" ] && return 0; sleep 0.1; done
+	return 1
+}
+echo "$want" >"$out"
+"$bin" --backends tree --workloads churn --entities 1048576 --components 1 --processes 2 --inner 100000 \
+	--output "$out" 2>"$tmp/first.err" &
+pid=$!
+if ! lockwait "$out.lock"; then
+	fail second-run-refused "no lock file $out.lock while the first run runs"
+else
+	"$bin" --backends vector --workloads iterate --entities 64 --components 1 --processes 1 --output "$out" \
+		>/dev/null 2>"$tmp/stderr"
+	rc=$?
+	if [ "$rc" -ne 2 ]; then
+		fail second-run-refused "exit status $rc, expected 2: $(cat "$tmp/stderr")"
+	elif ! grep -q "another run is writing $out (pid $pid, since .*--backends tree.*); nothing was run" "$tmp/stderr"; then
+		fail second-run-refused "the message does not name the run that holds it: $(cat "$tmp/stderr")"
+	elif [ "$(cat "$out")" != "$want" ]; then
+		fail second-run-refused "the output was touched"
+	else
+		ok second-run-refused
+	fi
+fi
+for _ in $(seq 50); do [ -n "$(pgrep -P "$pid")" ] && break; sleep 0.1; done
+kill -KILL "$pid" 2>/dev/null
+{ wait "$pid"; } 2>/dev/null
+sleep 0.5
+if [ -n "$(pgrep -f -- "--output $out --child-pass")" ]; then
+	fail stale-lock "a measuring process outlived its run, killed with SIGKILL"
+	pkill -KILL -f -- "--output $out --child-pass"
+elif [ ! -e "$out.lock" ] || ! ls "$tmp" | grep -q 'out.csv.tmp.'; then
+	fail stale-lock "a run killed with SIGKILL left no lock or no temporary file (nothing to test)"
+elif ! "$bin" --backends vector --workloads iterate --entities 64 --components 1 --processes 1 --reps 1 \
+	--output "$out" 2>"$tmp/stderr"; then
+	fail stale-lock "a stale lock blocked the next run: $(cat "$tmp/stderr")"
+elif [ -e "$out.lock" ] || ls "$tmp" | grep -q 'out.csv.tmp.' || ! grep -q 'left by a run that was killed' "$tmp/stderr"; then
+	fail stale-lock "the lock or the killed run's temporary files were left: $(ls "$tmp")"
+else
+	ok stale-lock
+fi
+# A lock its parent holds (make bench holds it through scripts/lock.sh) is the run's own; held
+# by another process it refuses the run, naming what holds it.
+if scripts/lock.sh "$tmp/held.csv" "a test" "$bin" --backends vector --workloads iterate --entities 64 \
+	--components 1 --processes 1 --reps 1 --output "$tmp/held.csv" 2>"$tmp/stderr" &&
+	[ -s "$tmp/held.csv" ] && [ ! -e "$tmp/held.csv.lock" ]; then
+	ok lock-held-by-parent
+else
+	fail lock-held-by-parent "$(cat "$tmp/stderr")"
+fi
+scripts/lock.sh "$tmp/held.csv" "a test" sleep 30 2>/dev/null &
+holder=$!
+lockwait "$tmp/held.csv.lock"
+sleep 0.2
+"$bin" --backends vector --workloads iterate --entities 64 --components 1 --processes 1 \
+	--output "$tmp/held.csv" >/dev/null 2>"$tmp/stderr"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q "another run is writing $tmp/held.csv (pid $holder, since .*: a test)" "$tmp/stderr"; then
+	ok lock-held-by-another
+else
+	fail lock-held-by-another "exit status $rc: $(cat "$tmp/stderr")"
+fi
+pkill -P "$holder" sleep 2>/dev/null
+{ wait "$holder"; } 2>/dev/null
+
+# A full disk: the run fails (exit 1) naming the file, leaves no partial file, and the previous
+# CSV as it was.
+full_disk_make "$tmp/full" 4
+echo "$want" >"$tmp/full/x.csv"
+on_full_disk "$bin" --backends all --workloads iterate,create --entities 64,128 --components 1 \
+	--processes 1 --reps 1 --output "$tmp/full/x.csv" 2>"$tmp/stderr"
+rc=$?
+if [ "$rc" -ne 1 ]; then
+	fail full-disk-csv "exit status $rc on a full disk ($full_disk_mode), expected 1: $(cat "$tmp/stderr")"
+elif ! grep -q "cannot write '$tmp/full/x.*csv': \(No space left on device\|File too large\)" "$tmp/stderr"; then
+	fail full-disk-csv "the message does not name the file and the error: $(cat "$tmp/stderr")"
+elif [ "$(cat "$tmp/full/x.csv")" != "$want" ] || [ "$(ls "$tmp/full")" != x.csv ]; then
+	fail full-disk-csv "the previous CSV was changed or a file was left: $(ls -a "$tmp/full")"
+else
+	ok full-disk-csv
+fi
+full_disk_free
+
+# --- make's command line ---------------------------------------------------------------------
+# mk NAME ARGS...: make -s ARGS, its stderr in $tmp/make.err, its exit status in rc
+mk() { make -s --no-print-directory "$@" >"$tmp/make.out" 2>"$tmp/make.err"; rc=$?; }
+mk bench PROFLE=AAA OUTPUT="$tmp/typo.csv"
+if [ "$rc" -eq 2 ] && grep -q 'unknown variable PROFLE=AAA (did you mean PROFILE?): no target reads it; nothing was run' "$tmp/make.err" &&
+	[ ! -e "$tmp/typo.csv" ]; then
+	ok make-unknown-variable
+else
+	fail make-unknown-variable "exit status $rc: $(cat "$tmp/make.err")"
+fi
+mk bench BACKEND=hash,vector WORKLOADZ=iterate OUTPUT="$tmp/typo.csv"
+if [ "$rc" -eq 2 ] && grep -q 'unknown variable WORKLOADZ=iterate (did you mean WORKLOADS?)' "$tmp/make.err"; then
+	ok make-unknown-variable-nearest
+else
+	fail make-unknown-variable-nearest "exit status $rc: $(cat "$tmp/make.err")"
+fi
+for v in PROFILE=AAA WORKLOADS=iterate; do
+	mk bench SCENARIO=scenarios/shooter.ini "$v" OUTPUT="$tmp/typo.csv"
+	if [ "$rc" -eq 2 ] && grep -q "SCENARIO= runs a scenario, to which ${v%%=*}= does not apply" "$tmp/make.err" &&
+		[ ! -e "$tmp/typo.csv" ]; then
+		ok "make-scenario-refuses-${v%%=*}"
+	else
+		fail "make-scenario-refuses-${v%%=*}" "exit status $rc: $(cat "$tmp/make.err")"
+	fi
+done
+# The environment is not the command line: a CI's variables, known or not, pass.
+if PROFLE=AAA SOME_CI_FLAG=1 make -s --no-print-directory help >/dev/null 2>"$tmp/make.err" &&
+	MAKEFLAGS=V=1 make -s --no-print-directory help >/dev/null 2>>"$tmp/make.err"; then
+	ok make-environment-passes
+else
+	fail make-environment-passes "$(cat "$tmp/make.err")"
+fi
+
+# make bench into a folder with a space, twice, the second a partial re-run: the first result,
+# its samples, its figures and its table are kept in previous/, where the run says; the figures
+# in place are exactly the new CSV's; the list's spaces are trimmed.
+res="$tmp/my results"
+set -- BACKENDS='hash, vector' COMPONENTS=1 PROCESSES=1 REPS=1 WARMUP=0
+mk bench OUTPUT="$res/A.csv" WORKLOADS=iterate,create ENTITIES=64,128 "$@"
+first=$rc
+cp "$res/A.csv" "$tmp/first-A.csv" 2>/dev/null
+mk table CSV="$res/A.csv" COMPONENTS=1
+mk bench OUTPUT="$res/A.csv" WORKLOADS=get ENTITIES=64 "$@"
+prev=$(ls -d "$res/previous/"*-A 2>/dev/null)
+if [ "$first" -ne 0 ] || [ "$rc" -ne 0 ]; then
+	fail make-bench-spaces "exit status $first, then $rc: $(cat "$tmp/make.err")"
+elif [ -z "$prev" ] || ! cmp -s "$prev/A.csv" "$tmp/first-A.csv" || [ ! -s "$prev/A-samples.csv" ] ||
+	[ ! -s "$prev/A-plots/A/iterate.png" ] || [ ! -s "$prev/A-plots/A/create.png" ] || [ ! -s "$prev/A-table.md" ]; then
+	fail make-bench-keeps-previous "the first result is not whole in previous/: $(ls -R "$res")"
+elif ! grep -qF "is kept in $prev/, with A-samples.csv, A-table.md, A-plots/A/" "$tmp/make.err"; then
+	fail make-bench-keeps-previous "the run does not say where: $(cat "$tmp/make.err")"
+elif [ "$(ls "$res/A-plots/A" | tr '\n' ' ')" != "get.png " ] || [ "$(ls "$res/A-plots/profiles" | tr '\n' ' ')" != "get.png " ]; then
+	fail make-bench-keeps-previous "figures of the first CSV are left beside the second's: $(ls "$res/A-plots/A" "$res/A-plots/profiles")"
+elif [ -n "$(find "$res" -name '*.lock' -o -name '*.tmp*' -o -name '.plot.*')" ]; then
+	fail make-bench-keeps-previous "a lock or temporary file was left: $(find "$res")"
+else
+	ok make-bench-spaces
+	ok make-bench-keeps-previous
+fi
+
+# Two make bench runs into one OUTPUT: the second is refused while the first runs (before
+# anything runs), naming it; the first, stopped, leaves the previous CSV, no lock and no
+# temporary file; the next run then goes ahead.
+echo "$want" >"$tmp/same.csv"
+setsid make -s --no-print-directory bench OUTPUT="$tmp/same.csv" BACKENDS=tree WORKLOADS=churn ENTITIES=1048576 \
+	COMPONENTS=1 PROCESSES=1 REPS=1000 WARMUP=0 >/dev/null 2>"$tmp/first.err" &
+group=$!
+if ! lockwait "$tmp/same.csv.lock"; then
+	fail make-second-run-refused "no lock file while the first make bench runs: $(cat "$tmp/first.err")"
+else
+	mk bench OUTPUT="$tmp/same.csv" WORKLOADS=iterate ENTITIES=64 COMPONENTS=1 PROCESSES=1
+	if [ "$rc" -eq 2 ] && grep -q "make bench: another run is writing $tmp/same.csv (pid [0-9]*, since .*: make bench); nothing was run" "$tmp/make.err"; then
+		ok make-second-run-refused
+	else
+		fail make-second-run-refused "exit status $rc: $(cat "$tmp/make.err")"
+	fi
+fi
+kill -TERM "-$group" 2>/dev/null
+{ wait "$group"; } 2>/dev/null
+sleep 0.5
+if [ "$(cat "$tmp/same.csv")" != "$want" ] || [ -n "$(ls "$tmp" | grep -e '^same.*\.tmp\.' -e '^same.*\.lock$')" ]; then
+	fail make-stopped-run-leaves-nothing "$(ls "$tmp" | grep same)"
+elif mk bench OUTPUT="$tmp/same.csv" BACKENDS=vector WORKLOADS=iterate ENTITIES=64 COMPONENTS=1 PROCESSES=1 REPS=1 &&
+	[ "$rc" -ne 0 ]; then
+	fail make-stopped-run-leaves-nothing "the next run failed: $(cat "$tmp/make.err")"
+else
+	ok make-stopped-run-leaves-nothing
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

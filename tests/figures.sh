@@ -2,15 +2,20 @@
 # figures.sh: the scripts that turn results into figures and tables, on small synthetic files in
 # a temporary folder (never results/ or plots/), without valgrind. Checks what a test can see
 # without looking at a picture:
-#   cachegrind.sh  a case measured again replaces its row, other cases stay (valgrind replaced
-#                  by a stand-in that runs build/ecsbench natively and writes callgrind's totals)
+#   cachegrind.sh  a case measured again replaces its row, other cases stay, and the CSV as it
+#                  was is kept in previous/ (valgrind replaced by a stand-in that runs
+#                  build/ecsbench natively and writes callgrind's totals); a run while another
+#                  holds the CSV's lock is refused
 #   table.sh       ENTITIES chosen and checked, tiny ratios as 1/x (never "(0.000)"), noisy rows
-#                  marked; make table with CSV= and ENTITIES= writes beside that CSV
+#                  marked; make table with CSV= and ENTITIES= writes beside that CSV, and on a
+#                  full disk fails and leaves no table
 #   plot.sh        a CSV where a backend lacks a panel, with and without the confidence-interval
 #                  columns, and a cache CSV where a backend lacks a panel: exit 0, the figures
 #                  written, and gnuplot says nothing (-v shows its warnings); a threaded
 #                  workload (a row per T): its speedup figure, its time figure at its largest
-#                  T, and table.sh's row at that T
+#                  T, and table.sh's row at that T; a figure folder holds exactly the figures of
+#                  the CSV drawn from (one of a workload the CSV lost goes); on a full disk
+#                  plot.sh fails, leaves no partial PNG and the old figures as they were
 #   styles.gp      eight distinct colours and point shapes (no two colours alike in CIELAB), the
 #                  first 64 styles all distinct pairs, and the floor a dashed line
 # Costs: about a second of gnuplot and a few short runs of build/ecsbench. Ends with
@@ -19,7 +24,8 @@ set -u
 cd "$(dirname "$0")/.." || exit 1
 bin=build/ecsbench
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. tests/full_disk.sh
+trap 'full_disk_free; rm -rf "$tmp"' EXIT
 passed=0
 failed=0
 ok() { echo "ok   figures/$1"; passed=$((passed + 1)); }
@@ -71,7 +77,21 @@ else
 	check cachegrind-one-header "the header row is there $(grep -c '^date,' "$cg") times" \
 		[ "$(grep -c '^date,' "$cg")" -eq 1 ]
 	check cachegrind-no-temporary "a temporary file is left beside the CSV" \
-		[ "$(find "$tmp/cg" -name '*.tmp*' | wc -l)" -eq 0 ]
+		[ "$(find "$tmp/cg" -name '*.tmp*' -o -name '*.lock' | wc -l)" -eq 0 ]
+	kept=$(ls "$tmp/cg/previous/"*-cachegrind-A/cachegrind-A.csv 2>/dev/null)
+	check cachegrind-keeps-previous "the CSV as it was before the run that replaced a row is not in previous/: $(ls -R "$tmp/cg")" \
+		sh -c "[ -n '$kept' ] && [ \"\$(awk -F, '\$3 == \"hash\" && \$6 == \"iterate\" { print \$12 }' '$kept')\" = 111 ] &&
+			grep -q 'the previous .*cachegrind-A.csv is kept in .*/previous/' '$tmp/cg.log'"
+	scripts/lock.sh "$cg" "a test" sleep 30 2>/dev/null &
+	holder=$!
+	for _ in $(seq 100); do [ -e "$cg.lock" ] && break; sleep 0.1; done
+	cg_run 333 hash iterate
+	rc=$?
+	check cachegrind-one-run-at-a-time "a run while another holds the CSV: exit $rc, $(tail -n 2 "$tmp/cg.log")" \
+		sh -c "[ $rc -eq 2 ] && grep -q 'another run is writing $cg (pid $holder, since .*: a test)' '$tmp/cg.log' &&
+			[ \"\$(awk -F, '\$3 == \"hash\" && \$6 == \"iterate\" { print \$12 }' '$cg')\" = 222 ]"
+	pkill -P "$holder" sleep 2>/dev/null
+	{ wait "$holder"; } 2>/dev/null
 fi
 
 # --- a synthetic timing CSV ---------------------------------------------------------------
@@ -147,6 +167,15 @@ make -s --no-print-directory table CSV="$tmp/T.csv" ENTITIES=1024 >"$tmp/make-ta
 rc=$?
 check make-table-csv-entities "make table CSV= ENTITIES=: exit $rc, $(tail -n 2 "$tmp/make-table.out")" \
 	sh -c "[ $rc -eq 0 ] && grep -q 'iterate (N=1024, k=2)' '$tmp/T-table.md'"
+# A full disk: make table fails, and leaves neither a table nor its temporary file (the CSV is a
+# link into the full disk, so that the table is written there).
+full_disk_make "$tmp/full-table" 0
+ln -s "$tmp/T.csv" "$tmp/full-table/T.csv"
+on_full_disk make -s --no-print-directory table CSV="$tmp/full-table/T.csv" ENTITIES=1024 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check table-full-disk "make table on a full disk ($full_disk_mode): exit $rc, $(cat "$tmp/err"); $(ls "$tmp/full-table")" \
+	sh -c "[ $rc -eq 2 ] && grep -q 'T-table.md was not written' '$tmp/err' && [ \"\$(ls '$tmp/full-table')\" = T.csv ]"
+full_disk_free
 
 # --- plot.sh ------------------------------------------------------------------------------
 # plotted NAME WHY-PREFIX ARGS...: plot.sh -v exits 0, writes the files, and no warning
@@ -257,6 +286,31 @@ mindist=$(head -n 8 "$tmp/palette" | awk '
 		printf "%d\n", m
 	}')
 check palette-colours-apart "two of the eight colours are only $mindist apart in CIELAB" [ "${mindist:-0}" -ge 30 ]
+# A figure folder holds exactly the figures of the CSV drawn from: drawn again from a CSV that
+# lost a workload, its figure goes from PLOTS/A/ and PLOTS/profiles/.
+mkdir -p "$tmp/exact"
+cp "$tmp/T.csv" "$tmp/exact/A.csv"
+scripts/plot.sh -r "$tmp/exact" -o "$tmp/exact/plots" A >/dev/null 2>&1
+awk -F, '$4 != "create"' "$tmp/T.csv" >"$tmp/exact/A.csv"
+scripts/plot.sh -r "$tmp/exact" -o "$tmp/exact/plots" A >"$tmp/plot.log" 2>&1
+rc=$?
+check plot-exact-figures "exit $rc; after create left the CSV, the folders hold $(ls "$tmp/exact/plots/A" "$tmp/exact/plots/profiles" | tr '\n' ' ')" \
+	sh -c "[ $rc -eq 0 ] && [ \"\$(ls '$tmp/exact/plots/A' | tr '\n' ' ')\" = 'iterate.png ' ] &&
+		[ \"\$(ls '$tmp/exact/plots/profiles' | tr '\n' ' ')\" = 'iterate.png ' ] &&
+		[ -z \"\$(ls -A '$tmp/exact/plots' | grep '^\.')\" ]"
+# A full disk: plot.sh fails (exit 1) naming the figure, no partial PNG is left, and the old
+# figures stay as they were (gnuplot itself exits 0 with a PNG cut short).
+full_disk_make "$tmp/full-plots" 16
+mkdir -p "$tmp/full-plots/A"
+echo old >"$tmp/full-plots/A/iterate.png"
+on_full_disk scripts/plot.sh -r "$tmp" -i "$tmp/T.csv" -o "$tmp/full-plots" A >"$tmp/plot.log" 2>&1
+rc=$?
+check plot-full-disk "exit $rc on a full disk ($full_disk_mode): $(cat "$tmp/plot.log"); $(ls -aR "$tmp/full-plots")" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'cannot write $tmp/full-plots/A/.*png: gnuplot left [0-9]* bytes, not a whole PNG' '$tmp/plot.log' &&
+		[ \"\$(cat '$tmp/full-plots/A/iterate.png')\" = old ] && [ \"\$(find '$tmp/full-plots' -name '*.png' | wc -l)\" -eq 1 ] &&
+		[ -z \"\$(ls -A '$tmp/full-plots' | grep '^\.plot')\" ] && ! grep -q 'plot.sh: wrote' '$tmp/plot.log'"
+full_disk_free
+
 (cd scripts && gnuplot -e "load 'styles.gp'; show style line 50") >"$tmp/floor" 2>&1
 check palette-floor-dashed "the floor's line style is not dashed: $(cat "$tmp/floor")" grep -q 'dashtype (' "$tmp/floor"
 

@@ -13,13 +13,17 @@
 #                  goes), every #anchor exists, nothing it names is on a network, every figure of
 #                  the run and of the comparison is on it with a caption, and the three tables
 #                  are there; an OUTPUT that does not exist gives exit 2
+#   a full disk    make report's page and make compare's figures: an error (a failing writer
+#                  may fail first on a scratch file: exit 1 or 2), the old page or comparison as
+#                  it was, no partial file
 # Costs: three runs of build/ecsbench of about 0.3 s each (--inner 1), a few seconds of gnuplot.
 # Ends with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.." || exit 1
 bin=build/ecsbench
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. tests/full_disk.sh
+trap 'full_disk_free; rm -rf "$tmp"' EXIT
 passed=0
 failed=0
 ok() { echo "ok   report/$1"; passed=$((passed + 1)); }
@@ -164,6 +168,27 @@ make -s --no-print-directory report OUTPUT="$tmp/none.csv" >/dev/null 2>"$tmp/re
 rc=$?
 check report-no-csv "make report with an OUTPUT that does not exist: exit $rc" \
 	sh -c "[ $rc -eq 2 ] && grep -q 'run make bench' '$tmp/report.err' && [ ! -e '$tmp/none-report.html' ]"
+
+# A full disk: the page is not replaced by a partial one, and the script says so (exit 1).
+full_disk_make "$tmp/full" 4
+echo old >"$tmp/full/page.html"
+on_full_disk scripts/report.sh -o "$tmp/full/page.html" -p "$tmp/runs/new-plots" "$tmp/runs/new.csv" >/dev/null 2>"$tmp/full.err"
+rc=$?
+check report-full-disk "exit $rc on a full disk ($full_disk_mode): $(cat "$tmp/full.err"); $(ls -a "$tmp/full")" \
+	sh -c "[ $rc -ne 0 ] && [ \"\$(cat '$tmp/full/page.html')\" = old ] && [ \"\$(ls '$tmp/full')\" = page.html ] &&
+		! grep -q 'report.sh: wrote' '$tmp/full.err'"
+full_disk_free
+# ... nor a comparison's figures: the previous comparison stays whole.
+full_disk_make "$tmp/full" 16
+mkdir -p "$tmp/full/cmp"
+echo old >"$tmp/full/cmp/iterate.png"
+echo iterate.png >"$tmp/full/cmp/figures.txt"
+on_full_disk scripts/compare.sh -o "$tmp/full/cmp" "$tmp/runs/old.csv" "$tmp/runs/new.csv" >/dev/null 2>"$tmp/full.err"
+rc=$?
+check compare-full-disk "exit $rc on a full disk ($full_disk_mode): $(grep -v '^compare.sh: wrote' "$tmp/full.err" | tail -n 2); $(ls -a "$tmp/full/cmp")" \
+	sh -c "[ $rc -ne 0 ] && grep -q 'not a whole PNG\\|No space left on device\\|File too large' '$tmp/full.err' &&
+		[ \"\$(cat '$tmp/full/cmp/iterate.png')\" = old ] && [ \"\$(ls -A '$tmp/full/cmp' | tr '\n' ' ')\" = 'figures.txt iterate.png ' ]"
+full_disk_free
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -17,7 +17,8 @@
 #                            shipped scenario whose checksums agree, a sweep, the check build
 #   build/tsan/parallel      the parallel pass on every backend under ThreadSanitizer
 #   tests/parallel.sh        a short parallel-iterate run of the harness under ThreadSanitizer
-#   tests/cli.sh             build/ecsbench's command line: bad input, a good run, SIGINT
+#   tests/cli.sh             build/ecsbench's and make's command lines: bad input, a good run,
+#                            SIGINT, previous results kept, one run at a time, a full disk
 #   tests/figures.sh         the figure and table scripts on synthetic files (gnuplot, no valgrind)
 #   tests/report.sh          make compare's figures and make report's page, on small real runs
 #   tests/stats.sh           the statistics: the paired best never beaten, noisy, the A/A test

@@ -4,14 +4,17 @@
 # not apply, gives exit 2 and a message naming it; none of them touches the output. A short run
 # of every shipped scenario (scaled down) writes a row per backend and phase, with the floor and
 # the harness alone, and checksums that agree; a short sweep writes every point; their figures
-# are drawn; the check build finds nothing but the frame in the timed regions. Ends with
-# "N passed, N failed".
+# are drawn (and on a full disk the figure fails, leaving the old one); the check build finds
+# nothing but the frame in the timed regions; make bench takes a scenario file whose name has a
+# space and a letter beyond ASCII, into a folder with a space, and keeps its previous CSV and
+# figure. Ends with "N passed, N failed".
 set -u
 bin=${ECSBENCH:-build/ecsbench}
 check_bin=${ECSBENCH_CHECK:-build/check/ecsbench}
 root=$(pwd)
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/full_disk.sh"
+trap 'full_disk_free; rm -rf "$tmp"' EXIT
 passed=0
 failed=0
 ok() { echo "ok   scenario-cli/$1"; passed=$((passed + 1)); }
@@ -234,6 +237,17 @@ if command -v gnuplot >/dev/null 2>&1; then
 	else
 		fail figures "$(cat "$tmp/stderr")"
 	fi
+	full_disk_make "$tmp/full" 4
+	echo old >"$tmp/full/shooter.png"
+	on_full_disk scripts/scenario_plot.sh -o "$tmp/full" "$tmp/shooter.csv" >/dev/null 2>"$tmp/stderr"
+	rc=$?
+	if [ "$rc" -eq 1 ] && grep -q "cannot write $tmp/full/shooter.png: gnuplot left" "$tmp/stderr" &&
+		[ "$(cat "$tmp/full/shooter.png")" = old ] && [ "$(ls -A "$tmp/full" | grep -v '^\.filler$')" = shooter.png ]; then
+		ok figure-full-disk
+	else
+		fail figure-full-disk "exit status $rc ($full_disk_mode): $(cat "$tmp/stderr"); $(ls -a "$tmp/full")"
+	fi
+	full_disk_free
 	printf 'backend,workload\nhash,iterate\n' > "$tmp/other.csv"
 	scripts/scenario_plot.sh -o "$tmp/plots" "$tmp/other.csv" >/dev/null 2>"$tmp/stderr"
 	if [ $? -eq 2 ] && grep -q "is not a scenario CSV" "$tmp/stderr"; then
@@ -280,6 +294,29 @@ if "$bin" --scenario "$root/scenarios/particles.ini" --set scenario.scale=0.2 --
 	ok long-frames-same-frames
 else
 	fail long-frames-same-frames "$(tail -n 3 "$tmp/stderr")"
+fi
+
+# make bench with a scenario file named with a space and a letter beyond ASCII, into a folder with
+# a space, twice: its CSV and figure, then the first CSV and figure kept in previous/.
+mkdir -p "$tmp/my game"
+cp scenarios/particles.ini "$tmp/my game/tür spiel.ini"
+res="$tmp/my results/tür spiel.csv"
+set -- SCENARIO="$tmp/my game/tür spiel.ini" OUTPUT="$res" BACKENDS='sparse, vector' PROCESSES=1 \
+	SET='scenario.scale=0.001 scenario.frames=2 scenario.warmup=0'
+make -s --no-print-directory bench "$@" >/dev/null 2>"$tmp/stderr"
+first=$?
+make -s --no-print-directory bench "$@" >/dev/null 2>>"$tmp/stderr"
+second=$?
+prev=$(ls -d "$tmp/my results/previous/"*-"tür spiel" 2>/dev/null)
+if [ "$first" -ne 0 ] || [ "$second" -ne 0 ]; then
+	fail make-scenario-spaces "exit status $first, then $second: $(cat "$tmp/stderr")"
+elif ! grep -q '^tür spiel,' "$res" || [ ! -s "$tmp/my results/tür spiel-plots/tür spiel.png" ]; then
+	fail make-scenario-spaces "no CSV of the scenario or no figure: $(ls -R "$tmp/my results")"
+elif [ -z "$prev" ] || [ ! -s "$prev/tür spiel.csv" ] || [ ! -s "$prev/tür spiel-plots/tür spiel.png" ] ||
+	! grep -qF "is kept in $prev/" "$tmp/stderr"; then
+	fail make-scenario-spaces "the first run's CSV and figure are not kept: $(ls -R "$tmp/my results")"
+else
+	ok make-scenario-spaces
 fi
 
 echo "$passed passed, $failed failed"
