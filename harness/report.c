@@ -95,6 +95,9 @@ static void write_header(FILE *f, const struct options *o, const char *pinning,
 	                                    : "random",
 	        o->warmup, o->reps, sampling);
 	report_stats_header(f, o->processes, "backend", "median_ns");
+	fprintf(f, "# ratio_to_floor: median_ns over the floor row's, with its 95%% interval "
+	           "(floor_ci_low, floor_ci_high: log process medians paired by process, one "
+	           "comparison)\n");
 	fprintf(f, "# seed %" PRIu64 "; component size %u; scale %g\n", o->seed, o->component_size,
 	        o->scale);
 	for (size_t i = 0; i < o->history_count; i++)
@@ -150,7 +153,8 @@ static const char *const columns =
 	"backend,profile,systems,workload,history,entities,components,threads,component_bytes,"
 	"processes,reps,"
 	"inner,median_ns,ci_low_ns,ci_high_ns,noisy,process_spread_pct,mad_pct,min_ns,max_ns,"
-	"ns_per_entity,entities_per_sec,ratio_to_floor,ratio_to_best,ratio_ci_low,ratio_ci_high,"
+	"ns_per_entity,entities_per_sec,ratio_to_floor,floor_ci_low,floor_ci_high,ratio_to_best,"
+	"ratio_ci_low,ratio_ci_high,"
 	"vs_best,speedup,speedup_ci_low,speedup_ci_high,off_cpu_pct,peak_bytes,live_bytes,"
 	"live_bytes_per_entity,allocations,reuse,checksum\n";
 
@@ -168,11 +172,14 @@ struct row_out {
 	 * centres), with the 95% interval of samples paired by process (stats_ratio). */
 	bool speedup;
 	struct stats_ratio speedup_of;
+	/* To the floor of its group: the same estimator as ratio_to_best's, one comparison (95%). */
+	bool to_floor;
+	struct stats_ratio floor_of;
 };
 
 static void write_row(FILE *f, const struct options *o, const struct group *g, uint32_t p,
                       const struct row_data *d, const struct stats_member *m,
-                      const struct row_out *x, double floor_centre)
+                      const struct row_out *x)
 {
 	const struct row_stats *s = &m->row;
 	const struct stats_ratio *b = &m->vs_best, *sp = &x->speedup_of;
@@ -180,10 +187,11 @@ static void write_row(FILE *f, const struct options *o, const struct group *g, u
 	/* per entity per round: a run of a round-based workload goes over its N entities
 	 * `rounds` times */
 	double units = (double)g->n * (g->workload->rounds ? g->workload->rounds : 1);
+	const struct stats_ratio *fl = &x->floor_of;
 	char lo[32], hi[32], spread[32], floor_ratio[32], rb[32], rl[32], rh[32], reuse[32], off[32];
-	char sm[32], sl[32], sh[32];
+	char sm[32], sl[32], sh[32], fll[32], flh[32];
 	fprintf(f,
-	        "%s,%s,%u,%s,%s,%u,%u,%u,%u,%u,%u,%u,%.1f,%s,%s,%d,%s,%.2f,%.1f,%.1f,%.4g,%.0f,%s,%s,%s,"
+	        "%s,%s,%u,%s,%s,%u,%u,%u,%u,%u,%u,%u,%.1f,%s,%s,%d,%s,%.2f,%.1f,%.1f,%.4g,%.0f,%s,%s,%s,%s,%s,"
 	        "%s,%s,%s,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu64 ",%s,%016" PRIx64 "\n",
 	        participant_name(o, g, p), o->profile->name, o->systems, g->workload->name,
 	        history_name(g->history), g->n, g->k,
@@ -193,8 +201,9 @@ static void write_row(FILE *f, const struct options *o, const struct group *g, u
 	        report_figure(spread, sizeof spread, s->has_spread, "%.2f", s->spread_pct), s->mad_pct,
 	        s->min,
 	        s->max, s->centre / units, s->centre > 0 ? 1e9 * units / s->centre : 0.0,
-	        report_figure(floor_ratio, sizeof floor_ratio, floor_centre > 0, "%.3f",
-	                      s->centre / floor_centre),
+	        report_figure(floor_ratio, sizeof floor_ratio, x->to_floor, "%.3f", fl->ratio),
+	        report_figure(fll, sizeof fll, x->to_floor && fl->has_interval, "%.3f", fl->low),
+	        report_figure(flh, sizeof flh, x->to_floor && fl->has_interval, "%.3f", fl->high),
 	        report_figure(rb, sizeof rb, m->has_ratio, "%.3f", b->ratio),
 	        report_figure(rl, sizeof rl, m->has_ratio && b->has_interval, "%.3f", b->low),
 	        report_figure(rh, sizeof rh, m->has_ratio && b->has_interval, "%.3f", b->high),
@@ -269,10 +278,14 @@ int report_write(const struct collection *c, FILE *csv, FILE *samples, const cha
 			members[p].candidate = plan_participant(o, g, p) != NULL;
 		}
 		stats_group(members, g->participants, o->processes);
-		double floor_centre = 0;
+		int floor = -1;
 		for (uint32_t p = 0; p < g->participants; p++)
 			if (!rows[p].failed && !plan_participant(o, g, p) && members[p].row.samples)
-				floor_centre = members[p].row.centre;
+				floor = (int)p;
+		for (uint32_t p = 0; p < g->participants && floor >= 0; p++)
+			if (!rows[p].failed && members[p].row.samples)
+				out[p].to_floor = stats_ratio(rows[p].samples, o->reps, rows[floor].samples,
+				                              o->reps, o->processes, 0.95, &out[p].floor_of);
 		int serial = g->workload->threaded ? serial_group(plan, gi) : -1;
 		for (uint32_t p = 0; p < g->participants && serial >= 0; p++) {
 			const struct row_data *one = &c->rows[(size_t)serial * plan->max_participants + p];
@@ -291,7 +304,7 @@ int report_write(const struct collection *c, FILE *csv, FILE *samples, const cha
 		for (uint32_t p = 0; p < g->participants; p++) {
 			if (rows[p].failed || members[p].row.samples == 0)
 				continue;
-			write_row(csv, o, g, p, &rows[p], &members[p], &out[p], floor_centre);
+			write_row(csv, o, g, p, &rows[p], &members[p], &out[p]);
 			if (samples)
 				write_samples(samples, o, g, p, &rows[p]);
 		}
