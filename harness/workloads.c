@@ -562,5 +562,9 @@ void run_free(struct run *run)
 	if (impl(run)->release)
 		impl(run)->release(run);
 	run_release(run);
+	free(run->history);
+	if (run->spawn)
+		spawn_plan_free(run->spawn);
+	free(run->spawn);
 	free(run);
 }

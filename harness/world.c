@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "history.h"
 #include "measure.h"
 #include "world.h"
 
@@ -395,7 +394,8 @@ int fresh_worlds_end_sample(struct run *run)
 	return 0;
 }
 
-/* Frees everything a run holds (workloads.c's run_free calls it). */
+/* Frees what a run holds of this file's (workloads.c's run_free calls it, and frees its
+ * history's too). */
 void run_release(struct run *run)
 {
 	close_worlds(run);
@@ -404,8 +404,4 @@ void run_release(struct run *run)
 	free(run->shuffled);
 	free(run->state);
 	free(run->handles);
-	free(run->history);
-	if (run->spawn)
-		spawn_plan_free(run->spawn);
-	free(run->spawn);
 }
