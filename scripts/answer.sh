@@ -109,6 +109,7 @@ answer() {
 		return s
 	}
 	function cellhtml(i, j,    k, s) {
+		if (cell[i, j] ~ /^2\^[0-9]+$/) return "2<sup>" substr(cell[i, j], 3) "</sup>"
 		if (!((i, j) in nother)) return esc(cell[i, j])
 		s = ""
 		for (k = 1; k <= nother[i, j]; k++)
