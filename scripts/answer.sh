@@ -54,7 +54,7 @@ csv=$1
 # holds what BRIEF leaves out)
 answer() {
 	awk -F, -v file="$csv" -v format="$1" -v brief="$2" -v note="$3" '
-	function fail(msg) { printf "answer.sh: %s: %s\n", file, msg > "/dev/stderr"; bad = 2; exit 2 }
+	function fail(msg) { printf "answer.sh: %s: %s\n", file, msg > "/dev/stderr"; bad = 3; exit 3 }
 	function col(name) { return (name in c) ? $(c[name]) : "" }
 	# a ratio: 1.05, 12.3, 150, 1.2e+05 (an interval of two processes can reach that far)
 	function num(x) { x += 0; return x < 9.995 ? sprintf("%.2f", x) : x < 99.95 ? sprintf("%.1f", x) : x < 9999.5 ? sprintf("%.0f", x) : sprintf("%.2g", x) }
@@ -310,9 +310,13 @@ answer() {
 	' "$csv"
 }
 
+# answer's status: 0, 3 a CSV it cannot read (exit 2), anything else a failed write (exit 1)
 if [ "$html" = 1 ]; then
 	answer html 0 ""
-	exit $?
+	rc=$?
+	[ "$rc" -ne 3 ] || exit 2
+	[ "$rc" -eq 0 ] || exit 1
+	exit 0
 fi
 if [ -n "$out" ]; then
 	dir=$(dirname "$out")
@@ -322,12 +326,15 @@ if [ -n "$out" ]; then
 	trap 'exit 1' HUP INT TERM
 	answer md 0 "" >"$temp"
 	rc=$?
-	[ "$rc" -ne 2 ] || exit 2
+	[ "$rc" -ne 3 ] || exit 2
 	# The last line says the table is whole: a write cut short (a full disk) lacks it.
 	if [ "$rc" -ne 0 ] || [ "$(tail -n 1 "$temp" 2>/dev/null)" != "(scripts/answer.sh $csv)" ] || ! mv -f "$temp" "$out"; then
 		echo "answer.sh: cannot write $out (a full disk?); nothing was replaced" >&2
 		exit 1
 	fi
 fi
-answer md "$brief" "${out:-the table without -b}" || exit
+answer md "$brief" "${out:-the table without -b}"
+rc=$?
+[ "$rc" -ne 3 ] || exit 2
+[ "$rc" -eq 0 ] || exit 1
 [ -z "$out" ] || echo "(written to $out)"
