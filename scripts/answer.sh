@@ -73,8 +73,7 @@ answer() {
 	# --- the table being built: cells of rows, then printed as Markdown or HTML ----------------
 	function table_start(header) { nrow = 0; ncol = split(header, head, "|"); delete right; delete nother }
 	function table_right(cols,    n, i, a) { n = split(cols, a, " "); for (i = 1; i <= n; i++) right[a[i]] = 1 }
-	function table_row() { nrow++; for (i = 1; i <= ncol; i++) { cell[nrow, i] = ""; fastcell[nrow, i] = 0 } }
-	# the others of a group: entries "text" and whether tied, joined at print time
+	function table_row(    i) { nrow++; for (i = 1; i <= ncol; i++) { cell[nrow, i] = ""; fastcell[nrow, i] = 0 } }
 	function table_print(    i, j, w, s, line) {
 		if (format == "html") {
 			printf "<table class=\"num answer\"><thead><tr>"
@@ -102,6 +101,8 @@ answer() {
 			print line
 		}
 	}
+	# a cell as Markdown or HTML; the others of a group are entries (other[i, j, k], and
+	# othertied[i, j, k] when tied), joined here
 	function cellmd(i, j,    k, s) {
 		if (!((i, j) in nother)) return cell[i, j]
 		s = ""
@@ -129,7 +130,6 @@ answer() {
 			x = list[k]; n = ++nother[i, j]
 			other[i, j, n] = x " " (rb[g, x] == "" ? "(no ratio)" : ratio(rb[g, x], rl[g, x], rh[g, x]))
 			othertied[i, j, n] = vs[g, x] != "slower"
-			if (vs[g, x] == "tied") ntied++
 		}
 		for (k = 1; k <= nbackends; k++) {
 			x = backends[k]
