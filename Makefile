@@ -207,7 +207,7 @@ TSAN_TEST_BIN := build/tsan/parallel
 TSAN_TEST_SRC := tests/parallel.c tests/ops.c tests/model.c $(filter-out harness/main.c,$(HARNESS_SRC))
 TSAN_BIN := build/tsan/ecsbench
 
-.PHONY: all deps deps-fuzz deps-tsan deps-valgrind deps-plots deps-browser bench bench-locked reference plots cachegrind profile table \
+.PHONY: all deps deps-fuzz deps-tsan deps-valgrind deps-plots deps-browser bench bench-locked reference plots cachegrind profile table answer \
 	compare report repeat scenario-plots test test-browser fuzz fuzz-merge clean help
 all: $(BIN) $(TEST_BIN) $(SCENARIO_TEST_BIN) $(ENGINE_TEST_BIN) $(COMPARE_BIN)
 
@@ -372,6 +372,7 @@ ifneq ($(SCENARIO),)
 		--derived $(call q,$(SC_FIGURE)=$(SC_OUT_NAME)-plots/$(SC_OUT_NAME).png)
 	$(Q)$(MAKE) --no-print-directory scenario-plots || \
 		echo "make bench: $(SC_OUTPUT) is written; the figure was not drawn (see above)" >&2
+	$(Q)scripts/answer.sh -b -o $(call q,$(call answer_of,$(SC_OUTPUT))) $(call q,$(SC_OUTPUT))
 else
 	@mkdir -p $(call q,$(call path_dir,$(OUTPUT)))
 	$(if $(REFERENCE),ECSBENCH_REFERENCE=1 )$(BIN) $(foreach v,$(BENCH_VARS),$(call opt,$(v))) \
@@ -381,6 +382,7 @@ else
 	$(Q)$(MAKE) --no-print-directory plots PLOTS=$(call q,$(PLOTS)) || \
 		echo "make bench: $(OUTPUT) is written; the plots were not drawn (see above)" >&2
 	$(Q)$(if $(had_report),$(MAKE) --no-print-directory report PLOTS=$(call q,$(PLOTS)),true)
+	$(Q)scripts/answer.sh -b -o $(call q,$(call answer_of,$(OUTPUT))) $(call q,$(OUTPUT))
 endif
 
 # The figure of a scenario run again from its CSV (the same SCENARIO, SWEEP and OUTPUT).
@@ -430,6 +432,17 @@ table:
 	@mv $(call q,$(TABLE).tmp) $(call q,$(TABLE))
 	@cat $(call q,$(TABLE))
 	@echo "(written to $(TABLE))"
+
+# make answer: a run's own answer (scripts/answer.sh), the table that ends make bench: per
+# workload, N and k, the fastest backend and every other's paired ratio to it, on stdout and into
+# x-answer.md beside OUTPUT=x.csv (or the SCENARIO's CSV), which build/ecsbench moves into
+# previous/ with the CSV when a run replaces it. (Not under the output's lock: make bench, which
+# holds it, calls the script itself.)
+answer_of = $(call dec,$(patsubst %.csv,%,$(call enc,$(1))))-answer.md
+ANSWER_CSV = $(if $(SCENARIO),$(SC_OUTPUT),$(OUTPUT))
+answer:
+	@test -f $(call q,$(ANSWER_CSV)) || { echo "make answer: no $(ANSWER_CSV): run make bench$(if $(SCENARIO), SCENARIO=$(SCENARIO), PROFILE=$(PROFILE)) first (REFERENCE=1: the reference results)" >&2; exit 2; }
+	$(Q)scripts/answer.sh -b -o $(call q,$(call answer_of,$(ANSWER_CSV))) $(call q,$(ANSWER_CSV))
 
 # make compare: ecsbench-compare's verdicts on stdout, then a figure per workload with both runs
 # (and NEW/OLD under it) beside NEW: NEW=y.csv -> y-compare/*.png, its verdicts.csv and
@@ -487,11 +500,14 @@ help:
 	$(call help_vars,$(BENCH_VARS),PROFILE, OUTPUT=)
 	@echo "                      HISTORY=lived-in,pristine: the best case beside (build/ecsbench --list)"
 	@echo "                      then draws plots/A/*.png and plots/profiles/*.png; OUTPUT=x.csv: plots in x-plots/"
-	@echo "                      A previous CSV is never replaced: it goes with its samples, figures,"
+	@echo "                      and ends with its answer: per workload and k at the largest N, the fastest"
+	@echo "                      backend and every other's paired ratio to it -> results/A-answer.md (x-answer.md)"
+	@echo "                      A previous CSV is never replaced: it goes with its samples, answer, figures,"
 	@echo "                      table and comparison to results/previous/DATE-A/ (the run says where)."
 	@echo "                      One run at a time into an OUTPUT: a second is refused (OUTPUT.lock)."
 	@echo "make bench SCENARIO=scenarios/shooter.ini   ns per frame by phase, every backend, the floor and"
-	@echo "                      the harness alone -> results/scenario-shooter.csv, plots/scenario-shooter.png"
+	@echo "                      the harness alone -> results/scenario-shooter.csv, plots/scenario-shooter.png,"
+	@echo "                      and its answer per frame and phase -> results/scenario-shooter-answer.md"
 	$(call help_vars,$(SCENARIO_VARS),SCENARIO, OUTPUT=)
 	@echo "                      SWEEP=KEY=A..B POINTS=6 SPACING=linear SET='KEY=VALUE ...'"
 	@echo "                      SWEEP: results/scenario-NAME-KEY.csv, lines against the swept value;"
@@ -503,6 +519,8 @@ help:
 	@echo "                      plots/A/cache-*.png (BACKENDS= WORKLOADS= ENTITIES=16384,131072 COMPONENTS=2 SYSTEMS=)"
 	@echo "make profile BACKEND=hash WORKLOAD=iterate   top functions of the timed call, per entity too"
 	@echo "                      -> results/profile-hash-iterate.txt (ENTITIES=131072 COMPONENTS=2)"
+	@echo "make answer PROFILE=A the run's answer again from its CSV -> results/A-answer.md"
+	@echo "                      (OUTPUT=x.csv -> x-answer.md; SCENARIO=f.ini: that scenario's; REFERENCE=1)"
 	@echo "make table PROFILE=A BASELINE=hash   seed 001's table -> results/table-A.md"
 	@echo "                      (CSV=x.csv -> x-table.md; ENTITIES=N, default the largest; COMPONENTS=2)"
 	@echo "make compare OLD=a.csv NEW=b.csv   per-row ratio NEW/OLD against the noise, geometric means,"

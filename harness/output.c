@@ -160,14 +160,15 @@ void output_lock(const struct options *o)
 	}
 }
 
-/* results/A.csv -> results/A-samples.csv; other names get -samples.csv appended. */
-static void samples_path(const char *csv, char *out, size_t len)
+/* results/A.csv -> results/A-samples.csv (suffix "-samples.csv"), results/A-answer.md ("-answer.md"):
+ * a name not ending in .csv gets the suffix appended. */
+static void beside_path(const char *csv, const char *suffix, char *out, size_t len)
 {
 	size_t n = strlen(csv);
 	if (n > 4 && strcmp(csv + n - 4, ".csv") == 0)
-		snprintf(out, len, "%.*s-samples.csv", (int)(n - 4), csv);
+		snprintf(out, len, "%.*s%s", (int)(n - 4), csv, suffix);
 	else
-		snprintf(out, len, "%s-samples.csv", csv);
+		snprintf(out, len, "%s%s", csv, suffix);
 }
 
 static FILE *open_temp(char *temp, size_t len, const char *path, const char *shown)
@@ -222,7 +223,7 @@ void output_open(struct output *w, const struct options *o)
 {
 	memset(w, 0, sizeof *w);
 	w->o = o;
-	samples_path(o->output_path, w->samples, sizeof w->samples);
+	beside_path(o->output_path, "-samples.csv", w->samples, sizeof w->samples);
 	/* Where a previous result will go: found unusable now, not after the run. */
 	char dir[OUTPUT_PATH_MAX], previous[OUTPUT_PATH_MAX + 16];
 	dir_of(o->output_path, dir, sizeof dir);
@@ -400,23 +401,36 @@ static int keep_previous(struct output *w)
 		append(w->kept, sizeof w->kept, "%s", base_of(w->samples));
 		sep = ", ";
 	}
-	/* What was made from it: moved along, or said to be left (the next figures replace it). */
-	for (size_t i = 0; i < o->derived_count; i++) {
-		char from[OUTPUT_PATH_MAX], to[3 * OUTPUT_PATH_MAX];
-		if (strlen(o->derived[i]) >= sizeof from)
-			continue;
-		memcpy(from, o->derived[i], strlen(o->derived[i]) + 1);
-		char *eq = strrchr(from, '=');
-		*eq = '\0';
+	/* What was made from it: moved along, or said to be left (the next figures replace it).
+	 * Its answer (A-answer.md, scripts/answer.sh: make bench writes it after the run) always,
+	 * whoever runs this, so that no answer of another run is ever left beside this CSV; then
+	 * the --derived files. */
+	char answer[OUTPUT_PATH_MAX + 16];
+	beside_path(base_of(path), "-answer.md", answer, sizeof answer);
+	for (size_t i = 0; i <= o->derived_count; i++) {
+		char from[OUTPUT_PATH_MAX + 16], to[3 * OUTPUT_PATH_MAX];
+		const char *as; /* its name in the folder */
+		if (i == 0) {
+			if (join(from, sizeof from, dir, answer) != 0)
+				continue;
+			as = answer;
+		} else {
+			if (strlen(o->derived[i - 1]) >= sizeof from)
+				continue;
+			memcpy(from, o->derived[i - 1], strlen(o->derived[i - 1]) + 1);
+			char *eq = strrchr(from, '=');
+			*eq = '\0';
+			as = eq + 1;
+		}
 		if (lstat(from, &st) != 0)
 			continue;
-		if (join(to, sizeof to, folder, eq + 1) || make_parents(to) != 0 || rename(from, to) != 0) {
+		if (join(to, sizeof to, folder, as) || make_parents(to) != 0 || rename(from, to) != 0) {
 			fprintf(stderr, "ecsbench: could not move %s with the previous results (%s); what is "
 			        "drawn next replaces it\n", from, strerror(errno));
 			continue;
 		}
 		append(w->kept, sizeof w->kept, "%s", sep);
-		append(w->kept, sizeof w->kept, S_ISDIR(st.st_mode) ? "%s/" : "%s", eq + 1);
+		append(w->kept, sizeof w->kept, S_ISDIR(st.st_mode) ? "%s/" : "%s", as);
 		sep = ", ";
 	}
 	return 0;

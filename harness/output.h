@@ -7,9 +7,10 @@
  *   - the CSV and its samples are written to temporary files beside them, each write checked,
  *     synced, then renamed over the old ones: a failed write (a full disk) leaves no partial
  *     file and the previous ones as they were;
- *   - a previous CSV and its samples, and what was made from them (figures, a table: --derived),
- *     are moved into previous/DATE-NAME/ beside the CSV (DATE: when the previous CSV was written)
- *     instead of being replaced, and the run says where.
+ *   - a previous CSV and its samples, its answer (NAME-answer.md beside it: scripts/answer.sh)
+ *     and what else was made from them (figures, a table: --derived), are moved into
+ *     previous/DATE-NAME/ beside the CSV (DATE: when the previous CSV was written) instead of
+ *     being replaced, and the run says where.
  */
 #ifndef ECSB_OUTPUT_H
 #define ECSB_OUTPUT_H
@@ -41,8 +42,8 @@ void output_lock(const struct options *o);
 void output_open(struct output *w, const struct options *o);
 
 /*
- * Finishes both files (every write checked and synced), moves a previous CSV, its samples and
- * o's --derived files into previous/DATE-NAME/, then renames the new files into place. On any
+ * Finishes both files (every write checked and synced), moves a previous CSV, its samples, its
+ * answer and o's --derived files into previous/DATE-NAME/, then renames the new files into place. On any
  * failure: a message on stderr, the temporary files removed, the previous files as they were,
  * and -1.
  */

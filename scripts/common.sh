@@ -13,7 +13,8 @@ header() { sed -n "s/^# $2 //p" "$1" | head -n 1; }
 # normalise CSV: the data rows of an ecsbench CSV, columns found by their header names, as
 #   1 backend, 2 profile, 3 workload, 4 entities, 5 components, 6 component_bytes,
 #   7 ns_per_entity, 8 bar low per entity, 9 bar high per entity, 10 median_ns, 11 bar low ns,
-#   12 bar high ns, 13 peak_bytes, 14 allocations, 15 noisy, 16 rounds, 17 threads
+#   12 bar high ns, 13 peak_bytes, 14 allocations, 15 noisy, 16 rounds, 17 threads,
+#   18 ratio_to_best, 19 ratio_ci_low, 20 ratio_ci_high, 21 vs_best (empty where the CSV has none)
 # A row's workload is named with its history (--history): "iterate" under lived-in (the headline
 # figures') and for the workloads that take none (Varkor's: "-"), "iterate-pristine" under
 # pristine, and so on; so every figure and table is of one history. A CSV from before histories
@@ -69,7 +70,9 @@ normalise() {
 				npe, sprintf("%.6g", l / u), sprintf("%.6g", h / u),
 				med, l, h,
 				("peak_bytes" in c) ? $(c["peak_bytes"]) : "", ("allocations" in c) ? $(c["allocations"]) : "",
-				("noisy" in c) ? $(c["noisy"]) + 0 : 0, r, t
+				("noisy" in c) ? $(c["noisy"]) + 0 : 0, r, t,
+				("ratio_to_best" in c) ? $(c["ratio_to_best"]) : "", ("ratio_ci_low" in c) ? $(c["ratio_ci_low"]) : "",
+				("ratio_ci_high" in c) ? $(c["ratio_ci_high"]) : "", ("vs_best" in c) ? $(c["vs_best"]) : ""
 		}
 		END { if (!bad && !hdr) fail("no header row (backend,profile,...)") }' "$1" "$1"
 }

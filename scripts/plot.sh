@@ -13,6 +13,9 @@
 #                                           backend with error bars; iterate also the floor
 #                                           (plain arrays) as a dashed line; a threaded workload
 #                                           (parallel-iterate) at its largest thread count T;
+#                                           under each panel the CSV's verdicts: each backend's
+#                                           ratio_to_best against N with its paired interval,
+#                                           hollow where vs_best is tied (time.gp);
 #   PLOTS_DIR/PROFILE/<workload>-speedup.png  a threaded workload measured at more than one T:
 #                                           its speedup over T = 1 against T, a panel per k at
 #                                           its largest N, a line per backend and the floor with
@@ -211,6 +214,29 @@ if [ "$have_csv" = 1 ]; then
 	source="run: $(run_of "$csv"); cpu ${cpu:-?}"
 fi
 
+# The ratio panels under the time figures (time.gp) stretch their axis near 1, where the
+# verdicts are decided: y = asinh(log(ratio) / ratio_stretch), about log(ratio) within a few
+# times ratio_stretch of 1 and log(log(ratio)) far from it, so that 1.05 and 1.0 stand as far
+# apart as 2 and 10.
+ratio_stretch=0.05
+# stretched_tics LOW HIGH -> a gnuplot "set ytics (...)" list for such an axis: 1 and the round
+# ratios inside the range, outwards from 1, each at least a ninth of the axis from the last kept.
+stretched_tics() {
+	awk -v lo="$1" -v hi="$2" -v s="$ratio_stretch" '
+		function asinh(x) { return log(x + sqrt(x * x + 1)) }
+		function y(r) { return asinh(log(r) / s) }
+		BEGIN {
+			n = split("0.5 0.67 0.8 0.9 0.95 0.98 1 1.02 1.05 1.1 1.2 1.5 2 3 5 10 20 50 100 200 500 1000 2000 5000 10000", t, " ")
+			sep = (y(hi) - y(lo)) / 9
+			out = "\"1\" 1"
+			last = y(1)
+			for (i = 1; i <= n; i++) if (t[i] > 1 && t[i] <= hi && y(t[i]) - last >= sep) { out = out sprintf(", \"%s\" %s", t[i], t[i]); last = y(t[i]) }
+			last = y(1)
+			for (i = n; i >= 1; i--) if (t[i] < 1 && t[i] >= lo && last - y(t[i]) >= sep) { out = out sprintf(", \"%s\" %s", t[i], t[i]); last = y(t[i]) }
+			print "(" out ")"
+		}'
+}
+
 # --- swept workloads: time per entity against N ------------------------------------------
 if [ "$have_csv" = 1 ]; then
 	for workload in $(awk -F, -v re="$fixed_re" '$3 !~ re' "$tmp/time.csv" | distinct 3); do
@@ -220,9 +246,13 @@ if [ "$have_csv" = 1 ]; then
 			mkdir -p "$d" "$stage/$profile"
 			awk -F, -v w="$workload" -v s="$size" '$3 == w && $6 == s' "$tmp/time.csv" |
 				sort -t, -k4,4n >"$d/rows.csv"
-			# A series file per k and backend: N, ns per entity, bar low, bar high, noisy (sorted by
+			# A series file per k and backend: N, ns per entity, bar low, bar high, noisy, then the
+			# CSV's verdict against the fastest backend at that N: ratio_to_best, its interval, and 1
+			# where vs_best is tied (NaN where the CSV has none: the floor, an older CSV) (sorted by
 			# N, so that a line never doubles back).
-			awk -F, -v d="$d" '{ f = d "/k" $5 "-" $1 ".dat"; print $4 "," $7 "," $8 "," $9 "," $15 > f }' "$d/rows.csv"
+			awk -F, -v d="$d" 'function v(x) { return x == "" ? "NaN" : x }
+				{ f = d "/k" $5 "-" $1 ".dat"
+				  print $4 "," $7 "," $8 "," $9 "," $15 "," v($18) "," v($19 == "" ? $18 : $19) "," v($20 == "" ? $18 : $20) "," ($21 == "tied" ? 1 : 0) > f }' "$d/rows.csv"
 			# shellcheck disable=SC2046
 			backends=$(in_palette_order $(distinct 1 <"$d/rows.csv"))
 			# shellcheck disable=SC2086
@@ -245,6 +275,43 @@ if [ "$have_csv" = 1 ]; then
 				}
 				END { if (ymin == "" || ymin <= 0) ymin = 0.001; if (ymax <= ymin) ymax = ymin * 10
 					print ymin, ymax, nmin, nmax }' "$d/rows.csv")
+			ymin=$1 ymax=$2 nmin=$3 nmax=$4
+			# The verdicts under the times: the series with a ratio to the fastest, those with a
+			# row tied with it (hollow points) and those with one that is not (filled), so that no
+			# plot command draws nothing (gnuplot warns); the ratio axis, one for all panels: every
+			# ratio, 1, and the intervals as far as twice the largest ratio and down to 0.9 (with two
+			# processes an interval can span 20 decades); a bar beyond is cut at the edge.
+			ratiohave=" $(awk -F, '$1 != "floor" && $18 != "" { print $5 "/" $1 }' "$d/rows.csv" | sort -u | tr '\n' ' ')"
+			tiedhave=" $(awk -F, '$1 != "floor" && $18 != "" && $21 == "tied" { print $5 "/" $1 }' "$d/rows.csv" | sort -u | tr '\n' ' ')"
+			solidhave=" $(awk -F, '$1 != "floor" && $18 != "" && $21 != "tied" { print $5 "/" $1 }' "$d/rows.csv" | sort -u | tr '\n' ' ')"
+			# shellcheck disable=SC2046
+			set -- $(awk -F, '$1 != "floor" && $18 != "" {
+					if ($18 + 0 > top) top = $18 + 0
+					lo[++n] = $19 == "" ? $18 : $19; hi[n] = $20 == "" ? $18 : $20
+				}
+				END {
+					if (!n) { print 0, 0, 0; exit }
+					cap = 2 * top; rmax = top; rmin = 1
+					for (i = 1; i <= n; i++) {
+						h = hi[i] + 0 > cap ? cap : hi[i] + 0; if (h > rmax) rmax = h
+						l = lo[i] + 0 < 0.9 ? 0.9 : lo[i] + 0; if (l < rmin) rmin = l
+						if (hi[i] + 0 > cap || lo[i] + 0 < 0.9) cut = 1
+					}
+					if (rmax < 1.1) rmax = 1.1; if (rmin > 0.97) rmin = 0.97
+					printf "%g %g %d\n", rmin / 1.01, rmax * 1.6, cut
+				}' "$d/rows.csv")
+			rmin=$1 rmax=$2 rcut=$3
+			ratios=0
+			rnote=
+			rnote2=
+			rtics=
+			if [ "$ratiohave" != " " ]; then
+				ratios=1
+				rnote="under each panel: each backend's time over the fastest's at that N (ratio_to_best), bars its interval paired by process (Bonferroni)"
+				rnote2="filled: slower than the fastest (vs_best); hollow: tied with it, its bar holds 1"
+				[ "$rcut" = 0 ] || rnote2="$rnote2; bars cut at the panel's edge"
+				rtics=$(stretched_tics "$rmin" "$rmax")
+			fi
 			noisy=$(awk -F, '$15 == 1 && $1 != "floor"' "$d/rows.csv" | wc -l)
 			reptext="$(centre_of "$csv" "$samples"); $bars"
 			tmost=$(awk -F, '$17 > t { t = $17 } END { print t + 0 }' "$d/rows.csv")
@@ -255,7 +322,9 @@ if [ "$have_csv" = 1 ]; then
 			out=$stage/$profile/$workload$(suffix "$size" "$sizes").png
 			gp "$here/time.gp" "scripts='$(gp_quote "$here")'; dir='$(gp_quote "$d")'; out='$(gp_quote "$out")'; \
 				workload='$title'; backends='$backends'; styles='$styles'; ks='$ks'; \
-				have='$have'; noisyhave='$noisyhave'; floor=$floor; ymin=$1; ymax=$2; nmin=$3; nmax=$4; \
+				have='$have'; noisyhave='$noisyhave'; floor=$floor; ymin=$ymin; ymax=$ymax; nmin=$nmin; nmax=$nmax; \
+				ratios=$ratios; ratiohave='$ratiohave'; tiedhave='$tiedhave'; solidhave='$solidhave'; \
+				rmin=$rmin; rmax=$rmax; rstretch=$ratio_stretch; rtics='$(gp_quote "$rtics")'; rnote='$(gp_quote "$rnote")'; rnote2='$(gp_quote "$rnote2")'; \
 				profile='$(gp_quote "$proftext$(sizetext "$size")")'; \
 				what='$(gp_quote "$(describe "$workload")")'; \
 				history='$(gp_quote "$(history_text "$workload")")'; \

@@ -12,17 +12,20 @@
 #       profile, PLOTS_DIR/profiles/*.png once
 #
 # The tables, per CSV:
+#   the answer    scripts/answer.sh -H CSV: per workload and k at the largest N, the fastest
+#                 backend (highlighted), its distance to the floor, every other backend's paired
+#                 ratio to it with its interval, tied where the interval holds 1
 #   at a glance   ns per entity (median_ns, its 95% interval under it) per backend and
 #                 workload, at the largest N each workload measured, k = 2 (or the one k a
 #                 workload has); a backend not measured there is "not measured", never blank
 #   seed 001's    scripts/table.sh CSV hash (time, peak memory, allocations; ratios to hash)
 #   performance   per workload, at its largest N, each k: time per entity with its interval,
-#                 ratio_to_floor, ratio_to_best with its interval and vs_best; every N in a
-#                 folded table under it
+#                 ratio_to_floor, ratio_to_best with its interval and vs_best (the best row of
+#                 each group highlighted); every N in a folded table under it
 # A figure older than its CSV says so in its caption (make plots draws it again). A figure the
 # page would name but that does not exist is left out and listed as missing. An inline script
 # marks an image that the browser could not load (make test-browser reads that mark).
-# Costs: one awk pass over each CSV per table, table.sh once per CSV; no gnuplot.
+# Costs: one awk pass over each CSV per table, table.sh and answer.sh once per CSV; no gnuplot.
 # Exit status: 0; 2 bad usage or a CSV that cannot be read.
 set -eu
 
@@ -64,7 +67,8 @@ escs() { printf '%s' "$1" | esc; }
 rel() { realpath -m --relative-to="$outdir" "$1"; }
 workload_order=$(listed workloads | tr '\n' ' ')
 
-# caption FILE KIND -> the caption of a figure (KIND: run, profiles or compare)
+# caption FILE KIND [CSV] -> the caption of a figure (KIND: run, profiles or compare; CSV: the
+# run's, whose paired ratios a time figure draws under its panels where it has them)
 caption() {
 	name=$(basename "$1" .png)
 	size=
@@ -80,7 +84,11 @@ caption() {
 		threads=
 		[ ! -f "$(dirname "$1")/$name-speedup.png" ] || threads=" at its largest thread count T (the speedup figure has every T)"
 		history=$(history_text "$name")
-		echo "$name$sizetext: time per entity against the entity count N$threads, a panel per k, a line per backend, its 95% interval as error bars${what:+. Timed: $what}${history:+. The storage's $history}." ;;
+		verdicts=
+		if [ -n "${3:-}" ] && grep -v '^#' "$3" | grep -m 1 '^backend,' | tr ',' '\n' | grep -qx ratio_to_best; then
+			verdicts="; under each panel, each backend's time over the fastest's at that N (ratio_to_best) with its interval paired by process, hollow where the CSV calls it tied with the fastest"
+		fi
+		echo "$name$sizetext: time per entity against the entity count N$threads, a panel per k, a line per backend, its 95% interval as error bars$verdicts${what:+. Timed: $what}${history:+. The storage's $history}." ;;
 	profiles:*) echo "$name: time per entity by profile (A, AA, AAA: more component types and systems registered), at the largest N the profiles share, a panel per k." ;;
 	compare:varkor) echo "Seed 001's workloads, OLD against NEW: the time of one run of each (OLD hollow, left; NEW filled, right), and NEW/OLD with its 95% interval under it." ;;
 	compare:*) echo "$name, OLD against NEW: time per entity (OLD dashed and hollow, NEW solid and filled), points whose verdict is faster or slower marked; NEW/OLD per backend with its 95% interval under it." ;;
@@ -109,7 +117,7 @@ figures() {
 			stale=" <em>Drawn before $(escs "$3") was written: make plots draws it again.</em>"
 		fi
 		printf '<figure><a href="%s"><img src="%s" alt="%s"></a><figcaption><b>%s</b>: %s%s</figcaption></figure>\n' \
-			"$(rel "$f" | esc)" "$(rel "$f" | esc)" "$(escs "$name")" "$(escs "$name")" "$(caption "$f" "$2" | esc)" "$stale"
+			"$(rel "$f" | esc)" "$(rel "$f" | esc)" "$(escs "$name")" "$(escs "$name")" "$(caption "$f" "$2" "${3:-}" | esc)" "$stale"
 	done
 }
 
@@ -200,7 +208,7 @@ performance() {
 				split(row[i], f, "|")
 				if (!all && f[2] + 0 != maxn[f[1]]) continue
 				printf "<tr%s><td>%s</td><td>%d</td><td>%s</td><td>%s</td><td>%s%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
-					f[4] == "floor" ? " class=\"floor\"" : "", f[1], f[2], f[3], f[4], num(f[5]),
+					f[4] == "floor" ? " class=\"floor\"" : f[12] == "best" ? " class=\"best\"" : "", f[1], f[2], f[3], f[4], num(f[5]),
 					f[13] ? " <span class=\"noisy\">noisy</span>" : "",
 					f[6] == "" ? "" : num(f[6]) "&ndash;" num(f[7]), f[8], f[9],
 					f[10] == "" ? "" : f[10] "&ndash;" f[11], f[12]
@@ -227,6 +235,9 @@ thead th { background: #f2f2f2; }
 table.num td { text-align: right; } table.num td:first-child { text-align: left; }
 td small { display: block; color: #707070; }
 tr.floor td { color: #505050; font-style: italic; }
+td.fastest, tr.best td { background: #dcefd5; } td.fastest { font-weight: bold; }
+.tied { color: #8a5a00; font-size: 0.85em; }
+table.answer td { text-align: left; } table.answer td:not(:last-child) { white-space: nowrap; }
 .noisy { color: #b04000; font-size: 0.85em; } .absent { color: #909090; }
 pre { background: #f6f6f6; padding: 0.6em; overflow-x: auto; font-size: 12px; }
 figure { margin: 1.5em 0; } figure img { max-width: 100%; border: 1px solid #e0e0e0; }
@@ -245,7 +256,7 @@ EOF
 	i=0
 	for csv in "$@"; do
 		i=$((i + 1))
-		printf '<a href="#run%d">%s</a>' "$i" "$(escs "$(basename "$csv")")"
+		printf '<a href="#run%d">%s</a><a href="#answer%d">its answer</a>' "$i" "$(escs "$(basename "$csv")")" "$i"
 	done
 	[ ! -d "$plots/profiles" ] || printf '<a href="#profiles">profiles side by side</a>'
 	printf '<a href="#comparisons">comparisons</a></nav>\n'
@@ -258,6 +269,10 @@ EOF
 		palette=$( (listed backends; cut -d'|' -f4 "$tmp/rows") | awk 'NF && $0 != "floor" && !seen[$0]++' | tr '\n' ' ')
 		printf '<h2 id="run%d">Profile %s: <code>%s</code></h2>\n' "$i" "$(escs "${profile:-?}")" "$(escs "$csv")"
 		printf '<pre>%s</pre>\n' "$(grep '^#' "$csv" | sed 's/^# //' | esc)"
+		printf '<h3 id="answer%d">The answer: which storage for what</h3>\n' "$i"
+		if ! "$here/answer.sh" -H "$csv" 2>"$tmp/answer.err"; then
+			printf '<p>No answer: %s</p>\n' "$(esc <"$tmp/answer.err")"
+		fi
 		echo "<h3>At a glance: ns per entity at the largest N</h3>"
 		echo "<p>median_ns per entity (per entity per round for a workload with rounds; the $(escs "$(centre_text "$csv")")), its 95% interval under it; k = 2, or the one k a workload measures. <span class=\"noisy\">noisy</span>: $(escs "$(noisy_means "$csv")")$( [ -n "$(noisy_means "$csv")" ] || echo 'as the CSV flags it').</p>"
 		glance "$palette"

@@ -2,12 +2,23 @@
 # per k, a line per backend (the CSV's median_ns per entity), error bars (its 95% CI, or min..max:
 # note says which), a ring around each noisy row's point (note says what noisy means); for iterate the floor (the same update over plain arrays)
 # as a dashed reference line. A backend that a panel lacks is named there as not measured.
+# Under each panel (where the CSV has paired ratios), the CSV's verdicts: each backend's time over
+# the fastest's at that N (ratio_to_best, so the fastest sits on 1) with its interval (ratio_ci_low
+# .. ratio_ci_high) as bars, the backends a little apart on x so that no bar hides another, a
+# point hollow where vs_best is tied (its bar holds 1) and filled where it is not: the figure says
+# what the CSV says, where the rows' own bars (which hold what the machine did to a process as a
+# whole) overlap while the paired comparison tells two backends apart.
 # Variables (set by plot.sh with -e): scripts (this folder), dir (the series files
-# dir/k<k>-<backend>.dat: "N,ns per entity,bar low,bar high,noisy", sorted by N), out, workload,
+# dir/k<k>-<backend>.dat: "N,ns per entity,bar low,bar high,noisy,ratio_to_best,ratio low,ratio
+# high,tied", sorted by N; NaN where a column is missing), out, workload,
 # backends (space-separated, in colour order), styles (the line style of each backend, same
 # order; a backend keeps its style in every figure), ks (space-separated), have (" k/backend ..."
 # for each series file), noisyhave (the same for the series with a noisy row), floor (1: there
 # are k<k>-floor.dat files), ymin, ymax (ns per entity over all rows), nmin, nmax (entities),
+# ratios (1: draw the ratio panels), ratiohave, tiedhave, solidhave (" k/backend ..." of the
+# series with a ratio, with a tied row, with a row not tied), rmin, rmax (the ratio axis),
+# rstretch (its scale: y = asinh(log(ratio) / rstretch), stretched near 1 where the verdicts are
+# decided), rtics (its tics, a "set ytics" list), rnote, rnote2 (what the ratio panels show),
 # profile (the CSV's profile line), what (the timed region, from --list), history (what the
 # storages went through: "history lived-in: ..."; may be empty), note (samples, bars, noise),
 # source (the run: commit, date, cpu).
@@ -18,7 +29,11 @@ nb = words(backends)
 # Wide enough for the key in two rows of five (eight backends, the floor, the noisy ring), and
 # for the title's longest line (the note on samples, bars and noisy rows) over one panel.
 canvas_w = nk > 1 ? 480 * nk + 100 : 1150
-set terminal pngcairo size canvas_w, 640 font "DejaVu Sans,10" noenhanced
+if (!exists("ratios")) ratios = 0
+if (!exists("rnote")) rnote = ""
+if (!exists("rnote2")) rnote2 = ""
+canvas_h = ratios ? 980 : 640
+set terminal pngcairo size canvas_w, canvas_h font "DejaVu Sans,10" noenhanced
 set output out
 
 series(k, b) = sprintf("%s/k%s-%s.dat", dir, k, b)
@@ -44,16 +59,29 @@ set xlabel "entities N (log2 scale; 1k = 1024)"
 # The panels in one row; under them, a strip with the key, once, with an entry for every
 # backend of the figure (and the floor), so that it never covers data and never misses a backend
 # that a panel lacks.
-key_top = 0.07
 pl = nk > 1 ? 0.065 : 0.1
 gap = 0.04
 if (!exists("history")) history = ""
-set multiplot title sprintf("%s: time per entity, profile %s\n%s%s%s\n%s", workload, profile, \
+set multiplot title sprintf("%s: time per entity, profile %s\n%s%s%s\n%s%s", workload, profile, \
 	what eq "" ? "" : "timed: " . what . "\n", history eq "" ? "" : history . "\n", note, \
-	source) font ",11"
-set bmargin at screen 0.16
-set tmargin at screen (0.83 - (what eq "" ? 0 : 0.03) - (history eq "" ? 0 : 0.03))
+	ratios ? rnote . "\n" . rnote2 . "\n" : "", source) font ",11"
+# Screen heights (fractions of the canvas): the title's lines, the time panels, under them the
+# ratio panels (with room between for the time panels' x tics), then the x label and the key.
+# A title line is about 19 pixels.
+lines = 4 + (what eq "" ? 0 : 1) + (history eq "" ? 0 : 1) + (ratios ? 2 : 0)
+t_top = 1 - (19.0 * lines + 40) / canvas_h
+t_bottom = ratios ? 0.49 : 0.16
+r_top = 0.43
+r_bottom = 0.125
+key_top = ratios ? 0.055 : 0.07
+# the backends' x offsets in the ratio panels: j of nb, 0.05 of a doubling apart
+dodge(j) = 2 ** ((j - (nb + 1) / 2.0) * 0.05)
+hollow(p) = (p == 5 || p == 7 || p == 9 || p == 11 || p == 13) ? p - 1 : p
 do for [i = 1:nk] {
+	set bmargin at screen t_bottom
+	set tmargin at screen t_top
+	set yrange [ymin / 1.5 : ymax * 1.5]
+	eval logticks_y
 	k = word(ks, i)
 	set lmargin at screen panel_l(i, nk)
 	set rmargin at screen panel_r(i, nk)
@@ -87,7 +115,52 @@ do for [i = 1:nk] {
 		set label 1 "not measured: " . missing at graph 0.03, graph 0.96 left font ",9" textcolor rgb "#606060"
 	}
 	unset key
+	if (ratios) {
+		unset xlabel
+	} else {
+		set xlabel "entities N (log2 scale; 1k = 1024)"
+	}
 	eval "plot " . cmd[3:*]
+
+	# --- the paired verdicts: each backend's time over the fastest's at that N ---
+	if (ratios) {
+		unset label
+		unset title
+		set tmargin at screen r_top
+		set bmargin at screen r_bottom
+		unset logscale y
+		set nonlinear y via asinh(log(y) / rstretch) inverse exp(rstretch * sinh(y))
+		set yrange [rmin : rmax]
+		eval "set ytics " . rtics
+		set mytics 1
+		set xlabel "entities N (log2 scale; 1k = 1024)"
+		if (i == 1) {
+			set ylabel "time over the fastest's (stretched near 1)"
+		} else {
+			unset ylabel
+		}
+		cmd = "1 with lines linecolor rgb '#404040' linewidth 1.5 notitle"
+		do for [j = 1:nb] {
+			b = word(backends, j)
+			s = word(styles, j) + 0
+			sk = sprintf(" %s/%s ", k, b)
+			if (strstrt(ratiohave, sk) > 0) {
+				f = series(k, b)
+				cmd = cmd . sprintf(", '%s' using ($1 * dodge(%d)):6 with lines linestyle %d linewidth 1 notitle", f, j, s)
+				cmd = cmd . sprintf(", '%s' using ($1 * dodge(%d)):6:7:8 with yerrorbars linestyle %d pointsize 0 notitle", f, j, s)
+				if (strstrt(solidhave, sk) > 0) {
+					cmd = cmd . sprintf(", '%s' using ($1 * dodge(%d)):($9 > 0 ? NaN : $6) with points linestyle %d notitle", f, j, s)
+				}
+				if (strstrt(tiedhave, sk) > 0) {
+					cmd = cmd . sprintf(", '%s' using ($1 * dodge(%d)):($9 > 0 ? $6 : NaN) with points linestyle %d pointtype %d notitle", \
+						f, j, s, hollow(point(s)))
+				}
+			}
+		}
+		eval "plot " . cmd
+		unset label
+		unset nonlinear y
+	}
 }
 unset label
 keycmd = ""
@@ -99,6 +172,9 @@ if (floor) {
 }
 if (noisyhave ne " ") {
 	keycmd = keycmd . ", keyentry with points linestyle 60 title 'noisy row'"
+}
+if (ratios && tiedhave ne " ") {
+	keycmd = keycmd . ", keyentry with points linecolor rgb '#606060' pointtype 4 pointsize 1.1 linewidth 1.2 title 'tied with the fastest'"
 }
 eval draw_key
 unset multiplot

@@ -57,7 +57,7 @@ set tmargin at screen top
 set bmargin at screen top - ph
 set title "time of one run of the whole workload (median, error bars)"
 set ylabel "ms per run (log scale)"
-ylo = tmin / 2
+ylo = tmin / 2.0
 set yrange [ylo : tmax * 6]
 ydec = log10((tmax * 6) / ylo)
 eval logticks_y
@@ -70,7 +70,7 @@ set tmargin at screen top - ph - vgap
 set bmargin at screen top - 2 * ph - vgap
 set title "peak memory of the storage (counting allocator)"
 set ylabel sprintf("peak %s (log scale)", munit)
-ylo = mmin / mdiv / 2
+ylo = mmin * 1.0 / mdiv / 2
 set yrange [ylo : mmax / mdiv * 6]
 ydec = log10((mmax / mdiv * 6) / ylo)
 eval logticks_y
@@ -81,7 +81,7 @@ set tmargin at screen top - 2 * ph - 2 * vgap
 set bmargin at screen bottom
 set title "allocation calls in one run"
 set ylabel "allocations (log scale)"
-ylo = amin / 2
+ylo = amin / 2.0  # (2.0: amin may be a whole number, and 1 / 2 is 0 in gnuplot)
 set yrange [ylo : amax * 6]
 ydec = log10((amax * 6) / ylo)
 eval logticks_y

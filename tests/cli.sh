@@ -5,7 +5,8 @@
 # in place; a run never destroys a previous result (it goes to previous/, where the run says),
 # a second run into the same output is refused while the first lasts, a full disk is an error
 # that leaves no partial file; make refuses a variable it does not know, naming the nearest,
-# and takes paths with spaces. Ends with "N passed, N failed".
+# and takes paths with spaces; make bench ends with the run's answer, written beside the CSV
+# and kept with it in previous/. Ends with "N passed, N failed".
 set -u
 bin=${ECSBENCH:-build/ecsbench}
 tmp=$(mktemp -d)
@@ -547,26 +548,42 @@ else
 	fail make-environment-passes "$(cat "$tmp/make.err")"
 fi
 
-# make bench into a folder with a space, twice, the second a partial re-run: the first result,
-# its samples, its figures and its table are kept in previous/, where the run says; the figures
-# in place are exactly the new CSV's; the list's spaces are trimmed.
+# make bench into a folder with a space, twice, the second a partial re-run: the first ends with
+# its answer on the terminal, written beside the CSV; the first result, its samples, its answer,
+# its figures and its table are kept in previous/, where the run says; the figures and the
+# answer in place are exactly the new CSV's; the list's spaces are trimmed.
 res="$tmp/my results"
 set -- BACKENDS='hash, vector' COMPONENTS=1 PROCESSES=1 REPS=1 WARMUP=0
 mk bench OUTPUT="$res/A.csv" WORKLOADS=iterate,create ENTITIES=64,128 "$@"
 first=$rc
 cp "$res/A.csv" "$tmp/first-A.csv" 2>/dev/null
+cp "$res/A-answer.md" "$tmp/first-answer.md" 2>/dev/null
+cp "$tmp/make.out" "$tmp/first.out"
+# The terminal ends with the run's answer, the table written beside the CSV: its rows (every
+# workload and k at the largest N), then where it is.
+lines=$(wc -l <"$tmp/first-answer.md" 2>/dev/null || echo 0)
+if [ "$first" -eq 0 ] && [ "$lines" -gt 0 ] && [ "$(tail -n 1 "$tmp/first.out")" = "(written to $res/A-answer.md)" ] &&
+	head -n -1 "$tmp/first.out" | tail -n "$lines" | cmp -s - "$tmp/first-answer.md" &&
+	[ "$(grep -c '^| \(iterate\|create\)  *| 2^7  *| 1  *| \(hash\|vector\) ' "$tmp/first-answer.md")" -eq 2 ]; then
+	ok make-bench-ends-with-answer
+else
+	fail make-bench-ends-with-answer "exit $first; the output does not end with the answer written to $res/A-answer.md: $(tail -n 6 "$tmp/first.out")"
+fi
 mk table CSV="$res/A.csv" COMPONENTS=1
 mk bench OUTPUT="$res/A.csv" WORKLOADS=get ENTITIES=64 "$@"
 prev=$(ls -d "$res/previous/"*-A 2>/dev/null)
 if [ "$first" -ne 0 ] || [ "$rc" -ne 0 ]; then
 	fail make-bench-spaces "exit status $first, then $rc: $(cat "$tmp/make.err")"
 elif [ -z "$prev" ] || ! cmp -s "$prev/A.csv" "$tmp/first-A.csv" || [ ! -s "$prev/A-samples.csv" ] ||
-	[ ! -s "$prev/A-plots/A/iterate.png" ] || [ ! -s "$prev/A-plots/A/create.png" ] || [ ! -s "$prev/A-table.md" ]; then
+	[ ! -s "$prev/A-plots/A/iterate.png" ] || [ ! -s "$prev/A-plots/A/create.png" ] || [ ! -s "$prev/A-table.md" ] ||
+	! cmp -s "$prev/A-answer.md" "$tmp/first-answer.md"; then
 	fail make-bench-keeps-previous "the first result is not whole in previous/: $(ls -R "$res")"
-elif ! grep -qF "is kept in $prev/, with A-samples.csv, A-table.md, A-plots/A/" "$tmp/make.err"; then
+elif ! grep -qF "is kept in $prev/, with A-samples.csv, A-answer.md, A-table.md, A-plots/A/" "$tmp/make.err"; then
 	fail make-bench-keeps-previous "the run does not say where: $(cat "$tmp/make.err")"
 elif [ "$(ls "$res/A-plots/A" | tr '\n' ' ')" != "get.png " ] || [ "$(ls "$res/A-plots/profiles" | tr '\n' ' ')" != "get.png " ]; then
 	fail make-bench-keeps-previous "figures of the first CSV are left beside the second's: $(ls "$res/A-plots/A" "$res/A-plots/profiles")"
+elif ! grep -q '^| get ' "$res/A-answer.md" || grep -q '^| \(iterate\|create\) ' "$res/A-answer.md"; then
+	fail make-bench-keeps-previous "the answer beside the second CSV is not the second run's: $(grep '^| ' "$res/A-answer.md")"
 elif [ -n "$(find "$res" -name '*.lock' -o -name '*.tmp*' -o -name '.plot.*')" ]; then
 	fail make-bench-keeps-previous "a lock or temporary file was left: $(find "$res")"
 else

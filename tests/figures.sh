@@ -16,6 +16,14 @@
 #                  T, and table.sh's row at that T; a figure folder holds exactly the figures of
 #                  the CSV drawn from (one of a workload the CSV lost goes); on a full disk
 #                  plot.sh fails, leaves no partial PNG and the old figures as they were
+#   answer.sh      the decision table on a CSV with known answers: the fastest at the largest N
+#                  of each k, its floor ratio, the others nearest first, tied, slower, not
+#                  measured; histories after the headline; a threaded workload at its largest T;
+#                  Varkor's at their own N; the HTML's fastest cell; a CSV without paired ratios
+#                  refused; -o writes what stdout shows, and on a full disk fails and leaves the
+#                  old file; a scenario's frames per point, its phases, its crossover, brief
+#   plot.sh        the ratio panels under the time figures where the CSV has paired ratios
+#                  (gnuplot silent), none where it has not
 #   styles.gp      eight distinct colours and point shapes (no two colours alike in CIELAB), the
 #                  first 64 styles all distinct pairs, and the floor a dashed line
 # Costs: about a second of gnuplot and a few short runs of build/ecsbench. Ends with
@@ -253,6 +261,144 @@ check plot-threaded-time-figure "no parallel-iterate.png" test -s "$tmp/par-plot
 scripts/table.sh "$tmp/par/A.csv" hash 2048 1 >"$tmp/par-table.md" 2>&1
 check table-threaded-largest-t "the table is not at T = 4 (hash 4.00 us): $(grep 'hash' "$tmp/par-table.md")" \
 	sh -c "grep -q 'parallel-iterate (N=2048, k=1, T=4) | hash | 4.00 us' '$tmp/par-table.md'"
+
+# --- answer.sh: a run's own answer ---------------------------------------------------------
+# A CSV with known answers, in the columns build/ecsbench writes (a subset): create at N = 1024
+# (not the largest: left out) and 2048, k = 1 and 2; get under pristine (a line of its own,
+# after the lived-in ones); parallel-iterate at T = 1 and 2 (T = 2 only); varkor-add at its own
+# N. tree lacks create k = 1 (not measured); sparse is tied with the fastest there.
+mkdir -p "$tmp/ans"
+cat >"$tmp/ans/A.csv" <<'CSV'
+# ecsbench commit 0123456789ab
+# date 2026-01-02T03:04:05Z
+# cpu Test CPU; 2 online; pinned to the cpu it started on, 1; a parallel row pins its thread t to the t-th of cpus 1,0
+# profile A (32 component types, 16 systems); systems registered 16
+# processes 5, spread over the run (random layout); per process 1 warm-up and 3 timed samples
+backend,profile,systems,workload,history,entities,components,threads,processes,median_ns,ci_low_ns,ci_high_ns,noisy,min_ns,max_ns,ns_per_entity,ratio_to_floor,floor_ci_low,floor_ci_high,ratio_to_best,ratio_ci_low,ratio_ci_high,vs_best,peak_bytes,allocations,checksum
+hash,A,16,create,lived-in,1024,1,1,5,10240,9000,11000,0,9000,11000,10.0,3.0,2.5,3.5,1.000,1.000,1.000,best,1,1,c0ffee
+archetype,A,16,create,lived-in,1024,1,1,5,20480,19000,22000,0,19000,22000,20.0,6.0,5.5,6.5,2.000,1.800,2.200,slower,1,1,c0ffee
+floor,A,16,create,lived-in,1024,1,1,5,3413,3300,3500,0,3300,3500,3.333,1.000,1.000,1.000,,,,,1,1,c0ffee
+archetype,A,16,create,lived-in,2048,1,1,5,40960,38000,44000,0,38000,44000,20.0,7.000,6.200,7.900,1.000,1.000,1.000,best,1,1,c0ffee
+sparse,A,16,create,lived-in,2048,1,1,5,61030,50000,70000,1,50000,70000,29.8,10.43,9.0,12.0,1.490,0.990,2.230,tied,1,1,c0ffee
+vector,A,16,create,lived-in,2048,1,1,5,81920,78000,86000,0,78000,86000,40.0,14.0,13.0,15.0,2.000,1.850,2.170,slower,1,1,c0ffee
+hash,A,16,create,lived-in,2048,1,1,5,327680,300000,350000,0,300000,350000,160.0,56.0,50.0,62.0,8.000,7.000,9.000,slower,1,1,c0ffee
+floor,A,16,create,lived-in,2048,1,1,5,5851,5700,6000,0,5700,6000,2.857,1.000,1.000,1.000,,,,,1,1,c0ffee
+archetype,A,16,create,lived-in,2048,2,1,5,61440,58000,65000,0,58000,65000,30.0,5.00,4.50,5.60,1.100,1.040,1.160,slower,1,1,c0ffee
+sparse,A,16,create,lived-in,2048,2,1,5,55855,50000,60000,0,50000,60000,27.27,4.55,4.10,5.00,1.000,1.000,1.000,best,1,1,c0ffee
+vector,A,16,create,lived-in,2048,2,1,5,58000,50000,66000,0,50000,66000,28.32,4.72,4.0,5.5,1.038,0.950,1.130,tied,1,1,c0ffee
+hash,A,16,create,lived-in,2048,2,1,5,300000,280000,320000,0,280000,320000,146.5,24.4,22.0,27.0,5.371,5.000,5.800,slower,1,1,c0ffee
+tree,A,16,create,lived-in,2048,2,1,5,400000,380000,420000,0,380000,420000,195.3,32.6,30.0,35.0,7.161,6.500,7.900,slower,1,1,c0ffee
+floor,A,16,create,lived-in,2048,2,1,5,12288,12000,12500,0,12000,12500,6.0,1.000,1.000,1.000,,,,,1,1,c0ffee
+vector,A,16,get,pristine,2048,2,1,5,321536,300000,340000,0,300000,340000,157.0,9.97,9.0,11.0,1.000,1.000,1.000,best,1,1,c0ffee
+sparse,A,16,get,pristine,2048,2,1,5,336648,310000,360000,0,310000,360000,164.4,10.44,9.4,11.6,1.047,1.007,1.089,slower,1,1,c0ffee
+floor,A,16,get,pristine,2048,2,1,5,32256,31000,33000,0,31000,33000,15.75,1.000,1.000,1.000,,,,,1,1,c0ffee
+hash,A,16,parallel-iterate,lived-in,2048,1,1,5,1024,1000,1050,0,1000,1050,0.5,1.0,0.9,1.1,1.000,1.000,1.000,best,1,1,c0ffee
+archetype,A,16,parallel-iterate,lived-in,2048,1,1,5,1100,1000,1200,0,1000,1200,0.537,1.07,0.9,1.2,1.074,1.010,1.140,slower,1,1,c0ffee
+floor,A,16,parallel-iterate,lived-in,2048,1,1,5,1024,1000,1050,0,1000,1050,0.5,1.000,1.000,1.000,,,,,1,1,c0ffee
+hash,A,16,parallel-iterate,lived-in,2048,1,2,5,800,700,900,0,700,900,0.391,1.30,1.10,1.50,1.333,1.200,1.480,slower,1,1,c0ffee
+archetype,A,16,parallel-iterate,lived-in,2048,1,2,5,600,550,650,0,550,650,0.293,0.98,0.90,1.06,1.000,1.000,1.000,best,1,1,c0ffee
+floor,A,16,parallel-iterate,lived-in,2048,1,2,5,612,600,625,0,600,625,0.299,1.000,1.000,1.000,,,,,1,1,c0ffee
+sparse,A,16,varkor-add,-,5000,4,1,5,500000,480000,520000,0,480000,520000,100.0,,,,1.000,1.000,1.000,best,1,1,c0ffee
+vector,A,16,varkor-add,-,5000,4,1,5,710000,650000,770000,0,650000,770000,142.0,,,,1.420,1.030,1.970,slower,1,1,c0ffee
+CSV
+# the table's rows with their padding squeezed: "| create | 2^11 | 1 | ..."
+answer_rows() { grep '^| ' "$1" | tr -s ' '; }
+if scripts/answer.sh "$tmp/ans/A.csv" >"$tmp/ans/out.md" 2>"$tmp/ans/err"; then
+	answer_rows "$tmp/ans/out.md" >"$tmp/ans/rows"
+	check answer-fastest-tied-slower "create, k = 1 is not: archetype at the largest N, its floor ratio, sparse tied, vector and hash slower, tree not measured: $(grep create "$tmp/ans/rows" | head -n 1)" \
+		grep -qxF '| create | 2^11 | 1 | archetype | 20.0 ns an entity | 7.00x [6.20, 7.90] | sparse 1.49x [0.99, 2.23] tied, vector 2.00x [1.85, 2.17], hash 8.00x [7.00, 9.00], tree not measured |' "$tmp/ans/rows"
+	check answer-each-k "create, k = 2 is not sparse's, vector tied, archetype slower, nearest first: $(grep create "$tmp/ans/rows" | tail -n 1)" \
+		grep -qxF '| create | 2^11 | 2 | sparse | 27.3 ns an entity | 4.55x [4.10, 5.00] | vector 1.04x [0.95, 1.13] tied, archetype 1.10x [1.04, 1.16], hash 5.37x [5.00, 5.80], tree 7.16x [6.50, 7.90] |' "$tmp/ans/rows"
+	check answer-largest-n "a row of N = 1024 (not the largest) is in the answer" \
+		sh -c "! grep -qF '2^10' '$tmp/ans/rows'"
+	check answer-threaded-largest-t "parallel-iterate is not at T = 2, archetype fastest: $(grep parallel "$tmp/ans/rows")" \
+		sh -c "[ \"\$(grep -c parallel '$tmp/ans/rows')\" -eq 1 ] &&
+			grep -qxF '| parallel-iterate, T = 2 | 2^11 | 1 | archetype | 0.293 ns an entity | 0.98x [0.90, 1.06] | hash 1.33x [1.20, 1.48], sparse not measured, vector not measured, tree not measured |' '$tmp/ans/rows'"
+	check answer-varkor-own-n "varkor-add is not at its own N with its time of a run: $(grep varkor "$tmp/ans/rows")" \
+		grep -qxF '| varkor-add | 5,000 | 4 | sparse | 500 µs a run | no floor | vector 1.42x [1.03, 1.97], hash not measured, archetype not measured, tree not measured |' "$tmp/ans/rows"
+	check answer-histories "get-pristine is not its own line after the lived-in ones: $(awk -F'|' 'NR > 2 { print $2 }' "$tmp/ans/rows" | tr '\n' ',')" \
+		sh -c "[ \"\$(awk -F'|' 'NR > 2 { print \$2 }' '$tmp/ans/rows' | tr -d ' ' | tr '\n' ,)\" = 'create,create,parallel-iterate,T=2,varkor-add,get-pristine,' ] &&
+			grep -qxF '| get-pristine | 2^11 | 2 | vector | 157 ns an entity | 9.97x [9.00, 11.0] | sparse 1.05x [1.01, 1.09], hash not measured, archetype not measured, tree not measured |' '$tmp/ans/rows'"
+	check answer-says-what-it-is "the answer does not name its CSV and run, or say what tied means" \
+		sh -c "grep -qF '## Which storage for what: $tmp/ans/A.csv' '$tmp/ans/out.md' &&
+			grep -q '^Run: commit 0123456789ab, 2026-01-02T03:04:05Z' '$tmp/ans/out.md' && grep -q 'tied: the interval holds 1' '$tmp/ans/out.md'"
+else
+	fail answer-runs "exit status $?: $(cat "$tmp/ans/err")"
+fi
+scripts/answer.sh -H "$tmp/ans/A.csv" >"$tmp/ans/out.html" 2>&1
+check answer-html-fastest "the HTML table does not mark archetype the fastest of create, k = 1: $(grep -m 1 '<td>create' "$tmp/ans/out.html")" \
+	grep -qF '<tr><td>create</td><td>2<sup>11</sup></td><td>1</td><td class="fastest">archetype</td>' "$tmp/ans/out.html"
+check answer-html-tied "the HTML table does not mark sparse tied" \
+	grep -qF 'sparse 1.49x [0.99, 2.23] <span class="tied">tied</span>' "$tmp/ans/out.html"
+scripts/answer.sh "$tmp/T.csv" >/dev/null 2>"$tmp/ans/err"
+rc=$?
+check answer-needs-paired-ratios "a CSV without ratio_to_best: exit $rc, $(cat "$tmp/ans/err")" \
+	sh -c "[ $rc -eq 2 ] && grep -q 'no ratio_to_best or vs_best column' '$tmp/ans/err'"
+# Beside the CSV: written whole, said where; the same as stdout.
+scripts/answer.sh -o "$tmp/ans/A-answer.md" "$tmp/ans/A.csv" >"$tmp/ans/out2.md" 2>&1
+rc=$?
+check answer-written "answer.sh -o: exit $rc, $(ls "$tmp/ans" | tr '\n' ' ')" \
+	sh -c "[ $rc -eq 0 ] && [ \"\$(tail -n 1 '$tmp/ans/out2.md')\" = '(written to $tmp/ans/A-answer.md)' ] &&
+		head -n -1 '$tmp/ans/out2.md' | cmp -s - '$tmp/ans/A-answer.md' && cmp -s '$tmp/ans/out.md' '$tmp/ans/A-answer.md' &&
+		[ -z \"\$(ls '$tmp/ans' | grep tmp)\" ]"
+# A full disk: exit 1, the previous answer as it was, no partial file. (The old answer takes
+# the 4 kB left on a tmpfs; with a failing writer, an answer of forty workloads is longer.)
+awk -F, -v OFS=, '/^#/ || $1 == "backend" { print; next } $4 == "create" { for (i = 1; i <= 40; i++) { $4 = "create" i; print } }' \
+	"$tmp/ans/A.csv" >"$tmp/ans/long.csv"
+full_disk_make "$tmp/full-answer" 4
+echo old >"$tmp/full-answer/A-answer.md"
+on_full_disk scripts/answer.sh -o "$tmp/full-answer/A-answer.md" "$tmp/ans/long.csv" >/dev/null 2>"$tmp/ans/err"
+rc=$?
+check answer-full-disk "exit $rc on a full disk ($full_disk_mode): $(cat "$tmp/ans/err"); $(ls -a "$tmp/full-answer")" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'cannot write $tmp/full-answer/A-answer.md' '$tmp/ans/err' &&
+		[ \"\$(cat '$tmp/full-answer/A-answer.md')\" = old ] && [ \"\$(ls '$tmp/full-answer')\" = A-answer.md ]"
+full_disk_free
+
+# A scenario CSV: two points of a sweep, the frame and one phase; the floor and the harness
+# beside; a crossover line in the header. Brief (a terminal's): the per-phase table left out.
+cat >"$tmp/ans/sc.csv" <<'CSV'
+# ecsbench commit 0123456789ab
+# date 2026-01-02T03:04:05Z
+# processes 5, spread over the run (random layout); per process 10 warm-up and 100 timed frames, a sample being one frame
+# scenario scenarios/crossover.ini: 100 frames after 10 warm-up
+# crossover sparse archetype: effect.mark.add = 1% (between 0.5% and 2%): archetype is faster below, sparse above; decided
+scenario,sweep_key,sweep_value,sweep_x,backend,phase,frames,processes,median_ns,ci_low_ns,ci_high_ns,noisy,ratio_to_best,ratio_ci_low,ratio_ci_high,vs_best
+crossover,effect.mark.add,0.5%,0.5,sparse,frame,100,5,520000,500000,540000,0,1.0300,1.0100,1.0500,slower
+crossover,effect.mark.add,0.5%,0.5,archetype,frame,100,5,504854,490000,520000,0,1.0000,1.0000,1.0000,best
+crossover,effect.mark.add,0.5%,0.5,floor,frame,100,5,400000,390000,410000,0,,,,
+crossover,effect.mark.add,0.5%,0.5,harness,frame,100,5,20000,19000,21000,0,,,,
+crossover,effect.mark.add,0.5%,0.5,sparse,add,100,5,2000,1900,2100,0,1.0000,1.0000,1.0000,best
+crossover,effect.mark.add,0.5%,0.5,archetype,add,100,5,5000,4800,5200,0,2.5000,2.3000,2.7000,slower
+crossover,effect.mark.add,2%,2,sparse,frame,100,5,530000,510000,550000,0,1.0000,1.0000,1.0000,best
+crossover,effect.mark.add,2%,2,archetype,frame,100,5,540600,520000,560000,0,1.0200,0.9900,1.0500,tied
+crossover,effect.mark.add,2%,2,floor,frame,100,5,400000,390000,410000,0,,,,
+crossover,effect.mark.add,2%,2,harness,frame,100,5,20000,19000,21000,0,,,,
+crossover,effect.mark.add,2%,2,sparse,add,100,5,8000,7600,8400,0,1.0000,1.0000,1.0000,best
+crossover,effect.mark.add,2%,2,archetype,add,100,5,20000,19000,21000,0,2.5000,2.3000,2.7000,slower
+CSV
+scripts/answer.sh "$tmp/ans/sc.csv" >"$tmp/ans/sc.md" 2>"$tmp/ans/err"
+answer_rows "$tmp/ans/sc.md" >"$tmp/ans/sc.rows"
+check answer-scenario-frames "the frame table is not the fastest per point with the floor, the harness and the other's ratio: $(head -n 4 "$tmp/ans/sc.rows")" \
+	sh -c "grep -qxF '| 0.5% | archetype | 505 µs | 400 µs | 20.0 µs | sparse 1.03x [1.01, 1.05] |' '$tmp/ans/sc.rows' &&
+		grep -qxF '| 2% | sparse | 530 µs | 400 µs | 20.0 µs | archetype 1.02x [0.99, 1.05] tied |' '$tmp/ans/sc.rows' &&
+		grep -q '^crossover sparse archetype: effect.mark.add = 1%' '$tmp/ans/sc.md'"
+check answer-scenario-phases "no per-phase rows: $(tail -n 2 "$tmp/ans/sc.rows")" \
+	grep -qxF '| 2% | add | sparse | 8.00 µs | archetype 2.50x [2.30, 2.70] |' "$tmp/ans/sc.rows"
+scripts/answer.sh -b -o "$tmp/ans/sc-answer.md" "$tmp/ans/sc.csv" >"$tmp/ans/sc-brief.md" 2>&1
+check answer-scenario-brief "brief: the per-phase rows are not left out of stdout and kept in the file" \
+	sh -c "! grep -qF '| add ' '$tmp/ans/sc-brief.md' && grep -qF 'By phase, at every point: in $tmp/ans/sc-answer.md' '$tmp/ans/sc-brief.md' &&
+		grep -qF '| add ' '$tmp/ans/sc-answer.md'"
+
+# --- the ratio panels under the time figures --------------------------------------------------
+# A CSV with paired ratios gets them (a taller figure: the lower panels), gnuplot silent; one
+# without (an older harness) the figure as it was.
+png_height() { od -An -tu1 -j20 -N4 "$1" | awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4 }'; }
+plotted plot-ratio-panels -r "$tmp/ans" -o "$tmp/ans/plots" A
+check plot-ratio-panels-drawn "create.png is $(png_height "$tmp/ans/plots/A/create.png" 2>&1) pixels high, not 980 (the ratio panels), or a figure is missing: $(ls "$tmp/ans/plots/A" | tr '\n' ' ')" \
+	sh -c "[ \"\$(od -An -tu1 -j20 -N4 '$tmp/ans/plots/A/create.png' | awk '{ print \$3 * 256 + \$4 }')\" -eq 980 ] &&
+		[ -s '$tmp/ans/plots/A/get-pristine.png' ] && [ -s '$tmp/ans/plots/A/parallel-iterate.png' ]"
+check plot-no-ratio-panels "iterate.png of a CSV without paired ratios is $(png_height "$tmp/plots/A/iterate.png" 2>&1) pixels high, not 640" \
+	[ "$(png_height "$tmp/plots/A/iterate.png")" -eq 640 ]
 
 # --- the palette --------------------------------------------------------------------------
 (cd scripts && gnuplot -e "load 'styles.gp'; do for [i = 1:64] { print sprintf('%d %s %d', i, colour(i), point(i)) }") \
