@@ -195,7 +195,7 @@ ASAN_REPLAY_BIN := build/asan/fuzz_replay
 CHECK_BIN := build/check/ecsbench
 # make compare and make repeat
 COMPARE_BIN := build/ecsbench-compare
-COMPARE_SRC := harness/compare.c harness/csvread.c harness/stats.c
+COMPARE_SRC := harness/compare.c harness/csvread.c harness/stats.c harness/machine_compare.c
 CHECK_FLAGS := -DECSB_CHECK_TIMED
 SCENARIO_TEST_BIN := build/scenario_file
 ASAN_SCENARIO_TEST_BIN := build/asan/scenario_file
