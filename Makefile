@@ -163,7 +163,7 @@ HARNESS_SRC := harness/main.c harness/cli.c harness/plan.c harness/pass.c harnes
 	harness/collection.c harness/report.c harness/workloads.c harness/floor.c harness/varkor.c \
 	harness/world.c harness/history.c harness/parallel.c \
 	harness/update.c harness/stats.c harness/alloc.c harness/scenario_file.c \
-	harness/scenario_engine.c harness/scenario_run.c harness/output.c
+	harness/scenario_engine.c harness/scenario_run.c harness/output.c harness/machine.c
 TEST_SRC := tests/conformance.c tests/ops.c tests/model.c harness/alloc.c
 # The scenario file layer's own test program (it needs no backend).
 SCENARIO_TEST_SRC := tests/scenario_file.c harness/scenario_file.c
@@ -195,7 +195,7 @@ ASAN_REPLAY_BIN := build/asan/fuzz_replay
 CHECK_BIN := build/check/ecsbench
 # make compare and make repeat
 COMPARE_BIN := build/ecsbench-compare
-COMPARE_SRC := harness/compare.c harness/csvread.c harness/stats.c
+COMPARE_SRC := harness/compare.c harness/csvread.c harness/stats.c harness/machine_compare.c
 CHECK_FLAGS := -DECSB_CHECK_TIMED
 SCENARIO_TEST_BIN := build/scenario_file
 ASAN_SCENARIO_TEST_BIN := build/asan/scenario_file

@@ -21,7 +21,8 @@ int collection_init(struct collection *c, const struct options *o, const struct 
 	size_t rows = (size_t)plan->count * plan->max_participants;
 	c->rows = calloc(rows ? rows : 1, sizeof *c->rows);
 	c->sampling = calloc(rows ? rows : 1, sizeof *c->sampling);
-	if (!c->rows || !c->sampling)
+	c->machine = calloc(o->processes ? o->processes : 1, sizeof *c->machine);
+	if (!c->rows || !c->sampling || !c->machine)
 		return -1;
 	size_t per_row = (size_t)o->processes * o->reps;
 	for (size_t i = 0; i < rows; i++) {
@@ -60,8 +61,10 @@ void collection_free(struct collection *c)
 	}
 	free(c->rows);
 	free(c->sampling);
+	free(c->machine);
 	c->rows = NULL;
 	c->sampling = NULL;
+	c->machine = NULL;
 }
 
 struct row_data *collection_row(struct collection *c, uint32_t g, uint32_t p)

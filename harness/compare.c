@@ -21,9 +21,15 @@
  *       (their paired ratio's interval excludes 1), and how many of them swap order in the
  *       other run; (b) coverage: the share of run 2's pair ratios inside run 1's 95% interval,
  *       for the intervals ecsbench writes and for a hierarchical bootstrap; (c) the share of
- *       rows whose medians agree within 5%.
+ *       rows whose medians agree within 5%. Beside them, what the two runs' machine states say
+ *       (machine.h): coverage between runs of two sessions is only as good as the machine's
+ *       states agree, and --repeat between any two runs names the difference.
  *
- * Exit status: 0; 2 bad usage or files that cannot be compared.
+ *   ecsbench-compare --machine OLD.csv NEW.csv [--brief]
+ *       The machine-state comparison alone (make compare and --repeat print it too): exit 1 when
+ *       the states differ, 0 otherwise; --brief: one short line, for a figure's title.
+ *
+ * Exit status: 0; 1 --machine: the states differ; 2 bad usage or files that cannot be compared.
  */
 #include <math.h>
 #include <stdio.h>
@@ -31,6 +37,7 @@
 #include <string.h>
 
 #include "csvread.h"
+#include "machine.h"
 #include "stats.h"
 
 #define SAME_MARGIN 0.05 /* "same": the interval lies within +-5% */
@@ -40,6 +47,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: ecsbench-compare [--profiles] OLD.csv NEW.csv [--output VERDICTS.csv]\n"
 	                "       ecsbench-compare --repeat RUN1.csv RUN2.csv\n"
+	                "       ecsbench-compare --machine OLD.csv NEW.csv [--brief]\n"
 	                "       ecsbench-compare --stats RUN.csv\n");
 	exit(2);
 }
@@ -224,6 +232,8 @@ static int compare_main(const char *old_path, const char *new_path, const char *
 	}
 	printf("OLD %s (commit %s, %s)\nNEW %s (commit %s, %s)\n", old_path, old.commit, old.date,
 	       new_path, new_.commit, new_.date);
+	char machine[400];
+	machine_compare_print(stdout, old_path, new_path, &old, &new_, machine, sizeof machine);
 	if (profiles)
 		printf("Profiles: rows matched without the profile, %s.\n", drift_is);
 	printf("\n");
@@ -232,8 +242,9 @@ static int compare_main(const char *old_path, const char *new_path, const char *
 	       "without drift");
 	if (out) {
 		fprintf(out, "# ecsbench-compare OLD %s (commit %s, %s) NEW %s (commit %s, %s)\n"
-		             "# drift %.4f (median new/old over %u rows)\n",
-		        old_path, old.commit, old.date, new_path, new_.commit, new_.date, exp(drift), nl);
+		             "# drift %.4f (median new/old over %u rows)\n# machine %s\n",
+		        old_path, old.commit, old.date, new_path, new_.commit, new_.date, exp(drift), nl,
+		        machine);
 		if (profiles)
 			fprintf(out, "# profiles OLD %s NEW %s: rows matched without the profile; %s\n",
 			        old_profile, new_profile, drift_is);
@@ -500,6 +511,8 @@ static int repeat_main(const char *path1, const char *path2)
 	unsigned with = pairs - missing, rounds_with = pairs - rounds_missing;
 	printf("Repeatability of %s (commit %s, %s) and %s (%s)\n", path1, a.commit, a.date, path2,
 	       b.date);
+	/* Coverage between runs of two sessions depends on the state each met: said beside it. */
+	machine_compare_print(stdout, path1, path2, &a, &b, NULL, 0);
 	printf("Every statistic below is computed from the raw samples beside each CSV, as ecsbench "
 	       "computes them now (docs/method.md).\n");
 	printf("(a) %u of %u pairs of backends of a row group are called different by either run "
@@ -699,8 +712,42 @@ static int stats_main(const char *path)
 	return 0;
 }
 
+/* --machine OLD NEW: what the two runs' machine states say (machine.h), alone: for the report
+ * and the figures of runs drawn together. Exit 0 agrees or unknown, 1 differs. */
+static int machine_main(const char *old_path, const char *new_path, bool brief)
+{
+	/* The rows are only for the floors: a file whose rows this reader does not know (a scenario
+	 * run's) still has its machine lines. */
+	struct csv_file old, new_;
+	char err[512];
+	for (int i = 0; i < 2; i++) {
+		FILE *f = fopen(i ? new_path : old_path, "r");
+		if (!f) {
+			fprintf(stderr, "ecsbench-compare: cannot read %s\n", i ? new_path : old_path);
+			exit(2);
+		}
+		fclose(f);
+	}
+	bool has_old = csv_read(old_path, false, &old, err, sizeof err) == 0,
+	     has_new = csv_read(new_path, false, &new_, err, sizeof err) == 0;
+	char text[400];
+	int differ = machine_compare_print(brief ? NULL : stdout, old_path, new_path,
+	                                   has_old ? &old : NULL, has_new ? &new_ : NULL, text,
+	                                   sizeof text);
+	if (brief)
+		printf("%s\n", text);
+	if (has_old)
+		csv_free(&old);
+	if (has_new)
+		csv_free(&new_);
+	return differ == 1;
+}
+
 int main(int argc, char **argv)
 {
+	if ((argc == 4 || (argc == 5 && strcmp(argv[4], "--brief") == 0)) &&
+	    strcmp(argv[1], "--machine") == 0)
+		return machine_main(argv[2], argv[3], argc == 5);
 	if (argc == 4 && strcmp(argv[1], "--repeat") == 0)
 		return repeat_main(argv[2], argv[3]);
 	if (argc == 3 && strcmp(argv[1], "--stats") == 0)

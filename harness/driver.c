@@ -296,6 +296,20 @@ static int parse_sampling(const char *text, struct plan *plan)
 	return *p ? -1 : 0;
 }
 
+/* A measuring process's pass, with what the machine was doing (machine.h): the fingerprint
+ * first, on the CPU the process was pinned to, then the watch over the pass. */
+static void watched_pass(const struct options *o, const struct plan *plan, uint32_t pass,
+                         const struct pass_events *ev, struct machine_process *m)
+{
+	memset(m, 0, sizeof *m);
+	m->process = pass + 1;
+	m->cpu = plan->cpus.pinned && plan->cpus.count ? (int)plan->cpus.cpu[0] : -1;
+	machine_fingerprint(m);
+	struct machine_watch *w = machine_watch_start(m->cpu);
+	pass_run(o, plan, pass, ev);
+	machine_watch_end(w, m);
+}
+
 int child_main(const struct options *o, struct plan *plan)
 {
 	FILE *f = fdopen(CHILD_FD, "w");
@@ -323,7 +337,11 @@ int child_main(const struct options *o, struct plan *plan)
 		.group_end = child_group_end,
 		.figures = child_figures,
 	};
-	pass_run(o, plan, (uint32_t)o->child_pass, &ev);
+	struct machine_process m;
+	char text[600];
+	watched_pass(o, plan, (uint32_t)o->child_pass, &ev, &m);
+	machine_process_format(text, sizeof text, &m);
+	child_line(f, "K %s", text);
 	child_line(f, "D");
 	return fclose(f) == 0 ? 0 : 1;
 }
@@ -410,6 +428,14 @@ static int parent_line(struct progress *pr, char *line, bool *done)
 			break;
 		on_group_end(pr, g);
 		return 0;
+	case 'K': {
+		struct machine_process m;
+		if (machine_process_parse(line + 1, &m))
+			break;
+		m.process = pr->pass + 1;
+		pr->c->machine[pr->pass] = m;
+		return 0;
+	}
 	case 'D':
 		*done = true;
 		return 0;
@@ -601,7 +627,7 @@ int drive(const struct options *o, struct plan *plan, struct collection *c)
 		struct pass_events ev = collect_events;
 		ev.ctx = &pr;
 		pr.pass_start_ns = now_ns();
-		pass_run(o, plan, 0, &ev);
+		watched_pass(o, plan, 0, &ev, &c->machine[0]);
 		c->processes_done = 1;
 	} else {
 		for (uint32_t pass = 0; pass < o->processes; pass++) {

@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "machine.h"
 #include "parallel.h"
 
 struct group {
@@ -117,6 +118,7 @@ struct collection {
 	const struct plan *plan;
 	struct row_data *rows; /* group-major, plan->max_participants per group */
 	struct sampling *sampling; /* as decided by the first process, like plan->sampling */
+	struct machine_process *machine; /* per process, what it met (machine.h); process 0: none */
 	unsigned failures, mismatches;
 	uint32_t processes_done;
 	bool tty, progress_shown; /* where messages must start on a fresh line */
@@ -157,9 +159,10 @@ void measuring_process_setup(const struct options *o, char *pinning, size_t pinn
 /* --- the report ---------------------------------------------------------------------- */
 
 /* The lines every CSV of a run starts with: commit, date, CPU and pinning, compiler and flags,
- * malloc mode, clock. */
-void report_run_header(FILE *f, const struct options *o, const char *pinning,
-                       const char *malloc_mode);
+ * malloc mode, clock, and what the machine was doing (machine.h; with samples, the samples
+ * file's: a line per process too). */
+void report_run_header(FILE *f, const struct collection *c, const char *pinning,
+                       const char *malloc_mode, bool samples);
 /* The lines that say what a CSV's statistics are: its centre column (median_ns), interval,
  * ratio_to_best and its interval, vs_best and noisy (stats.h), for `processes` processes and
  * rows of `participant`s. */

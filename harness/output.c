@@ -270,7 +270,12 @@ static int finish_file(FILE *f, const char *shown)
 {
 	errno = 0;
 	bool bad = ferror(f) != 0;
-	int err = errno;
+	int err = 0;
+	/* stdio keeps no errno of a write that failed while the file was being written (a buffer
+	 * flushed in the middle, as a long header fills it): one more byte at the end of the
+	 * temporary file, which is discarded anyway, asks the disk why (ENOSPC, EFBIG). */
+	if (bad && write(fileno(f), "", 1) < 0)
+		err = errno;
 	if (fflush(f) != 0 && !bad) {
 		bad = true;
 		err = errno;

@@ -46,9 +46,10 @@ static void cpu_model(char *buf, size_t len)
 	fclose(f);
 }
 
-void report_run_header(FILE *f, const struct options *o, const char *pinning,
-                       const char *malloc_mode)
+void report_run_header(FILE *f, const struct collection *c, const char *pinning,
+                       const char *malloc_mode, bool samples)
 {
+	const struct options *o = c->o;
 	char cpu[256], date[64];
 	cpu_model(cpu, sizeof cpu);
 	time_t t = time(NULL);
@@ -71,12 +72,14 @@ void report_run_header(FILE *f, const struct options *o, const char *pinning,
 	              "its phases too) is on the wall clock (CLOCK_MONOTONIC): the measuring "
 	              "thread's CPU time would miss the other threads' work and the wait for the "
 	              "slowest");
+	machine_write_header(f, c->machine, c->processes_done, samples);
 }
 
-static void write_header(FILE *f, const struct options *o, const char *pinning,
-                         const char *malloc_mode)
+static void write_header(FILE *f, const struct collection *c, const char *pinning,
+                         const char *malloc_mode, bool samples)
 {
-	report_run_header(f, o, pinning, malloc_mode);
+	const struct options *o = c->o;
+	report_run_header(f, c, pinning, malloc_mode, samples);
 	fprintf(f, "# profile %s (%u component types, %u systems); systems registered %u\n",
 	        o->profile->name, o->profile->component_count, o->profile->system_count, o->systems);
 	char sampling[200];
@@ -250,10 +253,10 @@ int report_write(const struct collection *c, FILE *csv, FILE *samples, const cha
 {
 	const struct options *o = c->o;
 	const struct plan *plan = c->plan;
-	write_header(csv, o, pinning, malloc_mode);
+	write_header(csv, c, pinning, malloc_mode, false);
 	fputs(columns, csv);
 	if (samples) {
-		write_header(samples, o, pinning, malloc_mode);
+		write_header(samples, c, pinning, malloc_mode, true);
 		fputs("backend,profile,workload,history,entities,components,threads,process,round,"
 		      "ns_per_run\n",
 		      samples);

@@ -568,11 +568,11 @@ static void write_crossovers(FILE *f, const struct collection *c, const char *pr
 }
 
 static void write_header(FILE *f, const struct collection *c, const char *pinning,
-                         const char *malloc_mode)
+                         const char *malloc_mode, bool samples)
 {
 	const struct options *o = c->o;
 	const struct scenario_run *run = o->scenario;
-	report_run_header(f, o, pinning, malloc_mode);
+	report_run_header(f, c, pinning, malloc_mode, samples);
 	fprintf(f, "# processes %u, spread over the run (%s layout); per process %u warm-up and %u "
 	           "timed frames, a sample being one frame\n",
 	        o->processes,
@@ -777,7 +777,7 @@ static void summary(const struct collection *c)
 int scenario_report_write(const struct collection *c, FILE *csv, FILE *samples,
                           const char *pinning, const char *malloc_mode)
 {
-	write_header(csv, c, pinning, malloc_mode);
+	write_header(csv, c, pinning, malloc_mode, false);
 	fputs(columns, csv);
 	for (uint32_t gi = 0; gi < c->plan->count; gi++)
 		if (write_group(csv, c, gi)) {
@@ -785,7 +785,7 @@ int scenario_report_write(const struct collection *c, FILE *csv, FILE *samples,
 			return -1;
 		}
 	if (samples) {
-		write_header(samples, c, pinning, malloc_mode);
+		write_header(samples, c, pinning, malloc_mode, true);
 		write_samples(samples, c);
 	}
 	summary(c);

@@ -181,3 +181,19 @@ styles_of() {
 		echo "$palette" | tr ' ' '\n' | awk -v b="$b" 'NF { i++ } $0 == b { print i; exit }'
 	done | tr '\n' ' '
 }
+
+# machine_of CSV -> the run's fingerprint of the memory system, from its `# machine values` line
+# (harness/machine.h), short enough for a figure's source line: "machine: stream 0.248, chase
+# 159 ns" (the CSV's header has the rest: steal, other work on the CPU, load), or "machine state
+# not recorded" (a CSV of an older ecsbench).
+machine_of() {
+	sed -n 's/^# machine values //p' "$1" | head -n 1 | awk '
+		{ for (i = 1; i <= NF; i++) { eq = index($i, "="); v[substr($i, 1, eq - 1)] = substr($i, eq + 1) } }
+		function has(k) { return (k in v) && v[k] != "" && v[k] !~ /nan/ }
+		END {
+			if (!NR) print "machine state not recorded"
+			else if (has("stream_ns") && has("chase_ns"))
+				printf "machine: stream %.3g, chase %.3g ns\n", v["stream_ns"], v["chase_ns"]
+			else print "machine: no fingerprint"
+		}'
+}

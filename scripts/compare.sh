@@ -20,6 +20,9 @@
 #                   its interval shaded, 1.0 drawn and the drift dotted, on a log axis whose tics
 #                   follow the range, so that a 3% change reads as clearly as a 3x one;
 #   varkor.png      seed 001's fixed-size workloads the same way, a group per workload.
+# Each title names whether the two runs met the machine in the same state (ecsbench-compare's
+# "Machine state" line, harness/machine.h): where it differs, ratios between streaming and
+# latency-bound rows do not carry from OLD to NEW.
 # The marks are ecsbench-compare's verdicts: the raw ones, or those with the drift divided out
 # where ecsbench-compare says to read those (the machine itself ran more than 5% faster or
 # slower) and the two runs name the same CPU and compiler line (otherwise the drift holds the
@@ -148,6 +151,10 @@ flagdiff=$(awk -v a="$(header "$old" compiler)" -v b="$(header "$new" compiler)"
 	for (i = 1; i <= na; i++) if (!(x[i] in inB) && !seenA[x[i]]++) oa = oa " " x[i]
 	for (i = 1; i <= nb; i++) if (!(y[i] in inA) && !seenB[y[i]]++) ob = ob " " y[i]
 	printf "compiler lines differ: OLD has%s, NEW has%s", oa == "" ? " nothing more" : oa, ob == "" ? " nothing more" : ob }')
+# Whether the two runs met the machine in the same state (ecsbench-compare's "# machine" line: the
+# fingerprints, or the floor rows of an older CSV): on the title's optional line, after the flags.
+machine=$(sed -n 's/^# machine //p' "$tmp/verdicts.csv" | head -n 1)
+[ -z "$machine" ] || flagdiff="${flagdiff:+$flagdiff; }$machine"
 bars="bars: each run's 95% CI"
 has_ci "$old" && has_ci "$new" || bars="bars: 95% CI where a CSV has it, else min..max"
 bars="$bars; under: NEW/OLD, its 95% interval shaded"

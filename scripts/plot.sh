@@ -211,7 +211,8 @@ if [ "$have_csv" = 1 ]; then
 	proftext=$(header "$csv" profile | sed 's/^\(.*, \([0-9]*\) systems)\); systems registered \2$/\1/;
 		s/; systems registered \([0-9]*\)$/, \1 of them registered/')
 	[ -n "$proftext" ] || proftext=$profile
-	source="run: $(run_of "$csv"); cpu ${cpu:-?}"
+	# (the pinning in short, to leave room for the machine's fingerprint)
+	source="run: $(run_of "$csv"); cpu $(printf '%s' "${cpu:-?}" | sed 's/; pinned to the cpu it started on, /; pinned to cpu /'); $(machine_of "$csv")"
 fi
 
 # The ratio panels under the time figures (time.gp) stretch their axis near 1, where the
@@ -536,6 +537,14 @@ if [ -n "$profile_files" ]; then
 		else
 			runs="runs: $runs"
 		fi
+		# The profiles' runs are of separate sessions: a run whose machine state differs from the
+		# first one's is named (ecsbench-compare --machine, harness/machine.h).
+		set -- $present
+		for p in $present; do
+			[ "$p" != "$1" ] && [ -x "$top/build/ecsbench-compare" ] || continue
+			m=$("$top/build/ecsbench-compare" --machine "$(csv_of "$1")" "$(csv_of "$p")" --brief 2>/dev/null) || true
+			case "$m" in *differs*) runs="$runs; $p against $1: $m" ;; esac
+		done
 		# Bars: the 95% CI where a profile's CSV has it, min..max otherwise.
 		ci=; mm=
 		for p in $present; do

@@ -22,6 +22,9 @@
 #   performance   per workload, at its largest N, each k: time per entity with its interval,
 #                 ratio_to_floor, ratio_to_best with its interval and vs_best (the best row of
 #                 each group highlighted); every N in a folded table under it
+# Over several CSVs, a section says whether each run met the machine in the first one's state
+# (build/ecsbench-compare --machine, harness/machine.h), and each comparison shows make compare's
+# "Machine state" lines beside its runs.
 # A figure older than its CSV says so in its caption (make plots draws it again). A figure the
 # page would name but that does not exist is left out and listed as missing. An inline script
 # marks an image that the browser could not load (make test-browser reads that mark).
@@ -48,6 +51,7 @@ prog=report.sh
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 bin=$top/build/ecsbench
+compare_bin=$top/build/ecsbench-compare
 verbose=0
 for csv in "$@"; do
 	[ -f "$csv" ] && [ -r "$csv" ] || { echo "report.sh: cannot read '$csv'" >&2; exit 2; }
@@ -259,6 +263,7 @@ EOF
 		printf '<a href="#run%d">%s</a><a href="#answer%d">its answer</a>' "$i" "$(escs "$(basename "$csv")")" "$i"
 	done
 	[ ! -d "$plots/profiles" ] || printf '<a href="#profiles">profiles side by side</a>'
+	[ $# -lt 2 ] || printf '<a href="#machine">machine state across the runs</a>'
 	printf '<a href="#comparisons">comparisons</a></nav>\n'
 
 	i=0
@@ -302,6 +307,24 @@ EOF
 		figures "$plots/profiles" profiles
 	fi
 
+	# Runs drawn side by side (the profiles) are of separate sessions: whether each met the
+	# machine in the first one's state (build/ecsbench-compare --machine, harness/machine.h).
+	if [ $# -ge 2 ]; then
+		echo '<h2 id="machine">Machine state across the runs</h2>'
+		echo "<p>Each run against $(escs "$1"): whether its streaming and random-access fingerprints (or, for a CSV of an older ecsbench, its floor rows of iterate and get) moved by the same factor. Where they differ, a ratio between streaming and latency-bound rows, and the profiles side by side, cannot be carried from one run to the other (docs/comparing.md, &ldquo;Machine state&rdquo;).</p>"
+		first=$1
+		shift
+		for csv in "$@"; do
+			if [ -x "$compare_bin" ]; then
+				text=$("$compare_bin" --machine "$first" "$csv" 2>&1) || true
+			else
+				text="$compare_bin is not built: make $compare_bin"
+			fi
+			printf '<h3><code>%s</code></h3><pre>%s</pre>\n' "$(escs "$csv")" "$(printf '%s\n' "$text" | esc)"
+		done
+		set -- "$first" "$@"
+	fi
+
 	echo '<h2 id="comparisons">Comparisons</h2>'
 	any=0
 	for csv in "$@"; do
@@ -310,7 +333,9 @@ EOF
 		any=1
 		printf '<h3>With <code>%s</code> as NEW (<a href="%s">make compare'"'"'s report</a>, <a href="%s">its verdicts</a>)</h3>\n' \
 			"$(escs "$csv")" "$(rel "$cdir/compare.txt" | esc)" "$(rel "$cdir/verdicts.csv" | esc)"
-		printf '<pre>%s</pre>\n' "$(head -n 3 "$cdir/compare.txt" | esc)"
+		# the runs, and whether they met the machine in the same state (harness/machine.h)
+		printf '<pre>%s</pre>\n' "$(awk 'NR <= 2 { print; next } /^Machine state/ { m = 1; print; next }
+			m && /^  / { print; next } { m = 0 }' "$cdir/compare.txt" | esc)"
 		figures "$cdir" compare
 	done
 	[ "$any" = 1 ] || echo "<p>None: <code>make compare OLD=x.csv NEW=y.csv</code> draws two runs together into <code>y-compare/</code>, which this page then shows.</p>"

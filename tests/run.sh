@@ -23,6 +23,9 @@
 #   tests/report.sh          make compare's figures and make report's page, on small real runs
 #   tests/stats.sh           the statistics: the paired best never beaten, noisy, the A/A test
 #                            (--twin), make repeat's coverage over every pair
+#   tests/machine.sh         the machine's state a run records (the `# machine` lines, a line
+#                            per process) and what make compare, --repeat and the report make
+#                            of it: differs, agrees, not recorded, the floor rows instead
 #   tests/valgrind_scripts.sh  make cachegrind's and make profile's scripts, and callgrind-pair.sh,
 #                            on the tiniest real cases under valgrind
 set -u
@@ -78,6 +81,7 @@ suite "scenario command line" tests/scenario_cli.sh
 suite figures tests/figures.sh
 suite report tests/report.sh
 suite stats tests/stats.sh
+suite machine tests/machine.sh
 suite "valgrind scripts" tests/valgrind_scripts.sh
 
 echo "$total_passed passed, $total_failed failed"
