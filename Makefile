@@ -367,14 +367,14 @@ SC_OUT_NAME = $(call path_name,$(SC_OUTPUT))
 bench-locked: $(BIN)
 ifneq ($(SCENARIO),)
 	@mkdir -p $(call q,$(call path_dir,$(SC_OUTPUT)))
-	$(if $(REFERENCE),ECSBENCH_REFERENCE=1 )$(BIN) $(foreach v,$(SCENARIO_VARS),$(call opt,$(v))) \
+	$(if $(REFERENCE),ECSBENCH_REFERENCE=1 )scripts/outlive.sh $(BIN) $(foreach v,$(SCENARIO_VARS),$(call opt,$(v))) \
 		--output $(call q,$(SC_OUTPUT)) $(call derived,$(SC_OUTPUT),$(SC_OUT_NAME)) \
 		--derived $(call q,$(SC_FIGURE)=$(SC_OUT_NAME)-plots/$(SC_OUT_NAME).png)
 	$(Q)$(MAKE) --no-print-directory scenario-plots || \
 		echo "make bench: $(SC_OUTPUT) is written; the figure was not drawn (see above)" >&2
 else
 	@mkdir -p $(call q,$(call path_dir,$(OUTPUT)))
-	$(if $(REFERENCE),ECSBENCH_REFERENCE=1 )$(BIN) $(foreach v,$(BENCH_VARS),$(call opt,$(v))) \
+	$(if $(REFERENCE),ECSBENCH_REFERENCE=1 )scripts/outlive.sh $(BIN) $(foreach v,$(BENCH_VARS),$(call opt,$(v))) \
 		--output $(call q,$(OUTPUT)) $(call derived,$(OUTPUT),$(OUT_NAME)) \
 		--derived $(call q,$(PLOTS)/$(PROFILE)=$(OUT_NAME)-plots/$(PROFILE)) \
 		$(if $(default_output),,--derived $(call q,$(REPORT)=$(OUT_NAME)-report.html))
@@ -456,9 +456,9 @@ REPEAT_ENTITIES ?= 4096,65536,1048576
 REPEAT_COMPONENTS ?= 1,2
 repeat: $(BIN) $(COMPARE_BIN)
 	@mkdir -p results/repeat
-	$(BIN) --profile $(PROFILE) --workloads $(REPEAT_WORKLOADS) --entities $(REPEAT_ENTITIES) \
+	scripts/outlive.sh $(BIN) --profile $(PROFILE) --workloads $(REPEAT_WORKLOADS) --entities $(REPEAT_ENTITIES) \
 		--components $(REPEAT_COMPONENTS) --scale 0.25 --seed $(SEED) --output results/repeat/$(PROFILE)-1.csv
-	$(BIN) --profile $(PROFILE) --workloads $(REPEAT_WORKLOADS) --entities $(REPEAT_ENTITIES) \
+	scripts/outlive.sh $(BIN) --profile $(PROFILE) --workloads $(REPEAT_WORKLOADS) --entities $(REPEAT_ENTITIES) \
 		--components $(REPEAT_COMPONENTS) --scale 0.25 --seed $(SEED) --output results/repeat/$(PROFILE)-2.csv
 	@$(COMPARE_BIN) --repeat results/repeat/$(PROFILE)-1.csv results/repeat/$(PROFILE)-2.csv | \
 		tee results/repeat/$(PROFILE)-report.txt
