@@ -227,6 +227,15 @@ if "$bin" --entities 64,256 --components 1,3 --reps 2 --processes 2 --scale 0.00
 else
 	fail good-run "exit status $?: $(cat "$tmp/stderr")"
 fi
+# off_cpu_pct is a share of time off the CPU: never below 0 (the CPU clock's own reads made a
+# thread that never left the CPU read about -0.1%), and the header says why.
+negative=$(grep -v '^#' "$good" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["off_cpu_pct"] != "" && $c["off_cpu_pct"] + 0 < 0 || $c["off_cpu_pct"] ~ /^-/ { n++ } END { print n + 0 }')
+if [ "$negative" -eq 0 ] && grep -q '^# clock .*off_cpu_pct says how much that was (never below 0: ' "$good"; then
+	ok off-cpu-never-negative
+else
+	fail off-cpu-never-negative "$negative rows below 0: $(grep '^# clock' "$good")"
+fi
 
 # The check build aborts if anything that makes values or draws decisions runs inside a timed
 # region (harness/measure.h): every workload, every backend, two samples each.
