@@ -236,6 +236,16 @@ if [ "$negative" -eq 0 ] && grep -q '^# clock .*off_cpu_pct says how much that w
 else
 	fail off-cpu-never-negative "$negative rows below 0: $(grep '^# clock' "$good")"
 fi
+# Two processes: t with 1 degree of freedom, which the end of the run and the CSV header say;
+# the run counts the CSV's rows and its processes in words that agree with them.
+rows=$(grep -v '^#' "$good" | tail -n +2 | wc -l)
+if grep -q "^ecsbench: 2 processes: every interval is Student's t with 1 degree of freedom (12.71 " "$tmp/stderr" &&
+	grep -q '^# interval: .*; with 2 processes t has 1 degree of freedom' "$good" &&
+	grep -q "^ecsbench: wrote $good: $rows rows from 2 processes in " "$tmp/stderr"; then
+	ok two-processes-warned
+else
+	fail two-processes-warned "$(grep 'wrote\|processes:' "$tmp/stderr"; grep '^# interval' "$good")"
+fi
 
 # The check build aborts if anything that makes values or draws decisions runs inside a timed
 # region (harness/measure.h): every workload, every backend, two samples each.

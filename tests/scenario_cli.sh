@@ -267,6 +267,15 @@ if (cd "$tmp/cwd" && "$root/$bin" --scenario "$root/scenarios/particles.ini" \
 else
 	fail default-output "$(ls "$tmp/cwd/results"; tail -n 3 "$tmp/stderr")"
 fi
+# The run says how many rows its CSV has (a row per participant and phase, not per participant),
+# "1 process", and that one process's intervals say nothing of another.
+rows=$(grep -v '^#' "$tmp/cwd/results/scenario-particles.csv" | tail -n +2 | wc -l)
+if grep -q "^ecsbench: wrote results/scenario-particles.csv: $rows rows from 1 process in " "$tmp/stderr" &&
+	[ "$rows" -gt 3 ] && grep -q '^ecsbench: 1 process: every interval is within that process' "$tmp/stderr"; then
+	ok wrote-rows-of-the-csv
+else
+	fail wrote-rows-of-the-csv "the CSV has $rows rows: $(grep 'wrote\|process:' "$tmp/stderr")"
+fi
 
 # The check build aborts if anything that makes values or draws decisions the harness's way
 # (world.c's generator, value_fill, permutation, world_open) runs inside a frame.
