@@ -209,6 +209,8 @@ if [ "$have_csv" = 1 ]; then
 		s/; systems registered \([0-9]*\)$/, \1 of them registered/')
 	[ -n "$proftext" ] || proftext=$profile
 	source="run: $(run_of "$csv"); cpu ${cpu:-?}"
+	# what the intervals cannot say with 1 or 2 processes, a title line of its own ("" otherwise)
+	caveat=$(interval_caveat "$csv")
 fi
 
 # --- swept workloads: time per entity against N ------------------------------------------
@@ -259,7 +261,7 @@ if [ "$have_csv" = 1 ]; then
 				profile='$(gp_quote "$proftext$(sizetext "$size")")'; \
 				what='$(gp_quote "$(describe "$workload")")'; \
 				history='$(gp_quote "$(history_text "$workload")")'; \
-				note='$(gp_quote "$reptext")'; source='$(gp_quote "$source")'"
+				note='$(gp_quote "$reptext")'$(gp_line "$caveat"); source='$(gp_quote "$source")'"
 			wrote "$out"
 		done
 	done
@@ -306,7 +308,7 @@ if [ "$have_csv" = 1 ] && grep -v '^#' "$csv" | grep -m 1 '^backend,' | tr ',' '
 				have='$have'; floor=$floor; tmax=$1; ymax=$2; n='$n'; \
 				profile='$(gp_quote "$proftext$(sizetext "$size")")'; \
 				what='$(gp_quote "$(describe "$workload")")'; \
-				note='$(gp_quote "$(centre_of "$csv" "$samples"); bars: 95% interval of the speedup ($paired)")'; \
+				note='$(gp_quote "$(centre_of "$csv" "$samples"); bars: 95% interval of the speedup ($paired)")'$(gp_line "$caveat"); \
 				pinning='$(gp_quote "${pinning:-where the threads ran: not recorded}")'; \
 				source='$(gp_quote "$source")'"
 			wrote "$out"
@@ -371,7 +373,7 @@ if [ "$have_csv" = 1 ] && awk -F, -v re="$fixed_re" '$3 ~ re && $1 != "floor" { 
 			xtics_short='$(gp_quote "$xtics_short")'; xtics_full='$(gp_quote "$xtics_full")'; \
 			tmin=$1; tmax=$2; mmin=$3; mmax=$4; amin=$5; amax=$6; \
 			profile='$(gp_quote "$proftext$(sizetext "$size")")'; \
-			note='$(gp_quote "$vnote")'; noisy='$(gp_quote "$vnoisy")'; source='$(gp_quote "$source")'"
+			note='$(gp_quote "$vnote")'$(gp_line "$caveat"); noisy='$(gp_quote "$vnoisy")'; source='$(gp_quote "$source")'"
 		wrote "$out"
 	done
 fi
@@ -476,6 +478,23 @@ if [ -n "$profile_files" ]; then
 		elif [ -z "$ci" ]; then pbars="bars: min..max"
 		else pbars="bars: 95% CI (${ci# }), min..max (${mm# })"; fi
 		[ "$noisyhave" = " " ] || pbars="$pbars; ringed: noisy rows"
+		# a profile measured in 1 or 2 processes: what its intervals cannot say, a line of its own
+		pcaveat=
+		for p in $ci; do
+			c=$(interval_caveat "$(csv_of "$p")")
+			[ -z "$c" ] || pcaveat="${pcaveat:+$pcaveat; }$p: $c"
+		done
+		# The profiles this figure lacks, each with why (its slot says so, never left empty):
+		# absent="AA AAA", absentwhy_AA='...' ("|" between its lines).
+		absent=
+		absentvars=
+		for p in A AA AAA; do
+			case " $present " in *" $p "*) continue ;; esac
+			absent="$absent $p"
+			if [ -f "$tmp/profile-$p.csv" ]; then why="its run|has no|$workload"
+			else why="no $p.csv:|make bench|PROFILE=$p"; fi
+			absentvars="$absentvars absentwhy_$p='$(gp_quote "$why")';"
+		done
 		# shellcheck disable=SC2046
 		set -- $(cat "$d"/*.dat | awk -F, 'NF {
 				lo = $3 > 0 ? $3 : $2; hi = $4 > $2 ? $4 : $2
@@ -488,7 +507,8 @@ if [ -n "$profile_files" ]; then
 		gp "$here/profiles.gp" "scripts='$(gp_quote "$here")'; dir='$(gp_quote "$d")'; out='$(gp_quote "$out")'; \
 			workload='$workload'; backends='$backends'; styles='$styles'; panels='$panels'; \
 			showsize=$showsize; have='$have'; noisyhave='$noisyhave'; floor=$floor; present='$present'; \
-			ymin=$1; ymax=$2; $notes runs='$(gp_quote "$runs")'; bars='$(gp_quote "$pbars")'; \
+			absent='${absent# }'; $absentvars centre='$(gp_quote "$(centre_text "$(csv_of "${present%% *}")")")'; \
+			ymin=$1; ymax=$2; $notes runs='$(gp_quote "$runs")'$(gp_line "$pcaveat"); bars='$(gp_quote "$pbars")'; \
 			what='$(gp_quote "$(describe "$workload")")'"
 		wrote "$out"
 	done
