@@ -16,7 +16,9 @@
 #   PLOTS_DIR/PROFILE/<workload>-speedup.png  a threaded workload measured at more than one T:
 #                                           its speedup over T = 1 against T, a panel per k at
 #                                           its largest N, a line per backend and the floor with
-#                                           the speedup's 95% interval, the ideal (T) dotted;
+#                                           the speedup's 95% interval, side by side at each T,
+#                                           an interval cut by the axis marked with its end, the
+#                                           ideal (T) dotted;
 #   PLOTS_DIR/PROFILE/varkor.png            seed 001's fixed-size workloads (varkor-*): time per
 #                                           run, the storage's peak memory and the allocations of
 #                                           one run, a group of bars per workload;
@@ -302,10 +304,12 @@ if [ "$have_csv" = 1 ] && grep -v '^#' "$csv" | grep -m 1 '^backend,' | tr ',' '
 			# shellcheck disable=SC2046
 			set -- $(awk -F, '{ if ($5 + 0 > t) t = $5 + 0; for (i = 7; i <= 9; i++) if ($i + 0 > y) y = $i + 0 }
 				END { if (y > 2 * t) y = 2 * t; if (y < t) y = t; print t, y }' "$d/rows.csv")
+			# the series with an interval end beyond the axis (1.1 y): marked where it is cut
+			cuthave=" $(awk -F, -v y="$2" '($9 == "" ? $7 : $9) + 0 > 1.1 * y { print $3 "/" $6 }' "$d/rows.csv" | sort -u | tr '\n' ' ')"
 			out=$stage/$profile/$workload-speedup$(suffix "$size" "$sizes").png
 			gp "$here/speedup.gp" "scripts='$(gp_quote "$here")'; dir='$(gp_quote "$d")'; out='$(gp_quote "$out")'; \
 				workload='$workload'; backends='$backends'; styles='$styles'; ks='$ks'; ts='$ts'; \
-				have='$have'; floor=$floor; tmax=$1; ymax=$2; n='$n'; \
+				have='$have'; cuthave='$cuthave'; floor=$floor; tmax=$1; ymax=$2; n='$n'; \
 				profile='$(gp_quote "$proftext$(sizetext "$size")")'; \
 				what='$(gp_quote "$(describe "$workload")")'; \
 				note='$(gp_quote "$(centre_of "$csv" "$samples"); bars: 95% interval of the speedup ($paired)")'$(gp_line "$caveat"); \
