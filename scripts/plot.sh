@@ -22,6 +22,10 @@
 #   PLOTS_DIR/PROFILE/varkor.png            seed 001's fixed-size workloads (varkor-*): time per
 #                                           run, the storage's peak memory and the allocations of
 #                                           one run, a group of bars per workload;
+#   PLOTS_DIR/PROFILE/memory-<workload>.png bytes per entity against N of create, iterate and
+#                                           fragmented (the workloads whose storage is their own):
+#                                           live_bytes_per_entity on top, peak_bytes / N under it,
+#                                           a panel per k, a line per backend, the floor dashed;
 #   PLOTS_DIR/profiles/<workload>.png       a swept workload's time per entity at the largest N
 #                                           the profiles share, x = profile, from CSV for
 #                                           PROFILE and whichever of RESULTS_DIR/{A,AA,AAA}.csv
@@ -379,6 +383,70 @@ if [ "$have_csv" = 1 ] && awk -F, -v re="$fixed_re" '$3 ~ re && $1 != "floor" { 
 			profile='$(gp_quote "$proftext$(sizetext "$size")")'; \
 			note='$(gp_quote "$vnote")'$(gp_line "$caveat"); noisy='$(gp_quote "$vnoisy")'; source='$(gp_quote "$source")'"
 		wrote "$out"
+	done
+fi
+
+# --- memory per entity against N -------------------------------------------------------------
+# The workloads whose storage is their own, at the end of the workload: create (N entities just
+# created), iterate (the storage every pass runs over, after its history: get and
+# parallel-iterate hold the same one) and fragmented (random component sets). Not churn (what is
+# left after destroying every entity is not a cost per entity) nor add-remove (iterate's storage
+# with one more type added and taken away). memory_of WORKLOAD -> what its storage holds.
+memory_of() {
+	case "$1" in
+	create) echo "held at the end: the N entities just created, with their components" ;;
+	iterate) echo "held at the end: the N entities every pass runs over (get and parallel-iterate hold the same)" ;;
+	fragmented) echo "held at the end: N entities, each with a random set of the profile's component types" ;;
+	esac
+}
+if [ "$have_csv" = 1 ] && grep -v '^#' "$csv" | grep -m 1 '^backend,' | tr ',' '\n' | grep -qx peak_bytes; then
+	# Rows "backend,workload,N,k,size,live bytes per entity,peak bytes per entity", the workload
+	# named with its history as normalise names it; of the workloads above only.
+	grep -v '^#' "$csv" | awk -F, -v OFS=, '
+		$1 == "backend" { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{
+			w = $(c["workload"])
+			if (w != "create" && w != "iterate" && w != "fragmented") next
+			n = $(c["entities"]) + 0
+			if (n <= 0 || $(c["peak_bytes"]) == "") next
+			live = ("live_bytes_per_entity" in c) ? $(c["live_bytes_per_entity"]) : \
+				("live_bytes" in c) ? $(c["live_bytes"]) / n : ""
+			if (live == "") next
+			hist = ("history" in c) ? $(c["history"]) : "pristine"
+			if (hist != "lived-in" && hist != "-" && hist != "") w = w "-" hist
+			print $(c["backend"]), w, n, $(c["components"]), ("component_bytes" in c) ? $(c["component_bytes"]) : 8,
+				live, sprintf("%.6g", $(c["peak_bytes"]) / n)
+		}' >"$tmp/memory.csv"
+	for workload in $(distinct 2 <"$tmp/memory.csv"); do
+		sizes=$(awk -F, -v w="$workload" '$2 == w' "$tmp/memory.csv" | distinct 5 | sort -n)
+		for size in $sizes; do
+			d=$tmp/memory/$workload-$size
+			mkdir -p "$d" "$stage/$profile"
+			awk -F, -v w="$workload" -v s="$size" '$2 == w && $5 == s' "$tmp/memory.csv" | sort -t, -k3,3n >"$d/rows.csv"
+			awk -F, -v d="$d" '{ print $3 "," $6 "," $7 > (d "/k" $4 "-" $1 ".dat") }' "$d/rows.csv"
+			# shellcheck disable=SC2046
+			backends=$(in_palette_order $(distinct 1 <"$d/rows.csv"))
+			# shellcheck disable=SC2086
+			styles=$(styles_of $backends)
+			ks=$(distinct 4 <"$d/rows.csv" | sort -n | tr '\n' ' ')
+			have=" $(awk -F, '{ print $4 "/" $1 }' "$d/rows.csv" | sort -u | tr '\n' ' ')"
+			floor=0
+			grep -q '^floor,' "$d/rows.csv" && floor=1
+			# shellcheck disable=SC2046
+			set -- $(awk -F, '
+				{ for (i = 6; i <= 7; i++) if ($i > 0) { if (ymin == "" || $i < ymin) ymin = $i; if ($i > ymax) ymax = $i } 
+				  if (nmin == "" || $3 < nmin) nmin = $3; if ($3 > nmax) nmax = $3 }
+				END { if (ymin == "") ymin = 1; if (ymax <= ymin) ymax = ymin * 10; print ymin, ymax, nmin, nmax }' "$d/rows.csv")
+			base=${workload%%-*} # without its history
+			out=$stage/$profile/memory-$workload$(suffix "$size" "$sizes").png
+			gp "$here/memory.gp" "scripts='$(gp_quote "$here")'; dir='$(gp_quote "$d")'; out='$(gp_quote "$out")'; \
+				workload='$workload'; backends='$backends'; styles='$styles'; ks='$ks'; have='$have'; \
+				floor=$floor; ymin=$1; ymax=$2; nmin=$3; nmax=$4; \
+				profile='$(gp_quote "$proftext$(sizetext "$size")")'; \
+				what='$(gp_quote "$(memory_of "$base")")'; \
+				history='$(gp_quote "$(history_text "$workload")")'; source='$(gp_quote "$source")'"
+			wrote "$out"
+		done
 	done
 fi
 

@@ -73,6 +73,7 @@ caption() {
 	[ -z "$size" ] || sizetext=", $size-byte Position and Velocity"
 	case "$2:$name" in
 	run:varkor) echo "Seed 001's workloads (fixed size, not swept over N)$sizetext: the time of one run, the storage's peak memory and the allocation calls of one run, a bar per backend." ;;
+	run:memory-*) echo "${name#memory-}$sizetext: bytes per entity against the entity count N, from the counting allocator (exact: no interval): on top what the storage holds when the workload ends (live_bytes_per_entity), under it its peak over the run, setup included (peak_bytes / N); a panel per k, a line per backend, the floor (plain arrays) dashed." ;;
 	run:cache-*) echo "${name#cache-} under valgrind (make cachegrind)$sizetext: simulated D1 and LLd misses per entity of the timed call, a panel per k and N, two bars per backend." ;;
 	run:*-speedup) echo "${name%-speedup}$sizetext: the speedup over T = 1 (the same backend's time at T = 1 over its time at T) against the thread count T, at the largest N, a panel per k, a line per backend and the floor with the speedup's 95% interval; the ideal T dotted." ;;
 	run:*)
@@ -86,12 +87,12 @@ caption() {
 	compare:*) echo "$name, OLD against NEW: time per entity (OLD dashed and hollow, NEW solid and filled), points whose verdict is faster or slower marked; NEW/OLD per backend with its 95% interval under it." ;;
 	esac
 }
-# rank FILE -> a sort key: swept workloads in --list order, then seed 001's, then the cache
-# figures, then the rest by name
+# rank FILE -> a sort key: swept workloads in --list order, then Varkor's, then the memory and
+# the cache figures, then the rest by name
 rank() {
 	name=$(basename "$1" .png)
 	group=0
-	case "$name" in varkor*) group=1 ;; cache-*) group=2; name=${name#cache-} ;; esac
+	case "$name" in varkor*) group=1 ;; memory-*) group=2; name=${name#memory-} ;; cache-*) group=3; name=${name#cache-} ;; esac
 	base=${name%-[0-9]*B}
 	base=${base%-speedup}
 	# a workload named with its history ("iterate-pristine") goes after its lived-in figure
