@@ -545,6 +545,8 @@ void options_parse(int argc, char **argv, struct options *o)
 		{"set", required_argument, 0, 1014},
 		/* Test-only (docs/method.md, the A/A test); not in --help. */
 		{"twin", required_argument, 0, 1030},
+		/* scripts/cachegrind.sh's; not in --help. */
+		{"floor-alone", no_argument, 0, 1031},
 		/* The driver's own, for its child processes (driver.c); not in --help. */
 		{"child-pass", required_argument, 0, 1001}, {"child-sampling", required_argument, 0, 1002},
 		{"child-heap-offset", required_argument, 0, 1003},
@@ -650,6 +652,7 @@ void options_parse(int argc, char **argv, struct options *o)
 				usage_error("too many --set options (at most %d)", MAX_LIST);
 			o->sets[o->set_count++] = optarg;
 			break;
+		case 1031: o->floor_alone = true; break;
 		case 1030:
 			if (twin_count == MAX_LIST)
 				usage_error("too many --twin options (at most %d)", MAX_LIST);
@@ -673,19 +676,26 @@ void options_parse(int argc, char **argv, struct options *o)
 		exit(0);
 	}
 	if (o->scenario_file || o->sweep || o->sweep_points || o->sweep_spacing || o->set_count) {
-		if (twin_count)
-			usage_error("--twin is for the workloads, not a scenario run");
+		if (twin_count || o->floor_alone)
+			usage_error("%s is for the workloads, not a scenario run",
+			            twin_count ? "--twin" : "--floor-alone");
 		scenario_options(o);
 		if (o->child_pass < 0)
 			check_output(o);
 		return;
 	}
-	if (!o->backend_count)
+	if (o->floor_alone && (o->given['b'] || twin_count || o->no_floor))
+		usage_error("--floor-alone measures the floor and no backend (no --backends, --twin or "
+		            "--no-floor beside it)");
+	if (!o->backend_count && !o->floor_alone)
 		add_backend(o, "all");
 	for (size_t i = 0; i < twin_count; i++)
 		add_twin(o, twins[i]);
 	if (!o->workload_count)
 		add_workload(o, "all");
+	for (size_t i = 0; i < o->workload_count && o->floor_alone; i++)
+		if (!o->workloads[i]->floor)
+			usage_error("--floor-alone: workload '%s' has no floor", o->workloads[i]->name);
 	if (!o->entity_count)
 		add_entities(o, "1024..1048576");
 	if (!o->component_count)

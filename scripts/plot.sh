@@ -32,8 +32,8 @@
 #                                           exist for the others (a profile or backend that was
 #                                           not measured is absent; a panel whose N is below
 #                                           what a profile measured says so);
-#   PLOTS_DIR/PROFILE/cache-<workload>.png  D1 and LLd misses per entity by backend (from
-#                                           RESULTS_DIR/cachegrind-PROFILE.csv, if it exists);
+#   PLOTS_DIR/PROFILE/cache-<workload>.png  D1 and LLd misses per entity by backend and the floor
+#                                           (from RESULTS_DIR/cachegrind-PROFILE.csv, if it exists);
 #                                           a backend that a panel lacks is written "not
 #                                           measured" in its slot, never drawn as zero.
 # Every figure names the runs it draws: the commit and date of each CSV (its `#` lines; the
@@ -596,6 +596,10 @@ if [ "$have_cg" = 1 ]; then
 			awk -F, -v w="$workload" -v s="$size" '$2 == w && $5 == s' "$tmp/cache.csv" >"$d/rows-$size.csv"
 			# shellcheck disable=SC2046
 			backends=$(in_palette_order $(distinct 1 <"$d/rows-$size.csv"))
+			# The floor (plain arrays, measured beside the first backend of each case): a bar of its
+			# own after the backends', where the CSV has it.
+			cfloor=0
+			grep -q '^floor,' "$d/rows-$size.csv" && cfloor=1
 			# The runs behind the figure (date and commit of each row), numbered by date: one names
 			# itself in the title; several are listed there, and each panel says which it draws.
 			awk -F, '{ print $10 " " $11 }' "$d/rows-$size.csv" | sort -u >"$d/runs-$size"
@@ -615,7 +619,7 @@ if [ "$have_cg" = 1 ]; then
 			while [ $# -ge 3 ]; do
 				i=$((i + 1))
 				awk -F, -v OFS=, -v k="$1" -v n="$2" -v bs="$backends" '
-					BEGIN { nb = split(bs, b, " "); for (i = 1; i <= nb; i++) s[b[i]] = i }
+					BEGIN { nb = split(bs, b, " "); for (i = 1; i <= nb; i++) s[b[i]] = i; s["floor"] = nb + 1 }
 					$4 == k && $3 == n && ($1 in s) { print s[$1], $1, $6, $7 }' \
 					"$d/rows-$size.csv" | sort -t, -k1,1n >"$d/$size-$1-$2.dat"
 				panelhave=" $(cut -d, -f2 "$d/$size-$1-$2.dat" | tr '\n' ' ')"
@@ -632,7 +636,7 @@ if [ "$have_cg" = 1 ]; then
 			# shellcheck disable=SC2086
 			gp "$here/cache.gp" "scripts='$(gp_quote "$here")'; dir='$(gp_quote "$d")'; size='$size'; \
 				out='$(gp_quote "$out")'; workload='$workload'; backends='$backends'; \
-				styles='$(styles_of $backends)'; cases='$cases'; ymax=$ymax; nruns=$nruns; $panelvars \
+				styles='$(styles_of $backends)'; floor=$cfloor; cases='$cases'; ymax=$ymax; nruns=$nruns; $panelvars \
 				$runvars source='$(gp_quote "from $cg")'; \
 				profile='$(gp_quote "$profile$(sizetext "$size")")'; config='$(gp_quote "$config")'"
 			wrote "$out"

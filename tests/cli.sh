@@ -91,6 +91,22 @@ bad layout-unknown "unknown layout 'tidy' (valid: random, fixed)" --layout tidy
 bad twin-unknown "unknown backend 'nosuch' (valid: " --twin nosuch
 bad twin-scenario "--twin is for the workloads, not a scenario run" --twin vector \
 	--scenario scenarios/shooter.ini
+# --floor-alone (scripts/cachegrind.sh's): the floor and no backend, of a workload that has one.
+bad floor-alone-backends "--floor-alone measures the floor and no backend" --floor-alone --backends hash
+bad floor-alone-no-floor "--floor-alone measures the floor and no backend" --floor-alone --no-floor
+bad floor-alone-varkor "--floor-alone: workload 'varkor-create' has no floor" --floor-alone \
+	--workloads varkor-create
+if "$bin" --floor-alone --workloads iterate,create --entities 64 --components 2 --processes 1 \
+	--reps 1 --output "$tmp/floor-alone.csv" 2>"$tmp/stderr" &&
+	"$bin" --backends vector --workloads iterate,create --entities 64 --components 2 --processes 1 \
+	--reps 1 --no-floor --output "$tmp/vector-alone.csv" 2>>"$tmp/stderr" &&
+	[ "$(grep -v '^#' "$tmp/floor-alone.csv" | awk -F, 'NR > 1 { print $1 }' | sort -u)" = floor ] &&
+	[ "$(grep -v '^#' "$tmp/floor-alone.csv" | awk -F, 'NR > 1 { print $4, $NF }')" = \
+	  "$(grep -v '^#' "$tmp/vector-alone.csv" | awk -F, 'NR > 1 { print $4, $NF }')" ]; then
+	ok floor-alone
+else
+	fail floor-alone "$(cat "$tmp/stderr" "$tmp/floor-alone.csv")"
+fi
 # --threads: 1..the CPUs this process may run on (nproc counts those too)
 cpus=$(nproc)
 bad threads-zero "thread count '0' is out of range (valid: 1..$cpus)" --threads 0
