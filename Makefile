@@ -503,7 +503,7 @@ help:
 	@echo "                      plots/A/cache-*.png (BACKENDS= WORKLOADS= ENTITIES=16384,131072 COMPONENTS=2 SYSTEMS=)"
 	@echo "make profile BACKEND=hash WORKLOAD=iterate   top functions of the timed call, per entity too"
 	@echo "                      -> results/profile-hash-iterate.txt (ENTITIES=131072 COMPONENTS=2)"
-	@echo "make table PROFILE=A BASELINE=hash   seed 001's table -> results/table-A.md"
+	@echo "make table PROFILE=A BASELINE=hash   the table of Varkor's post -> results/table-A.md"
 	@echo "                      (CSV=x.csv -> x-table.md; ENTITIES=N, default the largest; COMPONENTS=2)"
 	@echo "make compare OLD=a.csv NEW=b.csv   per-row ratio NEW/OLD against the noise, geometric means,"
 	@echo "                      and a figure per workload with both runs -> b-compare/*.png"

@@ -144,7 +144,7 @@ gp() {
 	fi
 }
 
-# Seed 001's workloads run at a fixed size (not swept over N): one group of bars each.
+# Varkor's workloads run at a fixed size (not swept over N): one group of bars each.
 fixed_re='^varkor-'
 
 # The built ecsbench's lists, where it exists: listed backends|workloads -> names in order.

@@ -19,7 +19,7 @@
 #                   (pointing down) or slower (up); under it the ratio NEW/OLD per backend with
 #                   its interval shaded, 1.0 drawn and the drift dotted, on a log axis whose tics
 #                   follow the range, so that a 3% change reads as clearly as a 3x one;
-#   varkor.png      seed 001's fixed-size workloads the same way, a group per workload.
+#   varkor.png      Varkor's fixed-size workloads the same way, a group per workload.
 # The marks are ecsbench-compare's verdicts: the raw ones, or those with the drift divided out
 # where ecsbench-compare says to read those (the machine itself ran more than 5% faster or
 # slower) and the two runs name the same CPU and compiler line (otherwise the drift holds the
@@ -271,7 +271,7 @@ for workload in $(awk -F, -v re="$fixed_re" '$2 !~ re' "$tmp/ratios.csv" | disti
 	wrote "$out"
 done
 
-# --- seed 001's fixed-size workloads: a group per workload ----------------------------------
+# --- Varkor's fixed-size workloads: a group per workload -----------------------------------
 if awk -F, -v re="$fixed_re" '$2 ~ re { found = 1; exit } END { exit !found }' "$tmp/ratios.csv"; then
 	d=$tmp/fixed
 	mkdir -p "$d"

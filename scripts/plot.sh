@@ -19,7 +19,7 @@
 #                                           the speedup's 95% interval, side by side at each T,
 #                                           an interval cut by the axis marked with its end, the
 #                                           ideal (T) dotted;
-#   PLOTS_DIR/PROFILE/varkor.png            seed 001's fixed-size workloads (varkor-*): time per
+#   PLOTS_DIR/PROFILE/varkor.png            Varkor's fixed-size workloads (varkor-*): time per
 #                                           run, the storage's peak memory and the allocations of
 #                                           one run, a group of bars per workload;
 #   PLOTS_DIR/PROFILE/memory-<workload>.png bytes per entity against N of create, iterate and
@@ -324,7 +324,7 @@ if [ "$have_csv" = 1 ] && grep -v '^#' "$csv" | grep -m 1 '^backend,' | tr ',' '
 	done
 fi
 
-# --- seed 001's fixed-size workloads: a group of bars per workload --------------------------
+# --- Varkor's fixed-size workloads: a group of bars per workload ---------------------------
 if [ "$have_csv" = 1 ] && awk -F, -v re="$fixed_re" '$3 ~ re && $1 != "floor" { found = 1; exit } END { exit !found }' "$tmp/time.csv"; then
 	sizes=$(awk -F, -v re="$fixed_re" '$3 ~ re' "$tmp/time.csv" | distinct 6 | sort -n)
 	for size in $sizes; do

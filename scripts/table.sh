@@ -1,13 +1,13 @@
 #!/bin/sh
-# table.sh CSV BASELINE [ENTITIES] [COMPONENTS]: seed 001's table from a CSV that build/ecsbench
-# wrote: per workload and backend, the median time of one run, the storage's peak memory, the
+# table.sh CSV BASELINE [ENTITIES] [COMPONENTS]: the table of Varkor's refactor post from a CSV
+# that build/ecsbench wrote: per workload and backend, the median time of one run, the storage's peak memory, the
 # allocation calls of one run, and each one's ratio to the BASELINE backend's, in parentheses
-# to its left as the seed prints them; memory reuse (peak after the last round / after the
+# to its left as the post prints them; memory reuse (peak after the last round / after the
 # first) where the workload has rounds. Markdown on stdout; one pass over the CSV.
 #
 # Swept workloads are shown at ENTITIES (default, or an empty argument: the largest N of the
 # swept rows) and COMPONENTS (default 2); a swept workload measured at one k only (fragmented)
-# at that k; seed 001's own (varkor-*) at their N and k. An ENTITIES or COMPONENTS that no
+# at that k; Varkor's own (varkor-*) at their N and k. An ENTITIES or COMPONENTS that no
 # swept row has is an error that lists the ones the CSV has.
 # A threaded workload (parallel-iterate: a row per thread count T) is shown at its largest T,
 # which its label names.
@@ -122,7 +122,7 @@ END {
 	printf "From `%s` (%s; %s; ecsbench commit %s), ratios to `%s`.\n", file, date == "" ? "no date" : date,
 		cpu == "" ? "cpu not recorded" : cpu, commit == "" ? "?" : commit, base
 	printf "Time: median of one run; memory: the storage'"'"'s peak; allocations: calls in one run.\n"
-	printf "Swept workloads at N = %s, k = %s unless their label says otherwise; seed 001'"'"'s at their own.\n\n", n, k
+	printf "Swept workloads at N = %s, k = %s unless their label says otherwise; Varkor'"'"'s at their own.\n\n", n, k
 	print "| workload | backend | time | max memory | allocations | reuse |"
 	print "| --- | --- | ---: | ---: | ---: | ---: |"
 	for (i = 1; i <= nw; i++) {

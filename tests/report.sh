@@ -2,7 +2,7 @@
 # report.sh: make compare's figures and make report's page, on small real runs into a temporary
 # folder (never results/ or plots/). Checks what a test can see without looking at a picture:
 #   make compare   two runs of profile A: the verdicts, a figure per workload both share (swept
-#                  and seed 001's) beside NEW in NEW-compare/, gnuplot silent; a second
+#                  and Varkor's) beside NEW in NEW-compare/, gnuplot silent; a second
 #                  comparison into the same folder removes the first one's figures; A against
 #                  AAA refused without PROFILES=1 (exit 2, nothing drawn), drawn with it, and the
 #                  output says the drift is then the profiles' difference; bad input (a file that
@@ -156,7 +156,7 @@ check report-every-figure "the page shows $(grep -c '<img ' "$page") images, the
 	[ "$(grep -c '<img ' "$page")" -eq "$nfig" ]
 check report-captions "a figure without a caption" \
 	[ "$(grep -c '<figcaption><b>[^<]*</b>: [A-Za-z0-9]' "$page")" -eq "$nfig" ]
-check report-tables "a table is missing (at a glance, seed 001's, performance)" \
+check report-tables "a table is missing (at a glance, Varkor's, performance)" \
 	sh -c "grep -q 'At a glance' '$page' && grep -q '<th>allocations</th>' '$page' && grep -q '<th>ratio to best</th>' '$page'"
 # A backend that lacks a row at the largest N is written "not measured", never left blank.
 awk -F, '!/^(#|backend,)/ && $1 == "tree" && $4 == "iterate" && $6 == 2048 { next } { print }' \
