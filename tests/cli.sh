@@ -91,6 +91,14 @@ bad layout-unknown "unknown layout 'tidy' (valid: random, fixed)" --layout tidy
 bad twin-unknown "unknown backend 'nosuch' (valid: " --twin nosuch
 bad twin-scenario "--twin is for the workloads, not a scenario run" --twin vector \
 	--scenario scenarios/shooter.ini
+# What a user reads names the posts the designs come from, never a number they cannot look up
+# ("seed 001"): --help, --list, make help.
+{ "$bin" --help; "$bin" --list; make -s --no-print-directory help; } >"$tmp/help.txt" 2>&1
+if grep -q "Varkor's Create" "$tmp/help.txt" && ! grep -qiE 'seeds? [0-9]{3}' "$tmp/help.txt"; then
+	ok posts-named
+else
+	fail posts-named "$(grep -iE 'seeds? [0-9]{3}' "$tmp/help.txt" | head -n 3)"
+fi
 # --floor-alone (scripts/cachegrind.sh's): the floor and no backend, of a workload that has one.
 bad floor-alone-backends "--floor-alone measures the floor and no backend" --floor-alone --backends hash
 bad floor-alone-no-floor "--floor-alone measures the floor and no backend" --floor-alone --no-floor

@@ -357,6 +357,9 @@ check plot-full-disk "exit $rc on a full disk ($full_disk_mode): $(cat "$tmp/plo
 		[ -z \"\$(ls -A '$tmp/full-plots' | grep '^\.plot')\" ] && ! grep -q 'plot.sh: wrote' '$tmp/plot.log'"
 full_disk_free
 
+# Figure titles, captions, tables and usage texts name the posts, never "seed 001".
+check posts-named "a script numbers a post: $(grep -liE 'seeds? [0-9]{3}' scripts/*.gp scripts/*.sh | tr '\n' ' ')" \
+	sh -c "! grep -qiE 'seeds? [0-9]{3}' scripts/*.gp scripts/*.sh"
 (cd scripts && gnuplot -e "load 'styles.gp'; show style line 50") >"$tmp/floor" 2>&1
 check palette-floor-dashed "the floor's line style is not dashed: $(cat "$tmp/floor")" grep -q 'dashtype (' "$tmp/floor"
 

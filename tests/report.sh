@@ -156,6 +156,8 @@ check report-every-figure "the page shows $(grep -c '<img ' "$page") images, the
 	[ "$(grep -c '<img ' "$page")" -eq "$nfig" ]
 check report-captions "a figure without a caption" \
 	[ "$(grep -c '<figcaption><b>[^<]*</b>: [A-Za-z0-9]' "$page")" -eq "$nfig" ]
+check report-posts-named "the page numbers a post a reader cannot look up: $(grep -oiE '.{30}seeds? [0-9]{3}.{10}' "$page" | head -n 2)" \
+	sh -c "grep -q \"The table of Varkor's refactor post\" '$page' && ! grep -qiE 'seeds? [0-9]{3}' '$page'"
 check report-tables "a table is missing (at a glance, Varkor's, performance)" \
 	sh -c "grep -q 'At a glance' '$page' && grep -q '<th>allocations</th>' '$page' && grep -q '<th>ratio to best</th>' '$page'"
 # A backend that lacks a row at the largest N is written "not measured", never left blank.
