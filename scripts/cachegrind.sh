@@ -116,9 +116,12 @@ case "$history" in *,*) echo "cachegrind.sh: one history at a time (-H $history)
 listed() { "$bin" --list | awk -v h="$1" '/^[a-z]/ { on = $1 == h || $1 == h ":"; next } on { print $1 }'; }
 [ "$backends" = all ] && backends=$(listed backends | paste -sd, -)
 [ "$workloads" = all ] && workloads=$(listed workloads | paste -sd, -)
-expand_counts() {
-	echo "$1" | tr ',' '\n' | awk -F'[.][.]' 'NF == 2 { for (n = $1; n <= $2; n *= 2) print n; next }
-		{ print $1 }'
+expand_counts() { # as build/ecsbench reads them: A..B doubles, 64k is 65536, 1M 1048576
+	echo "$1" | tr ',' '\n' | awk -F'[.][.]' '
+		function count(s,   u) { u = s ~ /[kK]$/ ? 1024 : s ~ /M$/ ? 1048576 : 1
+			if (u > 1) s = substr(s, 1, length(s) - 1); return s * u }
+		NF == 2 { for (n = count($1); n <= count($2); n *= 2) print n; next }
+		{ print count($1) }'
 }
 
 work=build/cachegrind/runs

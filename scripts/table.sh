@@ -24,7 +24,11 @@ if [ -z "$csv" ] || [ -z "$base" ]; then
 	exit 2
 fi
 [ -r "$csv" ] || { echo "table.sh: cannot read '$csv'" >&2; exit 2; }
-case "$n" in *[!0-9]*) echo "table.sh: ENTITIES must be one entity count, not '$n'" >&2; exit 2 ;; esac
+# ENTITIES as build/ecsbench reads it: a whole number, or one with k (x 1024) or M (x 1048576).
+unit=1 digits=$n
+case "$n" in *[kK]) unit=1024 digits=${n%?} ;; *M) unit=1048576 digits=${n%?} ;; esac
+case "$digits" in *[!0-9]* | [kKM]) echo "table.sh: ENTITIES must be one entity count (64k = 65536, 1M = 1048576), not '$n'" >&2; exit 2 ;; esac
+[ -z "$n" ] || n=$((digits * unit))
 case "$k" in '' | *[!0-9]*) echo "table.sh: COMPONENTS must be one component count, not '$k'" >&2; exit 2 ;; esac
 
 header() { sed -n "s/^# $1 //p" "$csv" | head -n 1; }

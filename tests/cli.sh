@@ -171,6 +171,18 @@ else
 	fail output-stdout "$(cat "$tmp/stderr")"
 fi
 
+# Counts as every axis writes them: k = 1024, M = 1048576 (ENTITIES=64k), in a range too.
+bad entities-k-fraction "entity count '1.5k' is not a number" --entities 1.5k
+bad entities-k-alone "entity count 'k' is not a number" --entities k
+bad entities-M-too-many "entity count '4M' is out of range (valid: 1..4194303)" --entities 4M
+if "$bin" --backends vector --workloads iterate --entities 64,512..1k,2K --components 1 --processes 1 \
+	--reps 1 --no-floor --output "$tmp/k.csv" 2>"$tmp/stderr" &&
+	[ "$(grep -v '^#' "$tmp/k.csv" | cut -d, -f6 | tail -n +2 | tr '\n' ' ')" = "64 512 1024 2048 " ] &&
+	"$bin" --help | grep -q '(64k, 1M)'; then
+	ok entities-k-M
+else
+	fail entities-k-M "$(cat "$tmp/stderr" "$tmp/k.csv")"
+fi
 # A..B is A and its doublings up to B, as --help says.
 if "$bin" --backends vector --workloads iterate --entities 1000..5000 --components 1 --processes 1 \
 	--reps 1 --no-floor --output "$tmp/range.csv" 2>"$tmp/stderr" &&

@@ -167,9 +167,12 @@ scripts/table.sh "$tmp/T.csv" hash 3000 >"$tmp/out" 2>"$tmp/err"
 rc=$?
 check table-absent-n "ENTITIES=3000: exit $rc, message $(cat "$tmp/err")" \
 	sh -c "[ $rc -eq 2 ] && grep -q 'no swept rows with N = 3000; it has N = 1024, 2048, 4096' '$tmp/err'"
-scripts/table.sh "$tmp/T.csv" hash 1k >"$tmp/out" 2>"$tmp/err"
+scripts/table.sh "$tmp/T.csv" hash 1x >"$tmp/out" 2>"$tmp/err"
 rc=$?
-check table-bad-n "ENTITIES=1k: exit $rc" sh -c "[ $rc -eq 2 ] && grep -q \"not '1k'\" '$tmp/err'"
+check table-bad-n "ENTITIES=1x: exit $rc" sh -c "[ $rc -eq 2 ] && grep -q \"not '1x'\" '$tmp/err'"
+# ENTITIES as the axes write it: 2k is 2048.
+scripts/table.sh "$tmp/T.csv" hash 2k 2 >"$tmp/out" 2>"$tmp/err"
+check table-entities-k "ENTITIES=2k is not N = 2048: $(cat "$tmp/err")" cmp -s "$tmp/out" "$tmp/table.md"
 make -s --no-print-directory table CSV="$tmp/T.csv" ENTITIES=1024 >"$tmp/make-table.out" 2>&1
 rc=$?
 check make-table-csv-entities "make table CSV= ENTITIES=: exit $rc, $(tail -n 2 "$tmp/make-table.out")" \
