@@ -20,6 +20,8 @@
 #                   its interval shaded, 1.0 drawn and the drift dotted, on a log axis whose tics
 #                   follow the range, so that a 3% change reads as clearly as a 3x one;
 #   varkor.png      Varkor's fixed-size workloads the same way, a group per workload.
+# Two runs of one scenario (build/ecsbench --scenario): the verdicts alone, a row per backend
+# and phase (and point of a sweep), with the drift over all of them; no figure.
 # The marks are ecsbench-compare's verdicts: the raw ones, or those with the drift divided out
 # where ecsbench-compare says to read those (the machine itself ran more than 5% faster or
 # slower) and the two runs name the same CPU and compiler line (otherwise the drift holds the
@@ -78,6 +80,24 @@ rc=0
 "$compare_bin" $flag "$old" "$new" --output "$tmp/verdicts.csv" >"$tmp/compare.txt" || rc=$?
 cat "$tmp/compare.txt"
 [ "$rc" -eq 0 ] || exit "$rc"
+
+# Two runs of a scenario (ecsbench-compare has checked that both are, of the same one): its
+# verdicts per participant and phase, kept in DIR as a run's are; no figure (the scenario's own
+# figures, scenario_plot.sh, are one per run).
+if grep -q '^scenario,sweep_key,' "$new"; then
+	mkdir -p "$dir"
+	stage=$(mktemp -d "$dir/.compare.XXXXXX")
+	trap 'rm -rf "$tmp" "$stage"' EXIT
+	cp "$tmp/compare.txt" "$tmp/verdicts.csv" "$stage/" && : >"$stage/figures.txt" || exit 1
+	if [ -f "$dir/figures.txt" ]; then
+		while read -r f; do
+			case "$f" in *.png) rm -f "$dir/$f" ;; esac
+		done <"$dir/figures.txt"
+	fi
+	for f in "$stage"/*; do mv -f "$f" "$dir/" || exit 1; done
+	echo "compare.sh: a scenario: its verdicts per backend and phase in $dir/verdicts.csv and $dir/compare.txt (no figure)" >&2
+	exit 0
+fi
 
 # A file that mixes component sizes has two rows per backend, workload, N and k, which
 # ecsbench-compare cannot tell apart: its verdicts would pair the wrong rows.

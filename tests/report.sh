@@ -100,6 +100,36 @@ bad_compare compare-missing-file "cannot read" OLD="$tmp/none.csv" NEW="$tmp/run
 bad_compare compare-not-a-csv "not an ecsbench CSV" OLD="$tmp/runs/old.csv" NEW="$tmp/bad.csv"
 bad_compare compare-no-new "usage: make compare" OLD="$tmp/runs/old.csv"
 bad_compare compare-bad-profiles "PROFILES=yes" OLD="$tmp/runs/old.csv" NEW="$tmp/runs/new.csv" PROFILES=yes
+# Two runs of one scenario compare as two runs of the workloads do: a verdict per backend and
+# phase, the drift over them; a scenario against a run of the workloads, or against another
+# scenario, is refused (exit 2).
+mkdir -p "$tmp/sc"
+scenario_run() { # scenario_run FILE SCENARIO
+	"$bin" --scenario "scenarios/$2.ini" --set scenario.scale=0.01 --set scenario.frames=3 \
+		--set scenario.warmup=0 --backends sparse,vector --processes 2 --output "$1" 2>"$tmp/sc/run.log"
+}
+if scenario_run "$tmp/sc/one.csv" shooter && scenario_run "$tmp/sc/two.csv" shooter &&
+	scenario_run "$tmp/sc/rts.csv" rts; then
+	make -s --no-print-directory compare OLD="$tmp/sc/one.csv" NEW="$tmp/sc/two.csv" >"$tmp/sc/out" 2>"$tmp/sc/err"
+	rc=$?
+	phases=$(grep -v '^#' "$tmp/sc/one.csv" | awk -F, 'NR > 1' | wc -l)
+	check compare-scenarios "exit $rc, $(tail -n 2 "$tmp/sc/err"); $(ls "$tmp/sc")" \
+		sh -c "[ $rc -eq 0 ] && grep -q '^Scenario shooter: a row per participant and phase' '$tmp/sc/out' &&
+			grep -q '^sparse  *frame  ' '$tmp/sc/out' && grep -q '^vector  *system:move  ' '$tmp/sc/out' &&
+			grep -q '^Verdicts with the drift divided out: ' '$tmp/sc/out' &&
+			grep -q '^$phases rows compared; 0 only in OLD, 0 only in NEW' '$tmp/sc/out' &&
+			grep -q '^sparse,shooter,frame,' '$tmp/sc/two-compare/verdicts.csv'"
+	make -s --no-print-directory compare OLD="$tmp/runs/old.csv" NEW="$tmp/sc/two.csv" >"$tmp/sc/out" 2>"$tmp/sc/err"
+	rc=$?
+	check compare-scenario-against-workloads "exit $rc: $(cat "$tmp/sc/err")" \
+		sh -c "[ $rc -eq 2 ] && grep -q 'is a run of the workloads and .* a scenario.s: their rows measure different things' '$tmp/sc/err'"
+	make -s --no-print-directory compare OLD="$tmp/sc/rts.csv" NEW="$tmp/sc/two.csv" >"$tmp/sc/out" 2>"$tmp/sc/err"
+	rc=$?
+	check compare-two-scenarios "exit $rc: $(cat "$tmp/sc/err")" \
+		sh -c "[ $rc -eq 2 ] && grep -q 'is scenario rts and .* scenario shooter' '$tmp/sc/err'"
+else
+	fail compare-scenarios "build/ecsbench --scenario failed: $(tail -n 3 "$tmp/sc/run.log")"
+fi
 build/ecsbench-compare --profiles "$tmp/runs/old.csv" >/dev/null 2>"$tmp/bad.err"
 rc=$?
 check compare-bin-usage "ecsbench-compare --profiles with one file: exit $rc" \
