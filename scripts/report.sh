@@ -260,6 +260,8 @@ EOF
 		palette=$( (listed backends; cut -d'|' -f4 "$tmp/rows") | awk 'NF && $0 != "floor" && !seen[$0]++' | tr '\n' ' ')
 		printf '<h2 id="run%d">Profile %s: <code>%s</code></h2>\n' "$i" "$(escs "${profile:-?}")" "$(escs "$csv")"
 		printf '<pre>%s</pre>\n' "$(grep '^#' "$csv" | sed 's/^# //' | esc)"
+		caveat=$(interval_caveat "$csv")
+		[ -z "$caveat" ] || printf '<p><b>Read the intervals below with care</b>: %s.</p>\n' "$(escs "$caveat")"
 		echo "<h3>At a glance: ns per entity at the largest N</h3>"
 		echo "<p>median_ns per entity (per entity per round for a workload with rounds; the $(escs "$(centre_text "$csv")")), its 95% interval under it; k = 2, or the one k a workload measures. <span class=\"noisy\">noisy</span>: $(escs "$(noisy_means "$csv")")$( [ -n "$(noisy_means "$csv")" ] || echo 'as the CSV flags it').</p>"
 		glance "$palette"

@@ -188,6 +188,8 @@ check report-captions "a figure without a caption" \
 	[ "$(grep -c '<figcaption><b>[^<]*</b>: [A-Za-z0-9]' "$page")" -eq "$nfig" ]
 check report-posts-named "the page numbers a post a reader cannot look up: $(grep -oiE '.{30}seeds? [0-9]{3}.{10}' "$page" | head -n 2)" \
 	sh -c "grep -q \"The table of Varkor's refactor post\" '$page' && ! grep -qiE 'seeds? [0-9]{3}' '$page'"
+check report-two-processes "the page of a run of 2 processes does not say what its intervals cannot" \
+	grep -q '<b>Read the intervals below with care</b>: the intervals are of 2 processes: t with 1 degree of freedom' "$page"
 check report-tables "a table is missing (at a glance, Varkor's, performance)" \
 	sh -c "grep -q 'At a glance' '$page' && grep -q '<th>allocations</th>' '$page' && grep -q '<th>ratio to best</th>' '$page'"
 # A backend that lacks a row at the largest N is written "not measured", never left blank.
