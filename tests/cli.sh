@@ -674,7 +674,7 @@ if command -v script >/dev/null 2>&1; then
 WORKLOADS=iterate ENTITIES=64 COMPONENTS=1 PROCESSES=2 REPS=1000" "$ts" >"$tmp/script.out" 2>&1
 		rc=$?
 		if [ "$rc" -ne 130 ] || grep -q 'No child processes' "$ts" ||
-			! grep -q 'make\[1\]: \*\*\* \[Makefile:[0-9]*: bench-locked\] Interrupt' "$ts" ||
+			! grep -q 'make\[[0-9]*\]: \*\*\* \[Makefile:[0-9]*: bench-locked\] Interrupt' "$ts" ||
 			[ -e "$tmp/ctrl-c.csv" ] || [ -e "$tmp/ctrl-c.csv.lock" ]; then
 			fail "make-ctrl-c-$try" "exit status $rc: $(tr '\r' '\n' <"$ts" | grep -v '^ *$' | tail -n 4)"
 		else
