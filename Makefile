@@ -367,7 +367,7 @@ SC_OUT_NAME = $(call path_name,$(SC_OUTPUT))
 bench-locked: $(BIN)
 ifneq ($(SCENARIO),)
 	@mkdir -p $(call q,$(call path_dir,$(SC_OUTPUT)))
-	$(if $(REFERENCE),ECSBENCH_REFERENCE=1 )$(BIN) $(foreach v,$(SCENARIO_VARS),$(call opt,$(v))) \
+	$(if $(REFERENCE),ECSBENCH_REFERENCE=1 )scripts/outlive.sh $(BIN) $(foreach v,$(SCENARIO_VARS),$(call opt,$(v))) \
 		--output $(call q,$(SC_OUTPUT)) $(call derived,$(SC_OUTPUT),$(SC_OUT_NAME)) \
 		--derived $(call q,$(SC_FIGURE)=$(SC_OUT_NAME)-plots/$(SC_OUT_NAME).png)
 	$(Q)$(MAKE) --no-print-directory scenario-plots || \
@@ -375,7 +375,7 @@ ifneq ($(SCENARIO),)
 	$(Q)scripts/answer.sh -b -o $(call q,$(call answer_of,$(SC_OUTPUT))) $(call q,$(SC_OUTPUT))
 else
 	@mkdir -p $(call q,$(call path_dir,$(OUTPUT)))
-	$(if $(REFERENCE),ECSBENCH_REFERENCE=1 )$(BIN) $(foreach v,$(BENCH_VARS),$(call opt,$(v))) \
+	$(if $(REFERENCE),ECSBENCH_REFERENCE=1 )scripts/outlive.sh $(BIN) $(foreach v,$(BENCH_VARS),$(call opt,$(v))) \
 		--output $(call q,$(OUTPUT)) $(call derived,$(OUTPUT),$(OUT_NAME)) \
 		--derived $(call q,$(PLOTS)/$(PROFILE)=$(OUT_NAME)-plots/$(PROFILE)) \
 		$(if $(default_output),,--derived $(call q,$(REPORT)=$(OUT_NAME)-report.html))
@@ -469,9 +469,9 @@ REPEAT_ENTITIES ?= 4096,65536,1048576
 REPEAT_COMPONENTS ?= 1,2
 repeat: $(BIN) $(COMPARE_BIN)
 	@mkdir -p results/repeat
-	$(BIN) --profile $(PROFILE) --workloads $(REPEAT_WORKLOADS) --entities $(REPEAT_ENTITIES) \
+	scripts/outlive.sh $(BIN) --profile $(PROFILE) --workloads $(REPEAT_WORKLOADS) --entities $(REPEAT_ENTITIES) \
 		--components $(REPEAT_COMPONENTS) --scale 0.25 --seed $(SEED) --output results/repeat/$(PROFILE)-1.csv
-	$(BIN) --profile $(PROFILE) --workloads $(REPEAT_WORKLOADS) --entities $(REPEAT_ENTITIES) \
+	scripts/outlive.sh $(BIN) --profile $(PROFILE) --workloads $(REPEAT_WORKLOADS) --entities $(REPEAT_ENTITIES) \
 		--components $(REPEAT_COMPONENTS) --scale 0.25 --seed $(SEED) --output results/repeat/$(PROFILE)-2.csv
 	@$(COMPARE_BIN) --repeat results/repeat/$(PROFILE)-1.csv results/repeat/$(PROFILE)-2.csv | \
 		tee results/repeat/$(PROFILE)-report.txt
@@ -521,7 +521,7 @@ help:
 	@echo "                      -> results/profile-hash-iterate.txt (ENTITIES=131072 COMPONENTS=2)"
 	@echo "make answer PROFILE=A the run's answer again from its CSV -> results/A-answer.md"
 	@echo "                      (OUTPUT=x.csv -> x-answer.md; SCENARIO=f.ini: that scenario's; REFERENCE=1)"
-	@echo "make table PROFILE=A BASELINE=hash   seed 001's table -> results/table-A.md"
+	@echo "make table PROFILE=A BASELINE=hash   the table of Varkor's post -> results/table-A.md"
 	@echo "                      (CSV=x.csv -> x-table.md; ENTITIES=N, default the largest; COMPONENTS=2)"
 	@echo "make compare OLD=a.csv NEW=b.csv   per-row ratio NEW/OLD against the noise, geometric means,"
 	@echo "                      and a figure per workload with both runs -> b-compare/*.png"

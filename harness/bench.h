@@ -11,7 +11,7 @@
 
 #include "../impls/ecs.h"
 
-/* Seed 000's profiles. */
+/* The profiles of Vigier's post. */
 struct profile {
 	const char *name;
 	uint32_t component_count;
@@ -58,7 +58,7 @@ struct bench_case {
 	uint32_t component_size; /* bytes of Position and Velocity */
 	uint64_t seed;
 	const struct values *values; /* N entities' values */
-	const struct values *writes; /* the values written over them (seed 001's "write") */
+	const struct values *writes; /* the values written over them (Varkor's "write") */
 	bool wall_clock;             /* --clock wall: a workload timing parts of a run uses it too */
 	const struct scenario *scenario; /* a scenario run's point (scenario_run.h), or NULL */
 	const struct history *history;   /* what the storage went through (history.h), or NULL */

@@ -47,8 +47,9 @@ static void help(void)
 	       "  --backends LIST    comma list, or all (default: all)\n"
 	       "  --workloads LIST   comma list, or all (default: all)\n"
 	       "  --profile P        A, AA or AAA (default: A)\n"
-	       "  --entities LIST    comma list of counts 1..%u; A..B is A and its doublings\n"
-	       "                     up to B (default: 1024..1048576, i.e. 2^10, 2^11, .., 2^20)\n"
+	       "  --entities LIST    comma list of counts 1..%u, k = 1024 and M = 1048576 as the\n"
+	       "                     figures write them (64k, 1M); A..B is A and its doublings\n"
+	       "                     up to B (default: 1024..1048576 = 1k..1M, 2^10, 2^11, .., 2^20)\n"
 	       "  --components LIST  components per entity, each 1..3 (default: 1,2,3)\n"
 	       "  --history LIST     what each storage goes through before the clock: lived-in\n"
 	       "                     (default), pristine, aged, one-hole, alternating (--list)\n"
@@ -56,7 +57,7 @@ static void help(void)
 	       "                     process may run on (%u here); A..B is A and its doublings\n"
 	       "                     up to B (default: 1, 2, 4, ... up to the CPUs, and the CPUs)\n"
 	       "  --systems S        systems registered, 1..the profile's (default: the profile's;\n"
-	       "                     1 is seed 000's one-system setup)\n"
+	       "                     1 is the one-system setup of Vigier's post)\n"
 	       "  --processes P      separate processes that measure every row, 1..%u, spread\n"
 	       "                     over the run (default: %u); 1 measures in this process\n"
 	       "  --reps R           timed samples per row in each process, 1..1000 (default: %u)\n"
@@ -76,7 +77,7 @@ static void help(void)
 	       "                     context switches, the CPU, the time (docs/variation.md)\n"
 	       "  --component-size B bytes of Position and Velocity, 8..%u (default: 8)\n"
 	       "  --scale F          multiplies the entity counts of the workloads that are not\n"
-	       "                     swept over N (seed 001's), 0.001..100 (default: 1)\n"
+	       "                     swept over N (Varkor's), 0.001..100 (default: 1)\n"
 	       "  --seed S           seed of the component values and decisions (default: 1)\n"
 	       "  --output PATH      CSV to write: a regular file or a new one in a writable\n"
 	       "                     folder; - is standard output (default: results/<profile>.csv).\n"
@@ -319,6 +320,35 @@ static uint64_t parse_number(const char *what, const char *text, uint64_t lo, ui
 	return v;
 }
 
+/*
+ * A count as parse_number reads it, or with a suffix k (x 1024) or M (x 1048576), as every axis
+ * and title writes entity counts (64k, 1M): 64k is 65536. The number before a suffix is whole.
+ */
+static uint64_t parse_count(const char *what, const char *text, uint64_t lo, uint64_t hi)
+{
+	size_t len = strlen(text);
+	char last = len ? text[len - 1] : '\0';
+	uint64_t unit = last == 'k' || last == 'K' ? 1024 : last == 'M' ? 1048576 : 1;
+	if (unit == 1)
+		return parse_number(what, text, lo, hi);
+	const char *p = text;
+	while (*p == ' ')
+		p++;
+	if (*p == '-')
+		usage_error("%s '%s' is negative (valid: %" PRIu64 "..%" PRIu64 ")", what, text, lo, hi);
+	size_t digits = strspn(p, "0123456789");
+	if (digits == 0 || p + digits != text + len - 1)
+		usage_error("%s '%s' is not a number (valid: %" PRIu64 "..%" PRIu64 ", or a whole number "
+		            "of k = 1024 or M = 1048576: 64k, 1M)",
+		            what, text, lo, hi);
+	errno = 0;
+	unsigned long long v = strtoull(p, NULL, 10);
+	if (errno == ERANGE || v > hi / unit || v * unit < lo)
+		usage_error("%s '%s' is out of range (valid: %" PRIu64 "..%" PRIu64 ")", what, text, lo,
+		            hi);
+	return v * unit;
+}
+
 static double parse_scale(const char *text)
 {
 	char *end;
@@ -343,16 +373,19 @@ static void add_entity_count(struct options *o, uint32_t n, const char *item)
 
 /*
  * N, or A..B: the counts A, 2A, 4A, ... up to B, each 1..max, into *from and *to (A = B for a
- * single N). noun names them in the messages ("entity": "entity count", "entity range").
+ * single N). noun names them in the messages ("entity": "entity count", "entity range");
+ * suffixes: a count may be written 64k or 1M (parse_count).
  */
-static void parse_doublings(const char *noun, const char *item, uint64_t max, uint64_t *from,
-                            uint64_t *to)
+static void parse_doublings(const char *noun, const char *item, uint64_t max, bool suffixes,
+                            uint64_t *from, uint64_t *to)
 {
 	char what[32];
 	snprintf(what, sizeof what, "%s count", noun);
+	uint64_t (*parse)(const char *, const char *, uint64_t, uint64_t) =
+	    suffixes ? parse_count : parse_number;
 	const char *dots = strstr(item, "..");
 	if (!dots) {
-		*from = *to = parse_number(what, item, 1, max);
+		*from = *to = parse(what, item, 1, max);
 		return;
 	}
 	char first[32];
@@ -361,17 +394,17 @@ static void parse_doublings(const char *noun, const char *item, uint64_t max, ui
 		usage_error("%s '%s' is not a number or a range A..B", what, item);
 	memcpy(first, item, len);
 	first[len] = '\0';
-	*from = parse_number(what, first, 1, max);
-	*to = parse_number(what, dots + 2, 1, max);
+	*from = parse(what, first, 1, max);
+	*to = parse(what, dots + 2, 1, max);
 	if (*from > *to)
 		usage_error("%s range '%s' is empty (A..B needs A <= B)", noun, item);
 }
 
-/* N, or A..B (1024..1048576 is every power of two from 2^10 to 2^20). */
+/* N, or A..B (1024..1048576, or 1k..1M, is every power of two from 2^10 to 2^20). */
 static void add_entities(struct options *o, const char *item)
 {
 	uint64_t a, b;
-	parse_doublings("entity", item, ECS_MAX_ENTITIES, &a, &b);
+	parse_doublings("entity", item, ECS_MAX_ENTITIES, true, &a, &b);
 	for (uint64_t n = a; n <= b; n *= 2)
 		add_entity_count(o, (uint32_t)n, item);
 }
@@ -391,7 +424,7 @@ static void add_thread_count(struct options *o, uint32_t t, const char *item)
 static void add_threads(struct options *o, const char *item)
 {
 	uint64_t a, b;
-	parse_doublings("thread", item, cpus_usable(), &a, &b);
+	parse_doublings("thread", item, cpus_usable(), false, &a, &b);
 	for (uint64_t t = a; t <= b; t *= 2)
 		add_thread_count(o, (uint32_t)t, item);
 }
@@ -545,6 +578,8 @@ void options_parse(int argc, char **argv, struct options *o)
 		{"set", required_argument, 0, 1014},
 		/* Test-only (docs/method.md, the A/A test); not in --help. */
 		{"twin", required_argument, 0, 1030},
+		/* scripts/cachegrind.sh's; not in --help. */
+		{"floor-alone", no_argument, 0, 1031},
 		/* The driver's own, for its child processes (driver.c); not in --help. */
 		{"child-pass", required_argument, 0, 1001}, {"child-sampling", required_argument, 0, 1002},
 		{"child-heap-offset", required_argument, 0, 1003},
@@ -650,6 +685,7 @@ void options_parse(int argc, char **argv, struct options *o)
 				usage_error("too many --set options (at most %d)", MAX_LIST);
 			o->sets[o->set_count++] = optarg;
 			break;
+		case 1031: o->floor_alone = true; break;
 		case 1030:
 			if (twin_count == MAX_LIST)
 				usage_error("too many --twin options (at most %d)", MAX_LIST);
@@ -673,19 +709,26 @@ void options_parse(int argc, char **argv, struct options *o)
 		exit(0);
 	}
 	if (o->scenario_file || o->sweep || o->sweep_points || o->sweep_spacing || o->set_count) {
-		if (twin_count)
-			usage_error("--twin is for the workloads, not a scenario run");
+		if (twin_count || o->floor_alone)
+			usage_error("%s is for the workloads, not a scenario run",
+			            twin_count ? "--twin" : "--floor-alone");
 		scenario_options(o);
 		if (o->child_pass < 0)
 			check_output(o);
 		return;
 	}
-	if (!o->backend_count)
+	if (o->floor_alone && (o->given['b'] || twin_count || o->no_floor))
+		usage_error("--floor-alone measures the floor and no backend (no --backends, --twin or "
+		            "--no-floor beside it)");
+	if (!o->backend_count && !o->floor_alone)
 		add_backend(o, "all");
 	for (size_t i = 0; i < twin_count; i++)
 		add_twin(o, twins[i]);
 	if (!o->workload_count)
 		add_workload(o, "all");
+	for (size_t i = 0; i < o->workload_count && o->floor_alone; i++)
+		if (!o->workloads[i]->floor)
+			usage_error("--floor-alone: workload '%s' has no floor", o->workloads[i]->name);
 	if (!o->entity_count)
 		add_entities(o, "1024..1048576");
 	if (!o->component_count)

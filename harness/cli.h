@@ -57,6 +57,9 @@ struct options {
 	bool list;
 	bool no_pin;
 	bool no_floor;
+	/* --floor-alone (not in --help): the floor and no backend, for scripts/cachegrind.sh, which
+	 * counts the floor's timed call in a process of its own, as it counts each backend's */
+	bool floor_alone;
 	bool malloc_default;
 	bool trace_samples; /* a line per sample on stderr: CPU time, faults, switches */
 	bool wall_clock;    /* --clock wall: samples in wall time, not the thread's CPU time */

@@ -11,9 +11,12 @@
  *       rows alone), and the verdicts are given again with it divided out, so that a machine
  *       10% slower is named as such rather than reported as hundreds of regressions. Files of
  *       different profiles, or with no row in common, are refused (exit 2).
- *       --profiles compares two profiles of one run set instead (A against AAA, as seeds 000
- *       and 003 do): rows are matched without the profile, and the output says that the drift
+ *       --profiles compares two profiles of one run set instead (A against AAA, as Vigier's
+ *       posts do): rows are matched without the profile, and the output says that the drift
  *       then measures the profiles' difference, not the machine's.
+ *       Two runs of one scenario (build/ecsbench --scenario) compare the same way, a row per
+ *       participant and phase (and point of a sweep), the drift over all of them; a scenario's
+ *       CSV against a workload run's, or two scenarios, are refused.
  *
  *   ecsbench-compare --repeat RUN1.csv RUN2.csv
  *       The repeatability of one command run twice (make repeat), from the raw samples beside
@@ -71,9 +74,24 @@ static bool same_profile(const struct csv_file *a, const struct csv_file *b)
 }
 
 /* Both files must measure the same profile: rows of A and AAA are different cases, unless the
- * comparison is of the profiles themselves (--profiles, which compare_main handles). */
+ * comparison is of the profiles themselves (--profiles, which compare_main handles); two
+ * scenarios' CSVs, the same scenario. */
 static void check_profiles(const struct csv_file *a, const struct csv_file *b)
 {
+	if (a->scenario != b->scenario) {
+		fprintf(stderr,
+		        "ecsbench-compare: %s is %s and %s %s: their rows measure different things\n",
+		        a->path, a->scenario ? "a scenario's CSV" : "a run of the workloads", b->path,
+		        b->scenario ? "a scenario's" : "a run of the workloads'");
+		exit(2);
+	}
+	if (a->scenario && !same_profile(a, b)) {
+		fprintf(stderr,
+		        "ecsbench-compare: %s is scenario %s and %s scenario %s: their rows measure "
+		        "different things\n",
+		        a->path, a->rows[0].profile, b->path, b->rows[0].profile);
+		exit(2);
+	}
 	if (!same_profile(a, b)) {
 		fprintf(stderr,
 		        "ecsbench-compare: %s is profile %s and %s profile %s: their rows measure "
@@ -146,12 +164,17 @@ static int compare_main(const char *old_path, const char *new_path, const char *
 	struct csv_file old, new_;
 	load(old_path, false, &old);
 	load(new_path, false, &new_);
+	if (profiles && (old.scenario || new_.scenario)) {
+		fprintf(stderr, "ecsbench-compare: --profiles compares two profiles of a run of the "
+		                "workloads, not scenarios\n");
+		exit(2);
+	}
 	if (!profiles)
 		check_profiles(&old, &new_);
 	/* With --profiles the median ratio is the price of the larger profile, not the machine's
 	 * state: every line that names the drift says so. */
 	const char *old_profile = old.rows[0].profile, *new_profile = new_.rows[0].profile;
-	char drift_is[160] = "";
+	char drift_is[320] = "";
 	if (profiles)
 		snprintf(drift_is, sizeof drift_is,
 		         "profile %s against profile %s: the drift measures the profiles' difference, not "
@@ -236,10 +259,15 @@ static int compare_main(const char *old_path, const char *new_path, const char *
 	machine_compare_print(stdout, old_path, new_path, &old, &new_, machine, sizeof machine);
 	if (profiles)
 		printf("Profiles: rows matched without the profile, %s.\n", drift_is);
+	if (new_.scenario)
+		printf("Scenario %s: a row per participant and phase (frame: the whole frame), ns per "
+		       "frame; entities: at the start.\n",
+		       new_.rows[0].profile);
 	printf("\n");
-	printf("%-10s %-30s %8s %2s %13s %13s %22s  %-9s %s\n", "backend", "workload", "entities",
-	       "k", "old ns/run", "new ns/run", "new/old [95% interval]", "verdict",
-	       "without drift");
+	printf("%-10s %-30s %8s %2s %13s %13s %22s  %-9s %s\n", "backend",
+	       new_.scenario ? "phase" : "workload", "entities", "k",
+	       new_.scenario ? "old ns/frame" : "old ns/run", new_.scenario ? "new ns/frame" : "new ns/run",
+	       "new/old [95% interval]", "verdict", "without drift");
 	if (out) {
 		fprintf(out, "# ecsbench-compare OLD %s (commit %s, %s) NEW %s (commit %s, %s)\n"
 		             "# drift %.4f (median new/old over %u rows)\n# machine %s\n",

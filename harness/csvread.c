@@ -158,11 +158,16 @@ int csv_read(const char *path, bool samples, struct csv_file *f, char *err, size
 		return errorf(err, errlen, "cannot read %s: %s", path, strerror(errno));
 	char line[4096], *fields[MAX_FIELDS];
 	enum { BACKEND, PROFILE, WORKLOAD, ENTITIES, COMPONENTS, MEDIAN, PROCESSES, REPS, LOW, HIGH,
-	       NOISY, THREADS, HISTORY, NCOLS };
+	       NOISY, THREADS, HISTORY, SWEEP_VALUE, NCOLS };
 	static const char *names[NCOLS] = {"backend",    "profile",   "workload",  "entities",
 	                                   "components", "median_ns", "processes", "reps",
 	                                   "ci_low_ns",  "ci_high_ns", "noisy",    "threads",
-	                                   "history"};
+	                                   "history",    "sweep_value"};
+	/* A scenario's CSV names the same figures otherwise (scenario_run.c): the scenario for the
+	 * profile, the phase for the workload, the frames for the samples per process. */
+	static const char *scenario_names[NCOLS] = {
+		"backend",   "scenario",  "phase",     "entities_start", "",      "median_ns", "processes",
+		"frames",    "ci_low_ns", "ci_high_ns", "noisy",         "",      "",          "sweep_value"};
 	int c[NCOLS];
 	bool header = false;
 	uint32_t cap = 0;
@@ -177,14 +182,16 @@ int csv_read(const char *path, bool samples, struct csv_file *f, char *err, size
 			continue;
 		int nf = split(line, fields);
 		if (!header) {
+			f->scenario = column(fields, nf, "workload") < 0 && column(fields, nf, "scenario") >= 0 &&
+			              column(fields, nf, "phase") >= 0;
 			for (int i = 0; i < NCOLS; i++)
-				c[i] = column(fields, nf, names[i]);
+				c[i] = column(fields, nf, f->scenario ? scenario_names[i] : names[i]);
 			for (int i = 0; i <= MEDIAN; i++)
-				if (c[i] < 0) {
+				if (c[i] < 0 && !(f->scenario && i == COMPONENTS)) {
 					fclose(in);
 					csv_free(f);
 					return errorf(err, errlen, "%s has no column %s: not an ecsbench CSV", path,
-					              names[i]);
+					              f->scenario ? scenario_names[i] : names[i]);
 				}
 			f->has_ci = c[LOW] >= 0 && c[HIGH] >= 0 && c[PROCESSES] >= 0;
 			header = true;
@@ -206,10 +213,16 @@ int csv_read(const char *path, bool samples, struct csv_file *f, char *err, size
 		memset(r, 0, sizeof *r);
 		snprintf(r->backend, sizeof r->backend, "%s", fields[c[BACKEND]]);
 		snprintf(r->profile, sizeof r->profile, "%s", fields[c[PROFILE]]);
-		workload_with_history(r->workload, sizeof r->workload, fields[c[WORKLOAD]],
-		                      c[HISTORY] >= 0 && c[HISTORY] < nf ? fields[c[HISTORY]] : NULL);
+		if (!f->scenario)
+			workload_with_history(r->workload, sizeof r->workload, fields[c[WORKLOAD]],
+			                      c[HISTORY] >= 0 && c[HISTORY] < nf ? fields[c[HISTORY]] : NULL);
+		else if (c[SWEEP_VALUE] >= 0 && c[SWEEP_VALUE] < nf && fields[c[SWEEP_VALUE]][0])
+			snprintf(r->workload, sizeof r->workload, "%.30s at %.24s", fields[c[WORKLOAD]],
+			         fields[c[SWEEP_VALUE]]);
+		else
+			snprintf(r->workload, sizeof r->workload, "%s", fields[c[WORKLOAD]]);
 		r->entities = (uint32_t)strtoul(fields[c[ENTITIES]], NULL, 10);
-		r->components = (uint32_t)strtoul(fields[c[COMPONENTS]], NULL, 10);
+		r->components = c[COMPONENTS] >= 0 ? (uint32_t)strtoul(fields[c[COMPONENTS]], NULL, 10) : 0;
 		r->median = strtod(fields[c[MEDIAN]], NULL);
 		r->processes = c[PROCESSES] >= 0 && c[PROCESSES] < nf
 		                   ? (uint32_t)strtoul(fields[c[PROCESSES]], NULL, 10)
@@ -229,6 +242,11 @@ int csv_read(const char *path, bool samples, struct csv_file *f, char *err, size
 	if (!header) {
 		csv_free(f);
 		return errorf(err, errlen, "%s has no header row: not an ecsbench CSV", path);
+	}
+	if (samples && f->scenario) {
+		csv_free(f);
+		return errorf(err, errlen,
+		              "%s is a scenario's CSV: this reads the samples of a run of the workloads", path);
 	}
 	if (samples && read_samples(f, err, errlen)) {
 		csv_free(f);

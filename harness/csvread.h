@@ -11,8 +11,10 @@
 
 struct csv_row {
 	/* workload: named with its history as the tools name it ("iterate", "iterate-pristine":
-	 * csvread.c, workload_with_history) */
-	char backend[32], profile[8], workload[64];
+	 * csvread.c, workload_with_history). In a scenario's CSV (build/ecsbench --scenario): profile
+	 * is the scenario's name, workload the phase ("frame", "system:move"), with the point of a
+	 * sweep ("frame at 0.5%"), entities the entities at the start, components 0. */
+	char backend[32], profile[64], workload[64];
 	uint32_t entities, components, processes, reps;
 	uint32_t threads; /* T of a threaded workload's row; 1 where the file has no such column */
 	double median, ci_low, ci_high; /* ci NaN when the file has none */
@@ -29,6 +31,7 @@ struct csv_file {
 	uint32_t count;
 	bool has_ci;
 	bool has_samples;
+	bool scenario; /* a scenario's CSV: a row per participant and phase (see csv_row) */
 };
 
 /* Reads path (and, with samples, path's -samples.csv). 0, or -1 with the reason in err. */

@@ -171,7 +171,8 @@ void report_stats_header(FILE *f, uint32_t processes, const char *participant,
 /* "12.5" (fmt applied to v), or "" for a figure that does not exist (has false, or NaN). */
 const char *report_figure(char *buf, size_t len, bool has, const char *fmt, double v);
 
-/* Writes the CSV (and the raw samples beside it); 0, or -1 with a message. */
+/* Writes the CSV (and the raw samples beside it): the number of rows the CSV has, or -1 if out of
+ * memory. */
 int report_write(const struct collection *c, FILE *csv, FILE *samples, const char *pinning,
                  const char *malloc_mode);
 

@@ -22,6 +22,7 @@
 #include "driver.h"
 #include "output.h"
 #include "scenario_run.h"
+#include "stats.h"
 
 extern volatile pid_t driver_child;
 extern char driver_pinning[];
@@ -47,6 +48,26 @@ static void on_signal(int sig)
 	(void)ignored;
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+/*
+ * What an interval of this run can say, where it says little: with one process the intervals are
+ * within that process (its samples), with two Student's t has one degree of freedom (12.71 where
+ * five processes have 2.78), so that an interval may span decades. Said at the end of the run,
+ * as the CSV header and the figures say it.
+ */
+static void warn_intervals(uint32_t processes)
+{
+	if (processes == 1)
+		fprintf(stderr, "ecsbench: 1 process: every interval is within that process (Student's t "
+		                "over its samples) and says nothing of another process; --processes 5 "
+		                "(make bench PROCESSES=5) measures across processes\n");
+	else if (processes == 2)
+		fprintf(stderr, "ecsbench: 2 processes: every interval is Student's t with 1 degree of "
+		                "freedom (%.2f standard errors each side, where 5 processes have %.2f), so "
+		                "intervals are wide and themselves unsure; --processes 5 or more "
+		                "(make bench PROCESSES=5) for intervals to read\n",
+		        t975(1), t975(4));
 }
 
 static unsigned good_rows(const struct collection *c)
@@ -106,10 +127,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ecsbench: no row ran to its end; %s was left as it was\n", o.output);
 		return 1;
 	}
-	if (o.scenario)
-		scenario_report_write(&c, csv, samples_file, driver_pinning, driver_malloc_mode);
-	else
-		report_write(&c, csv, samples_file, driver_pinning, driver_malloc_mode);
+	/* The CSV's own rows: a scenario has one per participant and phase of each point. */
+	int written = o.scenario
+	                  ? scenario_report_write(&c, csv, samples_file, driver_pinning,
+	                                          driver_malloc_mode)
+	                  : report_write(&c, csv, samples_file, driver_pinning, driver_malloc_mode);
+	if (written < 0) {
+		output_discard(&out);
+		fprintf(stderr, "ecsbench: nothing was written; %s was left as it was\n", o.output);
+		return 1;
+	}
 	if (o.to_stdout) {
 		if (ferror(stdout) || fflush(stdout) != 0) {
 			fprintf(stderr, "ecsbench: cannot write the CSV to standard output: %s\n",
@@ -119,13 +146,15 @@ int main(int argc, char **argv)
 	} else if (output_commit(&out)) {
 		return 1;
 	}
-	fprintf(stderr, "ecsbench: wrote %s: %u rows from %u processes in %.1f s", o.output, rows,
-	        c.processes_done, (double)(now_ns() - start) / 1e9);
+	fprintf(stderr, "ecsbench: wrote %s: %d row%s from %u process%s in %.1f s", o.output, written,
+	        written == 1 ? "" : "s", c.processes_done, c.processes_done == 1 ? "" : "es",
+	        (double)(now_ns() - start) / 1e9);
 	if (c.failures || c.mismatches)
 		fprintf(stderr, "; %u rows failed, %u checksum mismatches", c.failures, c.mismatches);
 	fputc('\n', stderr);
 	if (out.kept[0])
 		fprintf(stderr, "%s\n", out.kept);
+	warn_intervals(c.processes_done);
 	bool failed = c.failures || c.mismatches;
 	collection_free(&c);
 	plan_free(&plan);

@@ -610,7 +610,7 @@ static const char *const columns =
 	"entities_start,checksum\n";
 
 /* The rows of one point: per participant, the frame then each phase; each phase a row group of
- * its own (stats_group), the backends competing for its best. */
+ * its own (stats_group), the backends competing for its best. The number of rows, or -1. */
 static int write_group(FILE *f, const struct collection *c, uint32_t gi)
 {
 	const struct options *o = c->o;
@@ -645,6 +645,7 @@ static int write_group(FILE *f, const struct collection *c, uint32_t gi)
 			cells[(size_t)p * phases + ph] = phase_group[p];
 	}
 	free(phase_group);
+	int written = 0;
 	char x_text[32];
 	report_figure(x_text, sizeof x_text, run->sweep_key != NULL, "%.10g", run->x[gi]);
 	for (uint32_t p = 0; p < np; p++) {
@@ -685,11 +686,12 @@ static int write_group(FILE *f, const struct collection *c, uint32_t gi)
 			        d->result.peak_bytes, d->result.live_bytes,
 			        report_figure(alloc, sizeof alloc, true, "%.3f", allocations),
 			        g->scenario->entities_start, harness ? "" : checksum);
+			written++;
 		}
 	}
 	free(x);
 	free(cells);
-	return 0;
+	return written;
 }
 
 /* The raw figures: a line per participant, process and frame; the phases as columns. */
@@ -779,15 +781,19 @@ int scenario_report_write(const struct collection *c, FILE *csv, FILE *samples,
 {
 	write_header(csv, c, pinning, malloc_mode, false);
 	fputs(columns, csv);
-	for (uint32_t gi = 0; gi < c->plan->count; gi++)
-		if (write_group(csv, c, gi)) {
+	int written = 0;
+	for (uint32_t gi = 0; gi < c->plan->count; gi++) {
+		int rows = write_group(csv, c, gi);
+		if (rows < 0) {
 			fprintf(stderr, "ecsbench: out of memory writing the CSV\n");
 			return -1;
 		}
+		written += rows;
+	}
 	if (samples) {
 		write_header(samples, c, pinning, malloc_mode, true);
 		write_samples(samples, c);
 	}
 	summary(c);
-	return 0;
+	return written;
 }

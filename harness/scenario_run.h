@@ -60,7 +60,8 @@ bool scenario_run_threaded(const struct options *o);
 /* The frame's figures of a scenario participant after a sample (NULL otherwise). */
 const double *scenario_run_figures(struct run *run, uint32_t *count);
 
-/* The scenario CSV and its samples (main.c calls it instead of report_write). */
+/* The scenario CSV and its samples (main.c calls it instead of report_write): the number of rows
+ * the CSV has (a row per participant and phase of each point), or -1 if out of memory. */
 int scenario_report_write(const struct collection *c, FILE *csv, FILE *samples,
                           const char *pinning, const char *malloc_mode);
 

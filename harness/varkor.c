@@ -1,8 +1,8 @@
 /*
- * varkor.c: seed 001's six performance tests (Varkor's "Refactoring an Old ECS", "Test
- * Descriptions"), with the seed's constants; --scale multiplies the entity counts (and the
- * Random test's attempts), not the rounds. Each run gets a fresh storage, made before the clock
- * starts, as each of the seed's tests got a new Space. Entities have 4 components (Position,
+ * varkor.c: the six performance tests of Varkor's refactor post (Underdisc, "Refactoring an Old
+ * ECS", "Test Descriptions"), with the post's constants; --scale multiplies the entity counts
+ * (and the Random test's attempts), not the rounds. Each run gets a fresh storage, made before the clock
+ * starts, as each of the post's tests got a new Space. Entities have 4 components (Position,
  * Velocity, Mass, Health; Relationship too in the relationship test); "write" means: for each
  * component the entity has, get it and store a new value in it.
  *
@@ -506,7 +506,7 @@ static void random_release(struct run *run)
 
 const struct workload workload_varkor_create = {
 	.name = "varkor-create",
-	.timed = "seed 001's Create: create 1,000,000 entities (no components)",
+	.timed = "Varkor's Create: create 1,000,000 entities (no components)",
 	.fixed_entities = 1000000,
 	.k_fixed = true,
 	.fixed_components = 0,
@@ -517,7 +517,7 @@ const struct workload workload_varkor_create = {
 };
 const struct workload workload_varkor_add = {
 	.name = "varkor-add",
-	.timed = "seed 001's Add: create 500,000 entities, add the same 4 components to each",
+	.timed = "Varkor's Add: create 500,000 entities, add the same 4 components to each",
 	.fixed_entities = 500000,
 	.k_fixed = true,
 	.fixed_components = VARKOR_TYPES,
@@ -528,7 +528,7 @@ const struct workload workload_varkor_add = {
 };
 const struct workload workload_varkor_add_write_delete = {
 	.name = "varkor-add-write-delete",
-	.timed = "seed 001's AddWriteDelete: 300 rounds of 2,000 entities: create, write, delete",
+	.timed = "Varkor's AddWriteDelete: 300 rounds of 2,000 entities: create, write, delete",
 	.fixed_entities = 2000,
 	.rounds = ADD_WRITE_DELETE_ROUNDS,
 	.k_fixed = true,
@@ -540,7 +540,7 @@ const struct workload workload_varkor_add_write_delete = {
 };
 const struct workload workload_varkor_distributed = {
 	.name = "varkor-distributed",
-	.timed = "seed 001's DistributedAddWriteRemoveAddDelete: 300 rounds of 2,000 entities",
+	.timed = "Varkor's DistributedAddWriteRemoveAddDelete: 300 rounds of 2,000 entities",
 	.fixed_entities = 2000,
 	.rounds = DISTRIBUTED_ROUNDS,
 	.k_fixed = true,
@@ -552,7 +552,7 @@ const struct workload workload_varkor_distributed = {
 };
 const struct workload workload_varkor_relationship = {
 	.name = "varkor-relationship",
-	.timed = "seed 001's RelationshipAddWriteDelete: 500 rounds of 10 trees of 211 entities",
+	.timed = "Varkor's RelationshipAddWriteDelete: 500 rounds of 10 trees of 211 entities",
 	.fixed_entities = 10,
 	.unit_entities = RELATIONSHIP_TREE,
 	.rounds = RELATIONSHIP_ROUNDS,
@@ -565,7 +565,7 @@ const struct workload workload_varkor_relationship = {
 };
 const struct workload workload_varkor_random = {
 	.name = "varkor-random",
-	.timed = "seed 001's Random: 10 rounds of 50,000 creations, 100,000 operations, 50,000 "
+	.timed = "Varkor's Random: 10 rounds of 50,000 creations, 100,000 operations, 50,000 "
 	         "deletions",
 	.fixed_entities = 50000,
 	.rounds = RANDOM_ROUNDS,

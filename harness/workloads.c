@@ -1,6 +1,6 @@
 /*
  * workloads.c: the profiles, the workloads swept over N (and k), the table of every workload,
- * and the run API main.c drives. Seed 001's workloads are in varkor.c; what they all share is in
+ * and the run API main.c drives. Varkor's workloads are in varkor.c; what they all share is in
  * world.c.
  *
  * Rules every workload keeps (BRIEF.md, "Rules that keep the numbers honest"):

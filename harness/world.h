@@ -6,7 +6,7 @@
  * Component types every workload uses (the rest of the profile is registered too):
  *   0 Position {float x, y}   1 Velocity {float x, y}   (both --component-size bytes, default 8)
  *   2 Mass {float}            3 Health {float hp, armour}
- *   4 Relationship {parent, first child, next sibling, depth} (seed 001's relationships)
+ *   4 Relationship {parent, first child, next sibling, depth} (Varkor's relationships)
  * Systems 1.. require pairs of types from FIRST_OTHER_TYPE on, so they match no workload entity
  * but are asked on every add and remove.
  */
@@ -77,7 +77,7 @@ void world_close(struct world *w);
  * one call (entity_create_with: an archetype storage places it in its table at once). */
 int spawn(struct world *w, uint32_t n, const uint32_t *types, uint32_t ntypes,
           const struct values *v, ecs_entity *handles, struct bench_result *r);
-/* The same, as seed 001 does it: entity_create, then component_add for each type. */
+/* The same, as Varkor's refactor post does it: entity_create, then component_add for each type. */
 int spawn_adding(struct world *w, uint32_t n, const uint32_t *types, uint32_t ntypes,
                  const struct values *v, ecs_entity *handles, struct bench_result *r);
 /* Tells the storage n entities are coming (ecs_reserve), as a game that knows its level's
@@ -145,7 +145,7 @@ extern const struct workload floor_create, floor_iterate, floor_churn, floor_add
 /* iterate's pass split over threads (parallel.c). */
 extern const struct workload workload_parallel_iterate;
 
-/* Seed 001's workloads (varkor.c). */
+/* Varkor's workloads (varkor.c). */
 extern const struct workload workload_varkor_create, workload_varkor_add,
 	workload_varkor_add_write_delete, workload_varkor_distributed, workload_varkor_relationship,
 	workload_varkor_random;

@@ -1,6 +1,7 @@
 /*
- * archetype.c: the archetype storage of flecs (seed 001, research section): one table per
- * distinct set of component types, and an entity lives in exactly one table, the one of its set.
+ * archetype.c: the archetype storage of flecs (Varkor's refactor post, its research section): one
+ * table per distinct set of component types, and an entity lives in exactly one table, the one
+ * of its set.
  *
  * What it stores:
  *   - per entity index: a record (generation with an "alive" bit, table, row); a dead record's

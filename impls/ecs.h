@@ -13,8 +13,8 @@
  * Index ECS_INDEX_MASK is never handed out, so ECS_NULL (all ones) is never a live handle and at
  * most ECS_MAX_ENTITIES = 2^22 - 1 = 4,194,303 entities are alive at once; past that,
  * entity_create fails with ECS_ERR_FULL. Destroying an entity bumps the generation of its index,
- * so the old handle is dead to every operation even after the index is reused (seed 002's zombie
- * problem). A stale handle can only alias a live one after its index has been reused 1024 times.
+ * so the old handle is dead to every operation even after the index is reused (Apichattakul's
+ * zombie problem). A stale handle can only alias a live one after its index has been reused 1024 times.
  *
  * Components are plain bytes: type t has the size cfg->component_sizes[t], fixed when the storage
  * is created; values are copied in by component_add and read or written in place through the

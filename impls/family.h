@@ -1,5 +1,5 @@
 /*
- * family.h: the storage of seeds 000 and 003, written once; hash.c, tree.c and vector.c each
+ * family.h: the storage of Vigier's two posts, written once; hash.c, tree.c and vector.c each
  * include it after defining the one thing that differs between them, the index from an entity
  * index to a position (`struct family_index` and the index_* functions declared below). The
  * index is a compile-time parameter: every lookup is a direct (inlinable) call, so what the
@@ -9,12 +9,12 @@
  *   - per entity index: the generation (with an "alive" bit) and a bitset of the component types
  *     the entity owns, as wide as the profile (component_count bits, in 32-bit words);
  *   - per component type: a packed array of values and a packed array of their owners, plus an
- *     index entity -> slot; remove swaps the last value into the hole (seed 000's
+ *     index entity -> slot; remove swaps the last value into the hole (Vigier's
  *     ComponentContainer); and the lists of the systems that require the type and of those that
  *     exclude it;
  *   - per system: its requirement and exclusion bitsets (kept as the words they touch), a
  *     packed array of the entities it matches and an index entity -> position in that array
- *     (seed 000's System).
+ *     (Vigier's System).
  *
  * Invariant: a live entity is in a system's list exactly when its bitset satisfies the system
  * (every required bit set, no excluded one). So membership is read from the bitset, never
@@ -29,7 +29,7 @@
  *                   the adds' pool work, but the bitset written once and each system asked
  *                   once, from its lowest type's list
  *   entity_destroy  O(W + k L + sum over its types t of S_t R + L per system it leaves)
- *   component_add   O(L) + O(S_t R) + O(L) per system it joins or leaves (seed 003's "event
+ *   component_add   O(L) + O(S_t R) + O(L) per system it joins or leaves (Vigier's part 2, "event
  *                   management optimization": only the systems that require or exclude t are
  *                   notified)
  *   component_remove the same (it may now fail for want of memory: it can make the entity
@@ -51,7 +51,7 @@
  *                     the bitset once and asks each system once, from its lowest type's list;
  *                     else create_with_careful. Lived-in: yes (room is the rule).
  *   systems of a type an add or remove asks only the systems that require or exclude the type
- *                     (seed 003's event management): always. Lived-in: yes.
+ *                     (Vigier's part 2, event management): always. Lived-in: yes.
  *   no excluders      an add or remove of a type no system excludes pays one test for them
  *                     (excluders_leave, excluders_join out of line). Lived-in: yes (it follows
  *                     the systems, not the history).
@@ -78,8 +78,8 @@
  *                     column. Lived-in: no (slots in no order).
  *
  * Why (callgrind, N = 2^16, k = 2, the harness's systems): asking every system on every add, as
- * seed 000 does, was 55-67% of the instructions of creating an entity at profile A and 75-87%
- * at AAA (64 systems x 8 words, plus an index lookup each); now an add checks the one system
+ * Vigier's part 1 does, was 55-67% of the instructions of creating an entity at profile A and
+ * 75-87% at AAA (64 systems x 8 words, plus an index lookup each); now an add checks the one system
  * that requires the type, and creating costs the same number of instructions at A and at AAA.
  */
 #ifndef FAMILY_H
@@ -116,7 +116,7 @@ struct family_pool {
 	unsigned char *values;
 	ecs_entity *owners;
 	struct family_index index; /* entity index -> slot */
-	/* Seed 003's "event management optimization": the systems that require this type and those
+	/* Vigier's part 2, "event management optimization": the systems that require this type and those
 	 * that exclude it, the only ones an add or remove of it can make an entity join or leave. */
 	uint16_t *systems;
 	uint32_t system_count, system_cap;
@@ -668,7 +668,7 @@ static int family_entity_destroy(ecs_storage *s, ecs_entity e)
 	family_word *bits = family_bits(s, index);
 	/*
 	 * Only the components the bitset names, and only the systems that require one of them
-	 * (seed 000's onEntityRemoved asks every system). A system is visited from the list of its
+	 * (Vigier's onEntityRemoved asks every system). A system is visited from the list of its
 	 * lowest required type alone, so once; it manages the entity exactly when the bitset
 	 * satisfies it, so the bitset stays whole until every system has been asked (an excluded
 	 * type may sit in any word, before the anchor's too).
@@ -773,7 +773,7 @@ static int family_component_add(ecs_storage *s, ecs_entity e, uint32_t type, con
 	if (rc != ECS_OK)
 		return rc;
 	bits[type / FAMILY_WORD_BITS] |= mask;
-	/* Seed 000's onEntityUpdated, for the systems that require the type alone: the entity did
+	/* Vigier's onEntityUpdated, for the systems that require the type alone: the entity did
 	 * not satisfy them before (it lacked the type), so it joins those it satisfies now. */
 	uint32_t j;
 	for (j = 0; j < p->system_count; j++) {
@@ -1043,7 +1043,7 @@ static bool family_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 		return true;
 	}
 	/*
-	 * Otherwise seed 000's getComponents: one index lookup per component per entity, for a
+	 * Otherwise Vigier's getComponents: one index lookup per component per entity, for a
 	 * batch of up to ECS_BATCH_MAX. Where a component's values for the batch sit at
 	 * consecutive slots, it is handed out as a column instead of a pointer per entity: the
 	 * system then reads the values as an array.

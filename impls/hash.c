@@ -1,5 +1,5 @@
 /*
- * hash.c: seed 000's first storage (part 1, std::unordered_map), in C with uthash.
+ * hash.c: the first storage of Vigier's post (part 1, std::unordered_map), in C with uthash.
  *
  * The family storage (family.h) with a uthash table as the index from entity index to slot,
  * one per component type and one per system. Each entry is a node of its own, allocated through
@@ -41,7 +41,7 @@
  * (fragmented: a bucket and a node per component per entity, 0.82 last-level misses an entity
  * at N = 131072 against vector's 0.18, results/reference/cachegrind-A.csv).
  *
- * The hash of a key is the key itself, as std::hash<uint32_t> is in libstdc++ (the seed's
+ * The hash of a key is the key itself, as std::hash<uint32_t> is in libstdc++ (the post's
  * std::unordered_map): entity indices are dense small integers, so they spread evenly over the
  * power-of-two buckets, and neighbouring entities land in neighbouring buckets. uthash's default
  * (Jenkins) scatters them instead, which costs a cache miss per lookup even when the keys are
@@ -83,7 +83,7 @@ struct family_index {
 };
 
 #define FAMILY_NAME hash
-#define FAMILY_DESCRIPTION "packed arrays + uthash index entity->slot (seed 000)"
+#define FAMILY_DESCRIPTION "packed arrays + uthash index entity->slot (Vigier's post, unordered_map)"
 #include "family.h"
 
 /* uthash allocates through the storage in scope (every macro below runs where `s` is the

@@ -1,6 +1,6 @@
 /*
- * sparse.c: one sparse set per component type (seed 001, Varkor's new implementation; EnTT's
- * storage). No per-entity bitset and no per-system entity lists.
+ * sparse.c: one sparse set per component type (Varkor's refactor post, its new implementation;
+ * EnTT's storage). No per-entity bitset and no per-system entity lists.
  *
  * What it stores:
  *   - per entity index, one 32-bit record: the entity's handle while it is alive; once it is
@@ -82,8 +82,8 @@
  * non-empty pools costs a write only when a pool empties or stops being empty, and a destroy
  * then probes only the component types in use (k in every workload).
  *
- * Layout, chosen by measurement. Seed 001 kept its sparse and dense arrays in two allocations
- * (new_0), then in one (new_1), markedly faster. Here the sparse array is paged and cannot share
+ * Layout, chosen by measurement. Varkor's refactor kept its sparse and dense arrays in two
+ * allocations (new_0), then in one (new_1), markedly faster. Here the sparse array is paged and cannot share
  * a block with the dense part, so the choice left is the dense values and handles in two blocks
  * (commit 6fd29c3) or in one: kept, one block per pool, cap values then cap handles, grown by
  * one realloc and a memmove of the handles to their new offset. Profile A, k=2; ns per entity,
@@ -100,8 +100,8 @@
  * create, 2.5% in churn (one capacity test and one realloc per growth instead of two), for
  * 6-13% more D1 misses (the memmove while growing). Peak bytes are equal as the counting
  * allocator reports them (it does not count a moving realloc's old and new block as both live,
- * which is where one block costs more: seed 001's peak went up). Both layouts touch the same
- * memory in the same order once grown, hence a gain far below seed 001's.
+ * which is where one block costs more: Varkor's peak went up). Both layouts touch the same
+ * memory in the same order once grown, hence a gain far below Varkor's.
  */
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /*
- * tree.c: seed 000's "comparison with std::map": the family storage (family.h) with a
+ * tree.c: the "comparison with std::map" of Vigier's post: the family storage (family.h) with a
  * red-black tree from <bsd/sys/tree.h> as the index from entity index to slot, one per component
  * type and one per system. One node per entry, allocated through the storage's allocator as
  * std::map does. Every lookup (a remove, the assignment of the value that moves into the hole,
@@ -49,7 +49,7 @@ struct family_index {
 };
 
 #define FAMILY_NAME tree
-#define FAMILY_DESCRIPTION "packed arrays + red-black tree index entity->slot (seed 000, std::map)"
+#define FAMILY_DESCRIPTION "packed arrays + red-black tree index entity->slot (Vigier's post, std::map)"
 #include "family.h"
 
 static inline int tree_node_compare(const struct tree_node *a, const struct tree_node *b)

@@ -1,7 +1,7 @@
 /*
- * vector.c: seed 003's storage (part 2, "replacing unordered_map with vector"): the family
+ * vector.c: the storage of Vigier's part 2 ("replacing unordered_map with vector"): the family
  * storage (family.h) with a flat array indexed by entity index as the index to slot, one per
- * component type and one per system. A lookup is one array read. Unlike seed 003's code, which
+ * component type and one per system. A lookup is one array read. Unlike that post's code, which
  * grows every component's and system's vector on every entity creation (and so blows up with
  * profile AAA's 512 types and 64 systems), an array is grown only when a key beyond its end is
  * inserted, geometrically: component types and systems that no entity uses cost nothing, and one
@@ -33,7 +33,7 @@ struct family_index {
 };
 
 #define FAMILY_NAME vector
-#define FAMILY_DESCRIPTION "packed arrays + flat array index entity->slot (seed 003)"
+#define FAMILY_DESCRIPTION "packed arrays + flat array index entity->slot (Vigier's part 2, vector)"
 #include "family.h"
 
 static inline void index_init(struct family_index *m)

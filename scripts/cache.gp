@@ -1,11 +1,13 @@
 # cache.gp: simulated D1 and LLd misses per entity of one workload's timed call, by backend:
-# a panel per k x N, two bars per backend (D1 solid, LLd hatched, both in the backend's colour),
-# the value written over each bar; a backend that a panel lacks is written "not measured" in its
-# slot, so that an empty slot never reads as zero misses.
+# a panel per k x N, two bars per backend (D1 solid, LLd hatched, both in the backend's colour)
+# and for the floor (the same work over plain arrays, grey) after them, the value written over
+# each bar; a backend (or the floor) that a panel lacks is written "not measured" in its slot,
+# so that an empty slot never reads as zero misses.
 # Variables (set by plot.sh with -e): scripts (this folder), dir (a file per panel,
 # dir/<size>-<k>-<N>.dat: "slot,backend,d1 misses per entity,lld misses per entity", slot = the
-# backend's place in backends), size (component bytes), out, workload, backends (space-separated,
-# in colour order), styles (the line style of each backend, same order), cases ("k N rounds ..."
+# backend's place in backends, the floor's nb + 1), size (component bytes), out, workload, backends
+# (space-separated, in colour order), styles (the line style of each backend, same order), floor
+# (1: the CSV has floor rows: a slot after the backends'), cases ("k N rounds ..."
 # for each panel; rounds > 1: a round-based workload, whose misses are per entity per round),
 # ymax (the largest misses per entity), profile, config (the simulated caches), nruns and
 # runtext1..runtext<nruns> (the runs drawn: commit, date; a title line each), source (the CSV),
@@ -14,7 +16,9 @@ load scripts . "/styles.gp"
 
 np = words(cases) / 3
 nb = words(backends)
-canvas_w = np > 1 ? (70 * nb + 140) * np + 100 : 70 * nb + 460
+if (!exists("floor")) floor = 0
+nslots = nb + floor
+canvas_w = np > 1 ? (70 * nslots + 140) * np + 100 : 70 * nslots + 460
 set terminal pngcairo size canvas_w, 600 \
 	font "DejaVu Sans,10" noenhanced
 set output out
@@ -27,13 +31,17 @@ set ytics autofreq
 set format y "%g"
 set mytics 2
 set grid noxtics ytics mytics
-set xrange [0.4 : nb + 0.6]
+set xrange [0.4 : nslots + 0.6]
 set xtics () scale 0
 do for [i = 1:nb] { set xtics add (word(backends, i) i) }
+if (floor) { set xtics add ("floor\n(plain arrays)" nb + 1) }
 set boxwidth 0.36
 set style fill solid 0.9 border rgb "#404040"
 d1(j) = sprintf("'%s' using ($1 - 0.19):(strcol(2) eq word(backends, %d) ? $3 : NaN) with boxes linestyle %s fillstyle solid 0.9 border rgb '#404040' notitle", series(k, n), j, word(styles, j))
 ll(j) = sprintf("'%s' using ($1 + 0.19):(strcol(2) eq word(backends, %d) ? $4 : NaN) with boxes linestyle %s fillstyle pattern 4 border rgb '#404040' notitle", series(k, n), j, word(styles, j))
+# The floor's: grey, as its line is in every other figure.
+d1floor(unused) = sprintf("'%s' using ($1 - 0.19):(strcol(2) eq 'floor' ? $3 : NaN) with boxes linecolor rgb '#707070' fillstyle solid 0.9 border rgb '#404040' notitle", series(k, n))
+llfloor(unused) = sprintf("'%s' using ($1 + 0.19):(strcol(2) eq 'floor' ? $4 : NaN) with boxes linecolor rgb '#707070' fillstyle pattern 4 border rgb '#404040' notitle", series(k, n))
 # The values over the bars (concatenated: gnuplot's sprintf cuts long strings).
 values(f) = "'" . f . "' using ($1 - 0.19):3:(sprintf('%.3g', $3)) with labels offset 0, 0.7 font ',8' notitle, '" \
 	. f . "' using ($1 + 0.19):4:(sprintf('%.3g', $4)) with labels offset 0, 0.7 font ',8' notitle"
@@ -67,6 +75,13 @@ do for [i = 1:np] {
 			cmd = cmd . ", " . d1(j) . ", " . ll(j)
 		} else {
 			set label j "not measured" at j, graph 0.03 rotate by 90 left font ",9" textcolor rgb "#606060"
+		}
+	}
+	if (floor) {
+		if (strstrt(value(sprintf("have%d", i)), " floor ") > 0) {
+			cmd = cmd . ", " . d1floor(0) . ", " . llfloor(0)
+		} else {
+			set label nb + 1 "not measured" at nb + 1, graph 0.03 rotate by 90 left font ",9" textcolor rgb "#606060"
 		}
 	}
 	unset key

@@ -1,7 +1,9 @@
 #!/bin/sh
 # cachegrind.sh: simulated cache figures of the timed phase of workloads, one valgrind run per
-# backend x workload x N x k, written to a CSV in which a case measured again replaces its old
-# row (the other cases stay); prints seed 000's cachegrind summary for each.
+# backend x workload x N x k and one for the floor (the same work over plain arrays) of each
+# swept workload x N x k, written to a CSV in which a case measured again replaces its old row
+# (the other cases stay); prints cachegrind's closing summary for each (as Vigier quotes it in
+# his post), and a line of progress as each case ends.
 #
 # Usage: scripts/cachegrind.sh [-p PROFILE] [-b BACKENDS] [-w WORKLOADS] [-n ENTITIES]
 #                              [-k COMPONENTS] [-S SYSTEMS] [-B BYTES] [-s SCALE] [-H HISTORY]
@@ -11,7 +13,7 @@
 #             -x build/cachegrind/ecsbench (make cachegrind builds it) -V valgrind
 #             (tests/figures.sh gives a stand-in that writes callgrind's totals)
 #   ENTITIES takes what ecsbench takes: a comma list, A..B for every power of two in between.
-#   BYTES is ecsbench's --component-size, SCALE its --scale (seed 001's fixed-size workloads,
+#   BYTES is ecsbench's --component-size, SCALE its --scale (Varkor's fixed-size workloads,
 #   varkor-*, which run once at their own N and k, whatever -n and -k say), HISTORY its --history
 #   (one: what the storages go through before the timed call). A row's workload is named with
 #   its history as the figures name it: "iterate" under lived-in, "iterate-pristine" under
@@ -34,8 +36,14 @@
 # --processes 1 --reps 1 --warmup 0 --inner 1: measured in the process valgrind runs (a child
 # process would run outside it), one timed sample of one run, no calibration runs and no warm-up
 # runs, so that callgrind counts exactly one call of the workload's timed region; --no-floor, so
-# that iterate's floor (plain arrays) is not counted with the backend; --no-pin (valgrind runs
-# one thread at a time anyway). entity_ops is N x rounds x inner (rounds: the passes of a
+# that the floor is not counted with the backend; --no-pin (valgrind runs one thread at a time
+# anyway). The floor gets a run of its own, --floor-alone (the floor and no backend), a row
+# "floor" beside the backends' (Varkor's workloads have none): in one process with a backend, the
+# floor's setup would run between the backend's setup and its timed call, and one's timed call
+# before the other's, each evicting the other's data from the simulated caches (measured at N =
+# 65536, k = 2, iterate: vector's LLd misses 74 beside the floor against 33 alone; at 2^17 and
+# beyond, where a storage outgrows the 8 MiB LL, far more), so that neither would be measured
+# as the backends are, each alone in its process. entity_ops is N x rounds x inner (rounds: the passes of a
 # round-based workload over its N entities, as the CSV's ns_per_entity counts them), and the
 # per-entity figures divide by it. Under valgrind the counts are exact and do not depend on load,
 # so cases run JOBS at a time. The program runs with LD_BIND_NOW=1: with lazy binding the first
@@ -108,9 +116,12 @@ case "$history" in *,*) echo "cachegrind.sh: one history at a time (-H $history)
 listed() { "$bin" --list | awk -v h="$1" '/^[a-z]/ { on = $1 == h || $1 == h ":"; next } on { print $1 }'; }
 [ "$backends" = all ] && backends=$(listed backends | paste -sd, -)
 [ "$workloads" = all ] && workloads=$(listed workloads | paste -sd, -)
-expand_counts() {
-	echo "$1" | tr ',' '\n' | awk -F'[.][.]' 'NF == 2 { for (n = $1; n <= $2; n *= 2) print n; next }
-		{ print $1 }'
+expand_counts() { # as build/ecsbench reads them: A..B doubles, 64k is 65536, 1M 1048576
+	echo "$1" | tr ',' '\n' | awk -F'[.][.]' '
+		function count(s,   u) { u = s ~ /[kK]$/ ? 1024 : s ~ /M$/ ? 1048576 : 1
+			if (u > 1) s = substr(s, 1, length(s) - 1); return s * u }
+		NF == 2 { for (n = count($1); n <= count($2); n *= 2) print n; next }
+		{ print count($1) }'
 }
 
 work=build/cachegrind/runs
@@ -126,20 +137,30 @@ else
 	echo "$header" >"$out"
 fi
 
-# One case: valgrind over one row of ecsbench: one timed call (see above). Leaves
-# $work/$name.{out,csv,log}.
+# One case: valgrind over one row of ecsbench: one timed call (see above); BACKEND floor: the
+# floor alone. Leaves $work/$name.{out,csv,log}, then $work/$name.done, and says how far the run
+# is: under valgrind a case takes seconds, a run of many minutes.
 run_case() { # run_case NAME BACKEND WORKLOAD N K
+	# shellcheck disable=SC2086 # $who: --floor-alone, or --no-floor --backends NAME, split on purpose
+	if [ "$2" = floor ]; then who=--floor-alone; else who="--no-floor --backends $2"; fi
 	LD_BIND_NOW=1 "$valgrind" --tool=callgrind --cache-sim=yes --collect-atstart=no \
 		--I1="$I1" --D1="$D1" --LL="$LL" --callgrind-out-file="$work/$1.out" \
-		"$bin" --profile "$profile" --backends "$2" --workloads "$3" --entities "$4" \
+		"$bin" --profile "$profile" $who --workloads "$3" --entities "$4" \
 		--components "$5" ${systems:+--systems "$systems"} --component-size "$bytes" \
 		--scale "$scale" --history "$history" --processes 1 --reps 1 --warmup 0 --inner 1 \
-		--no-floor --no-pin --output "$work/$1.csv" >"$work/$1.log" 2>&1 ||
+		--no-pin --output "$work/$1.csv" >"$work/$1.log" 2>&1 ||
 		echo "exit $?" >>"$work/$1.log"
+	: >"$work/$1.done"
+	awk -v done="$(ls "$work" | grep -c '\.done$')" -v total="$total" -v took=$(($(date +%s) - started)) \
+		-v what="$2 $3 N=$4 k=$5" '
+		function span(s) { return s < 100 ? sprintf("%d s", s) : sprintf("%.0f min", s / 60) }
+		BEGIN { printf "cachegrind.sh: %d of %d cases done (%s); %s so far%s\n", done, total, what,
+			span(took), done < total ? ", about " span(took / done * (total - done)) " left" : "" }' >&2
 }
 
-# Seed 001's workloads run at their own N and k: one case each, whatever -n and -k say (the
-# row tells the N and k they ran at).
+# Varkor's workloads run at their own N and k: one case each, whatever -n and -k say (the row
+# tells the N and k they ran at), and have no floor. The floor of a swept workload x N x k: a
+# case of its own, after the backends'.
 first_n=$(expand_counts "$entities" | head -n 1)
 first_k=${components%%,*}
 cases=
@@ -153,14 +174,16 @@ for w in $(echo "$workloads" | tr ',' ' '); do
 			for b in $(echo "$backends" | tr ',' ' '); do
 				cases="$cases $b:$w:$n:$k"
 			done
+			case "$w" in varkor-*) ;; *) cases="$cases floor:$w:$n:$k" ;; esac
 		done
 	done
 done
 
 total=$(echo "$cases" | wc -w)
-echo "cachegrind.sh: $total cases, $jobs at a time; caches I1 $I1, D1 $D1, LL $LL" >&2
+echo "cachegrind.sh: $total cases (the floor's among them), $jobs at a time; caches I1 $I1, D1 $D1, LL $LL" >&2
 started=$(date +%s)
 running=0
+rm -f "$work"/*.done
 for c in $cases; do
 	# shellcheck disable=SC2046
 	set -- $(echo "$c" | tr ':' ' ')
@@ -227,7 +250,7 @@ for c in $cases; do
 				date, commit, backend, prof, systems, workload, n, k, bytes, inner, ops, ir, refs,
 				d1m, llm, refs ? 100 * d1m / refs : 0, refs ? 100 * llm / refs : 0,
 				ir / ops, refs / ops, d1m / ops, llm / ops, i1, d1, ll, checksum
-			# The closing lines of cachegrind as seed 000 quotes them, for the timed phase alone.
+			# The closing lines of cachegrind as Vigier quotes them in his post, for the timed phase alone.
 			printf "\n%s %s, profile %s, N=%s, k=%s%s: timed phase, %s run%s%s = %.0f entity operations\n",
 				backend, workload, prof, n, k, (bytes == 8 ? "" : ", " bytes "-byte components"),
 				inner, (inner == 1 ? "" : "s"), (rounds > 1 ? " of " rounds " rounds" : ""), ops > "/dev/stderr"

@@ -16,6 +16,8 @@
 # copies it inlines from world.h are listed by callgrind_annotate under world.h.)
 set -eu
 b=$1 w=$2 n=$3 k=$4 p=${5:-A} bin=${6:-build/cachegrind/ecsbench}
+# N as build/ecsbench reads it: 64k is 65536, 1M 1048576
+case "$n" in *[kK]) n=$((${n%?} * 1024)) ;; *M) n=$((${n%?} * 1048576)) ;; esac
 . "$(dirname "$0")/caches.sh"
 # shellcheck disable=SC2046
 set -- $(split_history "$bin" "$w")

@@ -79,6 +79,26 @@ normalise() {
 # has_ci CSV: whether its bars are the 95% confidence interval (see normalise).
 has_ci() { grep -v '^#' "$1" | grep -m 1 '^backend,' | tr ',' '\n' | grep -qx ci_high_ns &&
 	grep -v '^#' "$1" | grep -m 1 '^backend,' | tr ',' '\n' | grep -qx ci_low_ns; }
+# processes_of CSV -> the most processes a row of CSV was measured in (its processes column; 0
+# for a CSV without one, of an older ecsbench).
+processes_of() {
+	grep -v '^#' "$1" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "processes") c = i; next }
+		c && $c + 0 > m { m = $c + 0 } END { print m + 0 }'
+}
+# interval_caveat CSV -> "" or, for a title line of its own, what its 95% intervals cannot say:
+# with 1 process they are within that process (its samples) and say nothing of another; with 2,
+# Student's t has 1 degree of freedom (12.71 standard errors each side, where 5 processes have
+# 2.78), so that an interval can span decades and is itself unsure. (build/ecsbench says the same
+# at the end of such a run, and the CSV header too.)
+interval_caveat() {
+	case $(processes_of "$1") in
+	1) echo "the intervals are within 1 process and say nothing of another (PROCESSES=5 to measure across)" ;;
+	2) echo "the intervals are of 2 processes: t with 1 degree of freedom, wide and unsure (PROCESSES=5 to read them)" ;;
+	esac
+}
+# gp_line TEXT -> the tail of a gnuplot string expression that puts TEXT on a line of its own
+# ("" for no TEXT): note='...'$(gp_line "$caveat")
+gp_line() { [ -z "$1" ] || printf " . \"\\\\n\" . '%s'" "$(gp_quote "$1")"; }
 # bars_text CSV -> what its error bars are.
 bars_text() { if has_ci "$1"; then echo "bars: 95% CI"; else echo "bars: min..max"; fi; }
 # centre_text CSV -> what its median_ns is: the geometric mean of the processes' medians in a CSV
@@ -114,7 +134,10 @@ png_whole() { [ -s "$1" ] && [ "$(tail -c 8 "$1" | od -An -tx1 | tr -d ' \n')" =
 
 # gp SCRIPT ARGS: gnuplot -e ARGS SCRIPT. What gnuplot says goes to a log, shown when it fails
 # (or with -v): a normal run prints no warnings.
+# ECSBENCH_GP_TRACE=FILE appends "SCRIPT<tab>ARGS" of every figure to FILE, for the tests
+# (tests/figures.sh reads what a figure was told without looking at the picture).
 gp() {
+	[ -z "${ECSBENCH_GP_TRACE:-}" ] || printf '%s\t%s\n' "$(basename "$1")" "$2" >>"$ECSBENCH_GP_TRACE"
 	if gnuplot -e "$2" "$1" 2>"$tmp/gnuplot.log"; then
 		[ "$verbose" = 0 ] || cat "$tmp/gnuplot.log" >&2
 	else
@@ -124,7 +147,7 @@ gp() {
 	fi
 }
 
-# Seed 001's workloads run at a fixed size (not swept over N): one group of bars each.
+# Varkor's workloads run at a fixed size (not swept over N): one group of bars each.
 fixed_re='^varkor-'
 
 # The built ecsbench's lists, where it exists: listed backends|workloads -> names in order.

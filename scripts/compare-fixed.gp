@@ -1,4 +1,4 @@
-# compare-fixed.gp: two runs of seed 001's fixed-size workloads in one figure (compare.sh draws
+# compare-fixed.gp: two runs of Varkor's fixed-size workloads in one figure (compare.sh draws
 # it): a group per workload, a slot per backend in its own colour; on top the time of one run,
 # OLD (hollow point, left of the slot's middle) and NEW (filled, right), each with its run's
 # error bars, a large open triangle around each NEW point whose verdict is faster (pointing down)
@@ -44,7 +44,7 @@ title_h = 0.024 * lines + 0.02
 key_top = 0.06
 set lmargin at screen 0.075
 set rmargin at screen 0.985
-set multiplot title sprintf("seed 001's workloads (fixed size): OLD against NEW, time of one run, %s\n%s\n%s\n%s\n%s\n%s%s", \
+set multiplot title sprintf("Varkor's workloads (fixed size): OLD against NEW, time of one run, %s\n%s\n%s\n%s\n%s\n%s%s", \
 	profile, oldline, newline, drifttext, note, marktext, flagdiff eq "" ? "" : "\n" . flagdiff) font ",11"
 
 # --- time of one run, both runs ---

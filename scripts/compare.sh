@@ -19,10 +19,12 @@
 #                   (pointing down) or slower (up); under it the ratio NEW/OLD per backend with
 #                   its interval shaded, 1.0 drawn and the drift dotted, on a log axis whose tics
 #                   follow the range, so that a 3% change reads as clearly as a 3x one;
-#   varkor.png      seed 001's fixed-size workloads the same way, a group per workload.
+#   varkor.png      Varkor's fixed-size workloads the same way, a group per workload.
 # Each title names whether the two runs met the machine in the same state (ecsbench-compare's
 # "Machine state" line, harness/machine.h): where it differs, ratios between streaming and
 # latency-bound rows do not carry from OLD to NEW.
+# Two runs of one scenario (build/ecsbench --scenario): the verdicts alone, a row per backend
+# and phase (and point of a sweep), with the drift over all of them; no figure.
 # The marks are ecsbench-compare's verdicts: the raw ones, or those with the drift divided out
 # where ecsbench-compare says to read those (the machine itself ran more than 5% faster or
 # slower) and the two runs name the same CPU and compiler line (otherwise the drift holds the
@@ -81,6 +83,24 @@ rc=0
 "$compare_bin" $flag "$old" "$new" --output "$tmp/verdicts.csv" >"$tmp/compare.txt" || rc=$?
 cat "$tmp/compare.txt"
 [ "$rc" -eq 0 ] || exit "$rc"
+
+# Two runs of a scenario (ecsbench-compare has checked that both are, of the same one): its
+# verdicts per participant and phase, kept in DIR as a run's are; no figure (the scenario's own
+# figures, scenario_plot.sh, are one per run).
+if grep -q '^scenario,sweep_key,' "$new"; then
+	mkdir -p "$dir"
+	stage=$(mktemp -d "$dir/.compare.XXXXXX")
+	trap 'rm -rf "$tmp" "$stage"' EXIT
+	cp "$tmp/compare.txt" "$tmp/verdicts.csv" "$stage/" && : >"$stage/figures.txt" || exit 1
+	if [ -f "$dir/figures.txt" ]; then
+		while read -r f; do
+			case "$f" in *.png) rm -f "$dir/$f" ;; esac
+		done <"$dir/figures.txt"
+	fi
+	for f in "$stage"/*; do mv -f "$f" "$dir/" || exit 1; done
+	echo "compare.sh: a scenario: its verdicts per backend and phase in $dir/verdicts.csv and $dir/compare.txt (no figure)" >&2
+	exit 0
+fi
 
 # A file that mixes component sizes has two rows per backend, workload, N and k, which
 # ecsbench-compare cannot tell apart: its verdicts would pair the wrong rows.
@@ -278,7 +298,7 @@ for workload in $(awk -F, -v re="$fixed_re" '$2 !~ re' "$tmp/ratios.csv" | disti
 	wrote "$out"
 done
 
-# --- seed 001's fixed-size workloads: a group per workload ----------------------------------
+# --- Varkor's fixed-size workloads: a group per workload -----------------------------------
 if awk -F, -v re="$fixed_re" '$2 ~ re { found = 1; exit } END { exit !found }' "$tmp/ratios.csv"; then
 	d=$tmp/fixed
 	mkdir -p "$d"

@@ -19,18 +19,24 @@
 #   PLOTS_DIR/PROFILE/<workload>-speedup.png  a threaded workload measured at more than one T:
 #                                           its speedup over T = 1 against T, a panel per k at
 #                                           its largest N, a line per backend and the floor with
-#                                           the speedup's 95% interval, the ideal (T) dotted;
-#   PLOTS_DIR/PROFILE/varkor.png            seed 001's fixed-size workloads (varkor-*): time per
+#                                           the speedup's 95% interval, side by side at each T,
+#                                           an interval cut by the axis marked with its end, the
+#                                           ideal (T) dotted;
+#   PLOTS_DIR/PROFILE/varkor.png            Varkor's fixed-size workloads (varkor-*): time per
 #                                           run, the storage's peak memory and the allocations of
 #                                           one run, a group of bars per workload;
+#   PLOTS_DIR/PROFILE/memory-<workload>.png bytes per entity against N of create, iterate and
+#                                           fragmented (the workloads whose storage is their own):
+#                                           live_bytes_per_entity on top, peak_bytes / N under it,
+#                                           a panel per k, a line per backend, the floor dashed;
 #   PLOTS_DIR/profiles/<workload>.png       a swept workload's time per entity at the largest N
 #                                           the profiles share, x = profile, from CSV for
 #                                           PROFILE and whichever of RESULTS_DIR/{A,AA,AAA}.csv
 #                                           exist for the others (a profile or backend that was
 #                                           not measured is absent; a panel whose N is below
 #                                           what a profile measured says so);
-#   PLOTS_DIR/PROFILE/cache-<workload>.png  D1 and LLd misses per entity by backend (from
-#                                           RESULTS_DIR/cachegrind-PROFILE.csv, if it exists);
+#   PLOTS_DIR/PROFILE/cache-<workload>.png  D1 and LLd misses per entity by backend and the floor
+#                                           (from RESULTS_DIR/cachegrind-PROFILE.csv, if it exists);
 #                                           a backend that a panel lacks is written "not
 #                                           measured" in its slot, never drawn as zero.
 # Every figure names the runs it draws: the commit and date of each CSV (its `#` lines; the
@@ -213,6 +219,8 @@ if [ "$have_csv" = 1 ]; then
 	[ -n "$proftext" ] || proftext=$profile
 	# (the pinning in short, to leave room for the machine's fingerprint)
 	source="run: $(run_of "$csv"); cpu $(printf '%s' "${cpu:-?}" | sed 's/; pinned to the cpu it started on, /; pinned to cpu /'); $(machine_of "$csv")"
+	# what the intervals cannot say with 1 or 2 processes, a title line of its own ("" otherwise)
+	caveat=$(interval_caveat "$csv")
 fi
 
 # The ratio panels under the time figures (time.gp) stretch their axis near 1, where the
@@ -329,7 +337,7 @@ if [ "$have_csv" = 1 ]; then
 				profile='$(gp_quote "$proftext$(sizetext "$size")")'; \
 				what='$(gp_quote "$(describe "$workload")")'; \
 				history='$(gp_quote "$(history_text "$workload")")'; \
-				note='$(gp_quote "$reptext")'; source='$(gp_quote "$source")'"
+				note='$(gp_quote "$reptext")'$(gp_line "$caveat"); source='$(gp_quote "$source")'"
 			wrote "$out"
 		done
 	done
@@ -370,13 +378,15 @@ if [ "$have_csv" = 1 ] && grep -v '^#' "$csv" | grep -m 1 '^backend,' | tr ',' '
 			# shellcheck disable=SC2046
 			set -- $(awk -F, '{ if ($5 + 0 > t) t = $5 + 0; for (i = 7; i <= 9; i++) if ($i + 0 > y) y = $i + 0 }
 				END { if (y > 2 * t) y = 2 * t; if (y < t) y = t; print t, y }' "$d/rows.csv")
+			# the series with an interval end beyond the axis (1.1 y): marked where it is cut
+			cuthave=" $(awk -F, -v y="$2" '($9 == "" ? $7 : $9) + 0 > 1.1 * y { print $3 "/" $6 }' "$d/rows.csv" | sort -u | tr '\n' ' ')"
 			out=$stage/$profile/$workload-speedup$(suffix "$size" "$sizes").png
 			gp "$here/speedup.gp" "scripts='$(gp_quote "$here")'; dir='$(gp_quote "$d")'; out='$(gp_quote "$out")'; \
 				workload='$workload'; backends='$backends'; styles='$styles'; ks='$ks'; ts='$ts'; \
-				have='$have'; floor=$floor; tmax=$1; ymax=$2; n='$n'; \
+				have='$have'; cuthave='$cuthave'; floor=$floor; tmax=$1; ymax=$2; n='$n'; \
 				profile='$(gp_quote "$proftext$(sizetext "$size")")'; \
 				what='$(gp_quote "$(describe "$workload")")'; \
-				note='$(gp_quote "$(centre_of "$csv" "$samples"); bars: 95% interval of the speedup ($paired)")'; \
+				note='$(gp_quote "$(centre_of "$csv" "$samples"); bars: 95% interval of the speedup ($paired)")'$(gp_line "$caveat"); \
 				pinning='$(gp_quote "${pinning:-where the threads ran: not recorded}")'; \
 				source='$(gp_quote "$source")'"
 			wrote "$out"
@@ -384,7 +394,7 @@ if [ "$have_csv" = 1 ] && grep -v '^#' "$csv" | grep -m 1 '^backend,' | tr ',' '
 	done
 fi
 
-# --- seed 001's fixed-size workloads: a group of bars per workload --------------------------
+# --- Varkor's fixed-size workloads: a group of bars per workload ---------------------------
 if [ "$have_csv" = 1 ] && awk -F, -v re="$fixed_re" '$3 ~ re && $1 != "floor" { found = 1; exit } END { exit !found }' "$tmp/time.csv"; then
 	sizes=$(awk -F, -v re="$fixed_re" '$3 ~ re' "$tmp/time.csv" | distinct 6 | sort -n)
 	for size in $sizes; do
@@ -441,8 +451,72 @@ if [ "$have_csv" = 1 ] && awk -F, -v re="$fixed_re" '$3 ~ re && $1 != "floor" { 
 			xtics_short='$(gp_quote "$xtics_short")'; xtics_full='$(gp_quote "$xtics_full")'; \
 			tmin=$1; tmax=$2; mmin=$3; mmax=$4; amin=$5; amax=$6; \
 			profile='$(gp_quote "$proftext$(sizetext "$size")")'; \
-			note='$(gp_quote "$vnote")'; noisy='$(gp_quote "$vnoisy")'; source='$(gp_quote "$source")'"
+			note='$(gp_quote "$vnote")'$(gp_line "$caveat"); noisy='$(gp_quote "$vnoisy")'; source='$(gp_quote "$source")'"
 		wrote "$out"
+	done
+fi
+
+# --- memory per entity against N -------------------------------------------------------------
+# The workloads whose storage is their own, at the end of the workload: create (N entities just
+# created), iterate (the storage every pass runs over, after its history: get and
+# parallel-iterate hold the same one) and fragmented (random component sets). Not churn (what is
+# left after destroying every entity is not a cost per entity) nor add-remove (iterate's storage
+# with one more type added and taken away). memory_of WORKLOAD -> what its storage holds.
+memory_of() {
+	case "$1" in
+	create) echo "held at the end: the N entities just created, with their components" ;;
+	iterate) echo "held at the end: the N entities every pass runs over (get and parallel-iterate hold the same)" ;;
+	fragmented) echo "held at the end: N entities, each with a random set of the profile's component types" ;;
+	esac
+}
+if [ "$have_csv" = 1 ] && grep -v '^#' "$csv" | grep -m 1 '^backend,' | tr ',' '\n' | grep -qx peak_bytes; then
+	# Rows "backend,workload,N,k,size,live bytes per entity,peak bytes per entity", the workload
+	# named with its history as normalise names it; of the workloads above only.
+	grep -v '^#' "$csv" | awk -F, -v OFS=, '
+		$1 == "backend" { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{
+			w = $(c["workload"])
+			if (w != "create" && w != "iterate" && w != "fragmented") next
+			n = $(c["entities"]) + 0
+			if (n <= 0 || $(c["peak_bytes"]) == "") next
+			live = ("live_bytes_per_entity" in c) ? $(c["live_bytes_per_entity"]) : \
+				("live_bytes" in c) ? $(c["live_bytes"]) / n : ""
+			if (live == "") next
+			hist = ("history" in c) ? $(c["history"]) : "pristine"
+			if (hist != "lived-in" && hist != "-" && hist != "") w = w "-" hist
+			print $(c["backend"]), w, n, $(c["components"]), ("component_bytes" in c) ? $(c["component_bytes"]) : 8,
+				live, sprintf("%.6g", $(c["peak_bytes"]) / n)
+		}' >"$tmp/memory.csv"
+	for workload in $(distinct 2 <"$tmp/memory.csv"); do
+		sizes=$(awk -F, -v w="$workload" '$2 == w' "$tmp/memory.csv" | distinct 5 | sort -n)
+		for size in $sizes; do
+			d=$tmp/memory/$workload-$size
+			mkdir -p "$d" "$stage/$profile"
+			awk -F, -v w="$workload" -v s="$size" '$2 == w && $5 == s' "$tmp/memory.csv" | sort -t, -k3,3n >"$d/rows.csv"
+			awk -F, -v d="$d" '{ print $3 "," $6 "," $7 > (d "/k" $4 "-" $1 ".dat") }' "$d/rows.csv"
+			# shellcheck disable=SC2046
+			backends=$(in_palette_order $(distinct 1 <"$d/rows.csv"))
+			# shellcheck disable=SC2086
+			styles=$(styles_of $backends)
+			ks=$(distinct 4 <"$d/rows.csv" | sort -n | tr '\n' ' ')
+			have=" $(awk -F, '{ print $4 "/" $1 }' "$d/rows.csv" | sort -u | tr '\n' ' ')"
+			floor=0
+			grep -q '^floor,' "$d/rows.csv" && floor=1
+			# shellcheck disable=SC2046
+			set -- $(awk -F, '
+				{ for (i = 6; i <= 7; i++) if ($i > 0) { if (ymin == "" || $i < ymin) ymin = $i; if ($i > ymax) ymax = $i } 
+				  if (nmin == "" || $3 < nmin) nmin = $3; if ($3 > nmax) nmax = $3 }
+				END { if (ymin == "") ymin = 1; if (ymax <= ymin) ymax = ymin * 10; print ymin, ymax, nmin, nmax }' "$d/rows.csv")
+			base=${workload%%-*} # without its history
+			out=$stage/$profile/memory-$workload$(suffix "$size" "$sizes").png
+			gp "$here/memory.gp" "scripts='$(gp_quote "$here")'; dir='$(gp_quote "$d")'; out='$(gp_quote "$out")'; \
+				workload='$workload'; backends='$backends'; styles='$styles'; ks='$ks'; have='$have'; \
+				floor=$floor; ymin=$1; ymax=$2; nmin=$3; nmax=$4; \
+				profile='$(gp_quote "$proftext$(sizetext "$size")")'; \
+				what='$(gp_quote "$(memory_of "$base")")'; \
+				history='$(gp_quote "$(history_text "$workload")")'; source='$(gp_quote "$source")'"
+			wrote "$out"
+		done
 	done
 fi
 
@@ -554,6 +628,23 @@ if [ -n "$profile_files" ]; then
 		elif [ -z "$ci" ]; then pbars="bars: min..max"
 		else pbars="bars: 95% CI (${ci# }), min..max (${mm# })"; fi
 		[ "$noisyhave" = " " ] || pbars="$pbars; ringed: noisy rows"
+		# a profile measured in 1 or 2 processes: what its intervals cannot say, a line of its own
+		pcaveat=
+		for p in $ci; do
+			c=$(interval_caveat "$(csv_of "$p")")
+			[ -z "$c" ] || pcaveat="${pcaveat:+$pcaveat; }$p: $c"
+		done
+		# The profiles this figure lacks, each with why (its slot says so, never left empty):
+		# absent="AA AAA", absentwhy_AA='...' ("|" between its lines).
+		absent=
+		absentvars=
+		for p in A AA AAA; do
+			case " $present " in *" $p "*) continue ;; esac
+			absent="$absent $p"
+			if [ -f "$tmp/profile-$p.csv" ]; then why="its run|has no|$workload"
+			else why="no $p.csv:|make bench|PROFILE=$p"; fi
+			absentvars="$absentvars absentwhy_$p='$(gp_quote "$why")';"
+		done
 		# shellcheck disable=SC2046
 		set -- $(cat "$d"/*.dat | awk -F, 'NF {
 				lo = $3 > 0 ? $3 : $2; hi = $4 > $2 ? $4 : $2
@@ -566,7 +657,8 @@ if [ -n "$profile_files" ]; then
 		gp "$here/profiles.gp" "scripts='$(gp_quote "$here")'; dir='$(gp_quote "$d")'; out='$(gp_quote "$out")'; \
 			workload='$workload'; backends='$backends'; styles='$styles'; panels='$panels'; \
 			showsize=$showsize; have='$have'; noisyhave='$noisyhave'; floor=$floor; present='$present'; \
-			ymin=$1; ymax=$2; $notes runs='$(gp_quote "$runs")'; bars='$(gp_quote "$pbars")'; \
+			absent='${absent# }'; $absentvars centre='$(gp_quote "$(centre_text "$(csv_of "${present%% *}")")")'; \
+			ymin=$1; ymax=$2; $notes runs='$(gp_quote "$runs")'$(gp_line "$pcaveat"); bars='$(gp_quote "$pbars")'; \
 			what='$(gp_quote "$(describe "$workload")")'"
 		wrote "$out"
 	done
@@ -582,6 +674,10 @@ if [ "$have_cg" = 1 ]; then
 			awk -F, -v w="$workload" -v s="$size" '$2 == w && $5 == s' "$tmp/cache.csv" >"$d/rows-$size.csv"
 			# shellcheck disable=SC2046
 			backends=$(in_palette_order $(distinct 1 <"$d/rows-$size.csv"))
+			# The floor (plain arrays, measured beside the first backend of each case): a bar of its
+			# own after the backends', where the CSV has it.
+			cfloor=0
+			grep -q '^floor,' "$d/rows-$size.csv" && cfloor=1
 			# The runs behind the figure (date and commit of each row), numbered by date: one names
 			# itself in the title; several are listed there, and each panel says which it draws.
 			awk -F, '{ print $10 " " $11 }' "$d/rows-$size.csv" | sort -u >"$d/runs-$size"
@@ -601,7 +697,7 @@ if [ "$have_cg" = 1 ]; then
 			while [ $# -ge 3 ]; do
 				i=$((i + 1))
 				awk -F, -v OFS=, -v k="$1" -v n="$2" -v bs="$backends" '
-					BEGIN { nb = split(bs, b, " "); for (i = 1; i <= nb; i++) s[b[i]] = i }
+					BEGIN { nb = split(bs, b, " "); for (i = 1; i <= nb; i++) s[b[i]] = i; s["floor"] = nb + 1 }
 					$4 == k && $3 == n && ($1 in s) { print s[$1], $1, $6, $7 }' \
 					"$d/rows-$size.csv" | sort -t, -k1,1n >"$d/$size-$1-$2.dat"
 				panelhave=" $(cut -d, -f2 "$d/$size-$1-$2.dat" | tr '\n' ' ')"
@@ -618,7 +714,7 @@ if [ "$have_cg" = 1 ]; then
 			# shellcheck disable=SC2086
 			gp "$here/cache.gp" "scripts='$(gp_quote "$here")'; dir='$(gp_quote "$d")'; size='$size'; \
 				out='$(gp_quote "$out")'; workload='$workload'; backends='$backends'; \
-				styles='$(styles_of $backends)'; cases='$cases'; ymax=$ymax; nruns=$nruns; $panelvars \
+				styles='$(styles_of $backends)'; floor=$cfloor; cases='$cases'; ymax=$ymax; nruns=$nruns; $panelvars \
 				$runvars source='$(gp_quote "from $cg")'; \
 				profile='$(gp_quote "$profile$(sizetext "$size")")'; config='$(gp_quote "$config")'"
 			wrote "$out"

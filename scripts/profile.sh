@@ -9,7 +9,7 @@
 #                           [-B BYTES] [-s SCALE] [-t TOP] [-o REPORT] [-x BINARY]
 #   defaults: -p A -b hash -w iterate -n 131072 -k 2 -B 8 -s 1 -t 12
 #             -o results/profile-BACKEND-WORKLOAD.txt -x build/cachegrind/ecsbench
-#   BYTES is ecsbench's --component-size; SCALE its --scale, for seed 001's workloads
+#   BYTES is ecsbench's --component-size; SCALE its --scale, for Varkor's workloads
 #   (varkor-*), which run at their own N and k whatever -n and -k say. WORKLOAD may name its
 #   history as the figures do ("iterate-pristine"; a plain name: lived-in).
 #
@@ -87,7 +87,7 @@ LD_BIND_NOW=1 valgrind --tool=callgrind --cache-sim=yes --collect-atstart=no --I
 	exit 1
 }
 
-# What ran, from the row (columns by name): N and k (a seed 001 workload has its own), inner, and
+# What ran, from the row (columns by name): N and k (a Varkor workload has its own), inner, and
 # the rounds of a round-based workload (ns_per_entity = median_ns / (N x rounds)).
 # shellcheck disable=SC2046
 set -- $(awk -F, '/^#/ || !NF { next } $1 == "backend" { for (i = 1; i <= NF; i++) c[$i] = i; next }

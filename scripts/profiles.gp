@@ -6,8 +6,12 @@
 # same order; a backend keeps its style in every figure), panels ("k size N k size N ..."),
 # showsize (1: name the component size in the panel titles), have (" k-size-backend ..." for
 # each series file with data), noisyhave (the same for those with a noisy row: ringed), floor
-# (1: there are floor series), present (the profiles measured), ymin, ymax (over all series),
-# what (the timed region, from --list), runs (the run of each profile: commit, date), bars (what
+# (1: there are floor series), present (the profiles measured), absent (those not: their slot
+# says so, with absentwhy_<profile>, "|" between its lines, so that a figure of one profile never
+# reads as a comparison),
+# centre (what a point is: "geometric mean of process medians"), ymin, ymax (over all series),
+# what (the timed region, from --list), runs (the run of each profile: commit, date; then on a
+# line of its own what the intervals of a profile measured in 1 or 2 processes cannot say), bars (what
 # the error bars are), pnote<i> (if set: panel i's N is below what a profile measured).
 # Series file dir/<k>-<size>-<backend>.dat: one line per profile A, AA, AAA in that order,
 # "x,ns_per_entity,bar low,bar high,noisy" with x = 0, 1, 2, or an empty line where that profile
@@ -22,16 +26,17 @@ set output out
 
 series(k, s, b) = sprintf("%s/%s-%s-%s.dat", dir, k, s, b)
 
-# x: the measured profiles only; the backends side by side around each (a small dodge, so that
-# their bars do not hide one another).
+# x: every profile, A, AA and AAA, the backends side by side around each (a small dodge, so that
+# their bars do not hide one another); a profile not measured keeps its slot, which says so.
+if (!exists("absent")) absent = ""
+if (!exists("centre")) centre = "median"
 px(p) = p eq "A" ? 0 : p eq "AA" ? 1 : 2
+lines(s) = strstrt(s, "|") ? s[1:strstrt(s, "|") - 1] . "\n" . lines(s[strstrt(s, "|") + 1:*]) : s  # "a|b" -> two lines
 pname(x) = x == 0 ? "A\n32 types\n16 systems" : x == 1 ? "AA\n128 types\n32 systems" : "AAA\n512 types\n64 systems"
-x0 = px(word(present, 1))
-x1 = px(word(present, words(present)))
-set xrange [x0 - 0.45 : x1 + 0.45]
+set xrange [-0.45 : 2.45]
 set xtics () scale 0
-do for [i = 1:words(present)] {
-	set xtics add (pname(px(word(present, i))) px(word(present, i)))
+do for [x = 0:2] {
+	set xtics add (pname(x) x)
 }
 dodge(j) = (j - (nb + 1) / 2.0) * (nb > 1 ? 0.5 / nb : 0)
 set yrange [ymin / 1.5 : ymax * 1.5]  # one range for all panels, so that they compare
@@ -45,10 +50,12 @@ pl = np > 1 ? 0.08 : 0.13
 gap = 0.045
 notes = 0
 do for [i = 1:np] { if (exists(sprintf("pnote%d", i))) { notes = 1 } }
-set multiplot title sprintf("%s: time per entity by profile (profiles measured: %s)\n%smedian; %s; N = the largest entity count every measured profile has\n%s", \
-	workload, present, what eq "" ? "" : "timed: " . what . "\n", bars, runs) font ",11"
+set multiplot title sprintf("%s: time per entity by profile (profiles measured: %s%s)\n%s%s; %s; N = the largest entity count every measured profile has\n%s", \
+	workload, present, absent eq "" ? "" : "; not measured: " . absent, \
+	what eq "" ? "" : "timed: " . what . "\n", centre, bars, runs) font ",11"
 set bmargin at screen 0.2
-set tmargin at screen (what eq "" ? 0.82 : 0.79) - (notes ? 0.03 : 0)
+# (runs may end in a line of its own: what 1 or 2 processes' intervals cannot say)
+set tmargin at screen (what eq "" ? 0.82 : 0.79) - (notes ? 0.03 : 0) - (strstrt(runs, "\n") ? 0.03 : 0)
 do for [i = 1:np] {
 	k = word(panels, 3 * i - 2)
 	s = word(panels, 3 * i - 1)
@@ -76,9 +83,15 @@ do for [i = 1:np] {
 				series(k, s, word(backends, j)), dodge(j), word(styles, j), ring)
 		}
 	}
+	unset label
+	do for [j = 1:words(absent)] {
+		set label j sprintf("not measured:\n%s", lines(value("absentwhy_" . word(absent, j)))) \
+			at px(word(absent, j)), graph 0.5 center font ",9" textcolor rgb "#606060"
+	}
 	unset key
 	eval "plot " . cmd[3:*]
 }
+unset label
 keycmd = ""
 do for [j = 1:nb] {
 	keycmd = keycmd . sprintf(", keyentry with yerrorlines linestyle %s title '%s'", word(styles, j), word(backends, j))

@@ -18,7 +18,7 @@
 #   at a glance   ns per entity (median_ns, its 95% interval under it) per backend and
 #                 workload, at the largest N each workload measured, k = 2 (or the one k a
 #                 workload has); a backend not measured there is "not measured", never blank
-#   seed 001's    scripts/table.sh CSV hash (time, peak memory, allocations; ratios to hash)
+#   Varkor's      scripts/table.sh CSV hash (time, peak memory, allocations; ratios to hash)
 #   performance   per workload, at its largest N, each k: time per entity with its interval,
 #                 ratio_to_floor, ratio_to_best with its interval and vs_best (the best row of
 #                 each group highlighted); every N in a folded table under it
@@ -80,7 +80,8 @@ caption() {
 	sizetext=
 	[ -z "$size" ] || sizetext=", $size-byte Position and Velocity"
 	case "$2:$name" in
-	run:varkor) echo "Seed 001's workloads (fixed size, not swept over N)$sizetext: the time of one run, the storage's peak memory and the allocation calls of one run, a bar per backend." ;;
+	run:varkor) echo "Varkor's workloads, from Varkor's refactor post (fixed size, not swept over N)$sizetext: the time of one run, the storage's peak memory and the allocation calls of one run, a bar per backend." ;;
+	run:memory-*) echo "${name#memory-}$sizetext: bytes per entity against the entity count N, from the counting allocator (exact: no interval): on top what the storage holds when the workload ends (live_bytes_per_entity), under it its peak over the run, setup included (peak_bytes / N); a panel per k, a line per backend, the floor (plain arrays) dashed." ;;
 	run:cache-*) echo "${name#cache-} under valgrind (make cachegrind)$sizetext: simulated D1 and LLd misses per entity of the timed call, a panel per k and N, two bars per backend." ;;
 	run:*-speedup) echo "${name%-speedup}$sizetext: the speedup over T = 1 (the same backend's time at T = 1 over its time at T) against the thread count T, at the largest N, a panel per k, a line per backend and the floor with the speedup's 95% interval; the ideal T dotted." ;;
 	run:*)
@@ -94,16 +95,16 @@ caption() {
 		fi
 		echo "$name$sizetext: time per entity against the entity count N$threads, a panel per k, a line per backend, its 95% interval as error bars$verdicts${what:+. Timed: $what}${history:+. The storage's $history}." ;;
 	profiles:*) echo "$name: time per entity by profile (A, AA, AAA: more component types and systems registered), at the largest N the profiles share, a panel per k." ;;
-	compare:varkor) echo "Seed 001's workloads, OLD against NEW: the time of one run of each (OLD hollow, left; NEW filled, right), and NEW/OLD with its 95% interval under it." ;;
+	compare:varkor) echo "Varkor's workloads, OLD against NEW: the time of one run of each (OLD hollow, left; NEW filled, right), and NEW/OLD with its 95% interval under it." ;;
 	compare:*) echo "$name, OLD against NEW: time per entity (OLD dashed and hollow, NEW solid and filled), points whose verdict is faster or slower marked; NEW/OLD per backend with its 95% interval under it." ;;
 	esac
 }
-# rank FILE -> a sort key: swept workloads in --list order, then seed 001's, then the cache
-# figures, then the rest by name
+# rank FILE -> a sort key: swept workloads in --list order, then Varkor's, then the memory and
+# the cache figures, then the rest by name
 rank() {
 	name=$(basename "$1" .png)
 	group=0
-	case "$name" in varkor*) group=1 ;; cache-*) group=2; name=${name#cache-} ;; esac
+	case "$name" in varkor*) group=1 ;; memory-*) group=2; name=${name#memory-} ;; cache-*) group=3; name=${name#cache-} ;; esac
 	base=${name%-[0-9]*B}
 	base=${base%-speedup}
 	# a workload named with its history ("iterate-pristine") goes after its lived-in figure
@@ -125,7 +126,8 @@ figures() {
 	done
 }
 
-# md_table: seed 001's Markdown (table.sh) as HTML: prose lines as paragraphs, `code` as code.
+# md_table: the Markdown of table.sh (the table of Varkor's refactor post) as HTML: prose lines as
+# paragraphs, `code` as code.
 md_table() {
 	esc | awk '
 		function code(s) { while (match(s, /`[^`]*`/)) s = substr(s, 1, RSTART - 1) "<code>" substr(s, RSTART + 1, RLENGTH - 2) "</code>" substr(s, RSTART + RLENGTH); return s }
@@ -274,6 +276,8 @@ EOF
 		palette=$( (listed backends; cut -d'|' -f4 "$tmp/rows") | awk 'NF && $0 != "floor" && !seen[$0]++' | tr '\n' ' ')
 		printf '<h2 id="run%d">Profile %s: <code>%s</code></h2>\n' "$i" "$(escs "${profile:-?}")" "$(escs "$csv")"
 		printf '<pre>%s</pre>\n' "$(grep '^#' "$csv" | sed 's/^# //' | esc)"
+		caveat=$(interval_caveat "$csv")
+		[ -z "$caveat" ] || printf '<p><b>Read the intervals below with care</b>: %s.</p>\n' "$(escs "$caveat")"
 		printf '<h3 id="answer%d">The answer: which storage for what</h3>\n' "$i"
 		if ! "$here/answer.sh" -H "$csv" 2>"$tmp/answer.err"; then
 			printf '<p>No answer: %s</p>\n' "$(esc <"$tmp/answer.err")"
@@ -281,7 +285,7 @@ EOF
 		echo "<h3>At a glance: ns per entity at the largest N</h3>"
 		echo "<p>median_ns per entity (per entity per round for a workload with rounds; the $(escs "$(centre_text "$csv")")), its 95% interval under it; k = 2, or the one k a workload measures. <span class=\"noisy\">noisy</span>: $(escs "$(noisy_means "$csv")")$( [ -n "$(noisy_means "$csv")" ] || echo 'as the CSV flags it').</p>"
 		glance "$palette"
-		echo "<h3>Seed 001's table</h3>"
+		echo "<h3>The table of Varkor's refactor post</h3>"
 		if scripts_table=$("$here/table.sh" "$csv" hash '' 2 2>"$tmp/table.err"); then
 			printf '%s\n' "$scripts_table" | md_table
 		else

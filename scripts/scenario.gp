@@ -1,8 +1,10 @@
 # scenario.gp: a scenario run's figure (what it shows: scenario_plot.sh, which sets these).
-# Every mode: scripts, out, dir (the data files), name (the scenario file), processes (the
-# CSV's "# processes" line), source (commit, date, cpu).
+# Every mode: scripts, out, dir (the data files), name (the scenario file), processes (how many
+# processes measured, in words, from the CSV's "# processes" line), source (commit, date, cpu).
 # mode 'bars': dir/bars.dat "participant,phase..." (medians, in `unit`), dir/frames.dat
-#   "x,frame median,ci low,ci high,label"; nphases; ymax (the top of the y axis, in unit).
+#   "x,frame median,ci low,ci high,label height,frame in plain units,cut (1: the bar is cut at the
+#   top),the frame against the fastest's in words"; nphases; ymax (the top of the y axis, in
+#   unit); ncut (how many bars are cut); fastest (the fastest backend).
 # mode 'sweep': dir/<participant>.dat "x,median,ci low,ci high,ratio,ratio low,ratio high" (ns);
 #   backends, styles (space-separated, in colour order); key (the swept key); percent (1: x is
 #   a percentage); geometric (1: log x); xmin, xmax, ymin, ymax; rmax (the largest ratio);
@@ -25,8 +27,8 @@ if (mode eq "bars") {
 	set boxwidth 0.62 relative
 	set ylabel sprintf("time per frame (%s): each phase's median, stacked", unit eq "us" ? "µs" : unit)
 	set xtics nomirror scale 0 font ",11"
-	set title sprintf("%s: time per frame by phase, per storage backend, fastest first\n%s; point and bar on top: the frame's median and 95%% interval;\nin brackets: the ratio to the fastest (%s), or for the floor and the harness alone their %% of its frame;\na bar cut at the top (a diamond) says its frame in white\n%s", \
-		name, processes . " separate processes", fastest, source) font ",11"
+	set title sprintf("%s: time per frame by phase, per storage backend, fastest first\n%s\npoint and bar on top: the frame's median and 95%% interval; over them the frame, and how many\ntimes the fastest backend's frame (%s's) it takes; a bar cut at the top has them inside, in white\n%s", \
+		name, processes, fastest, source) font ",11"
 	set key outside right top vertical reverse Left samplen 1.5 spacing 1.1 title "phase (in frame order)"
 	# Phase i: palette colour i, lighter in each further cycle of eight.
 	shade(i) = (i - 1) / 8 == 0 ? 0.95 : (i - 1) / 8 == 1 ? 0.55 : 0.3
@@ -34,11 +36,13 @@ if (mode eq "bars") {
 			linecolor rgb colour(i - 1) fillstyle solid shade(i - 1) border rgb "#505050", \
 		dir . "/frames.dat" using 1:($7 > 0 ? NaN : $2):3:4 with yerrorbars linecolor rgb "#000000" \
 			pointtype 7 pointsize 0.7 linewidth 1.3 title "frame (median, 95% interval)", \
-		dir . "/frames.dat" using 1:($7 > 0 ? NaN : $5):6 with labels offset 0, 0.8 font ",9" notitle, \
-		dir . "/frames.dat" using 1:($7 > 0 ? $5 : NaN):6 with labels rotate by 90 right offset 0, -0.5 \
-			font ",9" textcolor rgb "#ffffff" notitle, \
+		dir . "/frames.dat" using 1:($7 > 0 ? NaN : $5):(strcol(6) . "\n" . strcol(8)) with labels \
+			offset 0, 1.5 font ",9" notitle, \
+		dir . "/frames.dat" using 1:($7 > 0 ? $5 : NaN):(strcol(6) . ", " . strcol(8)) with labels \
+			rotate by 90 right offset 0, -0.5 font ",9" textcolor rgb "#ffffff" notitle, \
 		dir . "/frames.dat" using 1:($7 > 0 ? ymax * 0.975 : NaN) with points pointtype 9 \
-			pointsize 1.6 linecolor rgb "#000000" notitle
+			pointsize 1.6 linecolor rgb "#000000" \
+			title (ncut > 0 ? "bar cut at the top" : "")
 	exit
 }
 
@@ -94,7 +98,7 @@ while (rest ne "") {
 }
 
 set multiplot title sprintf("%s: time per frame against %s\n%s; error bars: 95%% intervals; dotted: where two backends cross\n%s", \
-	name, key, processes . " separate processes", source) font ",11"
+	name, key, processes, source) font ",11"
 key_top = 0.08
 pl = 0.07
 pr = 0.985

@@ -2,9 +2,10 @@
 # scenario_plot.sh: the figure of a scenario run (build/ecsbench --scenario, make bench
 # SCENARIO=...) from its CSV.
 #
-# Usage: scripts/scenario_plot.sh [-v] [-o PLOTS_DIR] CSV
+# Usage: scripts/scenario_plot.sh [-v] [-o PLOTS_DIR] [-k DATA_DIR] CSV
 #   -o  where the PNG goes (default: the CSV's folder); its name is the CSV's, .png
 #   -v  show what gnuplot says on stderr (a normal run shows it only when gnuplot fails)
+#   -k  keep the data files gnuplot drew from in DATA_DIR (tests/scenario_cli.sh reads them)
 #
 # A lone scenario: a bar per participant (the backends, then the floor and the harness alone),
 # stacked by phase (the medians of each phase's times), with the frame's median and its 95%
@@ -23,16 +24,18 @@
 set -eu
 
 usage() {
-	echo "usage: scripts/scenario_plot.sh [-v] [-o PLOTS_DIR] CSV" >&2
+	echo "usage: scripts/scenario_plot.sh [-v] [-o PLOTS_DIR] [-k DATA_DIR] CSV" >&2
 	exit 2
 }
 
 plots=
 verbose=0
-while getopts o:vh opt; do
+keep=
+while getopts o:k:vh opt; do
 	case "$opt" in
 	v) verbose=1 ;;
 	o) plots=$OPTARG ;;
+	k) keep=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -61,6 +64,13 @@ commit=$(header "ecsbench commit")
 date=$(header "date")
 cpu=$(header "cpu" | cut -d';' -f1)
 processes=$(header "processes" | sed 's/,.*//')
+# the processes, and what their intervals cannot say with 1 or 2 (build/ecsbench warns the same)
+case $processes in
+1) processes="1 process (the intervals are within it: they say nothing of another process)" ;;
+2) processes="2 separate processes (t with 1 degree of freedom: intervals wide and themselves unsure)" ;;
+'') processes="processes not recorded" ;;
+*) processes="$processes separate processes" ;;
+esac
 scenario_line=$(header "scenario" | sed 's/: .*//')
 source="run: commit $commit, $date, $cpu"
 
@@ -102,9 +112,18 @@ gp() {
 if [ -z "$sweep_key" ]; then
 	# Bars: a row per participant (the backends fastest first, then the floor and the harness), a
 	# column per phase (medians), in the CSV's phase order; frames.dat: x, the frame's median,
-	# interval, where its label goes (above the bar and its interval), the label, and whether
-	# the bar is cut.
+	# interval, where its label goes (above the bar and its interval), the frame in plain units
+	# ("1.11 ms", never "1.11e+03"), whether the bar is cut, and how many times the fastest
+	# backend's frame it takes, in words ("2.01 times", "fastest").
 	grep -v '^#' "$csv" | awk -F, -v dir="$tmp" '
+		# ns -> "1.11 ms": three significant digits in the unit that keeps them below 1000
+		function plain(ns,   v, u) {
+			if (ns >= 999.5e6) { v = ns / 1e9; u = "s" }
+			else if (ns >= 999.5e3) { v = ns / 1e6; u = "ms" }
+			else if (ns >= 999.5) { v = ns / 1e3; u = "µs" }
+			else { v = ns; u = "ns" }
+			return sprintf("%.3g %s", v, u)
+		}
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{
 			b = $c["backend"]; p = $c["phase"]
@@ -147,22 +166,25 @@ if [ -z "$sweep_key" ]; then
 				printf "%s", b > (dir "/bars.dat")
 				for (j = 1; j <= np; j++) printf ",%.6g", v[b, phases[j]] / unit > (dir "/bars.dat")
 				printf "\n" > (dir "/bars.dat")
-				label = sprintf("%.3g", frame[b] / unit)
-				if (b == "harness" || b == "floor") label = label sprintf(" (%.1f%%)", 100 * frame[b] / fastest)
-				else if (vs[b] == "best") label = label " (best)"
-				else if (ratio[b] != "") label = label sprintf(" (x%.2f)", ratio[b])
+				label = plain(frame[b])
+				than = ""
+				if (b == "harness" || b == "floor") than = sprintf("%.2f times", frame[b] / fastest)
+				else if (vs[b] == "best") than = "fastest"
+				else if (ratio[b] != "") than = sprintf("%.2f times", ratio[b])
 				l = lo[b] == "" ? frame[b] : lo[b]; h = hi[b] == "" ? frame[b] : hi[b]
 				at = h > stack[b] ? h : stack[b]
 				cut = frame[b] > 5 * fastest || at > ymax
-				printf "%d,%.6g,%.6g,%.6g,%.6g,%s,%d\n", i - 1, frame[b] / unit, l / unit, h / unit, \
-					(cut ? ymax * 0.9 : at) / unit, label, cut > (dir "/frames.dat")
+				ncut += cut
+				printf "%d,%.6g,%.6g,%.6g,%.6g,%s,%d,%s\n", i - 1, frame[b] / unit, l / unit, h / unit, \
+					(cut ? ymax * 0.9 : at) / unit, label, cut, than > (dir "/frames.dat")
 			}
 			printf "%d\n", np > (dir "/nphases")
+			printf "%d\n", ncut > (dir "/ncut")
 			printf "%s\n", order[1] > (dir "/fastest")
 		}'
 	unit=$(cat "$tmp/unit")
 	gp -e "scripts='$top/scripts'; mode='bars'; out='$(gp_quote "$out")'; dir='$tmp'; \
-		unit='$unit'; ymax=$(cat "$tmp/ymax"); nphases=$(cat "$tmp/nphases"); \
+		unit='$unit'; ymax=$(cat "$tmp/ymax"); nphases=$(cat "$tmp/nphases"); ncut=$(cat "$tmp/ncut"); \
 		fastest='$(cat "$tmp/fastest")'; \
 		name='$(gp_quote "$scenario_line")'; processes='$(gp_quote "$processes")'; \
 		source='$(gp_quote "$source")'" "$top/scripts/scenario.gp"
@@ -210,4 +232,7 @@ if ! [ -s "$out" ] || [ "$(tail -c 8 "$out" | od -An -tx1 | tr -d ' \n')" != 494
 	exit 1
 fi
 mv -f "$out" "$final"
+if [ -n "$keep" ]; then
+	mkdir -p "$keep" && cp "$tmp"/* "$keep"/
+fi
 echo "$final"

@@ -2,13 +2,16 @@
 # panel per k at the largest N the run measured, a line per backend (its time at T = 1 over its
 # time at T, the same backend's, with the 95% interval of the log medians paired by process
 # as error bars; by process and round in a CSV of an older ecsbench: note says which), the floor (plain arrays cut the same way) as the dashed reference line, and
-# the ideal speedup T as a dotted grey line. A backend that a panel lacks is named there as not
-# measured.
+# the ideal speedup T as a dotted grey line. At each T the backends and the floor stand side by
+# side (a dodge, in the key's order), so that no bar hides another; an interval reaching above
+# the axis is cut there and marked with a triangle and its end, so that a cut bar never reads as
+# a short one. A backend that a panel lacks is named there as not measured.
 # Variables (set by plot.sh with -e): scripts (this folder), dir (the series files
 # dir/k<k>-<backend>.dat: "T,speedup,low,high,noisy", sorted by T), out, workload, backends,
 # styles (as time.gp), ks (space-separated), have (" k/backend ..." for each series file),
 # floor (1: there are k<k>-floor.dat files), tmax (the largest T), ymax (the largest speedup or
-# interval end, capped at 2 tmax), n (the entity count of the panels), ts (the measured T,
+# interval end, capped at 2 tmax; the axis ends at 1.1 ymax), cuthave (" k/backend ..." for each
+# series with an interval end beyond the axis), n (the entity count of the panels), ts (the measured T,
 # space-separated), profile, what (the timed region, from --list), note (samples, bars),
 # source (the run: commit, date, cpu), pinning (where the threads ran, from the CSV).
 load scripts . "/styles.gp"
@@ -28,10 +31,20 @@ do for [i = 1:words(ts)] {
 	set xtics add (word(ts, i) word(ts, i) + 0)
 }
 set mxtics 1
-set yrange [0 : ymax * 1.1]
+ytop = ymax * 1.1
+set yrange [0 : ytop]
 set ytics autofreq
 set mytics 2
 set xlabel "threads T (each pinned to a CPU of its own)"
+# Side by side at each T: backend j in slot j, the floor in the last; the slots span at most half
+# the gap between two thread counts (1 on this axis), at most 0.09 each.
+nslots = nb + (floor ? 1 : 0)
+slotw = nslots > 1 ? (0.5 / nslots < 0.09 ? 0.5 / nslots : 0.09) : 0
+dodge(j) = (j - (nslots + 1) / 2.0) * slotw
+# An interval cut by the top of the axis: drawn up to it, then a triangle there and its end.
+top(v) = v > ytop ? ytop : v
+cut(j, f, ls) = sprintf(", '%s' using ($1 + %g):($4 > ytop ? ytop : NaN) with points linestyle %s pointtype 9 pointsize 1.3 notitle, '%s' using ($1 + %g):($4 > ytop ? ytop : NaN):(sprintf('%%.3g', $4)) with labels left offset 0.7, -0.6 font ',8' notitle", f, dodge(j), ls, f, dodge(j))
+cuts = 0
 # The ideal: T threads, T times as fast.
 set style line 52 linecolor rgb "#909090" linewidth 1.5 dashtype (2, 4) pointtype 0
 
@@ -55,14 +68,22 @@ do for [i = 1:nk] {
 	}
 	cmd = sprintf(", x with lines linestyle 52 notitle")
 	if (floor && strstrt(have, sprintf(" %s/floor ", k)) > 0) {
-		cmd = cmd . sprintf(", '%s' using 1:2:3:4 with yerrorlines linestyle 51 notitle", \
-			series(k, "floor"))
+		cmd = cmd . sprintf(", '%s' using ($1 + %g):2:3:(top($4)) with yerrorlines linestyle 51 notitle", \
+			series(k, "floor"), dodge(nslots))
+		if (strstrt(cuthave, sprintf(" %s/floor ", k)) > 0) {
+			cmd = cmd . cut(nslots, series(k, "floor"), "51")
+			cuts = cuts + 1
+		}
 	}
 	missing = ""
 	do for [j = 1:nb] {
 		if (strstrt(have, sprintf(" %s/%s ", k, word(backends, j))) > 0) {
-			cmd = cmd . sprintf(", '%s' using 1:2:3:4 with yerrorlines linestyle %s notitle", \
-				series(k, word(backends, j)), word(styles, j))
+			cmd = cmd . sprintf(", '%s' using ($1 + %g):2:3:(top($4)) with yerrorlines linestyle %s notitle", \
+				series(k, word(backends, j)), dodge(j), word(styles, j))
+			if (strstrt(cuthave, sprintf(" %s/%s ", k, word(backends, j))) > 0) {
+				cmd = cmd . cut(j, series(k, word(backends, j)), word(styles, j))
+				cuts = cuts + 1
+			}
 		} else {
 			missing = missing . (missing eq "" ? "" : ", ") . word(backends, j)
 		}
@@ -83,5 +104,8 @@ if (floor) {
 	keycmd = keycmd . ", keyentry with yerrorlines linestyle 51 title floor_title"
 }
 keycmd = keycmd . ", keyentry with lines linestyle 52 title 'ideal (T)'"
+if (cuts > 0) {
+	keycmd = keycmd . ", keyentry with points pointtype 9 pointsize 1.3 linecolor rgb '#404040' title 'interval cut at the top (its end)'"
+}
 eval draw_key
 unset multiplot

@@ -1,13 +1,13 @@
 #!/bin/sh
-# table.sh CSV BASELINE [ENTITIES] [COMPONENTS]: seed 001's table from a CSV that build/ecsbench
-# wrote: per workload and backend, the median time of one run, the storage's peak memory, the
+# table.sh CSV BASELINE [ENTITIES] [COMPONENTS]: the table of Varkor's refactor post from a CSV
+# that build/ecsbench wrote: per workload and backend, the median time of one run, the storage's peak memory, the
 # allocation calls of one run, and each one's ratio to the BASELINE backend's, in parentheses
-# to its left as the seed prints them; memory reuse (peak after the last round / after the
+# to its left as the post prints them; memory reuse (peak after the last round / after the
 # first) where the workload has rounds. Markdown on stdout; one pass over the CSV.
 #
 # Swept workloads are shown at ENTITIES (default, or an empty argument: the largest N of the
 # swept rows) and COMPONENTS (default 2); a swept workload measured at one k only (fragmented)
-# at that k; seed 001's own (varkor-*) at their N and k. An ENTITIES or COMPONENTS that no
+# at that k; Varkor's own (varkor-*) at their N and k. An ENTITIES or COMPONENTS that no
 # swept row has is an error that lists the ones the CSV has.
 # A threaded workload (parallel-iterate: a row per thread count T) is shown at its largest T,
 # which its label names.
@@ -24,7 +24,11 @@ if [ -z "$csv" ] || [ -z "$base" ]; then
 	exit 2
 fi
 [ -r "$csv" ] || { echo "table.sh: cannot read '$csv'" >&2; exit 2; }
-case "$n" in *[!0-9]*) echo "table.sh: ENTITIES must be one entity count, not '$n'" >&2; exit 2 ;; esac
+# ENTITIES as build/ecsbench reads it: a whole number, or one with k (x 1024) or M (x 1048576).
+unit=1 digits=$n
+case "$n" in *[kK]) unit=1024 digits=${n%?} ;; *M) unit=1048576 digits=${n%?} ;; esac
+case "$digits" in *[!0-9]* | [kKM]) echo "table.sh: ENTITIES must be one entity count (64k = 65536, 1M = 1048576), not '$n'" >&2; exit 2 ;; esac
+[ -z "$n" ] || n=$((digits * unit))
 case "$k" in '' | *[!0-9]*) echo "table.sh: COMPONENTS must be one component count, not '$k'" >&2; exit 2 ;; esac
 
 header() { sed -n "s/^# $1 //p" "$csv" | head -n 1; }
@@ -122,7 +126,7 @@ END {
 	printf "From `%s` (%s; %s; ecsbench commit %s), ratios to `%s`.\n", file, date == "" ? "no date" : date,
 		cpu == "" ? "cpu not recorded" : cpu, commit == "" ? "?" : commit, base
 	printf "Time: median of one run; memory: the storage'"'"'s peak; allocations: calls in one run.\n"
-	printf "Swept workloads at N = %s, k = %s unless their label says otherwise; seed 001'"'"'s at their own.\n\n", n, k
+	printf "Swept workloads at N = %s, k = %s unless their label says otherwise; Varkor'"'"'s at their own.\n\n", n, k
 	print "| workload | backend | time | max memory | allocations | reuse |"
 	print "| --- | --- | ---: | ---: | ---: | ---: |"
 	for (i = 1; i <= nw; i++) {

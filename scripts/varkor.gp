@@ -1,5 +1,5 @@
-# varkor.gp: seed 001's fixed-size workloads of one profile, as seed 001's table reports them:
-# time of one run, the storage's peak memory and the allocation calls of one run. A panel each,
+# varkor.gp: Varkor's fixed-size workloads of one profile, as the table of Varkor's refactor post
+# reports them: time of one run, the storage's peak memory and the allocation calls of one run. A panel each,
 # stacked; in each a group of bars per workload, a bar per backend, its value written over it.
 # A noisy row's time has "noisy" after it; a backend that a workload lacks is written "not
 # measured" in its slot, so that an empty slot never reads as zero.
@@ -43,7 +43,7 @@ vgap = 0.055
 ph = (top - bottom - 2 * vgap) / 3
 set lmargin at screen 0.075
 set rmargin at screen 0.985
-set multiplot title sprintf("seed 001's workloads (fixed size, not swept over N): profile %s\n%s\n%s%s", \
+set multiplot title sprintf("Varkor's workloads (from Varkor's refactor post; fixed size, not swept over N): profile %s\n%s\n%s%s", \
 	profile, note, (noisy eq "" ? "" : noisy . "\n"), source) font ",11"
 
 # The bars of one column of data (col, divided by div): a series per backend, in its colour;

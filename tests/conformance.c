@@ -167,7 +167,7 @@ static bool test_misuse(const struct ecs_ops *ops, const struct test_profile *p)
 	return fixture_close(&f);
 }
 
-/* Seed 002's zombies: a destroyed entity's index is reused, and its old handle stays dead. */
+/* Apichattakul's zombies: a destroyed entity's index is reused, and its old handle stays dead. */
 static bool test_generations(const struct ecs_ops *ops, const struct test_profile *p)
 {
 	struct fixture f;

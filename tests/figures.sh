@@ -82,6 +82,13 @@ else
 	check cachegrind-keeps-others "sparse iterate's row (first run only) is gone or changed" \
 		[ "$(instructions sparse iterate)" = 111 ]
 	check cachegrind-adds-new-case "hash create was not added" [ "$(cases hash create)" -eq 1 ]
+	# The floor: a case of its own per workload, N and k (--floor-alone), replaced like the
+	# backends'; and a line of progress as each case ends (the second run had four).
+	check cachegrind-floor "no one floor row per workload: iterate $(cases floor iterate), create $(cases floor create)" \
+		sh -c "[ $(cases floor iterate) -eq 1 ] && [ $(cases floor create) -eq 1 ] && [ '$(instructions floor iterate)' = 222 ]"
+	check cachegrind-progress "no progress line per case: $(grep 'cases done' "$tmp/cg.log" | tr '\n' '|')" \
+		sh -c "[ \$(grep -c '^cachegrind.sh: [1-4] of 4 cases done (' '$tmp/cg.log') -eq 4 ] &&
+			grep -q '^cachegrind.sh: [1-4] of 4 cases done (floor create N=1024 k=2); ' '$tmp/cg.log'"
 	check cachegrind-one-header "the header row is there $(grep -c '^date,' "$cg") times" \
 		[ "$(grep -c '^date,' "$cg")" -eq 1 ]
 	check cachegrind-no-temporary "a temporary file is left beside the CSV" \
@@ -168,9 +175,12 @@ scripts/table.sh "$tmp/T.csv" hash 3000 >"$tmp/out" 2>"$tmp/err"
 rc=$?
 check table-absent-n "ENTITIES=3000: exit $rc, message $(cat "$tmp/err")" \
 	sh -c "[ $rc -eq 2 ] && grep -q 'no swept rows with N = 3000; it has N = 1024, 2048, 4096' '$tmp/err'"
-scripts/table.sh "$tmp/T.csv" hash 1k >"$tmp/out" 2>"$tmp/err"
+scripts/table.sh "$tmp/T.csv" hash 1x >"$tmp/out" 2>"$tmp/err"
 rc=$?
-check table-bad-n "ENTITIES=1k: exit $rc" sh -c "[ $rc -eq 2 ] && grep -q \"not '1k'\" '$tmp/err'"
+check table-bad-n "ENTITIES=1x: exit $rc" sh -c "[ $rc -eq 2 ] && grep -q \"not '1x'\" '$tmp/err'"
+# ENTITIES as the axes write it: 2k is 2048.
+scripts/table.sh "$tmp/T.csv" hash 2k 2 >"$tmp/out" 2>"$tmp/err"
+check table-entities-k "ENTITIES=2k is not N = 2048: $(cat "$tmp/err")" cmp -s "$tmp/out" "$tmp/table.md"
 make -s --no-print-directory table CSV="$tmp/T.csv" ENTITIES=1024 >"$tmp/make-table.out" 2>&1
 rc=$?
 check make-table-csv-entities "make table CSV= ENTITIES=: exit $rc, $(tail -n 2 "$tmp/make-table.out")" \
@@ -203,8 +213,40 @@ plotted() {
 plotted plot-missing-backend -r "$tmp" -i "$tmp/T.csv" -o "$tmp/plots" A
 check plot-writes-time-figures "no iterate.png or create.png" \
 	test -s "$tmp/plots/A/iterate.png" -a -s "$tmp/plots/A/create.png"
-plotted plot-ci-columns -r "$tmp/ci" -o "$tmp/ci-plots" A
+ECSBENCH_GP_TRACE=$tmp/trace-ci plotted plot-ci-columns -r "$tmp/ci" -o "$tmp/ci-plots" A
 check plot-ci-writes "no iterate.png from the CSV with CI columns" test -s "$tmp/ci-plots/A/iterate.png"
+# The profiles figure keeps a slot for each profile and says why one is missing (here AA and AAA
+# have no CSV), so that a figure of profile A alone never reads as a comparison.
+check profiles-say-missing "profiles.gp was not told AA and AAA are missing: $(grep '^profiles.gp' "$tmp/trace-ci" | head -n 1 | tr ';' '\n' | grep absent)" \
+	sh -c "grep '^profiles.gp' '$tmp/trace-ci' | grep \"absent='AA AAA'\" | grep \"absentwhy_AA='no AA.csv:|make bench|PROFILE=AA'\" |
+		grep -q \"absentwhy_AAA='no AAA.csv:|make bench|PROFILE=AAA'\""
+# Three processes: no word on the intervals; one or two: every figure says what they cannot say.
+check intervals-three-processes "a figure of 3 processes warns: $(grep -o 'the intervals are [^.]*' "$tmp/trace-ci" | head -n 1)" \
+	sh -c "! grep -q 'the intervals are' '$tmp/trace-ci'"
+for p in 1 2; do
+	mkdir -p "$tmp/p$p"
+	awk -F, -v OFS=, -v p="$p" '/^#/ { print; next } $1 == "backend" { for (i = 1; i <= NF; i++) if ($i == "processes") c = i; print; next }
+		{ $c = p; print }' "$tmp/ci/A.csv" >"$tmp/p$p/A.csv"
+	ECSBENCH_GP_TRACE=$tmp/trace-p$p scripts/plot.sh -r "$tmp/p$p" -o "$tmp/p$p/plots" A >"$tmp/plot.log" 2>&1
+	want="the intervals are within 1 process and say nothing of another"
+	[ "$p" = 1 ] || want="the intervals are of 2 processes: t with 1 degree of freedom, wide and unsure"
+	n=$(grep '^time.gp' "$tmp/trace-p$p" | grep -cF "$want")
+	check "intervals-$p-process" "the figures of $p process(es) do not say '$want': $n of 2 time figures" \
+		sh -c "[ $n -eq 2 ] && grep '^profiles.gp' '$tmp/trace-p$p' | grep -qF 'A: $want'"
+done
+# The memory figures: create, iterate and fragmented (the workloads whose storage is their own),
+# from live_bytes_per_entity and peak_bytes / N, a series per k and backend; none without those
+# columns (the CSV above has no live_bytes_per_entity).
+mkdir -p "$tmp/mem"
+awk -F, -v OFS=, '/^#/ { print; next } $1 == "backend" { print $0, "live_bytes_per_entity"; next }
+	{ print $0, $17 / $6 / 2 }' "$tmp/ci/A.csv" >"$tmp/mem/A.csv"
+ECSBENCH_GP_TRACE=$tmp/trace-mem plotted plot-memory -r "$tmp/mem" -o "$tmp/mem-plots" A
+check plot-memory-figures "not memory-create.png and memory-iterate.png alone: $(ls "$tmp/mem-plots/A" | grep memory | tr '\n' ' ')" \
+	sh -c "[ \"\$(ls '$tmp/mem-plots/A' | grep memory | tr '\n' ' ')\" = 'memory-create.png memory-iterate.png ' ] &&
+		[ -z \"\$(ls '$tmp/ci-plots/A' | grep memory)\" ]"
+check plot-memory-series "memory.gp was not given every k and backend, with the floor: $(grep '^memory.gp' "$tmp/trace-mem" | tr ';' '\n' | grep 'ks=\|floor=\|workload=' | tr '\n' ' ')" \
+	sh -c "grep '^memory.gp' '$tmp/trace-mem' | grep \"workload='iterate'\" | grep \"ks='1 2 '\" | grep -q 'floor=1' &&
+		grep '^memory.gp' '$tmp/trace-mem' | grep \"workload='create'\" | grep \"backends='hash tree vector sparse archetype alpha beta gamma '\" | grep -q 'floor=0'"
 
 # Histories: a CSV of two gives a figure per workload and history, the lived-in one under the
 # workload's name; a CSV from before histories (no history column) reads as pristine.
@@ -221,7 +263,8 @@ awk -F, -v OFS=, '/^#/ { print; next } { $5 = ""; sub(/,,/, ","); print }' "$tmp
 plotted plot-before-histories -r "$tmp/old" -o "$tmp/old-plots" A
 check plot-before-histories-pristine "a CSV without histories did not read as pristine: $(ls "$tmp/old-plots/A" | tr '\n' ' ')" \
 	test -s "$tmp/old-plots/A/iterate-pristine.png"
-# A cache CSV where only hash was measured at N = 1024, as a short trial leaves it.
+# A cache CSV where only hash was measured at N = 1024, as a short trial leaves it, and the floor
+# at 4096 (cachegrind.sh's --floor-alone case): a bar after the backends', "not measured" at 1024.
 cgcsv=$tmp/cache/cachegrind-A.csv
 mkdir -p "$tmp/cache"
 awk 'BEGIN {
@@ -230,9 +273,12 @@ awk 'BEGIN {
 	for (j = 1; j <= nb; j++)
 		printf "2026-01-02T03:04:05Z,0123456789ab,%s,A,16,iterate,4096,2,8,1,4096,1,1,1,1,1,1,1,1,%.2f,%.2f,32768:8:64,32768:8:64,8388608:16:64,c0ffee\n", b[j], j, j / 10
 	print "2026-01-03T03:04:05Z,fedcba987654,hash,A,16,iterate,1024,2,8,1,1024,1,1,1,1,1,1,1,1,2.5,0,32768:8:64,32768:8:64,8388608:16:64,c0ffee"
+	print "2026-01-02T03:04:05Z,0123456789ab,floor,A,16,iterate,4096,2,8,1,4096,1,1,1,1,1,1,1,1,0.05,0.01,32768:8:64,32768:8:64,8388608:16:64,c0ffee"
 }' >"$cgcsv"
-plotted plot-cache-missing-backend -r "$tmp/cache" -o "$tmp/cache-plots" A
+ECSBENCH_GP_TRACE=$tmp/trace-cache plotted plot-cache-missing-backend -r "$tmp/cache" -o "$tmp/cache-plots" A
 check plot-cache-writes "no cache-iterate.png" test -s "$tmp/cache-plots/A/cache-iterate.png"
+check plot-cache-floor "cache.gp was not given the floor: $(grep '^cache.gp' "$tmp/trace-cache" | tr ';' '\n' | grep 'floor\|have' | tr '\n' ' ')" \
+	sh -c "grep '^cache.gp' '$tmp/trace-cache' | grep -q \"floor=1; .*have1=' hash '; .*have2=' hash tree vector floor '\""
 scripts/plot.sh -r "$tmp/cache" -o "$tmp/cache-plots" A >"$tmp/plot.log" 2>&1
 check plot-quiet "a normal run printed more than the files it wrote: $(grep -v '^plot.sh: wrote' "$tmp/plot.log" | head -n 2)" \
 	sh -c "! grep -qv '^plot.sh: wrote' '$tmp/plot.log'"
@@ -250,12 +296,15 @@ awk 'BEGIN {
 	for (k = 1; k <= 2; k++) for (n = 1024; n <= 2048; n *= 2) for (t = 1; t <= 4; t *= 2) for (j = 1; j <= nb; j++) {
 		# vector lacks T = 4 at k = 2; a row median is 1000 T + the backend number
 		if (b[j] == "vector" && k == 2 && t == 4) continue
-		ns = 1000 * t + j; s = t == 1 ? 1 : t * 0.8 / j
+		# hash at k = 1, T = 4: an interval far above the axis (which ends at 2 T x 1.1)
+		ns = 1000 * t + j; s = t == 1 ? 1 : t * 0.8 / j; hi = b[j] == "hash" && k == 1 && t == 4 ? 20 : s * 1.1
 		printf "%s,A,16,parallel-iterate,lived-in,%d,%d,%d,8,3,3,1,%d,%d,%d,0,%d,%d,%.4f,1.0,%.3f,%.3f,%.3f,100,0,c0ffee\n",
-			b[j], n, k, t, ns, ns - 1, ns + 1, ns - 1, ns + 1, ns / n, s, s * 0.9, s * 1.1
+			b[j], n, k, t, ns, ns - 1, ns + 1, ns - 1, ns + 1, ns / n, s, s * 0.9, hi
 	}
 }' >"$tmp/par/A.csv"
-plotted plot-threaded -r "$tmp/par" -o "$tmp/par-plots" A
+ECSBENCH_GP_TRACE=$tmp/trace-par plotted plot-threaded -r "$tmp/par" -o "$tmp/par-plots" A
+check plot-speedup-cut-marked "the interval above the axis is not marked: $(grep '^speedup.gp' "$tmp/trace-par" | tr ';' '\n' | grep 'cuthave\|ymax')" \
+	sh -c "grep '^speedup.gp' '$tmp/trace-par' | grep -q \"cuthave=' 1/hash '; .*ymax=8;\""
 check plot-speedup-figure "no parallel-iterate-speedup.png" test -s "$tmp/par-plots/A/parallel-iterate-speedup.png"
 check plot-threaded-time-figure "no parallel-iterate.png" test -s "$tmp/par-plots/A/parallel-iterate.png"
 scripts/table.sh "$tmp/par/A.csv" hash 2048 1 >"$tmp/par-table.md" 2>&1
@@ -457,6 +506,9 @@ check plot-full-disk "exit $rc on a full disk ($full_disk_mode): $(cat "$tmp/plo
 		[ -z \"\$(ls -A '$tmp/full-plots' | grep '^\.plot')\" ] && ! grep -q 'plot.sh: wrote' '$tmp/plot.log'"
 full_disk_free
 
+# Figure titles, captions, tables and usage texts name the posts, never "seed 001".
+check posts-named "a script numbers a post: $(grep -liE 'seeds? [0-9]{3}' scripts/*.gp scripts/*.sh | tr '\n' ' ')" \
+	sh -c "! grep -qiE 'seeds? [0-9]{3}' scripts/*.gp scripts/*.sh"
 (cd scripts && gnuplot -e "load 'styles.gp'; show style line 50") >"$tmp/floor" 2>&1
 check palette-floor-dashed "the floor's line style is not dashed: $(cat "$tmp/floor")" grep -q 'dashtype (' "$tmp/floor"
 

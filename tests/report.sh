@@ -2,7 +2,7 @@
 # report.sh: make compare's figures and make report's page, on small real runs into a temporary
 # folder (never results/ or plots/). Checks what a test can see without looking at a picture:
 #   make compare   two runs of profile A: the verdicts, a figure per workload both share (swept
-#                  and seed 001's) beside NEW in NEW-compare/, gnuplot silent; a second
+#                  and Varkor's) beside NEW in NEW-compare/, gnuplot silent; a second
 #                  comparison into the same folder removes the first one's figures; A against
 #                  AAA refused without PROFILES=1 (exit 2, nothing drawn), drawn with it, and the
 #                  output says the drift is then the profiles' difference; bad input (a file that
@@ -101,6 +101,36 @@ bad_compare compare-missing-file "cannot read" OLD="$tmp/none.csv" NEW="$tmp/run
 bad_compare compare-not-a-csv "not an ecsbench CSV" OLD="$tmp/runs/old.csv" NEW="$tmp/bad.csv"
 bad_compare compare-no-new "usage: make compare" OLD="$tmp/runs/old.csv"
 bad_compare compare-bad-profiles "PROFILES=yes" OLD="$tmp/runs/old.csv" NEW="$tmp/runs/new.csv" PROFILES=yes
+# Two runs of one scenario compare as two runs of the workloads do: a verdict per backend and
+# phase, the drift over them; a scenario against a run of the workloads, or against another
+# scenario, is refused (exit 2).
+mkdir -p "$tmp/sc"
+scenario_run() { # scenario_run FILE SCENARIO
+	"$bin" --scenario "scenarios/$2.ini" --set scenario.scale=0.01 --set scenario.frames=3 \
+		--set scenario.warmup=0 --backends sparse,vector --processes 2 --output "$1" 2>"$tmp/sc/run.log"
+}
+if scenario_run "$tmp/sc/one.csv" shooter && scenario_run "$tmp/sc/two.csv" shooter &&
+	scenario_run "$tmp/sc/rts.csv" rts; then
+	make -s --no-print-directory compare OLD="$tmp/sc/one.csv" NEW="$tmp/sc/two.csv" >"$tmp/sc/out" 2>"$tmp/sc/err"
+	rc=$?
+	phases=$(grep -v '^#' "$tmp/sc/one.csv" | awk -F, 'NR > 1' | wc -l)
+	check compare-scenarios "exit $rc, $(tail -n 2 "$tmp/sc/err"); $(ls "$tmp/sc")" \
+		sh -c "[ $rc -eq 0 ] && grep -q '^Scenario shooter: a row per participant and phase' '$tmp/sc/out' &&
+			grep -q '^sparse  *frame  ' '$tmp/sc/out' && grep -q '^vector  *system:move  ' '$tmp/sc/out' &&
+			grep -q '^Verdicts with the drift divided out: ' '$tmp/sc/out' &&
+			grep -q '^$phases rows compared; 0 only in OLD, 0 only in NEW' '$tmp/sc/out' &&
+			grep -q '^sparse,shooter,frame,' '$tmp/sc/two-compare/verdicts.csv'"
+	make -s --no-print-directory compare OLD="$tmp/runs/old.csv" NEW="$tmp/sc/two.csv" >"$tmp/sc/out" 2>"$tmp/sc/err"
+	rc=$?
+	check compare-scenario-against-workloads "exit $rc: $(cat "$tmp/sc/err")" \
+		sh -c "[ $rc -eq 2 ] && grep -q 'is a run of the workloads and .* a scenario.s: their rows measure different things' '$tmp/sc/err'"
+	make -s --no-print-directory compare OLD="$tmp/sc/rts.csv" NEW="$tmp/sc/two.csv" >"$tmp/sc/out" 2>"$tmp/sc/err"
+	rc=$?
+	check compare-two-scenarios "exit $rc: $(cat "$tmp/sc/err")" \
+		sh -c "[ $rc -eq 2 ] && grep -q 'is scenario rts and .* scenario shooter' '$tmp/sc/err'"
+else
+	fail compare-scenarios "build/ecsbench --scenario failed: $(tail -n 3 "$tmp/sc/run.log")"
+fi
 build/ecsbench-compare --profiles "$tmp/runs/old.csv" >/dev/null 2>"$tmp/bad.err"
 rc=$?
 check compare-bin-usage "ecsbench-compare --profiles with one file: exit $rc" \
@@ -157,7 +187,11 @@ check report-every-figure "the page shows $(grep -c '<img ' "$page") images, the
 	[ "$(grep -c '<img ' "$page")" -eq "$nfig" ]
 check report-captions "a figure without a caption" \
 	[ "$(grep -c '<figcaption><b>[^<]*</b>: [A-Za-z0-9]' "$page")" -eq "$nfig" ]
-check report-tables "a table is missing (at a glance, seed 001's, performance)" \
+check report-posts-named "the page numbers a post a reader cannot look up: $(grep -oiE '.{30}seeds? [0-9]{3}.{10}' "$page" | head -n 2)" \
+	sh -c "grep -q \"The table of Varkor's refactor post\" '$page' && ! grep -qiE 'seeds? [0-9]{3}' '$page'"
+check report-two-processes "the page of a run of 2 processes does not say what its intervals cannot" \
+	grep -q '<b>Read the intervals below with care</b>: the intervals are of 2 processes: t with 1 degree of freedom' "$page"
+check report-tables "a table is missing (at a glance, Varkor's, performance)" \
 	sh -c "grep -q 'At a glance' '$page' && grep -q '<th>allocations</th>' '$page' && grep -q '<th>ratio to best</th>' '$page'"
 # The run's answer, the fastest of each row highlighted: the backend the CSV calls best (iterate,
 # N = 2048, k = 1), and a highlighted row per workload and k (iterate, create: k = 1, 2;

@@ -248,6 +248,29 @@ if command -v gnuplot >/dev/null 2>&1; then
 		fail figure-full-disk "exit status $rc ($full_disk_mode): $(cat "$tmp/stderr"); $(ls -a "$tmp/full")"
 	fi
 	full_disk_free
+	# The labels over the bars in plain units and words: a frame of 1,110,000 ns on an axis of µs
+	# reads "1.11 ms" (it read "1.11e+03"), its ratio "3.80 times" (it read "(x3.80)"); a bar
+	# cut at the top has its marker in the key. A synthetic CSV: columns are found by name.
+	{
+		echo "# processes 5, spread over the run (random layout)"
+		echo "scenario,sweep_key,backend,phase,median_ns,ci_low_ns,ci_high_ns,ratio_to_best,vs_best"
+		for row in archetype,292000,1,best vector,1110000,3.8,slower tree,5000000,17.12,slower \
+			floor,150000,, harness,40000,,; do
+			set -- $(echo "$row" | tr ',' ' ')
+			echo "labels,,$1,frame,$2,$(($2 * 9 / 10)),$(($2 * 11 / 10)),${3:-},${4:-}"
+			echo "labels,,$1,system:move,$2,,,,"
+		done
+	} >"$tmp/labels.csv"
+	if scripts/scenario_plot.sh -o "$tmp/plots" -k "$tmp/labels-data" "$tmp/labels.csv" >"$tmp/stdout" 2>"$tmp/stderr" &&
+		grep -q '^1,[^,]*,[^,]*,[^,]*,[^,]*,1.11 ms,0,3.80 times$' "$tmp/labels-data/frames.dat" &&
+		grep -q '^0,[^,]*,[^,]*,[^,]*,[^,]*,292 µs,0,fastest$' "$tmp/labels-data/frames.dat" &&
+		grep -q '^2,[^,]*,[^,]*,[^,]*,[^,]*,5 ms,1,17.12 times$' "$tmp/labels-data/frames.dat" &&
+		grep -q '^3,[^,]*,[^,]*,[^,]*,[^,]*,150 µs,0,0.51 times$' "$tmp/labels-data/frames.dat" &&
+		! grep -q 'e+\|(x' "$tmp/labels-data/frames.dat" && [ "$(cat "$tmp/labels-data/ncut")" = 1 ]; then
+		ok figure-labels-plain
+	else
+		fail figure-labels-plain "$(cat "$tmp/stderr" "$tmp/labels-data/frames.dat" 2>&1)"
+	fi
 	printf 'backend,workload\nhash,iterate\n' > "$tmp/other.csv"
 	scripts/scenario_plot.sh -o "$tmp/plots" "$tmp/other.csv" >/dev/null 2>"$tmp/stderr"
 	if [ $? -eq 2 ] && grep -q "is not a scenario CSV" "$tmp/stderr"; then
@@ -266,6 +289,15 @@ if (cd "$tmp/cwd" && "$root/$bin" --scenario "$root/scenarios/particles.ini" \
 	ok default-output
 else
 	fail default-output "$(ls "$tmp/cwd/results"; tail -n 3 "$tmp/stderr")"
+fi
+# The run says how many rows its CSV has (a row per participant and phase, not per participant),
+# "1 process", and that one process's intervals say nothing of another.
+rows=$(grep -v '^#' "$tmp/cwd/results/scenario-particles.csv" | tail -n +2 | wc -l)
+if grep -q "^ecsbench: wrote results/scenario-particles.csv: $rows rows from 1 process in " "$tmp/stderr" &&
+	[ "$rows" -gt 3 ] && grep -q '^ecsbench: 1 process: every interval is within that process' "$tmp/stderr"; then
+	ok wrote-rows-of-the-csv
+else
+	fail wrote-rows-of-the-csv "the CSV has $rows rows: $(grep 'wrote\|process:' "$tmp/stderr")"
 fi
 
 # The check build aborts if anything that makes values or draws decisions the harness's way

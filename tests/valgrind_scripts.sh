@@ -1,7 +1,7 @@
 #!/bin/sh
 # valgrind_scripts.sh: the valgrind scripts end to end, on the tiniest real cases, into a
 # temporary folder: scripts/cachegrind.sh (make cachegrind) writes a row per case with data
-# references and misses counted; scripts/profile.sh (make profile) writes a report naming the
+# references and misses counted, the floor's (--floor-alone) among them; scripts/profile.sh (make profile) writes a report naming the
 # backend's functions; scripts/callgrind-pair.sh prints the backend's line and the floor's. Each
 # runs build/cachegrind/ecsbench under valgrind in one process (a measuring child process would
 # run outside valgrind and count nothing). Ends with "N passed, N failed".
@@ -19,10 +19,11 @@ if scripts/cachegrind.sh -b sparse,archetype -w iterate -n 1024 -k 1 -o "$tmp/cg
 	rows=$(grep -v '^#' "$tmp/cg.csv" | tail -n +2 | wc -l)
 	col=$(grep -v '^#' "$tmp/cg.csv" | head -n 1 | tr ',' '\n' | grep -nx 'd_refs' | cut -d: -f1)
 	zero=$(grep -v '^#' "$tmp/cg.csv" | tail -n +2 | awk -F, -v c="${col:-0}" '!($c > 0)' | wc -l)
-	if [ "$rows" -eq 2 ] && [ -n "$col" ] && [ "$zero" -eq 0 ]; then
+	floors=$(grep -c ',floor,A,' "$tmp/cg.csv")
+	if [ "$rows" -eq 3 ] && [ "$floors" -eq 1 ] && [ -n "$col" ] && [ "$zero" -eq 0 ]; then
 		ok cachegrind
 	else
-		fail cachegrind "$rows rows, d_refs column '${col}', $zero rows without data references"
+		fail cachegrind "$rows rows ($floors of the floor), d_refs column '${col}', $zero rows without data references"
 	fi
 else
 	fail cachegrind "exit status $?: $(grep -v '==' "$tmp/cg.log" | tail -n 5)"
