@@ -99,7 +99,7 @@ bad sweep-too-many "entities alive after" --scenario $shooter \
 # Parallel systems: the thread count is the file's (scenario.threads), not --threads; more
 # threads than CPUs, or a bad parallel value, refused before anything runs.
 par=scenarios/particles-parallel.ini
-bad threads-refused "--threads does not apply to a scenario run" --scenario $par --threads 2
+bad threads-refused "--threads does not apply to a scenario run" --scenario $par --threads 1
 bad threads-too-many "threads = $(($(nproc) + 1)): this process may run on $(nproc) CPUs" \
 	--scenario $par --set scenario.threads=$(($(nproc) + 1))
 bad parallel-bad-value "system.gravity.parallel = yes: not true or false" --scenario $par \
