@@ -164,13 +164,13 @@ HARNESS_SRC := harness/main.c harness/cli.c harness/plan.c harness/pass.c harnes
 	harness/world.c harness/history.c harness/parallel.c \
 	harness/update.c harness/stats.c harness/alloc.c harness/scenario_file.c \
 	harness/scenario_engine.c harness/scenario_run.c harness/output.c harness/machine.c
-TEST_SRC := tests/conformance.c tests/ops.c tests/model.c harness/alloc.c
+TEST_SRC := tests/conformance.c tests/runner.c tests/ops.c tests/model.c harness/alloc.c
 # The scenario file layer's own test program (it needs no backend).
-SCENARIO_TEST_SRC := tests/scenario_file.c harness/scenario_file.c
+SCENARIO_TEST_SRC := tests/scenario_file.c tests/runner.c harness/scenario_file.c
 # The scenario engine's test program: every backend, the floor and the harness alone. With the
 # harness but its main: a parallel system's pass runs on parallel.c's pool, which comes with the
 # parallel-iterate workload and what it needs.
-ENGINE_TEST_SRC := tests/scenario_engine.c $(filter-out harness/main.c,$(HARNESS_SRC))
+ENGINE_TEST_SRC := tests/scenario_engine.c tests/runner.c $(filter-out harness/main.c,$(HARNESS_SRC))
 
 # Variants: the optimised build, and the sanitizer builds the tests also run: ASan+UBSan, and
 # ThreadSanitizer for the parallel pass (gcc's, libtsan; scripts/deps.sh checks for it).
@@ -179,7 +179,7 @@ TSAN_FLAGS := -O1 -fsanitize=thread -fno-omit-frame-pointer
 
 objs = $(patsubst %.c,$(1)/%.o,$(2))
 
-FUZZ_SRC := tests/fuzz.c tests/ops.c tests/model.c harness/alloc.c
+FUZZ_SRC := tests/fuzz.c tests/runner.c tests/ops.c tests/model.c harness/alloc.c
 FUZZ_BIN := build/fuzz/fuzz
 FUZZ_SECONDS ?= 60
 
@@ -204,7 +204,7 @@ ASAN_ENGINE_TEST_BIN := build/asan/scenario_engine
 # The parallel pass on every backend under ThreadSanitizer (tests/parallel.c, with the harness
 # but its main), and the harness itself, for a short parallel-iterate run (tests/run.sh).
 TSAN_TEST_BIN := build/tsan/parallel
-TSAN_TEST_SRC := tests/parallel.c tests/ops.c tests/model.c $(filter-out harness/main.c,$(HARNESS_SRC))
+TSAN_TEST_SRC := tests/parallel.c tests/runner.c tests/ops.c tests/model.c $(filter-out harness/main.c,$(HARNESS_SRC))
 TSAN_BIN := build/tsan/ecsbench
 
 .PHONY: all deps deps-fuzz deps-tsan deps-valgrind deps-plots deps-browser bench bench-locked reference plots cachegrind profile table answer \

@@ -11,7 +11,6 @@
  * Ends with "N passed, N failed".
  */
 #include <dirent.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,18 +18,7 @@
 #include "../harness/scenario_engine.h"
 #include "check.h"
 
-static const char *current_test;
 static const char *scenario_dir = "scenarios";
-
-void check_failed(const char *file, int line, const char *fmt, ...)
-{
-	va_list ap;
-	printf("FAIL %s: %s:%d: ", current_test, file, line);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-}
 
 static bool parse(struct scenario *sc, const char *text)
 {
@@ -593,17 +581,9 @@ int main(int argc, char **argv)
 		{"parallel-churn-agree", test_parallel_churn_agree},
 		{"parallel-shipped-agree", test_parallel_shipped_agree},
 	};
-	unsigned passed = 0, failed = 0;
 	for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
-		current_test = tests[i].name;
-		if (tests[i].fn()) {
-			printf("ok   scenario-engine/%s\n", tests[i].name);
-			passed++;
-		} else {
-			printf("FAIL scenario-engine/%s\n", tests[i].name);
-			failed++;
-		}
+		runner_begin("scenario-engine/%s", tests[i].name);
+		runner_end(tests[i].fn());
 	}
-	printf("%u passed, %u failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return runner_summary();
 }
