@@ -19,10 +19,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "driver.h"
-#include "output.h"
-#include "scenario_run.h"
-#include "stats.h"
+#include "core/driver.h"
+#include "core/output.h"
+#include "scenario/scenario_run.h"
+#include "core/stats.h"
 
 extern volatile pid_t driver_child;
 extern char driver_pinning[];

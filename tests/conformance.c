@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../harness/alloc.h"
+#include "../harness/core/alloc.h"
 #include "check.h"
 #include "ops.h"
 

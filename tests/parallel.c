@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../harness/parallel.h"
+#include "../harness/core/parallel.h"
 #include "check.h"
 #include "ops.h"
 

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../harness/scenario.h"
-#include "../harness/scenario_engine.h"
+#include "../harness/scenario/scenario.h"
+#include "../harness/scenario/scenario_engine.h"
 #include "check.h"
 
 static const char *scenario_dir = "scenarios";

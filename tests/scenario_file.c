@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../harness/scenario.h"
+#include "../harness/scenario/scenario.h"
 #include "check.h"
 
 static const char *scenario_dir = "scenarios";

@@ -2,9 +2,9 @@
 # variation.sh: the experiments of docs/variation.md (issue 11: why separate processes of the same
 # command disagree), each re-run with one command.
 #
-#   scripts/variation.sh run EXPERIMENT...   measure (all: every experiment, about 25 min)
-#   scripts/variation.sh summary DIR...      the tables of docs/variation.md from measured data
-#   scripts/variation.sh list                the experiments and their arms
+#   scripts/studies/variation.sh run EXPERIMENT...   measure (all: every experiment, about 25 min)
+#   scripts/studies/variation.sh summary DIR...      the tables of docs/variation.md from measured data
+#   scripts/studies/variation.sh list                the experiments and their arms
 #
 # An experiment turns one factor on or off. Each process is a fresh build/ecsbench
 # --processes 1 --trace-samples, and the arms alternate process by process (A B C A B C ...,
@@ -21,7 +21,7 @@
 # The summary reads only these two files. Costs: each process takes 2 to 6 s on an idle 2-CPU
 # machine (twice that under load); the CSVs are a few hundred KiB per experiment.
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 bin=${ECSBENCH:-build/ecsbench}
 out=${OUT:-/tmp/ecsbench-variation}
 per_arm=${PER_ARM:-12}
@@ -317,11 +317,11 @@ summary() {
 	grep '^#' "$dir/README" 2>/dev/null | sed 's/^# /    /'
 	echo
 	if [ "$(basename "$dir")" = probe ]; then
-		awk -F, -f scripts/variation-probe.awk "$dir/samples.csv"
+		awk -F, -f scripts/studies/variation-probe.awk "$dir/samples.csv"
 	elif [ "$(basename "$dir")" = harness ]; then
-		awk -F, -f scripts/variation-harness.awk "$dir"/pin-last-*.csv "$dir"/cpu0-*.csv "$dir/samples.csv"
+		awk -F, -f scripts/studies/variation-harness.awk "$dir"/pin-last-*.csv "$dir"/cpu0-*.csv "$dir/samples.csv"
 	else
-		awk -F, -f scripts/variation.awk "$dir/processes.csv" "$dir/samples.csv"
+		awk -F, -f scripts/studies/variation.awk "$dir/processes.csv" "$dir/samples.csv"
 	fi
 }
 
@@ -346,7 +346,7 @@ list)
 	describe
 	;;
 *)
-	echo "usage: scripts/variation.sh run EXPERIMENT...|all; summary DIR...; list" >&2
+	echo "usage: scripts/studies/variation.sh run EXPERIMENT...|all; summary DIR...; list" >&2
 	echo "experiments: $experiments" >&2
 	exit 2
 	;;

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../impls/ecs.h"
+#include "../../impls/ecs.h"
 
 /* The profiles of Vigier's post. */
 struct profile {

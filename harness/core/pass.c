@@ -27,8 +27,8 @@
 #include <unistd.h>
 
 #include "driver.h"
-#include "scenario_run.h"
-#include "world.h"
+#include "../scenario/scenario_run.h"
+#include "../sweep/world.h"
 
 /*
  * Pins the process to the CPU it runs on now, so that its samples do not migrate. Not always the

@@ -66,7 +66,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../impls/ecs.h"
+#include "../../impls/ecs.h"
 #include "scenario.h"
 
 enum scenario_mode {

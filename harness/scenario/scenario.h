@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../impls/ecs.h"
+#include "../../impls/ecs.h"
 
 enum {
 	SCENARIO_NAME_MAX_LEN = 31, /* characters in a name the user gives */

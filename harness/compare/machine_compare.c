@@ -20,8 +20,8 @@
 #include <string.h>
 
 #include "csvread.h"
-#include "machine.h"
-#include "stats.h"
+#include "../core/machine.h"
+#include "../core/stats.h"
 
 static double value_of_key(const char *line, const char *key)
 {

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "driver.h"
-#include "history.h"
+#include "../sweep/history.h"
 #include "stats.h"
 
 #ifndef ECSB_COMMIT

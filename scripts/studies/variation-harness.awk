@@ -1,4 +1,4 @@
-# variation-harness.awk: the harness experiment of scripts/variation.sh (docs/variation.md): the
+# variation-harness.awk: the harness experiment of scripts/studies/variation.sh (docs/variation.md): the
 # reported command run as a user runs it. Reads the runs' CSVs (named ARM-RUN.csv), then the
 # samples.csv of their trace lines (-F,). Per run and N: what the CSV says (vector's and
 # archetype's median ns per entity with their 95% intervals across the 5 processes, each one's

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "measure.h"
+#include "../core/measure.h"
 #include "world.h"
 
 #ifdef ECSB_CHECK_TIMED

@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "history.h"
-#include "scenario_run.h"
+#include "../sweep/history.h"
+#include "../scenario/scenario_run.h"
 #include "parallel.h"
 
 void usage_error(const char *fmt, ...)

@@ -16,8 +16,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "alloc.h"
-#include "bench.h"
+#include "../core/alloc.h"
+#include "../core/bench.h"
 
 enum { COMP_HEALTH = 3, COMP_RELATIONSHIP = 4, VALUE_TYPES = 4, FIRST_OTHER_TYPE = 5 };
 

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../impls/ecs.h"
+#include "../../impls/ecs.h"
 
 #define CPU_LIST_MAX 1024u
 

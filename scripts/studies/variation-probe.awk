@@ -1,4 +1,4 @@
-# variation-probe.awk: the probe of scripts/variation.sh (docs/variation.md), from its
+# variation-probe.awk: the probe of scripts/studies/variation.sh (docs/variation.md), from its
 # samples.csv (-F,): one process on each CPU at the same time, each timing vector's and
 # archetype's iterate in turn. Samples are put in one-second bins by the time they ended; per bin
 # and CPU the median CPU time per entity of each backend. A bin is slow when vector's median is

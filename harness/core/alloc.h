@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-#include "../impls/ecs.h"
+#include "../../impls/ecs.h"
 
 struct counting_alloc {
 	uint64_t allocations; /* malloc and realloc calls that returned a block */

@@ -23,11 +23,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "driver.h"
+#include "../core/driver.h"
 #include "scenario_engine.h"
 #include "scenario_run.h"
-#include "stats.h"
-#include "world.h"
+#include "../core/stats.h"
+#include "../sweep/world.h"
 
 #define DEFAULT_POINTS 6u
 #define MAX_POINTS 50u

@@ -29,7 +29,7 @@
 #include <string.h>
 
 #include "history.h"
-#include "parallel.h"
+#include "../core/parallel.h"
 #include "world.h"
 
 struct floor {

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "history.h"
-#include "measure.h"
+#include "../core/measure.h"
 
 const struct history histories[] = {
 	{

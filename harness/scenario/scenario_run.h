@@ -25,7 +25,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cli.h"
+#include "../core/cli.h"
 #include "scenario.h"
 
 struct run;

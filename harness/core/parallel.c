@@ -29,9 +29,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "history.h"
+#include "../sweep/history.h"
 #include "parallel.h"
-#include "world.h"
+#include "../sweep/world.h"
 
 /* How long an idle thread waits for the next job before it sleeps: far longer than the gap
  * between two runs of a sample (the harness's bookkeeping, a microsecond or so) and than one

@@ -35,7 +35,7 @@
 
 #include "machine.h"
 #include "stats.h"
-#include "world.h"
+#include "../sweep/world.h"
 
 #ifdef ECSB_CALLGRIND
 #include <valgrind/valgrind.h>

@@ -40,8 +40,8 @@
 #include <string.h>
 
 #include "csvread.h"
-#include "machine.h"
-#include "stats.h"
+#include "../core/machine.h"
+#include "../core/stats.h"
 
 #define SAME_MARGIN 0.05 /* "same": the interval lies within +-5% */
 #define BOOTSTRAP_RESAMPLES 2000

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 
 #include "driver.h"
-#include "history.h"
-#include "scenario_run.h"
+#include "../sweep/history.h"
+#include "../scenario/scenario_run.h"
 
 static bool with_floor(const struct options *o, const struct workload *w)
 {

@@ -52,9 +52,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "alloc.h"
-#include "bench.h"
-#include "parallel.h"
+#include "../core/alloc.h"
+#include "../core/bench.h"
+#include "../core/parallel.h"
 #include "scenario_engine.h"
 
 /* The engine's command lists: a system's removes, adds and despawns, and the kind list (a

@@ -1,4 +1,4 @@
-# variation.awk: the tables of one experiment of scripts/variation.sh (docs/variation.md), from
+# variation.awk: the tables of one experiment of scripts/studies/variation.sh (docs/variation.md), from
 # its processes.csv and samples.csv (given in that order, -F,). Per process, the median of its
 # timed samples per backend (ns per entity, wall and CPU time); per arm, their geometric mean,
 # the spread of the processes (standard deviation of the logs, in %), the archetype/vector ratio

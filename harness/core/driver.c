@@ -34,7 +34,7 @@
 #include <unistd.h>
 
 #include "driver.h"
-#include "world.h"
+#include "../sweep/world.h"
 
 #define CHILD_FD 3
 #define LONG_RUN_NS (3600 * 1e9) /* a run estimated to take longer says so */

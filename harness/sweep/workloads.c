@@ -18,7 +18,7 @@
 #include <time.h>
 
 #include "history.h"
-#include "measure.h"
+#include "../core/measure.h"
 #include "world.h"
 
 const struct profile profiles[] = {
