@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "core/driver.h"
+#include "core/measure.h"
 #include "core/output.h"
 #include "scenario/scenario_run.h"
 #include "core/stats.h"
@@ -115,7 +116,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	c.tty = isatty(STDERR_FILENO);
-	uint64_t start = now_ns();
+	uint64_t start = measure_now_ns();
 	if (drive(&o, &plan, &c)) {
 		output_discard(&out);
 		fprintf(stderr, "ecsbench: nothing was written; %s was left as it was\n", o.output);
@@ -148,7 +149,7 @@ int main(int argc, char **argv)
 	}
 	fprintf(stderr, "ecsbench: wrote %s: %d row%s from %u process%s in %.1f s", o.output, written,
 	        written == 1 ? "" : "s", c.processes_done, c.processes_done == 1 ? "" : "es",
-	        (double)(now_ns() - start) / 1e9);
+	        (double)(measure_now_ns() - start) / 1e9);
 	if (c.failures || c.mismatches)
 		fprintf(stderr, "; %u rows failed, %u checksum mismatches", c.failures, c.mismatches);
 	fputc('\n', stderr);

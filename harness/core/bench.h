@@ -140,6 +140,4 @@ int run_sample(struct run *run, uint32_t inner, struct sample_time *t, bool trac
 int run_finish(struct run *run, bool verify);
 void run_free(struct run *run);
 
-uint64_t now_ns(void);
-
 #endif

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "driver.h"
+#include "measure.h"
 #include "../sweep/world.h"
 
 #define CHILD_FD 3
@@ -71,7 +72,7 @@ static void format_duration(char *buf, size_t len, double s)
 static void progress_show(struct progress *pr, bool force)
 {
 	struct collection *c = pr->c;
-	uint64_t now = now_ns();
+	uint64_t now = measure_now_ns();
 	double since = (double)(now - pr->last_shown_ns) / 1e9;
 	/* On a terminal one line rewritten every second; in a log a line every 10 s. */
 	if (!force && since < (c->tty ? 1.0 : 10.0))
@@ -157,7 +158,7 @@ static void on_sample_begin(void *ctx, uint32_t g, uint32_t p, uint32_t s, doubl
 	pr->participant = p;
 	pr->sample = s;
 	pr->in_sample = true;
-	pr->sample_start_ns = now_ns();
+	pr->sample_start_ns = measure_now_ns();
 	pr->sample_estimate_ns = estimate_ns;
 	/* After the first process, a sample is about as long as that row's samples so far. */
 	if (estimate_ns <= 0 && g < pr->plan->count && p < pr->plan->groups[g].participants &&
@@ -565,7 +566,7 @@ static int run_child(const struct options *o, struct plan *plan, struct progress
 
 	pr->pass = pass;
 	pr->in_sample = false;
-	pr->pass_start_ns = now_ns();
+	pr->pass_start_ns = measure_now_ns();
 	char buf[65536];
 	size_t have = 0;
 	bool done = false, bad = false;
@@ -620,13 +621,13 @@ static int run_child(const struct options *o, struct plan *plan, struct progress
 
 int drive(const struct options *o, struct plan *plan, struct collection *c)
 {
-	struct progress pr = {.c = c, .plan = plan, .start_ns = now_ns()};
+	struct progress pr = {.c = c, .plan = plan, .start_ns = measure_now_ns()};
 	if (o->processes == 1) {
 		measuring_process_setup(o, driver_pinning, sizeof driver_pinning, &driver_malloc_mode,
 		                        &plan->cpus);
 		struct pass_events ev = collect_events;
 		ev.ctx = &pr;
-		pr.pass_start_ns = now_ns();
+		pr.pass_start_ns = measure_now_ns();
 		watched_pass(o, plan, 0, &ev, &c->machine[0]);
 		c->processes_done = 1;
 	} else {
@@ -637,7 +638,7 @@ int drive(const struct options *o, struct plan *plan, struct collection *c)
 				/* The later processes sample as the first one decided. */
 				memcpy(plan->sampling, c->sampling,
 				       (size_t)plan->count * plan->max_participants * sizeof *plan->sampling);
-				pr.pass_ns = (double)(now_ns() - pr.pass_start_ns);
+				pr.pass_ns = (double)(measure_now_ns() - pr.pass_start_ns);
 				progress_estimate(&pr, pr.pass_ns * o->processes);
 			}
 			c->processes_done = pass + 1;

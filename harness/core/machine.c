@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "machine.h"
+#include "measure.h"
 #include "stats.h"
 #include "../sweep/world.h"
 
@@ -42,13 +43,6 @@
 #endif
 
 /* --- the fingerprint ---------------------------------------------------------------------- */
-
-static uint64_t thread_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
 
 static int compare_double(const void *a, const void *b)
 {
@@ -77,12 +71,12 @@ static double fingerprint_stream(unsigned char *m)
 	                           sizeof(struct mass)};
 	double ns[MACHINE_STREAM_PASSES];
 	update_batch(&b, 2, size);
-	clobber_memory();
+	measure_clobber();
 	for (uint32_t r = 0; r < MACHINE_STREAM_PASSES; r++) {
-		uint64_t t0 = thread_ns();
+		uint64_t t0 = measure_cpu_ns();
 		update_batch(&b, 2, size);
-		clobber_memory();
-		ns[r] = (double)(thread_ns() - t0) / n;
+		measure_clobber();
+		ns[r] = (double)(measure_cpu_ns() - t0) / n;
 	}
 	return median_of(ns, MACHINE_STREAM_PASSES);
 }
@@ -111,10 +105,10 @@ static double fingerprint_chase(unsigned char *m, uint32_t *order)
 		at = *(const uint32_t *)(const void *)(m + (size_t)at * 64);
 	double ns[MACHINE_CHASE_BLOCKS];
 	for (uint32_t r = 0; r < MACHINE_CHASE_BLOCKS; r++) {
-		uint64_t t0 = thread_ns();
+		uint64_t t0 = measure_cpu_ns();
 		for (uint32_t s = 0; s < MACHINE_CHASE_STEPS; s++)
 			at = *(const uint32_t *)(const void *)(m + (size_t)at * 64);
-		ns[r] = (double)(thread_ns() - t0) / MACHINE_CHASE_STEPS;
+		ns[r] = (double)(measure_cpu_ns() - t0) / MACHINE_CHASE_STEPS;
 	}
 	sink = at;
 	(void)sink;
@@ -128,7 +122,7 @@ void machine_fingerprint(struct machine_process *p)
 	if (RUNNING_ON_VALGRIND)
 		return;
 #endif
-	uint64_t start = now_ns();
+	uint64_t start = measure_now_ns();
 	size_t bytes = (size_t)MACHINE_CHASE_LINES * 64, order_bytes = MACHINE_CHASE_LINES * 4;
 	unsigned char *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 	                        -1, 0);
@@ -141,7 +135,7 @@ void machine_fingerprint(struct machine_process *p)
 		madvise(order, order_bytes, MADV_NOHUGEPAGE);
 		p->stream_ns = fingerprint_stream(m);
 		p->chase_ns = fingerprint_chase(m, order);
-		p->fingerprint_ms = (double)(now_ns() - start) / 1e6;
+		p->fingerprint_ms = (double)(measure_now_ns() - start) / 1e6;
 	}
 	if (m != MAP_FAILED)
 		munmap(m, bytes);
@@ -346,7 +340,7 @@ struct machine_watch *machine_watch_start(int cpu)
 		qsort(w->tasks.v, w->tasks.count, sizeof *w->tasks.v, by_tid);
 	}
 	w->own_s = own_cpu_s();
-	w->start_ns = now_ns();
+	w->start_ns = measure_now_ns();
 	return w;
 }
 
@@ -400,7 +394,7 @@ void machine_watch_end(struct machine_watch *w, struct machine_process *p)
 	p->busiest[0] = '\0';
 	if (!w)
 		return;
-	double seconds = (double)(now_ns() - w->start_ns) / 1e9, own = own_cpu_s() - w->own_s;
+	double seconds = (double)(measure_now_ns() - w->start_ns) / 1e9, own = own_cpu_s() - w->own_s;
 	struct cpu_ticks all, mine;
 	uint32_t running;
 	p->cpu = w->cpu;

@@ -1,6 +1,7 @@
 /*
- * measure.h: marks around the timed region of every workload, for tools that measure it alone.
- * Empty in the normal build. In the callgrind build (make cachegrind / make profile compile with
+ * measure.h: what the one timed region of the harness is made of (participant.c's
+ * participant_sample): its two clocks (measure.c), the compiler barrier that closes it, and the
+ * marks around it, for tools that measure it alone. The marks are empty in the normal build. In the callgrind build (make cachegrind / make profile compile with
  * -DECSB_CALLGRIND into build/cachegrind/) they switch callgrind's event collection on and off,
  * so that with --collect-atstart=no its counts (instructions, D refs, cache misses) cover the
  * timed loops and nothing else: not the setup, the value generation or the checksums. Valgrind
@@ -8,6 +9,16 @@
  */
 #ifndef ECSB_MEASURE_H
 #define ECSB_MEASURE_H
+
+#include <stdint.h>
+
+/* CLOCK_MONOTONIC, in ns: the wall clock of samples, progress and durations. */
+uint64_t measure_now_ns(void);
+/* CLOCK_THREAD_CPUTIME_ID, in ns: the calling thread's time on a CPU (--clock cpu). */
+uint64_t measure_cpu_ns(void);
+
+/* google benchmark's ClobberMemory: the compiler must assume all memory was read and written. */
+static inline void measure_clobber(void) { __asm__ volatile("" : : : "memory"); }
 
 /*
  * The check build (build/check/, -DECSB_CHECK_TIMED, run by make test) also marks the timed

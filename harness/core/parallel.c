@@ -407,7 +407,7 @@ static int parallel_iterate_execute(struct run *run)
 			            parallel_pool_threads(pool), ecs_status_name(rc));
 		visited += n;
 	}
-	clobber_memory();
+	measure_clobber();
 	run->visited = visited;
 	return 0;
 }

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "driver.h"
+#include "measure.h"
 #include "../scenario/scenario_run.h"
 #include "../sweep/world.h"
 
@@ -148,7 +149,7 @@ static void trace_sample(const struct options *o, const struct group *gr, uint32
 	        pass + 1, participant_name(o, gr, p), gr->workload->name, gr->n, gr->k,
 	        s == UINT32_MAX ? -1 : (int)s,
 	        s == UINT32_MAX ? "calibration" : s < o->warmup ? "warmup" : "timed", inner, t->wall_ns,
-	        t->cpu_ns, t->minflt, t->majflt, t->nvcsw, t->nivcsw, t->cpu, now_ns());
+	        t->cpu_ns, t->minflt, t->majflt, t->nvcsw, t->nivcsw, t->cpu, measure_now_ns());
 }
 
 /* A sample's time on the clock the run measures with (--clock). A threaded workload's sample is
@@ -280,7 +281,7 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 	memset(&values, 0, sizeof values);
 	memset(&writes, 0, sizeof writes);
 	ev->group_begin(ev->ctx, g);
-	uint64_t phase_start[5] = {now_ns()}; /* setup, calibration, samples, finish, free */
+	uint64_t phase_start[5] = {measure_now_ns()}; /* setup, calibration, samples, finish, free */
 	/* a scenario makes its own values (scenario_engine.c) */
 	bool no_values = !gr->scenario &&
 	                 (values_make(&values, gr->n, o->seed, 0, o->component_size) ||
@@ -328,7 +329,7 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 	 * has made exactly one; the others' at the end, where their state does not depend on how
 	 * many runs were made. Later processes take the sampling decided here and verify nothing.
 	 */
-	phase_start[1] = now_ns();
+	phase_start[1] = measure_now_ns();
 	bool first = pass == 0;
 	bool calibrate = first && (o->inner == 0 || o->warmup > 0);
 	bool verified_early = false;
@@ -367,7 +368,7 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 	/* The samples: round s of every participant, in an order that rotates from round to round;
 	 * timed sample r of every participant falls in round o->warmup + r, so that samples paired
 	 * by process and round were taken close together. */
-	phase_start[2] = now_ns();
+	phase_start[2] = measure_now_ns();
 	uint32_t rounds = o->warmup + o->reps;
 	for (uint32_t s = 0; s < rounds; s++) {
 		if (s == o->warmup)
@@ -407,7 +408,7 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 		}
 	}
 
-	phase_start[3] = now_ns();
+	phase_start[3] = measure_now_ns();
 	for (uint32_t p = 0; p < np; p++) {
 		struct participant *x = &ps[p];
 		if (x->failed)
@@ -426,14 +427,14 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 		ev->row(ev->ctx, g, p, &x->r);
 	}
 	ev->group_end(ev->ctx, g);
-	phase_start[4] = now_ns();
+	phase_start[4] = measure_now_ns();
 	for (uint32_t p = 0; p < np && !apart; p++)
 		run_free(ps[p].run);
 	/* Where a group's time went, for --trace-samples: the harness's own cost, beside the
 	 * samples (setup, calibration, finish and freeing are untimed but take the run's time). */
 	if (o->trace_samples) {
 		char label[160];
-		uint64_t end = now_ns();
+		uint64_t end = measure_now_ns();
 		fprintf(stderr, "ecsbench-trace-group %u %s setup %.3f calibration %.3f samples %.3f "
 		                "finish %.3f free %.3f\n",
 		        pass + 1, group_label(gr, label, sizeof label),
@@ -493,7 +494,7 @@ void pass_run(const struct options *o, const struct plan *plan, uint32_t pass,
 	for (uint32_t g = 0; g < plan->count; g++) {
 		uint32_t np = plan->groups[g].participants;
 		/* The order of the participants' samples in this process. */
-		uint32_t *order = permutation(o->seed, (uint64_t)(pass + 1) << 32 | g, np);
+		uint32_t *order = rng_permutation(o->seed, (uint64_t)(pass + 1) << 32 | g, np);
 		uint32_t fallback[MAX_LIST + 2];
 		if (!order) {
 			for (uint32_t p = 0; p < np; p++)

@@ -1,5 +1,5 @@
 /*
- * stats.c: the statistics of a row and of a comparison (see stats.h), and the clock.
+ * stats.c: the statistics of a row and of a comparison (see stats.h).
  * Within a process, medians and median absolute deviations (nanobench's choice: a few slow
  * samples do not move them); across processes, the mean and spread of the processes' log
  * medians, which is what a row's centre, its interval and every ratio are made of.
@@ -7,17 +7,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "bench.h"
 #include "stats.h"
-
-uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static int compare_double(const void *a, const void *b)
 {

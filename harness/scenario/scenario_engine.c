@@ -54,7 +54,9 @@
 
 #include "../core/alloc.h"
 #include "../core/bench.h"
+#include "../core/measure.h"
 #include "../core/parallel.h"
+#include "../core/rng.h"
 #include "scenario_engine.h"
 
 /* The engine's command lists: a system's removes, adds and despawns, and the kind list (a
@@ -74,17 +76,10 @@ enum { NO_BIT = -1 };
 
 /* --- the engine's generator: splitmix64, inline ------------------------------------------ */
 
-static inline uint64_t mix64(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 static inline uint64_t draw(uint64_t *state)
 {
 	*state += 0x9e3779b97f4a7c15ull;
-	return mix64(*state);
+	return rng_mix64(*state);
 }
 
 /* Uniform in 0..n-1 (n >= 1), without division. */
@@ -475,7 +470,7 @@ static int make_tables(struct scenario_engine *e)
 		e->table[t] = own_alloc(e, (size_t)n * e->sizes[t]);
 		if (!e->table[t])
 			return -1;
-		uint64_t state = mix64(sc->seed ^ mix64(0x7a61u + t));
+		uint64_t state = rng_mix64(sc->seed ^ rng_mix64(0x7a61u + t));
 		for (size_t b = 0; b < (size_t)n * e->sizes[t]; b++)
 			e->table[t][b] = (unsigned char)(draw(&state) >> 56);
 	}
@@ -759,7 +754,7 @@ static void shuffle_commands(struct command_list *l, uint64_t key)
 /* The key of a list's order this frame (shuffle_commands). */
 static uint64_t list_key(const struct scenario_engine *e, uint32_t list)
 {
-	return mix64(e->order_seed ^ ((uint64_t)e->frame << 16 | list));
+	return rng_mix64(e->order_seed ^ ((uint64_t)e->frame << 16 | list));
 }
 
 /*
@@ -1251,11 +1246,7 @@ void scenario_engine_rest(struct scenario_engine *e)
 /* The clock the run measures frames with: phases on the same one add up to the frame. */
 static inline uint64_t engine_now(const struct scenario_engine *e)
 {
-	if (!e->cpu_clock)
-		return now_ns();
-	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return e->cpu_clock ? measure_cpu_ns() : measure_now_ns();
 }
 
 void scenario_engine_clock(struct scenario_engine *e, bool cpu) { e->cpu_clock = cpu; }
@@ -1572,7 +1563,7 @@ int scenario_engine_frame(struct scenario_engine *e)
 	for (uint32_t s = 0; s < sc->system_count; s++) {
 		const struct system_plan *sp = &e->systems[s];
 		for (uint32_t c = 0; c < sp->change_count; c++)
-			e->pass_mul[c] = (uint32_t)mix64(sp->key ^ ((uint64_t)e->frame << 8 | c)) | 1;
+			e->pass_mul[c] = (uint32_t)rng_mix64(sp->key ^ ((uint64_t)e->frame << 8 | c)) | 1;
 		if (sc->systems[s].parallel && e->pool) {
 			if (e->mode == SCENARIO_MODE_STORAGE && pass_storage_parallel(e, s))
 				return -1;
@@ -1724,7 +1715,7 @@ static int make_systems(struct scenario_engine *e)
 			if (e->dynamic_bit[sys->excluded[c]] != NO_BIT)
 				sp->exclude_dynamic |= 1ull << e->dynamic_bit[sys->excluded[c]];
 		sp->work = sys->work;
-		sp->key = mix64(sc->seed ^ mix64(0x5157u + s));
+		sp->key = rng_mix64(sc->seed ^ rng_mix64(0x5157u + s));
 		sp->despawn_threshold = share_threshold(sys->despawn);
 		sp->adds = sys->add_count;
 		sp->removes = sys->remove_count;
@@ -1879,8 +1870,8 @@ int scenario_engine_open(struct scenario_engine **out, const struct scenario *sc
 	e->mode = mode;
 	e->ops = ops;
 	e->phases = scenario_phase_count(sc);
-	e->rng = mix64(sc->seed ^ 0x5ce7a210u);
-	e->order_seed = mix64(sc->seed ^ 0x0de7a210u);
+	e->rng = rng_mix64(sc->seed ^ 0x5ce7a210u);
+	e->order_seed = rng_mix64(sc->seed ^ 0x0de7a210u);
 	e->sizes = own_alloc(e, sc->type_count * sizeof *e->sizes);
 	e->widths = own_alloc(e, sc->type_count * sizeof *e->widths);
 	e->dynamic_bit = own_alloc(e, sc->type_count * sizeof *e->dynamic_bit);

@@ -220,7 +220,7 @@ static int create_execute(struct run *run)
 		else
 			create_all(&plan, alive, n, false);
 		f->next = n;
-		clobber_memory();
+		measure_clobber();
 	}
 	return 0;
 }
@@ -258,7 +258,7 @@ static void floor_pass(struct floor *f, uint32_t n, uint32_t k)
 		size[t] = f->v.size[t];
 	}
 	update_batch(&b, k, size);
-	clobber_memory();
+	measure_clobber();
 }
 
 static int iterate_execute(struct run *run)
@@ -358,7 +358,7 @@ static int churn_execute(struct run *run)
 		churn_create(run);
 		churn_destroy(floor_of(run), run->c->entities);
 	}
-	clobber_memory();
+	measure_clobber();
 	return 0;
 }
 
@@ -420,10 +420,10 @@ static int add_remove_execute(struct run *run)
 			present[i / 64] |= 1ull << (i % 64);
 			value_copy(velocity + (size_t)i * size, values + (size_t)i * size, size);
 		}
-		clobber_memory();
+		measure_clobber();
 		for (uint32_t i = 0; i < n; i++)
 			present[i / 64] &= ~(1ull << (i % 64));
-		clobber_memory();
+		measure_clobber();
 	}
 	return 0;
 }
@@ -460,7 +460,7 @@ static int get_setup(struct run *run)
 		return -1;
 	struct floor *f = floor_of(run);
 	/* The same shuffled order as the backends' (get_setup in workloads.c). */
-	if (!(f->order = permutation(c->seed, 1, c->entities)))
+	if (!(f->order = rng_permutation(c->seed, 1, c->entities)))
 		return fail(run->r, "out of memory in the harness");
 	return 0;
 }
@@ -487,7 +487,7 @@ static int get_execute(struct run *run)
 		}
 	}
 	run->sum = sum;
-	clobber_memory();
+	measure_clobber();
 	return 0;
 }
 
@@ -556,7 +556,7 @@ static int fragmented_execute(struct run *run)
 		b.columns[1] = f->packed_v;
 		const size_t size[COMP_MAX_K] = {run->c->component_size, run->c->component_size, 4};
 		update_batch(&b, 2, size);
-		clobber_memory();
+		measure_clobber();
 	}
 	run->visited = (uint64_t)f->matches * run->inner;
 	return 0;
@@ -650,7 +650,7 @@ static int parallel_iterate_execute(struct run *run)
 	struct floor_split j = {f, run->c->entities, run->c->k};
 	for (uint32_t i = 0; i < run->inner; i++) {
 		parallel_run(f->pool, floor_part, &j);
-		clobber_memory();
+		measure_clobber();
 	}
 	run->visited = (uint64_t)run->c->entities * run->inner;
 	return 0;

@@ -135,7 +135,7 @@ int spawn_plan_make(struct spawn_plan *p, const struct history *h, const struct 
 		for (uint32_t i = 0; i < p->n; i++)
 			p->list[i] = (uint8_t)(h->alternate ? i % 2 : kind_of(c->seed, i));
 	}
-	if (h->shuffled_destroy && !(p->destroy_order = permutation(c->seed, stream, p->n))) {
+	if (h->shuffled_destroy && !(p->destroy_order = rng_permutation(c->seed, stream, p->n))) {
 		spawn_plan_free(p);
 		return out_of_memory(r);
 	}

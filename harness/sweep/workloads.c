@@ -220,7 +220,7 @@ static int get_setup(struct run *run)
 	const struct bench_case *c = run->c;
 	if (history_world(run, sweep_types, c->k, HISTORY_STREAM_GET))
 		return -1;
-	uint32_t *order = permutation(c->seed, 1, c->entities);
+	uint32_t *order = rng_permutation(c->seed, 1, c->entities);
 	run->shuffled = malloc((size_t)c->entities * sizeof *run->shuffled + 1);
 	if (!order || !run->shuffled) {
 		free(order);
@@ -255,7 +255,7 @@ static int get_execute(struct run *run)
 		}
 	}
 	run->sum = sum;
-	clobber_memory();
+	measure_clobber();
 	return 0;
 }
 
@@ -500,13 +500,6 @@ static uint64_t run_allocation_calls(const struct run *run)
 	return calls;
 }
 
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /*
  * One sample: `inner` runs of the workload, timed together; the untimed preparation and
  * checks around them are the workload's. This is the one timed region of the harness: two
@@ -524,14 +517,14 @@ int run_sample(struct run *run, uint32_t inner, struct sample_time *t, bool trac
 	struct rusage before, after;
 	if (trace)
 		getrusage(RUSAGE_THREAD, &before);
-	uint64_t cpu0 = thread_cpu_ns();
-	uint64_t t0 = now_ns();
+	uint64_t cpu0 = measure_cpu_ns();
+	uint64_t t0 = measure_now_ns();
 	MEASURE_BEGIN();
 	int rc = w->execute(run);
-	clobber_memory();
+	measure_clobber();
 	MEASURE_END();
-	t->wall_ns = now_ns() - t0;
-	t->cpu_ns = thread_cpu_ns() - cpu0;
+	t->wall_ns = measure_now_ns() - t0;
+	t->cpu_ns = measure_cpu_ns() - cpu0;
 	if (trace) {
 		getrusage(RUSAGE_THREAD, &after);
 		t->minflt = after.ru_minflt - before.ru_minflt;

@@ -10,18 +10,6 @@
 #include "../core/measure.h"
 #include "world.h"
 
-#ifdef ECSB_CHECK_TIMED
-bool measure_timed;
-
-void measure_untimed_only(const char *what)
-{
-	if (!measure_timed)
-		return;
-	fprintf(stderr, "ecsbench (check build): %s inside a timed region\n", what);
-	abort();
-}
-#endif
-
 int fail(struct bench_result *r, const char *fmt, ...)
 {
 	va_list ap;
@@ -33,34 +21,9 @@ int fail(struct bench_result *r, const char *fmt, ...)
 
 /* --- deterministic values ------------------------------------------------------------- */
 
-static uint64_t mix64(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-void rng_seed(struct rng *g, uint64_t seed, uint64_t stream)
-{
-	g->state = mix64(seed ^ mix64(stream + 0x9e3779b97f4a7c15ull)) | 1;
-}
-
-uint64_t rng_next(struct rng *g)
-{
-	UNTIMED_ONLY("rng_next (a random decision)");
-	g->state ^= g->state >> 12;
-	g->state ^= g->state << 25;
-	g->state ^= g->state >> 27;
-	return g->state * 0x2545f4914f6cdd1dull;
-}
-
-uint32_t rng_below(struct rng *g, uint32_t n) { return (uint32_t)((rng_next(g) >> 32) * n >> 32); }
-
-double rng_unit(struct rng *g) { return (double)(rng_next(g) >> 11) * (1.0 / 9007199254740992.0); }
-
 static float unit_float(uint64_t seed, uint64_t i, uint64_t field)
 {
-	uint64_t bits = mix64(seed ^ mix64(i * 8 + field + 0x9e3779b97f4a7c15ull));
+	uint64_t bits = rng_mix64(seed ^ rng_mix64(i * 8 + field + 0x9e3779b97f4a7c15ull));
 	return (float)(bits >> 40) * (1.0f / 16777216.0f); /* [0, 1) */
 }
 
@@ -129,24 +92,6 @@ void values_free(struct values *v)
 const void *value_of(const struct values *v, uint32_t t, uint32_t i)
 {
 	return v->data[t] + (size_t)i * v->size[t];
-}
-
-uint32_t *permutation(uint64_t seed, uint64_t stream, uint32_t n)
-{
-	UNTIMED_ONLY("permutation");
-	uint32_t *order = malloc((size_t)n * sizeof *order + 1);
-	if (!order)
-		return NULL;
-	struct rng g;
-	rng_seed(&g, seed, stream);
-	for (uint32_t i = 0; i < n; i++)
-		order[i] = i;
-	for (uint32_t i = n; i > 1; i--) { /* Fisher-Yates */
-		uint32_t j = rng_below(&g, i), tmp = order[i - 1];
-		order[i - 1] = order[j];
-		order[j] = tmp;
-	}
-	return order;
 }
 
 uint32_t fragmented_types(struct rng *g, uint32_t component_count, uint32_t *types)
@@ -305,7 +250,7 @@ uint64_t system_pass(struct world *w, uint32_t k)
 		visited += b.count;
 		update_batch(&b, k, size);
 	}
-	clobber_memory();
+	measure_clobber();
 	return visited;
 }
 

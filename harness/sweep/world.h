@@ -18,23 +18,15 @@
 
 #include "../core/alloc.h"
 #include "../core/bench.h"
+#include "../core/measure.h"
+#include "../core/rng.h"
 
 enum { COMP_HEALTH = 3, COMP_RELATIONSHIP = 4, VALUE_TYPES = 4, FIRST_OTHER_TYPE = 5 };
 
 struct health { float hp, armour; };
 struct relationship { ecs_entity parent, first_child, next_sibling; uint32_t depth; };
 
-/* google benchmark's ClobberMemory: the compiler must assume all memory was read and written. */
-static inline void clobber_memory(void) { __asm__ volatile("" : : : "memory"); }
-
 int fail(struct bench_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* A deterministic pseudo-random stream (xorshift64*), for the workloads' own decisions. */
-struct rng { uint64_t state; };
-void rng_seed(struct rng *g, uint64_t seed, uint64_t stream);
-uint64_t rng_next(struct rng *g);
-uint32_t rng_below(struct rng *g, uint32_t n);
-double rng_unit(struct rng *g); /* [0, 1) */
 
 /* fragmented's entities, one draw each from g: Position and Velocity each with probability
  * 1/2 (first, in that order, when present), and 0..4 more types drawn from the rest of the
@@ -58,9 +50,6 @@ static inline void value_copy(void *dst, const void *src, uint32_t size)
 	else
 		__builtin_memcpy(dst, src, size);
 }
-/* A permutation of 0..n-1 drawn from (seed, stream), malloc'd; NULL if out of memory. */
-uint32_t *permutation(uint64_t seed, uint64_t stream, uint32_t n);
-
 struct world {
 	const struct ecs_ops *ops;
 	ecs_storage *s;
