@@ -43,7 +43,6 @@ int values_make(struct values *v, uint32_t n, uint64_t seed, uint64_t round,
 void values_free(struct values *v);
 
 struct workload;
-struct scenario;
 struct cpu_list;
 struct history;
 
@@ -60,7 +59,8 @@ struct bench_case {
 	const struct values *values; /* N entities' values */
 	const struct values *writes; /* the values written over them (Varkor's "write") */
 	bool wall_clock;             /* --clock wall: a workload timing parts of a run uses it too */
-	const struct scenario *scenario; /* a scenario run's point (scenario_run.h), or NULL */
+	const void *point;               /* the run kind's own description of the row (a scenario's
+	                                    point: scenario_run.c), or NULL */
 	const struct history *history;   /* what the storage went through (history.h), or NULL */
 	bool harness;                    /* with no ops: the harness alone, not the floor */
 	uint32_t threads;            /* T: threads a threaded workload's pass runs on (else 1) */
@@ -118,6 +118,9 @@ struct workload {
 	int (*end_sample)(struct run *run);
 	int (*finish)(struct run *run);
 	void (*release)(struct run *run); /* frees what setup made beyond struct run's own */
+	/* After a timed sample: its extra figures (a scenario frame's phase times), `count` of
+	 * them; NULL: none. */
+	const double *(*figures)(struct run *run, uint32_t *count);
 };
 
 extern const struct workload *const workloads[];
@@ -139,5 +142,7 @@ int run_sample(struct run *run, uint32_t inner, struct sample_time *t, bool trac
 /* Memory figures; with verify, the correctness checks and the checksum too. */
 int run_finish(struct run *run, bool verify);
 void run_free(struct run *run);
+/* The last timed sample's extra figures (struct workload's figures), or NULL. */
+const double *run_figures(struct run *run, uint32_t *count);
 
 #endif

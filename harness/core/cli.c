@@ -1,6 +1,7 @@
 /*
- * cli.c: build/ecsbench's options (see cli.h): parsing, every check that can be made before a
- * run starts, --help and --list.
+ * cli.c: build/ecsbench's command line (see cli.h): parsing every option into struct options,
+ * the checks of each value that can be made before a run starts, --help and --list. What the
+ * options mean together is for the kind of run to check (sweep_run.c, scenario_run.c).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -15,20 +16,8 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "../sweep/history.h"
-#include "../scenario/scenario_run.h"
 #include "parallel.h"
-
-void usage_error(const char *fmt, ...)
-{
-	va_list ap;
-	fputs("ecsbench: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs(" (see --help)\n", stderr);
-	exit(2);
-}
+#include "../sweep/history.h"
 
 /* The CPUs this process may run on: the most threads a row may use. */
 static uint32_t cpus_usable(void)
@@ -153,10 +142,10 @@ static void each_item(const char *what, const char *arg, void (*item)(struct opt
                       struct options *o)
 {
 	if (!*arg)
-		usage_error("empty %s list", what);
+		options_usage_error("empty %s list", what);
 	char *copy = strdup(arg);
 	if (!copy)
-		usage_error("out of memory");
+		options_usage_error("out of memory");
 	size_t position = 1;
 	for (char *p = copy;; position++) {
 		char *comma = strchr(p, ',');
@@ -167,7 +156,7 @@ static void each_item(const char *what, const char *arg, void (*item)(struct opt
 		for (char *end = p + strlen(p); end > p && (end[-1] == ' ' || end[-1] == '\t');)
 			*--end = '\0';
 		if (!*p)
-			usage_error("%s list '%s' has an empty item (item %zu)", what, arg, position);
+			options_usage_error("%s list '%s' has an empty item (item %zu)", what, arg, position);
 		item(o, p);
 		if (!comma)
 			break;
@@ -195,13 +184,13 @@ static void add_backend(struct options *o, const char *name)
 	}
 	const struct ecs_ops *b = ecs_backend_find(name);
 	if (!b)
-		usage_error("unknown backend '%s' (valid: %s, all)", name,
+		options_usage_error("unknown backend '%s' (valid: %s, all)", name,
 		            valid_names(backend_name_at, ecs_backend_count));
 	for (size_t i = 0; i < o->backend_count; i++)
 		if (o->backends[i] == b)
-			usage_error("backend '%s' is listed twice", name);
+			options_usage_error("backend '%s' is listed twice", name);
 	if (o->backend_count == MAX_LIST)
-		usage_error("too many backends (at most %d)", MAX_LIST);
+		options_usage_error("too many backends (at most %d)", MAX_LIST);
 	o->backends[o->backend_count++] = b;
 }
 
@@ -210,14 +199,14 @@ static void add_backend(struct options *o, const char *name)
  * ...). Copies of one storage are equal by construction, so every difference a run calls
  * between them is a false one: the A/A test of the statistics (docs/method.md).
  */
-static void add_twin(struct options *o, const char *name)
+void cli_add_twin(struct options *o, const char *name)
 {
 	const struct ecs_ops *b = ecs_backend_find(name);
 	if (!b)
-		usage_error("unknown backend '%s' (valid: %s)", name,
+		options_usage_error("unknown backend '%s' (valid: %s)", name,
 		            valid_names(backend_name_at, ecs_backend_count));
 	if (o->backend_count == MAX_LIST)
-		usage_error("too many backends (at most %d)", MAX_LIST);
+		options_usage_error("too many backends (at most %d)", MAX_LIST);
 	unsigned copies = 1;
 	for (size_t i = 0; i < o->backend_count; i++)
 		copies += o->backends[i] == b;
@@ -234,13 +223,13 @@ static void add_workload(struct options *o, const char *name)
 	}
 	const struct workload *w = workload_find(name);
 	if (!w)
-		usage_error("unknown workload '%s' (valid: %s, all)", name,
+		options_usage_error("unknown workload '%s' (valid: %s, all)", name,
 		            valid_names(workload_name_at, workload_count));
 	for (size_t i = 0; i < o->workload_count; i++)
 		if (o->workloads[i] == w)
-			usage_error("workload '%s' is listed twice", name);
+			options_usage_error("workload '%s' is listed twice", name);
 	if (o->workload_count == MAX_LIST)
-		usage_error("too many workloads (at most %d)", MAX_LIST);
+		options_usage_error("too many workloads (at most %d)", MAX_LIST);
 	o->workloads[o->workload_count++] = w;
 }
 
@@ -248,74 +237,35 @@ static void add_history(struct options *o, const char *name)
 {
 	const struct history *h = history_find(name);
 	if (!h)
-		usage_error("unknown history '%s' (valid: %s)", name,
+		options_usage_error("unknown history '%s' (valid: %s)", name,
 		            valid_names(history_name_at, history_count));
 	for (size_t i = 0; i < o->history_count; i++)
 		if (o->histories[i] == h)
-			usage_error("history '%s' is listed twice", name);
+			options_usage_error("history '%s' is listed twice", name);
 	if (o->history_count == MAX_LIST)
-		usage_error("too many histories (at most %d)", MAX_LIST);
+		options_usage_error("too many histories (at most %d)", MAX_LIST);
 	o->histories[o->history_count++] = h;
 }
 
-bool workload_takes(const struct workload *w, const struct history *h)
-{
-	switch (w->history) {
-	case WORKLOAD_WORLD: return h != NULL;
-	case WORKLOAD_SPAWNS: return h != NULL && h->spawns;
-	default: return h == NULL;
-	}
-}
-
-/* Every workload named in --workloads must have one of the histories asked for (or take none);
- * of "all", those that have none are left out, and at least one must remain. */
-static void check_histories(struct options *o, bool named)
-{
-	size_t kept = 0;
-	for (size_t i = 0; i < o->workload_count; i++) {
-		const struct workload *w = o->workloads[i];
-		bool any = w->history == WORKLOAD_FIXED;
-		for (size_t j = 0; j < o->history_count && !any; j++)
-			any = workload_takes(w, o->histories[j]);
-		if (any || !named) {
-			if (any)
-				o->workloads[kept++] = w;
-			continue;
-		}
-		char own[256];
-		size_t len = 0;
-		own[0] = '\0';
-		for (size_t j = 0; j < history_count; j++)
-			if (workload_takes(w, &histories[j]))
-				len += (size_t)snprintf(own + len, sizeof own - len, "%s%s", len ? ", " : "",
-				                        histories[j].name);
-		usage_error("workload '%s' has none of the histories asked for (its own: %s)", w->name,
-		            own);
-	}
-	o->workload_count = kept;
-	if (!kept)
-		usage_error("no workload has the histories asked for");
-}
-
 /* A whole unsigned decimal number within [lo, hi], or exit 2 naming it. */
-static uint64_t parse_number(const char *what, const char *text, uint64_t lo, uint64_t hi)
+uint64_t cli_number(const char *what, const char *text, uint64_t lo, uint64_t hi)
 {
 	const char *p = text;
 	while (*p == ' ')
 		p++;
 	if (*p == '-')
-		usage_error("%s '%s' is negative (valid: %" PRIu64 "..%" PRIu64 ")", what, text, lo, hi);
+		options_usage_error("%s '%s' is negative (valid: %" PRIu64 "..%" PRIu64 ")", what, text, lo, hi);
 	if (*p < '0' || *p > '9')
-		usage_error("%s '%s' is not a number (valid: %" PRIu64 "..%" PRIu64 ")", what, text, lo,
+		options_usage_error("%s '%s' is not a number (valid: %" PRIu64 "..%" PRIu64 ")", what, text, lo,
 		            hi);
 	errno = 0;
 	char *end;
 	unsigned long long v = strtoull(p, &end, 10);
 	if (*end != '\0')
-		usage_error("%s '%s' is not a number (valid: %" PRIu64 "..%" PRIu64 ")", what, text, lo,
+		options_usage_error("%s '%s' is not a number (valid: %" PRIu64 "..%" PRIu64 ")", what, text, lo,
 		            hi);
 	if (errno == ERANGE || v < lo || v > hi)
-		usage_error("%s '%s' is out of range (valid: %" PRIu64 "..%" PRIu64 ")", what, text, lo,
+		options_usage_error("%s '%s' is out of range (valid: %" PRIu64 "..%" PRIu64 ")", what, text, lo,
 		            hi);
 	return v;
 }
@@ -330,21 +280,21 @@ static uint64_t parse_count(const char *what, const char *text, uint64_t lo, uin
 	char last = len ? text[len - 1] : '\0';
 	uint64_t unit = last == 'k' || last == 'K' ? 1024 : last == 'M' ? 1048576 : 1;
 	if (unit == 1)
-		return parse_number(what, text, lo, hi);
+		return cli_number(what, text, lo, hi);
 	const char *p = text;
 	while (*p == ' ')
 		p++;
 	if (*p == '-')
-		usage_error("%s '%s' is negative (valid: %" PRIu64 "..%" PRIu64 ")", what, text, lo, hi);
+		options_usage_error("%s '%s' is negative (valid: %" PRIu64 "..%" PRIu64 ")", what, text, lo, hi);
 	size_t digits = strspn(p, "0123456789");
 	if (digits == 0 || p + digits != text + len - 1)
-		usage_error("%s '%s' is not a number (valid: %" PRIu64 "..%" PRIu64 ", or a whole number "
+		options_usage_error("%s '%s' is not a number (valid: %" PRIu64 "..%" PRIu64 ", or a whole number "
 		            "of k = 1024 or M = 1048576: 64k, 1M)",
 		            what, text, lo, hi);
 	errno = 0;
 	unsigned long long v = strtoull(p, NULL, 10);
 	if (errno == ERANGE || v > hi / unit || v * unit < lo)
-		usage_error("%s '%s' is out of range (valid: %" PRIu64 "..%" PRIu64 ")", what, text, lo,
+		options_usage_error("%s '%s' is out of range (valid: %" PRIu64 "..%" PRIu64 ")", what, text, lo,
 		            hi);
 	return v * unit;
 }
@@ -355,9 +305,9 @@ static double parse_scale(const char *text)
 	errno = 0;
 	double v = strtod(text, &end);
 	if (end == text || *end != '\0' || errno == ERANGE)
-		usage_error("scale '%s' is not a number (valid: 0.001..100)", text);
+		options_usage_error("scale '%s' is not a number (valid: 0.001..100)", text);
 	if (!(v >= 0.001 && v <= 100))
-		usage_error("scale '%s' is out of range (valid: 0.001..100)", text);
+		options_usage_error("scale '%s' is out of range (valid: 0.001..100)", text);
 	return v;
 }
 
@@ -365,9 +315,9 @@ static void add_entity_count(struct options *o, uint32_t n, const char *item)
 {
 	for (size_t i = 0; i < o->entity_count; i++)
 		if (o->entities[i] == n)
-			usage_error("entity count %u is listed twice (in '%s')", n, item);
+			options_usage_error("entity count %u is listed twice (in '%s')", n, item);
 	if (o->entity_count == MAX_LIST)
-		usage_error("too many entity counts (at most %d)", MAX_LIST);
+		options_usage_error("too many entity counts (at most %d)", MAX_LIST);
 	o->entities[o->entity_count++] = n;
 }
 
@@ -382,7 +332,7 @@ static void parse_doublings(const char *noun, const char *item, uint64_t max, bo
 	char what[32];
 	snprintf(what, sizeof what, "%s count", noun);
 	uint64_t (*parse)(const char *, const char *, uint64_t, uint64_t) =
-	    suffixes ? parse_count : parse_number;
+	    suffixes ? parse_count : cli_number;
 	const char *dots = strstr(item, "..");
 	if (!dots) {
 		*from = *to = parse(what, item, 1, max);
@@ -391,13 +341,13 @@ static void parse_doublings(const char *noun, const char *item, uint64_t max, bo
 	char first[32];
 	size_t len = (size_t)(dots - item);
 	if (len >= sizeof first)
-		usage_error("%s '%s' is not a number or a range A..B", what, item);
+		options_usage_error("%s '%s' is not a number or a range A..B", what, item);
 	memcpy(first, item, len);
 	first[len] = '\0';
 	*from = parse(what, first, 1, max);
 	*to = parse(what, dots + 2, 1, max);
 	if (*from > *to)
-		usage_error("%s range '%s' is empty (A..B needs A <= B)", noun, item);
+		options_usage_error("%s range '%s' is empty (A..B needs A <= B)", noun, item);
 }
 
 /* N, or A..B (1024..1048576, or 1k..1M, is every power of two from 2^10 to 2^20). */
@@ -413,9 +363,9 @@ static void add_thread_count(struct options *o, uint32_t t, const char *item)
 {
 	for (size_t i = 0; i < o->thread_count; i++)
 		if (o->threads[i] == t)
-			usage_error("thread count %u is listed twice (in '%s')", t, item);
+			options_usage_error("thread count %u is listed twice (in '%s')", t, item);
 	if (o->thread_count == MAX_LIST)
-		usage_error("too many thread counts (at most %d)", MAX_LIST);
+		options_usage_error("too many thread counts (at most %d)", MAX_LIST);
 	o->threads[o->thread_count++] = t;
 }
 
@@ -440,52 +390,11 @@ static void default_threads(struct options *o)
 
 static void add_components(struct options *o, const char *item)
 {
-	uint32_t k = (uint32_t)parse_number("component count", item, 1, COMP_MAX_K);
+	uint32_t k = (uint32_t)cli_number("component count", item, 1, COMP_MAX_K);
 	for (size_t i = 0; i < o->component_count; i++)
 		if (o->components[i] == k)
-			usage_error("component count %u is listed twice", k);
+			options_usage_error("component count %u is listed twice", k);
 	o->components[o->component_count++] = k;
-}
-
-uint32_t workload_entities(const struct options *o, const struct workload *w, uint32_t n)
-{
-	if (!w->fixed_entities)
-		return n;
-	double units = w->fixed_entities * o->scale + 0.5;
-	uint64_t fixed = (units < 1 ? 1 : (uint64_t)units) * (w->unit_entities ? w->unit_entities : 1);
-	return fixed > UINT32_MAX ? UINT32_MAX : (uint32_t)fixed;
-}
-
-/*
- * Every workload must fit the interface's limit of live entities at the chosen --scale and
- * --entities, found now rather than as ECS_ERR_FULL half way through a run.
- */
-static void check_entity_limits(const struct options *o)
-{
-	for (size_t i = 0; i < o->workload_count; i++) {
-		const struct workload *w = o->workloads[i];
-		size_t nn = w->fixed_entities ? 1 : o->entity_count;
-		for (size_t j = 0; j < nn; j++) {
-			uint32_t n = workload_entities(o, w, o->entities[j]);
-			for (size_t h = 0; h < o->history_count; h++) {
-				if (!workload_takes(w, o->histories[h]) && w->history != WORKLOAD_FIXED)
-					continue;
-				struct bench_case c = {.workload = w, .entities = n, .seed = o->seed,
-				                       .history = o->histories[h]};
-				uint64_t peak = w->peak_entities ? w->peak_entities(&c) : n;
-				if (peak > ECS_MAX_ENTITIES)
-				{
-					if (w->history == WORKLOAD_FIXED)
-						usage_error("%s at --scale %g would hold %" PRIu64 " entities at once, "
-						            "more than the interface's %u",
-						            w->name, o->scale, peak, ECS_MAX_ENTITIES);
-					usage_error("%s under history %s at N = %u would hold %" PRIu64
-					            " entities at once, more than the interface's %u", w->name,
-					            o->histories[h]->name, n, peak, ECS_MAX_ENTITIES);
-				}
-			}
-		}
-	}
 }
 
 /*
@@ -494,7 +403,7 @@ static void check_entity_limits(const struct options *o)
  * (as root, /dev/null itself), a fifo or a socket with a regular file. A symlink is followed
  * to its target, which must be the same. Checked now, before anything runs.
  */
-static void check_output(struct options *o)
+void cli_check_output(struct options *o)
 {
 	if (strcmp(o->output, "-") == 0) {
 		o->to_stdout = true;
@@ -502,15 +411,15 @@ static void check_output(struct options *o)
 		return;
 	}
 	if (strlen(o->output) >= sizeof o->output_path - 64)
-		usage_error("output path '%s' is too long", o->output);
+		options_usage_error("output path '%s' is too long", o->output);
 	snprintf(o->output_path, sizeof o->output_path, "%s", o->output);
 	struct stat st;
 	if (lstat(o->output, &st) == 0 && S_ISLNK(st.st_mode)) {
 		char *target = realpath(o->output, NULL);
 		if (!target)
-			usage_error("output '%s' is a symlink to nothing that exists", o->output);
+			options_usage_error("output '%s' is a symlink to nothing that exists", o->output);
 		if (strlen(target) >= sizeof o->output_path - 64)
-			usage_error("output path '%s' is too long", target);
+			options_usage_error("output path '%s' is too long", target);
 		snprintf(o->output_path, sizeof o->output_path, "%s", target);
 		free(target);
 	}
@@ -523,9 +432,9 @@ static void check_output(struct options *o)
 		                   : S_ISREG(st.st_mode)  ? NULL
 		                                          : "not a regular file";
 		if (kind)
-			usage_error("output '%s' is %s, not a regular file", o->output, kind);
+			options_usage_error("output '%s' is %s, not a regular file", o->output, kind);
 	} else if (errno != ENOENT) {
-		usage_error("cannot write output '%s': %s", o->output, strerror(errno));
+		options_usage_error("cannot write output '%s': %s", o->output, strerror(errno));
 	}
 	/* The folder: it must exist and be writable (the temporary file goes there). */
 	char dir[4096];
@@ -538,11 +447,11 @@ static void check_output(struct options *o)
 	else
 		*slash = '\0';
 	if (stat(dir, &st) != 0)
-		usage_error("cannot write output '%s': %s", o->output, strerror(errno));
+		options_usage_error("cannot write output '%s': %s", o->output, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		usage_error("cannot write output '%s': %s is not a directory", o->output, dir);
+		options_usage_error("cannot write output '%s': %s is not a directory", o->output, dir);
 	if (access(dir, W_OK) != 0)
-		usage_error("cannot write output '%s': %s", o->output, strerror(errno));
+		options_usage_error("cannot write output '%s': %s", o->output, strerror(errno));
 	/* The committed reference results (results/reference/) are written by `make reference`
 	 * alone, which says so in the environment; a user's run never replaces them. */
 	char *real_dir = realpath(dir, NULL);
@@ -551,12 +460,12 @@ static void check_output(struct options *o)
 	free(real_dir);
 	const char *allowed = getenv("ECSBENCH_REFERENCE");
 	if (reference && !(allowed && strcmp(allowed, "1") == 0))
-		usage_error("output '%s' is in results/reference/, the committed reference results "
+		options_usage_error("output '%s' is in results/reference/, the committed reference results "
 		            "(make reference writes there)",
 		            o->output);
 }
 
-void options_parse(int argc, char **argv, struct options *o)
+void cli_parse(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
 		{"backends", required_argument, 0, 'b'},  {"workloads", required_argument, 0, 'w'},
@@ -614,7 +523,7 @@ void options_parse(int argc, char **argv, struct options *o)
 			break;
 		case 'p':
 			if (!(o->profile = profile_find(optarg)))
-				usage_error("unknown profile '%s' (valid: %s)", optarg,
+				options_usage_error("unknown profile '%s' (valid: %s)", optarg,
 				            valid_names(profile_name_at, profile_count));
 			break;
 		case 'n': o->entity_count = 0; each_item("entity", optarg, add_entities, o); break;
@@ -622,24 +531,24 @@ void options_parse(int argc, char **argv, struct options *o)
 		case 1020: o->thread_count = 0; each_item("thread", optarg, add_threads, o); break;
 		case 'H': o->history_count = 0; each_item("history", optarg, add_history, o); break;
 		case 'S': systems = optarg; break;
-		case 'r': o->reps = (uint32_t)parse_number("repetition count", optarg, 1, 1000); break;
-		case 'W': o->warmup = (uint32_t)parse_number("warm-up count", optarg, 0, 100); break;
+		case 'r': o->reps = (uint32_t)cli_number("repetition count", optarg, 1, 1000); break;
+		case 'W': o->warmup = (uint32_t)cli_number("warm-up count", optarg, 0, 100); break;
 		case 'j':
-			o->processes = (uint32_t)parse_number("process count", optarg, 1, MAX_PROCESSES);
+			o->processes = (uint32_t)cli_number("process count", optarg, 1, MAX_PROCESSES);
 			break;
-		case 's': o->seed = parse_number("seed", optarg, 0, UINT64_MAX); break;
+		case 's': o->seed = cli_number("seed", optarg, 0, UINT64_MAX); break;
 		case 'o':
 			if (!*optarg)
-				usage_error("empty output path");
+				options_usage_error("empty output path");
 			o->output = optarg;
 			break;
 		case 1040: {
 			const char *eq = strrchr(optarg, '=');
 			if (!eq || eq == optarg || !eq[1] || eq[1] == '/' || strstr(eq + 1, ".."))
-				usage_error("--derived '%s' is not PATH=NAME (NAME a relative name in the "
+				options_usage_error("--derived '%s' is not PATH=NAME (NAME a relative name in the "
 				            "previous result's folder)", optarg);
 			if (o->derived_count == MAX_LIST)
-				usage_error("too many --derived options (at most %d)", MAX_LIST);
+				options_usage_error("too many --derived options (at most %d)", MAX_LIST);
 			o->derived[o->derived_count++] = optarg;
 			break;
 		}
@@ -654,7 +563,7 @@ void options_parse(int argc, char **argv, struct options *o)
 			else if (strcmp(optarg, "wall") == 0)
 				o->wall_clock = true;
 			else
-				usage_error("unknown clock '%s' (valid: cpu, wall)", optarg);
+				options_usage_error("unknown clock '%s' (valid: cpu, wall)", optarg);
 			break;
 		case 'L':
 			if (strcmp(optarg, "random") == 0)
@@ -662,19 +571,19 @@ void options_parse(int argc, char **argv, struct options *o)
 			else if (strcmp(optarg, "fixed") == 0)
 				o->layout = LAYOUT_FIXED;
 			else
-				usage_error("unknown layout '%s' (valid: random, fixed)", optarg);
+				options_usage_error("unknown layout '%s' (valid: random, fixed)", optarg);
 			break;
-		case 'i': o->inner = (uint32_t)parse_number("inner count", optarg, 1, MAX_INNER); break;
+		case 'i': o->inner = (uint32_t)cli_number("inner count", optarg, 1, MAX_INNER); break;
 		case 'x': o->scale = parse_scale(optarg); break;
 		case 'z':
-			o->component_size = (uint32_t)parse_number("component size", optarg,
+			o->component_size = (uint32_t)cli_number("component size", optarg,
 			                                           sizeof(struct position),
 			                                           ECS_MAX_COMPONENT_SIZE);
 			break;
-		case 1001: o->child_pass = (int)parse_number("child pass", optarg, 0, MAX_PROCESSES); break;
+		case 1001: o->child_pass = (int)cli_number("child pass", optarg, 0, MAX_PROCESSES); break;
 		case 1002: o->child_inner = optarg; break;
 		case 1003:
-			o->child_heap_offset = (uint32_t)parse_number("heap offset", optarg, 0, 1u << 20);
+			o->child_heap_offset = (uint32_t)cli_number("heap offset", optarg, 0, 1u << 20);
 			break;
 		case 1010: o->scenario_file = optarg; break;
 		case 1011: o->sweep = optarg; break;
@@ -682,20 +591,20 @@ void options_parse(int argc, char **argv, struct options *o)
 		case 1013: o->sweep_spacing = optarg; break;
 		case 1014:
 			if (o->set_count == MAX_LIST)
-				usage_error("too many --set options (at most %d)", MAX_LIST);
+				options_usage_error("too many --set options (at most %d)", MAX_LIST);
 			o->sets[o->set_count++] = optarg;
 			break;
 		case 1031: o->floor_alone = true; break;
 		case 1030:
 			if (twin_count == MAX_LIST)
-				usage_error("too many --twin options (at most %d)", MAX_LIST);
+				options_usage_error("too many --twin options (at most %d)", MAX_LIST);
 			twins[twin_count++] = optarg;
 			break;
 		case 'h': help_asked = true; break;
 		default:
 			if (optopt)
-				usage_error("option '%s' needs a value", argv[optind - 1]);
-			usage_error("unknown option '%s'", argv[optind - 1]);
+				options_usage_error("option '%s' needs a value", argv[optind - 1]);
+			options_usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (help_asked) {
@@ -703,51 +612,32 @@ void options_parse(int argc, char **argv, struct options *o)
 		exit(0);
 	}
 	if (optind < argc)
-		usage_error("unexpected argument '%s'", argv[optind]);
+		options_usage_error("unexpected argument '%s'", argv[optind]);
 	if (o->list) {
 		list();
 		exit(0);
 	}
-	if (o->scenario_file || o->sweep || o->sweep_points || o->sweep_spacing || o->set_count) {
-		if (twin_count || o->floor_alone)
-			usage_error("%s is for the workloads, not a scenario run",
-			            twin_count ? "--twin" : "--floor-alone");
-		scenario_options(o);
-		if (o->child_pass < 0)
-			check_output(o);
-		return;
-	}
-	if (o->floor_alone && (o->given['b'] || twin_count || o->no_floor))
-		usage_error("--floor-alone measures the floor and no backend (no --backends, --twin or "
-		            "--no-floor beside it)");
-	if (!o->backend_count && !o->floor_alone)
-		add_backend(o, "all");
 	for (size_t i = 0; i < twin_count; i++)
-		add_twin(o, twins[i]);
-	if (!o->workload_count)
-		add_workload(o, "all");
-	for (size_t i = 0; i < o->workload_count && o->floor_alone; i++)
-		if (!o->workloads[i]->floor)
-			usage_error("--floor-alone: workload '%s' has no floor", o->workloads[i]->name);
-	if (!o->entity_count)
-		add_entities(o, "1024..1048576");
-	if (!o->component_count)
-		each_item("component", "1,2,3", add_components, o);
-	if (!o->thread_count)
-		default_threads(o);
-	if (!o->history_count)
-		add_history(o, HISTORY_DEFAULT);
-	check_histories(o, workloads_named);
-	o->systems = systems ? (uint32_t)parse_number("system count", systems, 1,
-	                                              o->profile->system_count)
-	                     : o->profile->system_count;
-	check_entity_limits(o);
-	if (o->child_pass >= 0)
-		return; /* a child writes no file: its parent checked the output */
-	static char default_output[256];
-	if (!o->output) {
-		snprintf(default_output, sizeof default_output, "results/%s.csv", o->profile->name);
-		o->output = default_output;
+		o->twins[i] = twins[i];
+	o->twin_count = twin_count;
+	o->workloads_named = workloads_named;
+	o->systems_text = systems;
+}
+
+void cli_apply_list(struct options *o, int code, const char *text)
+{
+	switch (code) {
+	case 'b': each_item("backend", text, add_backend, o); break;
+	case 'w': each_item("workload", text, add_workload, o); break;
+	case 'n': each_item("entity", text, add_entities, o); break;
+	case 'k': each_item("component", text, add_components, o); break;
+	case 'H': each_item("history", text, add_history, o); break;
+	case 1020:
+		if (text)
+			each_item("thread", text, add_threads, o);
+		else
+			default_threads(o);
+		break;
+	default: options_usage_error("no list option %d", code);
 	}
-	check_output(o);
 }

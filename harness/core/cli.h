@@ -1,99 +1,28 @@
 /*
- * cli.h: build/ecsbench's options, parsed and checked before anything runs (cli.c). Every bad
- * value ends the program with one line naming it and exit status 2, with nothing run and no
- * file touched: lists with an empty or repeated item, numbers out of range, an output that is
- * not a regular file in a writable folder, a workload whose entity count the interface cannot
- * hold at the chosen --scale.
+ * cli.h: build/ecsbench's command line (cli.c): every option read into struct options
+ * (options.h) and checked before anything runs. Every bad value ends the program with one line
+ * naming it and exit status 2, with nothing run and no file touched: lists with an empty or
+ * repeated item, numbers out of range, an output that is not a regular file in a writable
+ * folder. What an option means to a kind of run is that kind's to check (run_kind.h).
  */
 #ifndef ECSB_CLI_H
 #define ECSB_CLI_H
 
-#include <stdbool.h>
 #include <stdint.h>
 
-#include "bench.h"
+#include "options.h"
 
-#define MAX_LIST 64
-#define SAMPLE_TARGET_NS 2000000ull /* a sample lasts about this long (the fastest backend's) */
-#define MAX_INNER 100000ull
-#define MAX_PROCESSES 64u
-
-/* Defaults, chosen by measurement (docs/method.md, "Processes"). */
-#define DEFAULT_PROCESSES 5u
-#define DEFAULT_REPS 3u
-#define DEFAULT_WARMUP 1u
-
-enum layout_mode { LAYOUT_RANDOM, LAYOUT_FIXED };
-
-struct scenario_run;
-
-struct options {
-	const struct ecs_ops *backends[MAX_LIST];
-	size_t backend_count;
-	const struct workload *workloads[MAX_LIST];
-	size_t workload_count;
-	const struct profile *profile;
-	uint32_t entities[MAX_LIST];
-	size_t entity_count;
-	uint32_t components[COMP_MAX_K];
-	size_t component_count;
-	uint32_t threads[MAX_LIST]; /* T of a threaded workload (parallel-iterate) */
-	size_t thread_count;
-	const struct history *histories[MAX_LIST]; /* what the storages go through (history.h) */
-	size_t history_count;
-	uint32_t reps, warmup, systems;
-	uint32_t processes;
-	uint32_t inner; /* 0: calibrate */
-	uint32_t component_size;
-	double scale;
-	uint64_t seed;
-	const char *output;     /* as given, or the default results/<profile>.csv; "-": stdout */
-	char output_path[4096]; /* where the CSV really goes: a symlink resolved */
-	bool to_stdout;
-	/* --derived PATH=NAME: files made from the output (its figures, its table) that go with a
-	 * previous output into previous/DATE-NAME/ when a run replaces it (output.h) */
-	const char *derived[MAX_LIST];
-	size_t derived_count;
-	bool list;
-	bool no_pin;
-	bool no_floor;
-	/* --floor-alone (not in --help): the floor and no backend, for scripts/cachegrind.sh, which
-	 * counts the floor's timed call in a process of its own, as it counts each backend's */
-	bool floor_alone;
-	bool malloc_default;
-	bool trace_samples; /* a line per sample on stderr: CPU time, faults, switches */
-	bool wall_clock;    /* --clock wall: samples in wall time, not the thread's CPU time */
-	/* --twin BACKEND, repeatable (the A/A test, docs/method.md; not in --help): the backend's
-	 * ops once more, after the listed backends, under the name copy_name[i] (BACKEND~2,
-	 * BACKEND~3, ...); "" for a backend that is not a copy. */
-	char copy_name[MAX_LIST][40];
-	enum layout_mode layout;
-	/* A scenario run (scenario_run.h): the options as given, then what they resolve to. */
-	const char *scenario_file;
-	const char *sweep, *sweep_points, *sweep_spacing;
-	const char *sets[MAX_LIST]; /* --set KEY=VALUE, in order */
-	size_t set_count;
-	struct scenario_run *scenario; /* NULL: not a scenario run */
-	bool given[128];               /* options given, by their short code */
-	/* Set only in a child process of the driver (driver.c). */
-	int child_pass;              /* -1: not a child */
-	const char *child_inner;     /* the sampling of every participant of every group */
-	uint32_t child_heap_offset;  /* bytes allocated first, to move the heap */
-	char **argv;
-	int argc;
-};
-
-/* Parses and checks argv; exits 2 with one line on stderr on any bad value. */
-void options_parse(int argc, char **argv, struct options *o);
-
-/* For the child processes: the command line to run one pass of the same measurement. */
-void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-
-/* The entities of workload w at fixed_n (or swept n). */
-uint32_t workload_entities(const struct options *o, const struct workload *w, uint32_t n);
-/* Whether workload w is measured under history h (history.h): a workload that builds its
- * storage, under every history; one that spawns in its clock, under those that change spawning;
- * one that takes none, under none (h NULL: it is run once). */
-bool workload_takes(const struct workload *w, const struct history *h);
+/* Parses argv into o; --help and --list print and exit 0; exits 2 on any bad value. */
+void cli_parse(int argc, char **argv, struct options *o);
+/* Applies a list option as if given on the command line (code: its short code, 'b' backends,
+ * 'w' workloads, 'n' entities, 'k' components, 1020 threads, 'H' histories): a kind's
+ * defaults. Exits 2 on a bad item. */
+void cli_apply_list(struct options *o, int code, const char *text);
+/* --twin BACKEND: the backend once more, after the listed ones, under the name BACKEND~2... */
+void cli_add_twin(struct options *o, const char *name);
+/* A whole unsigned decimal number within [lo, hi], or exit 2 naming it (`what`). */
+uint64_t cli_number(const char *what, const char *text, uint64_t lo, uint64_t hi);
+/* Checks that o->output can be written (exits 2 if not). */
+void cli_check_output(struct options *o);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * collection.c: every process's samples and rows, gathered as their events arrive (driver.h),
+ * collection.c: every process's samples and rows, gathered as their events arrive (pass.h),
  * and the checks that need them together: the participants of a group must agree on their
  * checksum in every process (a backend that computes another checksum from the others is
  * wrong, and the run says so), and a failure in any process fails the row.
@@ -11,13 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "driver.h"
+#include "collection.h"
 
 int collection_init(struct collection *c, const struct options *o, const struct plan *plan)
 {
 	memset(c, 0, sizeof *c);
 	c->o = o;
 	c->plan = plan;
+	snprintf(c->pinning, sizeof c->pinning, "unknown");
+	snprintf(c->malloc_mode, sizeof c->malloc_mode, "unknown");
 	size_t rows = (size_t)plan->count * plan->max_participants;
 	c->rows = calloc(rows ? rows : 1, sizeof *c->rows);
 	c->sampling = calloc(rows ? rows : 1, sizeof *c->sampling);
@@ -84,7 +86,7 @@ void collection_message(struct collection *c, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-void collect_sample(struct collection *c, uint32_t pass, uint32_t g, uint32_t p, uint32_t round,
+void collection_sample(struct collection *c, uint32_t pass, uint32_t g, uint32_t p, uint32_t round,
                     double ns, double wall_ns)
 {
 	if (pass >= c->o->processes || round >= c->o->reps || g >= c->plan->count ||
@@ -96,7 +98,7 @@ void collect_sample(struct collection *c, uint32_t pass, uint32_t g, uint32_t p,
 	d->wall_sum += wall_ns;
 }
 
-void collect_figures(struct collection *c, uint32_t pass, uint32_t g, uint32_t p, uint32_t round,
+void collection_figures(struct collection *c, uint32_t pass, uint32_t g, uint32_t p, uint32_t round,
                      const double *v, uint32_t count)
 {
 	if (pass >= c->o->processes || round >= c->o->reps || g >= c->plan->count ||
@@ -107,7 +109,7 @@ void collect_figures(struct collection *c, uint32_t pass, uint32_t g, uint32_t p
 		to[i] = v[i];
 }
 
-void collect_row(struct collection *c, uint32_t pass, uint32_t g, uint32_t p,
+void collection_add_row(struct collection *c, uint32_t pass, uint32_t g, uint32_t p,
                  const struct bench_result *r)
 {
 	if (pass >= c->o->processes || g >= c->plan->count || p >= c->plan->groups[g].participants)
@@ -120,9 +122,8 @@ void collect_row(struct collection *c, uint32_t pass, uint32_t g, uint32_t p,
 			d->failed_process = pass;
 			snprintf(d->error, sizeof d->error, "%s", r->error);
 			c->failures++;
-			char label[160];
-			collection_message(c, "%s %s failed in process %u: %s", participant_name(c->o, gr, p),
-			                   group_label(gr, label, sizeof label), pass + 1, r->error);
+			collection_message(c, "%s %s failed in process %u: %s", plan_participant_name(c->o, gr, p),
+			                   gr->label, pass + 1, r->error);
 		}
 		return;
 	}
@@ -142,7 +143,7 @@ void collect_row(struct collection *c, uint32_t pass, uint32_t g, uint32_t p,
 }
 
 /* Once a process has finished a group: the participants whose checksum it took must agree. */
-void collect_group_end(struct collection *c, uint32_t pass, uint32_t g)
+void collection_group_end(struct collection *c, uint32_t pass, uint32_t g)
 {
 	if (pass >= c->o->processes || g >= c->plan->count)
 		return;
@@ -158,14 +159,24 @@ void collect_group_end(struct collection *c, uint32_t pass, uint32_t g)
 		}
 		uint64_t want = collection_row(c, g, (uint32_t)first)->checksums[pass];
 		if (d->checksums[pass] != want) {
-			char label[160];
 			collection_message(c,
 			                   "checksum mismatch: %s in process %u: %s %016" PRIx64
 			                   ", %s %016" PRIx64,
-			                   group_label(gr, label, sizeof label), pass + 1,
-			                   participant_name(c->o, gr, (uint32_t)first), want,
-			                   participant_name(c->o, gr, p), d->checksums[pass]);
+			                   gr->label, pass + 1,
+			                   plan_participant_name(c->o, gr, (uint32_t)first), want,
+			                   plan_participant_name(c->o, gr, p), d->checksums[pass]);
 			c->mismatches++;
 		}
 	}
+}
+
+unsigned collection_good_rows(const struct collection *c)
+{
+	unsigned n = 0;
+	for (uint32_t g = 0; g < c->plan->count; g++)
+		for (uint32_t p = 0; p < c->plan->groups[g].participants; p++) {
+			const struct row_data *d = &c->rows[(size_t)g * c->plan->max_participants + p];
+			n += !d->failed && d->done[c->processes_done ? c->processes_done - 1 : 0];
+		}
+	return n;
 }

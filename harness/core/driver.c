@@ -35,15 +35,21 @@
 
 #include "driver.h"
 #include "measure.h"
-#include "../sweep/world.h"
+#include "pass.h"
+#include "rng.h"
 
 #define CHILD_FD 3
 #define LONG_RUN_NS (3600 * 1e9) /* a run estimated to take longer says so */
 
-volatile pid_t driver_child;
-char driver_pinning[512] = "unknown";
-const char *driver_malloc_mode = "unknown";
-static char child_malloc_mode[256];
+/* The measuring process under way, for driver_stop (a signal handler's: hence not in a struct
+ * that the handler would have to be given). */
+static volatile pid_t running_child;
+
+void driver_stop(void)
+{
+	if (running_child > 0)
+		kill(running_child, SIGKILL);
+}
 
 /* --- progress --------------------------------------------------------------------------- */
 
@@ -84,7 +90,7 @@ static void progress_show(struct progress *pr, bool force)
 	const struct group *g = &pr->plan->groups[pr->group < pr->plan->count ? pr->group : 0];
 	char row[160], left[64] = "", took[32];
 	format_duration(took, sizeof took, elapsed);
-	group_label(g, row, sizeof row);
+	snprintf(row, sizeof row, "%s", g->label);
 	if (pr->in_sample && pr->participant < g->participants) {
 		char at[32], of[32] = "";
 		format_duration(at, sizeof at, (double)(now - pr->sample_start_ns) / 1e9);
@@ -92,7 +98,7 @@ static void progress_show(struct progress *pr, bool force)
 			format_duration(of, sizeof of, pr->sample_estimate_ns / 1e9);
 		size_t len = strlen(row);
 		snprintf(row + len, sizeof row - len, ", %s %s (%s%s%s)",
-		         participant_name(c->o, g, pr->participant),
+		         plan_participant_name(c->o, g, pr->participant),
 		         pr->sample == UINT32_MAX ? "calibration run" : "sample", at, of[0] ? " of ~" : "",
 		         of);
 	}
@@ -182,28 +188,28 @@ static void on_sample(void *ctx, uint32_t g, uint32_t p, uint32_t round, double 
 {
 	struct progress *pr = ctx;
 	pr->in_sample = false;
-	collect_sample(pr->c, pr->pass, g, p, round, ns, wall);
+	collection_sample(pr->c, pr->pass, g, p, round, ns, wall);
 }
 
 static void on_row(void *ctx, uint32_t g, uint32_t p, const struct bench_result *r)
 {
 	struct progress *pr = ctx;
 	pr->in_sample = false;
-	collect_row(pr->c, pr->pass, g, p, r);
+	collection_add_row(pr->c, pr->pass, g, p, r);
 }
 
 static void on_group_end(void *ctx, uint32_t g)
 {
 	struct progress *pr = ctx;
 	pr->in_sample = false;
-	collect_group_end(pr->c, pr->pass, g);
+	collection_group_end(pr->c, pr->pass, g);
 }
 
 static void on_figures(void *ctx, uint32_t g, uint32_t p, uint32_t round, const double *v,
                        uint32_t count)
 {
 	struct progress *pr = ctx;
-	collect_figures(pr->c, pr->pass, g, p, round, v, count);
+	collection_figures(pr->c, pr->pass, g, p, round, v, count);
 }
 
 static const struct pass_events collect_events = {
@@ -311,7 +317,7 @@ static void watched_pass(const struct options *o, const struct plan *plan, uint3
 	machine_watch_end(w, m);
 }
 
-int child_main(const struct options *o, struct plan *plan)
+int driver_child_main(const struct options *o, struct plan *plan)
 {
 	FILE *f = fdopen(CHILD_FD, "w");
 	if (!f) {
@@ -324,7 +330,7 @@ int child_main(const struct options *o, struct plan *plan)
 	}
 	char pinning[512];
 	const char *malloc_mode;
-	measuring_process_setup(o, pinning, sizeof pinning, &malloc_mode, &plan->cpus);
+	pass_process_setup(o, plan, pinning, sizeof pinning, &malloc_mode);
 	child_line(f, "X %s", pinning);
 	child_line(f, "M %s", malloc_mode);
 	struct pass_events ev = {
@@ -359,13 +365,11 @@ static int parent_line(struct progress *pr, char *line, bool *done)
 	switch (line[0]) {
 	case 'X':
 		if (pr->pass == 0)
-			snprintf(driver_pinning, sizeof driver_pinning, "%s", line + 2);
+			snprintf(pr->c->pinning, sizeof pr->c->pinning, "%s", line + 2);
 		return 0;
 	case 'M':
-		if (pr->pass == 0) {
-			snprintf(child_malloc_mode, sizeof child_malloc_mode, "%s", line + 2);
-			driver_malloc_mode = child_malloc_mode;
-		}
+		if (pr->pass == 0)
+			snprintf(pr->c->malloc_mode, sizeof pr->c->malloc_mode, "%s", line + 2);
 		return 0;
 	case 'G':
 		if (sscanf(line, "G %u", &g) != 1)
@@ -468,10 +472,9 @@ static int parent_line(struct progress *pr, char *line, bool *done)
 static void describe_position(const struct progress *pr, char *buf, size_t len)
 {
 	const struct group *g = &pr->plan->groups[pr->group < pr->plan->count ? pr->group : 0];
-	char label[160];
-	group_label(g, label, sizeof label);
+	const char *label = g->label;
 	if (pr->in_sample && pr->participant < g->participants)
-		snprintf(buf, len, "%s %s (%s)", participant_name(pr->c->o, g, pr->participant), label,
+		snprintf(buf, len, "%s %s (%s)", plan_participant_name(pr->c->o, g, pr->participant), label,
 		         pr->sample == UINT32_MAX ? "calibration run" : "a sample");
 	else
 		snprintf(buf, len, "row group %s", label);
@@ -559,7 +562,7 @@ static int run_child(const struct options *o, struct plan *plan, struct progress
 		fprintf(stderr, "ecsbench: cannot run /proc/self/exe: %s\n", strerror(errno));
 		_exit(127);
 	}
-	driver_child = pid;
+	running_child = pid;
 	close(fds[1]);
 	free(argv);
 	free(inner_text);
@@ -602,7 +605,7 @@ static int run_child(const struct options *o, struct plan *plan, struct progress
 	int status;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	driver_child = 0;
+	running_child = 0;
 	char where[200];
 	describe_position(pr, where, sizeof where);
 	if (WIFSIGNALED(status)) {
@@ -619,12 +622,13 @@ static int run_child(const struct options *o, struct plan *plan, struct progress
 	return 0;
 }
 
-int drive(const struct options *o, struct plan *plan, struct collection *c)
+int driver_run(const struct options *o, struct plan *plan, struct collection *c)
 {
 	struct progress pr = {.c = c, .plan = plan, .start_ns = measure_now_ns()};
 	if (o->processes == 1) {
-		measuring_process_setup(o, driver_pinning, sizeof driver_pinning, &driver_malloc_mode,
-		                        &plan->cpus);
+		const char *malloc_mode;
+		pass_process_setup(o, plan, c->pinning, sizeof c->pinning, &malloc_mode);
+		snprintf(c->malloc_mode, sizeof c->malloc_mode, "%s", malloc_mode);
 		struct pass_events ev = collect_events;
 		ev.ctx = &pr;
 		pr.pass_start_ns = measure_now_ns();

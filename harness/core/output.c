@@ -178,14 +178,14 @@ static FILE *open_temp(char *temp, size_t len, const char *path, const char *sho
 	if (fd < 0) {
 		int err = errno;
 		temp[0] = '\0';
-		usage_error("cannot write output '%s': %s", shown, strerror(err));
+		options_usage_error("cannot write output '%s': %s", shown, strerror(err));
 	}
 	FILE *f = fdopen(fd, "w");
 	if (!f) {
 		int err = errno;
 		unlink(temp);
 		temp[0] = '\0';
-		usage_error("cannot write output '%s': %s", shown, strerror(err));
+		options_usage_error("cannot write output '%s': %s", shown, strerror(err));
 	}
 	return f;
 }
@@ -230,7 +230,7 @@ void output_open(struct output *w, const struct options *o)
 	snprintf(previous, sizeof previous, "%s/previous", dir);
 	struct stat st;
 	if (lstat(previous, &st) == 0 && (!S_ISDIR(st.st_mode) || access(previous, W_OK) != 0))
-		usage_error("cannot keep previous results in '%s': it is not a folder this run can "
+		options_usage_error("cannot keep previous results in '%s': it is not a folder this run can "
 		            "write (a run never replaces a previous result: it moves it there)",
 		            previous);
 	remove_dead_temps(o->output_path, w->samples);

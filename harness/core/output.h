@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "cli.h"
+#include "options.h"
 
 #define OUTPUT_PATH_MAX 4200
 

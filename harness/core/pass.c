@@ -10,7 +10,7 @@
  * the warm-up and timed samples, interleaved A B C, B C A, ... from an order shuffled for each
  * process, so that a drift of the machine hits every participant alike and no participant is
  * always first; then the untimed checks and checksums. Everything is reported as events
- * (driver.h); nothing here writes a file.
+ * (pass.h); nothing here writes a file.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -26,9 +26,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "driver.h"
 #include "measure.h"
-#include "../scenario/scenario_run.h"
+#include "pass.h"
+#include "rng.h"
 #include "../sweep/world.h"
 
 /*
@@ -75,17 +75,10 @@ static void cpus_text(const struct cpu_list *c, char *buf, size_t len)
 	}
 }
 
-bool threaded_run(const struct options *o)
+void pass_process_setup(const struct options *o, struct plan *plan, char *pinning,
+                        size_t pinning_len, const char **malloc_mode)
 {
-	for (size_t i = 0; i < o->workload_count; i++)
-		if (o->workloads[i]->threaded)
-			return true;
-	return scenario_run_threaded(o);
-}
-
-void measuring_process_setup(const struct options *o, char *pinning, size_t pinning_len,
-                             const char **malloc_mode, struct cpu_list *cpus)
-{
+	struct cpu_list *cpus = &plan->cpus;
 	/* Freed memory stays in the process: glibc would otherwise hand every large block back to
 	 * the kernel on free (mmap threshold, trim threshold), and each sample of create or churn
 	 * would then pay the kernel's page faults for memory the previous sample already touched,
@@ -120,7 +113,7 @@ void measuring_process_setup(const struct options *o, char *pinning, size_t pinn
 		cpus_put_first(cpus, (uint32_t)cpu);
 		cpus->pinned = true;
 	}
-	if (threaded_run(o)) {
+	if (plan->threaded) {
 		size_t used = strlen(pinning);
 		char list[256];
 		cpus_text(cpus, list, sizeof list);
@@ -146,7 +139,7 @@ static void trace_sample(const struct options *o, const struct group *gr, uint32
 	fprintf(stderr,
 	        "ecsbench-trace %u %s %s %u %u %d %s %" PRIu64 " %" PRIu64 " %" PRIu64
 	        " %ld %ld %ld %ld %d %" PRIu64 "\n",
-	        pass + 1, participant_name(o, gr, p), gr->workload->name, gr->n, gr->k,
+	        pass + 1, plan_participant_name(o, gr, p), gr->workload->name, gr->n, gr->k,
 	        s == UINT32_MAX ? -1 : (int)s,
 	        s == UINT32_MAX ? "calibration" : s < o->warmup ? "warmup" : "timed", inner, t->wall_ns,
 	        t->cpu_ns, t->minflt, t->majflt, t->nvcsw, t->nivcsw, t->cpu, measure_now_ns());
@@ -245,7 +238,7 @@ static void warm_until_settled(const struct options *o, const struct group *gr, 
                                uint32_t g, struct participant *ps, const uint32_t *order,
                                const struct pass_events *ev)
 {
-	if (o->inner || gr->scenario || o->warmup == 0)
+	if (o->inner || gr->same_runs || o->warmup == 0)
 		return;
 	for (uint32_t j = 0; j < gr->participants; j++) {
 		uint32_t p = order[j];
@@ -276,14 +269,13 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 	const struct group *gr = &plan->groups[g];
 	uint32_t np = gr->participants;
 	struct values values, writes;
-	struct participant ps[MAX_LIST + 2]; /* the backends, a floor, a scenario's harness row */
+	struct participant ps[MAX_LIST + 2]; /* the backends, a floor, the harness alone */
 	memset(ps, 0, sizeof ps);
 	memset(&values, 0, sizeof values);
 	memset(&writes, 0, sizeof writes);
 	ev->group_begin(ev->ctx, g);
 	uint64_t phase_start[5] = {measure_now_ns()}; /* setup, calibration, samples, finish, free */
-	/* a scenario makes its own values (scenario_engine.c) */
-	bool no_values = !gr->scenario &&
+	bool no_values = !gr->own_values &&
 	                 (values_make(&values, gr->n, o->seed, 0, o->component_size) ||
 	                  values_make(&writes, gr->n, o->seed, 1, o->component_size));
 	for (uint32_t p = 0; p < np; p++) {
@@ -299,9 +291,9 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 			.seed = o->seed,
 			.values = &values,
 			.writes = &writes,
-			.scenario = gr->scenario,
+			.point = gr->point,
 			.history = gr->history,
-			.harness = plan_harness_row(o, gr, p),
+			.harness = plan_harness_row(gr, p),
 			.threads = gr->threads,
 			.cpus = &plan->cpus,
 		};
@@ -394,7 +386,7 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 				           (double)t.wall_ns / x->s.inner);
 				x->timed_allocations += t.allocations;
 				uint32_t count;
-				const double *figures = scenario_run_figures(x->run, &count);
+				const double *figures = run_figures(x->run, &count);
 				if (figures && ev->figures)
 					ev->figures(ev->ctx, g, p, s - o->warmup, figures, count);
 			} else if (s + 1 == o->warmup && first && !o->inner) {
@@ -433,11 +425,10 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 	/* Where a group's time went, for --trace-samples: the harness's own cost, beside the
 	 * samples (setup, calibration, finish and freeing are untimed but take the run's time). */
 	if (o->trace_samples) {
-		char label[160];
 		uint64_t end = measure_now_ns();
 		fprintf(stderr, "ecsbench-trace-group %u %s setup %.3f calibration %.3f samples %.3f "
 		                "finish %.3f free %.3f\n",
-		        pass + 1, group_label(gr, label, sizeof label),
+		        pass + 1, gr->label,
 		        (phase_start[1] - phase_start[0]) / 1e9, (phase_start[2] - phase_start[1]) / 1e9,
 		        (phase_start[3] - phase_start[2]) / 1e9, (phase_start[4] - phase_start[3]) / 1e9,
 		        (end - phase_start[4]) / 1e9);
@@ -452,7 +443,7 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
  * A group measured in a process of its own: a fork of this measuring process, which has made
  * nothing since its setup, so that every group starts from the same heap, whatever the groups
  * before it allocated and freed. Measured in one process, a row's figure depended on its
- * neighbours: with glibc keeping freed memory (measuring_process_setup), sparse's create at
+ * neighbours: with glibc keeping freed memory (pass_process_setup), sparse's create at
  * N = 2^20, k = 2 found the heap grown by the groups before it and paid no page fault, where
  * alone its timed sample paid 2,667 (16 against 22 ms; docs/method.md, "A row and its
  * neighbours"). The fork's events go up the same channel (each line is flushed as written); a

@@ -23,11 +23,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../core/driver.h"
-#include "scenario_engine.h"
-#include "scenario_run.h"
+#include "../core/plan.h"
+#include "../core/report.h"
 #include "../core/stats.h"
 #include "../sweep/world.h"
+#include "scenario_engine.h"
+#include "scenario_run.h"
 
 #define DEFAULT_POINTS 6u
 #define MAX_POINTS 50u
@@ -91,28 +92,28 @@ static void make_points(struct options *o, struct scenario_run *run)
 	const char *arg = o->sweep;
 	const char *eq = strchr(arg, '=');
 	if (!eq || eq == arg)
-		usage_error("--sweep '%s' is not KEY=A..B (e.g. effect.burning.add=0.1%%..10%%)", arg);
+		options_usage_error("--sweep '%s' is not KEY=A..B (e.g. effect.burning.add=0.1%%..10%%)", arg);
 	const char *dots = strstr(eq + 1, "..");
 	double a, b;
 	bool pa, pb, wa, wb;
 	if (!dots || !parse_bound(eq + 1, (size_t)(dots - eq - 1), &a, &pa, &wa) ||
 	    !parse_bound(dots + 2, strlen(dots + 2), &b, &pb, &wb))
-		usage_error("--sweep '%s': the range must be A..B, two numbers (no sign, no exponent), "
+		options_usage_error("--sweep '%s': the range must be A..B, two numbers (no sign, no exponent), "
 		            "both or neither with %%",
 		            arg);
 	if (pa != pb)
-		usage_error("--sweep '%s': both bounds or neither must be percentages", arg);
+		options_usage_error("--sweep '%s': both bounds or neither must be percentages", arg);
 	if (!(a < b))
-		usage_error("--sweep '%s': the range is empty (A..B needs A < B)", arg);
+		options_usage_error("--sweep '%s': the range is empty (A..B needs A < B)", arg);
 	static char key[128];
 	if ((size_t)(eq - arg) >= sizeof key)
-		usage_error("--sweep '%s': the key is too long", arg);
+		options_usage_error("--sweep '%s': the key is too long", arg);
 	memcpy(key, arg, (size_t)(eq - arg));
 	key[eq - arg] = '\0';
 	static const char *const fixed[] = {"scenario.frames", "scenario.warmup", "scenario.seed"};
 	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
 		if (strcmp(key, fixed[i]) == 0)
-			usage_error("--sweep %s: the frames, warm-up and seed are the same at every point "
+			options_usage_error("--sweep %s: the frames, warm-up and seed are the same at every point "
 			            "(set them with --set %s=N)",
 			            key, key);
 	uint32_t n = DEFAULT_POINTS;
@@ -122,7 +123,7 @@ static void make_points(struct options *o, struct scenario_run *run)
 		unsigned long v = strtoul(o->sweep_points, &end, 10);
 		if (*o->sweep_points < '0' || *o->sweep_points > '9' || *end || errno || v < 2 ||
 		    v > MAX_POINTS)
-			usage_error("--points '%s' is not a number of points in 2..%u", o->sweep_points,
+			options_usage_error("--points '%s' is not a number of points in 2..%u", o->sweep_points,
 			            MAX_POINTS);
 		n = (uint32_t)v;
 	}
@@ -132,10 +133,10 @@ static void make_points(struct options *o, struct scenario_run *run)
 			run->geometric = false;
 		else if (strcmp(o->sweep_spacing, "geometric") == 0) {
 			if (a <= 0)
-				usage_error("--spacing geometric needs A > 0 (the sweep starts at 0)");
+				options_usage_error("--spacing geometric needs A > 0 (the sweep starts at 0)");
 			run->geometric = true;
 		} else
-			usage_error("unknown spacing '%s' (valid: geometric, linear)", o->sweep_spacing);
+			options_usage_error("unknown spacing '%s' (valid: geometric, linear)", o->sweep_spacing);
 	}
 	run->sweep_key = key;
 	run->percent = pa;
@@ -143,7 +144,7 @@ static void make_points(struct options *o, struct scenario_run *run)
 	run->values = calloc(n, sizeof *run->values);
 	run->x = calloc(n, sizeof *run->x);
 	if (!run->points || !run->values || !run->x)
-		usage_error("out of memory");
+		options_usage_error("out of memory");
 	run->point_count = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		double f = (double)i / (n - 1);
@@ -164,13 +165,13 @@ static void make_points(struct options *o, struct scenario_run *run)
 		memcpy(sc, run->base, sizeof *sc);
 		char err[400];
 		if (scenario_set(sc, key, text, err, sizeof err) != SCENARIO_OK)
-			usage_error("--sweep %s: %s", arg, err);
+			options_usage_error("--sweep %s: %s", arg, err);
 		snprintf(run->values[run->point_count], sizeof run->values[0], "%s", text);
 		run->x[run->point_count++] = strtod(text, NULL);
 	}
 }
 
-void scenario_options(struct options *o)
+static void scenario_options(struct options *o)
 {
 	static const struct {
 		int code;
@@ -189,27 +190,30 @@ void scenario_options(struct options *o)
 		{'s', "--seed", "its decisions follow the file's seed: --set scenario.seed=S"},
 		{'H', "--history", "a scenario's storage lives through its own frames"},
 	};
+	if (o->twin_count || o->floor_alone)
+		options_usage_error("%s is for the workloads, not a scenario run",
+		                    o->twin_count ? "--twin" : "--floor-alone");
 	if (!o->scenario_file)
-		usage_error("%s needs --scenario FILE", o->sweep            ? "--sweep"
+		options_usage_error("%s needs --scenario FILE", o->sweep            ? "--sweep"
 		                                        : o->set_count      ? "--set"
 		                                        : o->sweep_points   ? "--points"
 		                                                            : "--spacing");
 	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
 		if (o->given[refused[i].code])
-			usage_error("%s does not apply to a scenario run (%s)", refused[i].name,
+			options_usage_error("%s does not apply to a scenario run (%s)", refused[i].name,
 			            refused[i].instead);
 	if ((o->sweep_points || o->sweep_spacing) && !o->sweep)
-		usage_error("%s needs --sweep KEY=A..B", o->sweep_points ? "--points" : "--spacing");
+		options_usage_error("%s needs --sweep KEY=A..B", o->sweep_points ? "--points" : "--spacing");
 	/* A scenario's thread count is a key of its file (scenario.threads), so that a sweep over
 	 * it (--sweep scenario.threads=1..4) puts each T in the same run, paired, and the CSV's
 	 * header says it with the rest of the scenario. */
 	if (o->thread_count)
-		usage_error("--threads does not apply to a scenario run (its parallel systems run on "
+		options_usage_error("--threads does not apply to a scenario run (its parallel systems run on "
 		            "--set scenario.threads=T; --sweep scenario.threads=1..T compares T)");
 
 	struct scenario_run *run = calloc(1, sizeof *run);
 	if (!run || !(run->base = malloc(sizeof *run->base)))
-		usage_error("out of memory");
+		options_usage_error("out of memory");
 	char err[400];
 	if (scenario_load(run->base, o->scenario_file, err, sizeof err) != SCENARIO_OK)
 		file_error(err);
@@ -217,11 +221,11 @@ void scenario_options(struct options *o)
 		const char *eq = strchr(o->sets[i], '=');
 		char key[128];
 		if (!eq || eq == o->sets[i] || (size_t)(eq - o->sets[i]) >= sizeof key)
-			usage_error("--set '%s' is not KEY=VALUE (e.g. scenario.scale=0.1)", o->sets[i]);
+			options_usage_error("--set '%s' is not KEY=VALUE (e.g. scenario.scale=0.1)", o->sets[i]);
 		memcpy(key, o->sets[i], (size_t)(eq - o->sets[i]));
 		key[eq - o->sets[i]] = '\0';
 		if (scenario_set(run->base, key, eq + 1, err, sizeof err) != SCENARIO_OK)
-			usage_error("--set %s", err);
+			options_usage_error("--set %s", err);
 	}
 	const char *slash = strrchr(o->scenario_file, '/');
 	snprintf(run->name, sizeof run->name, "%s", slash ? slash + 1 : o->scenario_file);
@@ -237,7 +241,7 @@ void scenario_options(struct options *o)
 		run->values = calloc(1, sizeof *run->values);
 		run->x = calloc(1, sizeof *run->x);
 		if (!run->values || !run->x)
-			usage_error("out of memory");
+			options_usage_error("out of memory");
 	}
 	/* threads = all: the CPUs this process may use; more than those cannot be pinned, and
 	 * would measure the scheduler. Checked for every point before anything runs. */
@@ -252,21 +256,21 @@ void scenario_options(struct options *o)
 		if (!sc->threads)
 			sc->threads = usable;
 		if (sc->threads > usable && scenario_has_parallel(sc))
-			usage_error("%s%s%sthreads = %u: this process may run on %u CPUs", 
+			options_usage_error("%s%s%sthreads = %u: this process may run on %u CPUs", 
 			            run->sweep_key ? "--sweep: at " : "",
 			            run->sweep_key ? run->values[i] : "", run->sweep_key ? ": " : "",
 			            sc->threads, usable);
 	}
 	for (uint32_t i = 0; i < run->point_count; i++)
 		if (scenario_engine_check(&run->points[i], err, sizeof err))
-			usage_error("%s%s%s", run->sweep_key ? "--sweep: at " : "",
+			options_usage_error("%s%s%s", run->sweep_key ? "--sweep: at " : "",
 			            run->sweep_key ? run->values[i] : "", err);
 
 	/* The workload of each point, named for the progress and the messages. */
 	run->workloads = calloc(run->point_count, sizeof *run->workloads);
 	char(*names)[160] = calloc(run->point_count, sizeof *names);
 	if (!run->workloads || !names)
-		usage_error("out of memory");
+		options_usage_error("out of memory");
 	for (uint32_t i = 0; i < run->point_count; i++) {
 		run->workloads[i] = scenario_workload;
 		/* A frame with a parallel system is timed on the wall clock: the measuring thread's
@@ -290,10 +294,10 @@ void scenario_options(struct options *o)
 	double rows = (double)run->point_count * (o->backend_count + 2);
 	double bytes = rows * o->processes * o->reps * (scenario_figure_count(run->base) + 1) * 8;
 	if (bytes > (double)MAX_SAMPLE_BYTES)
-		usage_error("%u frames x %u processes x %.0f rows would keep %.1f GiB of samples: fewer "
+		options_usage_error("%u frames x %u processes x %.0f rows would keep %.1f GiB of samples: fewer "
 		            "frames (--set scenario.frames=N), points or processes",
 		            o->reps, o->processes, rows, bytes / (1u << 30));
-	o->scenario = run;
+	o->kind_data = run;
 	if (!o->output) {
 		static char output[300];
 		snprintf(output, sizeof output, "results/scenario-%s%s%s.csv", run->name,
@@ -304,18 +308,14 @@ void scenario_options(struct options *o)
 
 /* --- the plan ------------------------------------------------------------------------------- */
 
-int scenario_plan_make(const struct options *o, struct plan *p)
+/* One row group per point (a lone scenario is one point): the backends, then the floor and the
+ * harness alone (unless --no-floor). */
+static int scenario_plan_make(const struct options *o, struct plan *p)
 {
-	const struct scenario_run *run = o->scenario;
+	const struct scenario_run *run = o->kind_data;
 	uint32_t count = run->point_count;
-	p->max_participants = (uint32_t)o->backend_count + 2; /* the backends, floor, harness */
-	p->groups = calloc(count, sizeof *p->groups);
-	p->sampling = calloc((size_t)count * p->max_participants, sizeof *p->sampling);
-	if (!p->groups || !p->sampling) {
-		plan_free(p);
+	if (plan_alloc(p, count, (uint32_t)o->backend_count + 2)) /* the backends, floor, harness */
 		return -1;
-	}
-	p->count = count;
 	for (uint32_t i = 0; i < count; i++) {
 		struct group *g = &p->groups[i];
 		g->workload = &run->workloads[i];
@@ -323,9 +323,15 @@ int scenario_plan_make(const struct options *o, struct plan *p)
 		g->k = 0;
 		g->threads = scenario_has_parallel(&run->points[i]) ? run->points[i].threads : 1;
 		g->floor = !o->no_floor;
+		g->harness = g->floor;
 		g->participants = (uint32_t)o->backend_count + (g->floor ? 2 : 0);
-		g->scenario = &run->points[i];
+		g->own_values = true;   /* the engine makes its own (scenario_engine.c) */
+		g->same_runs = true;    /* a sample is a frame: every participant runs the same frames */
+		g->point = &run->points[i];
 		g->figures = scenario_figure_count(&run->points[i]);
+		snprintf(g->label, sizeof g->label, "%s (%u entities at the start)", g->workload->name,
+		         g->n);
+		p->threaded |= g->workload->threaded;
 	}
 	return 0;
 }
@@ -340,7 +346,7 @@ static int scenario_setup(struct run *run)
 	                                       : SCENARIO_MODE_FLOOR;
 	struct scenario_engine *e;
 	char err[200];
-	if (scenario_engine_open(&e, c->scenario, c->ops, mode, err, sizeof err))
+	if (scenario_engine_open(&e, c->point, c->ops, mode, err, sizeof err))
 		return fail(run->r, "%s", err);
 	/* phases on the frame's clock, so that they add up to it (wall for a threaded frame) */
 	scenario_engine_clock(e, !c->wall_clock && !c->workload->threaded);
@@ -396,6 +402,15 @@ static void scenario_release(struct run *run)
 	run->state = NULL;
 }
 
+/* A frame's phase times and allocations, after each timed sample. */
+static const double *scenario_figures(struct run *run, uint32_t *count)
+{
+	if (!run->state)
+		return NULL;
+	*count = scenario_figure_count(run->c->point);
+	return scenario_engine_figures(run->state);
+}
+
 static const struct workload scenario_floor = {
 	.name = "scenario",
 	.timed = "one frame of the scenario over plain arrays, or the harness alone",
@@ -405,6 +420,7 @@ static const struct workload scenario_floor = {
 	.end_sample = scenario_end_sample,
 	.finish = scenario_finish,
 	.release = scenario_release,
+	.figures = scenario_figures,
 };
 
 static const struct workload scenario_workload = {
@@ -418,24 +434,8 @@ static const struct workload scenario_workload = {
 	.end_sample = scenario_end_sample,
 	.finish = scenario_finish,
 	.release = scenario_release,
+	.figures = scenario_figures,
 };
-
-bool scenario_run_threaded(const struct options *o)
-{
-	const struct scenario_run *run = o->scenario;
-	for (uint32_t i = 0; run && i < run->point_count; i++)
-		if (run->workloads[i].threaded)
-			return true;
-	return false;
-}
-
-const double *scenario_run_figures(struct run *run, uint32_t *count)
-{
-	if (!run || !run->c->scenario || !run->state)
-		return NULL;
-	*count = scenario_figure_count(run->c->scenario);
-	return scenario_engine_figures(run->state);
-}
 
 /* --- the report ------------------------------------------------------------------------------ */
 
@@ -480,7 +480,7 @@ static void write_order(FILE *f, const struct collection *c, uint32_t a, uint32_
                         const char *prefix)
 {
 	const struct options *o = c->o;
-	const struct scenario_run *run = o->scenario;
+	const struct scenario_run *run = o->kind_data;
 	char text[3][1024] = {"", "", ""}; /* a faster, tied, b faster */
 	int seen[3] = {0, 0, 0};
 	for (uint32_t gi = 0; gi < c->plan->count; gi++) {
@@ -521,7 +521,7 @@ static void write_order(FILE *f, const struct collection *c, uint32_t a, uint32_
 static void write_crossovers(FILE *f, const struct collection *c, const char *prefix)
 {
 	const struct options *o = c->o;
-	const struct scenario_run *run = o->scenario;
+	const struct scenario_run *run = o->kind_data;
 	for (uint32_t a = 0; a < o->backend_count; a++)
 		for (uint32_t b = a + 1; b < o->backend_count; b++) {
 			bool have = false;
@@ -567,12 +567,11 @@ static void write_crossovers(FILE *f, const struct collection *c, const char *pr
 		}
 }
 
-static void write_header(FILE *f, const struct collection *c, const char *pinning,
-                         const char *malloc_mode, bool samples)
+static void write_header(FILE *f, const struct collection *c, bool samples)
 {
 	const struct options *o = c->o;
-	const struct scenario_run *run = o->scenario;
-	report_run_header(f, c, pinning, malloc_mode, samples);
+	const struct scenario_run *run = o->kind_data;
+	report_run_header(f, c, samples);
 	fprintf(f, "# processes %u, spread over the run (%s layout); per process %u warm-up and %u "
 	           "timed frames, a sample being one frame\n",
 	        o->processes,
@@ -614,10 +613,10 @@ static const char *const columns =
 static int write_group(FILE *f, const struct collection *c, uint32_t gi)
 {
 	const struct options *o = c->o;
-	const struct scenario_run *run = o->scenario;
+	const struct scenario_run *run = o->kind_data;
 	const struct group *g = &c->plan->groups[gi];
 	const struct row_data *rows = &c->rows[(size_t)gi * c->plan->max_participants];
-	uint32_t np = g->participants, phases = scenario_phase_count(g->scenario) + 1;
+	uint32_t np = g->participants, phases = scenario_phase_count(((const struct scenario *)g->point)) + 1;
 	size_t n = (size_t)o->processes * o->reps;
 	double *x = malloc((size_t)np * phases * n * sizeof *x);
 	struct stats_member *cells = calloc((size_t)np * phases, sizeof *cells);
@@ -654,7 +653,7 @@ static int write_group(FILE *f, const struct collection *c, uint32_t gi)
 		const struct row_data *d = &rows[p];
 		double frame = cells[(size_t)p * phases].row.centre;
 		double allocations = allocations_per_frame(c, g, d);
-		bool harness = plan_harness_row(o, g, p);
+		bool harness = plan_harness_row(g, p);
 		for (uint32_t ph = 0; ph < phases; ph++) {
 			const struct stats_member *cl = &cells[(size_t)p * phases + ph];
 			const struct row_stats *s = &cl->row;
@@ -665,13 +664,13 @@ static int write_group(FILE *f, const struct collection *c, uint32_t gi)
 			if (ph == 0)
 				snprintf(phase, sizeof phase, "frame");
 			else
-				scenario_phase_name(g->scenario, ph - 1, phase, sizeof phase);
+				scenario_phase_name(((const struct scenario *)g->point), ph - 1, phase, sizeof phase);
 			snprintf(checksum, sizeof checksum, "%016" PRIx64, d->result.checksum);
 			fprintf(f,
 			        "%s,%s,%s,%s,%s,%s,%u,%u,%.1f,%s,%s,%d,%s,%.2f,%.1f,%.1f,%s,%s,%s,%s,%s,"
 			        "%" PRIu64 ",%" PRIu64 ",%s,%" PRIu64 ",%s\n",
 			        run->name, run->sweep_key ? run->sweep_key : "", run->values[gi], x_text,
-			        participant_name(o, g, p), phase, o->reps, s->processes, s->centre,
+			        plan_participant_name(o, g, p), phase, o->reps, s->processes, s->centre,
 			        report_figure(lo, sizeof lo, s->has_interval, "%.1f", s->ci_low),
 			        report_figure(hi, sizeof hi, s->has_interval, "%.1f", s->ci_high), cl->noisy,
 			        report_figure(spread, sizeof spread, s->has_spread, "%.2f", s->spread_pct),
@@ -685,7 +684,7 @@ static int write_group(FILE *f, const struct collection *c, uint32_t gi)
 			        cl->verdict,
 			        d->result.peak_bytes, d->result.live_bytes,
 			        report_figure(alloc, sizeof alloc, true, "%.3f", allocations),
-			        g->scenario->entities_start, harness ? "" : checksum);
+			        ((const struct scenario *)g->point)->entities_start, harness ? "" : checksum);
 			written++;
 		}
 	}
@@ -698,7 +697,7 @@ static int write_group(FILE *f, const struct collection *c, uint32_t gi)
 static void write_samples(FILE *f, const struct collection *c)
 {
 	const struct options *o = c->o;
-	const struct scenario_run *run = o->scenario;
+	const struct scenario_run *run = o->kind_data;
 	const struct scenario *sc = run->base;
 	fputs("scenario,sweep_value,backend,process,round,frame_ns", f);
 	for (uint32_t ph = 0; ph < scenario_phase_count(sc); ph++) {
@@ -719,7 +718,7 @@ static void write_samples(FILE *f, const struct collection *c)
 					if (isnan(d->samples[i]))
 						continue;
 					fprintf(f, "%s,%s,%s,%u,%u,%.0f", run->name, run->values[gi],
-					        participant_name(o, g, p), q + 1, r + 1, d->samples[i]);
+					        plan_participant_name(o, g, p), q + 1, r + 1, d->samples[i]);
 					for (uint32_t k = 0; k < g->figures; k++)
 						fprintf(f, ",%.0f", d->figures ? d->figures[i * g->figures + k] : NAN);
 					fputc('\n', f);
@@ -732,7 +731,7 @@ static void write_samples(FILE *f, const struct collection *c)
 static void summary(const struct collection *c)
 {
 	const struct options *o = c->o;
-	const struct scenario_run *run = o->scenario;
+	const struct scenario_run *run = o->kind_data;
 	for (uint32_t gi = 0; gi < c->plan->count; gi++) {
 		const struct group *g = &c->plan->groups[gi];
 		struct {
@@ -749,7 +748,7 @@ static void summary(const struct collection *c)
 			stats_row(d->samples, o->processes, o->reps, &s);
 			if (!s.samples)
 				continue;
-			if (plan_harness_row(o, g, p))
+			if (plan_harness_row(g, p))
 				harness = s.centre;
 			else if (plan_participant(o, g, p)) {
 				uint32_t at = n++;
@@ -765,21 +764,20 @@ static void summary(const struct collection *c)
 			continue;
 		fprintf(stderr, "ecsbench: %s: ns per frame (median_ns):", g->workload->name);
 		for (uint32_t i = 0; i < n; i++)
-			fprintf(stderr, "%s %s %.0f", i ? "," : "", participant_name(o, g, v[i].p),
+			fprintf(stderr, "%s %s %.0f", i ? "," : "", plan_participant_name(o, g, v[i].p),
 			        v[i].median);
 		if (!isnan(harness))
 			fprintf(stderr, "; the harness alone: %.0f, %.1f%% of %s's frame", harness,
-			        100 * harness / v[0].median, participant_name(o, g, v[0].p));
+			        100 * harness / v[0].median, plan_participant_name(o, g, v[0].p));
 		fputc('\n', stderr);
 	}
 	if (run->sweep_key)
 		write_crossovers(stderr, c, "ecsbench: ");
 }
 
-int scenario_report_write(const struct collection *c, FILE *csv, FILE *samples,
-                          const char *pinning, const char *malloc_mode)
+static int scenario_report_write(const struct collection *c, FILE *csv, FILE *samples)
 {
-	write_header(csv, c, pinning, malloc_mode, false);
+	write_header(csv, c, false);
 	fputs(columns, csv);
 	int written = 0;
 	for (uint32_t gi = 0; gi < c->plan->count; gi++) {
@@ -791,9 +789,22 @@ int scenario_report_write(const struct collection *c, FILE *csv, FILE *samples,
 		written += rows;
 	}
 	if (samples) {
-		write_header(samples, c, pinning, malloc_mode, true);
+		write_header(samples, c, true);
 		write_samples(samples, c);
 	}
 	summary(c);
 	return written;
 }
+
+static bool scenario_chosen(const struct options *o)
+{
+	return o->scenario_file || o->sweep || o->sweep_points || o->sweep_spacing || o->set_count;
+}
+
+const struct run_kind scenario_run_kind = {
+	.name = "scenario",
+	.chosen = scenario_chosen,
+	.options = scenario_options,
+	.plan_make = scenario_plan_make,
+	.report_write = scenario_report_write,
+};

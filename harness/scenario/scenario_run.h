@@ -1,6 +1,6 @@
 /*
  * scenario_run.h: a scenario run (build/ecsbench --scenario FILE [--sweep KEY=A..B]) measured by
- * the harness's own driver (driver.h), so that its rows get the same processes, intervals,
+ * the harness's own driver (driver.h), as a kind of run (run_kind.h), so that its rows get the same processes, intervals,
  * ratios and checks as every other row. scenario_run.c is the glue:
  *
  *   options   --scenario, --set, --sweep, --points, --spacing: the file is read and every point
@@ -25,12 +25,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../core/cli.h"
+#include "../core/run_kind.h"
 #include "scenario.h"
 
-struct run;
-struct plan;
-struct collection;
 
 /* The points of a run: the scenario as given (--set applied), and per point the scenario with
  * the swept key set. */
@@ -46,23 +43,10 @@ struct scenario_run {
 	struct workload *workloads; /* per point: the scenario workload, named after the point */
 };
 
-/* Called by options_parse when a scenario option is given: checks them all (exits 2 on any
- * problem, nothing touched), fills o->scenario, the default backends and output, and the
- * sampling (o->reps = frames, o->warmup = warmup frames, o->inner = 1). */
-void scenario_options(struct options *o);
-
-int scenario_plan_make(const struct options *o, struct plan *p);
-
-/* Whether a point of the run has a parallel system (its rows are then timed on the wall
- * clock, and their threads pinned beside the measuring one). */
-bool scenario_run_threaded(const struct options *o);
-
-/* The frame's figures of a scenario participant after a sample (NULL otherwise). */
-const double *scenario_run_figures(struct run *run, uint32_t *count);
-
-/* The scenario CSV and its samples (main.c calls it instead of report_write): the number of rows
- * the CSV has (a row per participant and phase of each point), or -1 if out of memory. */
-int scenario_report_write(const struct collection *c, FILE *csv, FILE *samples,
-                          const char *pinning, const char *malloc_mode);
+/* The scenario run's kind (run_kind.h): chosen by --scenario, --set, --sweep, --points or
+ * --spacing. Its options check them all (exits 2 on any problem, nothing touched) and resolve
+ * the points into o->kind_data (a struct scenario_run), the default backends and output, and
+ * the sampling (o->reps = frames, o->warmup = warmup frames, o->inner = 1). */
+extern const struct run_kind scenario_run_kind;
 
 #endif

@@ -548,6 +548,11 @@ int run_finish(struct run *run, bool verify)
 	return rc;
 }
 
+const double *run_figures(struct run *run, uint32_t *count)
+{
+	return run && impl(run)->figures ? impl(run)->figures(run, count) : NULL;
+}
+
 void run_free(struct run *run)
 {
 	if (!run)
