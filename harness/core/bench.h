@@ -38,9 +38,9 @@ struct values {
 };
 
 /* Round 0: the values entities are created with; round 1: those written over them. */
-int values_make(struct values *v, uint32_t n, uint64_t seed, uint64_t round,
+int world_values_make(struct values *v, uint32_t n, uint64_t seed, uint64_t round,
                 uint32_t component_size);
-void values_free(struct values *v);
+void world_values_free(struct values *v);
 
 struct workload;
 struct cpu_list;
@@ -63,6 +63,8 @@ struct bench_case {
 	                                    point: scenario_run.c), or NULL */
 	const struct history *history;   /* what the storage went through (history.h), or NULL */
 	bool harness;                    /* with no ops: the harness alone, not the floor */
+	bool verify;                 /* setup and finish check, finish takes the checksum (the
+	                                first process) */
 	uint32_t threads;            /* T: threads a threaded workload's pass runs on (else 1) */
 	const struct cpu_list *cpus; /* where they run (parallel.h); NULL: not pinned */
 };
@@ -144,5 +146,26 @@ int run_finish(struct run *run, bool verify);
 void run_free(struct run *run);
 /* The last timed sample's extra figures (struct workload's figures), or NULL. */
 const double *run_figures(struct run *run, uint32_t *count);
+
+/*
+ * The same, as the table the pass reaches them through (plan.h: plan->runner), so that the
+ * measuring core knows a row's participants only by this interface: workloads.c implements it
+ * for every workload, a scenario's included (workloads_runner).
+ */
+struct bench_runner {
+	int (*values_make)(struct values *v, uint32_t n, uint64_t seed, uint64_t round,
+	                   uint32_t component_size);
+	void (*values_free)(struct values *v);
+	struct run *(*open)(const struct bench_case *c, struct bench_result *r);
+	int (*setup)(struct run *run);
+	int (*sample)(struct run *run, uint32_t inner, struct sample_time *t, bool trace);
+	const double *(*figures)(struct run *run, uint32_t *count);
+	int (*finish)(struct run *run, bool verify);
+	void (*free)(struct run *run);
+};
+extern const struct bench_runner workloads_runner;
+
+/* Writes the error into r (printf-style); returns -1, for `return bench_fail(...)`. */
+int bench_fail(struct bench_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -354,11 +354,11 @@ static int parallel_state_start(struct run *run)
 	const struct bench_case *c = run->c;
 	struct parallel_state *st = calloc(1, sizeof *st);
 	if (!st)
-		return fail(run->r, "out of memory in the harness");
+		return bench_fail(run->r, "out of memory in the harness");
 	run->state = st;
 	char err[160];
 	if (parallel_pool_start(&st->pool, c->threads, c->cpus, err, sizeof err))
-		return fail(run->r, "%s", err);
+		return bench_fail(run->r, "%s", err);
 	return 0;
 }
 
@@ -385,7 +385,7 @@ static int parallel_iterate_setup(struct run *run)
 	const struct bench_case *c = run->c;
 	run->expected = c->entities;
 	if (c->threads > 1 && !c->ops->system_iter_split)
-		return fail(run->r, "%s has no system_iter_split: its pass cannot be split in %u parts",
+		return bench_fail(run->r, "%s has no system_iter_split: its pass cannot be split in %u parts",
 		            c->ops->name, c->threads);
 	/* iterate's storage, under the row's history, with iterate's decisions */
 	if (history_world(run, sweep_types, c->k, HISTORY_STREAM_ITERATE))
@@ -403,7 +403,7 @@ static int parallel_iterate_execute(struct run *run)
 		uint64_t n;
 		int rc = parallel_system_pass(pool, w->ops, w->s, 0, update_visit, &u, &n);
 		if (rc != ECS_OK)
-			return fail(run->r, "system_iter_split in %u parts returned %s",
+			return bench_fail(run->r, "system_iter_split in %u parts returned %s",
 			            parallel_pool_threads(pool), ecs_status_name(rc));
 		visited += n;
 	}

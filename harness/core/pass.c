@@ -29,7 +29,6 @@
 #include "measure.h"
 #include "pass.h"
 #include "rng.h"
-#include "../sweep/world.h"
 
 /*
  * Pins the process to the CPU it runs on now, so that its samples do not migrate. Not always the
@@ -234,52 +233,56 @@ static uint32_t warmups_here(const struct options *o, const struct participant *
 #define SETTLED_FAULTS 8 /* page faults (32 KiB first touched) a settled sample may take */
 #define MAX_EXTRA_WARMUP 4
 
-static void warm_until_settled(const struct options *o, const struct group *gr, uint32_t pass,
-                               uint32_t g, struct participant *ps, const uint32_t *order,
-                               const struct pass_events *ev)
+/* One group being measured in this process: its participants and what they share. */
+struct group_run {
+	const struct options *o;
+	const struct plan *plan;
+	const struct group *gr;
+	const struct bench_runner *rn;
+	const struct pass_events *ev;
+	const uint32_t *order; /* the participants' order in this process */
+	uint32_t pass, g, np;
+	bool first;            /* the first process: it calibrates and verifies */
+	bool verified_early;   /* the checksums were taken after the calibration run */
+	struct values values, writes;
+	struct participant ps[MAX_LIST + 2]; /* the backends, a floor, the harness alone */
+};
+
+static void warm_until_settled(struct group_run *m)
 {
-	if (o->inner || gr->same_runs || o->warmup == 0)
+	const struct options *o = m->o;
+	if (o->inner || m->gr->same_runs || o->warmup == 0)
 		return;
-	for (uint32_t j = 0; j < gr->participants; j++) {
-		uint32_t p = order[j];
-		struct participant *x = &ps[p];
+	for (uint32_t j = 0; j < m->np; j++) {
+		uint32_t p = m->order[j];
+		struct participant *x = &m->ps[p];
 		for (uint32_t extra = 0; !x->failed && extra < MAX_EXTRA_WARMUP &&
 		                         (x->warm_faults > SETTLED_FAULTS || x->inner_changed);
 		     extra++) {
 			struct sample_time t;
-			ev->sample_begin(ev->ctx, g, p, o->warmup - 1, x->run_ns * x->s.inner);
-			if (run_sample(x->run, x->s.inner, &t, true)) {
-				participant_failed(ev, g, p, x);
+			m->ev->sample_begin(m->ev->ctx, m->g, p, o->warmup - 1, x->run_ns * x->s.inner);
+			if (m->rn->sample(x->run, x->s.inner, &t, true)) {
+				participant_failed(m->ev, m->g, p, x);
 				break;
 			}
 			if (o->trace_samples)
-				trace_sample(o, gr, pass, p, o->warmup - 1, x->s.inner, &t);
+				trace_sample(o, m->gr, m->pass, p, o->warmup - 1, x->s.inner, &t);
 			x->warm_faults = t.minflt;
 			x->inner_changed = false;
 		}
 	}
 }
 
-/* apart: measured in a process of its own (run_group_apart), which ends with the group: what
- * the group made is left to the process's end instead of freed (freeing the nodes of a hash or
- * tree storage of 2^20 entities took 2 to 3 s a group). */
-static void run_group(const struct options *o, const struct plan *plan, uint32_t pass, uint32_t g,
-                      const uint32_t *order, const struct pass_events *ev, bool apart)
+/* Every participant set up (untimed: storages made and filled), on the group's values. */
+static void group_setup(struct group_run *m)
 {
-	const struct group *gr = &plan->groups[g];
-	uint32_t np = gr->participants;
-	struct values values, writes;
-	struct participant ps[MAX_LIST + 2]; /* the backends, a floor, the harness alone */
-	memset(ps, 0, sizeof ps);
-	memset(&values, 0, sizeof values);
-	memset(&writes, 0, sizeof writes);
-	ev->group_begin(ev->ctx, g);
-	uint64_t phase_start[5] = {measure_now_ns()}; /* setup, calibration, samples, finish, free */
+	const struct options *o = m->o;
+	const struct group *gr = m->gr;
 	bool no_values = !gr->own_values &&
-	                 (values_make(&values, gr->n, o->seed, 0, o->component_size) ||
-	                  values_make(&writes, gr->n, o->seed, 1, o->component_size));
-	for (uint32_t p = 0; p < np; p++) {
-		struct participant *x = &ps[p];
+	                 (m->rn->values_make(&m->values, gr->n, o->seed, 0, o->component_size) ||
+	                  m->rn->values_make(&m->writes, gr->n, o->seed, 1, o->component_size));
+	for (uint32_t p = 0; p < m->np; p++) {
+		struct participant *x = &m->ps[p];
 		x->c = (struct bench_case){
 			.ops = plan_participant(o, gr, p),
 			.workload = gr->workload,
@@ -289,73 +292,150 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 			.k = gr->k,
 			.component_size = o->component_size,
 			.seed = o->seed,
-			.values = &values,
-			.writes = &writes,
+			.values = &m->values,
+			.writes = &m->writes,
 			.point = gr->point,
 			.history = gr->history,
 			.harness = plan_harness_row(gr, p),
+			/* the first process checks what setup built, too (history.h) */
+			.verify = m->pass == 0,
 			.threads = gr->threads,
-			.cpus = &plan->cpus,
+			.cpus = &m->plan->cpus,
 		};
-		x->s = *plan_sampling(plan, g, p);
-		if (pass > 0 && x->s.inner == 0) {
+		x->s = *plan_sampling(m->plan, m->g, p);
+		if (m->pass > 0 && x->s.inner == 0) {
 			x->failed = true; /* it failed in the first process, which said so */
 			continue;
 		}
 		if (no_values) {
-			fail(&x->r, "out of memory for the values of N=%u", gr->n);
-			participant_failed(ev, g, p, x);
+			bench_fail(&x->r, "out of memory for the values of N=%u", gr->n);
+			participant_failed(m->ev, m->g, p, x);
 			continue;
 		}
-		x->run = run_new(&x->c, &x->r);
-		if (x->run) /* the first process checks what setup built, too (history.h) */
-			x->run->verify = pass == 0;
-		if (!x->run || run_setup(x->run))
-			participant_failed(ev, g, p, x);
+		x->run = m->rn->open(&x->c, &x->r);
+		if (!x->run || m->rn->setup(x->run))
+			participant_failed(m->ev, m->g, p, x);
 	}
+}
 
-	/*
-	 * The first process calibrates: one cold run each (none with --inner and no warm-up: the
-	 * valgrind scripts' exactly one timed call). It verifies too: the checksum of a workload
-	 * whose state changes with every run is taken right after that run, when every participant
-	 * has made exactly one; the others' at the end, where their state does not depend on how
-	 * many runs were made. Later processes take the sampling decided here and verify nothing.
-	 */
-	phase_start[1] = measure_now_ns();
-	bool first = pass == 0;
-	bool calibrate = first && (o->inner == 0 || o->warmup > 0);
-	bool verified_early = false;
-	for (uint32_t j = 0; j < np && first; j++) {
-		uint32_t p = order[j];
-		struct participant *x = &ps[p];
+/*
+ * The first process calibrates: one cold run each (none with --inner and no warm-up: the
+ * valgrind scripts' exactly one timed call). It verifies too: the checksum of a workload
+ * whose state changes with every run is taken right after that run, when every participant
+ * has made exactly one; the others' at the end, where their state does not depend on how
+ * many runs were made. Later processes take the sampling decided here and verify nothing.
+ */
+static void group_calibrate(struct group_run *m)
+{
+	const struct options *o = m->o;
+	bool calibrate = m->first && (o->inner == 0 || o->warmup > 0);
+	for (uint32_t j = 0; j < m->np && m->first; j++) {
+		uint32_t p = m->order[j];
+		struct participant *x = &m->ps[p];
 		struct sample_time t = {0};
 		if (x->failed)
 			continue;
 		if (calibrate) {
-			ev->sample_begin(ev->ctx, g, p, UINT32_MAX, 0);
-			if (run_sample(x->run, 1, &t, true)) {
-				participant_failed(ev, g, p, x);
+			m->ev->sample_begin(m->ev->ctx, m->g, p, UINT32_MAX, 0);
+			if (m->rn->sample(x->run, 1, &t, true)) {
+				participant_failed(m->ev, m->g, p, x);
 				continue;
 			}
 			if (o->trace_samples)
-				trace_sample(o, gr, pass, p, UINT32_MAX, 1, &t);
-			x->run_ns = (double)sample_ns(o, gr, &t);
+				trace_sample(o, m->gr, m->pass, p, UINT32_MAX, 1, &t);
+			x->run_ns = (double)sample_ns(o, m->gr, &t);
 			x->warm_faults = t.minflt;
 		}
 		decide_sampling(o, x, t.allocations);
 	}
-	if (calibrate && gr->workload->count_dependent) {
-		verified_early = true;
-		for (uint32_t p = 0; p < np; p++)
-			if (!ps[p].failed && run_finish(ps[p].run, true))
-				participant_failed(ev, g, p, &ps[p]);
+	if (calibrate && m->gr->workload->count_dependent) {
+		m->verified_early = true;
+		for (uint32_t p = 0; p < m->np; p++)
+			if (!m->ps[p].failed && m->rn->finish(m->ps[p].run, true))
+				participant_failed(m->ev, m->g, p, &m->ps[p]);
 	}
-	if (first) {
+	if (m->first) {
 		double estimate = 0;
-		for (uint32_t p = 0; p < np; p++)
-			estimate += ps[p].run_ns * ps[p].s.inner * (ps[p].s.warmup + ps[p].s.reps);
-		ev->estimate(ev->ctx, g, estimate);
+		for (uint32_t p = 0; p < m->np; p++)
+			estimate += m->ps[p].run_ns * m->ps[p].s.inner * (m->ps[p].s.warmup + m->ps[p].s.reps);
+		m->ev->estimate(m->ev->ctx, m->g, estimate);
 	}
+}
+
+/* Sample s of participant p (a warm-up one while s < o->warmup). */
+static void group_sample(struct group_run *m, uint32_t p, uint32_t s)
+{
+	const struct options *o = m->o;
+	struct participant *x = &m->ps[p];
+	bool warm = s < o->warmup;
+	if (x->failed || (warm && s < o->warmup - warmups_here(o, x, m->first)) ||
+	    (!warm && s - o->warmup >= x->s.reps))
+		return;
+	struct sample_time t;
+	m->ev->sample_begin(m->ev->ctx, m->g, p, s, x->run_ns * x->s.inner);
+	if (m->rn->sample(x->run, x->s.inner, &t, o->trace_samples || warm)) {
+		participant_failed(m->ev, m->g, p, x);
+		return;
+	}
+	x->warm_faults = warm ? t.minflt : x->warm_faults;
+	if (o->trace_samples)
+		trace_sample(o, m->gr, m->pass, p, s, x->s.inner, &t);
+	if (!warm) {
+		m->ev->sample(m->ev->ctx, m->g, p, s - o->warmup,
+		              (double)sample_ns(o, m->gr, &t) / x->s.inner,
+		              (double)t.wall_ns / x->s.inner);
+		x->timed_allocations += t.allocations;
+		uint32_t count;
+		const double *figures = m->rn->figures(x->run, &count);
+		if (figures && m->ev->figures)
+			m->ev->figures(m->ev->ctx, m->g, p, s - o->warmup, figures, count);
+	} else if (s + 1 == o->warmup && m->first && !o->inner) {
+		/* The calibration run was a single cold run; this last warm-up sample, warm and
+		 * whole, sets the inner count of the timed samples. */
+		x->run_ns = (double)sample_ns(o, m->gr, &t) / x->s.inner;
+		uint32_t inner = inner_for(x->run_ns);
+		x->inner_changed = inner != x->s.inner;
+		x->s.inner = inner;
+	}
+}
+
+/* The untimed checks and the rows. */
+static void group_finish(struct group_run *m)
+{
+	for (uint32_t p = 0; p < m->np; p++) {
+		struct participant *x = &m->ps[p];
+		if (x->failed)
+			continue;
+		if (m->rn->finish(x->run, m->first && !m->verified_early)) {
+			participant_failed(m->ev, m->g, p, x);
+			continue;
+		}
+		if (m->first)
+			m->ev->sampled_as(m->ev->ctx, m->g, p, &x->s);
+		x->r.inner = x->s.inner;
+		x->r.reps = x->s.reps;
+		uint64_t runs = (uint64_t)x->s.reps * x->s.inner;
+		/* a backend that allocates never shows 0 */
+		x->r.allocations = (x->timed_allocations + runs - 1) / runs;
+		m->ev->row(m->ev->ctx, m->g, p, &x->r);
+	}
+}
+
+/* apart: measured in a process of its own (run_group_apart), which ends with the group: what
+ * the group made is left to the process's end instead of freed (freeing the nodes of a hash or
+ * tree storage of 2^20 entities took 2 to 3 s a group). */
+static void run_group(const struct options *o, const struct plan *plan, uint32_t pass, uint32_t g,
+                      const uint32_t *order, const struct pass_events *ev, bool apart)
+{
+	struct group_run run = {.o = o, .plan = plan, .gr = &plan->groups[g], .rn = plan->runner,
+	                        .ev = ev, .order = order, .pass = pass, .g = g,
+	                        .np = plan->groups[g].participants, .first = pass == 0};
+	struct group_run *m = &run;
+	ev->group_begin(ev->ctx, g);
+	uint64_t phase_start[5] = {measure_now_ns()}; /* setup, calibration, samples, finish, free */
+	group_setup(m);
+	phase_start[1] = measure_now_ns();
+	group_calibrate(m);
 
 	/* The samples: round s of every participant, in an order that rotates from round to round;
 	 * timed sample r of every participant falls in round o->warmup + r, so that samples paired
@@ -364,78 +444,31 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 	uint32_t rounds = o->warmup + o->reps;
 	for (uint32_t s = 0; s < rounds; s++) {
 		if (s == o->warmup)
-			warm_until_settled(o, gr, pass, g, ps, order, ev);
-		for (uint32_t j = 0; j < np; j++) {
-			uint32_t p = order[(j + s) % np];
-			struct participant *x = &ps[p];
-			bool warm = s < o->warmup;
-			if (x->failed || (warm && s < o->warmup - warmups_here(o, x, first)) ||
-			    (!warm && s - o->warmup >= x->s.reps))
-				continue;
-			struct sample_time t;
-			ev->sample_begin(ev->ctx, g, p, s, x->run_ns * x->s.inner);
-			if (run_sample(x->run, x->s.inner, &t, o->trace_samples || warm)) {
-				participant_failed(ev, g, p, x);
-				continue;
-			}
-			x->warm_faults = warm ? t.minflt : x->warm_faults;
-			if (o->trace_samples)
-				trace_sample(o, gr, pass, p, s, x->s.inner, &t);
-			if (!warm) {
-				ev->sample(ev->ctx, g, p, s - o->warmup, (double)sample_ns(o, gr, &t) / x->s.inner,
-				           (double)t.wall_ns / x->s.inner);
-				x->timed_allocations += t.allocations;
-				uint32_t count;
-				const double *figures = run_figures(x->run, &count);
-				if (figures && ev->figures)
-					ev->figures(ev->ctx, g, p, s - o->warmup, figures, count);
-			} else if (s + 1 == o->warmup && first && !o->inner) {
-				/* The calibration run was a single cold run; this last warm-up sample, warm
-				 * and whole, sets the inner count of the timed samples. */
-				x->run_ns = (double)sample_ns(o, gr, &t) / x->s.inner;
-				uint32_t inner = inner_for(x->run_ns);
-				x->inner_changed = inner != x->s.inner;
-				x->s.inner = inner;
-			}
-		}
+			warm_until_settled(m);
+		for (uint32_t j = 0; j < m->np; j++)
+			group_sample(m, order[(j + s) % m->np], s);
 	}
 
 	phase_start[3] = measure_now_ns();
-	for (uint32_t p = 0; p < np; p++) {
-		struct participant *x = &ps[p];
-		if (x->failed)
-			continue;
-		if (run_finish(x->run, first && !verified_early)) {
-			participant_failed(ev, g, p, x);
-			continue;
-		}
-		if (first)
-			ev->sampled_as(ev->ctx, g, p, &x->s);
-		x->r.inner = x->s.inner;
-		x->r.reps = x->s.reps;
-		uint64_t runs = (uint64_t)x->s.reps * x->s.inner;
-		/* a backend that allocates never shows 0 */
-		x->r.allocations = (x->timed_allocations + runs - 1) / runs;
-		ev->row(ev->ctx, g, p, &x->r);
-	}
+	group_finish(m);
 	ev->group_end(ev->ctx, g);
 	phase_start[4] = measure_now_ns();
-	for (uint32_t p = 0; p < np && !apart; p++)
-		run_free(ps[p].run);
+	for (uint32_t p = 0; p < m->np && !apart; p++)
+		m->rn->free(m->ps[p].run);
 	/* Where a group's time went, for --trace-samples: the harness's own cost, beside the
 	 * samples (setup, calibration, finish and freeing are untimed but take the run's time). */
 	if (o->trace_samples) {
 		uint64_t end = measure_now_ns();
 		fprintf(stderr, "ecsbench-trace-group %u %s setup %.3f calibration %.3f samples %.3f "
 		                "finish %.3f free %.3f\n",
-		        pass + 1, gr->label,
+		        pass + 1, m->gr->label,
 		        (phase_start[1] - phase_start[0]) / 1e9, (phase_start[2] - phase_start[1]) / 1e9,
 		        (phase_start[3] - phase_start[2]) / 1e9, (phase_start[4] - phase_start[3]) / 1e9,
 		        (end - phase_start[4]) / 1e9);
 	}
 	if (!apart) {
-		values_free(&values);
-		values_free(&writes);
+		m->rn->values_free(&m->values);
+		m->rn->values_free(&m->writes);
 	}
 }
 

@@ -50,6 +50,7 @@ struct plan {
 	uint32_t max_participants;
 	struct sampling *sampling; /* count x max_participants */
 	bool threaded;             /* a group runs on several threads (timed on the wall clock) */
+	const struct bench_runner *runner; /* how the participants run (bench.h) */
 	struct cpu_list cpus;      /* where a threaded row's threads run, as this process found
 	                              them (pass_process_setup) */
 };

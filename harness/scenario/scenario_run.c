@@ -316,6 +316,7 @@ static int scenario_plan_make(const struct options *o, struct plan *p)
 	uint32_t count = run->point_count;
 	if (plan_alloc(p, count, (uint32_t)o->backend_count + 2)) /* the backends, floor, harness */
 		return -1;
+	p->runner = &workloads_runner;
 	for (uint32_t i = 0; i < count; i++) {
 		struct group *g = &p->groups[i];
 		g->workload = &run->workloads[i];
@@ -347,13 +348,13 @@ static int scenario_setup(struct run *run)
 	struct scenario_engine *e;
 	char err[200];
 	if (scenario_engine_open(&e, c->point, c->ops, mode, err, sizeof err))
-		return fail(run->r, "%s", err);
+		return bench_fail(run->r, "%s", err);
 	/* phases on the frame's clock, so that they add up to it (wall for a threaded frame) */
 	scenario_engine_clock(e, !c->wall_clock && !c->workload->threaded);
 	run->state = e;
 	/* the threads of its parallel systems, pinned as parallel-iterate's, before any frame */
 	if (scenario_engine_threads(e, c->threads, c->cpus, err, sizeof err))
-		return fail(run->r, "%s", err);
+		return bench_fail(run->r, "%s", err);
 	return 0;
 }
 
@@ -374,7 +375,7 @@ static int scenario_execute(struct run *run)
 	struct scenario_engine *e = run->state;
 	for (uint32_t j = 0; j < run->inner; j++)
 		if (scenario_engine_frame(e))
-			return fail(run->r, "frame %u: %s", scenario_engine_frames_run(e),
+			return bench_fail(run->r, "frame %u: %s", scenario_engine_frames_run(e),
 			            scenario_engine_error(e));
 	return 0;
 }
@@ -391,7 +392,7 @@ static int scenario_finish(struct run *run)
 		return 0;
 	bool verified;
 	if (scenario_engine_checksum(e, &run->r->checksum, &verified))
-		return fail(run->r, "after %u frames: %s", scenario_engine_frames_run(e),
+		return bench_fail(run->r, "after %u frames: %s", scenario_engine_frames_run(e),
 		            scenario_engine_error(e));
 	return 0;
 }

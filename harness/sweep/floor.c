@@ -62,7 +62,7 @@ static void floor_bytes(struct run *run, uint64_t bytes)
 static int floor_new(struct run *run)
 {
 	run->state = calloc(1, sizeof(struct floor));
-	return run->state ? 0 : fail(run->r, "out of memory in the harness");
+	return run->state ? 0 : bench_fail(run->r, "out of memory in the harness");
 }
 
 static void floor_release(struct run *run)
@@ -70,7 +70,7 @@ static void floor_release(struct run *run)
 	struct floor *f = floor_of(run);
 	if (!f)
 		return;
-	values_free(&f->v);
+	world_values_free(&f->v);
 	free(f->alive);
 	free(f->free_list);
 	free(f->index);
@@ -91,8 +91,8 @@ static int floor_arrays(struct run *run, uint32_t k)
 {
 	const struct bench_case *c = run->c;
 	struct floor *f = floor_of(run);
-	if (values_make(&f->v, c->entities, c->seed, 0, c->component_size))
-		return fail(run->r, "out of memory in the harness");
+	if (world_values_make(&f->v, c->entities, c->seed, 0, c->component_size))
+		return bench_fail(run->r, "out of memory in the harness");
 	for (uint32_t t = 0; t < k; t++)
 		floor_bytes(run, (uint64_t)c->entities * f->v.size[t]);
 	return 0;
@@ -110,9 +110,9 @@ static uint64_t floor_checksum(struct run *run, const uint32_t *types, uint32_t 
 		uint32_t at = index ? index[i] : i;
 		for (uint32_t j = 0; j < ntypes; j++) {
 			if (has && !has(run, at, types[j]))
-				h = hash_bytes(h, "-", 1);
+				h = world_hash_bytes(h, "-", 1);
 			else
-				h = hash_bytes(h, value_of(&f->v, types[j], at), f->v.size[types[j]]);
+				h = world_hash_bytes(h, world_value_of(&f->v, types[j], at), f->v.size[types[j]]);
 		}
 	}
 	return h;
@@ -132,7 +132,7 @@ static int spawn_arrays(struct run *run, uint64_t stream)
 		return 0;
 	for (uint32_t x = 0; x < HISTORY_KINDS; x++) {
 		if (!(f->extra[x] = malloc((size_t)c->entities * sizeof(uint64_t) + 1)))
-			return fail(run->r, "out of memory in the harness");
+			return bench_fail(run->r, "out of memory in the harness");
 		floor_bytes(run, (uint64_t)c->entities * sizeof(uint64_t));
 	}
 	return 0;
@@ -146,7 +146,7 @@ static int create_setup(struct run *run)
 	struct floor *f = floor_of(run);
 	f->alive = calloc(c->entities + 1, 1);
 	if (!f->alive)
-		return fail(run->r, "out of memory in the harness");
+		return bench_fail(run->r, "out of memory in the harness");
 	floor_bytes(run, c->entities);
 	return 0;
 }
@@ -184,16 +184,16 @@ static inline __attribute__((always_inline)) void copy_values(const struct copy_
                                                               uint32_t e, uint32_t i, bool kinds)
 {
 	for (uint32_t t = 0; t < p->k; t++)
-		value_copy(p->dst[t] + (size_t)e * p->size[t], p->src[t] + (size_t)i * p->size[t],
+		world_value_copy(p->dst[t] + (size_t)e * p->size[t], p->src[t] + (size_t)i * p->size[t],
 		           p->size[t]);
 	if (!kinds)
 		return;
 	uint32_t kind = p->kind[i];
 	if (kind == 1)
-		value_copy(p->extra[0] + (size_t)e * 8, history_extra_value, 8);
+		world_value_copy(p->extra[0] + (size_t)e * 8, history_extra_value, 8);
 	else if (kind == 2) {
-		value_copy(p->extra[1] + (size_t)e * 8, history_extra_value, 8);
-		value_copy(p->extra[2] + (size_t)e * 8, history_extra_value, 8);
+		world_value_copy(p->extra[1] + (size_t)e * 8, history_extra_value, 8);
+		world_value_copy(p->extra[2] + (size_t)e * 8, history_extra_value, 8);
 	}
 }
 
@@ -273,7 +273,7 @@ static int iterate_check(struct run *run)
 {
 	uint64_t expected = run->expected * run->inner;
 	if (run->visited != expected)
-		return fail(run->r, "the pass visited %llu entities, expected %llu",
+		return bench_fail(run->r, "the pass visited %llu entities, expected %llu",
 		            (unsigned long long)run->visited, (unsigned long long)expected);
 	return 0;
 }
@@ -299,7 +299,7 @@ static int churn_setup(struct run *run)
 	f->free_list = malloc((size_t)c->entities * sizeof *f->free_list + 1);
 	f->index = malloc((size_t)c->entities * sizeof *f->index + 1);
 	if (!f->alive || !f->free_list || !f->index)
-		return fail(run->r, "out of memory in the harness");
+		return bench_fail(run->r, "out of memory in the harness");
 	floor_bytes(run, (uint64_t)c->entities * (1 + sizeof *f->free_list));
 	return 0;
 }
@@ -371,7 +371,7 @@ static int churn_finish(struct run *run)
 		return 0;
 	for (uint32_t i = 0; i < run->c->entities; i++)
 		if (f->alive[f->index[i]])
-			return fail(run->r, "entity %u is alive after it was destroyed", i);
+			return bench_fail(run->r, "entity %u is alive after it was destroyed", i);
 	churn_create(run);
 	run->r->checksum = floor_checksum(run, sweep_types, run->c->k, f->index, NULL);
 	return 0;
@@ -397,11 +397,11 @@ static int add_remove_setup(struct run *run)
 		return -1;
 	struct floor *f = floor_of(run);
 	/* Arrays of every type the backends' entities use: the k resident ones and Velocity. */
-	if (values_make(&f->v, c->entities, c->seed, 0, c->component_size))
-		return fail(run->r, "out of memory in the harness");
+	if (world_values_make(&f->v, c->entities, c->seed, 0, c->component_size))
+		return bench_fail(run->r, "out of memory in the harness");
 	f->present = calloc((c->entities + 63) / 64 + 1, sizeof *f->present);
 	if (!f->present)
-		return fail(run->r, "out of memory in the harness");
+		return bench_fail(run->r, "out of memory in the harness");
 	for (uint32_t t = 0; t < c->k; t++)
 		floor_bytes(run, (uint64_t)c->entities * f->v.size[resident_types[t]]);
 	floor_bytes(run, (uint64_t)c->entities * f->v.size[COMP_VELOCITY] + c->entities / 8);
@@ -418,7 +418,7 @@ static int add_remove_execute(struct run *run)
 	for (uint32_t j = 0; j < run->inner; j++) {
 		for (uint32_t i = 0; i < n; i++) {
 			present[i / 64] |= 1ull << (i % 64);
-			value_copy(velocity + (size_t)i * size, values + (size_t)i * size, size);
+			world_value_copy(velocity + (size_t)i * size, values + (size_t)i * size, size);
 		}
 		measure_clobber();
 		for (uint32_t i = 0; i < n; i++)
@@ -461,7 +461,7 @@ static int get_setup(struct run *run)
 	struct floor *f = floor_of(run);
 	/* The same shuffled order as the backends' (get_setup in workloads.c). */
 	if (!(f->order = rng_permutation(c->seed, 1, c->entities)))
-		return fail(run->r, "out of memory in the harness");
+		return bench_fail(run->r, "out of memory in the harness");
 	return 0;
 }
 
@@ -496,7 +496,7 @@ static int get_finish(struct run *run)
 	if (!run->verify)
 		return 0;
 	uint64_t h = floor_checksum(run, sweep_types, run->c->k, NULL, NULL);
-	run->r->checksum = hash_bytes(h, &run->sum, sizeof run->sum);
+	run->r->checksum = world_hash_bytes(h, &run->sum, sizeof run->sum);
 	return 0;
 }
 
@@ -524,20 +524,20 @@ static int fragmented_setup(struct run *run)
 	f->packed_p = malloc((size_t)c->entities * size + 1);
 	f->packed_v = malloc((size_t)c->entities * size + 1);
 	if (!f->slot || !f->has || !f->packed_p || !f->packed_v)
-		return fail(run->r, "out of memory in the harness");
+		return bench_fail(run->r, "out of memory in the harness");
 	struct rng g;
 	rng_seed(&g, c->seed, 2);
 	f->matches = 0;
 	for (uint32_t i = 0; i < c->entities; i++) {
 		uint32_t types[FRAGMENTED_MAX_TYPES];
-		uint32_t n = fragmented_types(&g, c->profile->component_count, types);
+		uint32_t n = world_fragmented_types(&g, c->profile->component_count, types);
 		f->has[i] = 0;
 		for (uint32_t y = 0; y < n; y++)
 			f->has[i] |= types[y] == COMP_POSITION ? 1 : types[y] == COMP_VELOCITY ? 2 : 0;
 		f->slot[i] = UINT32_MAX;
 		if (f->has[i] == 3) {
-			memcpy(f->packed_p + f->matches * size, value_of(&f->v, COMP_POSITION, i), size);
-			memcpy(f->packed_v + f->matches * size, value_of(&f->v, COMP_VELOCITY, i), size);
+			memcpy(f->packed_p + f->matches * size, world_value_of(&f->v, COMP_POSITION, i), size);
+			memcpy(f->packed_v + f->matches * size, world_value_of(&f->v, COMP_VELOCITY, i), size);
 			f->slot[i] = f->matches++;
 		}
 	}
@@ -571,14 +571,14 @@ static int fragmented_finish(struct run *run)
 	for (uint32_t i = 0; i < run->c->entities; i++) {
 		for (uint32_t t = 0; t < 2; t++) {
 			if (!(f->has[i] >> t & 1)) {
-				h = hash_bytes(h, "-", 1);
+				h = world_hash_bytes(h, "-", 1);
 				continue;
 			}
 			size_t size = run->c->component_size;
-			const void *p = f->slot[i] == UINT32_MAX ? value_of(&f->v, t, i)
+			const void *p = f->slot[i] == UINT32_MAX ? world_value_of(&f->v, t, i)
 			                : t == 0                 ? f->packed_p + f->slot[i] * size
 			                                         : f->packed_v + f->slot[i] * size;
-			h = hash_bytes(h, p, size);
+			h = world_hash_bytes(h, p, size);
 		}
 	}
 	run->r->checksum = h;
@@ -604,7 +604,7 @@ static int parallel_iterate_setup(struct run *run)
 		return -1;
 	char err[160];
 	if (parallel_pool_start(&floor_of(run)->pool, c->threads, c->cpus, err, sizeof err))
-		return fail(run->r, "%s", err);
+		return bench_fail(run->r, "%s", err);
 	return 0;
 }
 

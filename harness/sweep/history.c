@@ -105,7 +105,7 @@ static uint32_t prop_list(const uint32_t *set, uint32_t k, uint32_t *types, cons
 
 /* --- spawning inside the clock ------------------------------------------------------------ */
 
-static int out_of_memory(struct bench_result *r) { return fail(r, "out of memory in the harness"); }
+static int out_of_memory(struct bench_result *r) { return bench_fail(r, "out of memory in the harness"); }
 
 int spawn_plan_make(struct spawn_plan *p, const struct history *h, const struct bench_case *c,
                     const uint32_t *set, uint32_t k, const struct values *v, uint64_t stream,
@@ -165,7 +165,7 @@ int spawn_planned(struct world *w, const struct spawn_plan *p, ecs_entity *handl
                   struct bench_result *r)
 {
 	if (!p->list)
-		return spawn(w, p->n, p->types[0], p->count[0], p->values, handles, r);
+		return world_spawn(w, p->n, p->types[0], p->count[0], p->values, handles, r);
 	const struct ecs_ops *ops = w->ops;
 	int (*create_with)(ecs_storage *, const uint32_t *, uint32_t, const void *const *,
 	                   ecs_entity *) = ops->entity_create_with;
@@ -187,7 +187,7 @@ int spawn_planned(struct world *w, const struct spawn_plan *p, ecs_entity *handl
 		                     : ecs_entity_create_with_fallback(ops, s, p->types[l], count, values,
 		                                                       &handles[i]);
 		if (rc != ECS_OK)
-			return fail(r, "creating entity %u returned %s", i, ecs_status_name(rc));
+			return bench_fail(r, "creating entity %u returned %s", i, ecs_status_name(rc));
 		for (uint32_t t = 0; t < p->k; t++) {
 			at[t] += size[t];
 			__asm__("" : : : "memory"); /* a loop of one or two adds, not vectorised */
@@ -205,14 +205,14 @@ int despawn_planned(struct world *w, const struct spawn_plan *p, const ecs_entit
 {
 	const uint32_t *order = p->destroy_order;
 	if (!order)
-		return despawn(w, p->n, handles, r);
+		return world_despawn(w, p->n, handles, r);
 	int (*destroy)(ecs_storage *, ecs_entity) = w->ops->entity_destroy;
 	for (uint32_t i = 0; i < p->n; i++) {
 		if (i + DESPAWN_AHEAD < p->n)
 			__builtin_prefetch(&handles[order[i + DESPAWN_AHEAD]]);
 		int rc = destroy(w->s, handles[order[i]]);
 		if (rc != ECS_OK)
-			return fail(r, "destroying entity %u returned %s", order[i], ecs_status_name(rc));
+			return bench_fail(r, "destroying entity %u returned %s", order[i], ecs_status_name(rc));
 	}
 	return 0;
 }
@@ -226,7 +226,7 @@ static uint32_t kinds_list_of(void *ctx, uint32_t i, uint32_t *types, const void
 	uint32_t kind = h->kinds ? kind_of(kp->seed, i) : 0;
 	uint32_t n = kind_list(kind, kp->set, kp->k, h->alternate && i % 2, types);
 	for (uint32_t j = 0; j < n; j++)
-		values[j] = types[j] < VALUE_TYPES ? value_of(kp->c->values, types[j], i) : history_extra_value;
+		values[j] = types[j] < VALUE_TYPES ? world_value_of(kp->c->values, types[j], i) : history_extra_value;
 	return n;
 }
 
@@ -283,7 +283,7 @@ static int create_entry(struct builder *b, uint32_t entry)
 		out = &b->handles[entry];
 	}
 	int rc = ecs_entity_create_with(b->w->ops, b->w->s, types, n, values, out);
-	return rc == ECS_OK ? 0 : fail(b->r, "creating entity %u%s returned %s", entry & ~PROP,
+	return rc == ECS_OK ? 0 : bench_fail(b->r, "creating entity %u%s returned %s", entry & ~PROP,
 	                               entry & PROP ? " (a prop)" : "", ecs_status_name(rc));
 }
 
@@ -291,7 +291,7 @@ static int destroy_entry(struct builder *b, uint32_t entry)
 {
 	ecs_entity e = entry & PROP ? b->props[entry & ~PROP] : b->handles[entry];
 	int rc = b->w->ops->entity_destroy(b->w->s, e);
-	return rc == ECS_OK ? 0 : fail(b->r, "destroying entity %u%s returned %s", entry & ~PROP,
+	return rc == ECS_OK ? 0 : bench_fail(b->r, "destroying entity %u%s returned %s", entry & ~PROP,
 	                               entry & PROP ? " (a prop)" : "", ecs_status_name(rc));
 }
 
@@ -349,15 +349,15 @@ static int reshuffle(struct builder *b, struct rng *g, uint32_t eighths,
 		for (uint32_t j = 0; j < count && !rc; j++) {
 			int s = ops->component_remove(b->w->s, b->handles[some[j]], t);
 			if (s != ECS_OK)
-				rc = fail(b->r, "removing type %u from entity %u returned %s", t, some[j],
+				rc = bench_fail(b->r, "removing type %u from entity %u returned %s", t, some[j],
 				          ecs_status_name(s));
 		}
 		shuffle(g, some, count);
 		for (uint32_t j = 0; j < count && !rc; j++) {
 			int s = ops->component_add(b->w->s, b->handles[some[j]], t,
-			                           value_of(pop->values, t, some[j]));
+			                           world_value_of(pop->values, t, some[j]));
 			if (s != ECS_OK)
-				rc = fail(b->r, "adding type %u to entity %u returned %s", t, some[j],
+				rc = bench_fail(b->r, "adding type %u to entity %u returned %s", t, some[j],
 				          ecs_status_name(s));
 		}
 		out->reshuffled += count;
@@ -396,7 +396,7 @@ int history_build(struct world *w, const struct history *h, const struct bench_c
 		uint32_t count = pop->list_of(pop->ctx, 0, types, values);
 		int s = ecs_entity_create_with(w->ops, w->s, types, count, values, &hole);
 		if (s != ECS_OK)
-			rc = fail(r, "creating the entity that leaves a hole returned %s",
+			rc = bench_fail(r, "creating the entity that leaves a hole returned %s",
 			          ecs_status_name(s));
 	}
 	for (uint32_t at = 0; at < n + props && !rc; at++)
@@ -404,7 +404,7 @@ int history_build(struct world *w, const struct history *h, const struct bench_c
 	if (!rc && h->hole) {
 		int s = w->ops->entity_destroy(w->s, hole);
 		if (s != ECS_OK)
-			rc = fail(r, "destroying the entity that leaves a hole returned %s",
+			rc = bench_fail(r, "destroying the entity that leaves a hole returned %s",
 			          ecs_status_name(s));
 		out->holes = 1;
 		out->destroyed = 1;
@@ -457,7 +457,7 @@ int history_world_of(struct run *run, const struct population *pop, uint64_t str
 	run->history = st;
 	st->pop = *pop;
 	if (world_open(c, &run->world, run->r) ||
-	    reserve(&run->world, history_entities(c->history, pop->n), run->r))
+	    world_reserve(&run->world, history_entities(c->history, pop->n), run->r))
 		return -1;
 	return history_build(&run->world, c->history, c, &st->pop, stream, run->handles,
 	                     &st->outcome, run->r) ||
@@ -473,7 +473,7 @@ int history_world(struct run *run, const uint32_t *set, uint32_t k, uint64_t str
 	run->history = st;
 	kinds_population(&st->pop, &st->kinds, c->history, c, set, k);
 	if (world_open(c, &run->world, run->r) ||
-	    reserve(&run->world, history_entities(c->history, st->pop.n), run->r))
+	    world_reserve(&run->world, history_entities(c->history, st->pop.n), run->r))
 		return -1;
 	return history_build(&run->world, c->history, c, &st->pop, stream, run->handles,
 	                     &st->outcome, run->r) ||
@@ -501,7 +501,7 @@ static int values_in_index_order(struct world *w, const ecs_entity *handles, uin
 		if (rc == ECS_ERR_NO_COMPONENT)
 			continue;
 		if (rc != ECS_OK)
-			return fail(r, "component_get returned %s", ecs_status_name(rc));
+			return bench_fail(r, "component_get returned %s", ecs_status_name(rc));
 		if (last) {
 			(*pairs)++;
 			*in_order += (unsigned char *)p == last + w->sizes[t];
@@ -521,7 +521,7 @@ int history_check(struct world *w, const struct history *h, const struct populat
 	if (n < CHECK_MIN_ENTITIES)
 		return 0;
 	if (h->turnover && (out->recycled == 0 || out->holes == 0))
-		return fail(r, "the %s storage has %u recycled ids and %u holes: it should have both",
+		return bench_fail(r, "the %s storage has %u recycled ids and %u holes: it should have both",
 		            h->name, out->recycled, out->holes);
 	if (!h->shuffle_eighths)
 		return 0;
@@ -541,7 +541,7 @@ int history_check(struct world *w, const struct history *h, const struct populat
 		rc = values_in_index_order(w, handles, n, by_index, indices, pop->aged[a], &in_order,
 		                           &pairs, r);
 		if (!rc && pairs && in_order * 2 > pairs)
-			rc = fail(r, "in the %s storage, %u of %u values of type %u follow the value of "
+			rc = bench_fail(r, "in the %s storage, %u of %u values of type %u follow the value of "
 			             "the entity before in index order: the pool is still in order",
 			          h->name, in_order, pairs, pop->aged[a]);
 	}
@@ -558,7 +558,7 @@ int history_check(struct world *w, const struct history *h, const struct populat
 				visited++;
 			}
 		if (visited >= CHECK_MIN_ENTITIES && ascending * 2 > visited)
-			rc = fail(r, "in the %s storage, system 0 visits %u of %u entities right after "
+			rc = bench_fail(r, "in the %s storage, system 0 visits %u of %u entities right after "
 			             "the one of the index before: it still walks in index order",
 			          h->name, ascending, visited);
 	}

@@ -146,6 +146,7 @@ static int sweep_plan_make(const struct options *o, struct plan *p)
 	if (plan_alloc(p, count, (uint32_t)o->backend_count + 1))
 		return -1;
 	p->count = 0;
+	p->runner = &workloads_runner;
 	for (size_t wi = 0; wi < o->workload_count; wi++) {
 		const struct workload *w = o->workloads[wi];
 		size_t nk = w->k_fixed ? 1 : o->component_count, nn = w->fixed_entities ? 1 : o->entity_count;

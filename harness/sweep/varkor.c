@@ -31,7 +31,7 @@ enum {
 
 static int check(struct run *run, int rc, const char *what, uint32_t i)
 {
-	return rc == ECS_OK ? 0 : fail(run->r, "%s (entity %u) returned %s", what, i,
+	return rc == ECS_OK ? 0 : bench_fail(run->r, "%s (entity %u) returned %s", what, i,
 	                               ecs_status_name(rc));
 }
 
@@ -40,9 +40,9 @@ static int check_all_dead(struct run *run, struct world *w, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++)
 		if (w->ops->entity_alive(w->s, run->handles[i]))
-			return fail(run->r, "entity %u is alive after it was deleted", i);
-	if (system_visit_count(w) != 0)
-		return fail(run->r, "system 0 still visits entities after all were deleted");
+			return bench_fail(run->r, "entity %u is alive after it was deleted", i);
+	if (world_visit_count(w) != 0)
+		return bench_fail(run->r, "system 0 still visits entities after all were deleted");
 	return 0;
 }
 
@@ -50,7 +50,7 @@ static struct world *last_world(struct run *run) { return &run->worlds[run->worl
 
 static void note_reuse(struct run *run, const struct world *w)
 {
-	note_memory(run, w);
+	world_note_memory(run, w);
 	run->r->reuse = (double)w->counter.peak_bytes / (double)run->first_round_peak;
 }
 
@@ -75,8 +75,8 @@ static int create_finish(struct run *run)
 	uint32_t alive = 0;
 	for (uint32_t i = 0; i < run->c->entities; i++)
 		alive += w->ops->entity_alive(w->s, run->handles[i]);
-	uint64_t h = hash_bytes(CHECKSUM_START, &run->c->entities, sizeof run->c->entities);
-	run->r->checksum = hash_bytes(h, &alive, sizeof alive);
+	uint64_t h = world_hash_bytes(CHECKSUM_START, &run->c->entities, sizeof run->c->entities);
+	run->r->checksum = world_hash_bytes(h, &alive, sizeof alive);
 	return 0;
 }
 
@@ -85,7 +85,7 @@ static int create_finish(struct run *run)
 static int add_execute(struct run *run)
 {
 	for (uint32_t j = 0; j < run->inner; j++)
-		if (spawn_adding(&run->worlds[j], run->c->entities, varkor_types, VARKOR_TYPES,
+		if (world_spawn_adding(&run->worlds[j], run->c->entities, varkor_types, VARKOR_TYPES,
 		                 run->c->values, run->handles, run->r))
 			return -1;
 	return 0;
@@ -95,7 +95,7 @@ static int add_finish(struct run *run)
 {
 	if (!run->verify)
 		return 0;
-	return checksum_values(last_world(run), run->c->entities, varkor_types, VARKOR_TYPES,
+	return world_checksum_values(last_world(run), run->c->entities, varkor_types, VARKOR_TYPES,
 	                       run->handles, &run->r->checksum, run->r);
 }
 
@@ -105,10 +105,10 @@ static int add_finish(struct run *run)
 static int add_write_delete_round(struct run *run, struct world *w)
 {
 	uint32_t n = run->c->entities;
-	if (spawn_adding(w, n, varkor_types, VARKOR_TYPES, run->c->values, run->handles, run->r))
+	if (world_spawn_adding(w, n, varkor_types, VARKOR_TYPES, run->c->values, run->handles, run->r))
 		return -1;
 	for (uint32_t i = 0; i < n; i++)
-		if (write_components(w, run->handles[i], VARKOR_TYPES, run->c->writes, i, run->r))
+		if (world_write_components(w, run->handles[i], VARKOR_TYPES, run->c->writes, i, run->r))
 			return -1;
 	return 0;
 }
@@ -119,7 +119,7 @@ static int add_write_delete_execute(struct run *run)
 		struct world *w = &run->worlds[j];
 		for (uint32_t round = 0; round < ADD_WRITE_DELETE_ROUNDS; round++) {
 			if (add_write_delete_round(run, w) ||
-			    despawn(w, run->c->entities, run->handles, run->r))
+			    world_despawn(w, run->c->entities, run->handles, run->r))
 				return -1;
 			if (round == 0)
 				run->first_round_peak = w->counter.peak_bytes;
@@ -137,10 +137,10 @@ static int add_write_delete_finish(struct run *run)
 	if (!run->verify)
 		return 0;
 	if (check_all_dead(run, w, n) || add_write_delete_round(run, w) ||
-	    checksum_values(w, n, varkor_types, VARKOR_TYPES, run->handles, &run->r->checksum,
+	    world_checksum_values(w, n, varkor_types, VARKOR_TYPES, run->handles, &run->r->checksum,
 	                    run->r))
 		return -1;
-	return despawn(w, n, run->handles, run->r);
+	return world_despawn(w, n, run->handles, run->r);
 }
 
 /* DistributedAddWriteRemoveAddDelete: creates 2,000 members, each of which receives one of 4
@@ -155,12 +155,12 @@ static int distributed_round(struct run *run, struct world *w)
 		uint32_t t = i % VARKOR_TYPES;
 		int rc = ops->entity_create(w->s, &run->handles[i]);
 		if (rc == ECS_OK)
-			rc = ops->component_add(w->s, run->handles[i], t, value_of(run->c->values, t, i));
+			rc = ops->component_add(w->s, run->handles[i], t, world_value_of(run->c->values, t, i));
 		if (check(run, rc, "create and add", i))
 			return -1;
 	}
 	for (uint32_t i = 0; i < n; i++)
-		if (write_components(w, run->handles[i], VARKOR_TYPES, run->c->writes, i, run->r))
+		if (world_write_components(w, run->handles[i], VARKOR_TYPES, run->c->writes, i, run->r))
 			return -1;
 	for (uint32_t i = 0; i < n; i++)
 		if (check(run, ops->component_remove(w->s, run->handles[i], i % VARKOR_TYPES),
@@ -168,7 +168,7 @@ static int distributed_round(struct run *run, struct world *w)
 			return -1;
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t t = (i + 1) % VARKOR_TYPES;
-		if (check(run, ops->component_add(w->s, run->handles[i], t, value_of(run->c->values, t, i)),
+		if (check(run, ops->component_add(w->s, run->handles[i], t, world_value_of(run->c->values, t, i)),
 		          "component_add", i))
 			return -1;
 	}
@@ -181,7 +181,7 @@ static int distributed_execute(struct run *run)
 		struct world *w = &run->worlds[j];
 		for (uint32_t round = 0; round < DISTRIBUTED_ROUNDS; round++) {
 			if (distributed_round(run, w) ||
-			    despawn(w, run->c->entities, run->handles, run->r))
+			    world_despawn(w, run->c->entities, run->handles, run->r))
 				return -1;
 			if (round == 0)
 				run->first_round_peak = w->counter.peak_bytes;
@@ -198,10 +198,10 @@ static int distributed_finish(struct run *run)
 	if (!run->verify)
 		return 0;
 	if (check_all_dead(run, w, n) || distributed_round(run, w) ||
-	    checksum_values(w, n, varkor_types, VARKOR_TYPES, run->handles, &run->r->checksum,
+	    world_checksum_values(w, n, varkor_types, VARKOR_TYPES, run->handles, &run->r->checksum,
 	                    run->r))
 		return -1;
-	return despawn(w, n, run->handles, run->r);
+	return world_despawn(w, n, run->handles, run->r);
 }
 
 /* RelationshipAddWriteDelete: creates 10 members with 2 components, 10 children on each with a
@@ -225,10 +225,10 @@ static int relationship_create(struct run *run, struct world *w, uint32_t i, ecs
 		}
 	}
 	if (rc == ECS_OK)
-		rc = ops->component_add(w->s, *e, type, value_of(run->c->values, type, i));
+		rc = ops->component_add(w->s, *e, type, world_value_of(run->c->values, type, i));
 	if (rc == ECS_OK && depth == 0) /* roots have two components */
 		rc = ops->component_add(w->s, *e, COMP_VELOCITY,
-		                        value_of(run->c->values, COMP_VELOCITY, i));
+		                        world_value_of(run->c->values, COMP_VELOCITY, i));
 	if (rc == ECS_OK)
 		rc = ops->component_add(w->s, *e, COMP_RELATIONSHIP, &link);
 	return check(run, rc, "creating a member of the hierarchy", i);
@@ -251,7 +251,7 @@ static int relationship_round(struct run *run, struct world *w)
 		}
 	}
 	for (uint32_t x = 0; x < i; x++)
-		if (write_components(w, run->handles[x], VARKOR_TYPES, run->c->writes, x, run->r))
+		if (world_write_components(w, run->handles[x], VARKOR_TYPES, run->c->writes, x, run->r))
 			return -1;
 	return 0;
 }
@@ -262,19 +262,19 @@ static int relationship_delete(struct run *run, struct world *w, ecs_entity e)
 	struct relationship *link;
 	int rc = w->ops->component_get(w->s, e, COMP_RELATIONSHIP, (void **)&link);
 	if (rc != ECS_OK)
-		return fail(run->r, "reading a Relationship returned %s", ecs_status_name(rc));
+		return bench_fail(run->r, "reading a Relationship returned %s", ecs_status_name(rc));
 	for (ecs_entity child = link->first_child; child != ECS_NULL;) {
 		struct relationship *c;
 		rc = w->ops->component_get(w->s, child, COMP_RELATIONSHIP, (void **)&c);
 		if (rc != ECS_OK)
-			return fail(run->r, "reading a Relationship returned %s", ecs_status_name(rc));
+			return bench_fail(run->r, "reading a Relationship returned %s", ecs_status_name(rc));
 		ecs_entity next = c->next_sibling;
 		if (relationship_delete(run, w, child))
 			return -1;
 		child = next;
 	}
 	rc = w->ops->entity_destroy(w->s, e);
-	return rc == ECS_OK ? 0 : fail(run->r, "entity_destroy returned %s", ecs_status_name(rc));
+	return rc == ECS_OK ? 0 : bench_fail(run->r, "entity_destroy returned %s", ecs_status_name(rc));
 }
 
 static int relationship_delete_roots(struct run *run, struct world *w)
@@ -310,21 +310,21 @@ static int relationship_finish(struct run *run)
 	if (!run->verify)
 		return 0;
 	if (check_all_dead(run, w, n) || relationship_round(run, w) ||
-	    checksum_values(w, n, varkor_types, VARKOR_TYPES, run->handles, &run->r->checksum,
+	    world_checksum_values(w, n, varkor_types, VARKOR_TYPES, run->handles, &run->r->checksum,
 	                    run->r))
 		return -1;
 	uint64_t h = run->r->checksum;
 	for (uint32_t i = 0; i < n; i++) {
 		struct relationship *link, *c;
 		if (w->ops->component_get(w->s, run->handles[i], COMP_RELATIONSHIP, (void **)&link))
-			return fail(run->r, "member %u lost its Relationship", i);
+			return bench_fail(run->r, "member %u lost its Relationship", i);
 		uint32_t shape[2] = {link->depth, 0};
 		for (ecs_entity x = link->first_child; x != ECS_NULL; x = c->next_sibling) {
 			if (w->ops->component_get(w->s, x, COMP_RELATIONSHIP, (void **)&c))
-				return fail(run->r, "a child of member %u lost its Relationship", i);
+				return bench_fail(run->r, "a child of member %u lost its Relationship", i);
 			shape[1]++;
 		}
-		h = hash_bytes(h, shape, sizeof shape);
+		h = world_hash_bytes(h, shape, sizeof shape);
 	}
 	run->r->checksum = h;
 	return relationship_delete_roots(run, w) || check_all_dead(run, w, n) ? -1 : 0;
@@ -365,7 +365,7 @@ static int random_script(struct run *run, struct random_state *st)
 	size_t cap = (size_t)attempts * (2 + RANDOM_OPERATIONS_PER_ATTEMPT) * RANDOM_ROUNDS;
 	st->script = malloc(cap * sizeof *st->script + 1);
 	if (!st->script)
-		return fail(run->r, "out of memory in the harness");
+		return bench_fail(run->r, "out of memory in the harness");
 	struct rng g;
 	rng_seed(&g, run->c->seed, 3);
 	uint32_t n = 0;
@@ -375,7 +375,7 @@ static int random_script(struct run *run, struct random_state *st)
 			if (rng_unit(&g) < 1.0 - (double)a / attempts) {
 				uint32_t bits = (uint32_t)rng_next(&g) & ((1u << VARKOR_TYPES) - 1);
 				if (live >= RANDOM_MAX_LIVE || live >= ECS_MAX_ENTITIES)
-					return fail(run->r, "more than %u members alive: use a smaller --scale",
+					return bench_fail(run->r, "more than %u members alive: use a smaller --scale",
 					            live);
 				st->script[n++] = RANDOM_OP(RANDOM_CREATE, bits, live++);
 			} else {
@@ -425,16 +425,16 @@ static int random_run(struct run *run, struct world *w, struct random_state *st)
 			rc = ops->entity_create(w->s, &handles[x]);
 			for (uint32_t t = 0; rc == ECS_OK && t < VARKOR_TYPES; t++)
 				if (arg >> t & 1)
-					rc = ops->component_add(w->s, handles[x], t, value_of(values, t, serial[x]));
+					rc = ops->component_add(w->s, handles[x], t, world_value_of(values, t, serial[x]));
 			break;
 		case RANDOM_WRITE:
-			if (write_components(w, e, VARKOR_TYPES, writes, serial[x], run->r))
+			if (world_write_components(w, e, VARKOR_TYPES, writes, serial[x], run->r))
 				return -1;
 			break;
 		case RANDOM_ENSURE:
 			rc = ops->component_has(w->s, e, arg);
 			if (rc == 0)
-				rc = ops->component_add(w->s, e, arg, value_of(values, arg, serial[x]));
+				rc = ops->component_add(w->s, e, arg, world_value_of(values, arg, serial[x]));
 			break;
 		case RANDOM_REMOVE:
 			rc = ops->component_remove(w->s, e, arg);
@@ -457,7 +457,7 @@ static int random_setup(struct run *run)
 {
 	struct random_state *st = calloc(1, sizeof *st);
 	if (!st)
-		return fail(run->r, "out of memory in the harness");
+		return bench_fail(run->r, "out of memory in the harness");
 	run->state = st;
 	if (random_script(run, st))
 		return -1;
@@ -467,7 +467,7 @@ static int random_setup(struct run *run)
 	if (handles)
 		run->handles = handles;
 	if (!handles || !(st->serial = malloc(cap * sizeof *st->serial)))
-		return fail(run->r, "out of memory in the harness");
+		return bench_fail(run->r, "out of memory in the harness");
 	return 0;
 }
 
@@ -483,13 +483,13 @@ static int random_finish(struct run *run)
 {
 	struct random_state *st = run->state;
 	struct world *w = last_world(run);
-	note_memory(run, w);
+	world_note_memory(run, w);
 	if (!run->verify)
 		return 0;
-	if (checksum_values(w, st->live, varkor_types, VARKOR_TYPES, run->handles, &run->r->checksum,
+	if (world_checksum_values(w, st->live, varkor_types, VARKOR_TYPES, run->handles, &run->r->checksum,
 	                    run->r))
 		return -1;
-	run->r->checksum = hash_bytes(run->r->checksum, &st->live, sizeof st->live);
+	run->r->checksum = world_hash_bytes(run->r->checksum, &st->live, sizeof st->live);
 	return 0;
 }
 
@@ -510,9 +510,9 @@ const struct workload workload_varkor_create = {
 	.fixed_entities = 1000000,
 	.k_fixed = true,
 	.fixed_components = 0,
-	.prepare = fresh_worlds_prepare,
+	.prepare = world_fresh_prepare,
 	.execute = create_execute,
-	.end_sample = fresh_worlds_end_sample,
+	.end_sample = world_fresh_end_sample,
 	.finish = create_finish,
 };
 const struct workload workload_varkor_add = {
@@ -521,9 +521,9 @@ const struct workload workload_varkor_add = {
 	.fixed_entities = 500000,
 	.k_fixed = true,
 	.fixed_components = VARKOR_TYPES,
-	.prepare = fresh_worlds_prepare,
+	.prepare = world_fresh_prepare,
 	.execute = add_execute,
-	.end_sample = fresh_worlds_end_sample,
+	.end_sample = world_fresh_end_sample,
 	.finish = add_finish,
 };
 const struct workload workload_varkor_add_write_delete = {
@@ -533,9 +533,9 @@ const struct workload workload_varkor_add_write_delete = {
 	.rounds = ADD_WRITE_DELETE_ROUNDS,
 	.k_fixed = true,
 	.fixed_components = VARKOR_TYPES,
-	.prepare = fresh_worlds_prepare,
+	.prepare = world_fresh_prepare,
 	.execute = add_write_delete_execute,
-	.end_sample = fresh_worlds_end_sample,
+	.end_sample = world_fresh_end_sample,
 	.finish = add_write_delete_finish,
 };
 const struct workload workload_varkor_distributed = {
@@ -545,9 +545,9 @@ const struct workload workload_varkor_distributed = {
 	.rounds = DISTRIBUTED_ROUNDS,
 	.k_fixed = true,
 	.fixed_components = 1,
-	.prepare = fresh_worlds_prepare,
+	.prepare = world_fresh_prepare,
 	.execute = distributed_execute,
-	.end_sample = fresh_worlds_end_sample,
+	.end_sample = world_fresh_end_sample,
 	.finish = distributed_finish,
 };
 const struct workload workload_varkor_relationship = {
@@ -558,9 +558,9 @@ const struct workload workload_varkor_relationship = {
 	.rounds = RELATIONSHIP_ROUNDS,
 	.k_fixed = true,
 	.fixed_components = 3,
-	.prepare = fresh_worlds_prepare,
+	.prepare = world_fresh_prepare,
 	.execute = relationship_execute,
-	.end_sample = fresh_worlds_end_sample,
+	.end_sample = world_fresh_end_sample,
 	.finish = relationship_finish,
 };
 const struct workload workload_varkor_random = {
@@ -572,9 +572,9 @@ const struct workload workload_varkor_random = {
 	.k_fixed = true,
 	.fixed_components = VARKOR_TYPES,
 	.setup = random_setup,
-	.prepare = fresh_worlds_prepare,
+	.prepare = world_fresh_prepare,
 	.execute = random_execute,
-	.end_sample = fresh_worlds_end_sample,
+	.end_sample = world_fresh_end_sample,
 	.finish = random_finish,
 	.release = random_release,
 };

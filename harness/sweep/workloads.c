@@ -43,7 +43,7 @@ static int spawn_setup(struct run *run, uint64_t stream)
 {
 	const struct bench_case *c = run->c;
 	if (!(run->spawn = calloc(1, sizeof *run->spawn)))
-		return fail(run->r, "out of memory in the harness");
+		return bench_fail(run->r, "out of memory in the harness");
 	return spawn_plan_make(run->spawn, c->history, c, sweep_types, c->k, c->values, stream,
 	                       run->r);
 }
@@ -63,10 +63,10 @@ static int create_execute(struct run *run)
 /* Fresh storages, each told the N entities coming (reserve), before the clock starts. */
 static int create_prepare(struct run *run)
 {
-	if (fresh_worlds_prepare(run))
+	if (world_fresh_prepare(run))
 		return -1;
 	for (uint32_t j = 0; j < run->worlds_open; j++)
-		if (reserve(&run->worlds[j], run->c->entities, run->r))
+		if (world_reserve(&run->worlds[j], run->c->entities, run->r))
 			return -1;
 	return 0;
 }
@@ -76,7 +76,7 @@ static int create_finish(struct run *run)
 	if (!run->verify)
 		return 0;
 	struct world *last = &run->worlds[run->worlds_open - 1];
-	return checksum_values(last, run->c->entities, sweep_types, run->c->k, run->handles,
+	return world_checksum_values(last, run->c->entities, sweep_types, run->c->k, run->handles,
 	                       &run->r->checksum, run->r);
 }
 
@@ -92,7 +92,7 @@ static int iterate_execute(struct run *run)
 {
 	uint64_t visited = 0;
 	for (uint32_t j = 0; j < run->inner; j++)
-		visited += system_pass(&run->world, run->c->k);
+		visited += world_system_pass(&run->world, run->c->k);
 	run->visited = visited;
 	return 0;
 }
@@ -101,7 +101,7 @@ int iterate_check_visited(struct run *run)
 {
 	uint64_t expected = run->expected * run->inner;
 	if (run->visited != expected)
-		return fail(run->r, "the system visited %llu entities, expected %llu",
+		return bench_fail(run->r, "the system visited %llu entities, expected %llu",
 		            (unsigned long long)run->visited, (unsigned long long)expected);
 	return 0;
 }
@@ -109,10 +109,10 @@ int iterate_check_visited(struct run *run)
 int iterate_finish(struct run *run)
 {
 	const struct bench_case *c = run->c;
-	note_memory(run, &run->world);
+	world_note_memory(run, &run->world);
 	if (!run->verify)
 		return 0;
-	return checksum_values(&run->world, c->entities, sweep_types, c->k, run->handles,
+	return world_checksum_values(&run->world, c->entities, sweep_types, c->k, run->handles,
 	                       &run->r->checksum, run->r);
 }
 
@@ -121,7 +121,7 @@ int iterate_finish(struct run *run)
 static int churn_setup(struct run *run)
 {
 	return world_open(run->c, &run->world, run->r) ||
-	       reserve(&run->world, run->c->entities, run->r) || spawn_setup(run, HISTORY_STREAM_CHURN) ? -1 : 0;
+	       world_reserve(&run->world, run->c->entities, run->r) || spawn_setup(run, HISTORY_STREAM_CHURN) ? -1 : 0;
 }
 
 static int churn_execute(struct run *run)
@@ -144,21 +144,21 @@ static int churn_finish(struct run *run)
 {
 	const struct bench_case *c = run->c;
 	struct world *w = &run->world;
-	note_memory(run, w);
+	world_note_memory(run, w);
 	run->r->reuse = (double)w->counter.peak_bytes / (double)run->first_round_peak;
 	if (!run->verify)
 		return 0;
 	for (uint32_t i = 0; i < c->entities; i++)
 		if (w->ops->entity_alive(w->s, run->handles[i]))
-			return fail(run->r, "entity %u is alive after it was destroyed", i);
-	if (system_pass(w, c->k) != 0)
-		return fail(run->r, "the system still visits entities after all were destroyed");
+			return bench_fail(run->r, "entity %u is alive after it was destroyed", i);
+	if (world_system_pass(w, c->k) != 0)
+		return bench_fail(run->r, "the system still visits entities after all were destroyed");
 	if (spawn_planned(w, run->spawn, run->handles, run->r) ||
-	    checksum_values(w, c->entities, sweep_types, c->k, run->handles, &run->r->checksum,
+	    world_checksum_values(w, c->entities, sweep_types, c->k, run->handles, &run->r->checksum,
 	                    run->r))
 		return -1;
-	if (system_pass(w, c->k) != c->entities)
-		return fail(run->r, "after reuse the system does not visit every entity");
+	if (world_system_pass(w, c->k) != c->entities)
+		return bench_fail(run->r, "after reuse the system does not visit every entity");
 	return 0;
 }
 
@@ -185,13 +185,13 @@ static int add_remove_execute(struct run *run)
 			int rc = ops->component_add(w->s, run->handles[i], COMP_VELOCITY,
 			                            velocity + i * size);
 			if (rc != ECS_OK)
-				return fail(run->r, "adding Velocity to entity %u returned %s", i,
+				return bench_fail(run->r, "adding Velocity to entity %u returned %s", i,
 				            ecs_status_name(rc));
 		}
 		for (uint32_t i = 0; i < n; i++) {
 			int rc = ops->component_remove(w->s, run->handles[i], COMP_VELOCITY);
 			if (rc != ECS_OK)
-				return fail(run->r, "removing Velocity from entity %u returned %s", i,
+				return bench_fail(run->r, "removing Velocity from entity %u returned %s", i,
 				            ecs_status_name(rc));
 		}
 	}
@@ -201,12 +201,12 @@ static int add_remove_execute(struct run *run)
 static int add_remove_finish(struct run *run)
 {
 	const struct bench_case *c = run->c;
-	note_memory(run, &run->world);
+	world_note_memory(run, &run->world);
 	if (!run->verify)
 		return 0;
 	uint32_t types[COMP_MAX_K + 1] = {COMP_VELOCITY}; /* must be absent everywhere */
 	memcpy(types + 1, resident_types, c->k * sizeof *types);
-	return checksum_values(&run->world, c->entities, types, c->k + 1, run->handles,
+	return world_checksum_values(&run->world, c->entities, types, c->k + 1, run->handles,
 	                       &run->r->checksum, run->r);
 }
 
@@ -224,7 +224,7 @@ static int get_setup(struct run *run)
 	run->shuffled = malloc((size_t)c->entities * sizeof *run->shuffled + 1);
 	if (!order || !run->shuffled) {
 		free(order);
-		return fail(run->r, "out of memory in the harness");
+		return bench_fail(run->r, "out of memory in the harness");
 	}
 	for (uint32_t i = 0; i < c->entities; i++)
 		run->shuffled[i] = run->handles[order[i]];
@@ -249,7 +249,7 @@ static int get_execute(struct run *run)
 				void *p;
 				int rc = ops->component_get(w->s, e, t, &p);
 				if (rc != ECS_OK)
-					return fail(run->r, "component_get returned %s", ecs_status_name(rc));
+					return bench_fail(run->r, "component_get returned %s", ecs_status_name(rc));
 				sum += *(const float *)p;
 			}
 		}
@@ -262,13 +262,13 @@ static int get_execute(struct run *run)
 static int get_finish(struct run *run)
 {
 	const struct bench_case *c = run->c;
-	note_memory(run, &run->world);
+	world_note_memory(run, &run->world);
 	if (!run->verify)
 		return 0;
-	if (checksum_values(&run->world, c->entities, sweep_types, c->k, run->handles,
+	if (world_checksum_values(&run->world, c->entities, sweep_types, c->k, run->handles,
 	                    &run->r->checksum, run->r))
 		return -1;
-	run->r->checksum = hash_bytes(run->r->checksum, &run->sum, sizeof run->sum);
+	run->r->checksum = world_hash_bytes(run->r->checksum, &run->sum, sizeof run->sum);
 	return 0;
 }
 
@@ -290,7 +290,7 @@ static uint32_t fragmented_list_of(void *ctx, uint32_t i, uint32_t *types, const
 	unsigned char *value = f->value;
 	for (uint32_t y = 0; y < f->count[i]; y++) {
 		types[y] = f->types[i][y];
-		value_fill(f->seed, types[y], i, 0, value, f->sizes[types[y]]);
+		world_value_fill(f->seed, types[y], i, 0, value, f->sizes[types[y]]);
 		values[y] = value;
 		value += f->sizes[types[y]];
 	}
@@ -319,22 +319,22 @@ static int fragmented_setup(struct run *run)
 	const struct bench_case *c = run->c;
 	struct fragmented *f = calloc(1, sizeof *f);
 	if (!f)
-		return fail(run->r, "out of memory in the harness");
+		return bench_fail(run->r, "out of memory in the harness");
 	run->state = f;
 	f->types = malloc((size_t)c->entities * sizeof *f->types + 1);
 	f->count = malloc((size_t)c->entities + 1);
 	f->sizes = malloc(c->profile->component_count * sizeof *f->sizes);
 	if (!f->types || !f->count || !f->sizes)
-		return fail(run->r, "out of memory in the harness");
+		return bench_fail(run->r, "out of memory in the harness");
 	f->seed = c->seed;
 	for (uint32_t t = 0; t < c->profile->component_count; t++)
-		f->sizes[t] = type_size(c, t);
+		f->sizes[t] = world_type_size(c, t);
 	struct rng g;
 	rng_seed(&g, c->seed, 2);
 	run->expected = 0;
 	for (uint32_t i = 0; i < c->entities; i++) {
 		uint32_t types[FRAGMENTED_MAX_TYPES];
-		uint32_t n = fragmented_types(&g, c->profile->component_count, types);
+		uint32_t n = world_fragmented_types(&g, c->profile->component_count, types);
 		run->expected += n >= 2 && types[0] == COMP_POSITION && types[1] == COMP_VELOCITY;
 		f->count[i] = (uint8_t)n;
 		for (uint32_t y = 0; y < n; y++)
@@ -355,18 +355,18 @@ static int fragmented_execute(struct run *run)
 {
 	uint64_t visited = 0;
 	for (uint32_t j = 0; j < run->inner; j++)
-		visited += system_pass(&run->world, 2);
+		visited += world_system_pass(&run->world, 2);
 	run->visited = visited;
 	return 0;
 }
 
 static int fragmented_finish(struct run *run)
 {
-	note_memory(run, &run->world);
+	world_note_memory(run, &run->world);
 	if (!run->verify)
 		return 0;
 	static const uint32_t types[2] = {COMP_POSITION, COMP_VELOCITY};
-	return checksum_values(&run->world, run->c->entities, types, 2, run->handles,
+	return world_checksum_values(&run->world, run->c->entities, types, 2, run->handles,
 	                       &run->r->checksum, run->r);
 }
 
@@ -380,7 +380,7 @@ static const struct workload workload_create = {
 	.setup = create_setup,
 	.prepare = create_prepare,
 	.execute = create_execute,
-	.end_sample = fresh_worlds_end_sample,
+	.end_sample = world_fresh_end_sample,
 	.finish = create_finish,
 	.floor = &floor_create,
 };
@@ -475,11 +475,12 @@ struct run *run_new(const struct bench_case *c, struct bench_result *r)
 		run->handles = malloc((size_t)c->entities * sizeof *run->handles + 1);
 	if (!run || !run->handles) {
 		free(run);
-		fail(r, "out of memory in the harness");
+		bench_fail(r, "out of memory in the harness");
 		return NULL;
 	}
 	run->c = c;
 	run->r = r;
+	run->verify = c->verify;
 	return run;
 }
 
@@ -559,10 +560,21 @@ void run_free(struct run *run)
 		return;
 	if (impl(run)->release)
 		impl(run)->release(run);
-	run_release(run);
+	world_run_release(run);
 	free(run->history);
 	if (run->spawn)
 		spawn_plan_free(run->spawn);
 	free(run->spawn);
 	free(run);
 }
+
+const struct bench_runner workloads_runner = {
+	.values_make = world_values_make,
+	.values_free = world_values_free,
+	.open = run_new,
+	.setup = run_setup,
+	.sample = run_sample,
+	.figures = run_figures,
+	.finish = run_finish,
+	.free = run_free,
+};

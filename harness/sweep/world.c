@@ -10,15 +10,6 @@
 #include "../core/measure.h"
 #include "world.h"
 
-int fail(struct bench_result *r, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(r->error, sizeof r->error, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* --- deterministic values ------------------------------------------------------------- */
 
 static float unit_float(uint64_t seed, uint64_t i, uint64_t field)
@@ -27,7 +18,7 @@ static float unit_float(uint64_t seed, uint64_t i, uint64_t field)
 	return (float)(bits >> 40) * (1.0f / 16777216.0f); /* [0, 1) */
 }
 
-uint32_t type_size(const struct bench_case *c, uint32_t t)
+uint32_t world_type_size(const struct bench_case *c, uint32_t t)
 {
 	switch (t) {
 	case COMP_POSITION:
@@ -39,7 +30,7 @@ uint32_t type_size(const struct bench_case *c, uint32_t t)
 	}
 }
 
-void value_fill(uint64_t seed, uint32_t t, uint64_t i, uint64_t round, void *out, uint32_t size)
+void world_value_fill(uint64_t seed, uint32_t t, uint64_t i, uint64_t round, void *out, uint32_t size)
 {
 	UNTIMED_ONLY("value_fill (making a value)");
 	float f[2];
@@ -63,38 +54,38 @@ void value_fill(uint64_t seed, uint32_t t, uint64_t i, uint64_t round, void *out
 	memcpy(out, f, size < sizeof f ? size : sizeof f);
 }
 
-int values_make(struct values *v, uint32_t n, uint64_t seed, uint64_t round,
+int world_values_make(struct values *v, uint32_t n, uint64_t seed, uint64_t round,
                 uint32_t component_size)
 {
 	memset(v, 0, sizeof *v);
 	struct bench_case c = {.component_size = component_size};
 	v->n = n;
 	for (uint32_t t = 0; t < VALUE_TYPES; t++) {
-		v->size[t] = type_size(&c, t);
+		v->size[t] = world_type_size(&c, t);
 		/* Cache-line aligned: the floor's arrays are these, and the floor is the best case. */
 		size_t bytes = ((size_t)n * v->size[t] + 64) & ~(size_t)63;
 		v->data[t] = aligned_alloc(64, bytes);
 		if (!v->data[t])
 			return -1;
 		for (uint32_t i = 0; i < n; i++)
-			value_fill(seed, t, i, round, v->data[t] + (size_t)i * v->size[t], v->size[t]);
+			world_value_fill(seed, t, i, round, v->data[t] + (size_t)i * v->size[t], v->size[t]);
 	}
 	return 0;
 }
 
-void values_free(struct values *v)
+void world_values_free(struct values *v)
 {
 	for (uint32_t t = 0; t < VALUE_TYPES; t++)
 		free(v->data[t]);
 	memset(v, 0, sizeof *v);
 }
 
-const void *value_of(const struct values *v, uint32_t t, uint32_t i)
+const void *world_value_of(const struct values *v, uint32_t t, uint32_t i)
 {
 	return v->data[t] + (size_t)i * v->size[t];
 }
 
-uint32_t fragmented_types(struct rng *g, uint32_t component_count, uint32_t *types)
+uint32_t world_fragmented_types(struct rng *g, uint32_t component_count, uint32_t *types)
 {
 	uint32_t others = component_count - COMP_VELOCITY - 1;
 	uint64_t bits = rng_next(g);
@@ -133,16 +124,16 @@ int world_open(const struct bench_case *c, struct world *w, struct bench_result 
 	uint32_t types = c->profile->component_count;
 	w->sizes = malloc(types * sizeof *w->sizes);
 	if (!w->sizes)
-		return fail(r, "out of memory in the harness");
+		return bench_fail(r, "out of memory in the harness");
 	for (uint32_t t = 0; t < types; t++)
-		w->sizes[t] = type_size(c, t);
+		w->sizes[t] = world_type_size(c, t);
 	struct ecs_allocator alloc = counting_alloc_bench(&w->counter);
 	struct ecs_config cfg = {types, c->systems, w->sizes};
 	int rc = c->ops->create(&cfg, &alloc, &w->s);
 	if (rc != ECS_OK) {
 		w->s = NULL;
 		world_close(w);
-		return fail(r, "create returned %s", ecs_status_name(rc));
+		return bench_fail(r, "create returned %s", ecs_status_name(rc));
 	}
 	/* System 0: the workload's first k types (at most 4: Varkor's entities have 4). */
 	uint32_t required[VALUE_TYPES] = {COMP_POSITION, COMP_VELOCITY, COMP_MASS, COMP_HEALTH};
@@ -156,7 +147,7 @@ int world_open(const struct bench_case *c, struct world *w, struct bench_result 
 	}
 	if (rc != ECS_OK) {
 		world_close(w);
-		return fail(r, "system_register returned %s", ecs_status_name(rc));
+		return bench_fail(r, "system_register returned %s", ecs_status_name(rc));
 	}
 	return 0;
 }
@@ -164,7 +155,7 @@ int world_open(const struct bench_case *c, struct world *w, struct bench_result 
 /* Inside create's and churn's timed loops: each entity's value pointers are one addition from
  * the previous ones (value_of, out of line, reloaded the table for each: 8 instructions a value,
  * a third of the floor's whole work per entity), and the method is looked up once. */
-int spawn(struct world *w, uint32_t n, const uint32_t *types, uint32_t ntypes,
+int world_spawn(struct world *w, uint32_t n, const uint32_t *types, uint32_t ntypes,
           const struct values *v, ecs_entity *handles, struct bench_result *r)
 {
 	const struct ecs_ops *ops = w->ops;
@@ -174,7 +165,7 @@ int spawn(struct world *w, uint32_t n, const uint32_t *types, uint32_t ntypes,
 	const void *values[VALUE_TYPES + 1];
 	size_t size[VALUE_TYPES + 1];
 	for (uint32_t j = 0; j < ntypes; j++) {
-		values[j] = value_of(v, types[j], 0);
+		values[j] = world_value_of(v, types[j], 0);
 		size[j] = v->size[types[j]];
 	}
 	for (uint32_t i = 0; i < n; i++) {
@@ -182,7 +173,7 @@ int spawn(struct world *w, uint32_t n, const uint32_t *types, uint32_t ntypes,
 		                     : ecs_entity_create_with_fallback(ops, s, types, ntypes, values,
 		                                                       &handles[i]);
 		if (rc != ECS_OK)
-			return fail(r, "creating entity %u returned %s", i, ecs_status_name(rc));
+			return bench_fail(r, "creating entity %u returned %s", i, ecs_status_name(rc));
 		for (uint32_t j = 0; j < ntypes; j++) {
 			values[j] = (const unsigned char *)values[j] + size[j];
 			__asm__("" : : : "memory"); /* a loop of one or two adds, not vectorised */
@@ -191,37 +182,37 @@ int spawn(struct world *w, uint32_t n, const uint32_t *types, uint32_t ntypes,
 	return 0;
 }
 
-int spawn_adding(struct world *w, uint32_t n, const uint32_t *types, uint32_t ntypes,
+int world_spawn_adding(struct world *w, uint32_t n, const uint32_t *types, uint32_t ntypes,
                  const struct values *v, ecs_entity *handles, struct bench_result *r)
 {
 	const struct ecs_ops *ops = w->ops;
 	for (uint32_t i = 0; i < n; i++) {
 		int rc = ops->entity_create(w->s, &handles[i]);
 		for (uint32_t j = 0; rc == ECS_OK && j < ntypes; j++)
-			rc = ops->component_add(w->s, handles[i], types[j], value_of(v, types[j], i));
+			rc = ops->component_add(w->s, handles[i], types[j], world_value_of(v, types[j], i));
 		if (rc != ECS_OK)
-			return fail(r, "creating entity %u returned %s", i, ecs_status_name(rc));
+			return bench_fail(r, "creating entity %u returned %s", i, ecs_status_name(rc));
 	}
 	return 0;
 }
 
-int reserve(struct world *w, uint32_t n, struct bench_result *r)
+int world_reserve(struct world *w, uint32_t n, struct bench_result *r)
 {
 	int rc = ecs_reserve(w->ops, w->s, n);
-	return rc == ECS_OK ? 0 : fail(r, "reserve returned %s", ecs_status_name(rc));
+	return rc == ECS_OK ? 0 : bench_fail(r, "reserve returned %s", ecs_status_name(rc));
 }
 
-int despawn(struct world *w, uint32_t n, const ecs_entity *handles, struct bench_result *r)
+int world_despawn(struct world *w, uint32_t n, const ecs_entity *handles, struct bench_result *r)
 {
 	for (uint32_t i = 0; i < n; i++) {
 		int rc = w->ops->entity_destroy(w->s, handles[i]);
 		if (rc != ECS_OK)
-			return fail(r, "destroying entity %u returned %s", i, ecs_status_name(rc));
+			return bench_fail(r, "destroying entity %u returned %s", i, ecs_status_name(rc));
 	}
 	return 0;
 }
 
-int write_components(struct world *w, ecs_entity e, uint32_t types, const struct values *writes,
+int world_write_components(struct world *w, ecs_entity e, uint32_t types, const struct values *writes,
                      uint32_t i, struct bench_result *r)
 {
 	for (uint32_t t = 0; t < types; t++) {
@@ -230,15 +221,15 @@ int write_components(struct world *w, ecs_entity e, uint32_t types, const struct
 		if (rc == ECS_ERR_NO_COMPONENT)
 			continue;
 		if (rc != ECS_OK)
-			return fail(r, "component_get returned %s", ecs_status_name(rc));
-		value_copy(p, value_of(writes, t, i), w->sizes[t]);
+			return bench_fail(r, "component_get returned %s", ecs_status_name(rc));
+		world_value_copy(p, world_value_of(writes, t, i), w->sizes[t]);
 	}
 	return 0;
 }
 
 /* --- the system pass (the update itself: update.c) ------------------------------- */
 
-uint64_t system_pass(struct world *w, uint32_t k)
+uint64_t world_system_pass(struct world *w, uint32_t k)
 {
 	const size_t size[COMP_MAX_K] = {w->sizes[0], w->sizes[1], w->sizes[2]};
 	struct ecs_iter it;
@@ -254,7 +245,7 @@ uint64_t system_pass(struct world *w, uint32_t k)
 	return visited;
 }
 
-uint64_t system_visit_count(struct world *w)
+uint64_t world_visit_count(struct world *w)
 {
 	struct ecs_iter it;
 	struct ecs_batch b;
@@ -268,7 +259,7 @@ uint64_t system_visit_count(struct world *w)
 
 /* --- checksums ------------------------------------------------------------------------ */
 
-uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
+uint64_t world_hash_bytes(uint64_t h, const void *p, size_t n)
 {
 	const unsigned char *b = p;
 	for (size_t i = 0; i < n; i++)
@@ -276,7 +267,7 @@ uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
-int checksum_values(struct world *w, uint32_t n, const uint32_t *types, uint32_t ntypes,
+int world_checksum_values(struct world *w, uint32_t n, const uint32_t *types, uint32_t ntypes,
                     const ecs_entity *handles, uint64_t *out, struct bench_result *r)
 {
 	UNTIMED_ONLY("checksum_values");
@@ -286,12 +277,12 @@ int checksum_values(struct world *w, uint32_t n, const uint32_t *types, uint32_t
 			void *p;
 			int rc = w->ops->component_get(w->s, handles[i], types[j], &p);
 			if (rc == ECS_ERR_NO_COMPONENT) {
-				h = hash_bytes(h, "-", 1);
+				h = world_hash_bytes(h, "-", 1);
 				continue;
 			}
 			if (rc != ECS_OK)
-				return fail(r, "reading back entity %u returned %s", i, ecs_status_name(rc));
-			h = hash_bytes(h, p, w->sizes[types[j]]);
+				return bench_fail(r, "reading back entity %u returned %s", i, ecs_status_name(rc));
+			h = world_hash_bytes(h, p, w->sizes[types[j]]);
 		}
 	}
 	*out = h;
@@ -307,13 +298,13 @@ static void close_worlds(struct run *run)
 	run->worlds_open = 0;
 }
 
-int fresh_worlds_prepare(struct run *run)
+int world_fresh_prepare(struct run *run)
 {
 	close_worlds(run);
 	if (run->inner > run->worlds_cap) {
 		struct world *w = realloc(run->worlds, run->inner * sizeof *w);
 		if (!w)
-			return fail(run->r, "out of memory in the harness");
+			return bench_fail(run->r, "out of memory in the harness");
 		run->worlds = w;
 		run->worlds_cap = run->inner;
 	}
@@ -325,23 +316,23 @@ int fresh_worlds_prepare(struct run *run)
 	return 0;
 }
 
-void note_memory(struct run *run, const struct world *w)
+void world_note_memory(struct run *run, const struct world *w)
 {
 	if (w->counter.peak_bytes > run->r->peak_bytes)
 		run->r->peak_bytes = w->counter.peak_bytes;
 	run->r->live_bytes = w->counter.live_bytes;
 }
 
-int fresh_worlds_end_sample(struct run *run)
+int world_fresh_end_sample(struct run *run)
 {
 	for (uint32_t j = 0; j < run->worlds_open; j++)
-		note_memory(run, &run->worlds[j]);
+		world_note_memory(run, &run->worlds[j]);
 	return 0;
 }
 
 /* Frees what a run holds of this file's (workloads.c's run_free calls it, and frees its
  * history's too). */
-void run_release(struct run *run)
+void world_run_release(struct run *run)
 {
 	close_worlds(run);
 	free(run->worlds);

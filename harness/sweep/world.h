@@ -26,22 +26,20 @@ enum { COMP_HEALTH = 3, COMP_RELATIONSHIP = 4, VALUE_TYPES = 4, FIRST_OTHER_TYPE
 struct health { float hp, armour; };
 struct relationship { ecs_entity parent, first_child, next_sibling; uint32_t depth; };
 
-int fail(struct bench_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
 /* fragmented's entities, one draw each from g: Position and Velocity each with probability
  * 1/2 (first, in that order, when present), and 0..4 more types drawn from the rest of the
  * profile. Returns how many types; fills types[]. */
 #define FRAGMENTED_MAX_TYPES 6
-uint32_t fragmented_types(struct rng *g, uint32_t component_count, uint32_t *types);
+uint32_t world_fragmented_types(struct rng *g, uint32_t component_count, uint32_t *types);
 
 /* Size in bytes of component type t in this run (Position and Velocity: --component-size). */
-uint32_t type_size(const struct bench_case *c, uint32_t t);
+uint32_t world_type_size(const struct bench_case *c, uint32_t t);
 /* Fills `size` bytes of a value of type t for entity i at round `round` (zero padded). Never
  * inside a timed region: it costs four mix64 a call; workloads read struct values instead. */
-void value_fill(uint64_t seed, uint32_t t, uint64_t i, uint64_t round, void *out, uint32_t size);
-const void *value_of(const struct values *v, uint32_t t, uint32_t i);
+void world_value_fill(uint64_t seed, uint32_t t, uint64_t i, uint64_t round, void *out, uint32_t size);
+const void *world_value_of(const struct values *v, uint32_t t, uint32_t i);
 /* Copies a value of `size` bytes; the harness's sizes (8 and 4) inline, without a call. */
-static inline void value_copy(void *dst, const void *src, uint32_t size)
+static inline void world_value_copy(void *dst, const void *src, uint32_t size)
 {
 	if (size == 8)
 		__builtin_memcpy(dst, src, 8);
@@ -64,33 +62,33 @@ void world_close(struct world *w);
 
 /* Creates n entities, each with the types listed (values from v, in creation order), each in
  * one call (entity_create_with: an archetype storage places it in its table at once). */
-int spawn(struct world *w, uint32_t n, const uint32_t *types, uint32_t ntypes,
+int world_spawn(struct world *w, uint32_t n, const uint32_t *types, uint32_t ntypes,
           const struct values *v, ecs_entity *handles, struct bench_result *r);
 /* The same, as Varkor's refactor post does it: entity_create, then component_add for each type. */
-int spawn_adding(struct world *w, uint32_t n, const uint32_t *types, uint32_t ntypes,
+int world_spawn_adding(struct world *w, uint32_t n, const uint32_t *types, uint32_t ntypes,
                  const struct values *v, ecs_entity *handles, struct bench_result *r);
 /* Tells the storage n entities are coming (ecs_reserve), as a game that knows its level's
  * size would; untimed. */
-int reserve(struct world *w, uint32_t n, struct bench_result *r);
-int despawn(struct world *w, uint32_t n, const ecs_entity *handles, struct bench_result *r);
+int world_reserve(struct world *w, uint32_t n, struct bench_result *r);
+int world_despawn(struct world *w, uint32_t n, const ecs_entity *handles, struct bench_result *r);
 /* Writes value `i` of the write table into every component the entity has among the first
  * `types` types: one component_get each (ECS_ERR_NO_COMPONENT: the entity lacks it) and a
  * plain copy, no value made inside the caller's timed region. */
-int write_components(struct world *w, ecs_entity e, uint32_t types, const struct values *writes,
+int world_write_components(struct world *w, ecs_entity e, uint32_t types, const struct values *writes,
                      uint32_t i, struct bench_result *r);
 
 /* One pass of system 0 (Position += Velocity * dt, ...) over k components; returns the
  * number of entities visited, UINT64_MAX if the iteration could not begin. */
-uint64_t system_pass(struct world *w, uint32_t k);
+uint64_t world_system_pass(struct world *w, uint32_t k);
 /* The entities system 0 visits, without touching them. */
-uint64_t system_visit_count(struct world *w);
+uint64_t world_visit_count(struct world *w);
 void update_batch(const struct ecs_batch *b, uint32_t k, const size_t size[COMP_MAX_K]);
 
 #define CHECKSUM_START 0xcbf29ce484222325ull
-uint64_t hash_bytes(uint64_t h, const void *p, size_t n);
+uint64_t world_hash_bytes(uint64_t h, const void *p, size_t n);
 /* Every value of the listed types of every entity, in creation order, read back through the
  * interface; an entity that lacks one hashes a marker instead. */
-int checksum_values(struct world *w, uint32_t n, const uint32_t *types, uint32_t ntypes,
+int world_checksum_values(struct world *w, uint32_t n, const uint32_t *types, uint32_t ntypes,
                     const ecs_entity *handles, uint64_t *out, struct bench_result *r);
 
 /* One participant (a backend, or the floor) in one row. */
@@ -114,9 +112,9 @@ struct run {
 };
 
 /* Helpers for workloads that take a fresh storage per run (create and Varkor's). */
-int fresh_worlds_prepare(struct run *run);
-int fresh_worlds_end_sample(struct run *run);
-void note_memory(struct run *run, const struct world *w);
+int world_fresh_prepare(struct run *run);
+int world_fresh_end_sample(struct run *run);
+void world_note_memory(struct run *run, const struct world *w);
 
 /* The swept workloads' component types, k = 1..3: Position, Velocity, Mass. */
 extern const uint32_t sweep_types[COMP_MAX_K];
@@ -125,7 +123,7 @@ extern const uint32_t sweep_types[COMP_MAX_K];
 int iterate_check_visited(struct run *run);
 int iterate_finish(struct run *run);
 
-void run_release(struct run *run);
+void world_run_release(struct run *run);
 
 /* The floors (floor.c). */
 extern const struct workload floor_create, floor_iterate, floor_churn, floor_add_remove,
