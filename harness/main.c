@@ -76,7 +76,8 @@ static void warn_intervals(uint32_t processes)
 int main(int argc, char **argv)
 {
 	struct options o;
-	cli_parse(argc, argv, &o);
+	const struct cli_tables names = {&sweep_workload_names, &sweep_history_names};
+	cli_parse(argc, argv, &names, &o);
 	const struct run_kind *kind = run_kinds[0];
 	for (size_t i = 0; !kind->chosen(&o); i++)
 		kind = run_kinds[i + 1];

@@ -1,6 +1,9 @@
 /*
- * bench.h: what the harness's layers share. A run is plain data (struct bench_case in,
- * struct bench_result out); workloads.c measures, stats.c summarises, main.c reports.
+ * bench.h: what the harness's layers share (bench.c): the profiles, a row as plain data
+ * (struct bench_case in, struct bench_result out), the workload as an ops struct, and the
+ * runner through which the pass drives a row's participants (struct bench_runner, implemented
+ * by the sweep's workloads.c). The pass measures, stats.c summarises, each kind's report
+ * writes.
  */
 #ifndef ECSB_BENCH_H
 #define ECSB_BENCH_H
@@ -37,10 +40,6 @@ struct values {
 	uint32_t n;
 };
 
-/* Round 0: the values entities are created with; round 1: those written over them. */
-int world_values_make(struct values *v, uint32_t n, uint64_t seed, uint64_t round,
-                uint32_t component_size);
-void world_values_free(struct values *v);
 
 struct workload;
 struct cpu_list;
@@ -83,7 +82,7 @@ struct bench_result {
 };
 
 /*
- * A workload, in phases, so that main.c can interleave the samples of every backend of a row
+ * A workload, in phases, so that the pass can interleave the samples of every backend of a row
  * (A B C A B C ...): setup once (untimed), then per sample prepare (untimed), execute (timed:
  * `inner` runs) and end_sample (untimed checks), then finish (untimed: memory figures, and
  * when run->verify is set the correctness checks and the checksum, which the first process
@@ -125,13 +124,6 @@ struct workload {
 	const double *(*figures)(struct run *run, uint32_t *count);
 };
 
-extern const struct workload *const workloads[];
-extern const size_t workload_count;
-const struct workload *workload_find(const char *name);
-
-/* Driving one participant of a row (workloads.c). */
-struct run *run_new(const struct bench_case *c, struct bench_result *r);
-int run_setup(struct run *run);
 /* What one sample's timed region took, and (with trace) what the process met during it. */
 struct sample_time {
 	uint64_t wall_ns;     /* CLOCK_MONOTONIC */
@@ -140,17 +132,14 @@ struct sample_time {
 	long minflt, majflt, nvcsw, nivcsw; /* trace only: page faults, context switches */
 	int cpu;                            /* trace only: the CPU it ended on */
 };
-int run_sample(struct run *run, uint32_t inner, struct sample_time *t, bool trace);
-/* Memory figures; with verify, the correctness checks and the checksum too. */
-int run_finish(struct run *run, bool verify);
-void run_free(struct run *run);
-/* The last timed sample's extra figures (struct workload's figures), or NULL. */
-const double *run_figures(struct run *run, uint32_t *count);
-
 /*
- * The same, as the table the pass reaches them through (plan.h: plan->runner), so that the
- * measuring core knows a row's participants only by this interface: workloads.c implements it
- * for every workload, a scenario's included (workloads_runner).
+ * Driving one participant of a row, as the table the pass reaches it through (plan.h:
+ * plan->runner), so that the measuring core knows a row's participants only by this interface:
+ * workloads.c implements it for every workload, a scenario's included (workloads_runner).
+ * open and setup build the participant (untimed); sample times `inner` runs (with trace, it
+ * also notes what the process met: struct sample_time); figures gives the last timed sample's
+ * extra figures (struct workload's figures) or NULL; finish takes the memory figures and, with
+ * verify, the correctness checks and the checksum.
  */
 struct bench_runner {
 	int (*values_make)(struct values *v, uint32_t n, uint64_t seed, uint64_t round,
@@ -163,7 +152,6 @@ struct bench_runner {
 	int (*finish)(struct run *run, bool verify);
 	void (*free)(struct run *run);
 };
-extern const struct bench_runner workloads_runner;
 
 /* Writes the error into r (printf-style); returns -1, for `return bench_fail(...)`. */
 int bench_fail(struct bench_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -17,7 +17,6 @@
 
 #include "cli.h"
 #include "parallel.h"
-#include "../sweep/history.h"
 
 /* The CPUs this process may run on: the most threads a row may use. */
 static uint32_t cpus_usable(void)
@@ -100,17 +99,17 @@ static void help(void)
 	       MAX_INNER, SAMPLE_TARGET_NS / 1e6, ECS_MAX_COMPONENT_SIZE);
 }
 
-static void list(void)
+static void list(const struct cli_tables *t)
 {
 	printf("backends:\n");
 	for (size_t i = 0; i < ecs_backend_count; i++)
 		printf("  %-10s %s\n", ecs_backends[i]->name, ecs_backends[i]->description);
 	printf("workloads (timed region):\n");
-	for (size_t i = 0; i < workload_count; i++)
-		printf("  %-24s %s\n", workloads[i]->name, workloads[i]->timed);
+	for (size_t i = 0; i < t->workloads->count(); i++)
+		printf("  %-24s %s\n", t->workloads->name_at(i), t->workloads->about_at(i));
 	printf("histories (--history; lived-in is every headline figure's):\n");
-	for (size_t i = 0; i < history_count; i++)
-		printf("  %-24s %s\n", histories[i].name, histories[i].description);
+	for (size_t i = 0; i < t->histories->count(); i++)
+		printf("  %-24s %s\n", t->histories->name_at(i), t->histories->about_at(i));
 	printf("profiles:\n");
 	for (size_t i = 0; i < profile_count; i++)
 		printf("  %-10s %u component types, %u systems\n", profiles[i].name,
@@ -129,9 +128,7 @@ static char *valid_names(const char *(*name_at)(size_t), size_t n)
 }
 
 static const char *backend_name_at(size_t i) { return ecs_backends[i]->name; }
-static const char *workload_name_at(size_t i) { return workloads[i]->name; }
 static const char *profile_name_at(size_t i) { return profiles[i].name; }
-static const char *history_name_at(size_t i) { return histories[i].name; }
 
 /*
  * Splits a comma list; calls item() on each piece, without the spaces around it ("hash,
@@ -217,14 +214,14 @@ void cli_add_twin(struct options *o, const char *name)
 static void add_workload(struct options *o, const char *name)
 {
 	if (strcmp(name, "all") == 0) {
-		for (size_t i = 0; i < workload_count; i++)
-			add_workload(o, workloads[i]->name);
+		for (size_t i = 0; i < o->names->workloads->count(); i++)
+			add_workload(o, o->names->workloads->name_at(i));
 		return;
 	}
-	const struct workload *w = workload_find(name);
+	const struct workload *w = o->names->workloads->find(name);
 	if (!w)
 		options_usage_error("unknown workload '%s' (valid: %s, all)", name,
-		            valid_names(workload_name_at, workload_count));
+		            valid_names(o->names->workloads->name_at, o->names->workloads->count()));
 	for (size_t i = 0; i < o->workload_count; i++)
 		if (o->workloads[i] == w)
 			options_usage_error("workload '%s' is listed twice", name);
@@ -235,10 +232,10 @@ static void add_workload(struct options *o, const char *name)
 
 static void add_history(struct options *o, const char *name)
 {
-	const struct history *h = history_find(name);
+	const struct history *h = o->names->histories->find(name);
 	if (!h)
 		options_usage_error("unknown history '%s' (valid: %s)", name,
-		            valid_names(history_name_at, history_count));
+		            valid_names(o->names->histories->name_at, o->names->histories->count()));
 	for (size_t i = 0; i < o->history_count; i++)
 		if (o->histories[i] == h)
 			options_usage_error("history '%s' is listed twice", name);
@@ -465,7 +462,7 @@ void cli_check_output(struct options *o)
 		            o->output);
 }
 
-void cli_parse(int argc, char **argv, struct options *o)
+void cli_parse(int argc, char **argv, const struct cli_tables *t, struct options *o)
 {
 	static const struct option longopts[] = {
 		{"backends", required_argument, 0, 'b'},  {"workloads", required_argument, 0, 'w'},
@@ -498,6 +495,7 @@ void cli_parse(int argc, char **argv, struct options *o)
 	size_t twin_count = 0;
 	bool workloads_named = false; /* --workloads names them, not "all" */
 	memset(o, 0, sizeof *o);
+	o->names = t;
 	o->argc = argc;
 	o->argv = argv;
 	o->profile = profile_find("A");
@@ -614,7 +612,7 @@ void cli_parse(int argc, char **argv, struct options *o)
 	if (optind < argc)
 		options_usage_error("unexpected argument '%s'", argv[optind]);
 	if (o->list) {
-		list();
+		list(t);
 		exit(0);
 	}
 	for (size_t i = 0; i < twin_count; i++)

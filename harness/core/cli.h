@@ -12,8 +12,21 @@
 
 #include "options.h"
 
-/* Parses argv into o; --help and --list print and exit 0; exits 2 on any bad value. */
-void cli_parse(int argc, char **argv, struct options *o);
+/* A table of names that an option resolves and --list shows (the workloads, the histories),
+ * supplied by the run kind that owns it, so that the command line needs no kind's room. */
+struct cli_names {
+	size_t (*count)(void);
+	const char *(*name_at)(size_t i);
+	const char *(*about_at)(size_t i); /* the line --list shows beside the name */
+	const void *(*find)(const char *name); /* NULL: no such name */
+};
+struct cli_tables {
+	const struct cli_names *workloads, *histories;
+};
+
+/* Parses argv into o, names from t; --help and --list print and exit 0; exits 2 on any bad
+ * value. */
+void cli_parse(int argc, char **argv, const struct cli_tables *t, struct options *o);
 /* Applies a list option as if given on the command line (code: its short code, 'b' backends,
  * 'w' workloads, 'n' entities, 'k' components, 1020 threads, 'H' histories): a kind's
  * defaults. Exits 2 on a bad item. */

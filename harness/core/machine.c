@@ -35,8 +35,9 @@
 
 #include "machine.h"
 #include "measure.h"
+#include "rng.h"
+#include "update.h"
 #include "stats.h"
-#include "../sweep/world.h"
 
 #ifdef ECSB_CALLGRIND
 #include <valgrind/valgrind.h>

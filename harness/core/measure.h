@@ -1,11 +1,12 @@
 /*
- * measure.h: what the one timed region of the harness is made of (participant.c's
- * participant_sample): its two clocks (measure.c), the compiler barrier that closes it, and the
- * marks around it, for tools that measure it alone. The marks are empty in the normal build. In the callgrind build (make cachegrind / make profile compile with
- * -DECSB_CALLGRIND into build/cachegrind/) they switch callgrind's event collection on and off,
- * so that with --collect-atstart=no its counts (instructions, D refs, cache misses) cover the
- * timed loops and nothing else: not the setup, the value generation or the checksums. Valgrind
- * 3.19's cachegrind has no such requests, hence callgrind with --cache-sim=yes.
+ * measure.h: what the one timed region of the harness is made of (workloads.c's run_sample):
+ * its two clocks (measure.c), the compiler barrier that closes it, and the marks around it, for
+ * tools that measure it alone. The marks are empty in the normal build. In the callgrind build
+ * (make cachegrind / make profile compile with -DECSB_CALLGRIND into build/cachegrind/) they
+ * switch callgrind's event collection on and off, so that with --collect-atstart=no its counts
+ * (instructions, D refs, cache misses) cover the timed loops and nothing else: not the setup,
+ * the value generation or the checksums. Valgrind 3.19's cachegrind has no such requests, hence
+ * callgrind with --cache-sim=yes.
  */
 #ifndef ECSB_MEASURE_H
 #define ECSB_MEASURE_H

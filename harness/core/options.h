@@ -12,6 +12,8 @@
 
 #include "bench.h"
 
+struct cli_tables;
+
 #define MAX_LIST 64
 #define SAMPLE_TARGET_NS 2000000ull /* a sample lasts about this long (the fastest backend's) */
 #define MAX_INNER 100000ull
@@ -79,6 +81,7 @@ struct options {
 	/* What the kind of run (run_kind.h) resolved its options to (a scenario run's points),
 	 * which only that kind reads; set once, before the plan is made. */
 	void *kind_data;
+	const struct cli_tables *names; /* where --workloads and --history find names (cli.h) */
 	/* Set only in a child process of the driver (driver.c). */
 	int child_pass;              /* -1: not a child */
 	const char *child_inner;     /* the sampling of every participant of every group */

@@ -1,7 +1,7 @@
 /*
- * scenario_run.h: a scenario run (build/ecsbench --scenario FILE [--sweep KEY=A..B]) measured by
- * the harness's own driver (driver.h), as a kind of run (run_kind.h), so that its rows get the same processes, intervals,
- * ratios and checks as every other row. scenario_run.c is the glue:
+ * scenario_run.h: a scenario run (build/ecsbench --scenario FILE [--sweep KEY=A..B]) as a kind
+ * of run (run_kind.h), measured by the harness's own driver (driver.h), so that its rows get the
+ * same processes, intervals, ratios and checks as every other row. scenario_run.c is the glue:
  *
  *   options   --scenario, --set, --sweep, --points, --spacing: the file is read and every point
  *             of the sweep resolved and checked before anything runs (exit 2 with file:line or

@@ -215,6 +215,28 @@ static void sweep_options(struct options *o)
 	}
 }
 
+static size_t workloads_count(void) { return workload_count; }
+static size_t histories_count(void) { return history_count; }
+static const char *workload_name_at(size_t i) { return workloads[i]->name; }
+static const char *workload_about_at(size_t i) { return workloads[i]->timed; }
+static const void *workload_named(const char *name) { return workload_find(name); }
+static const char *history_name_at(size_t i) { return histories[i].name; }
+static const char *history_about_at(size_t i) { return histories[i].description; }
+static const void *history_named(const char *name) { return history_find(name); }
+
+const struct cli_names sweep_workload_names = {
+	.count = workloads_count,
+	.name_at = workload_name_at,
+	.about_at = workload_about_at,
+	.find = workload_named,
+};
+const struct cli_names sweep_history_names = {
+	.count = histories_count,
+	.name_at = history_name_at,
+	.about_at = history_about_at,
+	.find = history_named,
+};
+
 /* The default kind: every command line that asks for no other. */
 static bool sweep_chosen(const struct options *o)
 {

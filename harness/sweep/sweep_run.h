@@ -9,9 +9,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../core/cli.h"
 #include "../core/run_kind.h"
 
 extern const struct run_kind sweep_run_kind;
+/* The names --workloads and --history take, for the command line (cli.h). */
+extern const struct cli_names sweep_workload_names, sweep_history_names;
 
 /* The entities of workload w at swept n (or its own fixed count, times --scale). */
 uint32_t sweep_workload_entities(const struct options *o, const struct workload *w, uint32_t n);

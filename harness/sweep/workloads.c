@@ -1,9 +1,10 @@
 /*
- * workloads.c: the profiles, the workloads swept over N (and k), the table of every workload,
- * and the run API main.c drives. Varkor's workloads are in varkor.c; what they all share is in
+ * workloads.c: the workloads swept over N (and k), the table of every workload, and the runner
+ * through which the pass drives each participant (workloads_runner, bench.h). Varkor's
+ * workloads are in varkor.c, parallel-iterate in parallel_iterate.c; what they all share is in
  * world.c.
  *
- * Rules every workload keeps (BRIEF.md, "Rules that keep the numbers honest"):
+ * Rules every workload keeps (docs/method.md):
  * - the timed region holds the operation and nothing else: storages are created, values are
  *   generated and checksums are taken outside it (run_sample times `execute` alone);
  * - the number of runs per sample is the same for every backend of a row, so every backend does
@@ -20,21 +21,6 @@
 #include "history.h"
 #include "../core/measure.h"
 #include "world.h"
-
-const struct profile profiles[] = {
-	{"A", 32, 16},
-	{"AA", 128, 32},
-	{"AAA", 512, 64},
-};
-const size_t profile_count = sizeof profiles / sizeof profiles[0];
-
-const struct profile *profile_find(const char *name)
-{
-	for (size_t i = 0; i < profile_count; i++)
-		if (strcmp(profiles[i].name, name) == 0)
-			return &profiles[i];
-	return NULL;
-}
 
 const uint32_t sweep_types[COMP_MAX_K] = {COMP_POSITION, COMP_VELOCITY, COMP_MASS};
 
@@ -468,7 +454,7 @@ const struct workload *workload_find(const char *name)
 
 /* --- the run API ----------------------------------------------------------------------- */
 
-struct run *run_new(const struct bench_case *c, struct bench_result *r)
+static struct run *run_new(const struct bench_case *c, struct bench_result *r)
 {
 	struct run *run = calloc(1, sizeof *run);
 	if (run)
@@ -490,7 +476,7 @@ static const struct workload *impl(const struct run *run)
 	return run->c->ops ? run->c->workload : run->c->workload->floor;
 }
 
-int run_setup(struct run *run) { return impl(run)->setup ? impl(run)->setup(run) : 0; }
+static int run_setup(struct run *run) { return impl(run)->setup ? impl(run)->setup(run) : 0; }
 
 /* Allocation calls of every storage the run holds. */
 static uint64_t run_allocation_calls(const struct run *run)
@@ -508,7 +494,7 @@ static uint64_t run_allocation_calls(const struct run *run)
  * sees includes everything the wall clock sees. With trace, what the process met during the
  * sample too (those calls sit outside both clocks).
  */
-int run_sample(struct run *run, uint32_t inner, struct sample_time *t, bool trace)
+static int run_sample(struct run *run, uint32_t inner, struct sample_time *t, bool trace)
 {
 	const struct workload *w = impl(run);
 	run->inner = inner;
@@ -540,7 +526,7 @@ int run_sample(struct run *run, uint32_t inner, struct sample_time *t, bool trac
 	return rc;
 }
 
-int run_finish(struct run *run, bool verify)
+static int run_finish(struct run *run, bool verify)
 {
 	run->verify = verify;
 	int rc = impl(run)->finish(run);
@@ -549,12 +535,12 @@ int run_finish(struct run *run, bool verify)
 	return rc;
 }
 
-const double *run_figures(struct run *run, uint32_t *count)
+static const double *run_figures(struct run *run, uint32_t *count)
 {
 	return run && impl(run)->figures ? impl(run)->figures(run, count) : NULL;
 }
 
-void run_free(struct run *run)
+static void run_free(struct run *run)
 {
 	if (!run)
 		return;

@@ -20,6 +20,7 @@
 #include "../core/bench.h"
 #include "../core/measure.h"
 #include "../core/rng.h"
+#include "../core/update.h"
 
 enum { COMP_HEALTH = 3, COMP_RELATIONSHIP = 4, VALUE_TYPES = 4, FIRST_OTHER_TYPE = 5 };
 
@@ -82,7 +83,6 @@ int world_write_components(struct world *w, ecs_entity e, uint32_t types, const 
 uint64_t world_system_pass(struct world *w, uint32_t k);
 /* The entities system 0 visits, without touching them. */
 uint64_t world_visit_count(struct world *w);
-void update_batch(const struct ecs_batch *b, uint32_t k, const size_t size[COMP_MAX_K]);
 
 #define CHECKSUM_START 0xcbf29ce484222325ull
 uint64_t world_hash_bytes(uint64_t h, const void *p, size_t n);
@@ -124,6 +124,19 @@ int iterate_check_visited(struct run *run);
 int iterate_finish(struct run *run);
 
 void world_run_release(struct run *run);
+
+/* Round 0: the values entities are created with; round 1: those written over them. */
+int world_values_make(struct values *v, uint32_t n, uint64_t seed, uint64_t round,
+                uint32_t component_size);
+void world_values_free(struct values *v);
+
+/* How the pass runs every workload's participants (bench.h), the scenario's too (workloads.c). */
+extern const struct bench_runner workloads_runner;
+
+/* Every workload of the sweep, in --list's order (workloads.c), and one by name (NULL: none). */
+extern const struct workload *const workloads[];
+extern const size_t workload_count;
+const struct workload *workload_find(const char *name);
 
 /* The floors (floor.c). */
 extern const struct workload floor_create, floor_iterate, floor_churn, floor_add_remove,
