@@ -462,38 +462,133 @@ void cli_check_output(struct options *o)
 		            o->output);
 }
 
+static const struct option longopts[] = {
+	{"backends", required_argument, 0, 'b'},  {"workloads", required_argument, 0, 'w'},
+	{"profile", required_argument, 0, 'p'},   {"entities", required_argument, 0, 'n'},
+	{"components", required_argument, 0, 'k'}, {"systems", required_argument, 0, 'S'},
+	{"reps", required_argument, 0, 'r'},      {"warmup", required_argument, 0, 'W'},
+	{"seed", required_argument, 0, 's'},      {"output", required_argument, 0, 'o'},
+	{"list", no_argument, 0, 'l'},            {"help", no_argument, 0, 'h'},
+	{"no-pin", no_argument, 0, 'P'},          {"scale", required_argument, 0, 'x'},
+	{"component-size", required_argument, 0, 'z'},
+	{"inner", required_argument, 0, 'i'},     {"no-floor", no_argument, 0, 'F'},
+	{"malloc-default", no_argument, 0, 'M'},  {"processes", required_argument, 0, 'j'},
+	{"layout", required_argument, 0, 'L'},    {"trace-samples", no_argument, 0, 'T'},
+	{"clock", required_argument, 0, 'C'},     {"threads", required_argument, 0, 1020},
+	{"history", required_argument, 0, 'H'},
+	{"derived", required_argument, 0, 1040},
+	{"scenario", required_argument, 0, 1010}, {"sweep", required_argument, 0, 1011},
+	{"points", required_argument, 0, 1012},   {"spacing", required_argument, 0, 1013},
+	{"set", required_argument, 0, 1014},
+	/* Test-only (docs/method.md, the A/A test); not in --help. */
+	{"twin", required_argument, 0, 1030},
+	/* scripts/cachegrind.sh's; not in --help. */
+	{"floor-alone", no_argument, 0, 1031},
+	/* The driver's own, for its child processes (driver.c); not in --help. */
+	{"child-pass", required_argument, 0, 1001}, {"child-sampling", required_argument, 0, 1002},
+	{"child-heap-offset", required_argument, 0, 1003},
+	{0, 0, 0, 0},
+};
+
+/* One option of the command line (ch: its code, optarg its value) into o. */
+static void apply_option(struct options *o, int ch, char **argv, bool *help_asked)
+{
+	switch (ch) {
+	case 'b': o->backend_count = 0; each_item("backend", optarg, add_backend, o); break;
+	case 'w':
+		o->workload_count = 0;
+		each_item("workload", optarg, add_workload, o);
+		o->workloads_named = !list_has(optarg, "all");
+		break;
+	case 'p':
+		if (!(o->profile = profile_find(optarg)))
+			options_usage_error("unknown profile '%s' (valid: %s)", optarg,
+			            valid_names(profile_name_at, profile_count));
+		break;
+	case 'n': o->entity_count = 0; each_item("entity", optarg, add_entities, o); break;
+	case 'k': o->component_count = 0; each_item("component", optarg, add_components, o); break;
+	case 1020: o->thread_count = 0; each_item("thread", optarg, add_threads, o); break;
+	case 'H': o->history_count = 0; each_item("history", optarg, add_history, o); break;
+	case 'S': o->systems_text = optarg; break;
+	case 'r': o->reps = (uint32_t)cli_number("repetition count", optarg, 1, 1000); break;
+	case 'W': o->warmup = (uint32_t)cli_number("warm-up count", optarg, 0, 100); break;
+	case 'j':
+		o->processes = (uint32_t)cli_number("process count", optarg, 1, MAX_PROCESSES);
+		break;
+	case 's': o->seed = cli_number("seed", optarg, 0, UINT64_MAX); break;
+	case 'o':
+		if (!*optarg)
+			options_usage_error("empty output path");
+		o->output = optarg;
+		break;
+	case 1040: {
+		const char *eq = strrchr(optarg, '=');
+		if (!eq || eq == optarg || !eq[1] || eq[1] == '/' || strstr(eq + 1, ".."))
+			options_usage_error("--derived '%s' is not PATH=NAME (NAME a relative name in the "
+			            "previous result's folder)", optarg);
+		if (o->derived_count == MAX_LIST)
+			options_usage_error("too many --derived options (at most %d)", MAX_LIST);
+		o->derived[o->derived_count++] = optarg;
+		break;
+	}
+	case 'l': o->list = true; break;
+	case 'P': o->no_pin = true; break;
+	case 'F': o->no_floor = true; break;
+	case 'M': o->malloc_default = true; break;
+	case 'T': o->trace_samples = true; break;
+	case 'C':
+		if (strcmp(optarg, "cpu") == 0)
+			o->wall_clock = false;
+		else if (strcmp(optarg, "wall") == 0)
+			o->wall_clock = true;
+		else
+			options_usage_error("unknown clock '%s' (valid: cpu, wall)", optarg);
+		break;
+	case 'L':
+		if (strcmp(optarg, "random") == 0)
+			o->layout = LAYOUT_RANDOM;
+		else if (strcmp(optarg, "fixed") == 0)
+			o->layout = LAYOUT_FIXED;
+		else
+			options_usage_error("unknown layout '%s' (valid: random, fixed)", optarg);
+		break;
+	case 'i': o->inner = (uint32_t)cli_number("inner count", optarg, 1, MAX_INNER); break;
+	case 'x': o->scale = parse_scale(optarg); break;
+	case 'z':
+		o->component_size = (uint32_t)cli_number("component size", optarg,
+		                                           sizeof(struct position),
+		                                           ECS_MAX_COMPONENT_SIZE);
+		break;
+	case 1001: o->child_pass = (int)cli_number("child pass", optarg, 0, MAX_PROCESSES); break;
+	case 1002: o->child_inner = optarg; break;
+	case 1003:
+		o->child_heap_offset = (uint32_t)cli_number("heap offset", optarg, 0, 1u << 20);
+		break;
+	case 1010: o->scenario_file = optarg; break;
+	case 1011: o->sweep = optarg; break;
+	case 1012: o->sweep_points = optarg; break;
+	case 1013: o->sweep_spacing = optarg; break;
+	case 1014:
+		if (o->set_count == MAX_LIST)
+			options_usage_error("too many --set options (at most %d)", MAX_LIST);
+		o->sets[o->set_count++] = optarg;
+		break;
+	case 1031: o->floor_alone = true; break;
+	case 1030:
+		if (o->twin_count == MAX_LIST)
+			options_usage_error("too many --twin options (at most %d)", MAX_LIST);
+		o->twins[o->twin_count++] = optarg;
+		break;
+	case 'h': *help_asked = true; break;
+	default:
+		if (optopt)
+			options_usage_error("option '%s' needs a value", argv[optind - 1]);
+		options_usage_error("unknown option '%s'", argv[optind - 1]);
+	}
+}
+
 void cli_parse(int argc, char **argv, const struct cli_tables *t, struct options *o)
 {
-	static const struct option longopts[] = {
-		{"backends", required_argument, 0, 'b'},  {"workloads", required_argument, 0, 'w'},
-		{"profile", required_argument, 0, 'p'},   {"entities", required_argument, 0, 'n'},
-		{"components", required_argument, 0, 'k'}, {"systems", required_argument, 0, 'S'},
-		{"reps", required_argument, 0, 'r'},      {"warmup", required_argument, 0, 'W'},
-		{"seed", required_argument, 0, 's'},      {"output", required_argument, 0, 'o'},
-		{"list", no_argument, 0, 'l'},            {"help", no_argument, 0, 'h'},
-		{"no-pin", no_argument, 0, 'P'},          {"scale", required_argument, 0, 'x'},
-		{"component-size", required_argument, 0, 'z'},
-		{"inner", required_argument, 0, 'i'},     {"no-floor", no_argument, 0, 'F'},
-		{"malloc-default", no_argument, 0, 'M'},  {"processes", required_argument, 0, 'j'},
-		{"layout", required_argument, 0, 'L'},    {"trace-samples", no_argument, 0, 'T'},
-		{"clock", required_argument, 0, 'C'},     {"threads", required_argument, 0, 1020},
-		{"history", required_argument, 0, 'H'},
-		{"derived", required_argument, 0, 1040},
-		{"scenario", required_argument, 0, 1010}, {"sweep", required_argument, 0, 1011},
-		{"points", required_argument, 0, 1012},   {"spacing", required_argument, 0, 1013},
-		{"set", required_argument, 0, 1014},
-		/* Test-only (docs/method.md, the A/A test); not in --help. */
-		{"twin", required_argument, 0, 1030},
-		/* scripts/cachegrind.sh's; not in --help. */
-		{"floor-alone", no_argument, 0, 1031},
-		/* The driver's own, for its child processes (driver.c); not in --help. */
-		{"child-pass", required_argument, 0, 1001}, {"child-sampling", required_argument, 0, 1002},
-		{"child-heap-offset", required_argument, 0, 1003},
-		{0, 0, 0, 0},
-	};
-	const char *systems = NULL, *twins[MAX_LIST];
-	size_t twin_count = 0;
-	bool workloads_named = false; /* --workloads names them, not "all" */
 	memset(o, 0, sizeof *o);
 	o->names = t;
 	o->argc = argc;
@@ -512,98 +607,7 @@ void cli_parse(int argc, char **argv, const struct cli_tables *t, struct options
 	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		if (ch > 0 && ch < (int)sizeof o->given)
 			o->given[ch] = true;
-		switch (ch) {
-		case 'b': o->backend_count = 0; each_item("backend", optarg, add_backend, o); break;
-		case 'w':
-			o->workload_count = 0;
-			each_item("workload", optarg, add_workload, o);
-			workloads_named = !list_has(optarg, "all");
-			break;
-		case 'p':
-			if (!(o->profile = profile_find(optarg)))
-				options_usage_error("unknown profile '%s' (valid: %s)", optarg,
-				            valid_names(profile_name_at, profile_count));
-			break;
-		case 'n': o->entity_count = 0; each_item("entity", optarg, add_entities, o); break;
-		case 'k': o->component_count = 0; each_item("component", optarg, add_components, o); break;
-		case 1020: o->thread_count = 0; each_item("thread", optarg, add_threads, o); break;
-		case 'H': o->history_count = 0; each_item("history", optarg, add_history, o); break;
-		case 'S': systems = optarg; break;
-		case 'r': o->reps = (uint32_t)cli_number("repetition count", optarg, 1, 1000); break;
-		case 'W': o->warmup = (uint32_t)cli_number("warm-up count", optarg, 0, 100); break;
-		case 'j':
-			o->processes = (uint32_t)cli_number("process count", optarg, 1, MAX_PROCESSES);
-			break;
-		case 's': o->seed = cli_number("seed", optarg, 0, UINT64_MAX); break;
-		case 'o':
-			if (!*optarg)
-				options_usage_error("empty output path");
-			o->output = optarg;
-			break;
-		case 1040: {
-			const char *eq = strrchr(optarg, '=');
-			if (!eq || eq == optarg || !eq[1] || eq[1] == '/' || strstr(eq + 1, ".."))
-				options_usage_error("--derived '%s' is not PATH=NAME (NAME a relative name in the "
-				            "previous result's folder)", optarg);
-			if (o->derived_count == MAX_LIST)
-				options_usage_error("too many --derived options (at most %d)", MAX_LIST);
-			o->derived[o->derived_count++] = optarg;
-			break;
-		}
-		case 'l': o->list = true; break;
-		case 'P': o->no_pin = true; break;
-		case 'F': o->no_floor = true; break;
-		case 'M': o->malloc_default = true; break;
-		case 'T': o->trace_samples = true; break;
-		case 'C':
-			if (strcmp(optarg, "cpu") == 0)
-				o->wall_clock = false;
-			else if (strcmp(optarg, "wall") == 0)
-				o->wall_clock = true;
-			else
-				options_usage_error("unknown clock '%s' (valid: cpu, wall)", optarg);
-			break;
-		case 'L':
-			if (strcmp(optarg, "random") == 0)
-				o->layout = LAYOUT_RANDOM;
-			else if (strcmp(optarg, "fixed") == 0)
-				o->layout = LAYOUT_FIXED;
-			else
-				options_usage_error("unknown layout '%s' (valid: random, fixed)", optarg);
-			break;
-		case 'i': o->inner = (uint32_t)cli_number("inner count", optarg, 1, MAX_INNER); break;
-		case 'x': o->scale = parse_scale(optarg); break;
-		case 'z':
-			o->component_size = (uint32_t)cli_number("component size", optarg,
-			                                           sizeof(struct position),
-			                                           ECS_MAX_COMPONENT_SIZE);
-			break;
-		case 1001: o->child_pass = (int)cli_number("child pass", optarg, 0, MAX_PROCESSES); break;
-		case 1002: o->child_inner = optarg; break;
-		case 1003:
-			o->child_heap_offset = (uint32_t)cli_number("heap offset", optarg, 0, 1u << 20);
-			break;
-		case 1010: o->scenario_file = optarg; break;
-		case 1011: o->sweep = optarg; break;
-		case 1012: o->sweep_points = optarg; break;
-		case 1013: o->sweep_spacing = optarg; break;
-		case 1014:
-			if (o->set_count == MAX_LIST)
-				options_usage_error("too many --set options (at most %d)", MAX_LIST);
-			o->sets[o->set_count++] = optarg;
-			break;
-		case 1031: o->floor_alone = true; break;
-		case 1030:
-			if (twin_count == MAX_LIST)
-				options_usage_error("too many --twin options (at most %d)", MAX_LIST);
-			twins[twin_count++] = optarg;
-			break;
-		case 'h': help_asked = true; break;
-		default:
-			if (optopt)
-				options_usage_error("option '%s' needs a value", argv[optind - 1]);
-			options_usage_error("unknown option '%s'", argv[optind - 1]);
-		}
+		apply_option(o, ch, argv, &help_asked);
 	}
 	if (help_asked) {
 		help();
@@ -615,11 +619,6 @@ void cli_parse(int argc, char **argv, const struct cli_tables *t, struct options
 		list(t);
 		exit(0);
 	}
-	for (size_t i = 0; i < twin_count; i++)
-		o->twins[i] = twins[i];
-	o->twin_count = twin_count;
-	o->workloads_named = workloads_named;
-	o->systems_text = systems;
 }
 
 void cli_apply_list(struct options *o, int code, const char *text)

@@ -355,12 +355,65 @@ int driver_child_main(const struct options *o, struct plan *plan)
 
 /* --- the parent's side ------------------------------------------------------------------ */
 
+/* A line the parent does not understand: the run cannot trust the process. */
+static int parent_bad_line(struct progress *pr, const char *line)
+{
+	collection_message(pr->c, "process %u sent a line it should not have: '%.60s'", pr->pass + 1,
+	                   line);
+	return -1;
+}
+
+/* "R g p inner reps verified checksum peak live allocations reuse": a row. */
+static int parent_row(struct progress *pr, const char *line)
+{
+	unsigned g, p, inner, reps, verified;
+	uint64_t checksum, peak, live, allocations;
+	double x;
+	struct bench_result r;
+	memset(&r, 0, sizeof r);
+	if (sscanf(line, "R %u %u %u %u %u %" SCNx64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %lg", &g,
+	           &p, &inner, &reps, &verified, &checksum, &peak, &live, &allocations, &x) != 10)
+		return parent_bad_line(pr, line);
+	r.inner = inner;
+	r.reps = reps;
+	r.verified = verified;
+	r.checksum = checksum;
+	r.peak_bytes = peak;
+	r.live_bytes = live;
+	r.allocations = allocations;
+	r.reuse = x;
+	on_row(pr, g, p, &r);
+	return 0;
+}
+
+/* "P g p round count v1 .. vcount": a sample's figures. */
+static int parent_figures(struct progress *pr, const char *line)
+{
+	double v[128];
+	unsigned g, p, s, count;
+	int n = 0;
+	if (sscanf(line, "P %u %u %u %u%n", &g, &p, &s, &count, &n) != 4 || !n ||
+	    count > sizeof v / sizeof v[0])
+		return parent_bad_line(pr, line);
+	const char *at = line + n;
+	char *end;
+	unsigned got = 0;
+	for (; got < count; got++, at = end) {
+		v[got] = strtod(at, &end);
+		if (end == at)
+			break;
+	}
+	if (got != count || *at)
+		return parent_bad_line(pr, line);
+	on_figures(pr, g, p, s, v, count);
+	return 0;
+}
+
 /* One line of a child: the event it names goes into the collection. */
 static int parent_line(struct progress *pr, char *line, bool *done)
 {
-	unsigned g, p, s, inner;
+	unsigned g, p, s;
 	double x;
-	uint64_t checksum, peak, live, allocations;
 	int n = 0;
 	switch (line[0]) {
 	case 'X':
@@ -400,25 +453,8 @@ static int parent_line(struct progress *pr, char *line, bool *done)
 		on_sample(pr, g, p, s, x, wall);
 		return 0;
 	}
-	case 'R': {
-		struct bench_result r;
-		unsigned reps, verified;
-		memset(&r, 0, sizeof r);
-		if (sscanf(line, "R %u %u %u %u %u %" SCNx64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %lg",
-		           &g, &p, &inner, &reps, &verified, &checksum, &peak, &live, &allocations,
-		           &x) != 10)
-			break;
-		r.inner = inner;
-		r.reps = reps;
-		r.verified = verified;
-		r.checksum = checksum;
-		r.peak_bytes = peak;
-		r.live_bytes = live;
-		r.allocations = allocations;
-		r.reuse = x;
-		on_row(pr, g, p, &r);
-		return 0;
-	}
+	case 'R':
+		return parent_row(pr, line);
 	case 'F': {
 		struct bench_result r;
 		memset(&r, 0, sizeof r);
@@ -444,28 +480,10 @@ static int parent_line(struct progress *pr, char *line, bool *done)
 	case 'D':
 		*done = true;
 		return 0;
-	case 'P': {
-		double v[128];
-		unsigned count;
-		if (sscanf(line, "P %u %u %u %u%n", &g, &p, &s, &count, &n) != 4 || !n ||
-		    count > sizeof v / sizeof v[0])
-			break;
-		char *at = line + n, *end;
-		unsigned got = 0;
-		for (; got < count; got++, at = end) {
-			v[got] = strtod(at, &end);
-			if (end == at)
-				break;
-		}
-		if (got != count || *at)
-			break;
-		on_figures(pr, g, p, s, v, count);
-		return 0;
+	case 'P':
+		return parent_figures(pr, line);
 	}
-	}
-	collection_message(pr->c, "process %u sent a line it should not have: '%.60s'", pr->pass + 1,
-	                   line);
-	return -1;
+	return parent_bad_line(pr, line);
 }
 
 /* What the child was doing when it stopped, for the error message. */
@@ -516,6 +534,74 @@ static char **child_argv(const struct options *o, const struct plan *plan, uint3
 	return argv;
 }
 
+/* Forks and execs the child, its channel on CHILD_FD and its stack moved by `padding` bytes of
+ * environment; returns its pid, or -1 (errno says why). */
+static pid_t start_child(const struct options *o, char **argv, const int fds[2],
+                         uint32_t padding)
+{
+	fflush(stderr);
+	pid_t parent = getpid(), pid = fork();
+	if (pid != 0)
+		return pid;
+	/* Killed with the driver, even by SIGKILL, which no handler sees: a measuring process left
+	 * running would go on for minutes, holding the CPU and whatever it inherited (make bench's
+	 * lock on the output). */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+		_exit(127);
+	close(fds[0]);
+	if (dup2(fds[1], CHILD_FD) < 0)
+		_exit(127);
+	if (fds[1] != CHILD_FD)
+		close(fds[1]);
+	char *pad = malloc(padding + 1);
+	if (pad) {
+		memset(pad, 'x', padding);
+		pad[padding] = '\0';
+		setenv("ECSBENCH_STACK_PAD", pad, 1);
+	}
+	if (o->layout == LAYOUT_FIXED)
+		personality(ADDR_NO_RANDOMIZE);
+	execv("/proc/self/exe", argv);
+	fprintf(stderr, "ecsbench: cannot run /proc/self/exe: %s\n", strerror(errno));
+	_exit(127);
+}
+
+/* The child's lines, each into the collection as it arrives, until the channel closes; progress
+ * every second meanwhile. *done: the child said it finished; *bad: a line made no sense. */
+static void read_child(struct progress *pr, int fd, bool *done, bool *bad)
+{
+	char buf[65536];
+	size_t have = 0;
+	for (;;) {
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		int ready = poll(&pfd, 1, 1000);
+		if (ready < 0 && errno == EINTR)
+			continue;
+		if (ready == 0) {
+			progress_show(pr, false);
+			continue;
+		}
+		ssize_t got = read(fd, buf + have, sizeof buf - have - 1);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		have += (size_t)got;
+		buf[have] = '\0';
+		char *line = buf, *nl;
+		while ((nl = strchr(line, '\n'))) {
+			*nl = '\0';
+			if (!*bad && parent_line(pr, line, done))
+				*bad = true;
+			line = nl + 1;
+		}
+		have = (size_t)(buf + have - line);
+		memmove(buf, line, have);
+		if (have == sizeof buf - 1)
+			have = 0; /* a line this long is nonsense: drop it */
+	}
+}
+
 /* Runs child `pass` to its end. 0, or -1 after saying why. */
 static int run_child(const struct options *o, struct plan *plan, struct progress *pr,
                      uint32_t pass)
@@ -533,34 +619,10 @@ static int run_child(const struct options *o, struct plan *plan, struct progress
 		collection_message(c, "cannot start process %u: %s", pass + 1, strerror(errno));
 		return -1;
 	}
-	fflush(stderr);
-	pid_t parent = getpid(), pid = fork();
+	pid_t pid = start_child(o, argv, fds, padding);
 	if (pid < 0) {
 		collection_message(c, "cannot start process %u: %s", pass + 1, strerror(errno));
 		return -1;
-	}
-	if (pid == 0) {
-		/* Killed with the driver, even by SIGKILL, which no handler sees: a measuring process
-		 * left running would go on for minutes, holding the CPU and whatever it inherited (make
-		 * bench's lock on the output). */
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
-			_exit(127);
-		close(fds[0]);
-		if (dup2(fds[1], CHILD_FD) < 0)
-			_exit(127);
-		if (fds[1] != CHILD_FD)
-			close(fds[1]);
-		char *pad = malloc(padding + 1);
-		if (pad) {
-			memset(pad, 'x', padding);
-			pad[padding] = '\0';
-			setenv("ECSBENCH_STACK_PAD", pad, 1);
-		}
-		if (o->layout == LAYOUT_FIXED)
-			personality(ADDR_NO_RANDOMIZE);
-		execv("/proc/self/exe", argv);
-		fprintf(stderr, "ecsbench: cannot run /proc/self/exe: %s\n", strerror(errno));
-		_exit(127);
 	}
 	running_child = pid;
 	close(fds[1]);
@@ -570,37 +632,8 @@ static int run_child(const struct options *o, struct plan *plan, struct progress
 	pr->pass = pass;
 	pr->in_sample = false;
 	pr->pass_start_ns = measure_now_ns();
-	char buf[65536];
-	size_t have = 0;
 	bool done = false, bad = false;
-	for (;;) {
-		struct pollfd pfd = {.fd = fds[0], .events = POLLIN};
-		int ready = poll(&pfd, 1, 1000);
-		if (ready < 0 && errno == EINTR)
-			continue;
-		if (ready == 0) {
-			progress_show(pr, false);
-			continue;
-		}
-		ssize_t got = read(fds[0], buf + have, sizeof buf - have - 1);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			break;
-		have += (size_t)got;
-		buf[have] = '\0';
-		char *line = buf, *nl;
-		while ((nl = strchr(line, '\n'))) {
-			*nl = '\0';
-			if (!bad && parent_line(pr, line, &done))
-				bad = true;
-			line = nl + 1;
-		}
-		have = (size_t)(buf + have - line);
-		memmove(buf, line, have);
-		if (have == sizeof buf - 1)
-			have = 0; /* a line this long is nonsense: drop it */
-	}
+	read_child(pr, fds[0], &done, &bad);
 	close(fds[0]);
 	int status;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)

@@ -171,7 +171,8 @@ static void make_points(struct options *o, struct scenario_run *run)
 	}
 }
 
-static void scenario_options(struct options *o)
+/* The options that do not go with a scenario run, refused before the file is read. */
+static void refuse_options(const struct options *o)
 {
 	static const struct {
 		int code;
@@ -210,7 +211,11 @@ static void scenario_options(struct options *o)
 	if (o->thread_count)
 		options_usage_error("--threads does not apply to a scenario run (its parallel systems run on "
 		            "--set scenario.threads=T; --sweep scenario.threads=1..T compares T)");
+}
 
+/* The file with --set applied, and its points (one without --sweep). */
+static struct scenario_run *load_points(struct options *o)
+{
 	struct scenario_run *run = calloc(1, sizeof *run);
 	if (!run || !(run->base = malloc(sizeof *run->base)))
 		options_usage_error("out of memory");
@@ -243,6 +248,13 @@ static void scenario_options(struct options *o)
 		if (!run->values || !run->x)
 			options_usage_error("out of memory");
 	}
+	return run;
+}
+
+/* Each point's thread count and the engine's checks, for every point before anything runs. */
+static void check_points(struct scenario_run *run)
+{
+	char err[400];
 	/* threads = all: the CPUs this process may use; more than those cannot be pinned, and
 	 * would measure the scheduler. Checked for every point before anything runs. */
 	struct cpu_list cpus;
@@ -265,8 +277,11 @@ static void scenario_options(struct options *o)
 		if (scenario_engine_check(&run->points[i], err, sizeof err))
 			options_usage_error("%s%s%s", run->sweep_key ? "--sweep: at " : "",
 			            run->sweep_key ? run->values[i] : "", err);
+}
 
-	/* The workload of each point, named for the progress and the messages. */
+/* The workload of each point, named for the progress and the messages. */
+static void name_points(struct scenario_run *run)
+{
 	run->workloads = calloc(run->point_count, sizeof *run->workloads);
 	char(*names)[160] = calloc(run->point_count, sizeof *names);
 	if (!run->workloads || !names)
@@ -283,7 +298,14 @@ static void scenario_options(struct options *o)
 			snprintf(names[i], sizeof names[i], "%s", run->name);
 		run->workloads[i].name = names[i];
 	}
+}
 
+static void scenario_options(struct options *o)
+{
+	refuse_options(o);
+	struct scenario_run *run = load_points(o);
+	check_points(run);
+	name_points(run);
 	if (!o->backend_count)
 		for (size_t i = 0; i < ecs_backend_count && i < MAX_LIST; i++)
 			o->backends[o->backend_count++] = ecs_backends[i];
