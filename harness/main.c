@@ -70,7 +70,7 @@ static void warn_intervals(uint32_t processes)
 		                "freedom (%.2f standard errors each side, where 5 processes have %.2f), so "
 		                "intervals are wide and themselves unsure; --processes 5 or more "
 		                "(make bench PROCESSES=5) for intervals to read\n",
-		        t975(1), t975(4));
+		        stats_t975(1), stats_t975(4));
 }
 
 int main(int argc, char **argv)

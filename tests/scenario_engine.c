@@ -69,7 +69,7 @@ static bool run_participant(const struct scenario *sc, const struct ecs_ops *ops
 		scenario_engine_rest(e);
 	}
 	const double *figures = scenario_engine_figures(e);
-	for (uint32_t p = 0; p < scenario_phase_count(sc) && ok; p++)
+	for (uint32_t p = 0; p < scenario_engine_phase_count(sc) && ok; p++)
 		ok = figures[p] >= 0;
 	if (ok && scenario_engine_checksum(e, checksum, verified)) {
 		printf("     %s: %s\n", ops ? ops->name : "no storage", scenario_engine_error(e));
@@ -500,11 +500,11 @@ static bool test_phase_names(void)
 	TRY(parse(&sc, reaper_text));
 	const char *want[] = {"spawn", "system:move", "system:reaper", "system:after",
 	                      "despawn", "add", "remove", "lookup"};
-	CHECK_EQ(scenario_phase_count(&sc), 8);
+	CHECK_EQ(scenario_engine_phase_count(&sc), 8);
 	CHECK_EQ(scenario_figure_count(&sc), 9);
 	for (uint32_t p = 0; p < 8; p++) {
 		char name[64];
-		scenario_phase_name(&sc, p, name, sizeof name);
+		scenario_engine_phase_name(&sc, p, name, sizeof name);
 		CHECK(strcmp(name, want[p]) == 0);
 	}
 	return true;

@@ -32,7 +32,7 @@ static bool log_se(const struct csv_row *r, double *se, double *df)
 	*df = r->processes >= 2 ? r->processes - 1 : r->reps >= 2 ? r->reps - 1 : 0;
 	if (*df < 1)
 		return false;
-	*se = log(r->ci_high / r->ci_low) / 2 / t975(*df);
+	*se = log(r->ci_high / r->ci_low) / 2 / stats_t975(*df);
 	return true;
 }
 
@@ -75,7 +75,7 @@ static void pair_rows(const struct csv_file *old, const struct csv_file *new_,
 		if (log_se(o, &se_o, &df_o) && log_se(p->new_, &se_n, &df_n)) {
 			double v = se_o * se_o + se_n * se_n;
 			double df = v * v / (pow(se_o, 4) / df_o + pow(se_n, 4) / df_n);
-			p->half = t975(df < 1 ? 1 : df) * sqrt(v);
+			p->half = stats_t975(df < 1 ? 1 : df) * sqrt(v);
 			p->has_interval = true;
 		}
 	}

@@ -35,7 +35,7 @@ static double value_of_key(const char *line, const char *key)
 	return NAN;
 }
 
-int machine_state_read(const char *path, struct machine_state *s)
+int machine_compare_read_state(const char *path, struct machine_state *s)
 {
 	memset(s, 0, sizeof *s);
 	FILE *f = fopen(path, "r");
@@ -203,8 +203,8 @@ int machine_compare_print(FILE *out, const char *old_name, const char *new_name,
 	if (!out)
 		out = quiet;
 	struct machine_state so, sn;
-	machine_state_read(old_name, &so);
-	machine_state_read(new_name, &sn);
+	machine_compare_read_state(old_name, &so);
+	machine_compare_read_state(new_name, &sn);
 	struct floors fl;
 	floors_of(old_csv, new_csv, &fl);
 	char b1[32], b2[32], b3[32], b4[32];
@@ -239,7 +239,7 @@ int machine_compare_print(FILE *out, const char *old_name, const char *new_name,
 			       vn = sn.skew_sd * sn.skew_sd / sn.processes, v = vo + vn;
 			double df = v > 0 ? v * v / (vo * vo / (so.processes - 1) + vn * vn / (sn.processes - 1))
 			                  : 1;
-			double half = t975(df < 1 ? 1 : df) * sqrt(v);
+			double half = stats_t975(df < 1 ? 1 : df) * sqrt(v);
 			snprintf(interval, sizeof interval, " [%#.3g, %#.3g]", skew * exp(-half),
 			         skew * exp(half));
 		}

@@ -1,6 +1,6 @@
 /*
- * bench.h: what the harness's layers share (bench.c): the profiles, a row as plain data
- * (struct bench_case in, struct bench_result out), the workload as an ops struct, and the
+ * bench.h: what the harness's layers share (bench.c, profile.c): the profiles, a row as plain
+ * data (struct bench_case in, struct bench_result out), the workload as an ops struct, and the
  * runner through which the pass drives a row's participants (struct bench_runner, implemented
  * by the sweep's workloads.c). The pass measures, stats.c summarises, each kind's report
  * writes.

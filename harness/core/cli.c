@@ -22,7 +22,7 @@
 static uint32_t cpus_usable(void)
 {
 	struct cpu_list cpus;
-	uint32_t n = cpus_allowed(&cpus);
+	uint32_t n = parallel_cpus_allowed(&cpus);
 	return n ? n : 1;
 }
 

@@ -560,7 +560,7 @@ static bool log_summary(const double *v, uint32_t n, double *centre, double *low
 			sum2 += (log(v[i]) - mean) * (log(v[i]) - mean);
 	*centre = exp(mean);
 	*sd = m > 1 ? sqrt(sum2 / (m - 1)) : NAN;
-	double half = m > 1 ? t975(m - 1) * *sd / sqrt(m) : NAN;
+	double half = m > 1 ? stats_t975(m - 1) * *sd / sqrt(m) : NAN;
 	*low = m > 1 ? exp(mean - half) : NAN;
 	*high = m > 1 ? exp(mean + half) : NAN;
 	return true;

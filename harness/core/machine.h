@@ -94,7 +94,7 @@ int machine_process_parse(const char *text, struct machine_process *p);
 
 /* The `# machine` lines of a CSV's header: the fingerprint (geometric means over the processes,
  * with their 95% intervals), what the machine did during the run, and one line of key=value words
- * that ecsbench-compare reads (machine_state_read). With per_process (the samples file), a line
+ * that ecsbench-compare reads (machine_compare_read_state). With per_process (the samples file), a line
  * per process too. p: the processes' figures, count of them (those with process 0 are left out). */
 void machine_write_header(FILE *f, const struct machine_process *p, uint32_t count,
                           bool per_process);
@@ -112,7 +112,7 @@ struct machine_state {
 	char busiest[160];
 };
 /* 0, or -1 if path cannot be read (s then says not recorded). */
-int machine_state_read(const char *path, struct machine_state *s);
+int machine_compare_read_state(const char *path, struct machine_state *s);
 
 struct csv_file;
 /*

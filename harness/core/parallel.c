@@ -51,7 +51,7 @@ static uint64_t monotonic_ns(void)
 
 /* --- CPUs ------------------------------------------------------------------------------ */
 
-uint32_t cpus_allowed(struct cpu_list *out)
+uint32_t parallel_cpus_allowed(struct cpu_list *out)
 {
 	cpu_set_t set;
 	out->count = 0;
@@ -64,7 +64,7 @@ uint32_t cpus_allowed(struct cpu_list *out)
 	return out->count;
 }
 
-void cpus_put_first(struct cpu_list *list, uint32_t first)
+void parallel_cpus_put_first(struct cpu_list *list, uint32_t first)
 {
 	for (uint32_t i = 0; i < list->count; i++) {
 		if (list->cpu[i] != first)

@@ -36,9 +36,9 @@ struct cpu_list {
 };
 
 /* The CPUs this process may run on now (sched_getaffinity), ascending; 0 on failure. */
-uint32_t cpus_allowed(struct cpu_list *out);
+uint32_t parallel_cpus_allowed(struct cpu_list *out);
 /* Puts `first` (the CPU the measuring thread was pinned to) at the head of the list. */
-void cpus_put_first(struct cpu_list *list, uint32_t first);
+void parallel_cpus_put_first(struct cpu_list *list, uint32_t first);
 
 struct parallel_pool;
 

@@ -105,11 +105,11 @@ void pass_process_setup(const struct options *o, struct plan *plan, char *pinnin
 	}
 	/* The CPUs a threaded row's threads run on: all the process may use, found before it pins
 	 * itself to one of them, which then comes first (thread 0 is this thread). */
-	cpus_allowed(cpus);
+	parallel_cpus_allowed(cpus);
 	snprintf(pinning, pinning_len, "not pinned (--no-pin)");
 	int cpu = o->no_pin ? -1 : pin_to_one_cpu(pinning, pinning_len);
 	if (cpu >= 0 && cpus->count) {
-		cpus_put_first(cpus, (uint32_t)cpu);
+		parallel_cpus_put_first(cpus, (uint32_t)cpu);
 		cpus->pinned = true;
 	}
 	if (plan->threaded) {

@@ -89,7 +89,7 @@ double stats_t_quantile(double p, double df)
 	return (lo + hi) / 2;
 }
 
-double t975(double df)
+double stats_t975(double df)
 {
 	return df >= 1 ? stats_t_quantile(0.975, df) : NAN;
 }
@@ -219,7 +219,7 @@ void stats_row(const double *samples, uint32_t processes, uint32_t reps, struct 
 	out->log_centre = mean_present(logs, units, &m);
 	out->centre = exp(out->log_centre);
 	if (m >= 2) {
-		double sd = sd_of(packed, m), half = t975(m - 1) * sd / sqrt(m);
+		double sd = sd_of(packed, m), half = stats_t975(m - 1) * sd / sqrt(m);
 		if (out->across_processes) {
 			out->has_spread = true;
 			out->spread_pct = 100 * sd;
@@ -353,7 +353,7 @@ bool stats_ratio_rounds(const double *x, const double *y, uint32_t processes, ui
 	double mean, half = 0;
 	if (used >= 2) {
 		mean = mean_of(d, used);
-		half = t975(used - 1) * sd_of(d, used) / sqrt(used);
+		half = stats_t975(used - 1) * sd_of(d, used) / sqrt(used);
 	} else {
 		uint32_t m = 0;
 		for (uint32_t r = 0; r < reps; r++) {
@@ -363,7 +363,7 @@ bool stats_ratio_rounds(const double *x, const double *y, uint32_t processes, ui
 		}
 		mean = mean_of(one, m);
 		if (m >= 2)
-			half = t975(m - 1) * sd_of(one, m) / sqrt(m);
+			half = stats_t975(m - 1) * sd_of(one, m) / sqrt(m);
 	}
 	*ratio = exp(mean);
 	*low = exp(mean - half);

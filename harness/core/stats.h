@@ -99,7 +99,7 @@ bool stats_bootstrap_ratio(const double *x, const double *y, uint32_t processes,
 /* Student's t: the p-quantile for df > 0 degrees of freedom (p in (0, 1)). */
 double stats_t_quantile(double p, double df);
 /* Its 97.5th percentile, for df >= 1 (NaN below). */
-double t975(double df);
+double stats_t975(double df);
 
 double stats_median(double *v, uint32_t n); /* sorts v */
 

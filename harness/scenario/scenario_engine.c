@@ -304,14 +304,14 @@ struct scenario_engine {
 
 /* --- phases --------------------------------------------------------------------------------- */
 
-uint32_t scenario_phase_count(const struct scenario *sc) { return sc->system_count + 5; }
+uint32_t scenario_engine_phase_count(const struct scenario *sc) { return sc->system_count + 5; }
 
 static uint32_t phase_despawn(const struct scenario *sc) { return sc->system_count + 1; }
 static uint32_t phase_add(const struct scenario *sc) { return sc->system_count + 2; }
 static uint32_t phase_remove(const struct scenario *sc) { return sc->system_count + 3; }
 static uint32_t phase_lookup(const struct scenario *sc) { return sc->system_count + 4; }
 
-void scenario_phase_name(const struct scenario *sc, uint32_t phase, char *buf, size_t len)
+void scenario_engine_phase_name(const struct scenario *sc, uint32_t phase, char *buf, size_t len)
 {
 	if (phase == SCENARIO_PHASE_SPAWN)
 		snprintf(buf, len, "spawn");
@@ -1869,7 +1869,7 @@ int scenario_engine_open(struct scenario_engine **out, const struct scenario *sc
 	e->sc = sc;
 	e->mode = mode;
 	e->ops = ops;
-	e->phases = scenario_phase_count(sc);
+	e->phases = scenario_engine_phase_count(sc);
 	e->rng = rng_mix64(sc->seed ^ 0x5ce7a210u);
 	e->order_seed = rng_mix64(sc->seed ^ 0x0de7a210u);
 	e->sizes = own_alloc(e, sc->type_count * sizeof *e->sizes);

@@ -81,13 +81,13 @@ enum scenario_mode {
 
 /* Phases of a frame: 0 spawn, 1..S the systems, then despawn, add, remove, lookup. */
 enum { SCENARIO_PHASE_SPAWN = 0 };
-uint32_t scenario_phase_count(const struct scenario *sc);
+uint32_t scenario_engine_phase_count(const struct scenario *sc);
 /* "spawn", "system:move", "despawn", "add", "remove", "lookup" */
-void scenario_phase_name(const struct scenario *sc, uint32_t phase, char *buf, size_t len);
+void scenario_engine_phase_name(const struct scenario *sc, uint32_t phase, char *buf, size_t len);
 /* Figures a frame leaves: its phase times (ns), then the storage's allocation calls in it. */
 static inline uint32_t scenario_figure_count(const struct scenario *sc)
 {
-	return scenario_phase_count(sc) + 1;
+	return scenario_engine_phase_count(sc) + 1;
 }
 
 /* What the engine needs beyond what the file layer checks (at most 64 types that come and go;

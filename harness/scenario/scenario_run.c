@@ -258,7 +258,7 @@ static void check_points(struct scenario_run *run)
 	/* threads = all: the CPUs this process may use; more than those cannot be pinned, and
 	 * would measure the scheduler. Checked for every point before anything runs. */
 	struct cpu_list cpus;
-	uint32_t usable = cpus_allowed(&cpus);
+	uint32_t usable = parallel_cpus_allowed(&cpus);
 	if (!usable)
 		usable = 1;
 	if (!run->base->threads)
@@ -639,7 +639,7 @@ static int write_group(FILE *f, const struct collection *c, uint32_t gi)
 	const struct scenario_run *run = o->kind_data;
 	const struct group *g = &c->plan->groups[gi];
 	const struct row_data *rows = &c->rows[(size_t)gi * c->plan->max_participants];
-	uint32_t np = g->participants, phases = scenario_phase_count(((const struct scenario *)g->point)) + 1;
+	uint32_t np = g->participants, phases = scenario_engine_phase_count(((const struct scenario *)g->point)) + 1;
 	size_t n = (size_t)o->processes * o->reps;
 	double *x = malloc((size_t)np * phases * n * sizeof *x);
 	struct stats_member *cells = calloc((size_t)np * phases, sizeof *cells);
@@ -687,7 +687,7 @@ static int write_group(FILE *f, const struct collection *c, uint32_t gi)
 			if (ph == 0)
 				snprintf(phase, sizeof phase, "frame");
 			else
-				scenario_phase_name(((const struct scenario *)g->point), ph - 1, phase, sizeof phase);
+				scenario_engine_phase_name(((const struct scenario *)g->point), ph - 1, phase, sizeof phase);
 			snprintf(checksum, sizeof checksum, "%016" PRIx64, d->result.checksum);
 			fprintf(f,
 			        "%s,%s,%s,%s,%s,%s,%u,%u,%.1f,%s,%s,%d,%s,%.2f,%.1f,%.1f,%s,%s,%s,%s,%s,"
@@ -723,9 +723,9 @@ static void write_samples(FILE *f, const struct collection *c)
 	const struct scenario_run *run = o->kind_data;
 	const struct scenario *sc = run->base;
 	fputs("scenario,sweep_value,backend,process,round,frame_ns", f);
-	for (uint32_t ph = 0; ph < scenario_phase_count(sc); ph++) {
+	for (uint32_t ph = 0; ph < scenario_engine_phase_count(sc); ph++) {
 		char name[SCENARIO_NAME_SIZE + 16];
-		scenario_phase_name(sc, ph, name, sizeof name);
+		scenario_engine_phase_name(sc, ph, name, sizeof name);
 		fprintf(f, ",%s", name);
 	}
 	fputs(",allocations\n", f);

@@ -81,7 +81,7 @@ static void floor_release(struct run *run)
 	free(f->packed_p);
 	free(f->packed_v);
 	parallel_pool_stop(f->pool);
-	spawn_plan_free(&f->spawn);
+	history_spawn_plan_free(&f->spawn);
 	for (uint32_t x = 0; x < HISTORY_KINDS; x++)
 		free(f->extra[x]);
 }
@@ -126,7 +126,7 @@ static int spawn_arrays(struct run *run, uint64_t stream)
 {
 	const struct bench_case *c = run->c;
 	struct floor *f = floor_of(run);
-	if (spawn_plan_make(&f->spawn, c->history, c, sweep_types, c->k, c->values, stream, run->r))
+	if (history_spawn_plan_make(&f->spawn, c->history, c, workloads_sweep_types, c->k, c->values, stream, run->r))
 		return -1;
 	if (f->spawn.lists < HISTORY_KINDS)
 		return 0;
@@ -158,7 +158,7 @@ struct copy_plan {
 	const unsigned char *src[COMP_MAX_K];
 	uint32_t size[COMP_MAX_K];
 	uint32_t k;
-	const uint8_t *kind;  /* per entity (spawn_plan_kind), or NULL: no kinds */
+	const uint8_t *kind;  /* per entity (history_spawn_plan_kind), or NULL: no kinds */
 	unsigned char *extra[HISTORY_KINDS];
 };
 
@@ -167,7 +167,7 @@ static struct copy_plan copy_plan(const struct run *run, const struct floor *f)
 	struct copy_plan p = {.k = run->c->k};
 	for (uint32_t t = 0; t < p.k; t++) {
 		p.dst[t] = f->v.data[t];
-		p.src[t] = run->c->values->data[sweep_types[t]];
+		p.src[t] = run->c->values->data[workloads_sweep_types[t]];
 		p.size[t] = f->v.size[t];
 	}
 	if (f->spawn.lists == HISTORY_KINDS) {
@@ -229,7 +229,7 @@ static int create_finish(struct run *run)
 {
 	if (!run->verify)
 		return 0;
-	run->r->checksum = floor_checksum(run, sweep_types, run->c->k, NULL, NULL);
+	run->r->checksum = floor_checksum(run, workloads_sweep_types, run->c->k, NULL, NULL);
 	return 0;
 }
 
@@ -373,7 +373,7 @@ static int churn_finish(struct run *run)
 		if (f->alive[f->index[i]])
 			return bench_fail(run->r, "entity %u is alive after it was destroyed", i);
 	churn_create(run);
-	run->r->checksum = floor_checksum(run, sweep_types, run->c->k, f->index, NULL);
+	run->r->checksum = floor_checksum(run, workloads_sweep_types, run->c->k, f->index, NULL);
 	return 0;
 }
 
@@ -495,7 +495,7 @@ static int get_finish(struct run *run)
 {
 	if (!run->verify)
 		return 0;
-	uint64_t h = floor_checksum(run, sweep_types, run->c->k, NULL, NULL);
+	uint64_t h = floor_checksum(run, workloads_sweep_types, run->c->k, NULL, NULL);
 	run->r->checksum = world_hash_bytes(h, &run->sum, sizeof run->sum);
 	return 0;
 }

@@ -1,7 +1,7 @@
 /*
  * history.c: the histories a workload's storage goes through before its clock starts, and the
  * spawn plans of the workloads that create entities inside it (see history.h). Nothing here is
- * timed but spawn_planned and despawn_planned, which read a plan made before the clock.
+ * timed but history_spawn_planned and history_despawn_planned, which read a plan made before the clock.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -107,7 +107,7 @@ static uint32_t prop_list(const uint32_t *set, uint32_t k, uint32_t *types, cons
 
 static int out_of_memory(struct bench_result *r) { return bench_fail(r, "out of memory in the harness"); }
 
-int spawn_plan_make(struct spawn_plan *p, const struct history *h, const struct bench_case *c,
+int history_spawn_plan_make(struct spawn_plan *p, const struct history *h, const struct bench_case *c,
                     const uint32_t *set, uint32_t k, const struct values *v, uint64_t stream,
                     struct bench_result *r)
 {
@@ -136,13 +136,13 @@ int spawn_plan_make(struct spawn_plan *p, const struct history *h, const struct 
 			p->list[i] = (uint8_t)(h->alternate ? i % 2 : kind_of(c->seed, i));
 	}
 	if (h->shuffled_destroy && !(p->destroy_order = rng_permutation(c->seed, stream, p->n))) {
-		spawn_plan_free(p);
+		history_spawn_plan_free(p);
 		return out_of_memory(r);
 	}
 	return 0;
 }
 
-void spawn_plan_free(struct spawn_plan *p)
+void history_spawn_plan_free(struct spawn_plan *p)
 {
 	free(p->list);
 	free(p->destroy_order);
@@ -150,7 +150,7 @@ void spawn_plan_free(struct spawn_plan *p)
 	p->destroy_order = NULL;
 }
 
-uint32_t spawn_plan_kind(const struct spawn_plan *p, uint32_t i)
+uint32_t history_spawn_plan_kind(const struct spawn_plan *p, uint32_t i)
 {
 	return p->list && p->lists == HISTORY_KINDS ? p->list[i] : 0;
 }
@@ -161,7 +161,7 @@ uint32_t spawn_plan_kind(const struct spawn_plan *p, uint32_t i)
  * entity's list taking its values from them in its own order (one load a value more); the
  * method looked up once, nothing made or decided.
  */
-int spawn_planned(struct world *w, const struct spawn_plan *p, ecs_entity *handles,
+int history_spawn_planned(struct world *w, const struct spawn_plan *p, ecs_entity *handles,
                   struct bench_result *r)
 {
 	if (!p->list)
@@ -200,7 +200,7 @@ int spawn_planned(struct world *w, const struct spawn_plan *p, ecs_entity *handl
  * so that the harness's own miss does not add to the destroy's. */
 #define DESPAWN_AHEAD 16u
 
-int despawn_planned(struct world *w, const struct spawn_plan *p, const ecs_entity *handles,
+int history_despawn_planned(struct world *w, const struct spawn_plan *p, const ecs_entity *handles,
                     struct bench_result *r)
 {
 	const uint32_t *order = p->destroy_order;
@@ -221,7 +221,7 @@ int despawn_planned(struct world *w, const struct spawn_plan *p, const ecs_entit
 
 static uint32_t kinds_list_of(void *ctx, uint32_t i, uint32_t *types, const void **values)
 {
-	const struct kinds_population *kp = ctx;
+	const struct history_kinds_population *kp = ctx;
 	const struct history *h = kp->h;
 	uint32_t kind = h->kinds ? kind_of(kp->seed, i) : 0;
 	uint32_t n = kind_list(kind, kp->set, kp->k, h->alternate && i % 2, types);
@@ -230,11 +230,11 @@ static uint32_t kinds_list_of(void *ctx, uint32_t i, uint32_t *types, const void
 	return n;
 }
 
-void kinds_population(struct population *pop, struct kinds_population *kp,
+void history_kinds_population(struct population *pop, struct history_kinds_population *kp,
                       const struct history *h, const struct bench_case *c, const uint32_t *set,
                       uint32_t k)
 {
-	*kp = (struct kinds_population){.h = h, .c = c, .k = k, .seed = c->seed};
+	*kp = (struct history_kinds_population){.h = h, .c = c, .k = k, .seed = c->seed};
 	memcpy(kp->set, set, k * sizeof *set);
 	*pop = (struct population){
 		.n = c->entities,
@@ -372,7 +372,7 @@ int history_build(struct world *w, const struct history *h, const struct bench_c
 {
 	UNTIMED_ONLY("history_build (a storage's history)");
 	memset(out, 0, sizeof *out);
-	const struct kinds_population *kp = pop->allow_kinds ? pop->ctx : NULL;
+	const struct history_kinds_population *kp = pop->allow_kinds ? pop->ctx : NULL;
 	uint32_t n = pop->n, props = h->props ? n / 4 : 0;
 	struct builder b = {w, pop, kp ? kp->set : pop->aged, kp ? kp->k : pop->aged_count, handles,
 	                    NULL, r};
@@ -471,7 +471,7 @@ int history_world(struct run *run, const uint32_t *set, uint32_t k, uint64_t str
 	if (!st)
 		return out_of_memory(run->r);
 	run->history = st;
-	kinds_population(&st->pop, &st->kinds, c->history, c, set, k);
+	history_kinds_population(&st->pop, &st->kinds, c->history, c, set, k);
 	if (world_open(c, &run->world, run->r) ||
 	    world_reserve(&run->world, history_entities(c->history, st->pop.n), run->r))
 		return -1;

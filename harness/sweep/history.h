@@ -83,18 +83,18 @@ struct spawn_plan {
 };
 
 /* The spawn plan of history h for n entities of the k types in `set` (values from v). */
-int spawn_plan_make(struct spawn_plan *p, const struct history *h, const struct bench_case *c,
+int history_spawn_plan_make(struct spawn_plan *p, const struct history *h, const struct bench_case *c,
                     const uint32_t *set, uint32_t k, const struct values *v, uint64_t stream,
                     struct bench_result *r);
-void spawn_plan_free(struct spawn_plan *p);
+void history_spawn_plan_free(struct spawn_plan *p);
 /* Creates the plan's n entities (timed: nothing here decides or makes a value). */
-int spawn_planned(struct world *w, const struct spawn_plan *p, ecs_entity *handles,
+int history_spawn_planned(struct world *w, const struct spawn_plan *p, ecs_entity *handles,
                   struct bench_result *r);
 /* Destroys them in the plan's order (timed). */
-int despawn_planned(struct world *w, const struct spawn_plan *p, const ecs_entity *handles,
+int history_despawn_planned(struct world *w, const struct spawn_plan *p, const ecs_entity *handles,
                     struct bench_result *r);
 /* Entity i's kind (0, 1 or 2: how many types of its kind's own beyond S it has), for the floor. */
-uint32_t spawn_plan_kind(const struct spawn_plan *p, uint32_t i);
+uint32_t history_spawn_plan_kind(const struct spawn_plan *p, uint32_t i);
 /* The value every entity gets for a type of its kind's own. */
 extern const unsigned char history_extra_value[ECS_MAX_COMPONENT_SIZE];
 
@@ -144,14 +144,14 @@ uint64_t history_peak_entities(const struct bench_case *c);
 #define HISTORY_STREAM_FRAGMENTED (HISTORY_STREAM_ITERATE + 5)
 
 /* The measured set S of k types: entity i's list under kind-based histories (list_of). */
-struct kinds_population {
+struct history_kinds_population {
 	const struct history *h;
 	const struct bench_case *c;
 	uint32_t set[COMP_MAX_K];
 	uint32_t k;
 	uint64_t seed;
 };
-void kinds_population(struct population *pop, struct kinds_population *kp,
+void history_kinds_population(struct population *pop, struct history_kinds_population *kp,
                       const struct history *h, const struct bench_case *c, const uint32_t *set,
                       uint32_t k);
 
@@ -168,7 +168,7 @@ int history_check(struct world *w, const struct history *h, const struct populat
 /* What a workload keeps of its storage's history (run->history). */
 struct history_state {
 	struct population pop;
-	struct kinds_population kinds;
+	struct history_kinds_population kinds;
 	struct history_outcome outcome;
 };
 

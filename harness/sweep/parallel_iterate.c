@@ -70,7 +70,7 @@ static int parallel_iterate_setup(struct run *run)
 		return bench_fail(run->r, "%s has no system_iter_split: its pass cannot be split in %u parts",
 		            c->ops->name, c->threads);
 	/* iterate's storage, under the row's history, with iterate's decisions */
-	if (history_world(run, sweep_types, c->k, HISTORY_STREAM_ITERATE))
+	if (history_world(run, workloads_sweep_types, c->k, HISTORY_STREAM_ITERATE))
 		return -1;
 	return parallel_state_start(run);
 }
@@ -97,7 +97,7 @@ static int parallel_iterate_execute(struct run *run)
 static int parallel_iterate_check(struct run *run)
 {
 	parallel_rest(parallel_state_pool(run));
-	return iterate_check_visited(run);
+	return workloads_check_visited(run);
 }
 
 const struct workload workload_parallel_iterate = {
@@ -113,6 +113,6 @@ const struct workload workload_parallel_iterate = {
 	.prepare = parallel_state_wake,
 	.execute = parallel_iterate_execute,
 	.end_sample = parallel_iterate_check,
-	.finish = iterate_finish,
+	.finish = workloads_iterate_finish,
 	.release = parallel_state_release,
 };

@@ -22,7 +22,7 @@
 #include "../core/measure.h"
 #include "world.h"
 
-const uint32_t sweep_types[COMP_MAX_K] = {COMP_POSITION, COMP_VELOCITY, COMP_MASS};
+const uint32_t workloads_sweep_types[COMP_MAX_K] = {COMP_POSITION, COMP_VELOCITY, COMP_MASS};
 
 /* How a spawning workload creates its N entities under the row's history (untimed). */
 static int spawn_setup(struct run *run, uint64_t stream)
@@ -30,7 +30,7 @@ static int spawn_setup(struct run *run, uint64_t stream)
 	const struct bench_case *c = run->c;
 	if (!(run->spawn = calloc(1, sizeof *run->spawn)))
 		return bench_fail(run->r, "out of memory in the harness");
-	return spawn_plan_make(run->spawn, c->history, c, sweep_types, c->k, c->values, stream,
+	return history_spawn_plan_make(run->spawn, c->history, c, workloads_sweep_types, c->k, c->values, stream,
 	                       run->r);
 }
 
@@ -41,7 +41,7 @@ static int create_setup(struct run *run) { return spawn_setup(run, HISTORY_STREA
 static int create_execute(struct run *run)
 {
 	for (uint32_t j = 0; j < run->inner; j++)
-		if (spawn_planned(&run->worlds[j], run->spawn, run->handles, run->r))
+		if (history_spawn_planned(&run->worlds[j], run->spawn, run->handles, run->r))
 			return -1;
 	return 0;
 }
@@ -62,7 +62,7 @@ static int create_finish(struct run *run)
 	if (!run->verify)
 		return 0;
 	struct world *last = &run->worlds[run->worlds_open - 1];
-	return world_checksum_values(last, run->c->entities, sweep_types, run->c->k, run->handles,
+	return world_checksum_values(last, run->c->entities, workloads_sweep_types, run->c->k, run->handles,
 	                       &run->r->checksum, run->r);
 }
 
@@ -71,7 +71,7 @@ static int create_finish(struct run *run)
 static int iterate_setup(struct run *run)
 {
 	run->expected = run->c->entities;
-	return history_world(run, sweep_types, run->c->k, HISTORY_STREAM_ITERATE);
+	return history_world(run, workloads_sweep_types, run->c->k, HISTORY_STREAM_ITERATE);
 }
 
 static int iterate_execute(struct run *run)
@@ -83,7 +83,7 @@ static int iterate_execute(struct run *run)
 	return 0;
 }
 
-int iterate_check_visited(struct run *run)
+int workloads_check_visited(struct run *run)
 {
 	uint64_t expected = run->expected * run->inner;
 	if (run->visited != expected)
@@ -92,13 +92,13 @@ int iterate_check_visited(struct run *run)
 	return 0;
 }
 
-int iterate_finish(struct run *run)
+int workloads_iterate_finish(struct run *run)
 {
 	const struct bench_case *c = run->c;
 	world_note_memory(run, &run->world);
 	if (!run->verify)
 		return 0;
-	return world_checksum_values(&run->world, c->entities, sweep_types, c->k, run->handles,
+	return world_checksum_values(&run->world, c->entities, workloads_sweep_types, c->k, run->handles,
 	                       &run->r->checksum, run->r);
 }
 
@@ -113,8 +113,8 @@ static int churn_setup(struct run *run)
 static int churn_execute(struct run *run)
 {
 	for (uint32_t j = 0; j < run->inner; j++) {
-		if (spawn_planned(&run->world, run->spawn, run->handles, run->r) ||
-		    despawn_planned(&run->world, run->spawn, run->handles, run->r))
+		if (history_spawn_planned(&run->world, run->spawn, run->handles, run->r) ||
+		    history_despawn_planned(&run->world, run->spawn, run->handles, run->r))
 			return -1;
 		if (!run->first_round_peak)
 			run->first_round_peak = run->world.counter.peak_bytes;
@@ -139,8 +139,8 @@ static int churn_finish(struct run *run)
 			return bench_fail(run->r, "entity %u is alive after it was destroyed", i);
 	if (world_system_pass(w, c->k) != 0)
 		return bench_fail(run->r, "the system still visits entities after all were destroyed");
-	if (spawn_planned(w, run->spawn, run->handles, run->r) ||
-	    world_checksum_values(w, c->entities, sweep_types, c->k, run->handles, &run->r->checksum,
+	if (history_spawn_planned(w, run->spawn, run->handles, run->r) ||
+	    world_checksum_values(w, c->entities, workloads_sweep_types, c->k, run->handles, &run->r->checksum,
 	                    run->r))
 		return -1;
 	if (world_system_pass(w, c->k) != c->entities)
@@ -204,7 +204,7 @@ static int add_remove_finish(struct run *run)
 static int get_setup(struct run *run)
 {
 	const struct bench_case *c = run->c;
-	if (history_world(run, sweep_types, c->k, HISTORY_STREAM_GET))
+	if (history_world(run, workloads_sweep_types, c->k, HISTORY_STREAM_GET))
 		return -1;
 	uint32_t *order = rng_permutation(c->seed, 1, c->entities);
 	run->shuffled = malloc((size_t)c->entities * sizeof *run->shuffled + 1);
@@ -251,7 +251,7 @@ static int get_finish(struct run *run)
 	world_note_memory(run, &run->world);
 	if (!run->verify)
 		return 0;
-	if (world_checksum_values(&run->world, c->entities, sweep_types, c->k, run->handles,
+	if (world_checksum_values(&run->world, c->entities, workloads_sweep_types, c->k, run->handles,
 	                    &run->r->checksum, run->r))
 		return -1;
 	run->r->checksum = world_hash_bytes(run->r->checksum, &run->sum, sizeof run->sum);
@@ -379,8 +379,8 @@ static const struct workload workload_iterate = {
 	.peak_entities = history_peak_entities,
 	.setup = iterate_setup,
 	.execute = iterate_execute,
-	.end_sample = iterate_check_visited,
-	.finish = iterate_finish,
+	.end_sample = workloads_check_visited,
+	.finish = workloads_iterate_finish,
 };
 static const struct workload workload_churn = {
 	.name = "churn",
@@ -421,7 +421,7 @@ static const struct workload workload_fragmented = {
 	.peak_entities = history_peak_entities,
 	.setup = fragmented_setup,
 	.execute = fragmented_execute,
-	.end_sample = iterate_check_visited,
+	.end_sample = workloads_check_visited,
 	.finish = fragmented_finish,
 	.release = fragmented_release,
 	.floor = &floor_fragmented,
@@ -549,7 +549,7 @@ static void run_free(struct run *run)
 	world_run_release(run);
 	free(run->history);
 	if (run->spawn)
-		spawn_plan_free(run->spawn);
+		history_spawn_plan_free(run->spawn);
 	free(run->spawn);
 	free(run);
 }

@@ -117,11 +117,11 @@ int world_fresh_end_sample(struct run *run);
 void world_note_memory(struct run *run, const struct world *w);
 
 /* The swept workloads' component types, k = 1..3: Position, Velocity, Mass. */
-extern const uint32_t sweep_types[COMP_MAX_K];
+extern const uint32_t workloads_sweep_types[COMP_MAX_K];
 /* A pass's checks, shared by iterate and its variants (workloads.c): every entity visited once
  * per run; and the values read back in creation order as the row's checksum. */
-int iterate_check_visited(struct run *run);
-int iterate_finish(struct run *run);
+int workloads_check_visited(struct run *run);
+int workloads_iterate_finish(struct run *run);
 
 void world_run_release(struct run *run);
 
