@@ -149,6 +149,43 @@ static int read_samples(struct csv_file *f, char *err, size_t errlen)
 	return 0;
 }
 
+/* The columns csv_read looks for, by their names in the header row. */
+enum { BACKEND, PROFILE, WORKLOAD, ENTITIES, COMPONENTS, MEDIAN, PROCESSES, REPS, LOW, HIGH,
+       NOISY, THREADS, HISTORY, SWEEP_VALUE, NCOLS };
+
+/* One data line's fields into r; c: each column's position, -1 where the file has none. */
+static void parse_row(const struct csv_file *f, struct csv_row *r, char **fields, int nf,
+                      const int *c)
+{
+	memset(r, 0, sizeof *r);
+	snprintf(r->backend, sizeof r->backend, "%s", fields[c[BACKEND]]);
+	snprintf(r->profile, sizeof r->profile, "%s", fields[c[PROFILE]]);
+	if (!f->scenario)
+		workload_with_history(r->workload, sizeof r->workload, fields[c[WORKLOAD]],
+		                      c[HISTORY] >= 0 && c[HISTORY] < nf ? fields[c[HISTORY]] : NULL);
+	else if (c[SWEEP_VALUE] >= 0 && c[SWEEP_VALUE] < nf && fields[c[SWEEP_VALUE]][0])
+		snprintf(r->workload, sizeof r->workload, "%.30s at %.24s", fields[c[WORKLOAD]],
+		         fields[c[SWEEP_VALUE]]);
+	else
+		snprintf(r->workload, sizeof r->workload, "%s", fields[c[WORKLOAD]]);
+	r->entities = (uint32_t)strtoul(fields[c[ENTITIES]], NULL, 10);
+	r->components = c[COMPONENTS] >= 0 ? (uint32_t)strtoul(fields[c[COMPONENTS]], NULL, 10) : 0;
+	r->median = strtod(fields[c[MEDIAN]], NULL);
+	r->processes = c[PROCESSES] >= 0 && c[PROCESSES] < nf
+	                   ? (uint32_t)strtoul(fields[c[PROCESSES]], NULL, 10)
+	                   : 1;
+	r->reps = c[REPS] >= 0 && c[REPS] < nf ? (uint32_t)strtoul(fields[c[REPS]], NULL, 10) : 1;
+	r->ci_low = r->ci_high = NAN;
+	if (f->has_ci && c[HIGH] < nf && fields[c[LOW]][0] && fields[c[HIGH]][0]) {
+		r->ci_low = strtod(fields[c[LOW]], NULL);
+		r->ci_high = strtod(fields[c[HIGH]], NULL);
+	}
+	r->noisy = c[NOISY] >= 0 && c[NOISY] < nf && strcmp(fields[c[NOISY]], "1") == 0;
+	r->threads = c[THREADS] >= 0 && c[THREADS] < nf
+	                 ? (uint32_t)strtoul(fields[c[THREADS]], NULL, 10)
+	                 : 1;
+}
+
 int csv_read(const char *path, bool samples, struct csv_file *f, char *err, size_t errlen)
 {
 	memset(f, 0, sizeof *f);
@@ -157,8 +194,6 @@ int csv_read(const char *path, bool samples, struct csv_file *f, char *err, size
 	if (!in)
 		return errorf(err, errlen, "cannot read %s: %s", path, strerror(errno));
 	char line[4096], *fields[MAX_FIELDS];
-	enum { BACKEND, PROFILE, WORKLOAD, ENTITIES, COMPONENTS, MEDIAN, PROCESSES, REPS, LOW, HIGH,
-	       NOISY, THREADS, HISTORY, SWEEP_VALUE, NCOLS };
 	static const char *names[NCOLS] = {"backend",    "profile",   "workload",  "entities",
 	                                   "components", "median_ns", "processes", "reps",
 	                                   "ci_low_ns",  "ci_high_ns", "noisy",    "threads",
@@ -209,34 +244,7 @@ int csv_read(const char *path, bool samples, struct csv_file *f, char *err, size
 			}
 			f->rows = rows;
 		}
-		struct csv_row *r = &f->rows[f->count++];
-		memset(r, 0, sizeof *r);
-		snprintf(r->backend, sizeof r->backend, "%s", fields[c[BACKEND]]);
-		snprintf(r->profile, sizeof r->profile, "%s", fields[c[PROFILE]]);
-		if (!f->scenario)
-			workload_with_history(r->workload, sizeof r->workload, fields[c[WORKLOAD]],
-			                      c[HISTORY] >= 0 && c[HISTORY] < nf ? fields[c[HISTORY]] : NULL);
-		else if (c[SWEEP_VALUE] >= 0 && c[SWEEP_VALUE] < nf && fields[c[SWEEP_VALUE]][0])
-			snprintf(r->workload, sizeof r->workload, "%.30s at %.24s", fields[c[WORKLOAD]],
-			         fields[c[SWEEP_VALUE]]);
-		else
-			snprintf(r->workload, sizeof r->workload, "%s", fields[c[WORKLOAD]]);
-		r->entities = (uint32_t)strtoul(fields[c[ENTITIES]], NULL, 10);
-		r->components = c[COMPONENTS] >= 0 ? (uint32_t)strtoul(fields[c[COMPONENTS]], NULL, 10) : 0;
-		r->median = strtod(fields[c[MEDIAN]], NULL);
-		r->processes = c[PROCESSES] >= 0 && c[PROCESSES] < nf
-		                   ? (uint32_t)strtoul(fields[c[PROCESSES]], NULL, 10)
-		                   : 1;
-		r->reps = c[REPS] >= 0 && c[REPS] < nf ? (uint32_t)strtoul(fields[c[REPS]], NULL, 10) : 1;
-		r->ci_low = r->ci_high = NAN;
-		if (f->has_ci && c[HIGH] < nf && fields[c[LOW]][0] && fields[c[HIGH]][0]) {
-			r->ci_low = strtod(fields[c[LOW]], NULL);
-			r->ci_high = strtod(fields[c[HIGH]], NULL);
-		}
-		r->noisy = c[NOISY] >= 0 && c[NOISY] < nf && strcmp(fields[c[NOISY]], "1") == 0;
-		r->threads = c[THREADS] >= 0 && c[THREADS] < nf
-		                 ? (uint32_t)strtoul(fields[c[THREADS]], NULL, 10)
-		                 : 1;
+		parse_row(f, &f->rows[f->count++], fields, nf, c);
 	}
 	fclose(in);
 	if (!header) {

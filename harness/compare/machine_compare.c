@@ -190,6 +190,50 @@ static const char *factor(char *buf, size_t len, double v)
 	return buf;
 }
 
+/* The two fingerprints' answer (docs/comparing.md, "Machine state"): stream over chase from OLD
+ * to NEW, with its 95% interval where both runs have several processes. 1: they differ. */
+static int fingerprint_verdict(FILE *out, const struct machine_state *s_old,
+                               const struct machine_state *s_new, const char *carry, char *brief,
+                               size_t brief_len)
+{
+	const struct machine_state so = *s_old, sn = *s_new;
+	char b1[32], b2[32], b3[32];
+	double stream = sn.stream_ns / so.stream_ns, chase = sn.chase_ns / so.chase_ns;
+	double skew = stream / chase;
+	bool differ = fabs(log(skew)) > log(MACHINE_SKEW_LIMIT);
+	char interval[64] = "";
+	if (!isnan(so.skew_sd) && !isnan(sn.skew_sd) && so.processes > 1 && sn.processes > 1) {
+		double vo = so.skew_sd * so.skew_sd / so.processes,
+		       vn = sn.skew_sd * sn.skew_sd / sn.processes, v = vo + vn;
+		double df = v > 0 ? v * v / (vo * vo / (so.processes - 1) + vn * vn / (sn.processes - 1))
+		                  : 1;
+		double half = stats_t975(df < 1 ? 1 : df) * sqrt(v);
+		snprintf(interval, sizeof interval, " [%#.3g, %#.3g]", skew * exp(-half),
+		         skew * exp(half));
+	}
+	/* kept its balance but moved as a whole: ratios carry, absolute times do not */
+	bool whole = !differ && fabs(log(stream)) > log(MACHINE_SKEW_LIMIT) &&
+	             fabs(log(chase)) > log(MACHINE_SKEW_LIMIT) && (stream > 1) == (chase > 1);
+	fprintf(out,
+	        "Machine state: %s: stream over chase moved %s%s from OLD to NEW (stream %s, chase "
+	        "%s), %s the x%.2f either way that two runs of one session show "
+	        "(docs/comparing.md, \"Machine state\")%s%s%s\n",
+	        differ ? "differs" : "agrees", factor(b1, sizeof b1, skew), interval,
+	        factor(b2, sizeof b2, stream), factor(b3, sizeof b3, chase),
+	        differ ? "beyond" : "within", MACHINE_SKEW_LIMIT, differ ? ": " : "",
+	        differ ? carry : "",
+	        whole ? (stream > 1 ? "; the memory system ran slower as a whole: ratios between "
+	                              "backends carry, absolute times do not"
+	                            : "; the memory system ran faster as a whole: ratios between "
+	                              "backends carry, absolute times do not")
+	              : "");
+	snprintf(brief, brief_len, "machine state %s: stream %s, chase %s (stream/chase %s, limit x%.2f)%s",
+	         differ ? "differs" : "agrees", factor(b2, sizeof b2, stream),
+	         factor(b3, sizeof b3, chase), factor(b1, sizeof b1, skew), MACHINE_SKEW_LIMIT,
+	         differ ? ": streaming-to-lookup ratios do not carry" : "");
+	return differ;
+}
+
 int machine_compare_print(FILE *out, const char *old_name, const char *new_name,
                           const struct csv_file *old_csv, const struct csv_file *new_csv,
                           char *brief, size_t brief_len)
@@ -207,7 +251,7 @@ int machine_compare_print(FILE *out, const char *old_name, const char *new_name,
 	machine_compare_read_state(new_name, &sn);
 	struct floors fl;
 	floors_of(old_csv, new_csv, &fl);
-	char b1[32], b2[32], b3[32], b4[32];
+	char b1[32], b2[32], b3[32];
 	const char *carry = "ratios between bandwidth-bound and latency-bound work (a streaming pass "
 	                    "against a chain of lookups: iterate against get, archetype against "
 	                    "sparse in iterate, a backend's distance to the floor) cannot be carried "
@@ -229,40 +273,7 @@ int machine_compare_print(FILE *out, const char *old_name, const char *new_name,
 		fl_differ = fabs(log(fl_skew)) > log(MACHINE_SKEW_LIMIT);
 	}
 	if (has_fingerprint(&so) && has_fingerprint(&sn)) {
-		double stream = sn.stream_ns / so.stream_ns, chase = sn.chase_ns / so.chase_ns;
-		double skew = stream / chase;
-		bool differ = fabs(log(skew)) > log(MACHINE_SKEW_LIMIT);
-		verdict = differ;
-		char interval[64] = "";
-		if (!isnan(so.skew_sd) && !isnan(sn.skew_sd) && so.processes > 1 && sn.processes > 1) {
-			double vo = so.skew_sd * so.skew_sd / so.processes,
-			       vn = sn.skew_sd * sn.skew_sd / sn.processes, v = vo + vn;
-			double df = v > 0 ? v * v / (vo * vo / (so.processes - 1) + vn * vn / (sn.processes - 1))
-			                  : 1;
-			double half = stats_t975(df < 1 ? 1 : df) * sqrt(v);
-			snprintf(interval, sizeof interval, " [%#.3g, %#.3g]", skew * exp(-half),
-			         skew * exp(half));
-		}
-		/* kept its balance but moved as a whole: ratios carry, absolute times do not */
-		bool whole = !differ && fabs(log(stream)) > log(MACHINE_SKEW_LIMIT) &&
-		             fabs(log(chase)) > log(MACHINE_SKEW_LIMIT) && (stream > 1) == (chase > 1);
-		fprintf(out,
-		        "Machine state: %s: stream over chase moved %s%s from OLD to NEW (stream %s, chase "
-		        "%s), %s the x%.2f either way that two runs of one session show "
-		        "(docs/comparing.md, \"Machine state\")%s%s%s\n",
-		        differ ? "differs" : "agrees", factor(b1, sizeof b1, skew), interval,
-		        factor(b2, sizeof b2, stream), factor(b3, sizeof b3, chase),
-		        differ ? "beyond" : "within", MACHINE_SKEW_LIMIT, differ ? ": " : "",
-		        differ ? carry : "",
-		        whole ? (stream > 1 ? "; the memory system ran slower as a whole: ratios between "
-		                              "backends carry, absolute times do not"
-		                            : "; the memory system ran faster as a whole: ratios between "
-		                              "backends carry, absolute times do not")
-		              : "");
-		snprintf(brief, brief_len, "machine state %s: stream %s, chase %s (stream/chase %s, limit x%.2f)%s",
-		         differ ? "differs" : "agrees", factor(b2, sizeof b2, stream),
-		         factor(b3, sizeof b3, chase), factor(b1, sizeof b1, skew), MACHINE_SKEW_LIMIT,
-		         differ ? ": streaming-to-lookup ratios do not carry" : "");
+		verdict = fingerprint_verdict(out, &so, &sn, carry, brief, brief_len);
 	} else {
 		const char *missing = !has_fingerprint(&so) && !has_fingerprint(&sn) ? "either run"
 		                      : !has_fingerprint(&so)                        ? "OLD"
@@ -302,7 +313,6 @@ int machine_compare_print(FILE *out, const char *old_name, const char *new_name,
 		fprintf(out, "  The floor rows: no N of 2^%d or more (a working set beyond the caches "
 		             "closest to the core) at which both runs have the floors of iterate and get\n",
 		        __builtin_ctz(MACHINE_FLOOR_MIN_ENTITIES));
-	(void)b4;
 	if (quiet) {
 		fclose(quiet);
 		free(quiet_text);

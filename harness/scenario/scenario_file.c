@@ -334,160 +334,185 @@ static const char *section_name(const struct scenario *sc, enum section_kind sec
 }
 
 /* Checks one value and stores it as written; on a problem, says why in msg. */
+/* "internal error: no such key": a key the table of keys has and the switch below does not. */
+static bool no_such_key(char *msg, size_t len)
+{
+	snprintf(msg, len, "internal error: no such key");
+	return false;
+}
+
+/* A key of [scenario]. */
+static bool apply_scenario_key(struct scenario *sc, int key, const char *v, char *msg, size_t len)
+{
+	uint64_t x;
+	switch (key) {
+	case SC_FRAMES:
+		if (!parse_whole(v, 1, SCENARIO_MAX_FRAMES, &x, msg, len))
+			return false;
+		sc->frames = (uint32_t)x;
+		return true;
+	case SC_WARMUP:
+		if (!parse_whole(v, 0, SCENARIO_MAX_FRAMES, &x, msg, len))
+			return false;
+		sc->warmup = (uint32_t)x;
+		return true;
+	case SC_SEED:
+		if (!parse_whole(v, 0, UINT64_MAX, &x, msg, len))
+			return false;
+		sc->seed = x;
+		return true;
+	case SC_SCALE: {
+		double s;
+		if (!parse_decimal(v, &s) || s <= 0 || s > SCENARIO_MAX_SCALE) {
+			snprintf(msg, len, "not a number above 0 and at most %g", SCENARIO_MAX_SCALE);
+			return false;
+		}
+		sc->scale = s;
+		return true;
+	}
+	case SC_ENTITIES:
+		if (!parse_whole(v, 1, SCENARIO_MAX_ENTITIES, &x, msg, len))
+			return false;
+		sc->entities = (uint32_t)x;
+		return true;
+	case SC_LOOKUPS:
+		return parse_amount(v, AMOUNT_WHOLE_OR_PERCENT, SCENARIO_MAX_LOOKUPS,
+		                    &sc->written.lookups, msg, len);
+	case SC_LOOKUP:
+		return parse_list(v, sc->written.lookup, NULL, 0, SCENARIO_MAX_LOOKUP_TYPES,
+		                  &sc->written.lookup_count, msg, len);
+	case SC_THREADS:
+		if (strcmp(v, "all") == 0) {
+			sc->threads = 0;
+			return true;
+		}
+		if (!parse_whole(v, 1, SCENARIO_MAX_THREADS, &x, msg, len)) {
+			snprintf(msg, len, "not a number of threads (1..%u) or all",
+			         (unsigned)SCENARIO_MAX_THREADS);
+			return false;
+		}
+		sc->threads = (uint32_t)x;
+		return true;
+	}
+	return no_such_key(msg, len);
+}
+
+/* A key of [kind NAME]. */
+static bool apply_kind_key(struct scenario_kind *k, int key, const char *v, char *msg, size_t len)
+{
+	uint64_t x;
+	switch (key) {
+	case KIND_COMPONENTS:
+		return parse_list(v, k->written.components, NULL, 1, SCENARIO_KIND_MAX_TYPES,
+		                  &k->written.component_count, msg, len);
+	case KIND_COUNT:
+		return parse_amount(v, AMOUNT_WHOLE_OR_PERCENT, SCENARIO_MAX_ENTITIES,
+		                    &k->written.count, msg, len);
+	case KIND_SPAWN:
+		return parse_amount(v, AMOUNT_DECIMAL_OR_PERCENT, SCENARIO_MAX_ENTITIES,
+		                    &k->written.spawn, msg, len);
+	case KIND_DESPAWN:
+		return parse_amount(v, AMOUNT_DECIMAL_OR_PERCENT, SCENARIO_MAX_ENTITIES,
+		                    &k->written.despawn, msg, len);
+	case KIND_VARIANTS:
+		if (!parse_whole(v, 1, SCENARIO_MAX_VARIANTS, &x, msg, len))
+			return false;
+		k->written.variants = (uint32_t)x;
+		return true;
+	}
+	return no_such_key(msg, len);
+}
+
+/* A key of [system NAME]. */
+static bool apply_system_key(struct scenario_system *s, int key, const char *v, char *msg,
+                             size_t len)
+{
+	uint64_t x;
+	struct scenario_amount a;
+	switch (key) {
+	case SYSTEM_REQUIRES:
+		return parse_list(v, s->written.requires, NULL, 1, SCENARIO_SYSTEM_MAX_REQUIRED,
+		                  &s->written.requires_count, msg, len);
+	case SYSTEM_EXCLUDES:
+		return parse_list(v, s->written.excludes, NULL, 0, SCENARIO_SYSTEM_MAX_EXCLUDED,
+		                  &s->written.excludes_count, msg, len);
+	case SYSTEM_READS:
+		return parse_list(v, s->written.reads, NULL, 0, SCENARIO_SYSTEM_MAX_REQUIRED,
+		                  &s->written.reads_count, msg, len);
+	case SYSTEM_WRITES:
+		return parse_list(v, s->written.writes, NULL, 0, SCENARIO_SYSTEM_MAX_REQUIRED,
+		                  &s->written.writes_count, msg, len);
+	case SYSTEM_WORK:
+		if (!parse_whole(v, 0, SCENARIO_MAX_WORK, &x, msg, len))
+			return false;
+		s->written.work = (uint32_t)x;
+		return true;
+	case SYSTEM_DESPAWN:
+		if (!parse_amount(v, AMOUNT_PERCENT, 0, &a, msg, len))
+			return false;
+		s->written.despawn = share_of(a.value);
+		return true;
+	case SYSTEM_ADD:
+		return parse_list(v, s->written.add, s->written.add_share, 0,
+		                  SCENARIO_SYSTEM_MAX_CHANGES, &s->written.add_count, msg, len);
+	case SYSTEM_REMOVE:
+		return parse_list(v, s->written.remove, s->written.remove_share, 0,
+		                  SCENARIO_SYSTEM_MAX_CHANGES, &s->written.remove_count, msg, len);
+	case SYSTEM_PARALLEL:
+		if (strcmp(v, "true") != 0 && strcmp(v, "false") != 0) {
+			snprintf(msg, len, "not true or false");
+			return false;
+		}
+		s->written.parallel = strcmp(v, "true") == 0;
+		return true;
+	}
+	return no_such_key(msg, len);
+}
+
+/* A key of [effect NAME]. */
+static bool apply_effect_key(struct scenario_effect *e, int key, const char *v, char *msg,
+                             size_t len)
+{
+	uint64_t x;
+	struct scenario_amount a;
+	switch (key) {
+	case EFFECT_KIND: return parse_one_name(v, e->written.kind, msg, len);
+	case EFFECT_COMPONENT: return parse_one_name(v, e->written.component, msg, len);
+	case EFFECT_ADD:
+		if (!parse_amount(v, AMOUNT_PERCENT, 0, &a, msg, len))
+			return false;
+		e->written.add = share_of(a.value);
+		return true;
+	case EFFECT_DURATION:
+		if (!parse_whole(v, 1, SCENARIO_MAX_FRAMES, &x, msg, len))
+			return false;
+		e->written.duration = (uint32_t)x;
+		return true;
+	case EFFECT_REMOVE:
+		if (!parse_amount(v, AMOUNT_PERCENT, 0, &a, msg, len))
+			return false;
+		e->written.remove = share_of(a.value);
+		return true;
+	}
+	return no_such_key(msg, len);
+}
+
 static bool apply_key(struct scenario *sc, enum section_kind section, uint32_t index, int key,
                       const char *v, char *msg, size_t len)
 {
 	uint64_t x;
 	switch (section) {
-	case SECTION_SCENARIO:
-		switch (key) {
-		case SC_FRAMES:
-			if (!parse_whole(v, 1, SCENARIO_MAX_FRAMES, &x, msg, len))
-				return false;
-			sc->frames = (uint32_t)x;
-			return true;
-		case SC_WARMUP:
-			if (!parse_whole(v, 0, SCENARIO_MAX_FRAMES, &x, msg, len))
-				return false;
-			sc->warmup = (uint32_t)x;
-			return true;
-		case SC_SEED:
-			if (!parse_whole(v, 0, UINT64_MAX, &x, msg, len))
-				return false;
-			sc->seed = x;
-			return true;
-		case SC_SCALE: {
-			double s;
-			if (!parse_decimal(v, &s) || s <= 0 || s > SCENARIO_MAX_SCALE) {
-				snprintf(msg, len, "not a number above 0 and at most %g", SCENARIO_MAX_SCALE);
-				return false;
-			}
-			sc->scale = s;
-			return true;
-		}
-		case SC_ENTITIES:
-			if (!parse_whole(v, 1, SCENARIO_MAX_ENTITIES, &x, msg, len))
-				return false;
-			sc->entities = (uint32_t)x;
-			return true;
-		case SC_LOOKUPS:
-			return parse_amount(v, AMOUNT_WHOLE_OR_PERCENT, SCENARIO_MAX_LOOKUPS,
-			                    &sc->written.lookups, msg, len);
-		case SC_LOOKUP:
-			return parse_list(v, sc->written.lookup, NULL, 0, SCENARIO_MAX_LOOKUP_TYPES,
-			                  &sc->written.lookup_count, msg, len);
-		case SC_THREADS:
-			if (strcmp(v, "all") == 0) {
-				sc->threads = 0;
-				return true;
-			}
-			if (!parse_whole(v, 1, SCENARIO_MAX_THREADS, &x, msg, len)) {
-				snprintf(msg, len, "not a number of threads (1..%u) or all",
-				         (unsigned)SCENARIO_MAX_THREADS);
-				return false;
-			}
-			sc->threads = (uint32_t)x;
-			return true;
-		}
-		break;
+	case SECTION_SCENARIO: return apply_scenario_key(sc, key, v, msg, len);
 	case SECTION_COMPONENT:
 		if (!parse_whole(v, 1, ECS_MAX_COMPONENT_SIZE, &x, msg, len))
 			return false;
 		sc->types[index].size = (uint32_t)x;
 		return true;
-	case SECTION_KIND: {
-		struct scenario_kind *k = &sc->kinds[index];
-		switch (key) {
-		case KIND_COMPONENTS:
-			return parse_list(v, k->written.components, NULL, 1, SCENARIO_KIND_MAX_TYPES,
-			                  &k->written.component_count, msg, len);
-		case KIND_COUNT:
-			return parse_amount(v, AMOUNT_WHOLE_OR_PERCENT, SCENARIO_MAX_ENTITIES,
-			                    &k->written.count, msg, len);
-		case KIND_SPAWN:
-			return parse_amount(v, AMOUNT_DECIMAL_OR_PERCENT, SCENARIO_MAX_ENTITIES,
-			                    &k->written.spawn, msg, len);
-		case KIND_DESPAWN:
-			return parse_amount(v, AMOUNT_DECIMAL_OR_PERCENT, SCENARIO_MAX_ENTITIES,
-			                    &k->written.despawn, msg, len);
-		case KIND_VARIANTS:
-			if (!parse_whole(v, 1, SCENARIO_MAX_VARIANTS, &x, msg, len))
-				return false;
-			k->written.variants = (uint32_t)x;
-			return true;
-		}
-		break;
+	case SECTION_KIND: return apply_kind_key(&sc->kinds[index], key, v, msg, len);
+	case SECTION_SYSTEM: return apply_system_key(&sc->systems[index], key, v, msg, len);
+	case SECTION_EFFECT: return apply_effect_key(&sc->effects[index], key, v, msg, len);
+	default: return no_such_key(msg, len);
 	}
-	case SECTION_SYSTEM: {
-		struct scenario_system *s = &sc->systems[index];
-		struct scenario_amount a;
-		switch (key) {
-		case SYSTEM_REQUIRES:
-			return parse_list(v, s->written.requires, NULL, 1, SCENARIO_SYSTEM_MAX_REQUIRED,
-			                  &s->written.requires_count, msg, len);
-		case SYSTEM_EXCLUDES:
-			return parse_list(v, s->written.excludes, NULL, 0, SCENARIO_SYSTEM_MAX_EXCLUDED,
-			                  &s->written.excludes_count, msg, len);
-		case SYSTEM_READS:
-			return parse_list(v, s->written.reads, NULL, 0, SCENARIO_SYSTEM_MAX_REQUIRED,
-			                  &s->written.reads_count, msg, len);
-		case SYSTEM_WRITES:
-			return parse_list(v, s->written.writes, NULL, 0, SCENARIO_SYSTEM_MAX_REQUIRED,
-			                  &s->written.writes_count, msg, len);
-		case SYSTEM_WORK:
-			if (!parse_whole(v, 0, SCENARIO_MAX_WORK, &x, msg, len))
-				return false;
-			s->written.work = (uint32_t)x;
-			return true;
-		case SYSTEM_DESPAWN:
-			if (!parse_amount(v, AMOUNT_PERCENT, 0, &a, msg, len))
-				return false;
-			s->written.despawn = share_of(a.value);
-			return true;
-		case SYSTEM_ADD:
-			return parse_list(v, s->written.add, s->written.add_share, 0,
-			                  SCENARIO_SYSTEM_MAX_CHANGES, &s->written.add_count, msg, len);
-		case SYSTEM_REMOVE:
-			return parse_list(v, s->written.remove, s->written.remove_share, 0,
-			                  SCENARIO_SYSTEM_MAX_CHANGES, &s->written.remove_count, msg, len);
-		case SYSTEM_PARALLEL:
-			if (strcmp(v, "true") != 0 && strcmp(v, "false") != 0) {
-				snprintf(msg, len, "not true or false");
-				return false;
-			}
-			s->written.parallel = strcmp(v, "true") == 0;
-			return true;
-		}
-		break;
-	}
-	case SECTION_EFFECT: {
-		struct scenario_effect *e = &sc->effects[index];
-		struct scenario_amount a;
-		switch (key) {
-		case EFFECT_KIND: return parse_one_name(v, e->written.kind, msg, len);
-		case EFFECT_COMPONENT: return parse_one_name(v, e->written.component, msg, len);
-		case EFFECT_ADD:
-			if (!parse_amount(v, AMOUNT_PERCENT, 0, &a, msg, len))
-				return false;
-			e->written.add = share_of(a.value);
-			return true;
-		case EFFECT_DURATION:
-			if (!parse_whole(v, 1, SCENARIO_MAX_FRAMES, &x, msg, len))
-				return false;
-			e->written.duration = (uint32_t)x;
-			return true;
-		case EFFECT_REMOVE:
-			if (!parse_amount(v, AMOUNT_PERCENT, 0, &a, msg, len))
-				return false;
-			e->written.remove = share_of(a.value);
-			return true;
-		}
-		break;
-	}
-	default: break;
-	}
-	snprintf(msg, len, "internal error: no such key");
-	return false;
 }
 
 static int key_index(enum section_kind section, const char *name)
@@ -545,6 +570,49 @@ static void check_section_has_keys(struct parse *p)
 }
 
 /* A "[word name]" line: checks it and makes it the current section. `t` is at the '['. */
+/* A named section ([component NAME], [kind NAME], ...): its entry, or false after the problem. */
+static bool start_named_section(struct parse *p, enum section_kind section, const char *word,
+                                const char *name, uint32_t *index)
+{
+	struct scenario *sc = p->sc;
+	const char *why = name_problem(name);
+	if (why) {
+		problem_at(&p->problem, p->line, "[%s %.40s]: %s", word, name, why);
+		return false;
+	}
+	uint32_t *count = section == SECTION_COMPONENT ? &sc->component_count
+	                  : section == SECTION_KIND    ? &sc->kind_count
+	                  : section == SECTION_SYSTEM  ? &sc->system_count
+	                                               : &sc->effect_count;
+	for (uint32_t i = 0; i < *count; i++)
+		if (strcmp(section_name(sc, section, i), name) == 0) {
+			problem_at(&p->problem, p->line, "[%s %s] given twice (first at line %" PRIu32 ")",
+			           word, name, section_source(sc, section, i)->line);
+			return false;
+		}
+	if (*count == section_limits[section]) {
+		problem_at(&p->problem, p->line, "more than %" PRIu32 " [%s] sections",
+		           section_limits[section], word);
+		return false;
+	}
+	uint32_t i = (*count)++;
+	switch (section) {
+	case SECTION_COMPONENT:
+		sc->types[i].variant_kind = -1;
+		strcpy(sc->types[i].name, name);
+		break;
+	case SECTION_KIND:
+		sc->kinds[i].written.variants = 1;
+		strcpy(sc->kinds[i].name, name);
+		break;
+	case SECTION_SYSTEM: strcpy(sc->systems[i].name, name); break;
+	case SECTION_EFFECT: strcpy(sc->effects[i].name, name); break;
+	default: break;
+	}
+	*index = i;
+	return true;
+}
+
 static void start_section(struct parse *p, char *t)
 {
 	struct scenario *sc = p->sc;
@@ -606,40 +674,9 @@ static void start_section(struct parse *p, char *t)
 			problem_at(&p->problem, p->line, "[%s] needs a name: [%s NAME]", word, word);
 			return;
 		}
-		const char *why = name_problem(name);
-		if (why) {
-			problem_at(&p->problem, p->line, "[%s %.40s]: %s", word, name, why);
+		uint32_t i;
+		if (!start_named_section(p, section, word, name, &i))
 			return;
-		}
-		uint32_t *count = section == SECTION_COMPONENT ? &sc->component_count
-		                  : section == SECTION_KIND    ? &sc->kind_count
-		                  : section == SECTION_SYSTEM  ? &sc->system_count
-		                                               : &sc->effect_count;
-		for (uint32_t i = 0; i < *count; i++)
-			if (strcmp(section_name(sc, section, i), name) == 0) {
-				problem_at(&p->problem, p->line, "[%s %s] given twice (first at line %" PRIu32 ")",
-				           word, name, section_source(sc, section, i)->line);
-				return;
-			}
-		if (*count == section_limits[section]) {
-			problem_at(&p->problem, p->line, "more than %" PRIu32 " [%s] sections",
-			           section_limits[section], word);
-			return;
-		}
-		uint32_t i = (*count)++;
-		switch (section) {
-		case SECTION_COMPONENT:
-			sc->types[i].variant_kind = -1;
-			strcpy(sc->types[i].name, name);
-			break;
-		case SECTION_KIND:
-			sc->kinds[i].written.variants = 1;
-			strcpy(sc->kinds[i].name, name);
-			break;
-		case SECTION_SYSTEM: strcpy(sc->systems[i].name, name); break;
-		case SECTION_EFFECT: strcpy(sc->effects[i].name, name); break;
-		default: break;
-		}
 		section_source(sc, section, i)->line = p->line;
 		p->section = section;
 		p->index = i;
