@@ -1677,6 +1677,76 @@ static bool kv_has_static(const struct scenario_engine *e, const struct kind_var
 	return e->dynamic_bit[t] == NO_BIT && index_in(kv->types, kv->type_count, t) >= 0;
 }
 
+/* A system's changes (despawn, adds, removes): their thresholds, and the draws that decide them
+ * (those with a share above 0; limit: threshold - 1). */
+static void plan_changes(struct scenario_engine *e, const struct scenario_system *sys,
+                         struct system_plan *sp)
+{
+	sp->despawn_threshold = share_threshold(sys->despawn);
+	sp->adds = sys->add_count;
+	sp->removes = sys->remove_count;
+	for (uint32_t j = 0; j < sys->add_count; j++) {
+		sp->add_type[j] = sys->add[j].type;
+		sp->add_bit[j] = 1ull << e->dynamic_bit[sys->add[j].type];
+		sp->add_threshold[j] = share_threshold(sys->add[j].share);
+	}
+	for (uint32_t j = 0; j < sys->remove_count; j++) {
+		sp->remove_type[j] = sys->remove[j].type;
+		sp->remove_bit[j] = 1ull << e->dynamic_bit[sys->remove[j].type];
+		sp->remove_threshold[j] = share_threshold(sys->remove[j].share);
+	}
+	if (sp->despawn_threshold) {
+		sp->change_class[sp->change_count] = CLASS_DESPAWN;
+		sp->change_index[sp->change_count] = 0;
+		sp->change_limit[sp->change_count++] = (uint32_t)(sp->despawn_threshold - 1);
+	}
+	for (uint32_t j = 0; j < sys->add_count; j++)
+		if (sp->add_threshold[j]) {
+			sp->change_class[sp->change_count] = CLASS_ADD;
+			sp->change_index[sp->change_count] = (uint8_t)j;
+			sp->change_limit[sp->change_count++] = (uint32_t)(sp->add_threshold[j] - 1);
+		}
+	for (uint32_t j = 0; j < sys->remove_count; j++)
+		if (sp->remove_threshold[j]) {
+			sp->change_class[sp->change_count] = CLASS_REMOVE;
+			sp->change_index[sp->change_count] = (uint8_t)j;
+			sp->change_limit[sp->change_count++] = (uint32_t)(sp->remove_threshold[j] - 1);
+		}
+	sp->changes = sp->change_count > 0;
+}
+
+/* Which kinds (and variants) system s matches, and where its columns sit in the floor's
+ * records. */
+static void match_kinds(struct scenario_engine *e, uint32_t s, const struct scenario_system *sys,
+                        struct system_plan *sp)
+{
+	const struct scenario *sc = e->sc;
+	uint32_t cols = sys->required_count;
+	for (uint32_t i = 0; i < e->kv_count; i++) {
+		const struct kind_variant *kv = &e->kvs[i];
+		bool match = true;
+		for (uint32_t c = 0; c < cols && match; c++)
+			match = e->dynamic_bit[sys->required[c]] != NO_BIT ||
+			        kv_has_static(e, kv, sys->required[c]);
+		for (uint32_t c = 0; c < sys->excluded_count && match; c++)
+			match = !kv_has_static(e, kv, sys->excluded[c]);
+		e->kv_match[(size_t)s * e->kv_count + i] = match;
+		if (match && index_in(sp->kinds, sp->kind_count, kv->kind) < 0)
+			sp->kinds[sp->kind_count++] = kv->kind;
+		if (e->system_record_pos)
+			for (uint32_t c = 0; c < cols; c++)
+				e->system_record_pos[((size_t)s * e->kv_count + i) *
+				                         SCENARIO_SYSTEM_MAX_REQUIRED + c] =
+					(uint8_t)record_pos(e, kv, sys->required[c]);
+	}
+	for (uint32_t k = 0; k < sc->kind_count; k++) {
+		bool all = true;
+		for (uint32_t v = 0; v < e->kinds[k].variants; v++)
+			all = all && e->kv_match[(size_t)s * e->kv_count + e->kinds[k].kv_first + v];
+		e->kind_all_match[(size_t)s * sc->kind_count + k] = all;
+	}
+}
+
 static int make_systems(struct scenario_engine *e)
 {
 	const struct scenario *sc = e->sc;
@@ -1716,61 +1786,8 @@ static int make_systems(struct scenario_engine *e)
 				sp->exclude_dynamic |= 1ull << e->dynamic_bit[sys->excluded[c]];
 		sp->work = sys->work;
 		sp->key = rng_mix64(sc->seed ^ rng_mix64(0x5157u + s));
-		sp->despawn_threshold = share_threshold(sys->despawn);
-		sp->adds = sys->add_count;
-		sp->removes = sys->remove_count;
-		for (uint32_t j = 0; j < sys->add_count; j++) {
-			sp->add_type[j] = sys->add[j].type;
-			sp->add_bit[j] = 1ull << e->dynamic_bit[sys->add[j].type];
-			sp->add_threshold[j] = share_threshold(sys->add[j].share);
-		}
-		for (uint32_t j = 0; j < sys->remove_count; j++) {
-			sp->remove_type[j] = sys->remove[j].type;
-			sp->remove_bit[j] = 1ull << e->dynamic_bit[sys->remove[j].type];
-			sp->remove_threshold[j] = share_threshold(sys->remove[j].share);
-		}
-		/* the changes decide draws: those with a share above 0 (limit: threshold - 1) */
-		if (sp->despawn_threshold) {
-			sp->change_class[sp->change_count] = CLASS_DESPAWN;
-			sp->change_index[sp->change_count] = 0;
-			sp->change_limit[sp->change_count++] = (uint32_t)(sp->despawn_threshold - 1);
-		}
-		for (uint32_t j = 0; j < sys->add_count; j++)
-			if (sp->add_threshold[j]) {
-				sp->change_class[sp->change_count] = CLASS_ADD;
-				sp->change_index[sp->change_count] = (uint8_t)j;
-				sp->change_limit[sp->change_count++] = (uint32_t)(sp->add_threshold[j] - 1);
-			}
-		for (uint32_t j = 0; j < sys->remove_count; j++)
-			if (sp->remove_threshold[j]) {
-				sp->change_class[sp->change_count] = CLASS_REMOVE;
-				sp->change_index[sp->change_count] = (uint8_t)j;
-				sp->change_limit[sp->change_count++] = (uint32_t)(sp->remove_threshold[j] - 1);
-			}
-		sp->changes = sp->change_count > 0;
-		for (uint32_t i = 0; i < e->kv_count; i++) {
-			const struct kind_variant *kv = &e->kvs[i];
-			bool match = true;
-			for (uint32_t c = 0; c < cols && match; c++)
-				match = e->dynamic_bit[sys->required[c]] != NO_BIT ||
-				        kv_has_static(e, kv, sys->required[c]);
-			for (uint32_t c = 0; c < sys->excluded_count && match; c++)
-				match = !kv_has_static(e, kv, sys->excluded[c]);
-			e->kv_match[(size_t)s * e->kv_count + i] = match;
-			if (match && index_in(sp->kinds, sp->kind_count, kv->kind) < 0)
-				sp->kinds[sp->kind_count++] = kv->kind;
-			if (e->system_record_pos)
-				for (uint32_t c = 0; c < cols; c++)
-					e->system_record_pos[((size_t)s * e->kv_count + i) *
-					                         SCENARIO_SYSTEM_MAX_REQUIRED + c] =
-						(uint8_t)record_pos(e, kv, sys->required[c]);
-		}
-		for (uint32_t k = 0; k < sc->kind_count; k++) {
-			bool all = true;
-			for (uint32_t v = 0; v < e->kinds[k].variants; v++)
-				all = all && e->kv_match[(size_t)s * e->kv_count + e->kinds[k].kv_first + v];
-			e->kind_all_match[(size_t)s * sc->kind_count + k] = all;
-		}
+		plan_changes(e, sys, sp);
+		match_kinds(e, s, sys, sp);
 	}
 	/* every participant walks the systems with changes (their decisions), the floor all */
 	for (uint32_t s = 0; s < sc->system_count; s++)
