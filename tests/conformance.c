@@ -836,7 +836,7 @@ static bool test_reserve_failure(const struct ecs_ops *ops, const struct test_pr
 }
 
 /*
- * Systems that exclude types (issue 13): an entity matches when it has every required type and
+ * Systems that exclude types: an entity matches when it has every required type and
  * none of the excluded ones. Systems with one to three excluded types, some excluding a type in
  * an earlier bitset word than any they require (the profile's last type is in the last word),
  * registered before and after the entities; entities that gain and lose excluded types, one at

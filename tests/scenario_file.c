@@ -141,7 +141,7 @@ static bool test_shipped(void)
 		}
 		if (!check_resolved(sc))
 			goto out;
-		/* Sized for a default run over five backends (issue 13): 1e4..1e6 entities. */
+		/* Sized for a default run over five backends: 1e4..1e6 entities. */
 		if (sc->entities_start < 10000 || sc->entities_peak > 1100000) {
 			check_failed(__FILE__, __LINE__, "%s: %llu..%llu entities, outside 1e4..1.1e6", path,
 			             (unsigned long long)sc->entities_start,

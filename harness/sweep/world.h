@@ -1,7 +1,9 @@
 /*
  * world.h: what every workload file shares (world.c): deterministic component values, the
  * "world" (a storage with the profile registered and its counting allocator), creating and
- * destroying entities, the system pass, checksums, and the state of one run.
+ * destroying entities, the system pass, checksums, and the state of one run; and the sweep's
+ * tables: every workload (workloads.c), the floors (floor.c), and the runner through which the
+ * pass drives a participant (workloads_runner).
  *
  * Component types every workload uses (the rest of the profile is registered too):
  *   0 Position {float x, y}   1 Velocity {float x, y}   (both --component-size bytes, default 8)

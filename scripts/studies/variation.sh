@@ -1,5 +1,5 @@
 #!/bin/bash
-# variation.sh: the experiments of docs/variation.md (issue 11: why separate processes of the same
+# variation.sh: the experiments of docs/variation.md (why separate processes of the same
 # command disagree), each re-run with one command.
 #
 #   scripts/studies/variation.sh run EXPERIMENT...   measure (all: every experiment, about 25 min)
@@ -33,7 +33,7 @@ last_cpu=$(($(nproc) - 1))
 measured_cpu=${cpu:-$last_cpu}
 other_cpu=$((measured_cpu == 0 ? 1 : 0))
 
-# The reported command (issue 11), and the other rows the study looks at (used through ${!name}).
+# The command whose processes disagreed, and the other rows the study looks at (used through ${!name}).
 # shellcheck disable=SC2034
 create="--profile A --workloads create --backends vector,archetype,sparse --entities 16384,1048576 --components 1 --reps 5"
 # shellcheck disable=SC2034
