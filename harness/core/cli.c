@@ -182,7 +182,7 @@ static void add_backend(struct options *o, const char *name)
 	const struct ecs_ops *b = ecs_backend_find(name);
 	if (!b)
 		options_usage_error("unknown backend '%s' (valid: %s, all)", name,
-		            valid_names(backend_name_at, ecs_backend_count));
+		                    valid_names(backend_name_at, ecs_backend_count));
 	for (size_t i = 0; i < o->backend_count; i++)
 		if (o->backends[i] == b)
 			options_usage_error("backend '%s' is listed twice", name);
@@ -201,7 +201,7 @@ void cli_add_twin(struct options *o, const char *name)
 	const struct ecs_ops *b = ecs_backend_find(name);
 	if (!b)
 		options_usage_error("unknown backend '%s' (valid: %s)", name,
-		            valid_names(backend_name_at, ecs_backend_count));
+		                    valid_names(backend_name_at, ecs_backend_count));
 	if (o->backend_count == MAX_LIST)
 		options_usage_error("too many backends (at most %d)", MAX_LIST);
 	unsigned copies = 1;
@@ -221,7 +221,7 @@ static void add_workload(struct options *o, const char *name)
 	const struct workload *w = o->names->workloads->find(name);
 	if (!w)
 		options_usage_error("unknown workload '%s' (valid: %s, all)", name,
-		            valid_names(o->names->workloads->name_at, o->names->workloads->count()));
+		                    valid_names(o->names->workloads->name_at, o->names->workloads->count()));
 	for (size_t i = 0; i < o->workload_count; i++)
 		if (o->workloads[i] == w)
 			options_usage_error("workload '%s' is listed twice", name);
@@ -235,7 +235,7 @@ static void add_history(struct options *o, const char *name)
 	const struct history *h = o->names->histories->find(name);
 	if (!h)
 		options_usage_error("unknown history '%s' (valid: %s)", name,
-		            valid_names(o->names->histories->name_at, o->names->histories->count()));
+		                    valid_names(o->names->histories->name_at, o->names->histories->count()));
 	for (size_t i = 0; i < o->history_count; i++)
 		if (o->histories[i] == h)
 			options_usage_error("history '%s' is listed twice", name);
@@ -254,16 +254,16 @@ uint64_t cli_number(const char *what, const char *text, uint64_t lo, uint64_t hi
 		options_usage_error("%s '%s' is negative (valid: %" PRIu64 "..%" PRIu64 ")", what, text, lo, hi);
 	if (*p < '0' || *p > '9')
 		options_usage_error("%s '%s' is not a number (valid: %" PRIu64 "..%" PRIu64 ")", what, text, lo,
-		            hi);
+		                    hi);
 	errno = 0;
 	char *end;
 	unsigned long long v = strtoull(p, &end, 10);
 	if (*end != '\0')
 		options_usage_error("%s '%s' is not a number (valid: %" PRIu64 "..%" PRIu64 ")", what, text, lo,
-		            hi);
+		                    hi);
 	if (errno == ERANGE || v < lo || v > hi)
 		options_usage_error("%s '%s' is out of range (valid: %" PRIu64 "..%" PRIu64 ")", what, text, lo,
-		            hi);
+		                    hi);
 	return v;
 }
 
@@ -286,13 +286,13 @@ static uint64_t parse_count(const char *what, const char *text, uint64_t lo, uin
 	size_t digits = strspn(p, "0123456789");
 	if (digits == 0 || p + digits != text + len - 1)
 		options_usage_error("%s '%s' is not a number (valid: %" PRIu64 "..%" PRIu64 ", or a whole number "
-		            "of k = 1024 or M = 1048576: 64k, 1M)",
-		            what, text, lo, hi);
+		                    "of k = 1024 or M = 1048576: 64k, 1M)",
+		                    what, text, lo, hi);
 	errno = 0;
 	unsigned long long v = strtoull(p, NULL, 10);
 	if (errno == ERANGE || v > hi / unit || v * unit < lo)
 		options_usage_error("%s '%s' is out of range (valid: %" PRIu64 "..%" PRIu64 ")", what, text, lo,
-		            hi);
+		                    hi);
 	return v * unit;
 }
 
@@ -458,8 +458,8 @@ void cli_check_output(struct options *o)
 	const char *allowed = getenv("ECSBENCH_REFERENCE");
 	if (reference && !(allowed && strcmp(allowed, "1") == 0))
 		options_usage_error("output '%s' is in results/reference/, the committed reference results "
-		            "(make reference writes there)",
-		            o->output);
+		                    "(make reference writes there)",
+		                    o->output);
 }
 
 static const struct option longopts[] = {
@@ -503,7 +503,7 @@ static void apply_option(struct options *o, int ch, char **argv, bool *help_aske
 	case 'p':
 		if (!(o->profile = profile_find(optarg)))
 			options_usage_error("unknown profile '%s' (valid: %s)", optarg,
-			            valid_names(profile_name_at, profile_count));
+			                    valid_names(profile_name_at, profile_count));
 		break;
 	case 'n': o->entity_count = 0; each_item("entity", optarg, add_entities, o); break;
 	case 'k': o->component_count = 0; each_item("component", optarg, add_components, o); break;
@@ -525,7 +525,7 @@ static void apply_option(struct options *o, int ch, char **argv, bool *help_aske
 		const char *eq = strrchr(optarg, '=');
 		if (!eq || eq == optarg || !eq[1] || eq[1] == '/' || strstr(eq + 1, ".."))
 			options_usage_error("--derived '%s' is not PATH=NAME (NAME a relative name in the "
-			            "previous result's folder)", optarg);
+			                    "previous result's folder)", optarg);
 		if (o->derived_count == MAX_LIST)
 			options_usage_error("too many --derived options (at most %d)", MAX_LIST);
 		o->derived[o->derived_count++] = optarg;
@@ -556,8 +556,8 @@ static void apply_option(struct options *o, int ch, char **argv, bool *help_aske
 	case 'x': o->scale = parse_scale(optarg); break;
 	case 'z':
 		o->component_size = (uint32_t)cli_number("component size", optarg,
-		                                           sizeof(struct position),
-		                                           ECS_MAX_COMPONENT_SIZE);
+		                                         sizeof(struct position),
+		                                         ECS_MAX_COMPONENT_SIZE);
 		break;
 	case 1001: o->child_pass = (int)cli_number("child pass", optarg, 0, MAX_PROCESSES); break;
 	case 1002: o->child_inner = optarg; break;

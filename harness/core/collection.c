@@ -87,7 +87,7 @@ void collection_message(struct collection *c, const char *fmt, ...)
 }
 
 void collection_sample(struct collection *c, uint32_t pass, uint32_t g, uint32_t p, uint32_t round,
-                    double ns, double wall_ns)
+                       double ns, double wall_ns)
 {
 	if (pass >= c->o->processes || round >= c->o->reps || g >= c->plan->count ||
 	    p >= c->plan->groups[g].participants)
@@ -99,7 +99,7 @@ void collection_sample(struct collection *c, uint32_t pass, uint32_t g, uint32_t
 }
 
 void collection_figures(struct collection *c, uint32_t pass, uint32_t g, uint32_t p, uint32_t round,
-                     const double *v, uint32_t count)
+                        const double *v, uint32_t count)
 {
 	if (pass >= c->o->processes || round >= c->o->reps || g >= c->plan->count ||
 	    p >= c->plan->groups[g].participants || count != c->plan->groups[g].figures)
@@ -110,7 +110,7 @@ void collection_figures(struct collection *c, uint32_t pass, uint32_t g, uint32_
 }
 
 void collection_add_row(struct collection *c, uint32_t pass, uint32_t g, uint32_t p,
-                 const struct bench_result *r)
+                        const struct bench_result *r)
 {
 	if (pass >= c->o->processes || g >= c->plan->count || p >= c->plan->groups[g].participants)
 		return;

@@ -231,8 +231,8 @@ void output_open(struct output *w, const struct options *o)
 	struct stat st;
 	if (lstat(previous, &st) == 0 && (!S_ISDIR(st.st_mode) || access(previous, W_OK) != 0))
 		options_usage_error("cannot keep previous results in '%s': it is not a folder this run can "
-		            "write (a run never replaces a previous result: it moves it there)",
-		            previous);
+		                    "write (a run never replaces a previous result: it moves it there)",
+		                    previous);
 	remove_dead_temps(o->output_path, w->samples);
 	current = w;
 	w->csv = open_temp(w->temp_csv, sizeof w->temp_csv, o->output_path, o->output);

@@ -39,18 +39,20 @@
  * So every participant makes exactly the same operations in the same order, and the values they
  * leave agree.
  *
- * The three modes:
- *   SCENARIO_MODE_STORAGE  the frames over a backend, through the interface only;
+ * What it runs on, one target each (scenario_target.h; the frame itself is written once, in
+ * scenario_frame.h, and compiled into each target):
+ *   SCENARIO_MODE_STORAGE  the frames over a backend, through the interface only
+ *                          (scenario_storage.c);
  *   SCENARIO_MODE_FLOOR    the same frames over plain arrays: per kind a column of 4-byte
  *                          values per type its entities can have, walked by the same kernel
  *                          as the backends' batches, no interface call; its checksum must
- *                          agree with the backends';
- *   SCENARIO_MODE_HARNESS  the engine alone: lists, decisions, command buffers, phase clocks,
- *                          with no storage and no system work: the engine's part of a
- *                          backend's frame (the same code, minus the storage's calls and the
- *                          systems' work), its per-frame cost; in a backend's frame the
- *                          storage's own memory traffic may make that part a little dearer. It
- *                          computes no checksum.
+ *                          agree with the backends' (scenario_floor.c);
+ *   SCENARIO_MODE_HARNESS  the engine alone (scenario_harness.c): lists, decisions, command
+ *                          buffers, phase clocks, with no storage and no system work: the
+ *                          engine's part of a backend's frame (the same code, minus the
+ *                          storage's calls and the systems' work), its per-frame cost; in a
+ *                          backend's frame the storage's own memory traffic may make that part
+ *                          a little dearer. It computes no checksum.
  *
  * Costs: a frame is O(spawns + despawns + effect picks + lookups + the entities the systems
  * visit), plus a shuffle of each list of operations (linear). Memory of the engine per
@@ -74,10 +76,6 @@ enum scenario_mode {
 	SCENARIO_MODE_FLOOR,
 	SCENARIO_MODE_HARNESS,
 };
-
-/* Types whose presence changes (effects' and systems' add and remove types) are tracked in a
- * 64-bit mask per entity. */
-#define SCENARIO_ENGINE_MAX_DYNAMIC 64
 
 /* Phases of a frame: 0 spawn, 1..S the systems, then despawn, add, remove, lookup. */
 enum { SCENARIO_PHASE_SPAWN = 0 };

@@ -99,8 +99,8 @@ static void make_points(struct options *o, struct scenario_run *run)
 	if (!dots || !parse_bound(eq + 1, (size_t)(dots - eq - 1), &a, &pa, &wa) ||
 	    !parse_bound(dots + 2, strlen(dots + 2), &b, &pb, &wb))
 		options_usage_error("--sweep '%s': the range must be A..B, two numbers (no sign, no exponent), "
-		            "both or neither with %%",
-		            arg);
+		                    "both or neither with %%",
+		                    arg);
 	if (pa != pb)
 		options_usage_error("--sweep '%s': both bounds or neither must be percentages", arg);
 	if (!(a < b))
@@ -114,8 +114,8 @@ static void make_points(struct options *o, struct scenario_run *run)
 	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
 		if (strcmp(key, fixed[i]) == 0)
 			options_usage_error("--sweep %s: the frames, warm-up and seed are the same at every point "
-			            "(set them with --set %s=N)",
-			            key, key);
+			                    "(set them with --set %s=N)",
+			                    key, key);
 	uint32_t n = DEFAULT_POINTS;
 	if (o->sweep_points) {
 		char *end;
@@ -124,7 +124,7 @@ static void make_points(struct options *o, struct scenario_run *run)
 		if (*o->sweep_points < '0' || *o->sweep_points > '9' || *end || errno || v < 2 ||
 		    v > MAX_POINTS)
 			options_usage_error("--points '%s' is not a number of points in 2..%u", o->sweep_points,
-			            MAX_POINTS);
+			                    MAX_POINTS);
 		n = (uint32_t)v;
 	}
 	run->geometric = a > 0;
@@ -202,7 +202,7 @@ static void refuse_options(const struct options *o)
 	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
 		if (o->given[refused[i].code])
 			options_usage_error("%s does not apply to a scenario run (%s)", refused[i].name,
-			            refused[i].instead);
+			                    refused[i].instead);
 	if ((o->sweep_points || o->sweep_spacing) && !o->sweep)
 		options_usage_error("%s needs --sweep KEY=A..B", o->sweep_points ? "--points" : "--spacing");
 	/* A scenario's thread count is a key of its file (scenario.threads), so that a sweep over
@@ -210,7 +210,7 @@ static void refuse_options(const struct options *o)
 	 * header says it with the rest of the scenario. */
 	if (o->thread_count)
 		options_usage_error("--threads does not apply to a scenario run (its parallel systems run on "
-		            "--set scenario.threads=T; --sweep scenario.threads=1..T compares T)");
+		                    "--set scenario.threads=T; --sweep scenario.threads=1..T compares T)");
 }
 
 /* The file with --set applied, and its points (one without --sweep). */
@@ -269,14 +269,14 @@ static void check_points(struct scenario_run *run)
 			sc->threads = usable;
 		if (sc->threads > usable && scenario_has_parallel(sc))
 			options_usage_error("%s%s%sthreads = %u: this process may run on %u CPUs", 
-			            run->sweep_key ? "--sweep: at " : "",
-			            run->sweep_key ? run->values[i] : "", run->sweep_key ? ": " : "",
-			            sc->threads, usable);
+			                    run->sweep_key ? "--sweep: at " : "",
+			                    run->sweep_key ? run->values[i] : "", run->sweep_key ? ": " : "",
+			                    sc->threads, usable);
 	}
 	for (uint32_t i = 0; i < run->point_count; i++)
 		if (scenario_engine_check(&run->points[i], err, sizeof err))
 			options_usage_error("%s%s%s", run->sweep_key ? "--sweep: at " : "",
-			            run->sweep_key ? run->values[i] : "", err);
+			                    run->sweep_key ? run->values[i] : "", err);
 }
 
 /* The workload of each point, named for the progress and the messages. */
@@ -317,8 +317,8 @@ static void scenario_options(struct options *o)
 	double bytes = rows * o->processes * o->reps * (scenario_figure_count(run->base) + 1) * 8;
 	if (bytes > (double)MAX_SAMPLE_BYTES)
 		options_usage_error("%u frames x %u processes x %.0f rows would keep %.1f GiB of samples: fewer "
-		            "frames (--set scenario.frames=N), points or processes",
-		            o->reps, o->processes, rows, bytes / (1u << 30));
+		                    "frames (--set scenario.frames=N), points or processes",
+		                    o->reps, o->processes, rows, bytes / (1u << 30));
 	o->kind_data = run;
 	if (!o->output) {
 		static char output[300];
@@ -398,7 +398,7 @@ static int scenario_execute(struct run *run)
 	for (uint32_t j = 0; j < run->inner; j++)
 		if (scenario_engine_frame(e))
 			return bench_fail(run->r, "frame %u: %s", scenario_engine_frames_run(e),
-			            scenario_engine_error(e));
+			                  scenario_engine_error(e));
 	return 0;
 }
 
@@ -415,7 +415,7 @@ static int scenario_finish(struct run *run)
 	bool verified;
 	if (scenario_engine_checksum(e, &run->r->checksum, &verified))
 		return bench_fail(run->r, "after %u frames: %s", scenario_engine_frames_run(e),
-		            scenario_engine_error(e));
+		                  scenario_engine_error(e));
 	return 0;
 }
 

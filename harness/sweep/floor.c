@@ -185,7 +185,7 @@ static inline __attribute__((always_inline)) void copy_values(const struct copy_
 {
 	for (uint32_t t = 0; t < p->k; t++)
 		world_value_copy(p->dst[t] + (size_t)e * p->size[t], p->src[t] + (size_t)i * p->size[t],
-		           p->size[t]);
+		                 p->size[t]);
 	if (!kinds)
 		return;
 	uint32_t kind = p->kind[i];
@@ -274,7 +274,7 @@ static int iterate_check(struct run *run)
 	uint64_t expected = run->expected * run->inner;
 	if (run->visited != expected)
 		return bench_fail(run->r, "the pass visited %llu entities, expected %llu",
-		            (unsigned long long)run->visited, (unsigned long long)expected);
+		                  (unsigned long long)run->visited, (unsigned long long)expected);
 	return 0;
 }
 

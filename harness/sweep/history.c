@@ -108,8 +108,8 @@ static uint32_t prop_list(const uint32_t *set, uint32_t k, uint32_t *types, cons
 static int out_of_memory(struct bench_result *r) { return bench_fail(r, "out of memory in the harness"); }
 
 int history_spawn_plan_make(struct spawn_plan *p, const struct history *h, const struct bench_case *c,
-                    const uint32_t *set, uint32_t k, const struct values *v, uint64_t stream,
-                    struct bench_result *r)
+                            const uint32_t *set, uint32_t k, const struct values *v, uint64_t stream,
+                            struct bench_result *r)
 {
 	memset(p, 0, sizeof *p);
 	p->n = c->entities;
@@ -162,7 +162,7 @@ uint32_t history_spawn_plan_kind(const struct spawn_plan *p, uint32_t i)
  * method looked up once, nothing made or decided.
  */
 int history_spawn_planned(struct world *w, const struct spawn_plan *p, ecs_entity *handles,
-                  struct bench_result *r)
+                          struct bench_result *r)
 {
 	if (!p->list)
 		return world_spawn(w, p->n, p->types[0], p->count[0], p->values, handles, r);
@@ -201,7 +201,7 @@ int history_spawn_planned(struct world *w, const struct spawn_plan *p, ecs_entit
 #define DESPAWN_AHEAD 16u
 
 int history_despawn_planned(struct world *w, const struct spawn_plan *p, const ecs_entity *handles,
-                    struct bench_result *r)
+                            struct bench_result *r)
 {
 	const uint32_t *order = p->destroy_order;
 	if (!order)
@@ -231,8 +231,8 @@ static uint32_t kinds_list_of(void *ctx, uint32_t i, uint32_t *types, const void
 }
 
 void history_kinds_population(struct population *pop, struct history_kinds_population *kp,
-                      const struct history *h, const struct bench_case *c, const uint32_t *set,
-                      uint32_t k)
+                              const struct history *h, const struct bench_case *c, const uint32_t *set,
+                              uint32_t k)
 {
 	*kp = (struct history_kinds_population){.h = h, .c = c, .k = k, .seed = c->seed};
 	memcpy(kp->set, set, k * sizeof *set);
@@ -284,7 +284,7 @@ static int create_entry(struct builder *b, uint32_t entry)
 	}
 	int rc = ecs_entity_create_with(b->w->ops, b->w->s, types, n, values, out);
 	return rc == ECS_OK ? 0 : bench_fail(b->r, "creating entity %u%s returned %s", entry & ~PROP,
-	                               entry & PROP ? " (a prop)" : "", ecs_status_name(rc));
+	                                     entry & PROP ? " (a prop)" : "", ecs_status_name(rc));
 }
 
 static int destroy_entry(struct builder *b, uint32_t entry)
@@ -292,7 +292,7 @@ static int destroy_entry(struct builder *b, uint32_t entry)
 	ecs_entity e = entry & PROP ? b->props[entry & ~PROP] : b->handles[entry];
 	int rc = b->w->ops->entity_destroy(b->w->s, e);
 	return rc == ECS_OK ? 0 : bench_fail(b->r, "destroying entity %u%s returned %s", entry & ~PROP,
-	                               entry & PROP ? " (a prop)" : "", ecs_status_name(rc));
+	                                     entry & PROP ? " (a prop)" : "", ecs_status_name(rc));
 }
 
 /* A quarter of everything destroyed in a random order; then the measured ones and half the
@@ -350,7 +350,7 @@ static int reshuffle(struct builder *b, struct rng *g, uint32_t eighths,
 			int s = ops->component_remove(b->w->s, b->handles[some[j]], t);
 			if (s != ECS_OK)
 				rc = bench_fail(b->r, "removing type %u from entity %u returned %s", t, some[j],
-				          ecs_status_name(s));
+				                ecs_status_name(s));
 		}
 		shuffle(g, some, count);
 		for (uint32_t j = 0; j < count && !rc; j++) {
@@ -358,7 +358,7 @@ static int reshuffle(struct builder *b, struct rng *g, uint32_t eighths,
 			                           world_value_of(pop->values, t, some[j]));
 			if (s != ECS_OK)
 				rc = bench_fail(b->r, "adding type %u to entity %u returned %s", t, some[j],
-				          ecs_status_name(s));
+				                ecs_status_name(s));
 		}
 		out->reshuffled += count;
 	}
@@ -397,7 +397,7 @@ int history_build(struct world *w, const struct history *h, const struct bench_c
 		int s = ecs_entity_create_with(w->ops, w->s, types, count, values, &hole);
 		if (s != ECS_OK)
 			rc = bench_fail(r, "creating the entity that leaves a hole returned %s",
-			          ecs_status_name(s));
+			                ecs_status_name(s));
 	}
 	for (uint32_t at = 0; at < n + props && !rc; at++)
 		rc = create_entry(&b, sequence[at]);
@@ -405,7 +405,7 @@ int history_build(struct world *w, const struct history *h, const struct bench_c
 		int s = w->ops->entity_destroy(w->s, hole);
 		if (s != ECS_OK)
 			rc = bench_fail(r, "destroying the entity that leaves a hole returned %s",
-			          ecs_status_name(s));
+			                ecs_status_name(s));
 		out->holes = 1;
 		out->destroyed = 1;
 	}
@@ -522,7 +522,7 @@ int history_check(struct world *w, const struct history *h, const struct populat
 		return 0;
 	if (h->turnover && (out->recycled == 0 || out->holes == 0))
 		return bench_fail(r, "the %s storage has %u recycled ids and %u holes: it should have both",
-		            h->name, out->recycled, out->holes);
+		                  h->name, out->recycled, out->holes);
 	if (!h->shuffle_eighths)
 		return 0;
 	/* the measured entities by index: by_index[index] = i + 1, 0 where none */
@@ -543,7 +543,7 @@ int history_check(struct world *w, const struct history *h, const struct populat
 		if (!rc && pairs && in_order * 2 > pairs)
 			rc = bench_fail(r, "in the %s storage, %u of %u values of type %u follow the value of "
 			             "the entity before in index order: the pool is still in order",
-			          h->name, in_order, pairs, pop->aged[a]);
+			                h->name, in_order, pairs, pop->aged[a]);
 	}
 	/* system 0's order, where it visits the measured entities */
 	struct ecs_iter it;
@@ -560,7 +560,7 @@ int history_check(struct world *w, const struct history *h, const struct populat
 		if (visited >= CHECK_MIN_ENTITIES && ascending * 2 > visited)
 			rc = bench_fail(r, "in the %s storage, system 0 visits %u of %u entities right after "
 			             "the one of the index before: it still walks in index order",
-			          h->name, ascending, visited);
+			                h->name, ascending, visited);
 	}
 	free(by_index);
 	return rc;

@@ -84,15 +84,15 @@ struct spawn_plan {
 
 /* The spawn plan of history h for n entities of the k types in `set` (values from v). */
 int history_spawn_plan_make(struct spawn_plan *p, const struct history *h, const struct bench_case *c,
-                    const uint32_t *set, uint32_t k, const struct values *v, uint64_t stream,
-                    struct bench_result *r);
+                            const uint32_t *set, uint32_t k, const struct values *v, uint64_t stream,
+                            struct bench_result *r);
 void history_spawn_plan_free(struct spawn_plan *p);
 /* Creates the plan's n entities (timed: nothing here decides or makes a value). */
 int history_spawn_planned(struct world *w, const struct spawn_plan *p, ecs_entity *handles,
-                  struct bench_result *r);
+                          struct bench_result *r);
 /* Destroys them in the plan's order (timed). */
 int history_despawn_planned(struct world *w, const struct spawn_plan *p, const ecs_entity *handles,
-                    struct bench_result *r);
+                            struct bench_result *r);
 /* Entity i's kind (0, 1 or 2: how many types of its kind's own beyond S it has), for the floor. */
 uint32_t history_spawn_plan_kind(const struct spawn_plan *p, uint32_t i);
 /* The value every entity gets for a type of its kind's own. */
@@ -152,8 +152,8 @@ struct history_kinds_population {
 	uint64_t seed;
 };
 void history_kinds_population(struct population *pop, struct history_kinds_population *kp,
-                      const struct history *h, const struct bench_case *c, const uint32_t *set,
-                      uint32_t k);
+                              const struct history *h, const struct bench_case *c, const uint32_t *set,
+                              uint32_t k);
 
 /*
  * The checks of a lived-in storage, through the interface (run by the first process, untimed):

@@ -68,7 +68,7 @@ static int parallel_iterate_setup(struct run *run)
 	run->expected = c->entities;
 	if (c->threads > 1 && !c->ops->system_iter_split)
 		return bench_fail(run->r, "%s has no system_iter_split: its pass cannot be split in %u parts",
-		            c->ops->name, c->threads);
+		                  c->ops->name, c->threads);
 	/* iterate's storage, under the row's history, with iterate's decisions */
 	if (history_world(run, workloads_sweep_types, c->k, HISTORY_STREAM_ITERATE))
 		return -1;
@@ -86,7 +86,7 @@ static int parallel_iterate_execute(struct run *run)
 		int rc = parallel_system_pass(pool, w->ops, w->s, 0, update_visit, &u, &n);
 		if (rc != ECS_OK)
 			return bench_fail(run->r, "system_iter_split in %u parts returned %s",
-			            parallel_pool_threads(pool), ecs_status_name(rc));
+			                  parallel_pool_threads(pool), ecs_status_name(rc));
 		visited += n;
 	}
 	measure_clobber();

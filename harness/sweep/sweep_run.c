@@ -45,7 +45,7 @@ static void check_histories(struct options *o, bool named)
 				len += (size_t)snprintf(own + len, sizeof own - len, "%s%s", len ? ", " : "",
 				                        histories[j].name);
 		options_usage_error("workload '%s' has none of the histories asked for (its own: %s)", w->name,
-		            own);
+		                    own);
 	}
 	o->workload_count = kept;
 	if (!kept)
@@ -83,11 +83,11 @@ static void check_entity_limits(const struct options *o)
 				{
 					if (w->history == WORKLOAD_FIXED)
 						options_usage_error("%s at --scale %g would hold %" PRIu64 " entities at once, "
-						            "more than the interface's %u",
-						            w->name, o->scale, peak, ECS_MAX_ENTITIES);
+						                    "more than the interface's %u",
+						                    w->name, o->scale, peak, ECS_MAX_ENTITIES);
 					options_usage_error("%s under history %s at N = %u would hold %" PRIu64
-					            " entities at once, more than the interface's %u", w->name,
-					            o->histories[h]->name, n, peak, ECS_MAX_ENTITIES);
+					                    " entities at once, more than the interface's %u", w->name,
+					                    o->histories[h]->name, n, peak, ECS_MAX_ENTITIES);
 				}
 			}
 		}

@@ -32,7 +32,7 @@ enum {
 static int check(struct run *run, int rc, const char *what, uint32_t i)
 {
 	return rc == ECS_OK ? 0 : bench_fail(run->r, "%s (entity %u) returned %s", what, i,
-	                               ecs_status_name(rc));
+	                                     ecs_status_name(rc));
 }
 
 /* What a round-based test leaves: every handle of its last round dead, system 0 empty. */
@@ -86,7 +86,7 @@ static int add_execute(struct run *run)
 {
 	for (uint32_t j = 0; j < run->inner; j++)
 		if (world_spawn_adding(&run->worlds[j], run->c->entities, varkor_types, VARKOR_TYPES,
-		                 run->c->values, run->handles, run->r))
+		                       run->c->values, run->handles, run->r))
 			return -1;
 	return 0;
 }
@@ -96,7 +96,7 @@ static int add_finish(struct run *run)
 	if (!run->verify)
 		return 0;
 	return world_checksum_values(last_world(run), run->c->entities, varkor_types, VARKOR_TYPES,
-	                       run->handles, &run->r->checksum, run->r);
+	                             run->handles, &run->r->checksum, run->r);
 }
 
 /* AddWriteDelete: creates 2,000 members, adds the same 4 components to each, writes values to
@@ -138,7 +138,7 @@ static int add_write_delete_finish(struct run *run)
 		return 0;
 	if (check_all_dead(run, w, n) || add_write_delete_round(run, w) ||
 	    world_checksum_values(w, n, varkor_types, VARKOR_TYPES, run->handles, &run->r->checksum,
-	                    run->r))
+	                          run->r))
 		return -1;
 	return world_despawn(w, n, run->handles, run->r);
 }
@@ -199,7 +199,7 @@ static int distributed_finish(struct run *run)
 		return 0;
 	if (check_all_dead(run, w, n) || distributed_round(run, w) ||
 	    world_checksum_values(w, n, varkor_types, VARKOR_TYPES, run->handles, &run->r->checksum,
-	                    run->r))
+	                          run->r))
 		return -1;
 	return world_despawn(w, n, run->handles, run->r);
 }
@@ -311,7 +311,7 @@ static int relationship_finish(struct run *run)
 		return 0;
 	if (check_all_dead(run, w, n) || relationship_round(run, w) ||
 	    world_checksum_values(w, n, varkor_types, VARKOR_TYPES, run->handles, &run->r->checksum,
-	                    run->r))
+	                          run->r))
 		return -1;
 	uint64_t h = run->r->checksum;
 	for (uint32_t i = 0; i < n; i++) {
@@ -376,7 +376,7 @@ static int random_script(struct run *run, struct random_state *st)
 				uint32_t bits = (uint32_t)rng_next(&g) & ((1u << VARKOR_TYPES) - 1);
 				if (live >= RANDOM_MAX_LIVE || live >= ECS_MAX_ENTITIES)
 					return bench_fail(run->r, "more than %u members alive: use a smaller --scale",
-					            live);
+					                  live);
 				st->script[n++] = RANDOM_OP(RANDOM_CREATE, bits, live++);
 			} else {
 				WRITE_RANDOM();
@@ -487,7 +487,7 @@ static int random_finish(struct run *run)
 	if (!run->verify)
 		return 0;
 	if (world_checksum_values(w, st->live, varkor_types, VARKOR_TYPES, run->handles, &run->r->checksum,
-	                    run->r))
+	                          run->r))
 		return -1;
 	run->r->checksum = world_hash_bytes(run->r->checksum, &st->live, sizeof st->live);
 	return 0;

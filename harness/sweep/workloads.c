@@ -31,7 +31,7 @@ static int spawn_setup(struct run *run, uint64_t stream)
 	if (!(run->spawn = calloc(1, sizeof *run->spawn)))
 		return bench_fail(run->r, "out of memory in the harness");
 	return history_spawn_plan_make(run->spawn, c->history, c, workloads_sweep_types, c->k, c->values, stream,
-	                       run->r);
+	                               run->r);
 }
 
 /* create ------------------------------------------------------------------------------- */
@@ -63,7 +63,7 @@ static int create_finish(struct run *run)
 		return 0;
 	struct world *last = &run->worlds[run->worlds_open - 1];
 	return world_checksum_values(last, run->c->entities, workloads_sweep_types, run->c->k, run->handles,
-	                       &run->r->checksum, run->r);
+	                             &run->r->checksum, run->r);
 }
 
 /* iterate ------------------------------------------------------------------------------ */
@@ -88,7 +88,7 @@ int workloads_check_visited(struct run *run)
 	uint64_t expected = run->expected * run->inner;
 	if (run->visited != expected)
 		return bench_fail(run->r, "the system visited %llu entities, expected %llu",
-		            (unsigned long long)run->visited, (unsigned long long)expected);
+		                  (unsigned long long)run->visited, (unsigned long long)expected);
 	return 0;
 }
 
@@ -99,7 +99,7 @@ int workloads_iterate_finish(struct run *run)
 	if (!run->verify)
 		return 0;
 	return world_checksum_values(&run->world, c->entities, workloads_sweep_types, c->k, run->handles,
-	                       &run->r->checksum, run->r);
+	                             &run->r->checksum, run->r);
 }
 
 /* churn -------------------------------------------------------------------------------- */
@@ -141,7 +141,7 @@ static int churn_finish(struct run *run)
 		return bench_fail(run->r, "the system still visits entities after all were destroyed");
 	if (history_spawn_planned(w, run->spawn, run->handles, run->r) ||
 	    world_checksum_values(w, c->entities, workloads_sweep_types, c->k, run->handles, &run->r->checksum,
-	                    run->r))
+	                          run->r))
 		return -1;
 	if (world_system_pass(w, c->k) != c->entities)
 		return bench_fail(run->r, "after reuse the system does not visit every entity");
@@ -172,13 +172,13 @@ static int add_remove_execute(struct run *run)
 			                            velocity + i * size);
 			if (rc != ECS_OK)
 				return bench_fail(run->r, "adding Velocity to entity %u returned %s", i,
-				            ecs_status_name(rc));
+				                  ecs_status_name(rc));
 		}
 		for (uint32_t i = 0; i < n; i++) {
 			int rc = ops->component_remove(w->s, run->handles[i], COMP_VELOCITY);
 			if (rc != ECS_OK)
 				return bench_fail(run->r, "removing Velocity from entity %u returned %s", i,
-				            ecs_status_name(rc));
+				                  ecs_status_name(rc));
 		}
 	}
 	return 0;
@@ -193,7 +193,7 @@ static int add_remove_finish(struct run *run)
 	uint32_t types[COMP_MAX_K + 1] = {COMP_VELOCITY}; /* must be absent everywhere */
 	memcpy(types + 1, resident_types, c->k * sizeof *types);
 	return world_checksum_values(&run->world, c->entities, types, c->k + 1, run->handles,
-	                       &run->r->checksum, run->r);
+	                             &run->r->checksum, run->r);
 }
 
 /* get ---------------------------------------------------------------------------------- */
@@ -252,7 +252,7 @@ static int get_finish(struct run *run)
 	if (!run->verify)
 		return 0;
 	if (world_checksum_values(&run->world, c->entities, workloads_sweep_types, c->k, run->handles,
-	                    &run->r->checksum, run->r))
+	                          &run->r->checksum, run->r))
 		return -1;
 	run->r->checksum = world_hash_bytes(run->r->checksum, &run->sum, sizeof run->sum);
 	return 0;
@@ -353,7 +353,7 @@ static int fragmented_finish(struct run *run)
 		return 0;
 	static const uint32_t types[2] = {COMP_POSITION, COMP_VELOCITY};
 	return world_checksum_values(&run->world, run->c->entities, types, 2, run->handles,
-	                       &run->r->checksum, run->r);
+	                             &run->r->checksum, run->r);
 }
 
 /* --- the table ------------------------------------------------------------------------- */

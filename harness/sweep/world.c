@@ -55,7 +55,7 @@ void world_value_fill(uint64_t seed, uint32_t t, uint64_t i, uint64_t round, voi
 }
 
 int world_values_make(struct values *v, uint32_t n, uint64_t seed, uint64_t round,
-                uint32_t component_size)
+                      uint32_t component_size)
 {
 	memset(v, 0, sizeof *v);
 	struct bench_case c = {.component_size = component_size};
@@ -156,7 +156,7 @@ int world_open(const struct bench_case *c, struct world *w, struct bench_result 
  * the previous ones (value_of, out of line, reloaded the table for each: 8 instructions a value,
  * a third of the floor's whole work per entity), and the method is looked up once. */
 int world_spawn(struct world *w, uint32_t n, const uint32_t *types, uint32_t ntypes,
-          const struct values *v, ecs_entity *handles, struct bench_result *r)
+                const struct values *v, ecs_entity *handles, struct bench_result *r)
 {
 	const struct ecs_ops *ops = w->ops;
 	int (*create_with)(ecs_storage *, const uint32_t *, uint32_t, const void *const *,
@@ -183,7 +183,7 @@ int world_spawn(struct world *w, uint32_t n, const uint32_t *types, uint32_t nty
 }
 
 int world_spawn_adding(struct world *w, uint32_t n, const uint32_t *types, uint32_t ntypes,
-                 const struct values *v, ecs_entity *handles, struct bench_result *r)
+                       const struct values *v, ecs_entity *handles, struct bench_result *r)
 {
 	const struct ecs_ops *ops = w->ops;
 	for (uint32_t i = 0; i < n; i++) {
@@ -213,7 +213,7 @@ int world_despawn(struct world *w, uint32_t n, const ecs_entity *handles, struct
 }
 
 int world_write_components(struct world *w, ecs_entity e, uint32_t types, const struct values *writes,
-                     uint32_t i, struct bench_result *r)
+                           uint32_t i, struct bench_result *r)
 {
 	for (uint32_t t = 0; t < types; t++) {
 		void *p;
@@ -268,7 +268,7 @@ uint64_t world_hash_bytes(uint64_t h, const void *p, size_t n)
 }
 
 int world_checksum_values(struct world *w, uint32_t n, const uint32_t *types, uint32_t ntypes,
-                    const ecs_entity *handles, uint64_t *out, struct bench_result *r)
+                          const ecs_entity *handles, uint64_t *out, struct bench_result *r)
 {
 	UNTIMED_ONLY("checksum_values");
 	uint64_t h = CHECKSUM_START;

@@ -66,10 +66,10 @@ void world_close(struct world *w);
 /* Creates n entities, each with the types listed (values from v, in creation order), each in
  * one call (entity_create_with: an archetype storage places it in its table at once). */
 int world_spawn(struct world *w, uint32_t n, const uint32_t *types, uint32_t ntypes,
-          const struct values *v, ecs_entity *handles, struct bench_result *r);
+                const struct values *v, ecs_entity *handles, struct bench_result *r);
 /* The same, as Varkor's refactor post does it: entity_create, then component_add for each type. */
 int world_spawn_adding(struct world *w, uint32_t n, const uint32_t *types, uint32_t ntypes,
-                 const struct values *v, ecs_entity *handles, struct bench_result *r);
+                       const struct values *v, ecs_entity *handles, struct bench_result *r);
 /* Tells the storage n entities are coming (ecs_reserve), as a game that knows its level's
  * size would; untimed. */
 int world_reserve(struct world *w, uint32_t n, struct bench_result *r);
@@ -78,7 +78,7 @@ int world_despawn(struct world *w, uint32_t n, const ecs_entity *handles, struct
  * `types` types: one component_get each (ECS_ERR_NO_COMPONENT: the entity lacks it) and a
  * plain copy, no value made inside the caller's timed region. */
 int world_write_components(struct world *w, ecs_entity e, uint32_t types, const struct values *writes,
-                     uint32_t i, struct bench_result *r);
+                           uint32_t i, struct bench_result *r);
 
 /* One pass of system 0 (Position += Velocity * dt, ...) over k components; returns the
  * number of entities visited, UINT64_MAX if the iteration could not begin. */
@@ -91,7 +91,7 @@ uint64_t world_hash_bytes(uint64_t h, const void *p, size_t n);
 /* Every value of the listed types of every entity, in creation order, read back through the
  * interface; an entity that lacks one hashes a marker instead. */
 int world_checksum_values(struct world *w, uint32_t n, const uint32_t *types, uint32_t ntypes,
-                    const ecs_entity *handles, uint64_t *out, struct bench_result *r);
+                          const ecs_entity *handles, uint64_t *out, struct bench_result *r);
 
 /* One participant (a backend, or the floor) in one row. */
 struct run {
@@ -129,7 +129,7 @@ void world_run_release(struct run *run);
 
 /* Round 0: the values entities are created with; round 1: those written over them. */
 int world_values_make(struct values *v, uint32_t n, uint64_t seed, uint64_t round,
-                uint32_t component_size);
+                      uint32_t component_size);
 void world_values_free(struct values *v);
 
 /* How the pass runs every workload's participants (bench.h), the scenario's too (workloads.c). */
