@@ -159,18 +159,14 @@ endif
 COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD -- impls harness 2>/dev/null || echo -dirty)
 
 IMPL_SRC := $(wildcard impls/*.c)
-HARNESS_SRC := harness/main.c harness/cli.c harness/plan.c harness/pass.c harness/driver.c \
-	harness/collection.c harness/report.c harness/workloads.c harness/floor.c harness/varkor.c \
-	harness/world.c harness/history.c harness/parallel.c \
-	harness/update.c harness/stats.c harness/alloc.c harness/scenario_file.c \
-	harness/scenario_engine.c harness/scenario_run.c harness/output.c harness/machine.c
-TEST_SRC := tests/conformance.c tests/ops.c tests/model.c harness/alloc.c
+HARNESS_SRC := harness/main.c $(wildcard harness/core/*.c harness/sweep/*.c harness/scenario/*.c)
+TEST_SRC := tests/conformance.c tests/runner.c tests/ops.c tests/model.c harness/core/alloc.c
 # The scenario file layer's own test program (it needs no backend).
-SCENARIO_TEST_SRC := tests/scenario_file.c harness/scenario_file.c
+SCENARIO_TEST_SRC := tests/scenario_file.c tests/runner.c harness/scenario/scenario_file.c
 # The scenario engine's test program: every backend, the floor and the harness alone. With the
 # harness but its main: a parallel system's pass runs on parallel.c's pool, which comes with the
 # parallel-iterate workload and what it needs.
-ENGINE_TEST_SRC := tests/scenario_engine.c $(filter-out harness/main.c,$(HARNESS_SRC))
+ENGINE_TEST_SRC := tests/scenario_engine.c tests/runner.c $(filter-out harness/main.c,$(HARNESS_SRC))
 
 # Variants: the optimised build, and the sanitizer builds the tests also run: ASan+UBSan, and
 # ThreadSanitizer for the parallel pass (gcc's, libtsan; scripts/deps.sh checks for it).
@@ -179,7 +175,7 @@ TSAN_FLAGS := -O1 -fsanitize=thread -fno-omit-frame-pointer
 
 objs = $(patsubst %.c,$(1)/%.o,$(2))
 
-FUZZ_SRC := tests/fuzz.c tests/ops.c tests/model.c harness/alloc.c
+FUZZ_SRC := tests/fuzz.c tests/runner.c tests/ops.c tests/model.c harness/core/alloc.c
 FUZZ_BIN := build/fuzz/fuzz
 FUZZ_SECONDS ?= 60
 
@@ -195,7 +191,7 @@ ASAN_REPLAY_BIN := build/asan/fuzz_replay
 CHECK_BIN := build/check/ecsbench
 # make compare and make repeat
 COMPARE_BIN := build/ecsbench-compare
-COMPARE_SRC := harness/compare.c harness/csvread.c harness/stats.c harness/machine_compare.c
+COMPARE_SRC := $(wildcard harness/compare/*.c) harness/core/stats.c
 CHECK_FLAGS := -DECSB_CHECK_TIMED
 SCENARIO_TEST_BIN := build/scenario_file
 ASAN_SCENARIO_TEST_BIN := build/asan/scenario_file
@@ -204,7 +200,7 @@ ASAN_ENGINE_TEST_BIN := build/asan/scenario_engine
 # The parallel pass on every backend under ThreadSanitizer (tests/parallel.c, with the harness
 # but its main), and the harness itself, for a short parallel-iterate run (tests/run.sh).
 TSAN_TEST_BIN := build/tsan/parallel
-TSAN_TEST_SRC := tests/parallel.c tests/ops.c tests/model.c $(filter-out harness/main.c,$(HARNESS_SRC))
+TSAN_TEST_SRC := tests/parallel.c tests/runner.c tests/ops.c tests/model.c $(filter-out harness/main.c,$(HARNESS_SRC))
 TSAN_BIN := build/tsan/ecsbench
 
 .PHONY: all deps deps-fuzz deps-tsan deps-valgrind deps-plots deps-browser bench bench-locked reference plots cachegrind profile table answer \
@@ -222,7 +218,7 @@ build/.flags: FORCE | deps
 build/.commit: FORCE
 	$(Q)mkdir -p build
 	$(Q)echo '$(COMMIT)' | cmp -s - $@ || echo '$(COMMIT)' > $@
-build/harness/report.o build/harness/scenario_run.o: build/.commit
+build/harness/core/report.o build/harness/scenario/scenario_run.o: build/.commit
 build/cachegrind/.flags: FORCE | deps deps-valgrind
 	$(Q)mkdir -p build/cachegrind
 	$(Q)echo '$(ALL_CFLAGS) $(CG_FLAGS) $(COMMIT)' | cmp -s - $@ || echo '$(ALL_CFLAGS) $(CG_FLAGS) $(COMMIT)' > $@
@@ -316,7 +312,7 @@ $(ASAN_ENGINE_TEST_BIN): $(call objs,build/asan,$(ENGINE_TEST_SRC) $(IMPL_SRC))
 	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $^ -o $@ $(LDLIBS)
 
 # The fuzzer is built with clang: libFuzzer is clang's.
-$(FUZZ_BIN): $(FUZZ_SRC) $(IMPL_SRC) $(wildcard impls/*.h tests/*.h harness/*.h) | deps-fuzz
+$(FUZZ_BIN): $(FUZZ_SRC) $(IMPL_SRC) $(wildcard impls/*.h tests/*.h harness/*/*.h) | deps-fuzz
 	@mkdir -p build/fuzz
 	@$(if $(Q),echo "  CLANG   $@")
 	$(Q)clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \

@@ -1,10 +1,11 @@
 /*
- * main.c: build/ecsbench. Checks every option before anything runs (cli.c), takes the output's
- * lock (output.c), plans the row groups (plan.c), has them measured in separate processes
- * (driver.c, pass.c), and writes the CSV and its raw samples (report.c) through temporary files
- * renamed at the end (output.c), so that an interrupted or failed run never leaves half a file,
- * a run with no good row never replaces the previous results, and a run that does moves them
- * into previous/ instead of destroying them.
+ * main.c: build/ecsbench. Reads the command line (cli.c), looks up the kind of run it asks for
+ * in the table below (run_kind.h: the workload sweep or a scenario run), which checks its
+ * options and makes the plan; takes the output's lock (output.c), has the plan measured in
+ * separate processes (driver.c, pass.c, collection.c), and has the kind write the CSV and its
+ * raw samples through temporary files renamed at the end (output.c), so that an interrupted or
+ * failed run never leaves half a file, a run with no good row never replaces the previous
+ * results, and a run that does moves them into previous/ instead of destroying them.
  *
  * Exit status: 0 all rows ran and agree; 1 a row failed, checksums disagree or a process died
  * (rows that ran are still written, so the evidence is kept, unless a process died); 2 bad
@@ -19,14 +20,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "driver.h"
-#include "output.h"
-#include "scenario_run.h"
-#include "stats.h"
+#include "core/cli.h"
+#include "core/driver.h"
+#include "core/measure.h"
+#include "core/output.h"
+#include "core/run_kind.h"
+#include "core/stats.h"
+#include "scenario/scenario_run.h"
+#include "sweep/sweep_run.h"
 
-extern volatile pid_t driver_child;
-extern char driver_pinning[];
-extern const char *driver_malloc_mode;
+/* The kinds of run, the first that the command line asks for wins: the sweep takes any. */
+static const struct run_kind *const run_kinds[] = {&scenario_run_kind, &sweep_run_kind};
 
 static void append_text(char *buf, size_t *len, const char *text)
 {
@@ -37,8 +41,7 @@ static void append_text(char *buf, size_t *len, const char *text)
 /* Stops the child, removes the temporary files and the lock, says so; async-signal-safe. */
 static void on_signal(int sig)
 {
-	if (driver_child > 0)
-		kill(driver_child, SIGKILL);
+	driver_stop();
 	output_on_signal();
 	char msg[256];
 	size_t len = 0;
@@ -67,31 +70,27 @@ static void warn_intervals(uint32_t processes)
 		                "freedom (%.2f standard errors each side, where 5 processes have %.2f), so "
 		                "intervals are wide and themselves unsure; --processes 5 or more "
 		                "(make bench PROCESSES=5) for intervals to read\n",
-		        t975(1), t975(4));
-}
-
-static unsigned good_rows(const struct collection *c)
-{
-	unsigned n = 0;
-	for (uint32_t g = 0; g < c->plan->count; g++)
-		for (uint32_t p = 0; p < c->plan->groups[g].participants; p++) {
-			const struct row_data *d = &c->rows[(size_t)g * c->plan->max_participants + p];
-			n += !d->failed && d->done[c->processes_done ? c->processes_done - 1 : 0];
-		}
-	return n;
+		        stats_t975(1), stats_t975(4));
 }
 
 int main(int argc, char **argv)
 {
 	struct options o;
-	options_parse(argc, argv, &o);
+	const struct cli_tables names = {&sweep_workload_names, &sweep_history_names};
+	cli_parse(argc, argv, &names, &o);
+	const struct run_kind *kind = run_kinds[0];
+	for (size_t i = 0; !kind->chosen(&o); i++)
+		kind = run_kinds[i + 1];
+	kind->options(&o);
+	if (o.child_pass < 0)
+		cli_check_output(&o);
 	struct plan plan;
-	if (plan_make(&o, &plan)) {
+	if (kind->plan_make(&o, &plan)) {
 		fprintf(stderr, "ecsbench: out of memory\n");
 		return 1;
 	}
 	if (o.child_pass >= 0)
-		return child_main(&o, &plan);
+		return driver_child_main(&o, &plan);
 
 	/* The lock and the files are taken now, so that a run already writing this output, or an
 	 * output that cannot be written, is found before the run, not after it. */
@@ -115,23 +114,21 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	c.tty = isatty(STDERR_FILENO);
-	uint64_t start = now_ns();
-	if (drive(&o, &plan, &c)) {
+	uint64_t start = measure_now_ns();
+	if (driver_run(&o, &plan, &c)) {
 		output_discard(&out);
 		fprintf(stderr, "ecsbench: nothing was written; %s was left as it was\n", o.output);
 		return 1;
 	}
-	unsigned rows = good_rows(&c);
+	unsigned rows = collection_good_rows(&c);
 	if (rows == 0) {
 		output_discard(&out);
 		fprintf(stderr, "ecsbench: no row ran to its end; %s was left as it was\n", o.output);
 		return 1;
 	}
-	/* The CSV's own rows: a scenario has one per participant and phase of each point. */
-	int written = o.scenario
-	                  ? scenario_report_write(&c, csv, samples_file, driver_pinning,
-	                                          driver_malloc_mode)
-	                  : report_write(&c, csv, samples_file, driver_pinning, driver_malloc_mode);
+	/* The CSV's own rows, the kind's: a scenario has one per participant and phase of each
+	 * point. */
+	int written = kind->report_write(&c, csv, samples_file);
 	if (written < 0) {
 		output_discard(&out);
 		fprintf(stderr, "ecsbench: nothing was written; %s was left as it was\n", o.output);
@@ -148,7 +145,7 @@ int main(int argc, char **argv)
 	}
 	fprintf(stderr, "ecsbench: wrote %s: %d row%s from %u process%s in %.1f s", o.output, written,
 	        written == 1 ? "" : "s", c.processes_done, c.processes_done == 1 ? "" : "es",
-	        (double)(now_ns() - start) / 1e9);
+	        (double)(measure_now_ns() - start) / 1e9);
 	if (c.failures || c.mismatches)
 		fprintf(stderr, "; %u rows failed, %u checksum mismatches", c.failures, c.mismatches);
 	fputc('\n', stderr);

@@ -417,7 +417,7 @@ static int family_create(const struct ecs_config *cfg, const struct ecs_allocato
  * Grows the two per-entity arrays to hold at least need indices, each by realloc, doubling (so
  * whatever is copied adds up to less than the final size). Whether a realloc copies is the
  * allocator's business: glibc moves a block it got from mmap (128 KiB and up, by default) by
- * remapping its pages, but the harness turns mmap off (mallopt M_MMAP_MAX 0, harness/main.c,
+ * remapping its pages, but the harness turns mmap off (mallopt M_MMAP_MAX 0, harness/core/pass.c,
  * unless --malloc-default), and then every block is in the heap: realloc extends it in place
  * when it ends the heap, and otherwise copies it. What does hold either way: the new part is
  * not touched here (rows are zeroed as entities take them), so its pages are first touched (on

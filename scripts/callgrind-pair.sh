@@ -11,8 +11,8 @@
 # Method: as scripts/cachegrind.sh (read its header), --reps 1 --warmup 0 --inner 1, the same
 # simulated caches, collection switched on around the timed calls only; but with the floor
 # (no --no-floor), so both run in the same process. The backend's figures are the inclusive
-# cost of the workload's execute function in harness/workloads.c; the floor's are the run's
-# totals minus those. (The floor's own execute in harness/floor.c is not enough: the value
+# cost of the workload's execute function in harness/sweep/workloads.c; the floor's are the run's
+# totals minus those. (The floor's own execute in harness/sweep/floor.c is not enough: the value
 # copies it inlines from world.h are listed by callgrind_annotate under world.h.)
 set -eu
 b=$1 w=$2 n=$3 k=$4 p=${5:-A} bin=${6:-build/cachegrind/ecsbench}
@@ -34,7 +34,7 @@ fn=$(echo "$workload" | tr '-' '_')_execute
 callgrind_annotate --inclusive=yes "$tmp/out" 2>/dev/null | tr -d ',' | sed 's/([^)]*)//g' |
 	awk -v n="$n" -v fn="$fn" -v b="$b" -v w="$w" -v p="$p" '
 	/PROGRAM TOTALS/ { t1 = $1; t2 = $2; t3 = $3; t5 = $5; t6 = $6; t8 = $8; t9 = $9 }
-	$0 ~ "harness/workloads.c:" fn " \\[" && !seen {
+	$0 ~ "harness/sweep/workloads.c:" fn " \\[" && !seen {
 		b1 = $1; b2 = $2; b3 = $3; b5 = $5; b6 = $6; b8 = $8; b9 = $9; seen = 1
 	}
 	END {

@@ -117,7 +117,7 @@ rows() { # rows ANNOTATE-OPTIONS...
 			/file:function$/ { on = 1; next }
 			on && /^-+$/ { next }
 			on && !NF { exit }
-			on && !/\?\?\?:0x|libc-start|libc_start|\(below main\)|ld-linux|^ *\.  |harness\/main\.c:(main|run_group)$|harness\/workloads\.c:run_sample$/ && !seen[$NF]++ && n++ < top {
+			on && !/\?\?\?:0x|libc-start|libc_start|\(below main\)|ld-linux|^ *\.  |harness\/main\.c:main$|harness\/core\/pass\.c:(pass_run|run_group|run_group_apart)$|harness\/sweep\/workloads\.c:run_sample$/ && !seen[$NF]++ && n++ < top {
 				gsub(/\([^)]*\)/, ""); gsub(/,/, "")
 				if (NF != 8) next
 				for (i = 1; i <= 7; i++) if ($i == ".") $i = 0

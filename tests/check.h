@@ -1,7 +1,8 @@
 /*
- * check.h: the test runner's assertions, after libuv's test/task.h: a failed check prints the
- * expression and both values, and returns false from the function it is in, so helpers that
- * return bool stop at the first failure and the test reports it.
+ * check.h: the tests' assertions, after libuv's test/task.h: a failed check prints the
+ * expression and both values (through the shared runner, runner.h), and returns false from the
+ * function it is in, so helpers that return bool stop at the first failure and the test reports
+ * it.
  */
 #ifndef ECSB_CHECK_H
 #define ECSB_CHECK_H
@@ -11,9 +12,7 @@
 #include <stdio.h>
 
 #include "../impls/ecs.h"
-
-void check_failed(const char *file, int line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+#include "runner.h"
 
 #define CHECK(cond)                                                                        \
 	do {                                                                                   \

@@ -195,7 +195,7 @@ else
 fi
 
 # --trace-samples: one line per sample of every participant, from every process (children too),
-# each with its 17 fields, and a line per process (scripts/variation.sh reads them).
+# each with its 17 fields, and a line per process (scripts/studies/variation.sh reads them).
 if "$bin" --backends vector,sparse --workloads create --entities 64 --components 1 --processes 2 \
 	--reps 2 --warmup 1 --inner 3 --trace-samples --output "$tmp/trace.csv" 2>"$tmp/stderr" &&
 	[ "$(grep -c '^ecsbench-trace-process ' "$tmp/stderr")" -eq 2 ] &&

@@ -7,25 +7,13 @@
  *        FILTER: run only tests whose name contains it; -FILTER: skip those.
  *        ECSB_TEST_OPS=N also sets the random test's operation count (default 100000).
  */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../harness/alloc.h"
+#include "../harness/core/alloc.h"
 #include "check.h"
 #include "ops.h"
 
-static const char *current_test;
-
-void check_failed(const char *file, int line, const char *fmt, ...)
-{
-	va_list ap;
-	printf("FAIL %s: %s:%d: ", current_test, file, line);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-}
 
 struct test_profile {
 	const char *name;
@@ -715,7 +703,7 @@ static bool test_create_with_direct(const struct ecs_ops *ops, const struct test
 	CHECK(blocks[0] <= K + 2 + 1 + 2);
 	CHECK(blocks[1] >= blocks[0] + 3 * (K - 1)); /* each intermediate table: 3 blocks or more */
 	printf("note %s: first entity of a %u-type set: %llu allocations (k adds: %llu)\n",
-	       current_test, K, (unsigned long long)blocks[0], (unsigned long long)blocks[1]);
+	       runner_test(), K, (unsigned long long)blocks[0], (unsigned long long)blocks[1]);
 	return true;
 }
 
@@ -788,7 +776,7 @@ static bool test_reserve(const struct ecs_ops *ops, const struct test_profile *p
 	if (ops->reserve)
 		CHECK_STATUS(ops->reserve(NULL, 10), ECS_ERR_INVALID);
 	printf("note %s: %llu allocation calls for the scenario, %llu after reserve(%u)\n",
-	       current_test, (unsigned long long)allocations[0], (unsigned long long)allocations[1],
+	       runner_test(), (unsigned long long)allocations[0], (unsigned long long)allocations[1],
 	       (unsigned)RESERVE_N);
 	return true;
 }
@@ -842,13 +830,13 @@ static bool test_reserve_failure(const struct ecs_ops *ops, const struct test_pr
 			break;
 	}
 	CHECK(failed > 0 || !ops->reserve);
-	printf("note %s: %llu allocation failure points, each survived\n", current_test,
+	printf("note %s: %llu allocation failure points, each survived\n", runner_test(),
 	       (unsigned long long)failed);
 	return true;
 }
 
 /*
- * Systems that exclude types (issue 13): an entity matches when it has every required type and
+ * Systems that exclude types: an entity matches when it has every required type and
  * none of the excluded ones. Systems with one to three excluded types, some excluding a type in
  * an earlier bitset word than any they require (the profile's last type is in the last word),
  * registered before and after the entities; entities that gain and lose excluded types, one at
@@ -1090,7 +1078,7 @@ static bool alloc_failure(const struct ecs_ops *ops, const struct test_profile *
 		TRY(fixture_close(&f));
 	}
 	CHECK(failed > 0);
-	printf("note %s%s: %llu allocation failure points, each survived\n", current_test,
+	printf("note %s%s: %llu allocation failure points, each survived\n", runner_test(),
 	       ops->entity_create_with ? "" : " (create_with's fallback)", (unsigned long long)failed);
 	return true;
 }
@@ -1607,7 +1595,7 @@ static bool test_lived_in(const struct ecs_ops *ops, const struct test_profile *
 	TRY(check_all(&b.f));
 	TRY(lived_compare(&a, &b, 0));
 	printf("note %s: batches (all columns) of the systems of 1, 2, 3 types: pristine %u (%u), "
-	       "%u (%u), %u (%u); lived-in %u (%u), %u (%u), %u (%u)\n", current_test,
+	       "%u (%u), %u (%u); lived-in %u (%u), %u (%u), %u (%u)\n", runner_test(),
 	       batches[0][0], columns[0][0], batches[0][1], columns[0][1], batches[0][2],
 	       columns[0][2], batches[1][0], columns[1][0], batches[1][1], columns[1][1],
 	       batches[1][2], columns[1][2]);
@@ -1818,8 +1806,6 @@ int main(int argc, char **argv)
 		else if (includes < 32)
 			include[includes++] = argv[i];
 	}
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	unsigned passed = 0, failed = 0;
 	char name[128];
 	for (size_t t = 0; t < sizeof tests / sizeof tests[0]; t++) {
 		for (size_t b = 0; b < ecs_backend_count; b++) {
@@ -1835,16 +1821,10 @@ int main(int argc, char **argv)
 					run = run && !strstr(name, exclude[i]);
 				if (!run)
 					continue;
-				current_test = name;
-				if (tests[t].run(ecs_backends[b], tests[t].profiles[p])) {
-					printf("ok   %s\n", name);
-					passed++;
-				} else {
-					failed++;
-				}
+				runner_begin("%s", name);
+				runner_end(tests[t].run(ecs_backends[b], tests[t].profiles[p]));
 			}
 		}
 	}
-	printf("%u passed, %u failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return runner_summary();
 }

@@ -17,23 +17,12 @@
  * distinguishes the second of each pair is drawn from the fixture's generator, not read from
  * the input, so the inputs of the corpus kept their operations when these appeared.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "ops.h"
-
-void check_failed(const char *file, int line, const char *fmt, ...)
-{
-	va_list ap;
-	fprintf(stderr, "fuzz: %s:%d: ", file, line);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 struct input {
 	const uint8_t *data;
@@ -145,6 +134,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	runner_failures_to(stderr, "fuzz");
 	for (size_t b = 0; b < ecs_backend_count; b++) {
 		if (!run(ecs_backends[b], data, size)) {
 			fprintf(stderr, "fuzz: backend %s disagrees with the model\n", ecs_backends[b]->name);

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../harness/alloc.h"
+#include "../harness/core/alloc.h"
 #include "model.h"
 
 struct fixture {

@@ -15,26 +15,14 @@
  * far apart (its threads fall asleep between them) and back to back.
  * Ends with "N passed, N failed".
  */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "../harness/parallel.h"
+#include "../harness/core/parallel.h"
 #include "check.h"
 #include "ops.h"
 
-static const char *current_test;
-
-void check_failed(const char *file, int line, const char *fmt, ...)
-{
-	va_list ap;
-	printf("FAIL %s: %s:%d: ", current_test, file, line);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-}
 
 enum { COMPONENTS = 32, SYSTEMS = 8, N = 3000 };
 
@@ -225,28 +213,13 @@ int main(void)
 		{"parallel-many-sets", test_many_sets},
 		{"parallel-random", test_random},
 	};
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	unsigned passed = 0, failed = 0;
-	char name[128];
 	for (size_t t = 0; t < sizeof tests / sizeof tests[0]; t++) {
 		for (size_t b = 0; b < ecs_backend_count; b++) {
-			snprintf(name, sizeof name, "%s/%s", tests[t].name, ecs_backends[b]->name);
-			current_test = name;
-			if (tests[t].run(ecs_backends[b])) {
-				printf("ok   %s\n", name);
-				passed++;
-			} else {
-				failed++;
-			}
+			runner_begin("%s/%s", tests[t].name, ecs_backends[b]->name);
+			runner_end(tests[t].run(ecs_backends[b]));
 		}
 	}
-	current_test = "parallel-pool";
-	if (test_pool()) {
-		printf("ok   %s\n", current_test);
-		passed++;
-	} else {
-		failed++;
-	}
-	printf("%u passed, %u failed\n", passed, failed);
-	return failed ? 1 : 0;
+	runner_begin("parallel-pool");
+	runner_end(test_pool());
+	return runner_summary();
 }

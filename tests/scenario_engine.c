@@ -11,26 +11,14 @@
  * Ends with "N passed, N failed".
  */
 #include <dirent.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../harness/scenario.h"
-#include "../harness/scenario_engine.h"
+#include "../harness/scenario/scenario.h"
+#include "../harness/scenario/scenario_engine.h"
 #include "check.h"
 
-static const char *current_test;
 static const char *scenario_dir = "scenarios";
-
-void check_failed(const char *file, int line, const char *fmt, ...)
-{
-	va_list ap;
-	printf("FAIL %s: %s:%d: ", current_test, file, line);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-}
 
 static bool parse(struct scenario *sc, const char *text)
 {
@@ -81,7 +69,7 @@ static bool run_participant(const struct scenario *sc, const struct ecs_ops *ops
 		scenario_engine_rest(e);
 	}
 	const double *figures = scenario_engine_figures(e);
-	for (uint32_t p = 0; p < scenario_phase_count(sc) && ok; p++)
+	for (uint32_t p = 0; p < scenario_engine_phase_count(sc) && ok; p++)
 		ok = figures[p] >= 0;
 	if (ok && scenario_engine_checksum(e, checksum, verified)) {
 		printf("     %s: %s\n", ops ? ops->name : "no storage", scenario_engine_error(e));
@@ -512,11 +500,11 @@ static bool test_phase_names(void)
 	TRY(parse(&sc, reaper_text));
 	const char *want[] = {"spawn", "system:move", "system:reaper", "system:after",
 	                      "despawn", "add", "remove", "lookup"};
-	CHECK_EQ(scenario_phase_count(&sc), 8);
+	CHECK_EQ(scenario_engine_phase_count(&sc), 8);
 	CHECK_EQ(scenario_figure_count(&sc), 9);
 	for (uint32_t p = 0; p < 8; p++) {
 		char name[64];
-		scenario_phase_name(&sc, p, name, sizeof name);
+		scenario_engine_phase_name(&sc, p, name, sizeof name);
 		CHECK(strcmp(name, want[p]) == 0);
 	}
 	return true;
@@ -593,17 +581,9 @@ int main(int argc, char **argv)
 		{"parallel-churn-agree", test_parallel_churn_agree},
 		{"parallel-shipped-agree", test_parallel_shipped_agree},
 	};
-	unsigned passed = 0, failed = 0;
 	for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
-		current_test = tests[i].name;
-		if (tests[i].fn()) {
-			printf("ok   scenario-engine/%s\n", tests[i].name);
-			passed++;
-		} else {
-			printf("FAIL scenario-engine/%s\n", tests[i].name);
-			failed++;
-		}
+		runner_begin("scenario-engine/%s", tests[i].name);
+		runner_end(tests[i].fn());
 	}
-	printf("%u passed, %u failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return runner_summary();
 }

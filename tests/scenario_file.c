@@ -11,29 +11,17 @@
  * Ends with "N passed, N failed". Files go to a folder made with mkdtemp, removed at the end.
  */
 #include <dirent.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../harness/scenario.h"
+#include "../harness/scenario/scenario.h"
 #include "check.h"
 
-static const char *current_test;
 static const char *scenario_dir = "scenarios";
 static char tmp_dir[64];
-
-void check_failed(const char *file, int line, const char *fmt, ...)
-{
-	va_list ap;
-	printf("FAIL %s: %s:%d: ", current_test, file, line);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-}
 
 #define CHECK_STR(a, b)                                                                    \
 	do {                                                                                   \
@@ -153,7 +141,7 @@ static bool test_shipped(void)
 		}
 		if (!check_resolved(sc))
 			goto out;
-		/* Sized for a default run over five backends (issue 13): 1e4..1e6 entities. */
+		/* Sized for a default run over five backends: 1e4..1e6 entities. */
 		if (sc->entities_start < 10000 || sc->entities_peak > 1100000) {
 			check_failed(__FILE__, __LINE__, "%s: %llu..%llu entities, outside 1e4..1.1e6", path,
 			             (unsigned long long)sc->entities_start,
@@ -657,7 +645,7 @@ static bool test_bad_files(void)
 		snprintf(want, sizeof want, "bad.ini:%s", bad_cases[i].message);
 		int rc = scenario_parse_string(sc, "bad.ini", bad_cases[i].text, err, sizeof err);
 		if (rc != SCENARIO_ERR_INVALID || strcmp(err, want) != 0) {
-			printf("FAIL %s: case %zu (status %d)\n     got: %s\n    want: %s\n", current_test, i,
+			printf("FAIL %s: case %zu (status %d)\n     got: %s\n    want: %s\n", runner_test(), i,
 			       rc, rc == SCENARIO_OK ? "(no error)" : err, want);
 			ok = false;
 		}
@@ -932,12 +920,12 @@ static bool test_set_bad(void)
 		const struct bad_set *b = &bad_sets[i];
 		int rc = scenario_set(sc, b->key, b->value, err, sizeof err);
 		if (rc != SCENARIO_ERR_INVALID || strcmp(err, b->message) != 0) {
-			printf("FAIL %s: %s = %s (status %d)\n     got: %s\n    want: %s\n", current_test,
+			printf("FAIL %s: %s = %s (status %d)\n     got: %s\n    want: %s\n", runner_test(),
 			       b->key, b->value, rc, rc == SCENARIO_OK ? "(no error)" : err, b->message);
 			ok = false;
 		}
 		if (memcmp(sc, before, sizeof *sc) != 0) {
-			printf("FAIL %s: %s = %s changed the scenario\n", current_test, b->key, b->value);
+			printf("FAIL %s: %s = %s changed the scenario\n", runner_test(), b->key, b->value);
 			ok = false;
 			memcpy(sc, before, sizeof *sc);
 		}
@@ -982,13 +970,13 @@ static bool test_header(void)
 	bool ok = true;
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
 		if (!strstr(text, want[i])) {
-			printf("FAIL %s: missing line: %s", current_test, want[i]);
+			printf("FAIL %s: missing line: %s", runner_test(), want[i]);
 			ok = false;
 		}
 	/* every line a comment */
 	for (const char *line = text; *line; line = strchr(line, '\n') + 1) {
 		if (strncmp(line, "# ", 2) != 0) {
-			printf("FAIL %s: not a comment line: %.60s\n", current_test, line);
+			printf("FAIL %s: not a comment line: %.60s\n", runner_test(), line);
 			ok = false;
 		}
 		if (!strchr(line, '\n'))
@@ -996,7 +984,7 @@ static bool test_header(void)
 	}
 	/* no parallel system: no threads line, the header as before */
 	if (strstr(text, "# threads") || strstr(text, "parallel")) {
-		printf("FAIL %s: a threads line without a parallel system\n", current_test);
+		printf("FAIL %s: a threads line without a parallel system\n", runner_test());
 		ok = false;
 	}
 	if (!ok)
@@ -1098,7 +1086,7 @@ static bool test_damaged_files(void)
 				const char *p = err + 6;
 				if (rc != SCENARIO_ERR_INVALID || strncmp(err, "d.ini:", 6) != 0 ||
 				    !(*p >= '1' && *p <= '9') || !strstr(p, ": ") || strchr(err, '\n')) {
-					printf("FAIL %s: status %d, message: %s\n", current_test, rc, err);
+					printf("FAIL %s: status %d, message: %s\n", runner_test(), rc, err);
 					ok = false;
 				}
 			}
@@ -1162,18 +1150,10 @@ int main(int argc, char **argv)
 		perror("mkdtemp");
 		return 1;
 	}
-	int passed = 0, failed = 0;
 	for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
-		current_test = tests[i].name;
-		if (tests[i].run()) {
-			printf("ok   scenario/%s\n", tests[i].name);
-			passed++;
-		} else {
-			printf("FAIL scenario/%s\n", tests[i].name);
-			failed++;
-		}
+		runner_begin("scenario/%s", tests[i].name);
+		runner_end(tests[i].run());
 	}
 	remove_tmp_dir();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed != 0;
+	return runner_summary();
 }

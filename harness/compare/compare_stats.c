@@ -1,0 +1,479 @@
+/*
+ * compare_stats.c: the statistics of build/ecsbench-compare (compare_stats.h); nothing here
+ * prints. Two runs: per row NEW/OLD with Welch's interval from each row's own interval, the
+ * drift (the median log ratio, and its quartiles), the rows' own movement between runs (a
+ * robust spread), the verdicts with and without the drift. Repeatability: pairs of backends of
+ * a group compared in each run (stats_ratio, stats_ratio_rounds, stats_bootstrap_ratio) and
+ * how run 2 falls against run 1's intervals. --stats: stats_group over each group's samples.
+ *
+ * Costs: a lookup of each row in the other run (csv_find, linear); sorting the log ratios for
+ * the quantiles; a bootstrap of BOOTSTRAP_RESAMPLES per pair of backends in --repeat.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare_stats.h"
+
+#define BOOTSTRAP_RESAMPLES 2000
+
+static const char *const verdict_names[COMPARE_VERDICTS] = {"faster", "slower", "same",
+                                                            "undecided"};
+
+bool compare_is_floor(const struct csv_row *r) { return strcmp(r->backend, "floor") == 0; }
+
+/* The standard error of log(median) from a row's 95% interval, and its degrees of freedom. The
+ * interval is symmetric on a log scale (around the median_ns of the file, or, in a file of an
+ * older ecsbench, around the log medians' mean it was built from): half its log width. */
+static bool log_se(const struct csv_row *r, double *se, double *df)
+{
+	if (isnan(r->ci_high) || isnan(r->ci_low) || r->ci_low <= 0 || r->ci_high <= 0)
+		return false;
+	*df = r->processes >= 2 ? r->processes - 1 : r->reps >= 2 ? r->reps - 1 : 0;
+	if (*df < 1)
+		return false;
+	*se = log(r->ci_high / r->ci_low) / 2 / stats_t975(*df);
+	return true;
+}
+
+static const char *verdict(double low, double high)
+{
+	if (high < 1)
+		return "faster";
+	if (low > 1)
+		return "slower";
+	if (low >= 1 - COMPARE_SAME_MARGIN && high <= 1 + COMPARE_SAME_MARGIN)
+		return "same";
+	return "undecided";
+}
+
+static int compare_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double quantile(double *v, uint32_t n, double q)
+{
+	qsort(v, n, sizeof *v, compare_double);
+	return v[(uint32_t)(q * (n - 1) + 0.5)];
+}
+
+/* The pairs of rows in both runs, each with its log ratio and Welch's interval. */
+static void pair_rows(const struct csv_file *old, const struct csv_file *new_,
+                      struct compare_result *res)
+{
+	for (uint32_t i = 0; i < new_->count; i++) {
+		const struct csv_row *o = csv_find(old, &new_->rows[i]);
+		if (!o || o->median <= 0 || new_->rows[i].median <= 0)
+			continue;
+		struct compare_pair *p = &res->pairs[res->count++];
+		p->old = o;
+		p->new_ = &new_->rows[i];
+		p->log_ratio = log(p->new_->median / o->median);
+		double se_o, df_o, se_n, df_n;
+		if (log_se(o, &se_o, &df_o) && log_se(p->new_, &se_n, &df_n)) {
+			double v = se_o * se_o + se_n * se_n;
+			double df = v * v / (pow(se_o, 4) / df_o + pow(se_n, 4) / df_n);
+			p->half = stats_t975(df < 1 ? 1 : df) * sqrt(v);
+			p->has_interval = true;
+		}
+	}
+}
+
+/*
+ * Rows also move between two runs on their own, beyond the drift and beyond their own
+ * intervals: the machine's state changes what a run costs unevenly (a memory-bound row more
+ * than a compute-bound one), and each run's interval sees only its own processes. That
+ * between-run spread is estimated from the rows themselves, robustly (most rows of two runs
+ * did not change): the median absolute deviation of the drift-adjusted log ratios, scaled to a
+ * standard deviation, less the part the rows' own standard errors explain. The verdicts without
+ * drift add it to each row's uncertainty (a random effect per row).
+ */
+static double between_runs(const struct compare_result *res)
+{
+	double between = 0;
+	uint32_t n = res->count, m = 0;
+	double *dev = calloc(n + 1, sizeof *dev), *se2 = calloc(n + 1, sizeof *se2);
+	for (uint32_t i = 0; i < n && dev && se2; i++)
+		if (res->pairs[i].has_interval) {
+			dev[m] = fabs(res->pairs[i].log_ratio - res->drift);
+			se2[m++] = pow(res->pairs[i].half / 1.96, 2);
+		}
+	if (m >= 8) {
+		double mad = 1.4826 * quantile(dev, m, 0.5), own = quantile(se2, m, 0.5);
+		between = mad * mad > own ? sqrt(mad * mad - own) : 0;
+	}
+	free(dev);
+	free(se2);
+	return between;
+}
+
+/* Each pair's interval and verdicts, counted. */
+static void decide(struct compare_result *res)
+{
+	for (uint32_t i = 0; i < res->count; i++) {
+		struct compare_pair *p = &res->pairs[i];
+		p->ratio = exp(p->log_ratio);
+		p->low = p->high = NAN;
+		p->verdict = p->adjusted = "undecided";
+		if (p->has_interval) {
+			p->low = exp(p->log_ratio - p->half);
+			p->high = exp(p->log_ratio + p->half);
+			p->verdict = verdict(p->low, p->high);
+			double half = sqrt(p->half * p->half + pow(1.96 * res->between, 2));
+			p->adjusted = verdict(exp(p->log_ratio - res->drift - half),
+			                      exp(p->log_ratio - res->drift + half));
+		}
+		for (int k = 0; k < COMPARE_VERDICTS; k++) {
+			res->verdicts[0][k] += strcmp(p->verdict, verdict_names[k]) == 0;
+			res->verdicts[1][k] += strcmp(p->adjusted, verdict_names[k]) == 0;
+		}
+	}
+}
+
+/* The geometric mean of NEW/OLD per backend, in order of first appearance. */
+static void backend_means(struct compare_result *res)
+{
+	for (uint32_t i = 0; i < res->count; i++) {
+		const char *name = res->pairs[i].new_->backend;
+		bool first = true;
+		for (uint32_t j = 0; j < i; j++)
+			first = first && strcmp(res->pairs[j].new_->backend, name) != 0;
+		if (!first)
+			continue;
+		double sum = 0;
+		unsigned m = 0;
+		for (uint32_t j = i; j < res->count; j++)
+			if (strcmp(res->pairs[j].new_->backend, name) == 0) {
+				sum += res->pairs[j].log_ratio;
+				m++;
+			}
+		res->backends[res->backend_count++] = (struct compare_backend){name, exp(sum / m)};
+	}
+}
+
+int compare_runs(const struct csv_file *old, const struct csv_file *new_,
+                 struct compare_result *res)
+{
+	memset(res, 0, sizeof *res);
+	res->pairs = calloc(new_->count + 1, sizeof *res->pairs);
+	res->backends = calloc(new_->count + 1, sizeof *res->backends);
+	double *logs = calloc(new_->count + 1, sizeof *logs);
+	double *floors = calloc(new_->count + 1, sizeof *floors);
+	if (!res->pairs || !res->backends || !logs || !floors) {
+		free(logs);
+		free(floors);
+		compare_result_free(res);
+		return -1;
+	}
+	pair_rows(old, new_, res);
+	uint32_t nf = 0;
+	for (uint32_t i = 0; i < res->count; i++) {
+		logs[i] = res->pairs[i].log_ratio;
+		if (compare_is_floor(res->pairs[i].new_))
+			floors[nf++] = res->pairs[i].log_ratio;
+	}
+	if (res->count) {
+		res->drift = quantile(logs, res->count, 0.5);
+		res->q1 = quantile(logs, res->count, 0.25);
+		res->q3 = quantile(logs, res->count, 0.75);
+		res->has_floor_drift = nf > 0;
+		res->floor_drift = nf ? quantile(floors, nf, 0.5) : NAN;
+		res->between = between_runs(res);
+		decide(res);
+		backend_means(res);
+	}
+	res->only_new = new_->count - res->count;
+	for (uint32_t i = 0; i < old->count; i++)
+		res->only_old += csv_find(new_, &old->rows[i]) == NULL;
+	free(logs);
+	free(floors);
+	return 0;
+}
+
+void compare_result_free(struct compare_result *res)
+{
+	free(res->pairs);
+	free(res->backends);
+	res->pairs = NULL;
+	res->backends = NULL;
+}
+
+/* --- repeatability --------------------------------------------------------------------- */
+
+uint32_t compare_group_end(const struct csv_file *f, uint32_t i)
+{
+	uint32_t j = i + 1;
+	while (j < f->count && csv_same_group(&f->rows[i], &f->rows[j]))
+		j++;
+	return j;
+}
+
+/* The processes two rows of one group share (their samples are processes x reps each). */
+static uint32_t shared_processes(const struct csv_row *x, const struct csv_row *y)
+{
+	return x->processes < y->processes ? x->processes : y->processes;
+}
+
+/* A row's samples as `processes` x `reps` (reps >= its own), NaN where it has none: for the
+ * statistics that pair by round, which need both rows laid out alike. */
+static double *padded(const struct csv_row *r, uint32_t processes, uint32_t reps)
+{
+	double *v = malloc(((size_t)processes * reps + 1) * sizeof *v);
+	if (!v)
+		return NULL;
+	for (uint32_t p = 0; p < processes; p++)
+		for (uint32_t q = 0; q < reps; q++)
+			v[(size_t)p * reps + q] =
+				q < r->reps ? r->samples[(size_t)p * r->reps + q] : NAN;
+	return v;
+}
+
+struct pair_figures {
+	bool ok, rounds_ok, boot_ok;
+	struct stats_ratio ratio;   /* ecsbench's: the ratio of centres, paired by process */
+	double rounds, rounds_low, rounds_high; /* paired by process and round (ecsbench before) */
+	double boot_low, boot_high; /* the hierarchical bootstrap's, paired by process and round */
+};
+
+static void pair_of(const struct csv_row *x, const struct csv_row *y, uint64_t seed,
+                    struct pair_figures *f)
+{
+	memset(f, 0, sizeof *f);
+	if (!x->samples || !y->samples)
+		return;
+	uint32_t processes = shared_processes(x, y), reps = x->reps > y->reps ? x->reps : y->reps;
+	f->ok = stats_ratio(x->samples, x->reps, y->samples, y->reps, processes, 0.95, &f->ratio) &&
+	        f->ratio.has_interval;
+	double *px = padded(x, processes, reps), *py = padded(y, processes, reps);
+	if (px && py) {
+		f->rounds_ok = stats_ratio_rounds(px, py, processes, reps, &f->rounds, &f->rounds_low,
+		                                  &f->rounds_high) &&
+		               f->rounds_high > f->rounds_low;
+		f->boot_ok = stats_bootstrap_ratio(px, py, processes, reps, BOOTSTRAP_RESAMPLES, seed,
+		                                   &f->boot_low, &f->boot_high);
+	}
+	free(px);
+	free(py);
+}
+
+static bool inside(double v, double low, double high)
+{
+	return v >= low && v <= high;
+}
+
+/* Pair x1/y1 of run 1 against x2/y2 of run 2; seed: the bootstrap's for run 1, seed + 1 run 2's. */
+static void repeat_pair(struct repeat_result *r, const struct csv_row *x1, const struct csv_row *y1,
+                        const struct csv_row *x2, const struct csv_row *y2, uint64_t seed)
+{
+	/* Every pair counts, whatever its rows' samples per process: a long run's one sample per
+	 * process against another's three is paired by process. */
+	r->pairs++;
+	r->uneven += x1->reps != y1->reps || x2->reps != y2->reps;
+	struct pair_figures f1, f2;
+	pair_of(x1, y1, seed, &f1);
+	pair_of(x2, y2, seed + 1, &f2);
+	if (f1.rounds_ok && f2.rounds_ok) {
+		r->rounds_covered += inside(f2.rounds, f1.rounds_low, f1.rounds_high);
+		r->rounds_width_sum += log(f1.rounds_high / f1.rounds_low);
+	} else
+		r->rounds_missing++;
+	if (f1.boot_ok && f2.rounds_ok) {
+		r->boot_covered += inside(f2.rounds, f1.boot_low, f1.boot_high);
+		r->boot_width_sum += log(f1.boot_high / f1.boot_low);
+	}
+	if (!f1.ok || !f2.ok) {
+		/* No interval in a run (fewer than two processes in common): not covered. */
+		r->missing_pairs[r->missing_count++] = (struct repeat_pair){.x = x1, .y = y1};
+		r->missing++;
+		return;
+	}
+	const struct stats_ratio *r1 = &f1.ratio, *r2 = &f2.ratio;
+	bool c1 = r1->low > 1 || r1->high < 1, c2 = r2->low > 1 || r2->high < 1;
+	if ((c1 || c2) && (r1->ratio > 1) != (r2->ratio > 1)) {
+		/* a swap that both runs call is a contradiction, one that a run calls a tie a near
+		 * miss */
+		r->swaps[r->swap_count++] =
+			(struct repeat_pair){.x = x1, .y = y1, .r1 = *r1, .r2 = *r2, .both = c1 && c2};
+		r->swaps_both += c1 && c2;
+		r->swapped++;
+	}
+	r->called += c1 || c2;
+	r->called_both += c1 && c2;
+	r->covered += inside(r2->ratio, r1->low, r1->high);
+	r->width_sum += log(r1->high / r1->low);
+}
+
+int compare_repeat(const struct csv_file *a, const struct csv_file *b, struct repeat_result *r)
+{
+	memset(r, 0, sizeof *r);
+	/* at most one entry per pair of rows of a group */
+	size_t most = 1;
+	for (uint32_t i = 0; i < a->count;) {
+		uint32_t end = compare_group_end(a, i);
+		most += (size_t)(end - i) * (end - i);
+		i = end;
+	}
+	r->swaps = calloc(most, sizeof *r->swaps);
+	r->missing_pairs = calloc(most, sizeof *r->missing_pairs);
+	if (!r->swaps || !r->missing_pairs) {
+		compare_repeat_free(r);
+		return -1;
+	}
+	uint64_t seed = 1;
+	for (uint32_t i = 0; i < a->count; i++) {
+		const struct csv_row *x1 = &a->rows[i], *x2 = csv_find(b, x1);
+		if (!x2)
+			continue;
+		r->rows++;
+		/* Each run's row as ecsbench computes it now, from its samples. */
+		struct row_stats s1, s2;
+		stats_row(x1->samples, x1->processes, x1->reps, &s1);
+		stats_row(x2->samples, x2->processes, x2->reps, &s2);
+		r->agree += s1.centre > 0 && fabs(s2.centre / s1.centre - 1) <= 0.05;
+		r->row_covered += s1.has_interval && inside(s2.centre, s1.ci_low, s1.ci_high);
+		if (compare_is_floor(x1))
+			continue;
+		for (uint32_t j = i + 1; j < a->count; j++) {
+			const struct csv_row *y1 = &a->rows[j];
+			if (!csv_same_group(x1, y1) || compare_is_floor(y1))
+				continue;
+			const struct csv_row *y2 = csv_find(b, y1);
+			if (!y2)
+				continue;
+			repeat_pair(r, x1, y1, x2, y2, seed);
+			seed += 2;
+		}
+	}
+	return 0;
+}
+
+void compare_repeat_free(struct repeat_result *r)
+{
+	free(r->swaps);
+	free(r->missing_pairs);
+	r->swaps = r->missing_pairs = NULL;
+}
+
+/* --- --stats ------------------------------------------------------------------------------ */
+
+/* The name of the backend a row is a copy of: "sparse~2" -> "sparse" (build/ecsbench --twin). */
+static size_t base_length(const char *name)
+{
+	return strcspn(name, "~");
+}
+
+/* Whether m[k] is slower than the best m[b] by the uncorrected 95% interval. */
+static bool slower_at_95(const struct stats_member *m, uint32_t k, int b, uint32_t processes)
+{
+	struct stats_ratio plain;
+	return stats_ratio(m[k].samples, m[k].reps, m[b].samples, m[b].reps, processes, 0.95,
+	                   &plain) &&
+	       plain.has_interval && plain.low > 1;
+}
+
+/* A/A: the copies of the best's backend, other than the best itself. */
+static void copies_of_best(const struct csv_file *f, uint32_t i, const struct stats_member *m,
+                           struct restat_group *g)
+{
+	const char *bn = f->rows[i + (uint32_t)g->best].backend;
+	for (uint32_t k = 0; k < g->n; k++) {
+		const char *name = f->rows[i + k].backend;
+		if ((int)k == g->best || !m[k].has_ratio || base_length(name) != base_length(bn) ||
+		    strncmp(name, bn, base_length(bn)) != 0)
+			continue;
+		g->copies++;
+		g->copies_slower += strcmp(m[k].verdict, "slower") == 0;
+		/* the same comparison at 95%, as if the best had been named in advance */
+		g->copies_slower_plain += slower_at_95(m, k, g->best, g->processes);
+	}
+}
+
+int compare_restat(const struct csv_file *f, uint32_t i, uint32_t n, struct stats_member *m,
+                   struct restat_group *g)
+{
+	memset(g, 0, sizeof *g);
+	g->n = n;
+	for (uint32_t k = 0; k < n; k++) {
+		const struct csv_row *r = &f->rows[i + k];
+		g->processes = r->processes > g->processes ? r->processes : g->processes;
+		m[k] = (struct stats_member){.samples = r->samples, .reps = r->reps,
+		                             .candidate = !compare_is_floor(r)};
+	}
+	/* A row measured in fewer processes than its group (it cannot be, in a run that ended
+	 * well) reads as missing the last ones. */
+	g->held = calloc(n, sizeof *g->held);
+	g->slower_plain = calloc(n + 1, sizeof *g->slower_plain);
+	if (!g->slower_plain)
+		return -1;
+	for (uint32_t k = 0; k < n && g->held; k++) {
+		const struct csv_row *r = &f->rows[i + k];
+		if (r->processes >= g->processes || !(g->held[k] = padded(r, g->processes, r->reps)))
+			continue;
+		for (uint32_t p = r->processes; p < g->processes; p++)
+			for (uint32_t q = 0; q < r->reps; q++)
+				g->held[k][(size_t)p * r->reps + q] = NAN;
+		m[k].samples = g->held[k];
+	}
+	g->best = stats_group(m, n, g->processes);
+	/* The best by the pooled median of all samples, as ecsbench chose before. */
+	g->pooled = -1;
+	double pooled_best = 0;
+	for (uint32_t k = 0; k < n; k++) {
+		const struct csv_row *r = &f->rows[i + k];
+		if (compare_is_floor(r) || r->median <= 0)
+			continue;
+		if (g->pooled < 0 || r->median < pooled_best) {
+			g->pooled = (int)k;
+			pooled_best = r->median;
+		}
+	}
+	for (uint32_t k = 0; k < n; k++)
+		if (m[k].has_ratio && (int)k != g->best)
+			g->slower_plain[k] = slower_at_95(m, k, g->best, g->processes);
+	if (g->best >= 0)
+		copies_of_best(f, i, m, g);
+	return 0;
+}
+
+void compare_restat_free(struct restat_group *g)
+{
+	for (uint32_t k = 0; k < g->n && g->held; k++)
+		free(g->held[k]);
+	free(g->held);
+	free(g->slower_plain);
+	g->held = NULL;
+	g->slower_plain = NULL;
+}
+
+void compare_restat_add(struct restat_totals *t, const struct csv_file *f, uint32_t i,
+                        const struct stats_member *m, const struct restat_group *g)
+{
+	t->groups += g->best >= 0;
+	t->pooled_differs += g->best >= 0 && g->pooled >= 0 && g->pooled != g->best;
+	for (uint32_t k = 0; k < g->n; k++) {
+		const struct stats_member *x = &m[k];
+		t->file_noisy += f->rows[i + k].noisy;
+		if (!x->has_ratio)
+			continue;
+		t->rows++;
+		t->best += strcmp(x->verdict, "best") == 0;
+		t->slower += strcmp(x->verdict, "slower") == 0;
+		t->tied += strcmp(x->verdict, "tied") == 0;
+		t->below += x->vs_best.ratio < 1;
+		t->noisy += x->noisy;
+		if ((int)k != g->best) {
+			t->others++;
+			t->others_noisy += x->noisy;
+			t->slower_plain += g->slower_plain[k];
+		}
+	}
+	if (g->best >= 0) {
+		t->aa_groups += g->copies > 0;
+		t->aa_false += g->copies_slower > 0;
+		t->aa_false_plain += g->copies_slower_plain > 0;
+		t->aa_copies += g->copies;
+		t->aa_copies_false += g->copies_slower;
+	}
+}

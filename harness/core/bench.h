@@ -1,0 +1,159 @@
+/*
+ * bench.h: what the harness's layers share (bench.c, profile.c): the profiles, a row as plain
+ * data (struct bench_case in, struct bench_result out), the workload as an ops struct, and the
+ * runner through which the pass drives a row's participants (struct bench_runner, implemented
+ * by the sweep's workloads.c). The pass measures, stats.c summarises, each kind's report
+ * writes.
+ */
+#ifndef ECSB_BENCH_H
+#define ECSB_BENCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../../impls/ecs.h"
+
+/* The profiles of Vigier's post. */
+struct profile {
+	const char *name;
+	uint32_t component_count;
+	uint32_t system_count;
+};
+
+extern const struct profile profiles[];
+extern const size_t profile_count;
+const struct profile *profile_find(const char *name);
+
+/* The component types a workload uses: k = 1, 2 or 3 of them, ids 0, 1, 2. */
+enum { COMP_POSITION = 0, COMP_VELOCITY = 1, COMP_MASS = 2, COMP_MAX_K = 3 };
+
+struct position { float x, y; };
+struct velocity { float x, y; };
+struct mass { float m; };
+
+/* The values the i-th created entity gets for types 0..VALUE_TYPES-1 (world.h), for every
+ * backend alike: made once per row group. */
+struct values {
+	unsigned char *data[4];
+	uint32_t size[4];
+	uint32_t n;
+};
+
+
+struct workload;
+struct cpu_list;
+struct history;
+
+/* One row: a participant (a backend, or the floor when ops is NULL) x workload x N x k. */
+struct bench_case {
+	const struct ecs_ops *ops;
+	const struct workload *workload;
+	const struct profile *profile;
+	uint32_t systems;  /* systems registered: the profile's, or fewer (--systems) */
+	uint32_t entities; /* N */
+	uint32_t k;        /* components per entity */
+	uint32_t component_size; /* bytes of Position and Velocity */
+	uint64_t seed;
+	const struct values *values; /* N entities' values */
+	const struct values *writes; /* the values written over them (Varkor's "write") */
+	bool wall_clock;             /* --clock wall: a workload timing parts of a run uses it too */
+	const void *point;               /* the run kind's own description of the row (a scenario's
+	                                    point: scenario_run.c), or NULL */
+	const struct history *history;   /* what the storage went through (history.h), or NULL */
+	bool harness;                    /* with no ops: the harness alone, not the floor */
+	bool verify;                 /* setup and finish check, finish takes the checksum (the
+	                                first process) */
+	uint32_t threads;            /* T: threads a threaded workload's pass runs on (else 1) */
+	const struct cpu_list *cpus; /* where they run (parallel.h); NULL: not pinned */
+};
+
+/* What one participant's row of one process leaves besides its samples. */
+struct bench_result {
+	uint32_t inner;       /* workload runs per timed sample (small N is repeated) */
+	uint32_t reps;        /* timed samples */
+	uint64_t peak_bytes;  /* peak live bytes of the storage */
+	uint64_t live_bytes;  /* live bytes of the storage when the workload ends */
+	uint64_t allocations; /* allocation calls in the timed region, per run */
+	double reuse;         /* peak bytes after the last round / after the first; 0: no rounds */
+	uint64_t checksum;
+	bool verified;        /* the checksum was computed (the first process only) */
+	char error[200];      /* non-empty: the run failed and the numbers mean nothing */
+};
+
+/*
+ * A workload, in phases, so that the pass can interleave the samples of every backend of a row
+ * (A B C A B C ...): setup once (untimed), then per sample prepare (untimed), execute (timed:
+ * `inner` runs) and end_sample (untimed checks), then finish (untimed: memory figures, and
+ * when run->verify is set the correctness checks and the checksum, which the first process
+ * alone computes).
+ * Each returns 0, or -1 with the result's error set. NULL phases are skipped.
+ */
+struct run;
+struct workload {
+	const char *name;
+	const char *timed; /* what the timed region holds, for --list and the README */
+	/* The floor: the same task over plain arrays, run beside the backends as a row of its own
+	 * (floor.c); NULL: none. */
+	const struct workload *floor;
+	uint32_t fixed_entities; /* not swept over --entities: this many units, times --scale */
+	uint32_t unit_entities;  /* entities per unit (0: 1) */
+	uint32_t rounds;         /* rounds per run over the N entities (0: 1); ns_per_entity is
+	                            per entity per round */
+	/* Each run changes the state the checksum reads (a pass moves every Position): the
+	 * checksum is taken after the first run, when every participant has made exactly one. */
+	bool count_dependent;
+	bool threaded;           /* swept over --threads: a row per thread count T */
+	/* Swept over --history (history.h): WORKLOAD_WORLD builds its storage under each history
+	 * before the clock; WORKLOAD_SPAWNS spawns inside it as the history says (only the
+	 * histories that change spawning are its own); WORKLOAD_FIXED takes none. */
+	enum { WORKLOAD_FIXED, WORKLOAD_WORLD, WORKLOAD_SPAWNS } history;
+	bool k_fixed;            /* not swept over --components: */
+	uint32_t fixed_components; /* entities have this many */
+	/* The most entities alive at once in a run of case c (NULL: c->entities), so that a
+	 * --scale the interface cannot hold is refused before the run. */
+	uint64_t (*peak_entities)(const struct bench_case *c);
+	int (*setup)(struct run *run);
+	int (*prepare)(struct run *run);
+	int (*execute)(struct run *run);
+	int (*end_sample)(struct run *run);
+	int (*finish)(struct run *run);
+	void (*release)(struct run *run); /* frees what setup made beyond struct run's own */
+	/* After a timed sample: its extra figures (a scenario frame's phase times), `count` of
+	 * them; NULL: none. */
+	const double *(*figures)(struct run *run, uint32_t *count);
+};
+
+/* What one sample's timed region took, and (with trace) what the process met during it. */
+struct sample_time {
+	uint64_t wall_ns;     /* CLOCK_MONOTONIC */
+	uint64_t cpu_ns;      /* CLOCK_THREAD_CPUTIME_ID: the thread's time on a CPU */
+	uint64_t allocations; /* allocation calls inside it */
+	long minflt, majflt, nvcsw, nivcsw; /* trace only: page faults, context switches */
+	int cpu;                            /* trace only: the CPU it ended on */
+};
+/*
+ * Driving one participant of a row, as the table the pass reaches it through (plan.h:
+ * plan->runner), so that the measuring core knows a row's participants only by this interface:
+ * workloads.c implements it for every workload, a scenario's included (workloads_runner).
+ * open and setup build the participant (untimed); sample times `inner` runs (with trace, it
+ * also notes what the process met: struct sample_time); figures gives the last timed sample's
+ * extra figures (struct workload's figures) or NULL; finish takes the memory figures and, with
+ * verify, the correctness checks and the checksum.
+ */
+struct bench_runner {
+	int (*values_make)(struct values *v, uint32_t n, uint64_t seed, uint64_t round,
+	                   uint32_t component_size);
+	void (*values_free)(struct values *v);
+	struct run *(*open)(const struct bench_case *c, struct bench_result *r);
+	int (*setup)(struct run *run);
+	int (*sample)(struct run *run, uint32_t inner, struct sample_time *t, bool trace);
+	const double *(*figures)(struct run *run, uint32_t *count);
+	int (*finish)(struct run *run, bool verify);
+	void (*free)(struct run *run);
+};
+
+/* Writes the error into r (printf-style); returns -1, for `return bench_fail(...)`. */
+int bench_fail(struct bench_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

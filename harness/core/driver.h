@@ -1,0 +1,22 @@
+/*
+ * driver.h: the processes of a run (driver.c): P of them, one after the other, each a fresh exec
+ * of this program with its own layout that runs one pass (pass.h), so that the processes of a
+ * group are spread over the whole run; their events come back on a pipe into the collection
+ * (collection.h); progress on stderr.
+ */
+#ifndef ECSB_DRIVER_H
+#define ECSB_DRIVER_H
+
+#include "collection.h"
+#include "options.h"
+#include "plan.h"
+
+/* Runs the processes (or, with --processes 1, the one pass in this process) into c.
+ * Returns 0, or -1 if a process died or the run was stopped (c says nothing complete). */
+int driver_run(const struct options *o, struct plan *plan, struct collection *c);
+/* The body of a child process: one pass, its events written to fd 3. Returns the exit code. */
+int driver_child_main(const struct options *o, struct plan *plan);
+/* Kills the measuring process under way, if any: for a signal handler (async-signal-safe). */
+void driver_stop(void);
+
+#endif

@@ -1,0 +1,535 @@
+/*
+ * pass.c: one process's measurement of every row group of the run (a "pass"), and the setup a
+ * measuring process makes first.
+ *
+ * A group: every participant is set up (untimed: storages made and filled); then, in the first
+ * pass only, one calibration run each decides its sampling (enough runs of the workload in a
+ * sample that the sample lasts SAMPLE_TARGET_NS, for each participant alike in time rather than
+ * in runs; a run far longer than that is one sample per process), which the later passes reuse;
+ * the checksums are taken where every participant has made the same runs (see run_group); then
+ * the warm-up and timed samples, interleaved A B C, B C A, ... from an order shuffled for each
+ * process, so that a drift of the machine hits every participant alike and no participant is
+ * always first; then the untimed checks and checksums. Everything is reported as events
+ * (pass.h); nothing here writes a file.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <malloc.h>
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "measure.h"
+#include "pass.h"
+#include "rng.h"
+
+/*
+ * Pins the process to the CPU it runs on now, so that its samples do not migrate. Not always the
+ * same CPU: the scheduler has just placed this fresh process, usually where it found room, so
+ * two runs at once (or a run and the machine's other work) do not all crowd one CPU, as pinning
+ * to the last CPU did (docs/variation.md). Returns that CPU, or -1 if it is not pinned.
+ */
+static int pin_to_one_cpu(char *note, size_t len)
+{
+	cpu_set_t one;
+	int cpu = sched_getcpu();
+	if (cpu < 0) {
+		snprintf(note, len, "not pinned (sched_getcpu: %s)", strerror(errno));
+		return -1;
+	}
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (sched_setaffinity(0, sizeof one, &one) != 0) {
+		snprintf(note, len, "not pinned (sched_setaffinity: %s)", strerror(errno));
+		return -1;
+	}
+	snprintf(note, len, "pinned to the cpu it started on, %d", cpu);
+	return cpu;
+}
+
+/* "1,0" or "31,0-30": the CPUs of a list in its order, runs of consecutive ones as ranges. */
+static void cpus_text(const struct cpu_list *c, char *buf, size_t len)
+{
+	size_t at = 0;
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < c->count && at < len; i++) {
+		uint32_t j = i;
+		while (j + 1 < c->count && c->cpu[j + 1] == c->cpu[j] + 1)
+			j++;
+		int n = j > i + 1 ? snprintf(buf + at, len - at, "%s%u-%u", i ? "," : "", c->cpu[i],
+		                             c->cpu[j])
+		                  : snprintf(buf + at, len - at, "%s%u", i ? "," : "", c->cpu[i]);
+		if (n < 0)
+			break;
+		at += (size_t)n;
+		if (j > i + 1)
+			i = j;
+	}
+}
+
+void pass_process_setup(const struct options *o, struct plan *plan, char *pinning,
+                        size_t pinning_len, const char **malloc_mode)
+{
+	struct cpu_list *cpus = &plan->cpus;
+	/* Freed memory stays in the process: glibc would otherwise hand every large block back to
+	 * the kernel on free (mmap threshold, trim threshold), and each sample of create or churn
+	 * would then pay the kernel's page faults for memory the previous sample already touched,
+	 * a cost of the machine, not of the storage, and a noisy one. The first touch is paid in
+	 * the warm-up sample. --malloc-default leaves glibc as it is. */
+	*malloc_mode = "glibc defaults (--malloc-default)";
+	if (!o->malloc_default) {
+		bool no_mmap = mallopt(M_MMAP_MAX, 0) == 1;
+		bool no_trim = mallopt(M_TRIM_THRESHOLD, INT_MAX) == 1;
+		*malloc_mode = no_mmap && no_trim
+		                   ? "glibc, mmap off and trim off (mallopt): freed memory stays in "
+		                     "the process and is reused"
+		               : no_mmap ? "glibc, mmap off (mallopt); setting the trim threshold failed"
+		               : no_trim ? "glibc, trim off (mallopt); turning mmap off failed"
+		                         : "glibc; mallopt failed, defaults in effect";
+	}
+	/* The heap offset the driver chose for this process: every block after it sits that many
+	 * bytes further, so that the alignment of the storages' arrays to pages and cache sets
+	 * changes from process to process (driver.c). Kept for the life of the process. */
+	if (o->child_heap_offset) {
+		static void *offset_block;
+		offset_block = malloc(o->child_heap_offset);
+		if (offset_block)
+			memset(offset_block, 0, o->child_heap_offset);
+	}
+	/* The CPUs a threaded row's threads run on: all the process may use, found before it pins
+	 * itself to one of them, which then comes first (thread 0 is this thread). */
+	parallel_cpus_allowed(cpus);
+	snprintf(pinning, pinning_len, "not pinned (--no-pin)");
+	int cpu = o->no_pin ? -1 : pin_to_one_cpu(pinning, pinning_len);
+	if (cpu >= 0 && cpus->count) {
+		parallel_cpus_put_first(cpus, (uint32_t)cpu);
+		cpus->pinned = true;
+	}
+	if (plan->threaded) {
+		size_t used = strlen(pinning);
+		char list[256];
+		cpus_text(cpus, list, sizeof list);
+		if (cpus->pinned)
+			snprintf(pinning + used, pinning_len - used,
+			         "; a parallel row pins its thread t to the t-th of cpus %s (thread 0: "
+			         "the measuring thread)",
+			         list);
+		else
+			snprintf(pinning + used, pinning_len - used,
+			         "; a parallel row's threads are not pinned either");
+	}
+	if (o->trace_samples)
+		fprintf(stderr, "ecsbench-trace-process %d %ld %u %p %s\n",
+		        o->child_pass < 0 ? 1 : o->child_pass + 1, (long)getpid(), o->child_heap_offset,
+		        sbrk(0), pinning);
+}
+
+/* One sample as --trace-samples shows it on stderr (docs/variation.md reads these lines). */
+static void trace_sample(const struct options *o, const struct group *gr, uint32_t pass,
+                         uint32_t p, uint32_t s, uint64_t inner, const struct sample_time *t)
+{
+	fprintf(stderr,
+	        "ecsbench-trace %u %s %s %u %u %d %s %" PRIu64 " %" PRIu64 " %" PRIu64
+	        " %ld %ld %ld %ld %d %" PRIu64 "\n",
+	        pass + 1, plan_participant_name(o, gr, p), gr->workload->name, gr->n, gr->k,
+	        s == UINT32_MAX ? -1 : (int)s,
+	        s == UINT32_MAX ? "calibration" : s < o->warmup ? "warmup" : "timed", inner, t->wall_ns,
+	        t->cpu_ns, t->minflt, t->majflt, t->nvcsw, t->nivcsw, t->cpu, measure_now_ns());
+}
+
+/* A sample's time on the clock the run measures with (--clock). A threaded workload's sample is
+ * always wall time: the measuring thread's CPU time would leave out the other threads' work and
+ * the wait for the slowest of them, which is what a parallel pass costs. */
+static uint64_t sample_ns(const struct options *o, const struct group *gr,
+                          const struct sample_time *t)
+{
+	return o->wall_clock || gr->workload->threaded ? t->wall_ns : t->cpu_ns;
+}
+
+/* --- one group ---------------------------------------------------------------------------- */
+
+/* A single run longer than this (5 samples' worth) is a sample on its own: the participant
+ * takes one timed sample per process (the interval of a row comes from the spread across
+ * processes, not from samples within one), and no warm-up if the run allocates nothing (its
+ * setup already touched its memory, and a cold start is a small part of a run this long). In
+ * the first process its calibration run is its warm-up. */
+#define LONG_RUN_NS (5 * SAMPLE_TARGET_NS)
+
+struct participant {
+	struct bench_case c;
+	struct bench_result r;
+	struct run *run;
+	struct sampling s;
+	uint64_t timed_allocations;
+	double run_ns; /* one run, from the calibration or a warm sample; 0: not known */
+	long warm_faults;  /* page faults in its last warm-up sample (or calibration run) */
+	bool inner_changed; /* its last warm-up sample set another inner count */
+	bool failed;
+};
+
+static void participant_failed(const struct pass_events *ev, uint32_t g, uint32_t p,
+                               struct participant *x)
+{
+	x->failed = true;
+	ev->row(ev->ctx, g, p, &x->r);
+}
+
+static uint32_t inner_for(double run_ns)
+{
+	double inner = run_ns > 0 ? ceil(SAMPLE_TARGET_NS / run_ns) : MAX_INNER;
+	return inner < 1 ? 1 : inner > MAX_INNER ? MAX_INNER : (uint32_t)inner;
+}
+
+/*
+ * Each participant's sampling, from its calibration run (one cold run): enough runs in a sample
+ * that it lasts SAMPLE_TARGET_NS, every participant alike in time rather than in runs, so that a
+ * backend 100 times slower than the fastest does not make every sample of the group 100 times
+ * longer. (The runs then differ between participants; the checksums stay comparable because
+ * they are taken after the same work: see pass_run.) --inner fixes the runs for all.
+ */
+static void decide_sampling(const struct options *o, struct participant *x, uint64_t calls)
+{
+	x->s.warmup = o->warmup;
+	x->s.reps = o->reps;
+	if (o->inner) {
+		x->s.inner = o->inner;
+		return;
+	}
+	x->s.inner = inner_for(x->run_ns);
+	if (x->run_ns > LONG_RUN_NS) {
+		x->s.reps = 1;
+		if (calls == 0)
+			x->s.warmup = 0;
+	}
+}
+
+/* Warm-up samples a participant takes in this process: its plan's, but in the first process a
+ * long run's calibration run already was one. Not where the runs per sample are fixed (--inner,
+ * a scenario's frames): there every participant must make the same runs, since a workload whose
+ * state each run changes (a scenario's frames) is verified at the end. */
+static uint32_t warmups_here(const struct options *o, const struct participant *x, bool first)
+{
+	if (first && o->inner == 0 && x->run_ns > LONG_RUN_NS && x->s.warmup > 0)
+		return x->s.warmup - 1;
+	return x->s.warmup;
+}
+
+/*
+ * More warm-up where the last one was not yet the steady state: a sample that still took page
+ * faults (the heap growing into memory no sample had touched: with glibc keeping what is freed,
+ * the next sample finds it touched), or whose run count the warm-up just changed (create opens
+ * a storage per run). Sparse's create at N = 2^20, k = 2 in a fresh process: the calibration run
+ * 10,859 faults, the first warm sample 2,667 (21 ms), the next none (16 ms): with one warm-up
+ * the timed sample paid the heap's growth, a cost of the process's history, not of the
+ * storage. Not where every participant must make the same runs (--inner, a scenario's frames).
+ */
+#define SETTLED_FAULTS 8 /* page faults (32 KiB first touched) a settled sample may take */
+#define MAX_EXTRA_WARMUP 4
+
+/* One group being measured in this process: its participants and what they share. */
+struct group_run {
+	const struct options *o;
+	const struct plan *plan;
+	const struct group *gr;
+	const struct bench_runner *rn;
+	const struct pass_events *ev;
+	const uint32_t *order; /* the participants' order in this process */
+	uint32_t pass, g, np;
+	bool first;            /* the first process: it calibrates and verifies */
+	bool verified_early;   /* the checksums were taken after the calibration run */
+	struct values values, writes;
+	struct participant ps[MAX_LIST + 2]; /* the backends, a floor, the harness alone */
+};
+
+static void warm_until_settled(struct group_run *m)
+{
+	const struct options *o = m->o;
+	if (o->inner || m->gr->same_runs || o->warmup == 0)
+		return;
+	for (uint32_t j = 0; j < m->np; j++) {
+		uint32_t p = m->order[j];
+		struct participant *x = &m->ps[p];
+		for (uint32_t extra = 0; !x->failed && extra < MAX_EXTRA_WARMUP &&
+		                         (x->warm_faults > SETTLED_FAULTS || x->inner_changed);
+		     extra++) {
+			struct sample_time t;
+			m->ev->sample_begin(m->ev->ctx, m->g, p, o->warmup - 1, x->run_ns * x->s.inner);
+			if (m->rn->sample(x->run, x->s.inner, &t, true)) {
+				participant_failed(m->ev, m->g, p, x);
+				break;
+			}
+			if (o->trace_samples)
+				trace_sample(o, m->gr, m->pass, p, o->warmup - 1, x->s.inner, &t);
+			x->warm_faults = t.minflt;
+			x->inner_changed = false;
+		}
+	}
+}
+
+/* Every participant set up (untimed: storages made and filled), on the group's values. */
+static void group_setup(struct group_run *m)
+{
+	const struct options *o = m->o;
+	const struct group *gr = m->gr;
+	bool no_values = !gr->own_values &&
+	                 (m->rn->values_make(&m->values, gr->n, o->seed, 0, o->component_size) ||
+	                  m->rn->values_make(&m->writes, gr->n, o->seed, 1, o->component_size));
+	for (uint32_t p = 0; p < m->np; p++) {
+		struct participant *x = &m->ps[p];
+		x->c = (struct bench_case){
+			.ops = plan_participant(o, gr, p),
+			.workload = gr->workload,
+			.profile = o->profile,
+			.systems = o->systems,
+			.entities = gr->n,
+			.k = gr->k,
+			.component_size = o->component_size,
+			.seed = o->seed,
+			.values = &m->values,
+			.writes = &m->writes,
+			.point = gr->point,
+			.history = gr->history,
+			.harness = plan_harness_row(gr, p),
+			/* the first process checks what setup built, too (history.h) */
+			.verify = m->pass == 0,
+			.threads = gr->threads,
+			.cpus = &m->plan->cpus,
+		};
+		x->s = *plan_sampling(m->plan, m->g, p);
+		if (m->pass > 0 && x->s.inner == 0) {
+			x->failed = true; /* it failed in the first process, which said so */
+			continue;
+		}
+		if (no_values) {
+			bench_fail(&x->r, "out of memory for the values of N=%u", gr->n);
+			participant_failed(m->ev, m->g, p, x);
+			continue;
+		}
+		x->run = m->rn->open(&x->c, &x->r);
+		if (!x->run || m->rn->setup(x->run))
+			participant_failed(m->ev, m->g, p, x);
+	}
+}
+
+/*
+ * The first process calibrates: one cold run each (none with --inner and no warm-up: the
+ * valgrind scripts' exactly one timed call). It verifies too: the checksum of a workload
+ * whose state changes with every run is taken right after that run, when every participant
+ * has made exactly one; the others' at the end, where their state does not depend on how
+ * many runs were made. Later processes take the sampling decided here and verify nothing.
+ */
+static void group_calibrate(struct group_run *m)
+{
+	const struct options *o = m->o;
+	bool calibrate = m->first && (o->inner == 0 || o->warmup > 0);
+	for (uint32_t j = 0; j < m->np && m->first; j++) {
+		uint32_t p = m->order[j];
+		struct participant *x = &m->ps[p];
+		struct sample_time t = {0};
+		if (x->failed)
+			continue;
+		if (calibrate) {
+			m->ev->sample_begin(m->ev->ctx, m->g, p, UINT32_MAX, 0);
+			if (m->rn->sample(x->run, 1, &t, true)) {
+				participant_failed(m->ev, m->g, p, x);
+				continue;
+			}
+			if (o->trace_samples)
+				trace_sample(o, m->gr, m->pass, p, UINT32_MAX, 1, &t);
+			x->run_ns = (double)sample_ns(o, m->gr, &t);
+			x->warm_faults = t.minflt;
+		}
+		decide_sampling(o, x, t.allocations);
+	}
+	if (calibrate && m->gr->workload->count_dependent) {
+		m->verified_early = true;
+		for (uint32_t p = 0; p < m->np; p++)
+			if (!m->ps[p].failed && m->rn->finish(m->ps[p].run, true))
+				participant_failed(m->ev, m->g, p, &m->ps[p]);
+	}
+	if (m->first) {
+		double estimate = 0;
+		for (uint32_t p = 0; p < m->np; p++)
+			estimate += m->ps[p].run_ns * m->ps[p].s.inner * (m->ps[p].s.warmup + m->ps[p].s.reps);
+		m->ev->estimate(m->ev->ctx, m->g, estimate);
+	}
+}
+
+/* Sample s of participant p (a warm-up one while s < o->warmup). */
+static void group_sample(struct group_run *m, uint32_t p, uint32_t s)
+{
+	const struct options *o = m->o;
+	struct participant *x = &m->ps[p];
+	bool warm = s < o->warmup;
+	if (x->failed || (warm && s < o->warmup - warmups_here(o, x, m->first)) ||
+	    (!warm && s - o->warmup >= x->s.reps))
+		return;
+	struct sample_time t;
+	m->ev->sample_begin(m->ev->ctx, m->g, p, s, x->run_ns * x->s.inner);
+	if (m->rn->sample(x->run, x->s.inner, &t, o->trace_samples || warm)) {
+		participant_failed(m->ev, m->g, p, x);
+		return;
+	}
+	x->warm_faults = warm ? t.minflt : x->warm_faults;
+	if (o->trace_samples)
+		trace_sample(o, m->gr, m->pass, p, s, x->s.inner, &t);
+	if (!warm) {
+		m->ev->sample(m->ev->ctx, m->g, p, s - o->warmup,
+		              (double)sample_ns(o, m->gr, &t) / x->s.inner,
+		              (double)t.wall_ns / x->s.inner);
+		x->timed_allocations += t.allocations;
+		uint32_t count;
+		const double *figures = m->rn->figures(x->run, &count);
+		if (figures && m->ev->figures)
+			m->ev->figures(m->ev->ctx, m->g, p, s - o->warmup, figures, count);
+	} else if (s + 1 == o->warmup && m->first && !o->inner) {
+		/* The calibration run was a single cold run; this last warm-up sample, warm and
+		 * whole, sets the inner count of the timed samples. */
+		x->run_ns = (double)sample_ns(o, m->gr, &t) / x->s.inner;
+		uint32_t inner = inner_for(x->run_ns);
+		x->inner_changed = inner != x->s.inner;
+		x->s.inner = inner;
+	}
+}
+
+/* The untimed checks and the rows. */
+static void group_finish(struct group_run *m)
+{
+	for (uint32_t p = 0; p < m->np; p++) {
+		struct participant *x = &m->ps[p];
+		if (x->failed)
+			continue;
+		if (m->rn->finish(x->run, m->first && !m->verified_early)) {
+			participant_failed(m->ev, m->g, p, x);
+			continue;
+		}
+		if (m->first)
+			m->ev->sampled_as(m->ev->ctx, m->g, p, &x->s);
+		x->r.inner = x->s.inner;
+		x->r.reps = x->s.reps;
+		uint64_t runs = (uint64_t)x->s.reps * x->s.inner;
+		/* a backend that allocates never shows 0 */
+		x->r.allocations = (x->timed_allocations + runs - 1) / runs;
+		m->ev->row(m->ev->ctx, m->g, p, &x->r);
+	}
+}
+
+/* apart: measured in a process of its own (run_group_apart), which ends with the group: what
+ * the group made is left to the process's end instead of freed (freeing the nodes of a hash or
+ * tree storage of 2^20 entities took 2 to 3 s a group). */
+static void run_group(const struct options *o, const struct plan *plan, uint32_t pass, uint32_t g,
+                      const uint32_t *order, const struct pass_events *ev, bool apart)
+{
+	struct group_run run = {.o = o, .plan = plan, .gr = &plan->groups[g], .rn = plan->runner,
+	                        .ev = ev, .order = order, .pass = pass, .g = g,
+	                        .np = plan->groups[g].participants, .first = pass == 0};
+	struct group_run *m = &run;
+	ev->group_begin(ev->ctx, g);
+	uint64_t phase_start[5] = {measure_now_ns()}; /* setup, calibration, samples, finish, free */
+	group_setup(m);
+	phase_start[1] = measure_now_ns();
+	group_calibrate(m);
+
+	/* The samples: round s of every participant, in an order that rotates from round to round;
+	 * timed sample r of every participant falls in round o->warmup + r, so that samples paired
+	 * by process and round were taken close together. */
+	phase_start[2] = measure_now_ns();
+	uint32_t rounds = o->warmup + o->reps;
+	for (uint32_t s = 0; s < rounds; s++) {
+		if (s == o->warmup)
+			warm_until_settled(m);
+		for (uint32_t j = 0; j < m->np; j++)
+			group_sample(m, order[(j + s) % m->np], s);
+	}
+
+	phase_start[3] = measure_now_ns();
+	group_finish(m);
+	ev->group_end(ev->ctx, g);
+	phase_start[4] = measure_now_ns();
+	for (uint32_t p = 0; p < m->np && !apart; p++)
+		m->rn->free(m->ps[p].run);
+	/* Where a group's time went, for --trace-samples: the harness's own cost, beside the
+	 * samples (setup, calibration, finish and freeing are untimed but take the run's time). */
+	if (o->trace_samples) {
+		uint64_t end = measure_now_ns();
+		fprintf(stderr, "ecsbench-trace-group %u %s setup %.3f calibration %.3f samples %.3f "
+		                "finish %.3f free %.3f\n",
+		        pass + 1, m->gr->label,
+		        (phase_start[1] - phase_start[0]) / 1e9, (phase_start[2] - phase_start[1]) / 1e9,
+		        (phase_start[3] - phase_start[2]) / 1e9, (phase_start[4] - phase_start[3]) / 1e9,
+		        (end - phase_start[4]) / 1e9);
+	}
+	if (!apart) {
+		m->rn->values_free(&m->values);
+		m->rn->values_free(&m->writes);
+	}
+}
+
+/*
+ * A group measured in a process of its own: a fork of this measuring process, which has made
+ * nothing since its setup, so that every group starts from the same heap, whatever the groups
+ * before it allocated and freed. Measured in one process, a row's figure depended on its
+ * neighbours: with glibc keeping freed memory (pass_process_setup), sparse's create at
+ * N = 2^20, k = 2 found the heap grown by the groups before it and paid no page fault, where
+ * alone its timed sample paid 2,667 (16 against 22 ms; docs/method.md, "A row and its
+ * neighbours"). The fork's events go up the same channel (each line is flushed as written); a
+ * fork that dies takes this process with it in the same way, so that the driver names the row.
+ */
+static void run_group_apart(const struct options *o, const struct plan *plan, uint32_t pass,
+                            uint32_t g, const uint32_t *order, const struct pass_events *ev)
+{
+	fflush(stdout);
+	fflush(stderr);
+	pid_t parent = getpid(), pid = fork();
+	if (pid < 0) { /* no fork to be had: measured here, as with one process */
+		run_group(o, plan, pass, g, order, ev, false);
+		return;
+	}
+	if (pid == 0) {
+		/* killed with its parent (the driver kills a process it stops) */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+			_exit(1);
+		run_group(o, plan, pass, g, order, ev, true);
+		fflush(NULL);
+		_exit(0);
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			exit(1);
+	if (WIFSIGNALED(status)) {
+		signal(WTERMSIG(status), SIG_DFL);
+		raise(WTERMSIG(status));
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+		exit(WEXITSTATUS(status));
+}
+
+void pass_run(const struct options *o, const struct plan *plan, uint32_t pass,
+              const struct pass_events *ev)
+{
+	for (uint32_t g = 0; g < plan->count; g++) {
+		uint32_t np = plan->groups[g].participants;
+		/* The order of the participants' samples in this process. */
+		uint32_t *order = rng_permutation(o->seed, (uint64_t)(pass + 1) << 32 | g, np);
+		uint32_t fallback[MAX_LIST + 2];
+		if (!order) {
+			for (uint32_t p = 0; p < np; p++)
+				fallback[p] = p;
+		}
+		/* A child of the driver measures each group apart; --processes 1 (the valgrind scripts:
+		 * a fork would escape the one process valgrind runs) measures them here, in turn. */
+		if (o->child_pass >= 0)
+			run_group_apart(o, plan, pass, g, order ? order : fallback, ev);
+		else
+			run_group(o, plan, pass, g, order ? order : fallback, ev, false);
+		free(order);
+	}
+}

@@ -1,0 +1,53 @@
+/*
+ * plan.c: the row groups of a run (plan.h), as plain data: their storage, and who each
+ * participant of a group is. Which groups a run has, and in what order, is the kind of run's
+ * (run_kind.h: sweep_run.c, scenario_run.c); every process of the run measures the same groups
+ * with the same participants, and only the order of the participants' samples changes from
+ * process to process (pass.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+
+int plan_alloc(struct plan *p, uint32_t count, uint32_t max_participants)
+{
+	memset(p, 0, sizeof *p);
+	p->groups = calloc(count ? count : 1, sizeof *p->groups);
+	p->sampling = calloc((size_t)(count ? count : 1) * max_participants, sizeof *p->sampling);
+	if (!p->groups || !p->sampling) {
+		plan_free(p);
+		return -1;
+	}
+	p->count = count;
+	p->max_participants = max_participants;
+	return 0;
+}
+
+void plan_free(struct plan *p)
+{
+	free(p->groups);
+	free(p->sampling);
+	p->groups = NULL;
+	p->sampling = NULL;
+	p->count = 0;
+}
+
+const struct ecs_ops *plan_participant(const struct options *o, const struct group *g, uint32_t p)
+{
+	(void)g;
+	return p < o->backend_count ? o->backends[p] : NULL;
+}
+
+const char *plan_participant_name(const struct options *o, const struct group *g, uint32_t p)
+{
+	const struct ecs_ops *ops = plan_participant(o, g, p);
+	if (ops && o->copy_name[p][0])
+		return o->copy_name[p];
+	return ops ? ops->name : plan_harness_row(g, p) ? "harness" : "floor";
+}
+
+bool plan_harness_row(const struct group *g, uint32_t p)
+{
+	return g->harness && p + 1 == g->participants;
+}

@@ -1,0 +1,106 @@
+/*
+ * stats.h: the statistics of a row and of a comparison (stats.c). A row's samples come from P
+ * separate processes, R timed samples each (ns per run of the workload). Samples inside one
+ * process agree far better than separate processes do (heap and address layout, calibration,
+ * the machine's state), so a row's uncertainty is measured across processes.
+ *
+ * One estimator throughout, on a log scale (times compare as ratios). A row's **units** are its
+ * processes (P >= 2), each valued at the median over its rounds of log(sample); with a single
+ * process, its rounds, each valued at log(sample). A row's centre (the CSV's median_ns) is
+ * exp(mean of its units' values), and its 95% interval is Student's t over those values,
+ * centred on the same mean. The ratio of two rows is the ratio of their centres, with Student's
+ * t interval over the per-unit differences of the units both have (samples paired by process):
+ * when both have the same units, that mean difference is exactly the log of the ratio of the
+ * centres. So ratios are transitive, the best of a row group is the row with the lowest centre,
+ * and every ratio to it is >= 1 by construction (docs/method.md).
+ */
+#ifndef ECSB_STATS_H
+#define ECSB_STATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* A row is noisy when this run cannot place it against the best of its group: its ratio to the
+ * best is undecided (tied) and the ratio's interval reaches beyond this (docs/method.md). */
+#define STATS_NOISY_RATIO 1.10
+
+struct row_stats {
+	uint32_t samples;    /* present (not NaN) */
+	uint32_t processes;  /* with at least one sample */
+	uint32_t units;      /* units with a value: processes (P >= 2) or rounds (one process) */
+	double log_centre;   /* the mean of the units' log values */
+	double centre;       /* exp(log_centre): the median_ns column; 0 if the row has no
+	                        positive sample (and no units) */
+	double min, max;
+	double mad_pct;      /* within a process: the median over processes of each one's median
+	                        absolute deviation, in % of its median */
+	bool has_interval;   /* at least two units */
+	double ci_low, ci_high; /* centre x exp(-+ t(0.975, units - 1) x sd / sqrt(units)) */
+	bool across_processes; /* the units are processes (false: the rounds of one process) */
+	bool has_spread;
+	double spread_pct;   /* standard deviation of the processes' log medians, x 100 (~%) */
+};
+
+/* samples: P rows of `reps` (process-major), NaN where missing; samples <= 0 count as missing
+ * in the units (a log needs a positive time). */
+void stats_row(const double *samples, uint32_t processes, uint32_t reps, struct row_stats *out);
+
+/* The ratio x / y of two rows measured in the same processes (each with its own rounds per
+ * process): the ratio of their centres, and the t interval at two-sided confidence `level` of
+ * the per-unit log differences over the units both have, centred on that ratio. */
+struct stats_ratio {
+	double ratio;        /* centre(x) / centre(y) */
+	bool has_interval;   /* at least two units in common */
+	double low, high;
+	uint32_t pairs;      /* units in common */
+};
+bool stats_ratio(const double *x, uint32_t x_reps, const double *y, uint32_t y_reps,
+                 uint32_t processes, double level, struct stats_ratio *out);
+
+/*
+ * The rows of a row group and their comparison with its best. Candidates (the backends; not
+ * the floor, not a scenario's harness row) with a positive centre compete: the best is the one
+ * with the lowest centre, and each other candidate's ratio to it has a Bonferroni interval over
+ * the group's K - 1 comparisons (each at two-sided 1 - 0.05 / (K - 1)), so that a row as fast as
+ * the best is called slower with probability at most 2.5% whichever row came out best: the best
+ * is chosen from the very samples the comparison uses (docs/method.md, the winner's curse).
+ */
+struct stats_member {
+	/* in */
+	const double *samples; /* processes x reps */
+	uint32_t reps;
+	bool candidate;
+	/* out */
+	struct row_stats row;
+	bool has_ratio;        /* a candidate, and the group has a best */
+	struct stats_ratio vs_best;
+	const char *verdict;   /* "best", "slower", "tied" (its interval contains 1, or it has
+	                          none), or "" (not compared) */
+	bool noisy;            /* tied, with an interval that reaches beyond STATS_NOISY_RATIO or
+	                          none; the best: another row of its group is noisy */
+};
+/* Returns the index of the best, or -1 if no candidate has a sample. */
+int stats_group(struct stats_member *m, uint32_t count, uint32_t processes);
+
+/* The two-sided level of each of a group's comparisons with its best, K candidates. */
+double stats_group_level(uint32_t candidates);
+
+/* The same ratio paired by process and round instead (what ecsbench wrote before it paired by
+ * process): per process, the median over the rounds both have of log(x / y); their mean and a
+ * 95% t interval across processes. For make repeat's comparison of the two (compare.c). */
+bool stats_ratio_rounds(const double *x, const double *y, uint32_t processes, uint32_t reps,
+                        double *ratio, double *low, double *high);
+
+/* The same ratio's hierarchical bootstrap interval: resample processes, then rounds within them
+ * (pairs kept together), B resamples with a fixed seed. */
+bool stats_bootstrap_ratio(const double *x, const double *y, uint32_t processes, uint32_t reps,
+                           uint32_t resamples, uint64_t seed, double *low, double *high);
+
+/* Student's t: the p-quantile for df > 0 degrees of freedom (p in (0, 1)). */
+double stats_t_quantile(double p, double df);
+/* Its 97.5th percentile, for df >= 1 (NaN below). */
+double stats_t975(double df);
+
+double stats_median(double *v, uint32_t n); /* sorts v */
+
+#endif

@@ -1,0 +1,833 @@
+/*
+ * scenario_run.c: a scenario run measured by the harness's driver (what and why:
+ * scenario_run.h): the options, the plan's row groups, the workload whose sample is a frame, and
+ * the scenario CSV.
+ *
+ * Sweep points: A..B in --points values, geometric (A * (B/A)^(i/(n-1))) by default when A > 0,
+ * because the parameters a sweep is for (a share of entities changed per frame, an entity count,
+ * a component's size, a number of kinds) act by ratios and a crossover at a small value would
+ * otherwise fall in the first interval; linear (--spacing linear, or A = 0) otherwise. When A
+ * and B are written as whole numbers the points are rounded to whole numbers (a repeated one is
+ * dropped), otherwise to 3 significant digits; a point is given to scenario_set as text,
+ * checked as in a file.
+ *
+ * Costs: the options resolve the scenario once per point (a copy of ~330 KiB each, at most 50);
+ * the report sorts each row's samples (stats.c) once per phase.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../core/plan.h"
+#include "../core/report.h"
+#include "../core/stats.h"
+#include "../sweep/world.h"
+#include "scenario_engine.h"
+#include "scenario_run.h"
+
+#define DEFAULT_POINTS 6u
+#define MAX_POINTS 50u
+/* The collection keeps every frame of every process: refuse a run whose samples would not fit. */
+#define MAX_SAMPLE_BYTES (4ull << 30)
+
+static const struct workload scenario_workload;
+
+/* --- options ---------------------------------------------------------------------------------- */
+
+static void file_error(const char *err)
+{
+	fprintf(stderr, "%s\n", err);
+	exit(2);
+}
+
+/* A sweep bound: digits with at most one '.', and an optional '%'. */
+static bool parse_bound(const char *text, size_t len, double *v, bool *percent, bool *whole)
+{
+	char buf[40];
+	if (len == 0 || len >= sizeof buf)
+		return false;
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	*percent = buf[len - 1] == '%';
+	if (*percent)
+		buf[--len] = '\0';
+	size_t digits = strspn(buf, "0123456789"), dots = 0;
+	for (const char *p = buf; *p; p++)
+		dots += *p == '.';
+	if (len == 0 || digits == 0 || dots > 1 || strspn(buf, "0123456789.") != len)
+		return false;
+	*whole = dots == 0;
+	*v = strtod(buf, NULL);
+	return true;
+}
+
+/* A point's value as scenario_set reads it: no exponent, at most 6 significant digits. */
+static void format_point(double x, bool whole, bool percent, char *buf, size_t len)
+{
+	if (whole) {
+		snprintf(buf, len, "%.0f%s", x, percent ? "%" : "");
+		return;
+	}
+	int decimals = x > 0 ? 5 - (int)floor(log10(x)) : 0;
+	decimals = decimals < 0 ? 0 : decimals > 9 ? 9 : decimals;
+	snprintf(buf, len, "%.*f", decimals, x);
+	if (strchr(buf, '.')) {
+		char *end = buf + strlen(buf) - 1;
+		while (*end == '0')
+			*end-- = '\0';
+		if (*end == '.')
+			*end = '\0';
+	}
+	if (percent)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%%");
+}
+
+static void make_points(struct options *o, struct scenario_run *run)
+{
+	const char *arg = o->sweep;
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg)
+		options_usage_error("--sweep '%s' is not KEY=A..B (e.g. effect.burning.add=0.1%%..10%%)", arg);
+	const char *dots = strstr(eq + 1, "..");
+	double a, b;
+	bool pa, pb, wa, wb;
+	if (!dots || !parse_bound(eq + 1, (size_t)(dots - eq - 1), &a, &pa, &wa) ||
+	    !parse_bound(dots + 2, strlen(dots + 2), &b, &pb, &wb))
+		options_usage_error("--sweep '%s': the range must be A..B, two numbers (no sign, no exponent), "
+		                    "both or neither with %%",
+		                    arg);
+	if (pa != pb)
+		options_usage_error("--sweep '%s': both bounds or neither must be percentages", arg);
+	if (!(a < b))
+		options_usage_error("--sweep '%s': the range is empty (A..B needs A < B)", arg);
+	static char key[128];
+	if ((size_t)(eq - arg) >= sizeof key)
+		options_usage_error("--sweep '%s': the key is too long", arg);
+	memcpy(key, arg, (size_t)(eq - arg));
+	key[eq - arg] = '\0';
+	static const char *const fixed[] = {"scenario.frames", "scenario.warmup", "scenario.seed"};
+	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+		if (strcmp(key, fixed[i]) == 0)
+			options_usage_error("--sweep %s: the frames, warm-up and seed are the same at every point "
+			                    "(set them with --set %s=N)",
+			                    key, key);
+	uint32_t n = DEFAULT_POINTS;
+	if (o->sweep_points) {
+		char *end;
+		errno = 0;
+		unsigned long v = strtoul(o->sweep_points, &end, 10);
+		if (*o->sweep_points < '0' || *o->sweep_points > '9' || *end || errno || v < 2 ||
+		    v > MAX_POINTS)
+			options_usage_error("--points '%s' is not a number of points in 2..%u", o->sweep_points,
+			                    MAX_POINTS);
+		n = (uint32_t)v;
+	}
+	run->geometric = a > 0;
+	if (o->sweep_spacing) {
+		if (strcmp(o->sweep_spacing, "linear") == 0)
+			run->geometric = false;
+		else if (strcmp(o->sweep_spacing, "geometric") == 0) {
+			if (a <= 0)
+				options_usage_error("--spacing geometric needs A > 0 (the sweep starts at 0)");
+			run->geometric = true;
+		} else
+			options_usage_error("unknown spacing '%s' (valid: geometric, linear)", o->sweep_spacing);
+	}
+	run->sweep_key = key;
+	run->percent = pa;
+	run->points = malloc(n * sizeof *run->points);
+	run->values = calloc(n, sizeof *run->values);
+	run->x = calloc(n, sizeof *run->x);
+	if (!run->points || !run->values || !run->x)
+		options_usage_error("out of memory");
+	run->point_count = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		double f = (double)i / (n - 1);
+		double x = run->geometric ? a * pow(b / a, f) : a + (b - a) * f;
+		if (wa && wb)
+			x = round(x);
+		else if (x > 0) /* 3 significant digits: 0.928, not 0.928318 */
+			x = round(x * pow(10, 2 - floor(log10(x)))) / pow(10, 2 - floor(log10(x)));
+		if (i == 0)
+			x = a;
+		if (i == n - 1)
+			x = b;
+		char text[32];
+		format_point(x, wa && wb, pa, text, sizeof text);
+		if (run->point_count && strcmp(text, run->values[run->point_count - 1]) == 0)
+			continue;
+		struct scenario *sc = &run->points[run->point_count];
+		memcpy(sc, run->base, sizeof *sc);
+		char err[400];
+		if (scenario_set(sc, key, text, err, sizeof err) != SCENARIO_OK)
+			options_usage_error("--sweep %s: %s", arg, err);
+		snprintf(run->values[run->point_count], sizeof run->values[0], "%s", text);
+		run->x[run->point_count++] = strtod(text, NULL);
+	}
+}
+
+/* The options that do not go with a scenario run, refused before the file is read. */
+static void refuse_options(const struct options *o)
+{
+	static const struct {
+		int code;
+		const char *name, *instead;
+	} refused[] = {
+		{'w', "--workloads", "a scenario is the workload"},
+		{'p', "--profile", "the scenario's [component] sections are its types"},
+		{'n', "--entities", "use --set kind.NAME.count=N or --set scenario.scale=F"},
+		{'k', "--components", "a kind's components are in the file"},
+		{'S', "--systems", "the systems are the file's [system] sections"},
+		{'r', "--reps", "the timed samples are its frames: --set scenario.frames=N"},
+		{'W', "--warmup", "the warm-up is its warmup frames: --set scenario.warmup=N"},
+		{'i', "--inner", "a sample is one frame"},
+		{'z', "--component-size", "use --set component.NAME.size=B"},
+		{'x', "--scale", "use --set scenario.scale=F"},
+		{'s', "--seed", "its decisions follow the file's seed: --set scenario.seed=S"},
+		{'H', "--history", "a scenario's storage lives through its own frames"},
+	};
+	if (o->twin_count || o->floor_alone)
+		options_usage_error("%s is for the workloads, not a scenario run",
+		                    o->twin_count ? "--twin" : "--floor-alone");
+	if (!o->scenario_file)
+		options_usage_error("%s needs --scenario FILE", o->sweep            ? "--sweep"
+		                                        : o->set_count      ? "--set"
+		                                        : o->sweep_points   ? "--points"
+		                                                            : "--spacing");
+	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+		if (o->given[refused[i].code])
+			options_usage_error("%s does not apply to a scenario run (%s)", refused[i].name,
+			                    refused[i].instead);
+	if ((o->sweep_points || o->sweep_spacing) && !o->sweep)
+		options_usage_error("%s needs --sweep KEY=A..B", o->sweep_points ? "--points" : "--spacing");
+	/* A scenario's thread count is a key of its file (scenario.threads), so that a sweep over
+	 * it (--sweep scenario.threads=1..4) puts each T in the same run, paired, and the CSV's
+	 * header says it with the rest of the scenario. */
+	if (o->thread_count)
+		options_usage_error("--threads does not apply to a scenario run (its parallel systems run on "
+		                    "--set scenario.threads=T; --sweep scenario.threads=1..T compares T)");
+}
+
+/* The file with --set applied, and its points (one without --sweep). */
+static struct scenario_run *load_points(struct options *o)
+{
+	struct scenario_run *run = calloc(1, sizeof *run);
+	if (!run || !(run->base = malloc(sizeof *run->base)))
+		options_usage_error("out of memory");
+	char err[400];
+	if (scenario_load(run->base, o->scenario_file, err, sizeof err) != SCENARIO_OK)
+		file_error(err);
+	for (size_t i = 0; i < o->set_count; i++) {
+		const char *eq = strchr(o->sets[i], '=');
+		char key[128];
+		if (!eq || eq == o->sets[i] || (size_t)(eq - o->sets[i]) >= sizeof key)
+			options_usage_error("--set '%s' is not KEY=VALUE (e.g. scenario.scale=0.1)", o->sets[i]);
+		memcpy(key, o->sets[i], (size_t)(eq - o->sets[i]));
+		key[eq - o->sets[i]] = '\0';
+		if (scenario_set(run->base, key, eq + 1, err, sizeof err) != SCENARIO_OK)
+			options_usage_error("--set %s", err);
+	}
+	const char *slash = strrchr(o->scenario_file, '/');
+	snprintf(run->name, sizeof run->name, "%s", slash ? slash + 1 : o->scenario_file);
+	size_t len = strlen(run->name);
+	if (len > 4 && strcmp(run->name + len - 4, ".ini") == 0)
+		run->name[len - 4] = '\0';
+
+	if (o->sweep) {
+		make_points(o, run);
+	} else {
+		run->point_count = 1;
+		run->points = run->base;
+		run->values = calloc(1, sizeof *run->values);
+		run->x = calloc(1, sizeof *run->x);
+		if (!run->values || !run->x)
+			options_usage_error("out of memory");
+	}
+	return run;
+}
+
+/* Each point's thread count and the engine's checks, for every point before anything runs. */
+static void check_points(struct scenario_run *run)
+{
+	char err[400];
+	/* threads = all: the CPUs this process may use; more than those cannot be pinned, and
+	 * would measure the scheduler. Checked for every point before anything runs. */
+	struct cpu_list cpus;
+	uint32_t usable = parallel_cpus_allowed(&cpus);
+	if (!usable)
+		usable = 1;
+	if (!run->base->threads)
+		run->base->threads = usable;
+	for (uint32_t i = 0; i < run->point_count; i++) {
+		struct scenario *sc = &run->points[i];
+		if (!sc->threads)
+			sc->threads = usable;
+		if (sc->threads > usable && scenario_has_parallel(sc))
+			options_usage_error("%s%s%sthreads = %u: this process may run on %u CPUs", 
+			                    run->sweep_key ? "--sweep: at " : "",
+			                    run->sweep_key ? run->values[i] : "", run->sweep_key ? ": " : "",
+			                    sc->threads, usable);
+	}
+	for (uint32_t i = 0; i < run->point_count; i++)
+		if (scenario_engine_check(&run->points[i], err, sizeof err))
+			options_usage_error("%s%s%s", run->sweep_key ? "--sweep: at " : "",
+			                    run->sweep_key ? run->values[i] : "", err);
+}
+
+/* The workload of each point, named for the progress and the messages. */
+static void name_points(struct scenario_run *run)
+{
+	run->workloads = calloc(run->point_count, sizeof *run->workloads);
+	char(*names)[160] = calloc(run->point_count, sizeof *names);
+	if (!run->workloads || !names)
+		options_usage_error("out of memory");
+	for (uint32_t i = 0; i < run->point_count; i++) {
+		run->workloads[i] = scenario_workload;
+		/* A frame with a parallel system is timed on the wall clock: the measuring thread's
+		 * CPU time would miss the other threads' work and the wait for the slowest. */
+		run->workloads[i].threaded = scenario_has_parallel(&run->points[i]);
+		if (run->sweep_key)
+			snprintf(names[i], sizeof names[i], "%s %s=%s", run->name, run->sweep_key,
+			         run->values[i]);
+		else
+			snprintf(names[i], sizeof names[i], "%s", run->name);
+		run->workloads[i].name = names[i];
+	}
+}
+
+static void scenario_options(struct options *o)
+{
+	refuse_options(o);
+	struct scenario_run *run = load_points(o);
+	check_points(run);
+	name_points(run);
+	if (!o->backend_count)
+		for (size_t i = 0; i < ecs_backend_count && i < MAX_LIST; i++)
+			o->backends[o->backend_count++] = ecs_backends[i];
+	/* A sample is a frame: every process runs the warmup frames, then the timed ones. */
+	o->reps = run->base->frames;
+	o->warmup = run->base->warmup;
+	o->inner = 1;
+	double rows = (double)run->point_count * (o->backend_count + 2);
+	double bytes = rows * o->processes * o->reps * (scenario_figure_count(run->base) + 1) * 8;
+	if (bytes > (double)MAX_SAMPLE_BYTES)
+		options_usage_error("%u frames x %u processes x %.0f rows would keep %.1f GiB of samples: fewer "
+		                    "frames (--set scenario.frames=N), points or processes",
+		                    o->reps, o->processes, rows, bytes / (1u << 30));
+	o->kind_data = run;
+	if (!o->output) {
+		static char output[300];
+		snprintf(output, sizeof output, "results/scenario-%s%s%s.csv", run->name,
+		         run->sweep_key ? "-" : "", run->sweep_key ? run->sweep_key : "");
+		o->output = output;
+	}
+}
+
+/* --- the plan ------------------------------------------------------------------------------- */
+
+/* One row group per point (a lone scenario is one point): the backends, then the floor and the
+ * harness alone (unless --no-floor). */
+static int scenario_plan_make(const struct options *o, struct plan *p)
+{
+	const struct scenario_run *run = o->kind_data;
+	uint32_t count = run->point_count;
+	if (plan_alloc(p, count, (uint32_t)o->backend_count + 2)) /* the backends, floor, harness */
+		return -1;
+	p->runner = &workloads_runner;
+	for (uint32_t i = 0; i < count; i++) {
+		struct group *g = &p->groups[i];
+		g->workload = &run->workloads[i];
+		g->n = (uint32_t)run->points[i].entities_start;
+		g->k = 0;
+		g->threads = scenario_has_parallel(&run->points[i]) ? run->points[i].threads : 1;
+		g->floor = !o->no_floor;
+		g->harness = g->floor;
+		g->participants = (uint32_t)o->backend_count + (g->floor ? 2 : 0);
+		g->own_values = true;   /* the engine makes its own (scenario_engine.c) */
+		g->same_runs = true;    /* a sample is a frame: every participant runs the same frames */
+		g->point = &run->points[i];
+		g->figures = scenario_figure_count(&run->points[i]);
+		snprintf(g->label, sizeof g->label, "%s (%u entities at the start)", g->workload->name,
+		         g->n);
+		p->threaded |= g->workload->threaded;
+	}
+	return 0;
+}
+
+/* --- the workload: a sample is a frame ----------------------------------------------------- */
+
+static int scenario_setup(struct run *run)
+{
+	const struct bench_case *c = run->c;
+	enum scenario_mode mode = c->ops       ? SCENARIO_MODE_STORAGE
+	                          : c->harness ? SCENARIO_MODE_HARNESS
+	                                       : SCENARIO_MODE_FLOOR;
+	struct scenario_engine *e;
+	char err[200];
+	if (scenario_engine_open(&e, c->point, c->ops, mode, err, sizeof err))
+		return bench_fail(run->r, "%s", err);
+	/* phases on the frame's clock, so that they add up to it (wall for a threaded frame) */
+	scenario_engine_clock(e, !c->wall_clock && !c->workload->threaded);
+	run->state = e;
+	/* the threads of its parallel systems, pinned as parallel-iterate's, before any frame */
+	if (scenario_engine_threads(e, c->threads, c->cpus, err, sizeof err))
+		return bench_fail(run->r, "%s", err);
+	return 0;
+}
+
+static int scenario_prepare(struct run *run)
+{
+	scenario_engine_wake(run->state);
+	return 0;
+}
+
+static int scenario_end_sample(struct run *run)
+{
+	scenario_engine_rest(run->state);
+	return 0;
+}
+
+static int scenario_execute(struct run *run)
+{
+	struct scenario_engine *e = run->state;
+	for (uint32_t j = 0; j < run->inner; j++)
+		if (scenario_engine_frame(e))
+			return bench_fail(run->r, "frame %u: %s", scenario_engine_frames_run(e),
+			                  scenario_engine_error(e));
+	return 0;
+}
+
+static int scenario_finish(struct run *run)
+{
+	struct scenario_engine *e = run->state;
+	uint64_t peak, live;
+	scenario_engine_memory(e, &peak, &live);
+	if (peak > run->r->peak_bytes)
+		run->r->peak_bytes = peak;
+	run->r->live_bytes = live;
+	if (!run->verify)
+		return 0;
+	bool verified;
+	if (scenario_engine_checksum(e, &run->r->checksum, &verified))
+		return bench_fail(run->r, "after %u frames: %s", scenario_engine_frames_run(e),
+		                  scenario_engine_error(e));
+	return 0;
+}
+
+static void scenario_release(struct run *run)
+{
+	scenario_engine_close(run->state);
+	run->state = NULL;
+}
+
+/* A frame's phase times and allocations, after each timed sample. */
+static const double *scenario_figures(struct run *run, uint32_t *count)
+{
+	if (!run->state)
+		return NULL;
+	*count = scenario_figure_count(run->c->point);
+	return scenario_engine_figures(run->state);
+}
+
+static const struct workload scenario_floor = {
+	.name = "scenario",
+	.timed = "one frame of the scenario over plain arrays, or the harness alone",
+	.setup = scenario_setup,
+	.prepare = scenario_prepare,
+	.execute = scenario_execute,
+	.end_sample = scenario_end_sample,
+	.finish = scenario_finish,
+	.release = scenario_release,
+	.figures = scenario_figures,
+};
+
+static const struct workload scenario_workload = {
+	.name = "scenario",
+	.timed = "one frame of the scenario: spawns, systems (each with its deferred changes), "
+	         "despawns, effects' removes and adds, lookups",
+	.floor = &scenario_floor,
+	.setup = scenario_setup,
+	.prepare = scenario_prepare,
+	.execute = scenario_execute,
+	.end_sample = scenario_end_sample,
+	.finish = scenario_finish,
+	.release = scenario_release,
+	.figures = scenario_figures,
+};
+
+/* --- the report ------------------------------------------------------------------------------ */
+
+/* A row's samples of one phase (-1: the whole frame), process-major, NaN where none. */
+static void phase_samples(const struct collection *c, const struct group *g,
+                          const struct row_data *d, int phase, double *out)
+{
+	size_t n = (size_t)c->o->processes * c->o->reps;
+	for (size_t i = 0; i < n; i++)
+		out[i] = phase < 0   ? d->samples[i]
+		         : d->figures ? d->figures[i * g->figures + (uint32_t)phase]
+		                      : NAN;
+}
+
+static double allocations_per_frame(const struct collection *c, const struct group *g,
+                                    const struct row_data *d)
+{
+	size_t n = (size_t)c->o->processes * c->o->reps, frames = 0;
+	double sum = 0;
+	for (size_t i = 0; d->figures && i < n; i++) {
+		double v = d->figures[i * g->figures + g->figures - 1];
+		if (!isnan(v)) {
+			sum += v;
+			frames++;
+		}
+	}
+	return frames ? sum / frames : NAN;
+}
+
+static bool row_usable(const struct collection *c, uint32_t gi, uint32_t p)
+{
+	const struct row_data *d = &c->rows[(size_t)gi * c->plan->max_participants + p];
+	return !d->failed && d->done[c->processes_done ? c->processes_done - 1 : 0];
+}
+
+/*
+ * The order of backends a and b at each point, where it changes along the sweep: "a faster" or
+ * "b faster" where the 95% interval of their paired ratio excludes 1, "tied" where it does not;
+ * one line listing the points of each, so that a crossover inside the noise reads as such.
+ */
+static void write_order(FILE *f, const struct collection *c, uint32_t a, uint32_t b,
+                        const char *prefix)
+{
+	const struct options *o = c->o;
+	const struct scenario_run *run = o->kind_data;
+	char text[3][1024] = {"", "", ""}; /* a faster, tied, b faster */
+	int seen[3] = {0, 0, 0};
+	for (uint32_t gi = 0; gi < c->plan->count; gi++) {
+		struct stats_ratio q;
+		const struct row_data *ra = &c->rows[(size_t)gi * c->plan->max_participants + a];
+		const struct row_data *rb = &c->rows[(size_t)gi * c->plan->max_participants + b];
+		if (!row_usable(c, gi, a) || !row_usable(c, gi, b) ||
+		    !stats_ratio(ra->samples, o->reps, rb->samples, o->reps, o->processes, 0.95, &q))
+			continue;
+		int d = !q.has_interval ? 1 : q.high < 1 ? 0 : q.low > 1 ? 2 : 1;
+		size_t len = strlen(text[d]);
+		snprintf(text[d] + len, sizeof text[d] - len, "%s%s", seen[d] ? ", " : "",
+		         run->values[gi]);
+		seen[d]++;
+	}
+	if ((seen[0] > 0) + (seen[1] > 0) + (seen[2] > 0) < 2)
+		return; /* the same at every point */
+	fprintf(f, "%sorder %s %s:", prefix, o->backends[a]->name, o->backends[b]->name);
+	const char *what[3] = {o->backends[a]->name, NULL, o->backends[b]->name};
+	const char *sep = "";
+	for (int d = 0; d < 3; d++)
+		if (seen[d]) {
+			if (d == 1)
+				fprintf(f, "%s tied (95%% interval of the ratio includes 1) at %s", sep, text[d]);
+			else
+				fprintf(f, "%s %s faster at %s", sep, what[d], text[d]);
+			sep = ";";
+		}
+	fputc('\n', f);
+}
+
+/*
+ * Where each pair of backends changes order along the sweep: between two neighbouring points
+ * where the paired ratio of their frames crosses 1, at the value where its logarithm,
+ * interpolated in the sweep's spacing, is 0. "decided" when the 95% interval of the ratio
+ * excludes 1 at both points, on opposite sides.
+ */
+static void write_crossovers(FILE *f, const struct collection *c, const char *prefix)
+{
+	const struct options *o = c->o;
+	const struct scenario_run *run = o->kind_data;
+	for (uint32_t a = 0; a < o->backend_count; a++)
+		for (uint32_t b = a + 1; b < o->backend_count; b++) {
+			bool have = false;
+			double lr_prev = 0, lo_prev = 0, hi_prev = 0, x_prev = 0;
+			for (uint32_t gi = 0; gi < c->plan->count; gi++) {
+				struct stats_ratio q;
+				const struct row_data *ra = &c->rows[(size_t)gi * c->plan->max_participants + a];
+				const struct row_data *rb = &c->rows[(size_t)gi * c->plan->max_participants + b];
+				if (!row_usable(c, gi, a) || !row_usable(c, gi, b) ||
+				    !stats_ratio(ra->samples, o->reps, rb->samples, o->reps, o->processes, 0.95,
+				                 &q) ||
+				    !(q.ratio > 0)) {
+					have = false;
+					continue;
+				}
+				/* no interval: a tie at that end, never a decided side */
+				double lo = q.has_interval ? q.low : 0, hi = q.has_interval ? q.high : INFINITY;
+				double lr = log(q.ratio), x = run->x[gi];
+				if (have && (lr_prev < 0) != (lr < 0) && lr != lr_prev) {
+					double t = lr_prev / (lr_prev - lr);
+					double at = run->geometric ? exp(log(x_prev) + t * (log(x) - log(x_prev)))
+					                           : x_prev + t * (x - x_prev);
+					bool decided = (hi_prev < 1 && lo > 1) || (lo_prev > 1 && hi < 1);
+					const char *below = lr_prev < 0 ? o->backends[a]->name : o->backends[b]->name;
+					const char *above = lr_prev < 0 ? o->backends[b]->name : o->backends[a]->name;
+					char at_text[32];
+					snprintf(at_text, sizeof at_text, "%.3g%s", at, run->percent ? "%" : "");
+					fprintf(f, "%scrossover %s %s: %s = %s (between %s and %s): %s is faster "
+					           "below, %s above; %s\n",
+					        prefix, o->backends[a]->name, o->backends[b]->name, run->sweep_key,
+					        at_text, run->values[gi - 1], run->values[gi], below, above,
+					        decided ? "decided (the 95% intervals of the ratio exclude 1 on "
+					                  "both sides)"
+					                : "not decided (an interval at one end includes 1)");
+				}
+				have = true;
+				lr_prev = lr;
+				lo_prev = lo;
+				hi_prev = hi;
+				x_prev = x;
+			}
+			write_order(f, c, a, b, prefix);
+		}
+}
+
+static void write_header(FILE *f, const struct collection *c, bool samples)
+{
+	const struct options *o = c->o;
+	const struct scenario_run *run = o->kind_data;
+	report_run_header(f, c, samples);
+	fprintf(f, "# processes %u, spread over the run (%s layout); per process %u warm-up and %u "
+	           "timed frames, a sample being one frame\n",
+	        o->processes,
+	        o->processes == 1           ? "this process's"
+	        : o->layout == LAYOUT_FIXED ? "fixed"
+	                                    : "random",
+	        o->warmup, o->reps);
+	report_stats_header(f, o->processes, "backend in the phase", "median_ns");
+	fprintf(f, "# participants: the backends; floor = the same frames over plain arrays (no "
+	           "interface call); harness = the engine alone (no storage, no system work): its "
+	           "frame bounds what the harness adds to a backend's frame\n");
+	fprintf(f, "# phases: spawn, each system's pass (system:NAME), then despawn, add and remove "
+	           "(the kinds' and effects' and the systems' deferred changes), lookup; frame = the "
+	           "whole frame; ratio_to_best: to the fastest backend in that phase (its lowest "
+	           "median_ns), paired by process\n");
+	scenario_write_header(f, run->base);
+	if (run->sweep_key) {
+		fprintf(f, "# sweep %s: %u points, %s:", run->sweep_key, run->point_count,
+		        run->geometric ? "geometric" : "linear");
+		for (uint32_t i = 0; i < run->point_count; i++)
+			fprintf(f, " %s", run->values[i]);
+		fputc('\n', f);
+		write_crossovers(f, c, "# ");
+	}
+	fprintf(f, "# command");
+	for (int i = 0; i < o->argc; i++)
+		fprintf(f, " %s", o->argv[i]);
+	fputc('\n', f);
+}
+
+static const char *const columns =
+	"scenario,sweep_key,sweep_value,sweep_x,backend,phase,frames,processes,median_ns,ci_low_ns,"
+	"ci_high_ns,noisy,process_spread_pct,mad_pct,min_ns,max_ns,share_of_frame,ratio_to_best,"
+	"ratio_ci_low,ratio_ci_high,vs_best,peak_bytes,live_bytes,allocations_per_frame,"
+	"entities_start,checksum\n";
+
+/* The rows of one point: per participant, the frame then each phase; each phase a row group of
+ * its own (stats_group), the backends competing for its best. The number of rows, or -1. */
+static int write_group(FILE *f, const struct collection *c, uint32_t gi)
+{
+	const struct options *o = c->o;
+	const struct scenario_run *run = o->kind_data;
+	const struct group *g = &c->plan->groups[gi];
+	const struct row_data *rows = &c->rows[(size_t)gi * c->plan->max_participants];
+	uint32_t np = g->participants, phases = scenario_engine_phase_count(((const struct scenario *)g->point)) + 1;
+	size_t n = (size_t)o->processes * o->reps;
+	double *x = malloc((size_t)np * phases * n * sizeof *x);
+	struct stats_member *cells = calloc((size_t)np * phases, sizeof *cells);
+	struct stats_member *phase_group = calloc(np, sizeof *phase_group);
+	if (!x || !cells || !phase_group) {
+		free(x);
+		free(cells);
+		free(phase_group);
+		return -1;
+	}
+	for (uint32_t ph = 0; ph < phases; ph++) {
+		for (uint32_t p = 0; p < np; p++) {
+			struct stats_member *m = &phase_group[p];
+			double *v = x + ((size_t)p * phases + ph) * n;
+			memset(m, 0, sizeof *m);
+			m->samples = v;
+			if (!row_usable(c, gi, p))
+				continue; /* no samples: reps 0 */
+			phase_samples(c, g, &rows[p], (int)ph - 1, v);
+			m->reps = o->reps;
+			m->candidate = plan_participant(o, g, p) != NULL;
+		}
+		stats_group(phase_group, np, o->processes);
+		for (uint32_t p = 0; p < np; p++)
+			cells[(size_t)p * phases + ph] = phase_group[p];
+	}
+	free(phase_group);
+	int written = 0;
+	char x_text[32];
+	report_figure(x_text, sizeof x_text, run->sweep_key != NULL, "%.10g", run->x[gi]);
+	for (uint32_t p = 0; p < np; p++) {
+		if (!row_usable(c, gi, p))
+			continue;
+		const struct row_data *d = &rows[p];
+		double frame = cells[(size_t)p * phases].row.centre;
+		double allocations = allocations_per_frame(c, g, d);
+		bool harness = plan_harness_row(g, p);
+		for (uint32_t ph = 0; ph < phases; ph++) {
+			const struct stats_member *cl = &cells[(size_t)p * phases + ph];
+			const struct row_stats *s = &cl->row;
+			if (!s->samples)
+				continue;
+			char phase[SCENARIO_NAME_SIZE + 16], lo[32], hi[32], spread[32], share[32], rb[32],
+				rl[32], rh[32], alloc[32], checksum[32];
+			if (ph == 0)
+				snprintf(phase, sizeof phase, "frame");
+			else
+				scenario_engine_phase_name(((const struct scenario *)g->point), ph - 1, phase, sizeof phase);
+			snprintf(checksum, sizeof checksum, "%016" PRIx64, d->result.checksum);
+			fprintf(f,
+			        "%s,%s,%s,%s,%s,%s,%u,%u,%.1f,%s,%s,%d,%s,%.2f,%.1f,%.1f,%s,%s,%s,%s,%s,"
+			        "%" PRIu64 ",%" PRIu64 ",%s,%" PRIu64 ",%s\n",
+			        run->name, run->sweep_key ? run->sweep_key : "", run->values[gi], x_text,
+			        plan_participant_name(o, g, p), phase, o->reps, s->processes, s->centre,
+			        report_figure(lo, sizeof lo, s->has_interval, "%.1f", s->ci_low),
+			        report_figure(hi, sizeof hi, s->has_interval, "%.1f", s->ci_high), cl->noisy,
+			        report_figure(spread, sizeof spread, s->has_spread, "%.2f", s->spread_pct),
+			        s->mad_pct, s->min, s->max,
+			        report_figure(share, sizeof share, frame > 0, "%.4f", s->centre / frame),
+			        report_figure(rb, sizeof rb, cl->has_ratio, "%.4f", cl->vs_best.ratio),
+			        report_figure(rl, sizeof rl, cl->has_ratio && cl->vs_best.has_interval, "%.4f",
+			                      cl->vs_best.low),
+			        report_figure(rh, sizeof rh, cl->has_ratio && cl->vs_best.has_interval, "%.4f",
+			                      cl->vs_best.high),
+			        cl->verdict,
+			        d->result.peak_bytes, d->result.live_bytes,
+			        report_figure(alloc, sizeof alloc, true, "%.3f", allocations),
+			        ((const struct scenario *)g->point)->entities_start, harness ? "" : checksum);
+			written++;
+		}
+	}
+	free(x);
+	free(cells);
+	return written;
+}
+
+/* The raw figures: a line per participant, process and frame; the phases as columns. */
+static void write_samples(FILE *f, const struct collection *c)
+{
+	const struct options *o = c->o;
+	const struct scenario_run *run = o->kind_data;
+	const struct scenario *sc = run->base;
+	fputs("scenario,sweep_value,backend,process,round,frame_ns", f);
+	for (uint32_t ph = 0; ph < scenario_engine_phase_count(sc); ph++) {
+		char name[SCENARIO_NAME_SIZE + 16];
+		scenario_engine_phase_name(sc, ph, name, sizeof name);
+		fprintf(f, ",%s", name);
+	}
+	fputs(",allocations\n", f);
+	for (uint32_t gi = 0; gi < c->plan->count; gi++) {
+		const struct group *g = &c->plan->groups[gi];
+		for (uint32_t p = 0; p < g->participants; p++) {
+			const struct row_data *d = &c->rows[(size_t)gi * c->plan->max_participants + p];
+			if (!row_usable(c, gi, p))
+				continue;
+			for (uint32_t q = 0; q < o->processes; q++)
+				for (uint32_t r = 0; r < o->reps; r++) {
+					size_t i = (size_t)q * o->reps + r;
+					if (isnan(d->samples[i]))
+						continue;
+					fprintf(f, "%s,%s,%s,%u,%u,%.0f", run->name, run->values[gi],
+					        plan_participant_name(o, g, p), q + 1, r + 1, d->samples[i]);
+					for (uint32_t k = 0; k < g->figures; k++)
+						fprintf(f, ",%.0f", d->figures ? d->figures[i * g->figures + k] : NAN);
+					fputc('\n', f);
+				}
+		}
+	}
+}
+
+/* What the run found, on stderr: each point's backends by frame time, and the harness's share. */
+static void summary(const struct collection *c)
+{
+	const struct options *o = c->o;
+	const struct scenario_run *run = o->kind_data;
+	for (uint32_t gi = 0; gi < c->plan->count; gi++) {
+		const struct group *g = &c->plan->groups[gi];
+		struct {
+			double median;
+			uint32_t p;
+		} v[MAX_LIST + 2];
+		uint32_t n = 0;
+		double harness = NAN;
+		for (uint32_t p = 0; p < g->participants; p++) {
+			if (!row_usable(c, gi, p))
+				continue;
+			struct row_stats s;
+			const struct row_data *d = &c->rows[(size_t)gi * c->plan->max_participants + p];
+			stats_row(d->samples, o->processes, o->reps, &s);
+			if (!s.samples)
+				continue;
+			if (plan_harness_row(g, p))
+				harness = s.centre;
+			else if (plan_participant(o, g, p)) {
+				uint32_t at = n++;
+				while (at > 0 && v[at - 1].median > s.centre) {
+					v[at] = v[at - 1];
+					at--;
+				}
+				v[at].median = s.centre;
+				v[at].p = p;
+			}
+		}
+		if (!n)
+			continue;
+		fprintf(stderr, "ecsbench: %s: ns per frame (median_ns):", g->workload->name);
+		for (uint32_t i = 0; i < n; i++)
+			fprintf(stderr, "%s %s %.0f", i ? "," : "", plan_participant_name(o, g, v[i].p),
+			        v[i].median);
+		if (!isnan(harness))
+			fprintf(stderr, "; the harness alone: %.0f, %.1f%% of %s's frame", harness,
+			        100 * harness / v[0].median, plan_participant_name(o, g, v[0].p));
+		fputc('\n', stderr);
+	}
+	if (run->sweep_key)
+		write_crossovers(stderr, c, "ecsbench: ");
+}
+
+static int scenario_report_write(const struct collection *c, FILE *csv, FILE *samples)
+{
+	write_header(csv, c, false);
+	fputs(columns, csv);
+	int written = 0;
+	for (uint32_t gi = 0; gi < c->plan->count; gi++) {
+		int rows = write_group(csv, c, gi);
+		if (rows < 0) {
+			fprintf(stderr, "ecsbench: out of memory writing the CSV\n");
+			return -1;
+		}
+		written += rows;
+	}
+	if (samples) {
+		write_header(samples, c, true);
+		write_samples(samples, c);
+	}
+	summary(c);
+	return written;
+}
+
+static bool scenario_chosen(const struct options *o)
+{
+	return o->scenario_file || o->sweep || o->sweep_points || o->sweep_spacing || o->set_count;
+}
+
+const struct run_kind scenario_run_kind = {
+	.name = "scenario",
+	.chosen = scenario_chosen,
+	.options = scenario_options,
+	.plan_make = scenario_plan_make,
+	.report_write = scenario_report_write,
+};

@@ -1,0 +1,289 @@
+/*
+ * scenario_storage.c: the scenario's frames over a backend, through the interface only (the
+ * storage target of scenario_target.h): each operation is the storage's call, a system's pass
+ * the batches the storage hands out, and the checks ask the storage what it holds.
+ *
+ * Costs: a frame's (scenario_engine.h), plus the storage's own calls.
+ */
+#include "scenario_frame.h"
+
+static int pass_storage(struct scenario_engine *e, const struct scenario_system *sys,
+                        const struct system_plan *sp)
+{
+	struct ecs_iter it;
+	struct ecs_batch b;
+	struct batch_view view;
+	int rc = e->ops->system_iter_begin(e->s, sp->id, &it);
+	if (rc != ECS_OK)
+		return scenario_engine_fail(e, "system_iter_begin of %s returned %s", sys->name,
+		                            ecs_status_name(rc));
+	uint32_t sum = 0;
+	while (e->ops->system_iter_next(&it, &b)) {
+		bool all_columns = true;
+		for (uint32_t c = 0; c < sys->required_count; c++) {
+			view.base[c] = b.columns[c];
+			view.stride[c] = e->sizes[sys->required[c]];
+			view.ptrs[c] = b.columns[c] ? NULL : b.pointers[c];
+			all_columns = all_columns && b.columns[c];
+		}
+		sum += all_columns ? work_columns(sp, &view, b.count) : work_mixed(sp, &view, b.count);
+	}
+	e->work_sum += sum;
+	return 0;
+}
+
+/* A batch the storage hands to one thread: pass_storage's work on it. */
+static void storage_visit(void *ctx, uint32_t thread, const struct ecs_batch *b)
+{
+	const struct parallel_pass *j = ctx;
+	const struct scenario_engine *e = j->e;
+	struct batch_view view;
+	bool all_columns = true;
+	for (uint32_t c = 0; c < j->sys->required_count; c++) {
+		view.base[c] = b->columns[c];
+		view.stride[c] = e->sizes[j->sys->required[c]];
+		view.ptrs[c] = b->columns[c] ? NULL : b->pointers[c];
+		all_columns = all_columns && b->columns[c];
+	}
+	e->thread_sums[thread].sum += all_columns ? work_columns(j->sp, &view, b->count)
+	                                          : work_mixed(j->sp, &view, b->count);
+}
+
+static int pass_storage_parallel(struct scenario_engine *e, uint32_t s)
+{
+	struct parallel_pass j = {e, s, &e->sc->systems[s], &e->systems[s], 0};
+	for (uint32_t t = 0; t < parallel_pool_threads(e->pool); t++)
+		e->thread_sums[t].sum = 0;
+	uint64_t visited;
+	int rc = parallel_system_pass(e->pool, e->ops, e->s, j.sp->id, storage_visit, &j, &visited);
+	if (rc != ECS_OK)
+		return scenario_engine_fail(e, "the pass of %s in %u parts returned %s", j.sys->name,
+		                            parallel_pool_threads(e->pool), ecs_status_name(rc));
+	e->work_sum += thread_sums_total(e);
+	return 0;
+}
+
+static int open_storage(struct scenario_engine *e, char *err, size_t errlen)
+{
+	const struct scenario *sc = e->sc;
+	struct ecs_allocator alloc = counting_alloc_bench(&e->counter);
+	struct ecs_config cfg = {sc->type_count, sc->system_count ? sc->system_count : 1, e->sizes};
+	int rc = e->ops->create(&cfg, &alloc, &e->s);
+	if (rc != ECS_OK) {
+		e->s = NULL;
+		snprintf(err, errlen, "%s: create returned %s", e->ops->name, ecs_status_name(rc));
+		return -1;
+	}
+	rc = ecs_reserve(e->ops, e->s, (uint32_t)sc->entities_peak);
+	if (rc != ECS_OK) {
+		snprintf(err, errlen, "%s: reserve returned %s", e->ops->name, ecs_status_name(rc));
+		return -1;
+	}
+	for (uint32_t s = 0; s < sc->system_count; s++) {
+		const struct scenario_system *sys = &sc->systems[s];
+		rc = e->ops->system_register(e->s, sys->required, sys->required_count, sys->excluded,
+		                             sys->excluded_count, &e->systems[s].id);
+		if (rc != ECS_OK) {
+			snprintf(err, errlen, "%s: registering system %s returned %s", e->ops->name,
+			         sys->name, ecs_status_name(rc));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Each system visits exactly the live entities that match it: the engine's count, and each
+ * visited handle one of a matching entity (found through a map from the storage's entity
+ * index to the engine's slot, made here from the engine's lists). */
+static int check_systems(struct scenario_engine *e)
+{
+	const struct scenario *sc = e->sc;
+	uint32_t cap = 1;
+	for (uint32_t k = 0; k < sc->kind_count; k++)
+		for (uint32_t i = 0; i < e->kinds[k].count; i++)
+			if (ecs_entity_index(e->kinds[k].ids[i].handle) >= cap)
+				cap = ecs_entity_index(e->kinds[k].ids[i].handle) + 1;
+	uint32_t *slot_of_index = malloc(cap * sizeof *slot_of_index);
+	if (!slot_of_index)
+		return scenario_engine_fail(e, "out of memory in the harness (checks)");
+	for (uint32_t i = 0; i < cap; i++)
+		slot_of_index[i] = SLOT_NONE;
+	for (uint32_t k = 0; k < sc->kind_count; k++)
+		for (uint32_t i = 0; i < e->kinds[k].count; i++)
+			slot_of_index[ecs_entity_index(e->kinds[k].ids[i].handle)] = e->kinds[k].live[i].slot;
+	int rc = 0;
+	for (uint32_t s = 0; s < sc->system_count && rc == 0; s++) {
+		const struct system_plan *sp = &e->systems[s];
+		uint64_t want = 0, got = 0;
+		for (uint32_t k = 0; k < sp->kind_count; k++) {
+			const struct kind_state *ks = &e->kinds[sp->kinds[k]];
+			for (uint32_t i = 0; i < ks->count; i++)
+				want += member_matches(e, s, sp, &ks->live[i]);
+		}
+		struct ecs_iter it;
+		struct ecs_batch b;
+		int got_rc = e->ops->system_iter_begin(e->s, sp->id, &it);
+		if (got_rc != ECS_OK) {
+			rc = scenario_engine_fail(e, "system_iter_begin of %s returned %s", sc->systems[s].name,
+			                          ecs_status_name(got_rc));
+			break;
+		}
+		while (rc == 0 && e->ops->system_iter_next(&it, &b)) {
+			got += b.count;
+			for (uint32_t i = 0; i < b.count && rc == 0; i++) {
+				uint32_t index = ecs_entity_index(b.entities[i]);
+				uint32_t slot = index < cap ? slot_of_index[index] : SLOT_NONE;
+				const struct member *m = NULL;
+				if (slot != SLOT_NONE &&
+				    kind_of_slot(e, slot)->ids[e->slots[slot].kind_pos].handle == b.entities[i])
+					m = member_of_slot(e, slot);
+				if (!m || !member_matches(e, s, sp, m))
+					rc = scenario_engine_fail(e, "system %s visits an entity that does not match it",
+					                          sc->systems[s].name);
+			}
+		}
+		if (rc == 0 && got != want)
+			rc = scenario_engine_fail(e, "system %s visits %llu entities, %llu match it",
+			                          sc->systems[s].name, (unsigned long long)got,
+			                          (unsigned long long)want);
+	}
+	free(slot_of_index);
+	return rc;
+}
+
+/* --- its part of each operation -------------------------------------------------------- */
+
+static int target_create(struct scenario_engine *e, uint32_t kind, struct kind_state *k,
+                         const struct kind_variant *v, uint32_t serial, uint32_t slot,
+                         ecs_entity *h)
+{
+	(void)k;
+	const void *values[KV_MAX_TYPES];
+	for (uint32_t j = 0; j < v->type_count; j++)
+		values[j] = value_of_entity(e, v->types[j], serial);
+	int rc = ecs_entity_create_with(e->ops, e->s, v->types, v->type_count, values, h);
+	if (rc != ECS_OK) {
+		e->free_slots[e->free_count++] = slot;
+		return scenario_engine_fail(e, "creating an entity of kind %s returned %s",
+		                            e->sc->kinds[kind].name, ecs_status_name(rc));
+	}
+	return 0;
+}
+
+static int target_destroy(struct scenario_engine *e, struct kind_state *k, uint32_t pos)
+{
+	int rc = e->ops->entity_destroy(e->s, k->ids[pos].handle);
+	if (rc != ECS_OK)
+		return scenario_engine_fail(e, "destroying entity #%u returned %s", k->ids[pos].serial,
+		                            ecs_status_name(rc));
+	return 0;
+}
+
+static void target_move(struct scenario_engine *e, struct kind_state *k, uint32_t to,
+                        uint32_t from)
+{
+	(void)e, (void)k, (void)to, (void)from;
+}
+
+static int target_add(struct scenario_engine *e, struct kind_state *k, uint32_t pos,
+                      uint32_t type, struct identity id)
+{
+	(void)k, (void)pos;
+	int rc = e->ops->component_add(e->s, id.handle, type, value_of_entity(e, type, id.serial));
+	if (rc != ECS_OK)
+		return scenario_engine_fail(e, "adding %s to entity #%u returned %s", e->sc->types[type].name,
+		                            id.serial, ecs_status_name(rc));
+	return 0;
+}
+
+static int target_remove(struct scenario_engine *e, struct kind_state *k, uint32_t pos,
+                         uint32_t type)
+{
+	int rc = e->ops->component_remove(e->s, k->ids[pos].handle, type);
+	if (rc != ECS_OK)
+		return scenario_engine_fail(e, "removing %s from entity #%u returned %s",
+		                            e->sc->types[type].name, k->ids[pos].serial, ecs_status_name(rc));
+	return 0;
+}
+
+static bool target_grow(struct scenario_engine *e, struct kind_state *k, uint32_t cap)
+{
+	(void)e, (void)k, (void)cap;
+	return true;
+}
+
+static int target_lookup(struct scenario_engine *e, const struct kind_state *k, uint32_t at,
+                         uint32_t j, uint32_t t, ecs_entity h, uint32_t *sum)
+{
+	(void)j;
+	void *p;
+	int rc = e->ops->component_get(e->s, h, t, &p);
+	if (rc != ECS_OK)
+		return scenario_engine_fail(e, "looking up %s of entity #%u returned %s", e->sc->types[t].name,
+		                            k->ids[at].serial, ecs_status_name(rc));
+	*sum += load_value(p, e->widths[t]);
+	return 0;
+}
+
+static int target_pass(struct scenario_engine *e, uint32_t s, const struct system_plan *sp)
+{
+	return pass_storage(e, &e->sc->systems[s], sp);
+}
+
+static int target_pass_parallel(struct scenario_engine *e, uint32_t s)
+{
+	return pass_storage_parallel(e, s);
+}
+
+/* --- outside the frames ---------------------------------------------------------------------- */
+
+static int storage_threads_check(const struct scenario_engine *e, uint32_t threads, char *err,
+                                 size_t errlen)
+{
+	if (threads > 1 && !e->ops->system_iter_split) {
+		snprintf(err, errlen, "%s has no system_iter_split: a parallel system's pass cannot be "
+		                      "split in %u parts", e->ops->name, threads);
+		return -1;
+	}
+	return 0;
+}
+
+static void storage_memory(const struct scenario_engine *e, uint64_t *peak, uint64_t *live)
+{
+	*peak = e->counter.peak_bytes;
+	*live = e->counter.live_bytes;
+}
+
+static int storage_alive(struct scenario_engine *e, ecs_entity handle, uint32_t serial)
+{
+	if (!e->ops->entity_alive(e->s, handle))
+		return scenario_engine_fail(e, "entity #%u is not alive in the storage", serial);
+	return 0;
+}
+
+static int storage_read_value(struct scenario_engine *e, uint32_t kind, uint32_t pos,
+                              uint32_t type, bool has, unsigned char *value)
+{
+	const struct kind_state *k = &e->kinds[kind];
+	void *p = NULL;
+	int got = e->ops->component_get(e->s, k->ids[pos].handle, type, &p);
+	if (got != (has ? ECS_OK : ECS_ERR_NO_COMPONENT))
+		return scenario_engine_fail(e, "entity #%u, %s: component_get returned %s, expected %s",
+		                            k->ids[pos].serial, e->sc->types[type].name, ecs_status_name(got),
+		                            has ? "ECS_OK" : "ECS_ERR_NO_COMPONENT");
+	if (has)
+		memcpy(value, p, e->sizes[type]);
+	return 0;
+}
+
+const struct scenario_target scenario_storage_target = {
+	.frame = frame_run,
+	.populate = spawn_population,
+	.reserve_kind = grow_kind,
+	.open = open_storage,
+	.threads_check = storage_threads_check,
+	.memory = storage_memory,
+	.alive = storage_alive,
+	.read_value = storage_read_value,
+	.verify = check_systems,
+};

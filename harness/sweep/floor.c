@@ -1,0 +1,673 @@
+/*
+ * floor.c: the floor of every swept workload: the simplest correct code for the same task over
+ * plain arrays indexed by entity, with no storage abstraction and no indirect call. It runs
+ * beside the backends, in the same interleaved samples, and its checksum must agree with
+ * theirs; each backend's ratio_to_floor reads as its distance to the machine's limit. What a
+ * floor leaves out is what a real storage needs: generations and handle checks, bookkeeping of
+ * who has what, growth, and systems to keep informed.
+ *
+ *   create      take the next index, mark it alive, write its k values into preallocated
+ *               arrays, and the values of its kind's own types where the history spawns kinds
+ *               (history.h) into arrays of their own
+ *   iterate     the update over the k arrays, in order (iterate-aged: the same; the floor
+ *               does not age)
+ *   churn       the same as create, taking indices from a free list first; then, for each
+ *               entity in the history's order of destruction, clear its alive mark and push its
+ *               index on the free list; the arrays and the free list are reused from round to
+ *               round
+ *   add-remove  set the entity's presence bit and write its Velocity, for every entity; then
+ *               clear every bit
+ *   get         read the k values of every entity in the same shuffled order, from the arrays
+ *   fragmented  one pass over the packed Position and Velocity of the entities that have both,
+ *               as a system would with a perfect list of them
+ *   parallel-iterate  iterate's update over the k arrays cut in T contiguous ranges, one per
+ *               thread of the same pool as the backends' (parallel.c), each range but the first
+ *               starting on a cache-line start of Position (ecs_split_bound, ecs_split_align:
+ *               the backends' rule), so that no two threads write one line
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "history.h"
+#include "../core/parallel.h"
+#include "world.h"
+
+struct floor {
+	struct values v;        /* the component arrays, indexed by entity index */
+	unsigned char *alive;   /* create, churn */
+	uint32_t *free_list;    /* churn */
+	uint32_t free_count, next;
+	uint32_t *index;        /* churn: the index each entity of the round got */
+	uint64_t *present;      /* add-remove: Velocity's presence bits */
+	uint32_t *order;        /* get: the shuffled order */
+	uint32_t *slot;         /* fragmented: entity -> packed slot, or UINT32_MAX */
+	unsigned char *has;     /* fragmented: bit 0 Position, bit 1 Velocity */
+	unsigned char *packed_p;   /* fragmented: the matching entities' values */
+	unsigned char *packed_v;
+	uint32_t matches;
+	struct parallel_pool *pool; /* parallel-iterate */
+	struct spawn_plan spawn;    /* create, churn: the kinds, the order of destruction */
+	unsigned char *extra[HISTORY_KINDS]; /* create, churn: the kinds' own types' values */
+};
+
+static struct floor *floor_of(struct run *run) { return run->state; }
+
+/* The floor's own memory, for peak_bytes and live_bytes. */
+static void floor_bytes(struct run *run, uint64_t bytes)
+{
+	run->r->peak_bytes += bytes;
+	run->r->live_bytes += bytes;
+}
+
+static int floor_new(struct run *run)
+{
+	run->state = calloc(1, sizeof(struct floor));
+	return run->state ? 0 : bench_fail(run->r, "out of memory in the harness");
+}
+
+static void floor_release(struct run *run)
+{
+	struct floor *f = floor_of(run);
+	if (!f)
+		return;
+	world_values_free(&f->v);
+	free(f->alive);
+	free(f->free_list);
+	free(f->index);
+	free(f->present);
+	free(f->order);
+	free(f->slot);
+	free(f->has);
+	free(f->packed_p);
+	free(f->packed_v);
+	parallel_pool_stop(f->pool);
+	history_spawn_plan_free(&f->spawn);
+	for (uint32_t x = 0; x < HISTORY_KINDS; x++)
+		free(f->extra[x]);
+}
+
+/* The arrays of the k component types (sizes as the backends'), values as created. */
+static int floor_arrays(struct run *run, uint32_t k)
+{
+	const struct bench_case *c = run->c;
+	struct floor *f = floor_of(run);
+	if (world_values_make(&f->v, c->entities, c->seed, 0, c->component_size))
+		return bench_fail(run->r, "out of memory in the harness");
+	for (uint32_t t = 0; t < k; t++)
+		floor_bytes(run, (uint64_t)c->entities * f->v.size[t]);
+	return 0;
+}
+
+/* The checksum the backends compute (checksum_values): the values of the listed types of each
+ * entity in creation order, where entity i is at index[i] (NULL: at i); absent types (has
+ * returns false) hash a marker. */
+static uint64_t floor_checksum(struct run *run, const uint32_t *types, uint32_t ntypes,
+                               const uint32_t *index, bool (*has)(struct run *, uint32_t, uint32_t))
+{
+	struct floor *f = floor_of(run);
+	uint64_t h = CHECKSUM_START;
+	for (uint32_t i = 0; i < run->c->entities; i++) {
+		uint32_t at = index ? index[i] : i;
+		for (uint32_t j = 0; j < ntypes; j++) {
+			if (has && !has(run, at, types[j]))
+				h = world_hash_bytes(h, "-", 1);
+			else
+				h = world_hash_bytes(h, world_value_of(&f->v, types[j], at), f->v.size[types[j]]);
+		}
+	}
+	return h;
+}
+
+/* create ------------------------------------------------------------------------------- */
+
+/* The spawn plan of create or churn (the backends' own: history.h), and arrays for the kinds'
+ * own types where it spawns kinds. */
+static int spawn_arrays(struct run *run, uint64_t stream)
+{
+	const struct bench_case *c = run->c;
+	struct floor *f = floor_of(run);
+	if (history_spawn_plan_make(&f->spawn, c->history, c, workloads_sweep_types, c->k, c->values, stream, run->r))
+		return -1;
+	if (f->spawn.lists < HISTORY_KINDS)
+		return 0;
+	for (uint32_t x = 0; x < HISTORY_KINDS; x++) {
+		if (!(f->extra[x] = malloc((size_t)c->entities * sizeof(uint64_t) + 1)))
+			return bench_fail(run->r, "out of memory in the harness");
+		floor_bytes(run, (uint64_t)c->entities * sizeof(uint64_t));
+	}
+	return 0;
+}
+
+static int create_setup(struct run *run)
+{
+	const struct bench_case *c = run->c;
+	if (floor_new(run) || floor_arrays(run, c->k) || spawn_arrays(run, HISTORY_STREAM_CREATE))
+		return -1;
+	struct floor *f = floor_of(run);
+	f->alive = calloc(c->entities + 1, 1);
+	if (!f->alive)
+		return bench_fail(run->r, "out of memory in the harness");
+	floor_bytes(run, c->entities);
+	return 0;
+}
+
+/* Where the k values of entity i come from and go to, in locals: the stores through the
+ * value arrays would otherwise make the compiler reload every pointer for every entity. */
+struct copy_plan {
+	unsigned char *dst[COMP_MAX_K];
+	const unsigned char *src[COMP_MAX_K];
+	uint32_t size[COMP_MAX_K];
+	uint32_t k;
+	const uint8_t *kind;  /* per entity (history_spawn_plan_kind), or NULL: no kinds */
+	unsigned char *extra[HISTORY_KINDS];
+};
+
+static struct copy_plan copy_plan(const struct run *run, const struct floor *f)
+{
+	struct copy_plan p = {.k = run->c->k};
+	for (uint32_t t = 0; t < p.k; t++) {
+		p.dst[t] = f->v.data[t];
+		p.src[t] = run->c->values->data[workloads_sweep_types[t]];
+		p.size[t] = f->v.size[t];
+	}
+	if (f->spawn.lists == HISTORY_KINDS) {
+		p.kind = f->spawn.list;
+		for (uint32_t x = 0; x < HISTORY_KINDS; x++)
+			p.extra[x] = f->extra[x];
+	}
+	return p;
+}
+
+/* Entity i's values at index e: its k values, and its kind's own (a bullet one, a particle
+ * two; 8 bytes each, the size of the profile's other types). */
+static inline __attribute__((always_inline)) void copy_values(const struct copy_plan *p,
+                                                              uint32_t e, uint32_t i, bool kinds)
+{
+	for (uint32_t t = 0; t < p->k; t++)
+		world_value_copy(p->dst[t] + (size_t)e * p->size[t], p->src[t] + (size_t)i * p->size[t],
+		                 p->size[t]);
+	if (!kinds)
+		return;
+	uint32_t kind = p->kind[i];
+	if (kind == 1)
+		world_value_copy(p->extra[0] + (size_t)e * 8, history_extra_value, 8);
+	else if (kind == 2) {
+		world_value_copy(p->extra[1] + (size_t)e * 8, history_extra_value, 8);
+		world_value_copy(p->extra[2] + (size_t)e * 8, history_extra_value, 8);
+	}
+}
+
+/* The loop with or without kinds, each with the test of p->kind out of it (inside it, gcc kept
+ * p in memory and the floor's create took 2.4 ns an entity instead of 1.8). */
+static inline void create_all(const struct copy_plan *p, unsigned char *alive, uint32_t n,
+                              bool kinds)
+{
+	for (uint32_t e = 0; e < n; e++) {
+		alive[e] = 1;
+		copy_values(p, e, e, kinds);
+	}
+}
+
+static int create_execute(struct run *run)
+{
+	struct floor *f = floor_of(run);
+	const struct copy_plan plan = copy_plan(run, f);
+	unsigned char *alive = f->alive;
+	uint32_t n = run->c->entities;
+	for (uint32_t j = 0; j < run->inner; j++) {
+		if (plan.kind)
+			create_all(&plan, alive, n, true);
+		else
+			create_all(&plan, alive, n, false);
+		f->next = n;
+		measure_clobber();
+	}
+	return 0;
+}
+
+static int create_finish(struct run *run)
+{
+	if (!run->verify)
+		return 0;
+	run->r->checksum = floor_checksum(run, workloads_sweep_types, run->c->k, NULL, NULL);
+	return 0;
+}
+
+const struct workload floor_create = {
+	.name = "create",
+	.setup = create_setup,
+	.execute = create_execute,
+	.finish = create_finish,
+	.release = floor_release,
+};
+
+/* iterate ------------------------------------------------------------------------------ */
+
+static int iterate_setup(struct run *run)
+{
+	run->expected = run->c->entities;
+	return floor_new(run) || floor_arrays(run, run->c->k) ? -1 : 0;
+}
+
+static void floor_pass(struct floor *f, uint32_t n, uint32_t k)
+{
+	struct ecs_batch b = {.count = n};
+	size_t size[COMP_MAX_K];
+	for (uint32_t t = 0; t < COMP_MAX_K; t++) {
+		b.columns[t] = t < k ? f->v.data[t] : NULL;
+		size[t] = f->v.size[t];
+	}
+	update_batch(&b, k, size);
+	measure_clobber();
+}
+
+static int iterate_execute(struct run *run)
+{
+	for (uint32_t j = 0; j < run->inner; j++)
+		floor_pass(floor_of(run), run->c->entities, run->c->k);
+	run->visited = (uint64_t)run->c->entities * run->inner;
+	return 0;
+}
+
+static int iterate_check(struct run *run)
+{
+	uint64_t expected = run->expected * run->inner;
+	if (run->visited != expected)
+		return bench_fail(run->r, "the pass visited %llu entities, expected %llu",
+		                  (unsigned long long)run->visited, (unsigned long long)expected);
+	return 0;
+}
+
+const struct workload floor_iterate = {
+	.name = "iterate",
+	.setup = iterate_setup,
+	.execute = iterate_execute,
+	.end_sample = iterate_check,
+	.finish = create_finish,
+	.release = floor_release,
+};
+
+/* churn -------------------------------------------------------------------------------- */
+
+static int churn_setup(struct run *run)
+{
+	const struct bench_case *c = run->c;
+	if (floor_new(run) || floor_arrays(run, c->k) || spawn_arrays(run, HISTORY_STREAM_CHURN))
+		return -1;
+	struct floor *f = floor_of(run);
+	f->alive = calloc(c->entities + 1, 1);
+	f->free_list = malloc((size_t)c->entities * sizeof *f->free_list + 1);
+	f->index = malloc((size_t)c->entities * sizeof *f->index + 1);
+	if (!f->alive || !f->free_list || !f->index)
+		return bench_fail(run->r, "out of memory in the harness");
+	floor_bytes(run, (uint64_t)c->entities * (1 + sizeof *f->free_list));
+	return 0;
+}
+
+static inline __attribute__((always_inline)) void churn_create_all(struct floor *f,
+                                                                   const struct copy_plan *p,
+                                                                   uint32_t n, bool kinds)
+{
+	unsigned char *alive = f->alive;
+	uint32_t *free_list = f->free_list, *index = f->index;
+	uint32_t free_count = f->free_count, next = f->next;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t e = free_count ? free_list[--free_count] : next++;
+		alive[e] = 1;
+		index[i] = e;
+		copy_values(p, e, i, kinds);
+	}
+	f->free_count = free_count;
+	f->next = next;
+}
+
+static void churn_create(struct run *run)
+{
+	struct floor *f = floor_of(run);
+	const struct copy_plan plan = copy_plan(run, f);
+	if (plan.kind)
+		churn_create_all(f, &plan, run->c->entities, true);
+	else
+		churn_create_all(f, &plan, run->c->entities, false);
+}
+
+static void churn_destroy(struct floor *f, uint32_t n)
+{
+	unsigned char *alive = f->alive;
+	uint32_t *free_list = f->free_list, free_count = f->free_count;
+	const uint32_t *index = f->index, *order = f->spawn.destroy_order;
+	if (order) {
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t e = index[order[i]];
+			alive[e] = 0;
+			free_list[free_count++] = e;
+		}
+	} else {
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t e = index[i];
+			alive[e] = 0;
+			free_list[free_count++] = e;
+		}
+	}
+	f->free_count = free_count;
+}
+
+static int churn_execute(struct run *run)
+{
+	for (uint32_t j = 0; j < run->inner; j++) {
+		churn_create(run);
+		churn_destroy(floor_of(run), run->c->entities);
+	}
+	measure_clobber();
+	return 0;
+}
+
+/* As the backends': every entity of the last round dead; one more round read back. */
+static int churn_finish(struct run *run)
+{
+	struct floor *f = floor_of(run);
+	run->r->reuse = 1.0; /* the same arrays every round, by construction */
+	if (!run->verify)
+		return 0;
+	for (uint32_t i = 0; i < run->c->entities; i++)
+		if (f->alive[f->index[i]])
+			return bench_fail(run->r, "entity %u is alive after it was destroyed", i);
+	churn_create(run);
+	run->r->checksum = floor_checksum(run, workloads_sweep_types, run->c->k, f->index, NULL);
+	return 0;
+}
+
+const struct workload floor_churn = {
+	.name = "churn",
+	.setup = churn_setup,
+	.execute = churn_execute,
+	.finish = churn_finish,
+	.release = floor_release,
+};
+
+/* add-remove --------------------------------------------------------------------------- */
+
+/* The entities keep k components (Position, then Mass, then Health); Velocity comes and goes. */
+static const uint32_t resident_types[COMP_MAX_K] = {COMP_POSITION, COMP_MASS, COMP_HEALTH};
+
+static int add_remove_setup(struct run *run)
+{
+	const struct bench_case *c = run->c;
+	if (floor_new(run))
+		return -1;
+	struct floor *f = floor_of(run);
+	/* Arrays of every type the backends' entities use: the k resident ones and Velocity. */
+	if (world_values_make(&f->v, c->entities, c->seed, 0, c->component_size))
+		return bench_fail(run->r, "out of memory in the harness");
+	f->present = calloc((c->entities + 63) / 64 + 1, sizeof *f->present);
+	if (!f->present)
+		return bench_fail(run->r, "out of memory in the harness");
+	for (uint32_t t = 0; t < c->k; t++)
+		floor_bytes(run, (uint64_t)c->entities * f->v.size[resident_types[t]]);
+	floor_bytes(run, (uint64_t)c->entities * f->v.size[COMP_VELOCITY] + c->entities / 8);
+	return 0;
+}
+
+static int add_remove_execute(struct run *run)
+{
+	struct floor *f = floor_of(run);
+	uint64_t *present = f->present;
+	uint32_t n = run->c->entities, size = f->v.size[COMP_VELOCITY];
+	unsigned char *velocity = f->v.data[COMP_VELOCITY];
+	const unsigned char *values = run->c->values->data[COMP_VELOCITY];
+	for (uint32_t j = 0; j < run->inner; j++) {
+		for (uint32_t i = 0; i < n; i++) {
+			present[i / 64] |= 1ull << (i % 64);
+			world_value_copy(velocity + (size_t)i * size, values + (size_t)i * size, size);
+		}
+		measure_clobber();
+		for (uint32_t i = 0; i < n; i++)
+			present[i / 64] &= ~(1ull << (i % 64));
+		measure_clobber();
+	}
+	return 0;
+}
+
+static bool add_remove_has(struct run *run, uint32_t e, uint32_t type)
+{
+	return type != COMP_VELOCITY || (floor_of(run)->present[e / 64] >> (e % 64) & 1);
+}
+
+static int add_remove_finish(struct run *run)
+{
+	if (!run->verify)
+		return 0;
+	uint32_t types[COMP_MAX_K + 1] = {COMP_VELOCITY}; /* absent everywhere, as the backends' */
+	memcpy(types + 1, resident_types, run->c->k * sizeof *types);
+	run->r->checksum = floor_checksum(run, types, run->c->k + 1, NULL, add_remove_has);
+	return 0;
+}
+
+const struct workload floor_add_remove = {
+	.name = "add-remove",
+	.setup = add_remove_setup,
+	.execute = add_remove_execute,
+	.finish = add_remove_finish,
+	.release = floor_release,
+};
+
+/* get ---------------------------------------------------------------------------------- */
+
+static int get_setup(struct run *run)
+{
+	const struct bench_case *c = run->c;
+	if (floor_new(run) || floor_arrays(run, c->k))
+		return -1;
+	struct floor *f = floor_of(run);
+	/* The same shuffled order as the backends' (get_setup in workloads.c). */
+	if (!(f->order = rng_permutation(c->seed, 1, c->entities)))
+		return bench_fail(run->r, "out of memory in the harness");
+	return 0;
+}
+
+/* The same additions in the same order as the backends' get: their sums agree exactly. */
+static int get_execute(struct run *run)
+{
+	struct floor *f = floor_of(run);
+	uint32_t n = run->c->entities, k = run->c->k;
+	const uint32_t *order = f->order;
+	const unsigned char *data[COMP_MAX_K];
+	size_t size[COMP_MAX_K];
+	for (uint32_t t = 0; t < k; t++) {
+		data[t] = f->v.data[t];
+		size[t] = f->v.size[t];
+	}
+	double sum = 0;
+	for (uint32_t j = 0; j < run->inner; j++) {
+		sum = 0; /* one run's, as the backends' */
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t e = order[i];
+			for (uint32_t t = 0; t < k; t++)
+				sum += *(const float *)(const void *)(data[t] + e * size[t]);
+		}
+	}
+	run->sum = sum;
+	measure_clobber();
+	return 0;
+}
+
+static int get_finish(struct run *run)
+{
+	if (!run->verify)
+		return 0;
+	uint64_t h = floor_checksum(run, workloads_sweep_types, run->c->k, NULL, NULL);
+	run->r->checksum = world_hash_bytes(h, &run->sum, sizeof run->sum);
+	return 0;
+}
+
+const struct workload floor_get = {
+	.name = "get",
+	.setup = get_setup,
+	.execute = get_execute,
+	.finish = get_finish,
+	.release = floor_release,
+};
+
+/* fragmented --------------------------------------------------------------------------- */
+
+/* The same draws as the backends' (fragmented_setup), so the same entities have Position and
+ * Velocity; those that have both are packed in creation order. */
+static int fragmented_setup(struct run *run)
+{
+	const struct bench_case *c = run->c;
+	if (floor_new(run) || floor_arrays(run, 2))
+		return -1;
+	struct floor *f = floor_of(run);
+	f->slot = malloc((size_t)c->entities * sizeof *f->slot + 1);
+	f->has = malloc(c->entities + 1);
+	size_t size = c->component_size;
+	f->packed_p = malloc((size_t)c->entities * size + 1);
+	f->packed_v = malloc((size_t)c->entities * size + 1);
+	if (!f->slot || !f->has || !f->packed_p || !f->packed_v)
+		return bench_fail(run->r, "out of memory in the harness");
+	struct rng g;
+	rng_seed(&g, c->seed, 2);
+	f->matches = 0;
+	for (uint32_t i = 0; i < c->entities; i++) {
+		uint32_t types[FRAGMENTED_MAX_TYPES];
+		uint32_t n = world_fragmented_types(&g, c->profile->component_count, types);
+		f->has[i] = 0;
+		for (uint32_t y = 0; y < n; y++)
+			f->has[i] |= types[y] == COMP_POSITION ? 1 : types[y] == COMP_VELOCITY ? 2 : 0;
+		f->slot[i] = UINT32_MAX;
+		if (f->has[i] == 3) {
+			memcpy(f->packed_p + f->matches * size, world_value_of(&f->v, COMP_POSITION, i), size);
+			memcpy(f->packed_v + f->matches * size, world_value_of(&f->v, COMP_VELOCITY, i), size);
+			f->slot[i] = f->matches++;
+		}
+	}
+	run->expected = f->matches;
+	/* the floor's memory: what the pass needs, the packed pairs */
+	run->r->peak_bytes = run->r->live_bytes = (uint64_t)f->matches * 2 * size;
+	return 0;
+}
+
+static int fragmented_execute(struct run *run)
+{
+	struct floor *f = floor_of(run);
+	for (uint32_t j = 0; j < run->inner; j++) {
+		struct ecs_batch b = {.count = f->matches};
+		b.columns[0] = f->packed_p;
+		b.columns[1] = f->packed_v;
+		const size_t size[COMP_MAX_K] = {run->c->component_size, run->c->component_size, 4};
+		update_batch(&b, 2, size);
+		measure_clobber();
+	}
+	run->visited = (uint64_t)f->matches * run->inner;
+	return 0;
+}
+
+static int fragmented_finish(struct run *run)
+{
+	if (!run->verify)
+		return 0;
+	struct floor *f = floor_of(run);
+	uint64_t h = CHECKSUM_START;
+	for (uint32_t i = 0; i < run->c->entities; i++) {
+		for (uint32_t t = 0; t < 2; t++) {
+			if (!(f->has[i] >> t & 1)) {
+				h = world_hash_bytes(h, "-", 1);
+				continue;
+			}
+			size_t size = run->c->component_size;
+			const void *p = f->slot[i] == UINT32_MAX ? world_value_of(&f->v, t, i)
+			                : t == 0                 ? f->packed_p + f->slot[i] * size
+			                                         : f->packed_v + f->slot[i] * size;
+			h = world_hash_bytes(h, p, size);
+		}
+	}
+	run->r->checksum = h;
+	return 0;
+}
+
+const struct workload floor_fragmented = {
+	.name = "fragmented",
+	.setup = fragmented_setup,
+	.execute = fragmented_execute,
+	.end_sample = iterate_check,
+	.finish = fragmented_finish,
+	.release = floor_release,
+};
+
+/* parallel-iterate ---------------------------------------------------------------------- */
+
+static int parallel_iterate_setup(struct run *run)
+{
+	const struct bench_case *c = run->c;
+	run->expected = c->entities;
+	if (floor_new(run) || floor_arrays(run, c->k))
+		return -1;
+	char err[160];
+	if (parallel_pool_start(&floor_of(run)->pool, c->threads, c->cpus, err, sizeof err))
+		return bench_fail(run->r, "%s", err);
+	return 0;
+}
+
+static int parallel_iterate_prepare(struct run *run)
+{
+	parallel_wake(floor_of(run)->pool);
+	return 0;
+}
+
+struct floor_split {
+	const struct floor *f;
+	uint32_t n, k;
+};
+
+/* Where thread `part`'s range starts: an even share, moved forward (by less than a share) to
+ * the next cache-line start of Position's array. */
+static uint32_t floor_split_bound(const struct floor_split *j, uint32_t part, uint32_t parts)
+{
+	uint32_t at = ecs_split_bound(j->n, part, parts), size = j->f->v.size[0];
+	if (part == 0 || part == parts || j->n / parts < 2)
+		return at;
+	return at + ecs_split_align(j->f->v.data[0] + (size_t)at * size, size, j->n / parts);
+}
+
+static void floor_part(void *arg, uint32_t thread, uint32_t threads)
+{
+	const struct floor_split *j = arg;
+	uint32_t from = floor_split_bound(j, thread, threads);
+	uint32_t to = floor_split_bound(j, thread + 1, threads);
+	struct ecs_batch b = {.count = to - from};
+	size_t size[COMP_MAX_K];
+	for (uint32_t t = 0; t < COMP_MAX_K; t++) {
+		size[t] = j->f->v.size[t];
+		b.columns[t] = t < j->k ? j->f->v.data[t] + (size_t)from * size[t] : NULL;
+	}
+	if (b.count)
+		update_batch(&b, j->k, size);
+}
+
+static int parallel_iterate_execute(struct run *run)
+{
+	struct floor *f = floor_of(run);
+	struct floor_split j = {f, run->c->entities, run->c->k};
+	for (uint32_t i = 0; i < run->inner; i++) {
+		parallel_run(f->pool, floor_part, &j);
+		measure_clobber();
+	}
+	run->visited = (uint64_t)run->c->entities * run->inner;
+	return 0;
+}
+
+static int parallel_iterate_check(struct run *run)
+{
+	parallel_rest(floor_of(run)->pool);
+	return iterate_check(run);
+}
+
+const struct workload floor_parallel_iterate = {
+	.name = "parallel-iterate",
+	.setup = parallel_iterate_setup,
+	.prepare = parallel_iterate_prepare,
+	.execute = parallel_iterate_execute,
+	.end_sample = parallel_iterate_check,
+	.finish = create_finish,
+	.release = floor_release,
+};

@@ -1,0 +1,566 @@
+/*
+ * workloads.c: the workloads swept over N (and k), the table of every workload, and the runner
+ * through which the pass drives each participant (workloads_runner, bench.h). Varkor's
+ * workloads are in varkor.c, parallel-iterate in parallel_iterate.c; what they all share is in
+ * world.c.
+ *
+ * Rules every workload keeps (docs/method.md):
+ * - the timed region holds the operation and nothing else: storages are created, values are
+ *   generated and checksums are taken outside it (run_sample times `execute` alone);
+ * - the number of runs per sample is the same for every backend of a row, so every backend does
+ *   the same work and the checksums of the state it leaves can be compared;
+ * - the work cannot be deleted: its results are read back for the checksum, and a compiler
+ *   barrier closes every timed region.
+ */
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "history.h"
+#include "../core/measure.h"
+#include "world.h"
+
+const uint32_t workloads_sweep_types[COMP_MAX_K] = {COMP_POSITION, COMP_VELOCITY, COMP_MASS};
+
+/* How a spawning workload creates its N entities under the row's history (untimed). */
+static int spawn_setup(struct run *run, uint64_t stream)
+{
+	const struct bench_case *c = run->c;
+	if (!(run->spawn = calloc(1, sizeof *run->spawn)))
+		return bench_fail(run->r, "out of memory in the harness");
+	return history_spawn_plan_make(run->spawn, c->history, c, workloads_sweep_types, c->k, c->values, stream,
+	                               run->r);
+}
+
+/* create ------------------------------------------------------------------------------- */
+
+static int create_setup(struct run *run) { return spawn_setup(run, HISTORY_STREAM_CREATE); }
+
+static int create_execute(struct run *run)
+{
+	for (uint32_t j = 0; j < run->inner; j++)
+		if (history_spawn_planned(&run->worlds[j], run->spawn, run->handles, run->r))
+			return -1;
+	return 0;
+}
+
+/* Fresh storages, each told the N entities coming (reserve), before the clock starts. */
+static int create_prepare(struct run *run)
+{
+	if (world_fresh_prepare(run))
+		return -1;
+	for (uint32_t j = 0; j < run->worlds_open; j++)
+		if (world_reserve(&run->worlds[j], run->c->entities, run->r))
+			return -1;
+	return 0;
+}
+
+static int create_finish(struct run *run)
+{
+	if (!run->verify)
+		return 0;
+	struct world *last = &run->worlds[run->worlds_open - 1];
+	return world_checksum_values(last, run->c->entities, workloads_sweep_types, run->c->k, run->handles,
+	                             &run->r->checksum, run->r);
+}
+
+/* iterate ------------------------------------------------------------------------------ */
+
+static int iterate_setup(struct run *run)
+{
+	run->expected = run->c->entities;
+	return history_world(run, workloads_sweep_types, run->c->k, HISTORY_STREAM_ITERATE);
+}
+
+static int iterate_execute(struct run *run)
+{
+	uint64_t visited = 0;
+	for (uint32_t j = 0; j < run->inner; j++)
+		visited += world_system_pass(&run->world, run->c->k);
+	run->visited = visited;
+	return 0;
+}
+
+int workloads_check_visited(struct run *run)
+{
+	uint64_t expected = run->expected * run->inner;
+	if (run->visited != expected)
+		return bench_fail(run->r, "the system visited %llu entities, expected %llu",
+		                  (unsigned long long)run->visited, (unsigned long long)expected);
+	return 0;
+}
+
+int workloads_iterate_finish(struct run *run)
+{
+	const struct bench_case *c = run->c;
+	world_note_memory(run, &run->world);
+	if (!run->verify)
+		return 0;
+	return world_checksum_values(&run->world, c->entities, workloads_sweep_types, c->k, run->handles,
+	                             &run->r->checksum, run->r);
+}
+
+/* churn -------------------------------------------------------------------------------- */
+
+static int churn_setup(struct run *run)
+{
+	return world_open(run->c, &run->world, run->r) ||
+	       world_reserve(&run->world, run->c->entities, run->r) || spawn_setup(run, HISTORY_STREAM_CHURN) ? -1 : 0;
+}
+
+static int churn_execute(struct run *run)
+{
+	for (uint32_t j = 0; j < run->inner; j++) {
+		if (history_spawn_planned(&run->world, run->spawn, run->handles, run->r) ||
+		    history_despawn_planned(&run->world, run->spawn, run->handles, run->r))
+			return -1;
+		if (!run->first_round_peak)
+			run->first_round_peak = run->world.counter.peak_bytes;
+	}
+	return 0;
+}
+
+/*
+ * What the rounds leave: every handle of the last round dead and the system empty; then one
+ * more (untimed) round must store and return the right values, and the system visit them all.
+ */
+static int churn_finish(struct run *run)
+{
+	const struct bench_case *c = run->c;
+	struct world *w = &run->world;
+	world_note_memory(run, w);
+	run->r->reuse = (double)w->counter.peak_bytes / (double)run->first_round_peak;
+	if (!run->verify)
+		return 0;
+	for (uint32_t i = 0; i < c->entities; i++)
+		if (w->ops->entity_alive(w->s, run->handles[i]))
+			return bench_fail(run->r, "entity %u is alive after it was destroyed", i);
+	if (world_system_pass(w, c->k) != 0)
+		return bench_fail(run->r, "the system still visits entities after all were destroyed");
+	if (history_spawn_planned(w, run->spawn, run->handles, run->r) ||
+	    world_checksum_values(w, c->entities, workloads_sweep_types, c->k, run->handles, &run->r->checksum,
+	                          run->r))
+		return -1;
+	if (world_system_pass(w, c->k) != c->entities)
+		return bench_fail(run->r, "after reuse the system does not visit every entity");
+	return 0;
+}
+
+/* add-remove --------------------------------------------------------------------------- */
+
+/* The entities keep k components (Position, then Mass, then Health); Velocity comes and goes. */
+static const uint32_t resident_types[COMP_MAX_K] = {COMP_POSITION, COMP_MASS, COMP_HEALTH};
+
+static int add_remove_setup(struct run *run)
+{
+	return history_world(run, resident_types, run->c->k, HISTORY_STREAM_ADD_REMOVE);
+}
+
+static int add_remove_execute(struct run *run)
+{
+	struct world *w = &run->world;
+	const struct ecs_ops *ops = w->ops;
+	uint32_t n = run->c->entities;
+	/* Velocity's values by address, not value_of (out of line: a call per add). */
+	const unsigned char *velocity = run->c->values->data[COMP_VELOCITY];
+	size_t size = run->c->values->size[COMP_VELOCITY];
+	for (uint32_t j = 0; j < run->inner; j++) {
+		for (uint32_t i = 0; i < n; i++) {
+			int rc = ops->component_add(w->s, run->handles[i], COMP_VELOCITY,
+			                            velocity + i * size);
+			if (rc != ECS_OK)
+				return bench_fail(run->r, "adding Velocity to entity %u returned %s", i,
+				                  ecs_status_name(rc));
+		}
+		for (uint32_t i = 0; i < n; i++) {
+			int rc = ops->component_remove(w->s, run->handles[i], COMP_VELOCITY);
+			if (rc != ECS_OK)
+				return bench_fail(run->r, "removing Velocity from entity %u returned %s", i,
+				                  ecs_status_name(rc));
+		}
+	}
+	return 0;
+}
+
+static int add_remove_finish(struct run *run)
+{
+	const struct bench_case *c = run->c;
+	world_note_memory(run, &run->world);
+	if (!run->verify)
+		return 0;
+	uint32_t types[COMP_MAX_K + 1] = {COMP_VELOCITY}; /* must be absent everywhere */
+	memcpy(types + 1, resident_types, c->k * sizeof *types);
+	return world_checksum_values(&run->world, c->entities, types, c->k + 1, run->handles,
+	                             &run->r->checksum, run->r);
+}
+
+/* get ---------------------------------------------------------------------------------- */
+
+/* The shuffled handles are built here, in setup: the timed loop reads them in order, so that
+ * the random access it measures is the storage's, not a lookup of handles[order[i]] in a
+ * harness array (at N = 2^20 a 4 MiB array, a cache miss per entity of its own). */
+static int get_setup(struct run *run)
+{
+	const struct bench_case *c = run->c;
+	if (history_world(run, workloads_sweep_types, c->k, HISTORY_STREAM_GET))
+		return -1;
+	uint32_t *order = rng_permutation(c->seed, 1, c->entities);
+	run->shuffled = malloc((size_t)c->entities * sizeof *run->shuffled + 1);
+	if (!order || !run->shuffled) {
+		free(order);
+		return bench_fail(run->r, "out of memory in the harness");
+	}
+	for (uint32_t i = 0; i < c->entities; i++)
+		run->shuffled[i] = run->handles[order[i]];
+	free(order);
+	return 0;
+}
+
+/* Fetches the k components of every entity, in shuffled order, and adds up their first floats
+ * (the same additions in the same order on every backend). */
+static int get_execute(struct run *run)
+{
+	struct world *w = &run->world;
+	const struct ecs_ops *ops = w->ops;
+	const ecs_entity *shuffled = run->shuffled;
+	uint32_t n = run->c->entities, k = run->c->k;
+	double sum = 0;
+	for (uint32_t j = 0; j < run->inner; j++) {
+		sum = 0; /* one run's: the same whatever the number of runs */
+		for (uint32_t i = 0; i < n; i++) {
+			ecs_entity e = shuffled[i];
+			for (uint32_t t = 0; t < k; t++) {
+				void *p;
+				int rc = ops->component_get(w->s, e, t, &p);
+				if (rc != ECS_OK)
+					return bench_fail(run->r, "component_get returned %s", ecs_status_name(rc));
+				sum += *(const float *)p;
+			}
+		}
+	}
+	run->sum = sum;
+	measure_clobber();
+	return 0;
+}
+
+static int get_finish(struct run *run)
+{
+	const struct bench_case *c = run->c;
+	world_note_memory(run, &run->world);
+	if (!run->verify)
+		return 0;
+	if (world_checksum_values(&run->world, c->entities, workloads_sweep_types, c->k, run->handles,
+	                          &run->r->checksum, run->r))
+		return -1;
+	run->r->checksum = world_hash_bytes(run->r->checksum, &run->sum, sizeof run->sum);
+	return 0;
+}
+
+/* fragmented --------------------------------------------------------------------------- */
+
+/* Every entity's set, drawn once (the floor makes the same draws), and a value buffer for the
+ * one being created. */
+struct fragmented {
+	uint16_t (*types)[FRAGMENTED_MAX_TYPES];
+	uint8_t *count;
+	uint64_t seed;
+	uint32_t *sizes;
+	unsigned char value[FRAGMENTED_MAX_TYPES * ECS_MAX_COMPONENT_SIZE];
+};
+
+static uint32_t fragmented_list_of(void *ctx, uint32_t i, uint32_t *types, const void **values)
+{
+	struct fragmented *f = ctx;
+	unsigned char *value = f->value;
+	for (uint32_t y = 0; y < f->count[i]; y++) {
+		types[y] = f->types[i][y];
+		world_value_fill(f->seed, types[y], i, 0, value, f->sizes[types[y]]);
+		values[y] = value;
+		value += f->sizes[types[y]];
+	}
+	return f->count[i];
+}
+
+static void fragmented_release(struct run *run)
+{
+	struct fragmented *f = run->state;
+	if (f) {
+		free(f->types);
+		free(f->count);
+		free(f->sizes);
+	}
+}
+
+/*
+ * N entities, each with a random subset of the profile's component types: Position and
+ * Velocity each with probability 1/2, and 0..4 more types drawn from the rest of the profile,
+ * so that there are many distinct sets (archetypes) and pools of uneven size, built under the
+ * row's history (its kinds are these sets; the types it ages are Position and Velocity). The
+ * timed pass is system 0's (Position += Velocity * dt) over the entities that have both.
+ */
+static int fragmented_setup(struct run *run)
+{
+	const struct bench_case *c = run->c;
+	struct fragmented *f = calloc(1, sizeof *f);
+	if (!f)
+		return bench_fail(run->r, "out of memory in the harness");
+	run->state = f;
+	f->types = malloc((size_t)c->entities * sizeof *f->types + 1);
+	f->count = malloc((size_t)c->entities + 1);
+	f->sizes = malloc(c->profile->component_count * sizeof *f->sizes);
+	if (!f->types || !f->count || !f->sizes)
+		return bench_fail(run->r, "out of memory in the harness");
+	f->seed = c->seed;
+	for (uint32_t t = 0; t < c->profile->component_count; t++)
+		f->sizes[t] = world_type_size(c, t);
+	struct rng g;
+	rng_seed(&g, c->seed, 2);
+	run->expected = 0;
+	for (uint32_t i = 0; i < c->entities; i++) {
+		uint32_t types[FRAGMENTED_MAX_TYPES];
+		uint32_t n = world_fragmented_types(&g, c->profile->component_count, types);
+		run->expected += n >= 2 && types[0] == COMP_POSITION && types[1] == COMP_VELOCITY;
+		f->count[i] = (uint8_t)n;
+		for (uint32_t y = 0; y < n; y++)
+			f->types[i][y] = (uint16_t)types[y];
+	}
+	struct population pop = {
+		.n = c->entities,
+		.list_of = fragmented_list_of,
+		.ctx = f,
+		.aged = {COMP_POSITION, COMP_VELOCITY},
+		.aged_count = 2,
+		.values = c->values,
+	};
+	return history_world_of(run, &pop, HISTORY_STREAM_FRAGMENTED);
+}
+
+static int fragmented_execute(struct run *run)
+{
+	uint64_t visited = 0;
+	for (uint32_t j = 0; j < run->inner; j++)
+		visited += world_system_pass(&run->world, 2);
+	run->visited = visited;
+	return 0;
+}
+
+static int fragmented_finish(struct run *run)
+{
+	world_note_memory(run, &run->world);
+	if (!run->verify)
+		return 0;
+	static const uint32_t types[2] = {COMP_POSITION, COMP_VELOCITY};
+	return world_checksum_values(&run->world, run->c->entities, types, 2, run->handles,
+	                             &run->r->checksum, run->r);
+}
+
+/* --- the table ------------------------------------------------------------------------- */
+
+static const struct workload workload_create = {
+	.name = "create",
+	.timed = "create N entities with their k components (and their kind's own), into an empty "
+	         "storage reserved for N",
+	.history = WORKLOAD_SPAWNS,
+	.setup = create_setup,
+	.prepare = create_prepare,
+	.execute = create_execute,
+	.end_sample = world_fresh_end_sample,
+	.finish = create_finish,
+	.floor = &floor_create,
+};
+static const struct workload workload_iterate = {
+	.name = "iterate",
+	.timed = "one pass of system 0 over N entities: Position += Velocity * dt",
+	.floor = &floor_iterate,
+	.history = WORKLOAD_WORLD,
+	.count_dependent = true,
+	.peak_entities = history_peak_entities,
+	.setup = iterate_setup,
+	.execute = iterate_execute,
+	.end_sample = workloads_check_visited,
+	.finish = workloads_iterate_finish,
+};
+static const struct workload workload_churn = {
+	.name = "churn",
+	.timed = "create N entities with their k components, then destroy them all",
+	.history = WORKLOAD_SPAWNS,
+	.setup = churn_setup,
+	.execute = churn_execute,
+	.finish = churn_finish,
+	.floor = &floor_churn,
+};
+static const struct workload workload_add_remove = {
+	.name = "add-remove",
+	.timed = "on N entities with k components, add Velocity to each, then remove it from each",
+	.history = WORKLOAD_WORLD,
+	.peak_entities = history_peak_entities,
+	.setup = add_remove_setup,
+	.execute = add_remove_execute,
+	.finish = add_remove_finish,
+	.floor = &floor_add_remove,
+};
+static const struct workload workload_get = {
+	.name = "get",
+	.timed = "fetch the k components of N entities, in shuffled order, through component_get",
+	.history = WORKLOAD_WORLD,
+	.peak_entities = history_peak_entities,
+	.setup = get_setup,
+	.execute = get_execute,
+	.finish = get_finish,
+	.floor = &floor_get,
+};
+static const struct workload workload_fragmented = {
+	.name = "fragmented",
+	.timed = "one pass of system 0 (Position, Velocity) over N entities of random component sets",
+	.k_fixed = true,
+	.fixed_components = 2,
+	.history = WORKLOAD_WORLD,
+	.count_dependent = true,
+	.peak_entities = history_peak_entities,
+	.setup = fragmented_setup,
+	.execute = fragmented_execute,
+	.end_sample = workloads_check_visited,
+	.finish = fragmented_finish,
+	.release = fragmented_release,
+	.floor = &floor_fragmented,
+};
+
+const struct workload *const workloads[] = {
+	&workload_create,
+	&workload_iterate,
+	&workload_parallel_iterate,
+	&workload_churn,
+	&workload_add_remove,
+	&workload_get,
+	&workload_fragmented,
+	&workload_varkor_create,
+	&workload_varkor_add,
+	&workload_varkor_add_write_delete,
+	&workload_varkor_distributed,
+	&workload_varkor_relationship,
+	&workload_varkor_random,
+};
+const size_t workload_count = sizeof workloads / sizeof workloads[0];
+
+const struct workload *workload_find(const char *name)
+{
+	for (size_t i = 0; i < workload_count; i++)
+		if (strcmp(workloads[i]->name, name) == 0)
+			return workloads[i];
+	return NULL;
+}
+
+/* --- the run API ----------------------------------------------------------------------- */
+
+static struct run *run_new(const struct bench_case *c, struct bench_result *r)
+{
+	struct run *run = calloc(1, sizeof *run);
+	if (run)
+		run->handles = malloc((size_t)c->entities * sizeof *run->handles + 1);
+	if (!run || !run->handles) {
+		free(run);
+		bench_fail(r, "out of memory in the harness");
+		return NULL;
+	}
+	run->c = c;
+	run->r = r;
+	run->verify = c->verify;
+	return run;
+}
+
+/* What a participant runs: the workload, or for the floor (no backend) its floor. */
+static const struct workload *impl(const struct run *run)
+{
+	return run->c->ops ? run->c->workload : run->c->workload->floor;
+}
+
+static int run_setup(struct run *run) { return impl(run)->setup ? impl(run)->setup(run) : 0; }
+
+/* Allocation calls of every storage the run holds. */
+static uint64_t run_allocation_calls(const struct run *run)
+{
+	uint64_t calls = run->world.s ? run->world.counter.allocations : 0;
+	for (uint32_t j = 0; j < run->worlds_open; j++)
+		calls += run->worlds[j].counter.allocations;
+	return calls;
+}
+
+/*
+ * One sample: `inner` runs of the workload, timed together; the untimed preparation and
+ * checks around them are the workload's. This is the one timed region of the harness: two
+ * clocks around it, the thread's CPU time outside the wall clock, so that what the CPU clock
+ * sees includes everything the wall clock sees. With trace, what the process met during the
+ * sample too (those calls sit outside both clocks).
+ */
+static int run_sample(struct run *run, uint32_t inner, struct sample_time *t, bool trace)
+{
+	const struct workload *w = impl(run);
+	run->inner = inner;
+	if (w->prepare && w->prepare(run))
+		return -1;
+	uint64_t calls = run_allocation_calls(run);
+	struct rusage before, after;
+	if (trace)
+		getrusage(RUSAGE_THREAD, &before);
+	uint64_t cpu0 = measure_cpu_ns();
+	uint64_t t0 = measure_now_ns();
+	MEASURE_BEGIN();
+	int rc = w->execute(run);
+	measure_clobber();
+	MEASURE_END();
+	t->wall_ns = measure_now_ns() - t0;
+	t->cpu_ns = measure_cpu_ns() - cpu0;
+	if (trace) {
+		getrusage(RUSAGE_THREAD, &after);
+		t->minflt = after.ru_minflt - before.ru_minflt;
+		t->majflt = after.ru_majflt - before.ru_majflt;
+		t->nvcsw = after.ru_nvcsw - before.ru_nvcsw;
+		t->nivcsw = after.ru_nivcsw - before.ru_nivcsw;
+		t->cpu = sched_getcpu();
+	}
+	t->allocations = run_allocation_calls(run) - calls;
+	if (rc == 0 && w->end_sample)
+		rc = w->end_sample(run);
+	return rc;
+}
+
+static int run_finish(struct run *run, bool verify)
+{
+	run->verify = verify;
+	int rc = impl(run)->finish(run);
+	if (rc == 0 && verify && !run->c->harness) /* the harness alone has no values to check */
+		run->r->verified = true;
+	return rc;
+}
+
+static const double *run_figures(struct run *run, uint32_t *count)
+{
+	return run && impl(run)->figures ? impl(run)->figures(run, count) : NULL;
+}
+
+static void run_free(struct run *run)
+{
+	if (!run)
+		return;
+	if (impl(run)->release)
+		impl(run)->release(run);
+	world_run_release(run);
+	free(run->history);
+	if (run->spawn)
+		history_spawn_plan_free(run->spawn);
+	free(run->spawn);
+	free(run);
+}
+
+const struct bench_runner workloads_runner = {
+	.values_make = world_values_make,
+	.values_free = world_values_free,
+	.open = run_new,
+	.setup = run_setup,
+	.sample = run_sample,
+	.figures = run_figures,
+	.finish = run_finish,
+	.free = run_free,
+};
