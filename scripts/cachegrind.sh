@@ -23,7 +23,7 @@
 # to start and stop it, so its figures would be mostly setup: creating N entities before an
 # iterate pass costs far more than the pass. Callgrind simulates the same caches
 # (--cache-sim=yes) and can be switched on and off from inside the program. The harness built
-# with -DECSB_CALLGRIND (build/cachegrind/, harness/measure.h) toggles collection around exactly
+# with -DECSB_CALLGRIND (build/cachegrind/, harness/core/measure.h) toggles collection around exactly
 # the timed loop of each workload, and callgrind starts with collection off
 # (--collect-atstart=no). Instrumentation stays on from the start, so the simulated caches see
 # the setup and hold what the real caches would hold when the timed loop begins; only the events

@@ -206,7 +206,7 @@ styles_of() {
 }
 
 # machine_of CSV -> the run's fingerprint of the memory system, from its `# machine values` line
-# (harness/machine.h), short enough for a figure's source line: "machine: stream 0.248, chase
+# (harness/core/machine.h), short enough for a figure's source line: "machine: stream 0.248, chase
 # 159 ns" (the CSV's header has the rest: steal, other work on the CPU, load), or "machine state
 # not recorded" (a CSV of an older ecsbench).
 machine_of() {

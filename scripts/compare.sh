@@ -21,7 +21,7 @@
 #                   follow the range, so that a 3% change reads as clearly as a 3x one;
 #   varkor.png      Varkor's fixed-size workloads the same way, a group per workload.
 # Each title names whether the two runs met the machine in the same state (ecsbench-compare's
-# "Machine state" line, harness/machine.h): where it differs, ratios between streaming and
+# "Machine state" line, harness/core/machine.h): where it differs, ratios between streaming and
 # latency-bound rows do not carry from OLD to NEW.
 # Two runs of one scenario (build/ecsbench --scenario): the verdicts alone, a row per backend
 # and phase (and point of a sweep), with the drift over all of them; no figure.

@@ -27,7 +27,7 @@ for group in "$@"; do
 	core)
 		want uthash-dev /usr/include/uthash.h
 		want libbsd-dev /usr/include/bsd/sys/tree.h
-		want libinih-dev /usr/include/ini.h # scenario files (harness/scenario_file.c)
+		want libinih-dev /usr/include/ini.h # scenario files (harness/scenario/scenario_file.c)
 		;;
 	plots) want gnuplot-nox gnuplot ;;
 	valgrind)

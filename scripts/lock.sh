@@ -1,6 +1,6 @@
 #!/bin/sh
 # lock.sh: runs a command holding the lock of an output file, as build/ecsbench does for its own
-# run (harness/output.c), so that make bench holds it for the run and the figures drawn after
+# run (harness/core/output.c), so that make bench holds it for the run and the figures drawn after
 # it: a second run into the same output is refused while the first lasts, with the run that
 # holds it named.
 #

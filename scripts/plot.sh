@@ -612,7 +612,7 @@ if [ -n "$profile_files" ]; then
 			runs="runs: $runs"
 		fi
 		# The profiles' runs are of separate sessions: a run whose machine state differs from the
-		# first one's is named (ecsbench-compare --machine, harness/machine.h).
+		# first one's is named (ecsbench-compare --machine, harness/core/machine.h).
 		set -- $present
 		for p in $present; do
 			[ "$p" != "$1" ] && [ -x "$top/build/ecsbench-compare" ] || continue

@@ -23,7 +23,7 @@
 #                 ratio_to_floor, ratio_to_best with its interval and vs_best (the best row of
 #                 each group highlighted); every N in a folded table under it
 # Over several CSVs, a section says whether each run met the machine in the first one's state
-# (build/ecsbench-compare --machine, harness/machine.h), and each comparison shows make compare's
+# (build/ecsbench-compare --machine, harness/core/machine.h), and each comparison shows make compare's
 # "Machine state" lines beside its runs.
 # A figure older than its CSV says so in its caption (make plots draws it again). A figure the
 # page would name but that does not exist is left out and listed as missing. An inline script
@@ -312,7 +312,7 @@ EOF
 	fi
 
 	# Runs drawn side by side (the profiles) are of separate sessions: whether each met the
-	# machine in the first one's state (build/ecsbench-compare --machine, harness/machine.h).
+	# machine in the first one's state (build/ecsbench-compare --machine, harness/core/machine.h).
 	if [ $# -ge 2 ]; then
 		echo '<h2 id="machine">Machine state across the runs</h2>'
 		echo "<p>Each run against $(escs "$1"): whether its streaming and random-access fingerprints (or, for a CSV of an older ecsbench, its floor rows of iterate and get) moved by the same factor. Where they differ, a ratio between streaming and latency-bound rows, and the profiles side by side, cannot be carried from one run to the other (docs/comparing.md, &ldquo;Machine state&rdquo;).</p>"
@@ -337,7 +337,7 @@ EOF
 		any=1
 		printf '<h3>With <code>%s</code> as NEW (<a href="%s">make compare'"'"'s report</a>, <a href="%s">its verdicts</a>)</h3>\n' \
 			"$(escs "$csv")" "$(rel "$cdir/compare.txt" | esc)" "$(rel "$cdir/verdicts.csv" | esc)"
-		# the runs, and whether they met the machine in the same state (harness/machine.h)
+		# the runs, and whether they met the machine in the same state (harness/core/machine.h)
 		printf '<pre>%s</pre>\n' "$(awk 'NR <= 2 { print; next } /^Machine state/ { m = 1; print; next }
 			m && /^  / { print; next } { m = 0 }' "$cdir/compare.txt" | esc)"
 		figures "$cdir" compare

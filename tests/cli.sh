@@ -207,7 +207,7 @@ else
 fi
 
 # Every history on every backend: the storages it builds pass the first process's checks (a
-# lived-in storage has recycled ids, holes and no pool in index order: harness/history.c), and
+# lived-in storage has recycled ids, holes and no pool in index order: harness/sweep/history.c), and
 # the backends agree on every checksum; of --workloads all, those a history is not for are left
 # out (create under aged).
 if "$bin" --entities 256 --components 1,3 --reps 1 --processes 1 --scale 0.005 \
@@ -285,7 +285,7 @@ else
 fi
 
 # The check build aborts if anything that makes values or draws decisions runs inside a timed
-# region (harness/measure.h): every workload, every backend, two samples each.
+# region (harness/core/measure.h): every workload, every backend, two samples each.
 if build/check/ecsbench --entities 64 --components 1,3 --reps 2 --scale 0.002 \
 	--output "$tmp/check.csv" 2>"$tmp/stderr"; then
 	ok timed-regions-hold-only-the-operation

@@ -1,6 +1,6 @@
 #!/bin/sh
 # machine.sh: what a run records of the machine's state and what the tools make of it
-# (harness/machine.h). Correctness, never a time: the figures' values are not checked, only that
+# (harness/core/machine.h). Correctness, never a time: the figures' values are not checked, only that
 # they are there, parse, and lead to the right words. Ends with "N passed, N failed".
 #   header-*       a small real run's CSV has the `# machine` lines (fingerprint, during the run,
 #                  values), every value parses as a number (or nan where not measured), the

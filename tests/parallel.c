@@ -1,5 +1,5 @@
 /*
- * parallel.c: the parallel pass (harness/parallel.c) on every backend, built with
+ * parallel.c: the parallel pass (harness/core/parallel.c) on every backend, built with
  * ThreadSanitizer by make test (build/tsan/parallel): T threads sweep one storage at once, each
  * its part of a split, and write every value they are handed. ThreadSanitizer reports any two
  * threads touching one byte without an order between them (a part that overlaps another, an

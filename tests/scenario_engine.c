@@ -1,5 +1,5 @@
 /*
- * scenario_engine.c (tests): the scenario engine (harness/scenario_engine.c) over every backend,
+ * scenario_engine.c (tests): the scenario engine (harness/scenario/scenario_engine.c) over every backend,
  * the floor and the harness alone. Every shipped scenario, scaled down, runs a few frames on
  * each participant: the backends and the floor agree on the checksum and on the live entities,
  * and each backend's storage matches the engine exactly (every entity alive with the types the

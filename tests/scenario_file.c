@@ -1,5 +1,5 @@
 /*
- * scenario_file.c (tests): the scenario file layer (harness/scenario_file.c) from the outside.
+ * scenario_file.c (tests): the scenario file layer (harness/scenario/scenario_file.c) from the outside.
  * Every shipped scenario loads and is consistent; small good files resolve to the expected
  * structs; each kind of bad file gives exactly its file:line and message; files on disk (a
  * missing one, a directory, a fifo, CRLF and a byte order mark, a NUL byte) behave; scenario_set

@@ -1,5 +1,5 @@
 #!/bin/sh
-# stats.sh: the statistics of a run (harness/stats.c, docs/method.md), checked on synthetic
+# stats.sh: the statistics of a run (harness/core/stats.c, docs/method.md), checked on synthetic
 # samples (exact, through build/ecsbench-compare --stats and --repeat) and on small real runs
 # (what must hold whatever the machine does). Correctness, never a time. Ends with
 # "N passed, N failed".
