@@ -2,7 +2,7 @@
 # links.sh: every relative link and image of the committed Markdown files ([text](target),
 # ![alt](target)) names a file or folder that exists, and every #anchor a heading of its page
 # (GitHub's rule: lower case, punctuation but - and _ dropped, spaces to -). Web addresses are
-# not checked: this runs offline. Not in make test yet; run it from the top of the repository:
+# not checked: this runs offline. make test runs it (tests/run.sh); alone, from the top:
 #   tests/links.sh
 # Ends with "N passed, N failed", one failure line per broken link.
 

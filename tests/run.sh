@@ -28,6 +28,7 @@
 #                            of it: differs, agrees, not recorded, the floor rows instead
 #   tests/valgrind_scripts.sh  make cachegrind's and make profile's scripts, and callgrind-pair.sh,
 #                            on the tiniest real cases under valgrind
+#   tests/links.sh           every relative link, image and #anchor of the committed Markdown
 set -u
 cd "$(dirname "$0")/.." || exit 1
 total_passed=0
@@ -83,6 +84,7 @@ suite report tests/report.sh
 suite stats tests/stats.sh
 suite machine tests/machine.sh
 suite "valgrind scripts" tests/valgrind_scripts.sh
+suite links tests/links.sh
 
 echo "$total_passed passed, $total_failed failed"
 [ "$total_failed" -eq 0 ]
