@@ -15,13 +15,17 @@
 trap : INT TERM HUP
 "$@"
 rc=$?
-# Died of SIGHUP, SIGINT or SIGTERM: this shell too, so that make says "Interrupt" as before.
+# Died of SIGHUP, SIGINT or SIGTERM: this shell too, so that make says "Interrupt" as before;
+# but a moment later (0.3 s), so that make's own handler, which a busy CPU can delay past the
+# command's end, still finds this shell alive to wait for (the race was lost once more, in a
+# make test with every process on one loaded CPU: "wait: No child processes").
 case $rc in
 129) sig=HUP ;;
 130) sig=INT ;;
 143) sig=TERM ;;
 *) exit "$rc" ;;
 esac
+sleep 0.3
 trap - "$sig"
 kill -s "$sig" "$$"
 exit "$rc"
