@@ -961,15 +961,41 @@ static uint32_t run_end_excluding(const struct sparse_pool *dp,
 	return stop;
 }
 
+/* iter_walk's end, the walk stopped at slot i: a batch of n entities handed out, each probed
+ * pool's part as a column where its slots came out consecutive (view[j].column), as pointers
+ * otherwise; the driving pool's part as a column unless a gap broke it. */
+static inline __attribute__((always_inline)) void
+batch_publish(struct ecs_iter *it, struct ecs_batch *b, const struct sparse_pool *dp,
+              uint32_t driver, uint32_t start, uint32_t i, uint32_t n, bool gap,
+              const struct probe_view *view, const struct sparse_pool *const *probe,
+              const uint32_t *base, const uint32_t *which, uint32_t m)
+{
+	bool column[ECS_SYSTEM_MAX_COMPONENTS];
+	for (uint32_t j = 0; j < m; j++)
+		column[j] = view[j].column;
+	it->state[ITER_NEXT] = i;
+	b->count = n;
+	if (gap) {
+		b->entities = it->entities;
+		b->pointers[driver] = it->pointers[driver];
+	} else {
+		b->entities = dp->entities + start;
+		b->columns[driver] = pool_value(dp, start);
+	}
+	for (uint32_t j = 0; j < m; j++) {
+		if (column[j])
+			b->columns[which[j]] = pool_value(probe[j], base[j]);
+		else
+			b->pointers[which[j]] = it->pointers[which[j]];
+	}
+}
+
 /* sparse_system_iter_next past its start: the walk from slot i of the driving pool (see
  * there). Inlined into it twice, once with x == 0. */
-static inline __attribute__((always_inline)) bool iter_walk(struct ecs_iter *it,
-                                                            struct ecs_batch *b,
-                                                            const struct sparse_system *y,
-                                                            uint32_t driver, uint32_t i,
-                                                            uint32_t end,
-                                                            const struct sparse_pool *const *excl,
-                                                            uint32_t x, uint32_t type_count)
+static inline __attribute__((always_inline)) bool
+iter_walk(struct ecs_iter *it, struct ecs_batch *b, const struct sparse_system *y, uint32_t driver,
+          uint32_t i, uint32_t end, const struct sparse_pool *const *excl, uint32_t x,
+          uint32_t type_count)
 {
 	ecs_storage *s = it->storage;
 	const struct sparse_pool *dp = &s->pools[y->types[driver]];
@@ -983,7 +1009,6 @@ static inline __attribute__((always_inline)) bool iter_walk(struct ecs_iter *it,
 		probe[j] = &s->pools[y->types[c]];
 		which[j++] = c;
 	}
-
 	while (i < end && !(probe_all(probe, m, ecs_entity_index(dp->entities[i]), base) &&
 	                    probe_none(excl, x, ecs_entity_index(dp->entities[i]))))
 		i++;
@@ -1064,24 +1089,7 @@ static inline __attribute__((always_inline)) bool iter_walk(struct ecs_iter *it,
 		}
 		n++;
 	}
-	bool column[ECS_SYSTEM_MAX_COMPONENTS];
-	for (uint32_t j = 0; j < m; j++)
-		column[j] = view[j].column;
-	it->state[ITER_NEXT] = i;
-	b->count = n;
-	if (gap) {
-		b->entities = it->entities;
-		b->pointers[driver] = it->pointers[driver];
-	} else {
-		b->entities = dp->entities + start;
-		b->columns[driver] = pool_value(dp, start);
-	}
-	for (uint32_t j = 0; j < m; j++) {
-		if (column[j])
-			b->columns[which[j]] = pool_value(probe[j], base[j]);
-		else
-			b->pointers[which[j]] = it->pointers[which[j]];
-	}
+	batch_publish(it, b, dp, driver, start, i, n, gap, view, probe, base, which, m);
 	return true;
 }
 
