@@ -114,6 +114,16 @@ struct workload {
 	 * --scale the interface cannot hold is refused before the run. */
 	uint64_t (*peak_entities)(const struct bench_case *c);
 	int (*setup)(struct run *run);
+	/* Or, in two parts, for a workload that measures a storage others build the same way:
+	 * build (the storage and what every workload sharing it reads: the same types under the
+	 * same history draws) and adopt (what this workload adds on it: get's shuffled handles,
+	 * parallel-iterate's threads). Workloads with the same `shares` (a tag object: its address
+	 * is the key) build the same storage, so that a process builds it once per participant and
+	 * measures each of them on a copy (a fork: pass.c). Without setup, the runner's setup is
+	 * build then adopt. */
+	const void *shares;
+	int (*build)(struct run *run);
+	int (*adopt)(struct run *run);
 	int (*prepare)(struct run *run);
 	int (*execute)(struct run *run);
 	int (*end_sample)(struct run *run);
@@ -147,6 +157,12 @@ struct bench_runner {
 	void (*values_free)(struct values *v);
 	struct run *(*open)(const struct bench_case *c, struct bench_result *r);
 	int (*setup)(struct run *run);
+	/* setup in two parts, for a group that shares its storages (plan.h: group.shares): build
+	 * makes the shared part on the case the run was opened with; adopt, on a copy of the
+	 * process that built it, makes the run the case its bench_case pointer now describes (the
+	 * caller rewrote it: another workload, T, and whether to verify). */
+	int (*build)(struct run *run);
+	int (*adopt)(struct run *run);
 	int (*sample)(struct run *run, uint32_t inner, struct sample_time *t, bool trace);
 	const double *(*figures)(struct run *run, uint32_t *count);
 	int (*finish)(struct run *run, bool verify);

@@ -170,6 +170,7 @@ struct participant {
 	uint64_t timed_allocations;
 	double run_ns; /* one run, from the calibration or a warm sample; 0: not known */
 	long warm_faults;  /* page faults in its last warm-up sample (or calibration run) */
+	double warm_run_ns; /* a run of its last warm-up sample (any process) */
 	bool inner_changed; /* its last warm-up sample set another inner count */
 	bool failed;
 };
@@ -232,6 +233,10 @@ static uint32_t warmups_here(const struct options *o, const struct participant *
  */
 #define SETTLED_FAULTS 8 /* page faults (32 KiB first touched) a settled sample may take */
 #define MAX_EXTRA_WARMUP 4
+/* Not for a run longer than this: there the faults are a small part of the run (10,000 faults
+ * of about 0.5 us, 5 ms of a second's run), and another warm-up costs a run: tree's churn at
+ * N = 2^20, k = 2 took two more of 7.5 and 11.9 s in a process before its timed one of 9.1 s. */
+#define SETTLE_RUN_NS 1e9
 
 /* One group being measured in this process: its participants and what they share. */
 struct group_run {
@@ -257,6 +262,7 @@ static void warm_until_settled(struct group_run *m)
 		uint32_t p = m->order[j];
 		struct participant *x = &m->ps[p];
 		for (uint32_t extra = 0; !x->failed && extra < MAX_EXTRA_WARMUP &&
+		                         x->run_ns < SETTLE_RUN_NS && x->warm_run_ns < SETTLE_RUN_NS &&
 		                         (x->warm_faults > SETTLED_FAULTS || x->inner_changed);
 		     extra++) {
 			struct sample_time t;
@@ -273,17 +279,13 @@ static void warm_until_settled(struct group_run *m)
 	}
 }
 
-/* Every participant set up (untimed: storages made and filled), on the group's values. */
-static void group_setup(struct group_run *m)
+/* Participant p's case in the group m measures now. */
+static void group_case(struct group_run *m, uint32_t p)
 {
 	const struct options *o = m->o;
 	const struct group *gr = m->gr;
-	bool no_values = !gr->own_values &&
-	                 (m->rn->values_make(&m->values, gr->n, o->seed, 0, o->component_size) ||
-	                  m->rn->values_make(&m->writes, gr->n, o->seed, 1, o->component_size));
-	for (uint32_t p = 0; p < m->np; p++) {
-		struct participant *x = &m->ps[p];
-		x->c = (struct bench_case){
+	struct participant *x = &m->ps[p];
+	x->c = (struct bench_case){
 			.ops = plan_participant(o, gr, p),
 			.workload = gr->workload,
 			.profile = o->profile,
@@ -302,18 +304,39 @@ static void group_setup(struct group_run *m)
 			.threads = gr->threads,
 			.cpus = &m->plan->cpus,
 		};
-		x->s = *plan_sampling(m->plan, m->g, p);
-		if (m->pass > 0 && x->s.inner == 0) {
+	x->s = *plan_sampling(m->plan, m->g, p);
+}
+
+/* The group's values (unless its workload makes its own); false if out of memory. */
+static bool group_values(struct group_run *m)
+{
+	const struct options *o = m->o;
+	const struct group *gr = m->gr;
+	return gr->own_values ||
+	       (m->rn->values_make(&m->values, gr->n, o->seed, 0, o->component_size) == 0 &&
+	        m->rn->values_make(&m->writes, gr->n, o->seed, 1, o->component_size) == 0);
+}
+
+/* Every participant set up (untimed: storages made and filled), on the group's values; with
+ * build, only the part a family shares (rn->build), which each group then adopts. */
+static void group_setup(struct group_run *m, bool build)
+{
+	bool no_values = !group_values(m);
+	for (uint32_t p = 0; p < m->np; p++) {
+		struct participant *x = &m->ps[p];
+		group_case(m, p);
+		if (m->pass > 0 && x->s.inner == 0 && !build) {
 			x->failed = true; /* it failed in the first process, which said so */
 			continue;
 		}
 		if (no_values) {
-			bench_fail(&x->r, "out of memory for the values of N=%u", gr->n);
-			participant_failed(m->ev, m->g, p, x);
-			continue;
+			bench_fail(&x->r, "out of memory for the values of N=%u", m->gr->n);
+			x->failed = true;
+		} else {
+			x->run = m->rn->open(&x->c, &x->r);
+			x->failed = !x->run || (build ? m->rn->build(x->run) : m->rn->setup(x->run));
 		}
-		x->run = m->rn->open(&x->c, &x->r);
-		if (!x->run || m->rn->setup(x->run))
+		if (x->failed && !build)
 			participant_failed(m->ev, m->g, p, x);
 	}
 }
@@ -378,6 +401,7 @@ static void group_sample(struct group_run *m, uint32_t p, uint32_t s)
 		return;
 	}
 	x->warm_faults = warm ? t.minflt : x->warm_faults;
+	x->warm_run_ns = warm ? (double)sample_ns(o, m->gr, &t) / x->s.inner : x->warm_run_ns;
 	if (o->trace_samples)
 		trace_sample(o, m->gr, m->pass, p, s, x->s.inner, &t);
 	if (!warm) {
@@ -424,17 +448,30 @@ static void group_finish(struct group_run *m)
 /* apart: measured in a process of its own (run_group_apart), which ends with the group: what
  * the group made is left to the process's end instead of freed (freeing the nodes of a hash or
  * tree storage of 2^20 entities took 2 to 3 s a group). */
+static void group_measure(struct group_run *m, uint64_t setup_start, bool apart);
+
 static void run_group(const struct options *o, const struct plan *plan, uint32_t pass, uint32_t g,
                       const uint32_t *order, const struct pass_events *ev, bool apart)
 {
 	struct group_run run = {.o = o, .plan = plan, .gr = &plan->groups[g], .rn = plan->runner,
 	                        .ev = ev, .order = order, .pass = pass, .g = g,
 	                        .np = plan->groups[g].participants, .first = pass == 0};
-	struct group_run *m = &run;
 	ev->group_begin(ev->ctx, g);
-	uint64_t phase_start[5] = {measure_now_ns()}; /* setup, calibration, samples, finish, free */
-	group_setup(m);
-	phase_start[1] = measure_now_ns();
+	uint64_t setup_start = measure_now_ns();
+	group_setup(&run, false);
+	group_measure(&run, setup_start, apart);
+}
+
+/* A set-up group measured: calibration (the first process), the samples, the checks, and
+ * what the group made freed unless it is measured apart. */
+static void group_measure(struct group_run *m, uint64_t setup_start, bool apart)
+{
+	const struct options *o = m->o;
+	const struct pass_events *ev = m->ev;
+	const uint32_t *order = m->order;
+	uint32_t pass = m->pass, g = m->g;
+	uint64_t phase_start[5] = {setup_start, measure_now_ns()}; /* setup, calibration, samples,
+	                                                              finish, free */
 	group_calibrate(m);
 
 	/* The samples: round s of every participant, in an order that rotates from round to round;
@@ -473,30 +510,23 @@ static void run_group(const struct options *o, const struct plan *plan, uint32_t
 }
 
 /*
- * A group measured in a process of its own: a fork of this measuring process, which has made
- * nothing since its setup, so that every group starts from the same heap, whatever the groups
- * before it allocated and freed. Measured in one process, a row's figure depended on its
- * neighbours: with glibc keeping freed memory (pass_process_setup), sparse's create at
- * N = 2^20, k = 2 found the heap grown by the groups before it and paid no page fault, where
- * alone its timed sample paid 2,667 (16 against 22 ms; docs/method.md, "A row and its
- * neighbours"). The fork's events go up the same channel (each line is flushed as written); a
- * fork that dies takes this process with it in the same way, so that the driver names the row.
+ * Runs fn(arg) in a fork of this process and waits for it; -1 if no fork could be had (the
+ * caller then runs the work here). The fork's events go up the same channel (each line is
+ * flushed as written); a fork that dies takes this process with it in the same way, so that
+ * the driver names the row; it is killed with this process (the driver kills a process it
+ * stops).
  */
-static void run_group_apart(const struct options *o, const struct plan *plan, uint32_t pass,
-                            uint32_t g, const uint32_t *order, const struct pass_events *ev)
+static int in_fork(void (*fn)(void *arg), void *arg)
 {
 	fflush(stdout);
 	fflush(stderr);
 	pid_t parent = getpid(), pid = fork();
-	if (pid < 0) { /* no fork to be had: measured here, as with one process */
-		run_group(o, plan, pass, g, order, ev, false);
-		return;
-	}
+	if (pid < 0)
+		return -1;
 	if (pid == 0) {
-		/* killed with its parent (the driver kills a process it stops) */
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
 			_exit(1);
-		run_group(o, plan, pass, g, order, ev, true);
+		fn(arg);
 		fflush(NULL);
 		_exit(0);
 	}
@@ -510,26 +540,165 @@ static void run_group_apart(const struct options *o, const struct plan *plan, ui
 	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
 		exit(WEXITSTATUS(status));
+	return 0;
+}
+
+/* What a fork measures: group g (the members of a family, from family[0]), in this pass. */
+struct fork_job {
+	const struct options *o;
+	const struct plan *plan;
+	const struct pass_events *ev;
+	uint32_t pass, g;
+	const uint32_t *order;
+	const uint32_t *family;
+	uint32_t family_count;
+	struct group_run *built; /* a family member's fork: the storages its family built */
+	bool forked;             /* in_fork found a fork */
+};
+
+/*
+ * A group measured in a process of its own: a fork of this measuring process, which has made
+ * nothing since its setup, so that every group starts from the same heap, whatever the groups
+ * before it allocated and freed. Measured in one process, a row's figure depended on its
+ * neighbours: with glibc keeping freed memory (pass_process_setup), sparse's create at
+ * N = 2^20, k = 2 found the heap grown by the groups before it and paid no page fault, where
+ * alone its timed sample paid 2,667 (16 against 22 ms; docs/method.md, "A row and its
+ * neighbours").
+ */
+static void group_apart(void *arg)
+{
+	const struct fork_job *j = arg;
+	run_group(j->o, j->plan, j->pass, j->g, j->order, j->ev, true);
+}
+
+/*
+ * Group g of a family, on a copy (this fork) of the storages the family's process built: each
+ * participant's case rewritten to g's (workload, T, verify) and adopted, then measured as any
+ * group. A participant whose build failed fails in every member, with the build's error.
+ */
+static void family_member(void *arg)
+{
+	const struct fork_job *j = arg;
+	struct group_run *m = j->built;
+	m->g = j->g;
+	m->gr = &j->plan->groups[j->g];
+	m->order = j->order;
+	m->ev->group_begin(m->ev->ctx, j->g);
+	uint64_t start = measure_now_ns();
+	for (uint32_t p = 0; p < m->np; p++) {
+		struct participant *x = &m->ps[p];
+		bool built = !x->failed;
+		group_case(m, p);
+		if (!built) {
+			participant_failed(m->ev, j->g, p, x);
+		} else if (m->pass > 0 && x->s.inner == 0) {
+			x->failed = true; /* it failed in the first process, which said so */
+		} else if (m->rn->adopt(x->run)) {
+			participant_failed(m->ev, j->g, p, x);
+		}
+	}
+	group_measure(m, start, true);
+}
+
+/* The order of group g's participants' samples in this process (the fallback when out of
+ * memory: in turn). Free it with order_free. */
+static uint32_t *order_make(const struct options *o, uint32_t pass, uint32_t g, uint32_t np,
+                            uint32_t *fallback)
+{
+	uint32_t *order = rng_permutation(o->seed, (uint64_t)(pass + 1) << 32 | g, np);
+	if (order)
+		return order;
+	for (uint32_t p = 0; p < np; p++)
+		fallback[p] = p;
+	return fallback;
+}
+
+static void order_free(uint32_t *order, const uint32_t *fallback)
+{
+	if (order != fallback)
+		free(order);
+}
+
+/*
+ * A family: groups that build the same storages (plan.h: group.shares; iterate, parallel-
+ * iterate at each T and get on one N, k and history). This fork of the measuring process
+ * builds every participant's storage once; each member group is then measured in a fork of
+ * it, on a copy of the storages as they were built (copy on write: what a member changes,
+ * another never sees), in an order drawn for each process. What a member adds on the storage
+ * (get's shuffled handles, parallel-iterate's threads) it makes in its own fork (adopt).
+ */
+static void family_build(void *arg)
+{
+	const struct fork_job *j = arg;
+	uint32_t g0 = j->family[0];
+	struct group_run built = {.o = j->o, .plan = j->plan, .gr = &j->plan->groups[g0],
+	                          .rn = j->plan->runner, .ev = j->ev, .pass = j->pass, .g = g0,
+	                          .np = j->plan->groups[g0].participants, .first = j->pass == 0};
+	j->ev->group_begin(j->ev->ctx, g0); /* a build that dies is named by its first group */
+	uint64_t start = measure_now_ns();
+	group_setup(&built, true);
+	if (j->o->trace_samples)
+		fprintf(stderr, "ecsbench-trace-family %u %s build %.3f for %u groups\n", j->pass + 1,
+		        built.gr->label, (measure_now_ns() - start) / 1e9, j->family_count);
+	uint32_t *turns = rng_permutation(j->o->seed, (uint64_t)(j->pass + 1) << 32 | 0xfa111u << 8,
+	                                  j->family_count);
+	for (uint32_t i = 0; i < j->family_count; i++) {
+		uint32_t g = j->family[turns ? turns[i] : i];
+		uint32_t fallback[MAX_LIST + 2];
+		uint32_t *order = order_make(j->o, j->pass, g, built.np, fallback);
+		struct fork_job member = *j;
+		member.g = g;
+		member.order = order;
+		member.built = &built;
+		if (in_fork(family_member, &member))
+			run_group(j->o, j->plan, j->pass, g, order, j->ev, true); /* built anew */
+		order_free(order, fallback);
+	}
+	free(turns);
+}
+
+/* Whether groups a and b build the same storages (plan.h: group.shares). */
+static bool pass_same_storages(const struct group *a, const struct group *b)
+{
+	return a->shares && a->shares == b->shares && a->n == b->n && a->k == b->k &&
+	       a->history == b->history && a->participants == b->participants &&
+	       a->floor == b->floor && a->harness == b->harness && a->own_values == b->own_values;
 }
 
 void pass_run(const struct options *o, const struct plan *plan, uint32_t pass,
               const struct pass_events *ev)
 {
+	bool *done = calloc(plan->count + 1, sizeof *done);
+	uint32_t *family = malloc((plan->count + 1) * sizeof *family);
 	for (uint32_t g = 0; g < plan->count; g++) {
-		uint32_t np = plan->groups[g].participants;
-		/* The order of the participants' samples in this process. */
-		uint32_t *order = rng_permutation(o->seed, (uint64_t)(pass + 1) << 32 | g, np);
-		uint32_t fallback[MAX_LIST + 2];
-		if (!order) {
-			for (uint32_t p = 0; p < np; p++)
-				fallback[p] = p;
+		if (done && done[g])
+			continue;
+		uint32_t np = plan->groups[g].participants, fallback[MAX_LIST + 2];
+		uint32_t *order = order_make(o, pass, g, np, fallback);
+		struct fork_job job = {.o = o, .plan = plan, .ev = ev, .pass = pass, .g = g,
+		                       .order = order, .family = family, .family_count = 0};
+		/* A child of the driver measures each group apart, a family's on one build (out of
+		 * memory for the list: each apart); --processes 1 (the valgrind scripts: a fork
+		 * would escape the one process valgrind runs) measures them here, in turn. */
+		for (uint32_t h = g; done && family && h < plan->count && o->child_pass >= 0; h++)
+			if (!done[h] && (h == g || pass_same_storages(&plan->groups[g], &plan->groups[h]))) {
+				family[job.family_count++] = h;
+				done[h] = true;
+			}
+		if (o->child_pass < 0)
+			run_group(o, plan, pass, g, order, ev, false);
+		else if (!(job.forked = (job.family_count > 1 ? in_fork(family_build, &job)
+		                                              : in_fork(group_apart, &job)) == 0))
+			run_group(o, plan, pass, g, order, ev, false); /* no fork to be had */
+		order_free(order, fallback);
+		/* a family that had no fork: its other members measured here, each built anew */
+		for (uint32_t i = 1; i < job.family_count && job.family_count > 1 && !job.forked; i++) {
+			uint32_t h = family[i], np_h = plan->groups[h].participants;
+			uint32_t *order_h = order_make(o, pass, h, np_h, fallback);
+			run_group(o, plan, pass, h, order_h, ev, false);
+			order_free(order_h, fallback);
 		}
-		/* A child of the driver measures each group apart; --processes 1 (the valgrind scripts:
-		 * a fork would escape the one process valgrind runs) measures them here, in turn. */
-		if (o->child_pass >= 0)
-			run_group_apart(o, plan, pass, g, order ? order : fallback, ev);
-		else
-			run_group(o, plan, pass, g, order ? order : fallback, ev, false);
-		free(order);
 	}
+	free(done);
+	free(family);
 }

@@ -29,6 +29,10 @@ struct group {
 	const void *point;     /* the kind's own description of the group (a scenario's point),
 	                          handed to each run as bench_case.point; or NULL */
 	uint32_t figures;      /* extra figures per sample (a scenario's phases), or 0 */
+	/* Groups with the same shares (not NULL), n, k, history and participants build the same
+	 * storages: a measuring process builds them once and measures each such group on a copy
+	 * (pass.c, "a family"); NULL: the group builds its own. */
+	const void *shares;
 	char label[160];       /* for messages: "iterate N=1024 k=2 lived-in" */
 };
 

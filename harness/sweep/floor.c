@@ -243,10 +243,17 @@ const struct workload floor_create = {
 
 /* iterate ------------------------------------------------------------------------------ */
 
-static int iterate_setup(struct run *run)
+/* The arrays the floors of iterate, parallel-iterate and get share (as their backends share
+ * iterate's storage: workloads_iterate_world). */
+static int iterate_build(struct run *run)
+{
+	return floor_new(run) || floor_arrays(run, run->c->k) ? -1 : 0;
+}
+
+static int iterate_adopt(struct run *run)
 {
 	run->expected = run->c->entities;
-	return floor_new(run) || floor_arrays(run, run->c->k) ? -1 : 0;
+	return 0;
 }
 
 static void floor_pass(struct floor *f, uint32_t n, uint32_t k)
@@ -280,7 +287,8 @@ static int iterate_check(struct run *run)
 
 const struct workload floor_iterate = {
 	.name = "iterate",
-	.setup = iterate_setup,
+	.build = iterate_build,
+	.adopt = iterate_adopt,
 	.execute = iterate_execute,
 	.end_sample = iterate_check,
 	.finish = create_finish,
@@ -453,11 +461,9 @@ const struct workload floor_add_remove = {
 
 /* get ---------------------------------------------------------------------------------- */
 
-static int get_setup(struct run *run)
+static int get_adopt(struct run *run)
 {
 	const struct bench_case *c = run->c;
-	if (floor_new(run) || floor_arrays(run, c->k))
-		return -1;
 	struct floor *f = floor_of(run);
 	/* The same shuffled order as the backends' (get_setup in workloads.c). */
 	if (!(f->order = rng_permutation(c->seed, 1, c->entities)))
@@ -502,7 +508,8 @@ static int get_finish(struct run *run)
 
 const struct workload floor_get = {
 	.name = "get",
-	.setup = get_setup,
+	.build = iterate_build,
+	.adopt = get_adopt,
 	.execute = get_execute,
 	.finish = get_finish,
 	.release = floor_release,
@@ -596,12 +603,10 @@ const struct workload floor_fragmented = {
 
 /* parallel-iterate ---------------------------------------------------------------------- */
 
-static int parallel_iterate_setup(struct run *run)
+static int parallel_iterate_adopt(struct run *run)
 {
 	const struct bench_case *c = run->c;
 	run->expected = c->entities;
-	if (floor_new(run) || floor_arrays(run, c->k))
-		return -1;
 	char err[160];
 	if (parallel_pool_start(&floor_of(run)->pool, c->threads, c->cpus, err, sizeof err))
 		return bench_fail(run->r, "%s", err);
@@ -664,7 +669,8 @@ static int parallel_iterate_check(struct run *run)
 
 const struct workload floor_parallel_iterate = {
 	.name = "parallel-iterate",
-	.setup = parallel_iterate_setup,
+	.build = iterate_build,
+	.adopt = parallel_iterate_adopt,
 	.prepare = parallel_iterate_prepare,
 	.execute = parallel_iterate_execute,
 	.end_sample = parallel_iterate_check,

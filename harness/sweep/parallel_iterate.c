@@ -4,7 +4,8 @@
  * --threads, on the pool of core/parallel.c (system_iter_split). Its floor (floor.c) splits
  * plain arrays the same way, on the same pool.
  *
- * Costs: setup starts a pool (T - 1 thread creations) and builds iterate's storage; a run is one
+ * Costs: adopt starts a pool (T - 1 thread creations) on iterate's storage (built once for
+ * iterate, parallel-iterate and get in a process); a run is one
  * parallel pass; a sample wakes the pool first and puts it to rest after.
  */
 #include <stdlib.h>
@@ -62,16 +63,15 @@ static int parallel_state_wake(struct run *run)
 	return 0;
 }
 
-static int parallel_iterate_setup(struct run *run)
+/* On iterate's storage (workloads_iterate_build), its threads: a fork of the process that
+ * built the storage has none of its parent's. */
+static int parallel_iterate_adopt(struct run *run)
 {
 	const struct bench_case *c = run->c;
 	run->expected = c->entities;
 	if (c->threads > 1 && !c->ops->system_iter_split)
 		return bench_fail(run->r, "%s has no system_iter_split: its pass cannot be split in %u parts",
 		                  c->ops->name, c->threads);
-	/* iterate's storage, under the row's history, with iterate's decisions */
-	if (history_world(run, workloads_sweep_types, c->k, HISTORY_STREAM_ITERATE))
-		return -1;
 	return parallel_state_start(run);
 }
 
@@ -109,7 +109,9 @@ const struct workload workload_parallel_iterate = {
 	.threaded = true,
 	.history = WORKLOAD_WORLD,
 	.peak_entities = history_peak_entities,
-	.setup = parallel_iterate_setup,
+	.shares = workloads_iterate_world,
+	.build = workloads_iterate_build,
+	.adopt = parallel_iterate_adopt,
 	.prepare = parallel_state_wake,
 	.execute = parallel_iterate_execute,
 	.end_sample = parallel_iterate_check,

@@ -167,6 +167,8 @@ static int sweep_plan_make(const struct options *o, struct plan *p)
 						g->threads = w->threaded ? o->threads[ti] : 1;
 						g->floor = with_floor(o, w);
 						g->participants = (uint32_t)o->backend_count + g->floor;
+						/* a floor that cannot share its arrays keeps the group apart */
+						g->shares = !g->floor || w->floor->build ? w->shares : NULL;
 						group_label(g);
 						p->threaded |= w->threaded;
 					}

@@ -68,10 +68,19 @@ static int create_finish(struct run *run)
 
 /* iterate ------------------------------------------------------------------------------ */
 
-static int iterate_setup(struct run *run)
+/* The storage iterate, parallel-iterate and get measure: the sweep's k types under the row's
+ * history, with iterate's draws (world.h: workloads_iterate_world). */
+const char workloads_iterate_world[] = "iterate's storage";
+
+int workloads_iterate_build(struct run *run)
+{
+	return history_world(run, workloads_sweep_types, run->c->k, HISTORY_STREAM_ITERATE);
+}
+
+static int iterate_adopt(struct run *run)
 {
 	run->expected = run->c->entities;
-	return history_world(run, workloads_sweep_types, run->c->k, HISTORY_STREAM_ITERATE);
+	return 0;
 }
 
 static int iterate_execute(struct run *run)
@@ -201,11 +210,9 @@ static int add_remove_finish(struct run *run)
 /* The shuffled handles are built here, in setup: the timed loop reads them in order, so that
  * the random access it measures is the storage's, not a lookup of handles[order[i]] in a
  * harness array (at N = 2^20 a 4 MiB array, a cache miss per entity of its own). */
-static int get_setup(struct run *run)
+static int get_adopt(struct run *run)
 {
 	const struct bench_case *c = run->c;
-	if (history_world(run, workloads_sweep_types, c->k, HISTORY_STREAM_GET))
-		return -1;
 	uint32_t *order = rng_permutation(c->seed, 1, c->entities);
 	run->shuffled = malloc((size_t)c->entities * sizeof *run->shuffled + 1);
 	if (!order || !run->shuffled) {
@@ -377,7 +384,9 @@ static const struct workload workload_iterate = {
 	.history = WORKLOAD_WORLD,
 	.count_dependent = true,
 	.peak_entities = history_peak_entities,
-	.setup = iterate_setup,
+	.shares = workloads_iterate_world,
+	.build = workloads_iterate_build,
+	.adopt = iterate_adopt,
 	.execute = iterate_execute,
 	.end_sample = workloads_check_visited,
 	.finish = workloads_iterate_finish,
@@ -406,7 +415,9 @@ static const struct workload workload_get = {
 	.timed = "fetch the k components of N entities, in shuffled order, through component_get",
 	.history = WORKLOAD_WORLD,
 	.peak_entities = history_peak_entities,
-	.setup = get_setup,
+	.shares = workloads_iterate_world,
+	.build = workloads_iterate_build,
+	.adopt = get_adopt,
 	.execute = get_execute,
 	.finish = get_finish,
 	.floor = &floor_get,
@@ -476,7 +487,22 @@ static const struct workload *impl(const struct run *run)
 	return run->c->ops ? run->c->workload : run->c->workload->floor;
 }
 
-static int run_setup(struct run *run) { return impl(run)->setup ? impl(run)->setup(run) : 0; }
+static int run_build(struct run *run) { return impl(run)->build ? impl(run)->build(run) : 0; }
+
+/* The run becomes the case run->c now describes, on the storage built for the first one. */
+static int run_adopt(struct run *run)
+{
+	run->verify = run->c->verify;
+	return impl(run)->adopt ? impl(run)->adopt(run) : 0;
+}
+
+static int run_setup(struct run *run)
+{
+	const struct workload *w = impl(run);
+	if (w->setup)
+		return w->setup(run);
+	return run_build(run) || run_adopt(run) ? -1 : 0;
+}
 
 /* Allocation calls of every storage the run holds. */
 static uint64_t run_allocation_calls(const struct run *run)
@@ -559,6 +585,8 @@ const struct bench_runner workloads_runner = {
 	.values_free = world_values_free,
 	.open = run_new,
 	.setup = run_setup,
+	.build = run_build,
+	.adopt = run_adopt,
 	.sample = run_sample,
 	.figures = run_figures,
 	.finish = run_finish,

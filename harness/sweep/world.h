@@ -123,6 +123,9 @@ extern const uint32_t workloads_sweep_types[COMP_MAX_K];
 /* A pass's checks, shared by iterate and its variants (workloads.c): every entity visited once
  * per run; and the values read back in creation order as the row's checksum. */
 int workloads_check_visited(struct run *run);
+/* The storage iterate, parallel-iterate and get share (struct workload's shares), and its build. */
+extern const char workloads_iterate_world[];
+int workloads_iterate_build(struct run *run);
 int workloads_iterate_finish(struct run *run);
 
 void world_run_release(struct run *run);
