@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/cli.h"
@@ -73,6 +74,58 @@ static void warn_intervals(uint32_t processes)
 		        stats_t975(1), stats_t975(4));
 }
 
+/* --provisional: what main hands the driver to show the answer so far. */
+struct provisional {
+	const struct options *o;
+	const struct run_kind *kind;
+	struct output *out;
+};
+
+/* Runs `cmd "$1" "$2"` through the shell with first and now as $1 and $2, and waits for it. */
+static void provisional_command(const char *cmd, const char *first, const char *now)
+{
+	size_t len = strlen(cmd) + 16;
+	char *line = malloc(len);
+	if (!line)
+		return;
+	snprintf(line, len, "%s \"$1\" \"$2\"", cmd);
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		execl("/bin/sh", "sh", "-c", line, "sh", first, now, (char *)NULL);
+		_exit(127);
+	}
+	int status = 0;
+	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		fprintf(stderr, "ecsbench: --provisional '%s' failed; the run goes on\n", cmd);
+	free(line);
+}
+
+/* After a process but the last: the rows of the processes done so far, as a CSV of their own
+ * (the kind's writer, on a copy of the options whose processes are those done and that says
+ * it is provisional), and the command run on the first one and this one. */
+static void provisional_show(void *ctx, const struct collection *c)
+{
+	const struct provisional *pv = ctx;
+	char now[OUTPUT_PATH_MAX];
+	FILE *f = output_provisional(pv->out, c->processes_done == 1, now);
+	if (!f)
+		return;
+	struct options so = *pv->o;
+	so.processes = c->processes_done;
+	so.provisional_of = pv->o->processes;
+	struct collection sc = *c;
+	sc.o = &so;
+	int written = pv->kind->report_write(&sc, f, NULL);
+	if (fclose(f) != 0 || written < 0) {
+		fprintf(stderr, "ecsbench: could not write the provisional CSV %s; the run goes on\n", now);
+		return;
+	}
+	provisional_command(pv->o->provisional, pv->out->temp_provisional, now);
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -115,7 +168,9 @@ int main(int argc, char **argv)
 	}
 	c.tty = isatty(STDERR_FILENO);
 	uint64_t start = measure_now_ns();
-	if (driver_run(&o, &plan, &c)) {
+	struct provisional pv = {&o, kind, &out};
+	struct driver_after after = {provisional_show, &pv};
+	if (driver_run(&o, &plan, &c, o.provisional && !o.to_stdout ? &after : NULL)) {
 		output_discard(&out);
 		fprintf(stderr, "ecsbench: nothing was written; %s was left as it was\n", o.output);
 		return 1;

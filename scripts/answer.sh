@@ -3,7 +3,7 @@
 # table that ends every make bench (on the terminal and as Markdown beside the CSV), that the
 # report page shows, and that the README's guide is made of (from the reference run).
 #
-# Usage: scripts/answer.sh [-o FILE.md] [-b] [-H] CSV
+# Usage: scripts/answer.sh [-o FILE.md] [-b] [-H] [-f FIRST.csv] CSV
 #   (default)  the Markdown on stdout
 #   -o FILE    also writes it to FILE: to FILE.tmp.PID, checked whole, then renamed, so that a
 #              failed write (a full disk) leaves no partial file and the previous one as it was
@@ -11,6 +11,15 @@
 #              (FILE keeps them; the output says so)
 #   -H         an HTML table for scripts/report.sh instead of the Markdown (the fastest cells
 #              of class "fastest", the tied entries of class "tied"); not with -o
+#   -f FIRST   the run's first provisional CSV (build/ecsbench --provisional: the rows of its
+#              first process; default NAME-provisional.csv beside the CSV, where the run wrote
+#              it, if there is one): a line under the table says how many
+#              verdicts changed since it. A verdict: a backend's place in a row of the table
+#              (the fastest, tied with it, or slower); reversed: the fastest became slower than
+#              another, or one called slower became the fastest
+#
+# A provisional CSV (the rows of the processes done so far, while the run goes on: a header
+# line "# provisional after D of P processes") gets a table titled "Provisional answer".
 #
 # A workload CSV (build/ecsbench): a row per workload and k, at the workload's largest N (a
 # threaded workload at its largest T; Varkor's fixed workloads at their own N): the fastest
@@ -30,15 +39,17 @@
 set -u
 
 usage() {
-	echo "usage: scripts/answer.sh [-o FILE.md] [-b] [-H] CSV" >&2
+	echo "usage: scripts/answer.sh [-o FILE.md] [-b] [-H] [-f FIRST.csv] CSV" >&2
 	exit 2
 }
 out=
 brief=0
 html=0
-while getopts o:bHh opt; do
+first=
+while getopts o:bHf:h opt; do
 	case "$opt" in
 	o) out=$OPTARG ;;
+	f) first=$OPTARG ;;
 	b) brief=1 ;;
 	H) html=1 ;;
 	*) usage ;;
@@ -49,11 +60,17 @@ shift $((OPTIND - 1))
 [ "$html" = 0 ] || [ -z "$out" ] || usage
 csv=$1
 [ -f "$csv" ] && [ -r "$csv" ] || { echo "answer.sh: cannot read '$csv'" >&2; exit 2; }
+[ -z "$first" ] || [ -r "$first" ] || { echo "answer.sh: cannot read the first provisional CSV '$first'" >&2; exit 2; }
+# Without -f, the run's own first provisional CSV when it has one (NAME-provisional.csv beside
+# NAME.csv: build/ecsbench writes it with the CSV and moves it away with it)
+case $csv in *.csv) beside=${csv%.csv}-provisional.csv ;; *) beside=$csv-provisional.csv ;; esac
+[ -n "$first" ] || [ ! -r "$beside" ] || first=$beside
 
-# answer FORMAT BRIEF NOTE: the table of $csv on stdout (FORMAT md or html; NOTE: the file that
-# holds what BRIEF leaves out)
+# answer FORMAT BRIEF NOTE [CSV]: the table of CSV ($csv) on stdout (FORMAT md or html; NOTE: the
+# file that holds what BRIEF leaves out; FORMAT verdicts: a line per verdict, "row|backend|place",
+# place fastest, tied or slower)
 answer() {
-	awk -F, -v file="$csv" -v format="$1" -v brief="$2" -v note="$3" '
+	awk -F, -v file="${4:-$csv}" -v format="$1" -v brief="$2" -v note="$3" -v changes="$changes" '
 	function fail(msg) { printf "answer.sh: %s: %s\n", file, msg > "/dev/stderr"; bad = 3; exit 3 }
 	function col(name) { return (name in c) ? $(c[name]) : "" }
 	# a ratio: 1.05, 12.3, 150, 1.2e+05 (an interval of two processes can reach that far)
@@ -61,7 +78,7 @@ answer() {
 	# a time: 3 significant digits; ms(): of a run or a frame, in ms, µs or ns
 	function t3(x) { x += 0; return x >= 100 ? sprintf("%.0f", x) : x >= 10 ? sprintf("%.1f", x) : x >= 1 ? sprintf("%.2f", x) : sprintf("%.3g", x) }
 	function ms(ns) { ns += 0; return ns >= 1e6 ? t3(ns / 1e6) " ms" : ns >= 1e3 ? t3(ns / 1e3) " µs" : t3(ns) " ns" }
-	function ratio(r, lo, hi) { return num(r) "x " (lo == "" || hi == "" ? "(no interval)" : "[" num(lo) ", " num(hi) "]") }
+	function ratio(r, lo, hi) { return num(r) "x " (lo == "" || hi == "" ? (provisional != "" ? "(no interval yet)" : "(no interval)") : "[" num(lo) ", " num(hi) "]") }
 	function entities(n,    e, p) { for (e = 0; e <= 40; e++) { p = 2 ^ e; if (p == n) return "2^" e; if (p > n) break }
 		return commas(n) }
 	function commas(n,    s) { s = sprintf("%d", n); while (s ~ /[0-9][0-9][0-9][0-9]/) sub(/[0-9][0-9][0-9](,|$)/, ",&", s); return s }
@@ -75,6 +92,7 @@ answer() {
 	function table_right(cols,    n, i, a) { n = split(cols, a, " "); for (i = 1; i <= n; i++) right[a[i]] = 1 }
 	function table_row(    i) { nrow++; for (i = 1; i <= ncol; i++) { cell[nrow, i] = ""; fastcell[nrow, i] = 0 } }
 	function table_print(    i, j, w, s, line) {
+		if (format == "verdicts") return
 		if (format == "html") {
 			printf "<table class=\"num answer\"><thead><tr>"
 			for (j = 1; j <= ncol; j++) printf "<th>%s</th>", esc(head[j])
@@ -117,7 +135,7 @@ answer() {
 			s = s (k > 1 ? ", " : "") esc(other[i, j, k]) (othertied[i, j, k] ? " <span class=\"tied\">tied</span>" : "")
 		return s
 	}
-	function para(s) { if (format == "html") print "<p>" esc(s) "</p>"; else { print s; print "" } }
+	function para(s) { if (format == "verdicts") return; if (format == "html") print "<p>" esc(s) "</p>"; else { print s; print "" } }
 
 	# The others of group g (cell i, j): every candidate but the fastest, nearest first; those of
 	# the run that the group lacks, "not measured".
@@ -129,7 +147,7 @@ answer() {
 		for (k = 1; k <= m; k++) {
 			x = list[k]; n = ++nother[i, j]
 			other[i, j, n] = x " " (rb[g, x] == "" ? "(no ratio)" : ratio(rb[g, x], rl[g, x], rh[g, x]))
-			othertied[i, j, n] = vs[g, x] != "slower"
+			othertied[i, j, n] = place(g, x) == "tied"
 		}
 		for (k = 1; k <= nbackends; k++) {
 			x = backends[k]
@@ -152,6 +170,7 @@ answer() {
 		else if ($0 ~ /^processes /) { processes = $0; sub(/,.*/, "", processes); sub(/^processes /, "", processes) }
 		else if ($0 ~ /^crossover /) crossover[++ncross] = $0
 		else if ($0 ~ /^scenario /) { scen = substr($0, 10); sub(/:.*/, "", scen) }
+		else if ($0 ~ /^provisional after /) { provisional = $0; sub(/:.*/, "", provisional) }
 		next
 	}
 	!NF { next }
@@ -198,7 +217,28 @@ answer() {
 		run = "Run: commit " (commit == "" ? "?" : commit) ", " (date == "" ? "no date" : date) "; cpu " (cpu == "" ? "?" : cpu) \
 			(profile == "" ? "" : "; profile " profile) (processes == "" ? "" : "; " processes " processes") "."
 		if (kind == "workloads") workloads_answer(); else scenario_answer()
+		if (changes != "" && format != "verdicts") para(changes)
 		if (format == "md") print "(scripts/answer.sh " file ")"
+	}
+	# The title, provisional or not.
+	function title(what) {
+		if (format != "md") return
+		if (provisional != "") { print "## " what " (" provisional "; the run goes on): " file; print "" }
+		else { print "## " what ": " file; print "" }
+	}
+	# The place of backend x in group g beside its fastest: slower or tied, as the CSV calls it;
+	# in a provisional CSV, a ratio with no interval yet (a long run: one sample a process) is
+	# read from its value: slower beyond 1.10, tied within.
+	function place(g, x) {
+		if (provisional != "" && rl[g, x] == "" && rb[g, x] != "") return rb[g, x] + 0 > 1.10 ? "slower" : "tied"
+		return vs[g, x] == "slower" ? "slower" : "tied"
+	}
+	# FORMAT verdicts: the place of every backend of group g (row label r): fastest, tied, slower.
+	function verdicts(g, r, fb,    k, x) {
+		for (k = 1; k <= nmember[g]; k++) {
+			x = member[g, k]
+			print r "|" x "|" (x == fb ? "fastest" : place(g, x))
+		}
 	}
 
 	function workloads_answer(    r, f, fb, b, name, t, n, k, g, i, order, no, j, x, hist) {
@@ -222,8 +262,8 @@ answer() {
 		no = 0
 		for (i = 1; i <= nnames; i++) if (headline[names[i]]) order[++no] = names[i]
 		for (i = 1; i <= nnames; i++) if (!headline[names[i]]) { order[++no] = names[i]; hist = 1 }
-		if (format == "md") { print "## Which storage for what: " file; print "" }
-		para(run)
+		title("Which storage for what")
+		if (format != "verdicts") para(run)
 		para("Per workload, at its largest N and each k" (maxthreads() > 1 ? " (a threaded workload at its largest T)" : "") \
 			": the fastest backend, its time, and its time over the floor'"'"'s (the same work over plain arrays: the machine'"'"'s limit) " \
 			"with its 95% interval; then every other backend'"'"'s time over the fastest'"'"'s, paired by process, with its interval " \
@@ -241,6 +281,7 @@ answer() {
 				g = name SUBSEP kk[j]
 				if (!nmember[g]) continue
 				fb = fastest_of(g)
+				if (format == "verdicts") { verdicts(g, name "|" gn[g] "|" kk[j], fb); continue }
 				table_row(); groups++
 				cell[nrow, 1] = name (maxt[name] > 1 ? ", T = " maxt[name] : "")
 				cell[nrow, 2] = entities(gn[g])
@@ -259,7 +300,7 @@ answer() {
 
 	function scenario_answer(    i, p, g, f, ph, j, sweep, phased) {
 		sweep = npoints > 1 || pointkey != ""
-		if (format == "md") { print "## Which storage for this game: " file; print "" }
+		title("Which storage for this game")
 		para(run)
 		para("Scenario " scen (sweep ? ", swept over " pointkey : "") ": per frame" (sweep ? " at each point" : "") \
 			", the fastest backend and its time, the floor'"'"'s (the same frames over plain arrays) and the harness'"'"'s alone; " \
@@ -272,6 +313,7 @@ answer() {
 			p = points[i]; g = p SUBSEP "frame"
 			if (!nmember[g]) continue
 			f = fastest_of(g)
+			if (format == "verdicts") { verdicts(g, "frame|" p, f); continue }
 			table_row(); j = 0
 			if (sweep) cell[nrow, ++j] = p
 			cell[nrow, ++j] = f; fastcell[nrow, j] = 1
@@ -283,7 +325,7 @@ answer() {
 		table_print()
 		if (format == "md") print ""
 		for (i = 1; i <= ncross; i++) para(crossover[i])
-		if (brief && npoints > 1) {
+		if ((brief && npoints > 1) || format == "verdicts") {
 			para("By phase, at every point: in " note ".")
 			return
 		}
@@ -307,8 +349,30 @@ answer() {
 		table_print()
 		if (format == "md") print ""
 	}
-	' "$csv"
+	' "${4:-$csv}"
 }
+
+# changes FIRST: the line that says how many verdicts changed between FIRST and $csv (empty if
+# either has none)
+changes_since() {
+	{ answer verdicts 0 "" "$1" | sed 's/^/F|/'; answer verdicts 0 "" | sed 's/^/N|/'; } | awk -F'|' -v first="$1" '
+	$1 == "F" { key = $2 "|" $3 "|" $4 "|" $5; was[key] = $6; if (!(key in seen)) { seen[key] = 1; keys[++n] = key }; next }
+	$1 == "N" { key = $2 "|" $3 "|" $4 "|" $5; now[key] = $6; if (!(key in seen)) { seen[key] = 1; keys[++n] = key } }
+	END {
+		for (i = 1; i <= n; i++) {
+			k = keys[i]
+			if (!(k in was) || !(k in now)) continue
+			total++
+			if (was[k] != now[k]) changed++
+			if ((was[k] == "fastest" && now[k] == "slower") || (was[k] == "slower" && now[k] == "fastest")) reversed++
+		}
+		if (!total) exit
+		printf "Since the first provisional answer (%s): %d of %d verdicts changed (%.1f%%), %d reversed (%.1f%%: the fastest became slower than another, or one called slower became the fastest).", \
+			first, changed, total, 100 * changed / total, reversed, 100 * reversed / total
+	}'
+}
+changes=
+[ -z "$first" ] || [ "$first" = "$csv" ] || changes=$(changes_since "$first")
 
 # answer's status: 0, 3 a CSV it cannot read (exit 2), anything else a failed write (exit 1)
 if [ "$html" = 1 ]; then

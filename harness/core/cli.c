@@ -75,6 +75,10 @@ static void help(void)
 	       "  --derived PATH=NAME  a file or folder made from the previous output (figures, a\n"
 	       "                     table): goes with it into its previous/ folder as NAME\n"
 	       "                     (make bench names its figures and table; repeatable)\n"
+	       "  --provisional CMD  after each process but the last, write the rows so far to\n"
+	       "                     NAME-provisional-now.csv (the first: NAME-provisional.csv,\n"
+	       "                     kept) and run the shell command CMD FIRST NOW (make bench\n"
+	       "                     shows the answer so far: scripts/answer.sh)\n"
 	       "  --no-pin           do not pin the measuring process to one CPU\n"
 	       "  --list             list backends, workloads and profiles, and exit\n"
 	       "  --help             this text\n\n"
@@ -476,7 +480,7 @@ static const struct option longopts[] = {
 	{"layout", required_argument, 0, 'L'},    {"trace-samples", no_argument, 0, 'T'},
 	{"clock", required_argument, 0, 'C'},     {"threads", required_argument, 0, 1020},
 	{"history", required_argument, 0, 'H'},
-	{"derived", required_argument, 0, 1040},
+	{"derived", required_argument, 0, 1040}, {"provisional", required_argument, 0, 1041},
 	{"scenario", required_argument, 0, 1010}, {"sweep", required_argument, 0, 1011},
 	{"points", required_argument, 0, 1012},   {"spacing", required_argument, 0, 1013},
 	{"set", required_argument, 0, 1014},
@@ -531,6 +535,11 @@ static void apply_option(struct options *o, int ch, char **argv, bool *help_aske
 		o->derived[o->derived_count++] = optarg;
 		break;
 	}
+	case 1041:
+		if (!*optarg)
+			options_usage_error("--provisional: an empty command");
+		o->provisional = optarg;
+		break;
 	case 'l': o->list = true; break;
 	case 'P': o->no_pin = true; break;
 	case 'F': o->no_floor = true; break;

@@ -57,10 +57,12 @@ struct progress {
 	struct collection *c;
 	const struct plan *plan;
 	uint32_t pass, group, participant, sample;
+	uint32_t groups_done; /* in this process: the family order (pass.c) is not the plan's */
 	bool in_sample;
 	uint64_t start_ns, pass_start_ns, sample_start_ns, last_shown_ns;
 	double sample_estimate_ns;
-	double pass_ns;             /* how long the first process took */
+	double pass_ns;             /* how long the last process took (the first calibrates and
+	                               checks: the later ones take less) */
 	double first_pass_estimate; /* sum of the groups' estimates seen in the first process */
 	bool long_warned;
 };
@@ -111,7 +113,8 @@ static void progress_show(struct progress *pr, bool force)
 		snprintf(left, sizeof left, ", about %s left", r);
 	}
 	fprintf(stderr, "%secsbench: [process %u/%u, row group %u/%u] %s; %s so far%s%s",
-	        c->tty ? "\r" : "", pr->pass + 1, c->o->processes, pr->group + 1, pr->plan->count, row,
+	        c->tty ? "\r" : "", pr->pass + 1, c->o->processes,
+	        pr->groups_done < pr->plan->count ? pr->groups_done + 1 : pr->plan->count, pr->plan->count, row,
 	        took, left, c->tty ? "\033[K" : "\n");
 	c->progress_shown = true;
 }
@@ -202,6 +205,7 @@ static void on_group_end(void *ctx, uint32_t g)
 {
 	struct progress *pr = ctx;
 	pr->in_sample = false;
+	pr->groups_done++;
 	collection_group_end(pr->c, pr->pass, g);
 }
 
@@ -630,6 +634,7 @@ static int run_child(const struct options *o, struct plan *plan, struct progress
 	free(inner_text);
 
 	pr->pass = pass;
+	pr->groups_done = 0;
 	pr->in_sample = false;
 	pr->pass_start_ns = measure_now_ns();
 	bool done = false, bad = false;
@@ -655,7 +660,8 @@ static int run_child(const struct options *o, struct plan *plan, struct progress
 	return 0;
 }
 
-int driver_run(const struct options *o, struct plan *plan, struct collection *c)
+int driver_run(const struct options *o, struct plan *plan, struct collection *c,
+               const struct driver_after *after)
 {
 	struct progress pr = {.c = c, .plan = plan, .start_ns = measure_now_ns()};
 	if (o->processes == 1) {
@@ -671,14 +677,19 @@ int driver_run(const struct options *o, struct plan *plan, struct collection *c)
 		for (uint32_t pass = 0; pass < o->processes; pass++) {
 			if (run_child(o, plan, &pr, pass))
 				return -1;
-			if (pass == 0) {
-				/* The later processes sample as the first one decided. */
+			if (pass == 0) /* The later processes sample as the first one decided. */
 				memcpy(plan->sampling, c->sampling,
 				       (size_t)plan->count * plan->max_participants * sizeof *plan->sampling);
-				pr.pass_ns = (double)(measure_now_ns() - pr.pass_start_ns);
+			pr.pass_ns = (double)(measure_now_ns() - pr.pass_start_ns);
+			if (pass == 0)
 				progress_estimate(&pr, pr.pass_ns * o->processes);
-			}
 			c->processes_done = pass + 1;
+			if (after && pass + 1 < o->processes) {
+				if (c->tty && c->progress_shown)
+					fputs("\r\033[K", stderr);
+				c->progress_shown = false;
+				after->process_done(after->ctx, c);
+			}
 		}
 	}
 	if (c->tty && c->progress_shown)

@@ -11,9 +11,18 @@
 #include "options.h"
 #include "plan.h"
 
-/* Runs the processes (or, with --processes 1, the one pass in this process) into c.
+/* What the caller does after each measuring process but the last, with the processes so far in
+ * c (c->processes_done): main.c shows the answer so far (--provisional). */
+struct driver_after {
+	void (*process_done)(void *ctx, const struct collection *c);
+	void *ctx;
+};
+
+/* Runs the processes (or, with --processes 1, the one pass in this process) into c; after, when
+ * not NULL, is told of each process done but the last.
  * Returns 0, or -1 if a process died or the run was stopped (c says nothing complete). */
-int driver_run(const struct options *o, struct plan *plan, struct collection *c);
+int driver_run(const struct options *o, struct plan *plan, struct collection *c,
+               const struct driver_after *after);
 /* The body of a child process: one pass, its events written to fd 3. Returns the exit code. */
 int driver_child_main(const struct options *o, struct plan *plan);
 /* Kills the measuring process under way, if any: for a signal handler (async-signal-safe). */

@@ -53,6 +53,12 @@ struct options {
 	 * previous output into previous/DATE-NAME/ when a run replaces it (output.h) */
 	const char *derived[MAX_LIST];
 	size_t derived_count;
+	/* --provisional CMD: after each measuring process but the last, the CSV of the processes
+	 * so far is written and CMD run on it (main.c: make bench shows the answer so far) */
+	const char *provisional;
+	/* Set in the copy of the options a provisional CSV is written with: the run's processes
+	 * (processes is then those done); 0 in a run's own CSV. */
+	uint32_t provisional_of;
 	bool list;
 	bool no_pin;
 	bool no_floor;

@@ -192,7 +192,8 @@ static FILE *open_temp(char *temp, size_t len, const char *path, const char *sho
 
 /*
  * Temporary files of this CSV left by a run that was killed (SIGKILL, a power cut: nothing of
- * it could remove them): "A.csv.tmp.PID", "A-samples.csv.tmp.PID". Only the holder of the lock
+ * it could remove them): "A.csv.tmp.PID", "A-samples.csv.tmp.PID", the provisional CSVs'
+ * ("A-provisional.csv.tmp.PID", "A-provisional-now.csv.tmp.PID"). Only the holder of the lock
  * writes them, and this run holds it now, so every one of them is a dead run's.
  */
 static void remove_dead_temps(const char *csv, const char *samples)
@@ -202,10 +203,13 @@ static void remove_dead_temps(const char *csv, const char *samples)
 	DIR *d = opendir(dir);
 	if (!d)
 		return;
-	const char *names[2] = {base_of(csv), base_of(samples)};
+	char provisional[OUTPUT_PATH_MAX], now[OUTPUT_PATH_MAX];
+	beside_path(csv, "-provisional.csv", provisional, sizeof provisional);
+	beside_path(csv, "-provisional-now.csv", now, sizeof now);
+	const char *names[4] = {base_of(csv), base_of(samples), base_of(provisional), base_of(now)};
 	struct dirent *e;
 	while ((e = readdir(d))) {
-		for (int i = 0; i < 2; i++) {
+		for (int i = 0; i < 4; i++) {
 			size_t n = strlen(names[i]);
 			const char *p = e->d_name + n;
 			if (strncmp(e->d_name, names[i], n) != 0 || strncmp(p, ".tmp.", 5) != 0 || !p[5] ||
@@ -224,6 +228,7 @@ void output_open(struct output *w, const struct options *o)
 	memset(w, 0, sizeof *w);
 	w->o = o;
 	beside_path(o->output_path, "-samples.csv", w->samples, sizeof w->samples);
+	beside_path(o->output_path, "-provisional.csv", w->provisional, sizeof w->provisional);
 	/* Where a previous result will go: found unusable now, not after the run. */
 	char dir[OUTPUT_PATH_MAX], previous[OUTPUT_PATH_MAX + 16];
 	dir_of(o->output_path, dir, sizeof dir);
@@ -250,7 +255,35 @@ void output_discard(struct output *w)
 		unlink(w->temp_csv);
 	if (w->temp_samples[0])
 		unlink(w->temp_samples);
-	w->temp_csv[0] = w->temp_samples[0] = '\0';
+	if (w->temp_provisional[0])
+		unlink(w->temp_provisional);
+	if (w->temp_now[0])
+		unlink(w->temp_now);
+	w->temp_csv[0] = w->temp_samples[0] = w->temp_provisional[0] = w->temp_now[0] = '\0';
+}
+
+FILE *output_provisional(struct output *w, bool first, char *path)
+{
+	char *temp = first ? w->temp_provisional : w->temp_now;
+	if (first || !temp[0]) {
+		char target[OUTPUT_PATH_MAX];
+		if (first)
+			snprintf(target, sizeof target, "%s", w->provisional);
+		else
+			beside_path(w->o->output_path, "-provisional-now.csv", target, sizeof target);
+		if (snprintf(temp, OUTPUT_PATH_MAX, "%.*s.tmp.%ld", OUTPUT_PATH_MAX - 40, target,
+		             (long)getpid()) < 0)
+			temp[0] = '\0';
+	}
+	FILE *f = fopen(temp, "w");
+	if (!f) {
+		fprintf(stderr, "ecsbench: cannot write the provisional answer's CSV '%s': %s; the run "
+		        "goes on without it\n", temp, strerror(errno));
+		temp[0] = '\0';
+		return NULL;
+	}
+	snprintf(path, OUTPUT_PATH_MAX, "%s", temp);
+	return f;
 }
 
 void output_on_signal(void)
@@ -260,6 +293,10 @@ void output_on_signal(void)
 			unlink(current->temp_csv);
 		if (current->temp_samples[0])
 			unlink(current->temp_samples);
+		if (current->temp_provisional[0])
+			unlink(current->temp_provisional);
+		if (current->temp_now[0])
+			unlink(current->temp_now);
 	}
 	remove_lock();
 }
@@ -407,22 +444,24 @@ static int keep_previous(struct output *w)
 		sep = ", ";
 	}
 	/* What was made from it: moved along, or said to be left (the next figures replace it).
-	 * Its answer (A-answer.md, scripts/answer.sh: make bench writes it after the run) always,
+	 * Its answer (A-answer.md, scripts/answer.sh: make bench writes it after the run) and its
+	 * first provisional answer's CSV (A-provisional.csv) always,
 	 * whoever runs this, so that no answer of another run is ever left beside this CSV; then
 	 * the --derived files. */
-	char answer[OUTPUT_PATH_MAX + 16];
-	beside_path(base_of(path), "-answer.md", answer, sizeof answer);
-	for (size_t i = 0; i <= o->derived_count; i++) {
-		char from[OUTPUT_PATH_MAX + 16], to[3 * OUTPUT_PATH_MAX];
+	char beside[2][OUTPUT_PATH_MAX + 32];
+	beside_path(base_of(path), "-answer.md", beside[0], sizeof beside[0]);
+	beside_path(base_of(path), "-provisional.csv", beside[1], sizeof beside[1]);
+	for (size_t i = 0; i < o->derived_count + 2; i++) {
+		char from[OUTPUT_PATH_MAX + 32], to[3 * OUTPUT_PATH_MAX];
 		const char *as; /* its name in the folder */
-		if (i == 0) {
-			if (join(from, sizeof from, dir, answer) != 0)
+		if (i < 2) {
+			if (join(from, sizeof from, dir, beside[i]) != 0)
 				continue;
-			as = answer;
+			as = beside[i];
 		} else {
-			if (strlen(o->derived[i - 1]) >= sizeof from)
+			if (strlen(o->derived[i - 2]) >= sizeof from)
 				continue;
-			memcpy(from, o->derived[i - 1], strlen(o->derived[i - 1]) + 1);
+			memcpy(from, o->derived[i - 2], strlen(o->derived[i - 2]) + 1);
 			char *eq = strrchr(from, '=');
 			*eq = '\0';
 			as = eq + 1;
@@ -471,14 +510,18 @@ int output_commit(struct output *w)
 	sigprocmask(SIG_BLOCK, &block, &old);
 	int rc = keep_previous(w);
 	if (rc == 0 && (rename(w->temp_csv, o->output_path) != 0 ||
-	                rename(w->temp_samples, w->samples) != 0)) {
+	                rename(w->temp_samples, w->samples) != 0 ||
+	                (w->temp_provisional[0] && rename(w->temp_provisional, w->provisional) != 0))) {
 		fprintf(stderr, "ecsbench: cannot write '%s': %s\n", o->output, strerror(errno));
 		rc = -1;
 	}
 	if (rc != 0) {
 		output_discard(w);
 	} else {
-		w->temp_csv[0] = w->temp_samples[0] = '\0';
+		w->temp_csv[0] = w->temp_samples[0] = w->temp_provisional[0] = '\0';
+		if (w->temp_now[0])
+			unlink(w->temp_now);
+		w->temp_now[0] = '\0';
 		char dir[OUTPUT_PATH_MAX];
 		dir_of(o->output_path, dir, sizeof dir);
 		int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

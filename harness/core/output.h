@@ -8,6 +8,7 @@
  *     synced, then renamed over the old ones: a failed write (a full disk) leaves no partial
  *     file and the previous ones as they were;
  *   - a previous CSV and its samples, its answer (NAME-answer.md beside it: scripts/answer.sh)
+ *     and its first provisional answer's CSV (NAME-provisional.csv: --provisional)
  *     and what else was made from them (figures, a table: --derived), are moved into
  *     previous/DATE-NAME/ beside the CSV (DATE: when the previous CSV was written) instead of
  *     being replaced, and the run says where.
@@ -27,6 +28,9 @@ struct output {
 	char samples[OUTPUT_PATH_MAX];      /* results/A.csv -> results/A-samples.csv */
 	char temp_csv[OUTPUT_PATH_MAX];     /* "" once renamed or removed */
 	char temp_samples[OUTPUT_PATH_MAX];
+	char provisional[OUTPUT_PATH_MAX];  /* results/A.csv -> results/A-provisional.csv */
+	char temp_provisional[OUTPUT_PATH_MAX]; /* the first provisional CSV, until the commit */
+	char temp_now[OUTPUT_PATH_MAX];     /* a later one, while it is shown */
 	FILE *csv, *samples_file;
 	char kept[OUTPUT_PATH_MAX * 4];     /* what the run says about the previous result ("") */
 };
@@ -48,6 +52,15 @@ void output_open(struct output *w, const struct options *o);
  * and -1.
  */
 int output_commit(struct output *w);
+
+/*
+ * A provisional CSV (--provisional: the rows of the processes done so far), opened for
+ * writing: the first one to a temporary file that output_commit renames to NAME-provisional.csv
+ * beside the CSV (kept, so that the answer can say what changed since it), a later one to a
+ * temporary file of its own, rewritten each time. Its path in path (OUTPUT_PATH_MAX); NULL and
+ * a message if it cannot be opened (the run goes on without it).
+ */
+FILE *output_provisional(struct output *w, bool first, char *path);
 
 /* Removes the temporary files (a run that writes nothing). */
 void output_discard(struct output *w);

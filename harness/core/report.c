@@ -53,6 +53,10 @@ void report_run_header(FILE *f, const struct collection *c, bool samples)
 	strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
 	fprintf(f, "# ecsbench commit %s\n", ECSB_COMMIT);
 	fprintf(f, "# date %s\n", date);
+	if (o->provisional_of)
+		fprintf(f, "# provisional after %u of %u processes: the rows of the processes done so "
+		           "far, while the run went on (its CSV holds the end)\n",
+		        o->processes, o->provisional_of);
 	fprintf(f, "# cpu %s; %ld online; %s\n", cpu, sysconf(_SC_NPROCESSORS_ONLN), c->pinning);
 	fprintf(f, "# compiler gcc %s; flags %s; -march=native is %s\n", __VERSION__, ECSB_CFLAGS,
 	        ECSB_MARCH);
