@@ -37,8 +37,13 @@ RUN_VARS := SCENARIO:scenario: SWEEP:scenario: POINTS:scenario: SPACING:scenario
 RUN_VARS += PROFILE:sweep:A
 RUN_VARS += BACKENDS:both:all
 RUN_VARS += WORKLOADS:sweep:all
-RUN_VARS += ENTITIES:sweep:1024..1048576
-RUN_VARS += COMPONENTS:sweep:1,2,3
+# The default sweep answers in minutes: every other doubling up to 2^18 and k = 2 (the decision
+# table's), five processes (docs/method.md, "The default sweep"); FULL=1: every doubling up to
+# 2^20 and k = 1, 2, 3, as make reference measures
+QUICK_ENTITIES := 1024,4096,16384,65536,262144
+FULL_COMPONENTS := 1,2,3
+RUN_VARS += ENTITIES:sweep:$(if $(FULL),1024..1048576,$(QUICK_ENTITIES))
+RUN_VARS += COMPONENTS:sweep:$(if $(FULL),$(FULL_COMPONENTS),2)
 # Processes, samples and warm-up: the harness's defaults unless given
 RUN_VARS += PROCESSES:both: REPS:sweep: WARMUP:sweep:
 RUN_VARS += SEED:sweep:1
@@ -51,7 +56,7 @@ RUN_VARS += THREADS:sweep:
 # headline figure's), pristine (the best case), aged, one-hole, alternating
 RUN_VARS += HISTORY:sweep:lived-in
 # The other targets' variables, and the build's (VARIANT: make's own, for build/VARIANT/)
-OTHER_VARS := OUTPUT PLOTS REFERENCE BACKEND WORKLOAD CSV BASELINE OLD NEW PROFILES \
+OTHER_VARS := OUTPUT PLOTS REFERENCE FULL BACKEND WORKLOAD CSV BASELINE OLD NEW PROFILES \
 	REPEAT_WORKLOADS REPEAT_ENTITIES REPEAT_COMPONENTS FUZZ_SECONDS CC OPT CFLAGS V VARIANT
 
 field = $(word $(1),$(subst :, ,$(2)))
@@ -338,15 +343,17 @@ scenario_NOT_DRAWN = the figure was not drawn
 report_again = $(if $(filter sweep,$(RUN)),$(shell test -f $(call q,$(REPORT)) && echo y))
 
 # make bench holds the output's lock (OUTPUT.lock, scripts/lock.sh) for the run and its figures:
-# a second run into the same output is refused while it lasts. The run ends with its answer
-# (scripts/answer.sh): per workload, N and k, the fastest backend and every other's paired ratio.
+# a second run into the same output is refused while it lasts. After each process but the last
+# it shows the answer so far, marked provisional (--provisional); the run ends with its answer
+# (scripts/answer.sh): per workload, N and k, the fastest backend and every other's paired
+# ratio, and how many verdicts changed since the first provisional one.
 bench: $(BIN)
 	$(Q)scripts/lock.sh $(call q,$(RUN_OUTPUT)) 'make bench' \
 		$(MAKE) --no-print-directory bench-locked
 bench-locked: $(BIN)
 	@mkdir -p $(call q,$(call path_dir,$(RUN_OUTPUT)))
 	$(if $(REFERENCE),ECSBENCH_REFERENCE=1 )scripts/outlive.sh $(BIN) $(call run_options,$($(RUN)_VARS)) \
-		--output $(call q,$(RUN_OUTPUT)) $(RUN_DERIVED)
+		--output $(call q,$(RUN_OUTPUT)) $(RUN_DERIVED) --provisional 'scripts/answer.sh -b -f'
 	$(Q)$(MAKE) --no-print-directory $($(RUN)_FIGURES) || \
 		echo "make bench: $(RUN_OUTPUT) is written; $($(RUN)_NOT_DRAWN) (see above)" >&2
 	$(Q)$(if $(report_again),$(MAKE) --no-print-directory report PLOTS=$(call q,$(PLOTS)),true)
@@ -358,8 +365,8 @@ reference:
 	@case '$(COMMIT)' in *-dirty | unknown*) echo "make reference: impls/ or harness/ differ from \
 	the commit (or no git): commit them first, so that the reference names the code it measured" >&2; \
 	exit 2 ;; esac
-	$(Q)$(MAKE) --no-print-directory bench REFERENCE=1
-	$(Q)$(MAKE) --no-print-directory table REFERENCE=1
+	$(Q)$(MAKE) --no-print-directory bench REFERENCE=1 FULL=1
+	$(Q)$(MAKE) --no-print-directory table REFERENCE=1 FULL=1
 
 # --- What make makes from results -----------------------------------------------------------------
 # Draws PLOTS/$(PROFILE)/*.png and PLOTS/profiles/*.png from the CSV files in RESULTS_DIR.
@@ -471,7 +478,7 @@ help_lines = $(if $(1),$(newline)$(help_indent)$(wordlist 1,5,$(1))$(call help_l
 help_defaults = $(foreach v,$(1),$(v)=$(call field,3,$(filter $(v):%,$(RUN_VARS))))
 define HELP
 make                  build build/ecsbench and the tests
-make bench PROFILE=A  every backend, workload, k=1..3, N=2^10..2^20 -> results/A.csv$(call \
+make bench PROFILE=A  every backend and workload, k=2, N=2^10..2^18 (FULL=1: k=1..3, N=2^10..2^20) -> results/A.csv$(call \
 help_lines,($(call help_defaults,$(filter-out PROFILE,$(sweep_VARS))) OUTPUT=))
                       HISTORY=lived-in,pristine: the best case beside (build/ecsbench --list)
                       then draws plots/A/*.png and plots/profiles/*.png; OUTPUT=x.csv: plots in x-plots/

@@ -646,6 +646,29 @@ else
 	ok make-bench-keeps-previous
 fi
 
+# make bench with three processes shows the answer so far after the first two, marked
+# provisional, keeps the first provisional CSV beside the CSV (and nothing temporary), and its
+# last answer says how many verdicts changed since; iterate, parallel-iterate and get, which
+# share one build per process (a family), agree on their checksums across backends (else the
+# run fails) and each has its rows.
+pv="$tmp/provisional"
+mk bench OUTPUT="$pv/A.csv" BACKENDS=sparse,archetype WORKLOADS=iterate,get,parallel-iterate,add-remove \
+	ENTITIES=256 COMPONENTS=2 PROCESSES=3 REPS=2 WARMUP=1
+if [ "$rc" -ne 0 ]; then
+	fail make-bench-provisional "exit $rc: $(tail -n 5 "$tmp/make.err")"
+elif [ "$(grep -c '^## Which storage for what (provisional after [12] of 3 processes; the run goes on)' "$tmp/make.out")" -ne 2 ] ||
+	! grep -q '^# provisional after 1 of 3 processes' "$pv/A-provisional.csv" ||
+	! grep -q '^Since the first provisional answer .*: [0-9]* of [0-9]* verdicts changed' "$pv/A-answer.md"; then
+	fail make-bench-provisional "no provisional answers, or no count of changes: $(grep '^##\|^Since' "$tmp/make.out")"
+elif [ -n "$(find "$pv" -name '*.tmp*' -o -name '*provisional-now*')" ]; then
+	fail make-bench-provisional "a temporary provisional file was left: $(ls "$pv")"
+elif [ "$(grep -c '^\(sparse\|archetype\),A,16,\(iterate\|get\|parallel-iterate\|add-remove\),' "$pv/A.csv")" -lt 8 ]; then
+	fail make-bench-family "rows of a family are missing: $(grep -v '^#' "$pv/A.csv" | cut -d, -f1,4,6)"
+else
+	ok make-bench-provisional
+	ok make-bench-family
+fi
+
 # Two make bench runs into one OUTPUT: the second is refused while the first runs (before
 # anything runs), naming it; the first, stopped, leaves the previous CSV, no lock and no
 # temporary file; the next run then goes ahead.
