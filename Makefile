@@ -193,7 +193,7 @@ COMMIT_SRC := $(shell grep -l ECSB_COMMIT $(HARNESS_SRC) /dev/null)
 # A variant is this file made again with VARIANT=NAME: its programs in build/NAME/, built with
 # NAME_FLAGS after the project's and the user's, once NAME_DEPS are installed. build/ itself is
 # the optimised build, the one make bench times.
-VARIANTS := asan tsan check cachegrind
+VARIANTS := asan tsan check cachegrind heavier
 plain_PROGRAMS := ecsbench conformance scenario_file scenario_engine ecsbench-compare
 # AddressSanitizer and UndefinedBehaviorSanitizer: the conformance suite, the fuzz target over
 # the committed corpus, the scenario tests
@@ -213,6 +213,11 @@ check_PROGRAMS := ecsbench
 cachegrind_FLAGS := -DECSB_CALLGRIND
 cachegrind_PROGRAMS := ecsbench
 cachegrind_DEPS := deps-valgrind
+# The callgrind build with sparse's operations made heavier (impls/backends.c): the regression
+# that tests/instr.sh must see the instruction check (make instr) catch. Never measures.
+heavier_FLAGS := -DECSB_CALLGRIND -DECSB_TEST_HEAVIER
+heavier_PROGRAMS := ecsbench
+heavier_DEPS := deps-valgrind
 
 ifneq ($(filter-out $(VARIANTS),$(VARIANT)),)
 $(error VARIANT=$(VARIANT): make's own, one of $(VARIANTS); make builds build/VARIANT/ itself when a target needs it)
@@ -247,7 +252,8 @@ ALL_PROGRAMS := $(addprefix build/,$(plain_PROGRAMS)) \
 	$(foreach v,$(VARIANTS),$(addprefix build/$(v)/,$($(v)_PROGRAMS))) $(FUZZ_BIN)
 
 .PHONY: all programs deps $(DEPS_GROUPS:%=deps-%) bench \
-	bench-locked reference plots cachegrind profile table answer compare report repeat \
+	bench-locked reference plots cachegrind profile table answer compare report repeat instr \
+	instr-baseline \
 	scenario-plots test test-browser fuzz fuzz-merge clean help FORCE
 all: $(addprefix $(B)/,$($(variant)_PROGRAMS))
 # The goal of make made again for a variant (a recipe, so that it does not say "Nothing to be done")
@@ -422,6 +428,16 @@ profile: $(CG_BIN)
 	scripts/profile.sh -p $(PROFILE) -b $(BACKEND) -w $(WORKLOAD) -n $(PF_ENTITIES) \
 		-B $(COMPONENT_SIZE) -s $(SCALE) -o $(call q,$(RESULTS_DIR)/profile-$(BACKEND)-$(WORKLOAD).txt) \
 		-k $(PF_COMPONENTS) $(if $(SYSTEMS),-S $(SYSTEMS))
+
+# Instruction-count regressions (scripts/instr.sh): a fixed set of rows (every backend and the
+# floor, every workload but varkor-relationship and parallel-iterate, A, N = 1024, k = 2) under
+# callgrind, each timed call alone; make instr prints every row's change against the committed
+# baseline (tests/instr-baseline.csv) and fails when one grew by more than 2%; make
+# instr-baseline writes that baseline again (commit it with the change it accepts).
+instr: $(CG_BIN)
+	$(Q)scripts/instr.sh check
+instr-baseline: $(CG_BIN)
+	$(Q)scripts/instr.sh baseline
 
 # The repeatability check: a reduced but representative sweep of PROFILE, run twice from
 # scratch into results/repeat/, then what the second run keeps of the first's conclusions.

@@ -28,6 +28,8 @@
 #                            of it: differs, agrees, not recorded, the floor rows instead
 #   tests/valgrind_scripts.sh  make cachegrind's and make profile's scripts, and callgrind-pair.sh,
 #                            on the tiniest real cases under valgrind
+#   tests/instr.sh           the instruction check (make instr): the committed baseline holds,
+#                            a build with a heavier backend fails it, not-comparable builds say so
 #   tests/links.sh           every relative link, image and #anchor of the committed Markdown
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -84,6 +86,7 @@ suite report tests/report.sh
 suite stats tests/stats.sh
 suite machine tests/machine.sh
 suite "valgrind scripts" tests/valgrind_scripts.sh
+suite "instruction counts" tests/instr.sh
 suite links tests/links.sh
 
 echo "$total_passed passed, $total_failed failed"
