@@ -50,6 +50,8 @@ RUN_VARS += THREADS:sweep:
 # What the storages go through before the clock (harness/sweep/history.h): lived-in (every
 # headline figure's), pristine (the best case), aged, one-hole, alternating
 RUN_VARS += HISTORY:sweep:lived-in
+# FORMAT=json: google benchmark's JSON beside the CSV too (x.json; its compare.py reads it)
+RUN_VARS += FORMAT:sweep:
 # The other targets' variables, and the build's (VARIANT: make's own, for build/VARIANT/)
 OTHER_VARS := OUTPUT PLOTS REFERENCE BACKEND WORKLOAD CSV BASELINE OLD NEW PROFILES \
 	REPEAT_WORKLOADS REPEAT_ENTITIES REPEAT_COMPONENTS FUZZ_SECONDS CC OPT CFLAGS V VARIANT
@@ -241,7 +243,7 @@ objs = $(patsubst %.c,$(B)/%.o,$(1))
 LINK = $(QUIET_LD)$(CC) $(FINAL_CFLAGS) $^ -o $@ $(LDLIBS)
 
 # The groups of packages scripts/deps.sh installs when missing, beside core (make deps)
-DEPS_GROUPS := fuzz tsan valgrind plots browser
+DEPS_GROUPS := fuzz tsan valgrind plots browser gbench
 
 BIN := build/ecsbench
 CG_BIN := build/cachegrind/ecsbench
@@ -456,7 +458,7 @@ repeat: $(BIN) $(COMPARE_BIN)
 # --- Tests ------------------------------------------------------------------------------------------
 # Every program of every build; the fuzzer (clang and libFuzzer's runtime: deps-fuzz) too, which
 # tests/fuzz.sh runs for a fixed number of executions from a fixed seed.
-test: $(ALL_PROGRAMS) | deps-valgrind deps-plots deps-fuzz
+test: $(ALL_PROGRAMS) | deps-valgrind deps-plots deps-fuzz deps-gbench
 	$(Q)tests/run.sh
 
 # The report page in headless Chromium (a small run into a scratch folder): a screenshot, and a

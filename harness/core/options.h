@@ -54,6 +54,8 @@ struct options {
 	const char *derived[MAX_LIST];
 	size_t derived_count;
 	bool list;
+	/* --format json: google benchmark's JSON beside the CSV (PATH.json, gbench.h) */
+	bool format_json;
 	bool no_pin;
 	bool no_floor;
 	/* --floor-alone (not in --help): the floor and no backend, for scripts/cachegrind.sh, which

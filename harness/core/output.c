@@ -202,10 +202,12 @@ static void remove_dead_temps(const char *csv, const char *samples)
 	DIR *d = opendir(dir);
 	if (!d)
 		return;
-	const char *names[2] = {base_of(csv), base_of(samples)};
+	char json[OUTPUT_PATH_MAX];
+	beside_path(csv, ".json", json, sizeof json);
+	const char *names[3] = {base_of(csv), base_of(samples), base_of(json)};
 	struct dirent *e;
 	while ((e = readdir(d))) {
-		for (int i = 0; i < 2; i++) {
+		for (int i = 0; i < 3; i++) {
 			size_t n = strlen(names[i]);
 			const char *p = e->d_name + n;
 			if (strncmp(e->d_name, names[i], n) != 0 || strncmp(p, ".tmp.", 5) != 0 || !p[5] ||
@@ -224,6 +226,7 @@ void output_open(struct output *w, const struct options *o)
 	memset(w, 0, sizeof *w);
 	w->o = o;
 	beside_path(o->output_path, "-samples.csv", w->samples, sizeof w->samples);
+	beside_path(o->output_path, ".json", w->json, sizeof w->json);
 	/* Where a previous result will go: found unusable now, not after the run. */
 	char dir[OUTPUT_PATH_MAX], previous[OUTPUT_PATH_MAX + 16];
 	dir_of(o->output_path, dir, sizeof dir);
@@ -237,6 +240,8 @@ void output_open(struct output *w, const struct options *o)
 	current = w;
 	w->csv = open_temp(w->temp_csv, sizeof w->temp_csv, o->output_path, o->output);
 	w->samples_file = open_temp(w->temp_samples, sizeof w->temp_samples, w->samples, o->output);
+	if (o->format_json)
+		w->json_file = open_temp(w->temp_json, sizeof w->temp_json, w->json, o->output);
 }
 
 void output_discard(struct output *w)
@@ -245,12 +250,16 @@ void output_discard(struct output *w)
 		fclose(w->csv);
 	if (w->samples_file)
 		fclose(w->samples_file);
-	w->csv = w->samples_file = NULL;
+	if (w->json_file)
+		fclose(w->json_file);
+	w->csv = w->samples_file = w->json_file = NULL;
 	if (w->temp_csv[0])
 		unlink(w->temp_csv);
 	if (w->temp_samples[0])
 		unlink(w->temp_samples);
-	w->temp_csv[0] = w->temp_samples[0] = '\0';
+	if (w->temp_json[0])
+		unlink(w->temp_json);
+	w->temp_csv[0] = w->temp_samples[0] = w->temp_json[0] = '\0';
 }
 
 void output_on_signal(void)
@@ -260,6 +269,8 @@ void output_on_signal(void)
 			unlink(current->temp_csv);
 		if (current->temp_samples[0])
 			unlink(current->temp_samples);
+		if (current->temp_json[0])
+			unlink(current->temp_json);
 	}
 	remove_lock();
 }
@@ -407,22 +418,21 @@ static int keep_previous(struct output *w)
 		sep = ", ";
 	}
 	/* What was made from it: moved along, or said to be left (the next figures replace it).
-	 * Its answer (A-answer.md, scripts/answer.sh: make bench writes it after the run) always,
-	 * whoever runs this, so that no answer of another run is ever left beside this CSV; then
-	 * the --derived files. */
-	char answer[OUTPUT_PATH_MAX + 16];
-	beside_path(base_of(path), "-answer.md", answer, sizeof answer);
-	for (size_t i = 0; i <= o->derived_count; i++) {
+	 * Its answer (A-answer.md, scripts/answer.sh: make bench writes it after the run) and its
+	 * JSON (A.json, --format json) always, whoever runs this, so that neither of another run
+	 * is ever left beside this CSV; then the --derived files. */
+	char companion[2][OUTPUT_PATH_MAX + 16];
+	beside_path(base_of(path), "-answer.md", companion[0], sizeof companion[0]);
+	beside_path(base_of(path), ".json", companion[1], sizeof companion[1]);
+	for (size_t i = 0; i <= o->derived_count + 1; i++) {
 		char from[OUTPUT_PATH_MAX + 16], to[3 * OUTPUT_PATH_MAX];
-		const char *as; /* its name in the folder */
-		if (i == 0) {
-			if (join(from, sizeof from, dir, answer) != 0)
+		const char *as = i <= 1 ? companion[i] : NULL; /* its name in the folder */
+		if (as && join(from, sizeof from, dir, as) != 0)
+			continue;
+		if (!as) {
+			if (strlen(o->derived[i - 2]) >= sizeof from)
 				continue;
-			as = answer;
-		} else {
-			if (strlen(o->derived[i - 1]) >= sizeof from)
-				continue;
-			memcpy(from, o->derived[i - 1], strlen(o->derived[i - 1]) + 1);
+			memcpy(from, o->derived[i - 2], strlen(o->derived[i - 2]) + 1);
 			char *eq = strrchr(from, '=');
 			*eq = '\0';
 			as = eq + 1;
@@ -453,10 +463,11 @@ cannot:
 int output_commit(struct output *w)
 {
 	const struct options *o = w->o;
-	FILE *csv = w->csv, *samples = w->samples_file;
-	w->csv = w->samples_file = NULL;
+	FILE *csv = w->csv, *samples = w->samples_file, *json = w->json_file;
+	w->csv = w->samples_file = w->json_file = NULL;
 	int a = finish_file(csv, o->output), b = finish_file(samples, w->samples);
-	if (a || b) {
+	int c = json ? finish_file(json, w->json) : 0;
+	if (a || b || c) {
 		output_discard(w);
 		fprintf(stderr, "ecsbench: nothing was written; %s was left as it was\n", o->output);
 		return -1;
@@ -471,14 +482,15 @@ int output_commit(struct output *w)
 	sigprocmask(SIG_BLOCK, &block, &old);
 	int rc = keep_previous(w);
 	if (rc == 0 && (rename(w->temp_csv, o->output_path) != 0 ||
-	                rename(w->temp_samples, w->samples) != 0)) {
+	                rename(w->temp_samples, w->samples) != 0 ||
+	                (w->temp_json[0] && rename(w->temp_json, w->json) != 0))) {
 		fprintf(stderr, "ecsbench: cannot write '%s': %s\n", o->output, strerror(errno));
 		rc = -1;
 	}
 	if (rc != 0) {
 		output_discard(w);
 	} else {
-		w->temp_csv[0] = w->temp_samples[0] = '\0';
+		w->temp_csv[0] = w->temp_samples[0] = w->temp_json[0] = '\0';
 		char dir[OUTPUT_PATH_MAX];
 		dir_of(o->output_path, dir, sizeof dir);
 		int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
