@@ -54,7 +54,8 @@ RUN_VARS += HISTORY:sweep:lived-in
 RUN_VARS += FORMAT:sweep:
 # The other targets' variables, and the build's (VARIANT: make's own, for build/VARIANT/)
 OTHER_VARS := OUTPUT PLOTS REFERENCE BACKEND WORKLOAD CSV BASELINE OLD NEW PROFILES \
-	REPEAT_WORKLOADS REPEAT_ENTITIES REPEAT_COMPONENTS FUZZ_SECONDS CC OPT CFLAGS V VARIANT
+	REPEAT_WORKLOADS REPEAT_ENTITIES REPEAT_COMPONENTS FUZZ_SECONDS CC OPT CFLAGS V VARIANT \
+	HISTORY_DIR HISTORY_N
 
 field = $(word $(1),$(subst :, ,$(2)))
 # The names that the runs $(1) (sweep, scenario, both) read, in the list's order
@@ -255,7 +256,7 @@ ALL_PROGRAMS := $(addprefix build/,$(plain_PROGRAMS)) \
 
 .PHONY: all programs deps $(DEPS_GROUPS:%=deps-%) bench \
 	bench-locked reference plots cachegrind profile table answer compare report repeat instr \
-	instr-baseline \
+	instr-baseline track history \
 	scenario-plots test test-browser fuzz fuzz-merge clean help FORCE
 all: $(addprefix $(B)/,$($(variant)_PROGRAMS))
 # The goal of make made again for a variant (a recipe, so that it does not say "Nothing to be done")
@@ -431,6 +432,17 @@ profile: $(CG_BIN)
 		-B $(COMPONENT_SIZE) -s $(SCALE) -o $(call q,$(RESULTS_DIR)/profile-$(BACKEND)-$(WORKLOAD).txt) \
 		-k $(PF_COMPONENTS) $(if $(SYSTEMS),-S $(SYSTEMS))
 
+# History per machine (scripts/track.sh, scripts/history.sh): make track appends the run of CSV
+# (default the profile's, or OUTPUT=) to HISTORY_DIR/FINGERPRINT.csv with each row's verdict
+# against the run tracked before; make history draws it -> plots/history/FINGERPRINT/*.png
+# (HISTORY_N=N: that entity count, default each workload's largest).
+HISTORY_DIR ?= results/history
+HISTORY_N ?=
+track: $(COMPARE_BIN)
+	$(Q)scripts/track.sh -d $(call q,$(HISTORY_DIR)) $(call q,$(if $(filter command line,$(origin CSV)),$(CSV),$(OUTPUT)))
+history: | deps-plots
+	$(Q)scripts/history.sh -d $(call q,$(HISTORY_DIR)) $(if $(HISTORY_N),-n $(call q,$(HISTORY_N)))
+
 # Instruction-count regressions (scripts/instr.sh): a fixed set of rows (every backend and the
 # floor, every workload but varkor-relationship and parallel-iterate, A, N = 1024, k = 2) under
 # callgrind, each timed call alone; make instr prints every row's change against the committed
@@ -522,6 +534,16 @@ make compare OLD=a.csv NEW=b.csv   per-row ratio NEW/OLD against the noise, geom
                       (PROFILES=1: two profiles of one run set, e.g. OLD=results/A.csv NEW=results/AAA.csv)
 make repeat PROFILE=A a reduced sweep twice from scratch -> results/repeat/: pairs that swap
                       order, coverage of the intervals, rows that agree
+make bench FORMAT=json  also google benchmark's JSON beside the CSV -> results/A.json
+                      (a sample each, the medians; google benchmark's compare.py reads two)
+make track            append the run (results/A.csv, or CSV=x.csv) to this machine's history
+                      -> results/history/FINGERPRINT.csv, each row's verdict against the last
+make history          draw it -> plots/history/FINGERPRINT/<workload>.png: each backend's
+                      series with intervals, faster/slower points marked (HISTORY_N=N)
+make instr            instruction and data-reference counts per entity of every backend's timed
+                      call under callgrind against tests/instr-baseline.csv; fails on a row
+                      grown by more than 2% (make test runs it)
+make instr-baseline   measure them again into tests/instr-baseline.csv (commit it with the change)
 make report           one page with every figure and table of the run -> results/report.html
                       (OUTPUT=x.csv -> x-report.html); opens from the file system
 make test             conformance suite (plain and ASan+UBSan), the fuzzer from a fixed seed,

@@ -30,6 +30,8 @@
 #                            on the tiniest real cases under valgrind
 #   tests/gbench.sh          --format json: google benchmark's fields on small runs, and its
 #                            compare.py (Debian's libbenchmark-tools) reading two of them
+#   tests/history.sh         make track and make history: two runs appended and drawn, a run
+#                            made slower marked so, the same run or another CPU's refused
 #   tests/instr.sh           the instruction check (make instr): the committed baseline holds,
 #                            a build with a heavier backend fails it, not-comparable builds say so
 #   tests/links.sh           every relative link, image and #anchor of the committed Markdown
@@ -89,6 +91,7 @@ suite stats tests/stats.sh
 suite machine tests/machine.sh
 suite "valgrind scripts" tests/valgrind_scripts.sh
 suite "google benchmark JSON" tests/gbench.sh
+suite history tests/history.sh
 suite "instruction counts" tests/instr.sh
 suite links tests/links.sh
 
