@@ -435,13 +435,14 @@ profile: $(CG_BIN)
 # History per machine (scripts/track.sh, scripts/history.sh): make track appends the run of CSV
 # (default the profile's, or OUTPUT=) to HISTORY_DIR/FINGERPRINT.csv with each row's verdict
 # against the run tracked before; make history draws it -> plots/history/FINGERPRINT/*.png
-# (HISTORY_N=N: that entity count, default each workload's largest).
+# (HISTORY_N=N: that entity count, default each workload's largest; PLOTS=DIR: DIR/history/).
 HISTORY_DIR ?= results/history
 HISTORY_N ?=
 track: $(COMPARE_BIN)
 	$(Q)scripts/track.sh -d $(call q,$(HISTORY_DIR)) $(call q,$(if $(filter command line,$(origin CSV)),$(CSV),$(OUTPUT)))
 history: | deps-plots
-	$(Q)scripts/history.sh -d $(call q,$(HISTORY_DIR)) $(if $(HISTORY_N),-n $(call q,$(HISTORY_N)))
+	$(Q)scripts/history.sh -d $(call q,$(HISTORY_DIR)) $(if $(HISTORY_N),-n $(call q,$(HISTORY_N))) \
+		$(if $(filter command line,$(origin PLOTS)),-p $(call q,$(PLOTS)))
 
 # Instruction-count regressions (scripts/instr.sh): a fixed set of rows (every backend and the
 # floor, every workload but varkor-relationship and parallel-iterate, A, N = 1024, k = 2) under

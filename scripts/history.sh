@@ -6,18 +6,18 @@
 # point that make compare's drift-aware verdict called faster than the run before it (pointing
 # down) or slower (pointing up). Prints how many of each it marked.
 #
-# Usage: scripts/history.sh [-d DIR] [-m FINGERPRINT] [-o FOLDER] [-n N]
+# Usage: scripts/history.sh [-d DIR] [-m FINGERPRINT] [-o FOLDER | -p ROOT] [-n N]
 #   DIR          the histories (default results/history)
 #   FINGERPRINT  the machine (default: the only history in DIR, else the last one written)
-#   FOLDER       where the figures go (default plots/history/FINGERPRINT/); workload.png each
+#   FOLDER       where the figures go (default ROOT/history/FINGERPRINT/, ROOT plots); workload.png each
 #   N            the entity count drawn (default: each workload's largest N in the history)
 # Exit status: 0 drawn; 1 gnuplot failed; 2 bad usage or no history.
 set -eu
 cd "$(dirname "$0")/.."
-usage() { echo "usage: scripts/history.sh [-d DIR] [-m FINGERPRINT] [-o FOLDER] [-n N]" >&2; exit 2; }
-dir=results/history fp='' out='' n_want=''
-while getopts d:m:o:n:h opt; do
-	case "$opt" in d) dir=$OPTARG ;; m) fp=$OPTARG ;; o) out=$OPTARG ;; n) n_want=$OPTARG ;; *) usage ;; esac
+usage() { echo "usage: scripts/history.sh [-d DIR] [-m FINGERPRINT] [-o FOLDER | -p ROOT] [-n N]" >&2; exit 2; }
+dir=results/history fp='' out='' n_want='' root=plots
+while getopts d:m:o:p:n:h opt; do
+	case "$opt" in d) dir=$OPTARG ;; m) fp=$OPTARG ;; o) out=$OPTARG ;; p) root=$OPTARG ;; n) n_want=$OPTARG ;; *) usage ;; esac
 done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] || usage
@@ -30,7 +30,7 @@ fi
 history=$dir/$fp.csv
 [ -r "$history" ] || { echo "history.sh: no history '$history' (the machines in $dir: $(ls "$dir" 2>/dev/null | sed -n 's/\.csv$//p' | paste -sd' ' -))" >&2; exit 2; }
 command -v gnuplot >/dev/null 2>&1 || { echo "history.sh: gnuplot is missing (scripts/deps.sh plots)" >&2; exit 1; }
-[ -n "$out" ] || out=plots/history/$fp
+[ -n "$out" ] || out=$root/history/$fp
 mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -50,15 +50,13 @@ else
 	fail other-machine-refused "exit $rc: $(cat "$tmp/t4.log")"
 fi
 
-if make --no-print-directory history HISTORY_DIR="$h" >"$tmp/d1.log" 2>&1 &&
-	[ -s "plots/history/$(basename "$file" .csv)/create.png" ] &&
+if make --no-print-directory history HISTORY_DIR="$h" PLOTS="$tmp/p" >"$tmp/d1.log" 2>&1 &&
+	[ -s "$tmp/p/history/$(basename "$file" .csv)/create.png" ] &&
 	grep -q 'marked 0 faster and 0 slower\|marked [0-9]* faster and [0-9]* slower' "$tmp/d1.log"; then
 	ok drawn
 else
 	fail drawn "$(tail -n 3 "$tmp/d1.log")"
 fi
-rm -rf "plots/history/$(basename "$file" .csv)"
-rmdir plots/history 2>/dev/null
 
 # A third run, sparse three times slower (its samples and medians): make compare calls it slower.
 awk -F, -v OFS=, '/^#/ || !NF { print; next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; print; next }
