@@ -55,9 +55,12 @@ RUN_VARS += THREADS:sweep:
 # What the storages go through before the clock (harness/sweep/history.h): lived-in (every
 # headline figure's), pristine (the best case), aged, one-hole, alternating
 RUN_VARS += HISTORY:sweep:lived-in
+# FORMAT=json: google benchmark's JSON beside the CSV too (x.json; its compare.py reads it)
+RUN_VARS += FORMAT:sweep:
 # The other targets' variables, and the build's (VARIANT: make's own, for build/VARIANT/)
 OTHER_VARS := OUTPUT PLOTS REFERENCE FULL BACKEND WORKLOAD CSV BASELINE OLD NEW PROFILES \
-	REPEAT_WORKLOADS REPEAT_ENTITIES REPEAT_COMPONENTS FUZZ_SECONDS CC OPT CFLAGS V VARIANT
+	REPEAT_WORKLOADS REPEAT_ENTITIES REPEAT_COMPONENTS FUZZ_SECONDS CC OPT CFLAGS V VARIANT \
+	HISTORY_DIR HISTORY_N
 
 field = $(word $(1),$(subst :, ,$(2)))
 # The names that the runs $(1) (sweep, scenario, both) read, in the list's order
@@ -198,7 +201,7 @@ COMMIT_SRC := $(shell grep -l ECSB_COMMIT $(HARNESS_SRC) /dev/null)
 # A variant is this file made again with VARIANT=NAME: its programs in build/NAME/, built with
 # NAME_FLAGS after the project's and the user's, once NAME_DEPS are installed. build/ itself is
 # the optimised build, the one make bench times.
-VARIANTS := asan tsan check cachegrind
+VARIANTS := asan tsan check cachegrind heavier
 plain_PROGRAMS := ecsbench conformance scenario_file scenario_engine ecsbench-compare
 # AddressSanitizer and UndefinedBehaviorSanitizer: the conformance suite, the fuzz target over
 # the committed corpus, the scenario tests
@@ -218,6 +221,11 @@ check_PROGRAMS := ecsbench
 cachegrind_FLAGS := -DECSB_CALLGRIND
 cachegrind_PROGRAMS := ecsbench
 cachegrind_DEPS := deps-valgrind
+# The callgrind build with sparse's operations made heavier (impls/backends.c): the regression
+# that tests/instr.sh must see the instruction check (make instr) catch. Never measures.
+heavier_FLAGS := -DECSB_CALLGRIND -DECSB_TEST_HEAVIER
+heavier_PROGRAMS := ecsbench
+heavier_DEPS := deps-valgrind
 
 ifneq ($(filter-out $(VARIANTS),$(VARIANT)),)
 $(error VARIANT=$(VARIANT): make's own, one of $(VARIANTS); make builds build/VARIANT/ itself when a target needs it)
@@ -241,7 +249,7 @@ objs = $(patsubst %.c,$(B)/%.o,$(1))
 LINK = $(QUIET_LD)$(CC) $(FINAL_CFLAGS) $^ -o $@ $(LDLIBS)
 
 # The groups of packages scripts/deps.sh installs when missing, beside core (make deps)
-DEPS_GROUPS := fuzz tsan valgrind plots browser
+DEPS_GROUPS := fuzz tsan valgrind plots browser gbench
 
 BIN := build/ecsbench
 CG_BIN := build/cachegrind/ecsbench
@@ -252,7 +260,8 @@ ALL_PROGRAMS := $(addprefix build/,$(plain_PROGRAMS)) \
 	$(foreach v,$(VARIANTS),$(addprefix build/$(v)/,$($(v)_PROGRAMS))) $(FUZZ_BIN)
 
 .PHONY: all programs deps $(DEPS_GROUPS:%=deps-%) bench \
-	bench-locked reference plots cachegrind profile table answer compare report repeat \
+	bench-locked reference plots cachegrind profile table answer compare report repeat instr \
+	instr-baseline track history \
 	scenario-plots test test-browser fuzz fuzz-merge clean help FORCE
 all: $(addprefix $(B)/,$($(variant)_PROGRAMS))
 # The goal of make made again for a variant (a recipe, so that it does not say "Nothing to be done")
@@ -430,6 +439,28 @@ profile: $(CG_BIN)
 		-B $(COMPONENT_SIZE) -s $(SCALE) -o $(call q,$(RESULTS_DIR)/profile-$(BACKEND)-$(WORKLOAD).txt) \
 		-k $(PF_COMPONENTS) $(if $(SYSTEMS),-S $(SYSTEMS))
 
+# History per machine (scripts/track.sh, scripts/history.sh): make track appends the run of CSV
+# (default the profile's, or OUTPUT=) to HISTORY_DIR/FINGERPRINT.csv with each row's verdict
+# against the run tracked before; make history draws it -> plots/history/FINGERPRINT/*.png
+# (HISTORY_N=N: that entity count, default each workload's largest; PLOTS=DIR: DIR/history/).
+HISTORY_DIR ?= results/history
+HISTORY_N ?=
+track: $(COMPARE_BIN)
+	$(Q)scripts/track.sh -d $(call q,$(HISTORY_DIR)) $(call q,$(if $(filter command line,$(origin CSV)),$(CSV),$(OUTPUT)))
+history: | deps-plots
+	$(Q)scripts/history.sh -d $(call q,$(HISTORY_DIR)) $(if $(HISTORY_N),-n $(call q,$(HISTORY_N))) \
+		$(if $(filter command line,$(origin PLOTS)),-p $(call q,$(PLOTS)))
+
+# Instruction-count regressions (scripts/instr.sh): a fixed set of rows (every backend and the
+# floor, every workload but varkor-relationship and parallel-iterate, A, N = 1024, k = 2) under
+# callgrind, each timed call alone; make instr prints every row's change against the committed
+# baseline (tests/instr-baseline.csv) and fails when one grew by more than 2%; make
+# instr-baseline writes that baseline again (commit it with the change it accepts).
+instr: $(CG_BIN)
+	$(Q)scripts/instr.sh check
+instr-baseline: $(CG_BIN)
+	$(Q)scripts/instr.sh baseline
+
 # The repeatability check: a reduced but representative sweep of PROFILE, run twice from
 # scratch into results/repeat/, then what the second run keeps of the first's conclusions.
 REPEAT_WORKLOADS ?= create,iterate,churn,add-remove,get,fragmented,varkor-add-write-delete
@@ -447,7 +478,7 @@ repeat: $(BIN) $(COMPARE_BIN)
 # --- Tests ------------------------------------------------------------------------------------------
 # Every program of every build; the fuzzer (clang and libFuzzer's runtime: deps-fuzz) too, which
 # tests/fuzz.sh runs for a fixed number of executions from a fixed seed.
-test: $(ALL_PROGRAMS) | deps-valgrind deps-plots deps-fuzz
+test: $(ALL_PROGRAMS) | deps-valgrind deps-plots deps-fuzz deps-gbench
 	$(Q)tests/run.sh
 
 # The report page in headless Chromium (a small run into a scratch folder): a screenshot, and a
@@ -511,6 +542,16 @@ make compare OLD=a.csv NEW=b.csv   per-row ratio NEW/OLD against the noise, geom
                       (PROFILES=1: two profiles of one run set, e.g. OLD=results/A.csv NEW=results/AAA.csv)
 make repeat PROFILE=A a reduced sweep twice from scratch -> results/repeat/: pairs that swap
                       order, coverage of the intervals, rows that agree
+make bench FORMAT=json  also google benchmark's JSON beside the CSV -> results/A.json
+                      (a sample each, the medians; google benchmark's compare.py reads two)
+make track            append the run (results/A.csv, or CSV=x.csv) to this machine's history
+                      -> results/history/FINGERPRINT.csv, each row's verdict against the last
+make history          draw it -> plots/history/FINGERPRINT/<workload>.png: each backend's
+                      series with intervals, faster/slower points marked (HISTORY_N=N)
+make instr            instruction and data-reference counts per entity of every backend's timed
+                      call under callgrind against tests/instr-baseline.csv; fails on a row
+                      grown by more than 2% (make test runs it)
+make instr-baseline   measure them again into tests/instr-baseline.csv (commit it with the change)
 make report           one page with every figure and table of the run -> results/report.html
                       (OUTPUT=x.csv -> x-report.html); opens from the file system
 make test             conformance suite (plain and ASan+UBSan), the fuzzer from a fixed seed,

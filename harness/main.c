@@ -118,7 +118,7 @@ static void provisional_show(void *ctx, const struct collection *c)
 	so.provisional_of = pv->o->processes;
 	struct collection sc = *c;
 	sc.o = &so;
-	int written = pv->kind->report_write(&sc, f, NULL);
+	int written = pv->kind->report_write(&sc, f, NULL, NULL);
 	if (fclose(f) != 0 || written < 0) {
 		fprintf(stderr, "ecsbench: could not write the provisional CSV %s; the run goes on\n", now);
 		return;
@@ -148,12 +148,13 @@ int main(int argc, char **argv)
 	/* The lock and the files are taken now, so that a run already writing this output, or an
 	 * output that cannot be written, is found before the run, not after it. */
 	struct output out = {0};
-	FILE *csv = stdout, *samples_file = NULL;
+	FILE *csv = stdout, *samples_file = NULL, *json_file = NULL;
 	if (!o.to_stdout) {
 		output_lock(&o);
 		output_open(&out, &o);
 		csv = out.csv;
 		samples_file = out.samples_file;
+		json_file = out.json_file;
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
@@ -183,7 +184,7 @@ int main(int argc, char **argv)
 	}
 	/* The CSV's own rows, the kind's: a scenario has one per participant and phase of each
 	 * point. */
-	int written = kind->report_write(&c, csv, samples_file);
+	int written = kind->report_write(&c, csv, samples_file, json_file);
 	if (written < 0) {
 		output_discard(&out);
 		fprintf(stderr, "ecsbench: nothing was written; %s was left as it was\n", o.output);

@@ -7,9 +7,10 @@
 #
 # Usage: scripts/cachegrind.sh [-p PROFILE] [-b BACKENDS] [-w WORKLOADS] [-n ENTITIES]
 #                              [-k COMPONENTS] [-S SYSTEMS] [-B BYTES] [-s SCALE] [-H HISTORY]
-#                              [-o CSV] [-j JOBS] [-x BINARY] [-V VALGRIND]
+#                              [-o CSV] [-j JOBS] [-x BINARY] [-V VALGRIND] [-W FOLDER]
 #   defaults: -p A -b all -w all -n 16384,131072 -k 2 -B 8 -s 1 -H lived-in
 #             -o results/cachegrind-PROFILE.csv -j the number of cores
+#             -W build/cachegrind/runs (valgrind's files of each case; scripts/instr.sh gives its own)
 #             -x build/cachegrind/ecsbench (make cachegrind builds it) -V valgrind
 #             (tests/figures.sh gives a stand-in that writes callgrind's totals)
 #   ENTITIES takes what ecsbench takes: a comma list, A..B for every power of two in between.
@@ -64,7 +65,7 @@ set -eu
 . "$(dirname "$0")/caches.sh"
 
 usage() {
-	sed -n '6,15p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '6,16p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -72,7 +73,8 @@ profile=A backends=all workloads=all entities=16384,131072 components=2 systems=
 bytes=8 scale=1 history=lived-in
 bin=build/cachegrind/ecsbench
 valgrind=valgrind
-while getopts p:b:w:n:k:S:B:s:H:o:j:x:V:h opt; do
+work=build/cachegrind/runs
+while getopts p:b:w:n:k:S:B:s:H:o:j:x:V:W:h opt; do
 	case "$opt" in
 	p) profile=$OPTARG ;;
 	b) backends=$OPTARG ;;
@@ -87,6 +89,7 @@ while getopts p:b:w:n:k:S:B:s:H:o:j:x:V:h opt; do
 	j) jobs=$OPTARG ;;
 	x) bin=$OPTARG ;;
 	V) valgrind=$OPTARG ;;
+	W) work=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -124,7 +127,6 @@ expand_counts() { # as build/ecsbench reads them: A..B doubles, 64k is 65536, 1M
 		{ print count($1) }'
 }
 
-work=build/cachegrind/runs
 mkdir -p "$work" "$(dirname "$out")"
 header="date,commit,backend,profile,systems,workload,entities,components,component_bytes,inner,entity_ops,instructions,d_refs,d1_misses,lld_misses,d1_miss_pct,lld_miss_pct,instr_per_entity,d_refs_per_entity,d1_misses_per_entity,lld_misses_per_entity,i1,d1,ll,checksum"
 if [ -s "$out" ]; then

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs the Debian packages ecsbench needs, only when something is missing.
-# Usage: scripts/deps.sh [core|plots|valgrind|fuzz|tsan|browser|all]...   (default: core)
+# Usage: scripts/deps.sh [core|plots|valgrind|fuzz|tsan|browser|gbench|all]...   (default: core)
 # Checks files and commands, not dpkg state, so a system where the headers come from
 # elsewhere is left alone. Runs apt-get as root, through sudo otherwise; failing both,
 # prints the exact command to run and exits 1.
@@ -60,8 +60,13 @@ for group in "$@"; do
 		rm -rf "$scratch"
 		;;
 	browser) want chromium chromium ;; # make test-browser: the report page in headless Chromium
-	all) exec "$0" core plots valgrind fuzz tsan browser ;;
-	*) echo "deps.sh: unknown group '$group' (valid: core, plots, valgrind, fuzz, tsan, browser, all)" >&2; exit 2 ;;
+	gbench) # google benchmark's compare.py (Debian's libbenchmark-tools), which make test runs
+		# on two runs' --format json, and the SciPy its U test imports, for Debian's python3
+		want libbenchmark-tools /usr/share/benchmark/compare.py
+		want python3-scipy /usr/lib/python3/dist-packages/scipy
+		;;
+	all) exec "$0" core plots valgrind fuzz tsan browser gbench ;;
+	*) echo "deps.sh: unknown group '$group' (valid: core, plots, valgrind, fuzz, tsan, browser, gbench, all)" >&2; exit 2 ;;
 	esac
 done
 

@@ -28,6 +28,12 @@
 #                            of it: differs, agrees, not recorded, the floor rows instead
 #   tests/valgrind_scripts.sh  make cachegrind's and make profile's scripts, and callgrind-pair.sh,
 #                            on the tiniest real cases under valgrind
+#   tests/gbench.sh          --format json: google benchmark's fields on small runs, and its
+#                            compare.py (Debian's libbenchmark-tools) reading two of them
+#   tests/history.sh         make track and make history: two runs appended and drawn, a run
+#                            made slower marked so, the same run or another CPU's refused
+#   tests/instr.sh           the instruction check (make instr): the committed baseline holds,
+#                            a build with a heavier backend fails it, not-comparable builds say so
 #   tests/links.sh           every relative link, image and #anchor of the committed Markdown
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -84,6 +90,9 @@ suite report tests/report.sh
 suite stats tests/stats.sh
 suite machine tests/machine.sh
 suite "valgrind scripts" tests/valgrind_scripts.sh
+suite "google benchmark JSON" tests/gbench.sh
+suite history tests/history.sh
+suite "instruction counts" tests/instr.sh
 suite links tests/links.sh
 
 echo "$total_passed passed, $total_failed failed"

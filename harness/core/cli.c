@@ -72,6 +72,9 @@ static void help(void)
 	       "                     A previous PATH is never replaced: it and its samples are\n"
 	       "                     moved to previous/DATE-NAME/ beside it (DATE: when it was\n"
 	       "                     written). PATH.lock, held for the run, refuses a second run\n"
+	       "  --format F         csv (default), or json: also google benchmark's JSON\n"
+	       "                     beside the CSV (PATH.json: a sample each, the medians; its\n"
+	       "                     compare.py reads it); not with --output -\n"
 	       "  --derived PATH=NAME  a file or folder made from the previous output (figures, a\n"
 	       "                     table): goes with it into its previous/ folder as NAME\n"
 	       "                     (make bench names its figures and table; repeatable)\n"
@@ -407,6 +410,9 @@ static void add_components(struct options *o, const char *item)
 void cli_check_output(struct options *o)
 {
 	if (strcmp(o->output, "-") == 0) {
+		if (o->format_json)
+			options_usage_error("--format json writes a file beside the CSV: give --output PATH, "
+			                    "not standard output");
 		o->to_stdout = true;
 		snprintf(o->output_path, sizeof o->output_path, "-");
 		return;
@@ -480,6 +486,7 @@ static const struct option longopts[] = {
 	{"layout", required_argument, 0, 'L'},    {"trace-samples", no_argument, 0, 'T'},
 	{"clock", required_argument, 0, 'C'},     {"threads", required_argument, 0, 1020},
 	{"history", required_argument, 0, 'H'},
+	{"format", required_argument, 0, 1042},
 	{"derived", required_argument, 0, 1040}, {"provisional", required_argument, 0, 1041},
 	{"scenario", required_argument, 0, 1010}, {"sweep", required_argument, 0, 1011},
 	{"points", required_argument, 0, 1012},   {"spacing", required_argument, 0, 1013},
@@ -583,6 +590,14 @@ static void apply_option(struct options *o, int ch, char **argv, bool *help_aske
 		o->sets[o->set_count++] = optarg;
 		break;
 	case 1031: o->floor_alone = true; break;
+	case 1042:
+		if (strcmp(optarg, "json") == 0)
+			o->format_json = true;
+		else if (strcmp(optarg, "csv") == 0)
+			o->format_json = false;
+		else
+			options_usage_error("unknown format '%s' (valid: csv, json)", optarg);
+		break;
 	case 1030:
 		if (o->twin_count == MAX_LIST)
 			options_usage_error("too many --twin options (at most %d)", MAX_LIST);

@@ -60,6 +60,8 @@ struct options {
 	 * (processes is then those done); 0 in a run's own CSV. */
 	uint32_t provisional_of;
 	bool list;
+	/* --format json: google benchmark's JSON beside the CSV (PATH.json, gbench.h) */
+	bool format_json;
 	bool no_pin;
 	bool no_floor;
 	/* --floor-alone (not in --help): the floor and no backend, for scripts/cachegrind.sh, which

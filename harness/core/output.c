@@ -203,13 +203,15 @@ static void remove_dead_temps(const char *csv, const char *samples)
 	DIR *d = opendir(dir);
 	if (!d)
 		return;
-	char provisional[OUTPUT_PATH_MAX], now[OUTPUT_PATH_MAX];
+	char provisional[OUTPUT_PATH_MAX], now[OUTPUT_PATH_MAX], json[OUTPUT_PATH_MAX];
 	beside_path(csv, "-provisional.csv", provisional, sizeof provisional);
 	beside_path(csv, "-provisional-now.csv", now, sizeof now);
-	const char *names[4] = {base_of(csv), base_of(samples), base_of(provisional), base_of(now)};
+	beside_path(csv, ".json", json, sizeof json);
+	const char *names[5] = {base_of(csv), base_of(samples), base_of(provisional), base_of(now),
+	                        base_of(json)};
 	struct dirent *e;
 	while ((e = readdir(d))) {
-		for (int i = 0; i < 4; i++) {
+		for (int i = 0; i < 5; i++) {
 			size_t n = strlen(names[i]);
 			const char *p = e->d_name + n;
 			if (strncmp(e->d_name, names[i], n) != 0 || strncmp(p, ".tmp.", 5) != 0 || !p[5] ||
@@ -229,6 +231,7 @@ void output_open(struct output *w, const struct options *o)
 	w->o = o;
 	beside_path(o->output_path, "-samples.csv", w->samples, sizeof w->samples);
 	beside_path(o->output_path, "-provisional.csv", w->provisional, sizeof w->provisional);
+	beside_path(o->output_path, ".json", w->json, sizeof w->json);
 	/* Where a previous result will go: found unusable now, not after the run. */
 	char dir[OUTPUT_PATH_MAX], previous[OUTPUT_PATH_MAX + 16];
 	dir_of(o->output_path, dir, sizeof dir);
@@ -242,6 +245,8 @@ void output_open(struct output *w, const struct options *o)
 	current = w;
 	w->csv = open_temp(w->temp_csv, sizeof w->temp_csv, o->output_path, o->output);
 	w->samples_file = open_temp(w->temp_samples, sizeof w->temp_samples, w->samples, o->output);
+	if (o->format_json)
+		w->json_file = open_temp(w->temp_json, sizeof w->temp_json, w->json, o->output);
 }
 
 void output_discard(struct output *w)
@@ -250,11 +255,16 @@ void output_discard(struct output *w)
 		fclose(w->csv);
 	if (w->samples_file)
 		fclose(w->samples_file);
-	w->csv = w->samples_file = NULL;
+	if (w->json_file)
+		fclose(w->json_file);
+	w->csv = w->samples_file = w->json_file = NULL;
 	if (w->temp_csv[0])
 		unlink(w->temp_csv);
 	if (w->temp_samples[0])
 		unlink(w->temp_samples);
+	if (w->temp_json[0])
+		unlink(w->temp_json);
+	w->temp_json[0] = '\0';
 	if (w->temp_provisional[0])
 		unlink(w->temp_provisional);
 	if (w->temp_now[0])
@@ -297,6 +307,8 @@ void output_on_signal(void)
 			unlink(current->temp_provisional);
 		if (current->temp_now[0])
 			unlink(current->temp_now);
+		if (current->temp_json[0])
+			unlink(current->temp_json);
 	}
 	remove_lock();
 }
@@ -445,23 +457,22 @@ static int keep_previous(struct output *w)
 	}
 	/* What was made from it: moved along, or said to be left (the next figures replace it).
 	 * Its answer (A-answer.md, scripts/answer.sh: make bench writes it after the run) and its
-	 * first provisional answer's CSV (A-provisional.csv) always,
-	 * whoever runs this, so that no answer of another run is ever left beside this CSV; then
-	 * the --derived files. */
-	char beside[2][OUTPUT_PATH_MAX + 32];
-	beside_path(base_of(path), "-answer.md", beside[0], sizeof beside[0]);
-	beside_path(base_of(path), "-provisional.csv", beside[1], sizeof beside[1]);
-	for (size_t i = 0; i < o->derived_count + 2; i++) {
+	 * first provisional answer's CSV (A-provisional.csv) and its JSON (A.json, --format json)
+	 * always, whoever runs this, so that none of another run is ever left beside this CSV;
+	 * then the --derived files. */
+	char companion[3][OUTPUT_PATH_MAX + 32];
+	beside_path(base_of(path), "-answer.md", companion[0], sizeof companion[0]);
+	beside_path(base_of(path), "-provisional.csv", companion[1], sizeof companion[1]);
+	beside_path(base_of(path), ".json", companion[2], sizeof companion[2]);
+	for (size_t i = 0; i < o->derived_count + 3; i++) {
 		char from[OUTPUT_PATH_MAX + 32], to[3 * OUTPUT_PATH_MAX];
-		const char *as; /* its name in the folder */
-		if (i < 2) {
-			if (join(from, sizeof from, dir, beside[i]) != 0)
+		const char *as = i < 3 ? companion[i] : NULL; /* its name in the folder */
+		if (as && join(from, sizeof from, dir, as) != 0)
+			continue;
+		if (!as) {
+			if (strlen(o->derived[i - 3]) >= sizeof from)
 				continue;
-			as = beside[i];
-		} else {
-			if (strlen(o->derived[i - 2]) >= sizeof from)
-				continue;
-			memcpy(from, o->derived[i - 2], strlen(o->derived[i - 2]) + 1);
+			memcpy(from, o->derived[i - 3], strlen(o->derived[i - 3]) + 1);
 			char *eq = strrchr(from, '=');
 			*eq = '\0';
 			as = eq + 1;
@@ -492,10 +503,11 @@ cannot:
 int output_commit(struct output *w)
 {
 	const struct options *o = w->o;
-	FILE *csv = w->csv, *samples = w->samples_file;
-	w->csv = w->samples_file = NULL;
+	FILE *csv = w->csv, *samples = w->samples_file, *json = w->json_file;
+	w->csv = w->samples_file = w->json_file = NULL;
 	int a = finish_file(csv, o->output), b = finish_file(samples, w->samples);
-	if (a || b) {
+	int c = json ? finish_file(json, w->json) : 0;
+	if (a || b || c) {
 		output_discard(w);
 		fprintf(stderr, "ecsbench: nothing was written; %s was left as it was\n", o->output);
 		return -1;
@@ -511,14 +523,15 @@ int output_commit(struct output *w)
 	int rc = keep_previous(w);
 	if (rc == 0 && (rename(w->temp_csv, o->output_path) != 0 ||
 	                rename(w->temp_samples, w->samples) != 0 ||
-	                (w->temp_provisional[0] && rename(w->temp_provisional, w->provisional) != 0))) {
+	                (w->temp_provisional[0] && rename(w->temp_provisional, w->provisional) != 0) ||
+	                (w->temp_json[0] && rename(w->temp_json, w->json) != 0))) {
 		fprintf(stderr, "ecsbench: cannot write '%s': %s\n", o->output, strerror(errno));
 		rc = -1;
 	}
 	if (rc != 0) {
 		output_discard(w);
 	} else {
-		w->temp_csv[0] = w->temp_samples[0] = w->temp_provisional[0] = '\0';
+		w->temp_csv[0] = w->temp_samples[0] = w->temp_provisional[0] = w->temp_json[0] = '\0';
 		if (w->temp_now[0])
 			unlink(w->temp_now);
 		w->temp_now[0] = '\0';

@@ -7,8 +7,10 @@
  *   - the CSV and its samples are written to temporary files beside them, each write checked,
  *     synced, then renamed over the old ones: a failed write (a full disk) leaves no partial
  *     file and the previous ones as they were;
- *   - a previous CSV and its samples, its answer (NAME-answer.md beside it: scripts/answer.sh)
- *     and its first provisional answer's CSV (NAME-provisional.csv: --provisional)
+ *   - with --format json, google benchmark's JSON beside them (A.json), written the same way;
+ *   - a previous CSV and its samples, its JSON, its answer (NAME-answer.md beside it:
+ *     scripts/answer.sh) and its first provisional answer's CSV (NAME-provisional.csv:
+ *     --provisional)
  *     and what else was made from them (figures, a table: --derived), are moved into
  *     previous/DATE-NAME/ beside the CSV (DATE: when the previous CSV was written) instead of
  *     being replaced, and the run says where.
@@ -31,7 +33,9 @@ struct output {
 	char provisional[OUTPUT_PATH_MAX];  /* results/A.csv -> results/A-provisional.csv */
 	char temp_provisional[OUTPUT_PATH_MAX]; /* the first provisional CSV, until the commit */
 	char temp_now[OUTPUT_PATH_MAX];     /* a later one, while it is shown */
-	FILE *csv, *samples_file;
+	char json[OUTPUT_PATH_MAX];         /* results/A.csv -> results/A.json (--format json) */
+	char temp_json[OUTPUT_PATH_MAX];
+	FILE *csv, *samples_file, *json_file; /* json_file: NULL without --format json */
 	char kept[OUTPUT_PATH_MAX * 4];     /* what the run says about the previous result ("") */
 };
 

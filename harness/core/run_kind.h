@@ -25,8 +25,9 @@ struct run_kind {
 	void (*options)(struct options *o);
 	/* The row groups, in the order they are measured; -1 if out of memory. */
 	int (*plan_make)(const struct options *o, struct plan *p);
-	/* The CSV and its raw samples: the number of rows the CSV has, or -1 if out of memory. */
-	int (*report_write)(const struct collection *c, FILE *csv, FILE *samples);
+	/* The CSV and its raw samples (and with --format json, json: google benchmark's JSON,
+	 * gbench.h; NULL otherwise): the number of rows the CSV has, or -1 if out of memory. */
+	int (*report_write)(const struct collection *c, FILE *csv, FILE *samples, FILE *json);
 };
 
 #endif

@@ -191,6 +191,9 @@ static void refuse_options(const struct options *o)
 		{'s', "--seed", "its decisions follow the file's seed: --set scenario.seed=S"},
 		{'H', "--history", "a scenario's storage lives through its own frames"},
 	};
+	if (o->format_json)
+		options_usage_error("--format json is for the workloads, not a scenario run (a frame's "
+		                    "phases have no google benchmark name)");
 	if (o->twin_count || o->floor_alone)
 		options_usage_error("%s is for the workloads, not a scenario run",
 		                    o->twin_count ? "--twin" : "--floor-alone");
@@ -798,8 +801,10 @@ static void summary(const struct collection *c)
 		write_crossovers(stderr, c, "ecsbench: ");
 }
 
-static int scenario_report_write(const struct collection *c, FILE *csv, FILE *samples)
+static int scenario_report_write(const struct collection *c, FILE *csv, FILE *samples,
+                                 FILE *json)
 {
+	(void)json; /* --format json is refused for a scenario (refuse_options) */
 	write_header(csv, c, false);
 	fputs(columns, csv);
 	int written = 0;

@@ -4,7 +4,8 @@
  * the floor and to the fastest backend of its group, for a threaded workload its speedup over
  * the same participant at T = 1, and the figures of memory and checksum; and beside it the raw
  * samples, so that any later statistic (make compare, make repeat) can be computed again from
- * the measurements themselves.
+ * the measurements themselves. With --format json, the same rows and samples in google
+ * benchmark's JSON (core/gbench.h): an entry per timed sample, then the row's median.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/gbench.h"
 #include "../core/report.h"
 #include "../core/stats.h"
 #include "history.h"
@@ -151,6 +153,82 @@ static void write_samples(FILE *f, const struct options *o, const struct group *
 		}
 }
 
+/* The JSON's families (google benchmark's: a benchmark and its instances over its arguments):
+ * a participant x workload x history, each with its N x k x T instances in the run's order. */
+struct json_state {
+	struct json_family {
+		uint32_t participant;
+		const struct workload *workload;
+		const struct history *history;
+		uint32_t instances;
+	} *families;
+	uint32_t count;
+	bool first;
+};
+
+static uint32_t json_family(struct json_state *st, uint32_t p, const struct group *g)
+{
+	for (uint32_t i = 0; i < st->count; i++) {
+		const struct json_family *fa = &st->families[i];
+		if (fa->participant == p && fa->workload == g->workload && fa->history == g->history)
+			return i;
+	}
+	st->families[st->count] = (struct json_family){p, g->workload, g->history, 0};
+	return st->count++;
+}
+
+/* A row in the JSON: its samples, then its median with the row's figures as counters. */
+static void json_row(FILE *f, struct json_state *st, const struct options *o,
+                     const struct group *g, uint32_t p, const struct row_data *d,
+                     const struct stats_member *m, const struct row_out *x)
+{
+	const struct row_stats *s = &m->row;
+	const struct bench_result *r = &d->result;
+	double units = (double)g->n * (g->workload->rounds ? g->workload->rounds : 1);
+	char name[400], threads[32] = "", history[96] = "";
+	if (g->workload->threaded)
+		snprintf(threads, sizeof threads, "/T:%u", g->threads);
+	if (g->history && strcmp(history_name(g->history), HISTORY_DEFAULT) != 0)
+		snprintf(history, sizeof history, "/history:%s", history_name(g->history));
+	snprintf(name, sizeof name, "%s/%s/%s/N:%u/k:%u%s%s", plan_participant_name(o, g, p),
+	         g->workload->name, o->profile->name, g->n, g->k, threads, history);
+	uint32_t fi = json_family(st, p, g);
+	struct gbench_entry e = {.name = name, .family_index = fi,
+	                         .instance_index = st->families[fi].instances++,
+	                         .repetitions = s->samples, .threads = g->threads,
+	                         .iterations = r->inner};
+	double bytes = (double)r->live_bytes / g->n, allocs = (double)r->allocations;
+	uint32_t index = 0;
+	for (uint32_t q = 0; q < o->processes; q++)
+		for (uint32_t k = 0; k < o->reps; k++) {
+			double ns = d->samples[(size_t)q * o->reps + k];
+			if (isnan(ns))
+				continue;
+			e.repetition_index = index++;
+			e.time_ns = ns;
+			e.counter_count = 3;
+			e.counters[0] = (struct gbench_counter){"ns_per_entity", ns / units, true};
+			e.counters[1] = (struct gbench_counter){"bytes_per_entity", bytes, true};
+			e.counters[2] = (struct gbench_counter){"allocations", allocs, true};
+			gbench_entry(f, &e, st->first);
+			st->first = false;
+		}
+	e.aggregate = "median";
+	e.time_ns = s->centre;
+	e.counter_count = 9;
+	e.counters[0] = (struct gbench_counter){"ns_per_entity", s->centre / units, true};
+	e.counters[3] = (struct gbench_counter){"ci_low_ns", s->ci_low, s->has_interval};
+	e.counters[4] = (struct gbench_counter){"ci_high_ns", s->ci_high, s->has_interval};
+	e.counters[5] = (struct gbench_counter){"ratio_to_floor", x->floor_of.ratio, x->to_floor};
+	e.counters[6] = (struct gbench_counter){"floor_ci_low", x->floor_of.low,
+	                                        x->to_floor && x->floor_of.has_interval};
+	e.counters[7] = (struct gbench_counter){"floor_ci_high", x->floor_of.high,
+	                                        x->to_floor && x->floor_of.has_interval};
+	e.counters[8] = (struct gbench_counter){"processes", s->processes, true};
+	gbench_entry(f, &e, st->first);
+	st->first = false;
+}
+
 /* The group of the same workload, N, k and history as group gi at T = 1 (gi itself if it is), or -1
  * if the run has none. */
 static int serial_group(const struct plan *plan, uint32_t gi)
@@ -165,7 +243,7 @@ static int serial_group(const struct plan *plan, uint32_t gi)
 	return -1;
 }
 
-int sweep_report_write(const struct collection *c, FILE *csv, FILE *samples)
+int sweep_report_write(const struct collection *c, FILE *csv, FILE *samples, FILE *json)
 {
 	const struct options *o = c->o;
 	const struct plan *plan = c->plan;
@@ -181,11 +259,15 @@ int sweep_report_write(const struct collection *c, FILE *csv, FILE *samples)
 	int written = 0;
 	struct row_out *out = calloc(most, sizeof *out);
 	struct stats_member *members = calloc(most, sizeof *members);
-	if (!out || !members) {
+	struct json_state st = {calloc((size_t)plan->count * most, sizeof *st.families), 0, true};
+	if (!out || !members || !st.families) {
 		free(out);
 		free(members);
+		free(st.families);
 		return -1;
 	}
+	if (json)
+		gbench_begin(json, c);
 	for (uint32_t gi = 0; gi < plan->count; gi++) {
 		const struct group *g = &plan->groups[gi];
 		const struct row_data *rows = &c->rows[(size_t)gi * plan->max_participants];
@@ -228,8 +310,13 @@ int sweep_report_write(const struct collection *c, FILE *csv, FILE *samples)
 			written++;
 			if (samples)
 				write_samples(samples, o, g, p, &rows[p]);
+			if (json)
+				json_row(json, &st, o, g, p, &rows[p], &members[p], &out[p]);
 		}
 	}
+	if (json)
+		gbench_end(json);
+	free(st.families);
 	free(members);
 	free(out);
 	return written;

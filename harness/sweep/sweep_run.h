@@ -23,6 +23,6 @@ uint32_t sweep_workload_entities(const struct options *o, const struct workload 
  * one that takes none, under none (h NULL: it is run once). */
 bool sweep_workload_takes(const struct workload *w, const struct history *h);
 /* The sweep's CSV and its samples (sweep_report.c): the rows written, or -1 if out of memory. */
-int sweep_report_write(const struct collection *c, FILE *csv, FILE *samples);
+int sweep_report_write(const struct collection *c, FILE *csv, FILE *samples, FILE *json);
 
 #endif
