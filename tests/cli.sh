@@ -669,6 +669,18 @@ else
 	ok make-bench-family
 fi
 
+# --fork-processes (the experiment of docs/method.md, "Cheaper processes"): every process a fork
+# of one build; the run's rows have every process, and the backends agree on their checksums
+# (the run fails otherwise).
+"$bin" --profile A --backends sparse,archetype --workloads iterate,get,create --entities 256 --components 2 \
+	--processes 3 --reps 2 --warmup 1 --fork-processes --output "$tmp/fork.csv" >"$tmp/fork.out" 2>"$tmp/fork.err"
+rc=$?
+if [ "$rc" -eq 0 ] && [ "$(grep -c '^\(sparse\|archetype\|floor\),A,16,\(iterate\|get\|create\),lived-in,256,2,1,8,3,' "$tmp/fork.csv")" -eq 9 ]; then
+	ok fork-processes
+else
+	fail fork-processes "exit $rc: $(tail -n 3 "$tmp/fork.err"); $(grep -v '^#' "$tmp/fork.csv" 2>/dev/null | cut -d, -f1-10)"
+fi
+
 # Two make bench runs into one OUTPUT: the second is refused while the first runs (before
 # anything runs), naming it; the first, stopped, leaves the previous CSV, no lock and no
 # temporary file; the next run then goes ahead.

@@ -493,6 +493,8 @@ static const struct option longopts[] = {
 	{"set", required_argument, 0, 1014},
 	/* Test-only (docs/method.md, the A/A test); not in --help. */
 	{"twin", required_argument, 0, 1030},
+	/* The experiment of docs/method.md, "Cheaper processes"; not in --help. */
+	{"fork-processes", no_argument, 0, 1043},
 	/* scripts/cachegrind.sh's; not in --help. */
 	{"floor-alone", no_argument, 0, 1031},
 	/* The driver's own, for its child processes (driver.c); not in --help. */
@@ -542,6 +544,7 @@ static void apply_option(struct options *o, int ch, char **argv, bool *help_aske
 		o->derived[o->derived_count++] = optarg;
 		break;
 	}
+	case 1043: o->fork_processes = true; break;
 	case 1041:
 		if (!*optarg)
 			options_usage_error("--provisional: an empty command");

@@ -242,6 +242,7 @@ static void child_line(void *ctx, const char *fmt, ...)
 }
 
 static void child_group_begin(void *ctx, uint32_t g) { child_line(ctx, "G %u", g); }
+static void child_pass_begin(void *ctx, uint32_t pass) { child_line(ctx, "Q %u", pass); }
 static void child_sampled_as(void *ctx, uint32_t g, uint32_t p, const struct sampling *s)
 {
 	child_line(ctx, "C %u %u %u %u %u", g, p, s->inner, s->warmup, s->reps);
@@ -317,7 +318,10 @@ static void watched_pass(const struct options *o, const struct plan *plan, uint3
 	m->cpu = plan->cpus.pinned && plan->cpus.count ? (int)plan->cpus.cpu[0] : -1;
 	machine_fingerprint(m);
 	struct machine_watch *w = machine_watch_start(m->cpu);
-	pass_run(o, plan, pass, ev);
+	if (o->fork_processes && o->child_pass >= 0)
+		pass_run_all(o, plan, ev);
+	else
+		pass_run(o, plan, pass, ev);
 	machine_watch_end(w, m);
 }
 
@@ -340,6 +344,7 @@ int driver_child_main(const struct options *o, struct plan *plan)
 	struct pass_events ev = {
 		.ctx = f,
 		.group_begin = child_group_begin,
+		.pass_begin = child_pass_begin,
 		.sampled_as = child_sampled_as,
 		.estimate = child_estimate,
 		.sample_begin = child_sample_begin,
@@ -432,6 +437,11 @@ static int parent_line(struct progress *pr, char *line, bool *done)
 		if (sscanf(line, "G %u", &g) != 1)
 			break;
 		on_group_begin(pr, g);
+		return 0;
+	case 'Q': /* --fork-processes: one child measures every process, in turn */
+		if (sscanf(line, "Q %u", &g) != 1 || g >= pr->c->o->processes || !pr->c->o->fork_processes)
+			break;
+		pr->pass = g;
 		return 0;
 	case 'C': {
 		struct sampling sm;
@@ -677,6 +687,16 @@ int driver_run(const struct options *o, struct plan *plan, struct collection *c,
 		for (uint32_t pass = 0; pass < o->processes; pass++) {
 			if (run_child(o, plan, &pr, pass))
 				return -1;
+			if (o->fork_processes) { /* the one child measured them all */
+				for (uint32_t q = 1; q < o->processes; q++) {
+					c->machine[q] = c->machine[pr.pass];
+					c->machine[q].process = q + 1;
+				}
+				c->machine[0] = c->machine[1];
+				c->machine[0].process = 1;
+				c->processes_done = o->processes;
+				break;
+			}
 			if (pass == 0) /* The later processes sample as the first one decided. */
 				memcpy(plan->sampling, c->sampling,
 				       (size_t)plan->count * plan->max_participants * sizeof *plan->sampling);

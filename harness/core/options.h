@@ -68,6 +68,9 @@ struct options {
 	 * counts the floor's timed call in a process of its own, as it counts each backend's */
 	bool floor_alone;
 	bool malloc_default;
+	/* --fork-processes (an experiment, not in --help: docs/method.md, "Cheaper processes"):
+	 * one build of every group, each process a fork of it (pass.c: pass_run_all) */
+	bool fork_processes;
 	bool trace_samples; /* a line per sample on stderr: CPU time, faults, switches */
 	bool wall_clock;    /* --clock wall: samples in wall time, not the thread's CPU time */
 	/* --twin BACKEND, repeatable (the A/A test, docs/method.md; not in --help): the backend's

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -249,6 +250,8 @@ struct group_run {
 	uint32_t pass, g, np;
 	bool first;            /* the first process: it calibrates and verifies */
 	bool verified_early;   /* the checksums were taken after the calibration run */
+	struct sampling *decided; /* --fork-processes: where the first process's sampling goes for
+	                             the later ones (memory shared by the forks), or NULL */
 	struct values values, writes;
 	struct participant ps[MAX_LIST + 2]; /* the backends, a floor, the harness alone */
 };
@@ -304,7 +307,8 @@ static void group_case(struct group_run *m, uint32_t p)
 			.threads = gr->threads,
 			.cpus = &m->plan->cpus,
 		};
-	x->s = *plan_sampling(m->plan, m->g, p);
+	x->s = m->decided ? m->decided[(size_t)m->g * m->plan->max_participants + p]
+	                  : *plan_sampling(m->plan, m->g, p);
 }
 
 /* The group's values (unless its workload makes its own); false if out of memory. */
@@ -436,6 +440,8 @@ static void group_finish(struct group_run *m)
 		}
 		if (m->first)
 			m->ev->sampled_as(m->ev->ctx, m->g, p, &x->s);
+		if (m->first && m->decided)
+			m->decided[(size_t)m->g * m->plan->max_participants + p] = x->s;
 		x->r.inner = x->s.inner;
 		x->r.reps = x->s.reps;
 		uint64_t runs = (uint64_t)x->s.reps * x->s.inner;
@@ -554,6 +560,8 @@ struct fork_job {
 	uint32_t family_count;
 	struct group_run *built; /* a family member's fork: the storages its family built */
 	bool forked;             /* in_fork found a fork */
+	bool all_passes;         /* --fork-processes: every process of the run measures the family
+	                            on this build, one after the other */
 };
 
 /*
@@ -580,6 +588,8 @@ static void family_member(void *arg)
 {
 	const struct fork_job *j = arg;
 	struct group_run *m = j->built;
+	m->pass = j->pass;
+	m->first = j->pass == 0;
 	m->g = j->g;
 	m->gr = &j->plan->groups[j->g];
 	m->order = j->order;
@@ -636,25 +646,34 @@ static void family_build(void *arg)
 	                          .np = j->plan->groups[g0].participants, .first = j->pass == 0};
 	j->ev->group_begin(j->ev->ctx, g0); /* a build that dies is named by its first group */
 	uint64_t start = measure_now_ns();
-	group_setup(&built, true);
+	/* a group that shares nothing, with --fork-processes: its whole setup here, once */
+	group_setup(&built, j->family_count > 1 || j->plan->groups[g0].shares);
 	if (j->o->trace_samples)
 		fprintf(stderr, "ecsbench-trace-family %u %s build %.3f for %u groups\n", j->pass + 1,
 		        built.gr->label, (measure_now_ns() - start) / 1e9, j->family_count);
-	uint32_t *turns = rng_permutation(j->o->seed, (uint64_t)(j->pass + 1) << 32 | 0xfa111u << 8,
-	                                  j->family_count);
-	for (uint32_t i = 0; i < j->family_count; i++) {
-		uint32_t g = j->family[turns ? turns[i] : i];
-		uint32_t fallback[MAX_LIST + 2];
-		uint32_t *order = order_make(j->o, j->pass, g, built.np, fallback);
-		struct fork_job member = *j;
-		member.g = g;
-		member.order = order;
-		member.built = &built;
-		if (in_fork(family_member, &member))
-			run_group(j->o, j->plan, j->pass, g, order, j->ev, true); /* built anew */
-		order_free(order, fallback);
+	built.decided = j->all_passes ? j->built->decided : NULL;
+	uint32_t passes = j->all_passes ? j->o->processes : 1;
+	for (uint32_t q = 0; q < passes; q++) {
+		uint32_t pass = j->all_passes ? q : j->pass;
+		if (j->all_passes)
+			j->ev->pass_begin(j->ev->ctx, pass);
+		uint32_t *turns = rng_permutation(j->o->seed, (uint64_t)(pass + 1) << 32 | 0xfa111u << 8,
+		                                  j->family_count);
+		for (uint32_t i = 0; i < j->family_count; i++) {
+			uint32_t g = j->family[turns ? turns[i] : i];
+			uint32_t fallback[MAX_LIST + 2];
+			uint32_t *order = order_make(j->o, pass, g, built.np, fallback);
+			struct fork_job member = *j;
+			member.pass = pass;
+			member.g = g;
+			member.order = order;
+			member.built = &built;
+			if (in_fork(family_member, &member))
+				_exit(1); /* no fork: this process's build cannot be measured again */
+			order_free(order, fallback);
+		}
+		free(turns);
 	}
-	free(turns);
 }
 
 /* Whether groups a and b build the same storages (plan.h: group.shares). */
@@ -701,4 +720,43 @@ void pass_run(const struct options *o, const struct plan *plan, uint32_t pass,
 	}
 	free(done);
 	free(family);
+}
+
+/*
+ * --fork-processes (an experiment: docs/method.md, "Cheaper processes"): every group's storages
+ * built once for the whole run, in one process, and each of the run's processes a fork of that
+ * build, one after the other, instead of a fresh process that builds them again. The first
+ * process's sampling reaches the later ones through memory the forks share.
+ */
+void pass_run_all(const struct options *o, const struct plan *plan, const struct pass_events *ev)
+{
+	size_t n = (size_t)plan->count * plan->max_participants;
+	struct sampling *decided = mmap(NULL, n * sizeof *decided + 1, PROT_READ | PROT_WRITE,
+	                                MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	bool *done = calloc(plan->count + 1, sizeof *done);
+	uint32_t *family = malloc((plan->count + 1) * sizeof *family);
+	if (decided == MAP_FAILED || !done || !family) {
+		fprintf(stderr, "ecsbench: --fork-processes: out of memory\n");
+		exit(1);
+	}
+	memset(decided, 0, n * sizeof *decided);
+	struct group_run shared = {.decided = decided};
+	for (uint32_t g = 0; g < plan->count; g++) {
+		if (done[g])
+			continue;
+		struct fork_job job = {.o = o, .plan = plan, .ev = ev, .g = g, .family = family,
+		                       .all_passes = true, .built = &shared};
+		for (uint32_t h = g; h < plan->count; h++)
+			if (!done[h] && (h == g || pass_same_storages(&plan->groups[g], &plan->groups[h]))) {
+				family[job.family_count++] = h;
+				done[h] = true;
+			}
+		if (in_fork(family_build, &job)) {
+			fprintf(stderr, "ecsbench: --fork-processes: no fork to be had\n");
+			exit(1);
+		}
+	}
+	free(done);
+	free(family);
+	munmap(decided, n * sizeof *decided + 1);
 }

@@ -16,6 +16,8 @@
 struct pass_events {
 	void *ctx;
 	void (*group_begin)(void *ctx, uint32_t g);
+	/* --fork-processes: the events that follow are process `pass`'s. */
+	void (*pass_begin)(void *ctx, uint32_t pass);
 	/* How participant p is sampled (the first process, once calibrated). */
 	void (*sampled_as)(void *ctx, uint32_t g, uint32_t p, const struct sampling *s);
 	/* How long this process will spend on the group's samples from now (the first process,
@@ -37,6 +39,9 @@ struct pass_events {
 /* Measures every group once in this process, as pass number `pass` of the run. */
 void pass_run(const struct options *o, const struct plan *plan, uint32_t pass,
               const struct pass_events *ev);
+
+/* --fork-processes: every process of the run, as forks of one build of each group (pass.c). */
+void pass_run_all(const struct options *o, const struct plan *plan, const struct pass_events *ev);
 
 /* The setup a measuring process makes before its first row: malloc's mode, the heap offset,
  * pinning; plan->cpus: the CPUs its threaded rows run on, found before it pins itself to one.
