@@ -463,17 +463,21 @@ instr-baseline: $(CG_BIN)
 
 # The repeatability check: a reduced but representative sweep of PROFILE, run twice from
 # scratch into results/repeat/, then what the second run keeps of the first's conclusions.
-REPEAT_WORKLOADS ?= create,iterate,churn,add-remove,get,fragmented,varkor-add-write-delete
-REPEAT_ENTITIES ?= 4096,65536,1048576
-REPEAT_COMPONENTS ?= 1,2
-repeat_run = scripts/outlive.sh $(BIN) --profile $(PROFILE) --workloads $(REPEAT_WORKLOADS) --entities $(REPEAT_ENTITIES) \
-	--components $(REPEAT_COMPONENTS) --scale 0.25 --seed $(SEED) --output results/repeat/$(PROFILE)-$(1).csv
+# make repeat: make bench's default sweep twice (REPEAT_*: another), and how far the second run
+# falls inside the first's intervals (REFERENCE=1: into results/reference/repeat/)
+REPEAT_WORKLOADS ?= all
+REPEAT_ENTITIES ?= $(QUICK_ENTITIES)
+REPEAT_COMPONENTS ?= 2
+REPEAT_DIR = $(RESULTS_ROOT)/repeat
+repeat_run = $(if $(REFERENCE),ECSBENCH_REFERENCE=1 )scripts/outlive.sh $(BIN) --profile $(PROFILE) \
+	--workloads $(REPEAT_WORKLOADS) --entities $(REPEAT_ENTITIES) --components $(REPEAT_COMPONENTS) \
+	--scale $(SCALE) --seed $(SEED) --output $(REPEAT_DIR)/$(PROFILE)-$(1).csv
 repeat: $(BIN) $(COMPARE_BIN)
-	@mkdir -p results/repeat
+	@mkdir -p $(REPEAT_DIR)
 	$(call repeat_run,1)
 	$(call repeat_run,2)
-	@$(COMPARE_BIN) --repeat results/repeat/$(PROFILE)-1.csv results/repeat/$(PROFILE)-2.csv | \
-		tee results/repeat/$(PROFILE)-report.txt
+	@$(COMPARE_BIN) --repeat $(REPEAT_DIR)/$(PROFILE)-1.csv $(REPEAT_DIR)/$(PROFILE)-2.csv | \
+		tee $(REPEAT_DIR)/$(PROFILE)-report.txt
 
 # --- Tests ------------------------------------------------------------------------------------------
 # Every program of every build; the fuzzer (clang and libFuzzer's runtime: deps-fuzz) too, which
