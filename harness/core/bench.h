@@ -100,6 +100,20 @@ struct workload {
 	uint32_t unit_entities;  /* entities per unit (0: 1) */
 	uint32_t rounds;         /* rounds per run over the N entities (0: 1); ns_per_entity is
 	                            per entity per round */
+	/* A run's cost does not grow with N (a pass over a system that matches nothing): the CSV's
+	 * ns_per_entity and entities_per_sec are per run, not per entity. */
+	bool per_run;
+	/* The most runs a sample may hold (0: MAX_INNER): a workload that needs a storage of its own
+	 * per run keeps them all until the sample ends, so at small N they must fit in memory. */
+	uint32_t max_inner;
+	/* Systems the workload registers itself, after the profile's (systems-64's 64): the storage
+	 * is made with room for them. */
+	uint32_t own_systems;
+	uint32_t min_systems;    /* profile systems it needs registered (--systems), 0: 1 */
+	/* Left out of --workloads all, run when named (the small worlds' workloads and the rows
+	 * held against published suites: make small), so that make bench's time stays what the
+	 * docs say. */
+	bool named_only;
 	/* Each run changes the state the checksum reads (a pass moves every Position): the
 	 * checksum is taken after the first run, when every participant has made exactly one. */
 	bool count_dependent;

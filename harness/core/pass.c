@@ -183,10 +183,11 @@ static void participant_failed(const struct pass_events *ev, uint32_t g, uint32_
 	ev->row(ev->ctx, g, p, &x->r);
 }
 
-static uint32_t inner_for(double run_ns)
+static uint32_t inner_for(double run_ns, const struct group *g)
 {
-	double inner = run_ns > 0 ? ceil(SAMPLE_TARGET_NS / run_ns) : MAX_INNER;
-	return inner < 1 ? 1 : inner > MAX_INNER ? MAX_INNER : (uint32_t)inner;
+	double most = g->max_inner ? g->max_inner : MAX_INNER;
+	double inner = run_ns > 0 ? ceil(SAMPLE_TARGET_NS / run_ns) : most;
+	return inner < 1 ? 1 : inner > most ? (uint32_t)most : (uint32_t)inner;
 }
 
 /*
@@ -196,7 +197,8 @@ static uint32_t inner_for(double run_ns)
  * longer. (The runs then differ between participants; the checksums stay comparable because
  * they are taken after the same work: see pass_run.) --inner fixes the runs for all.
  */
-static void decide_sampling(const struct options *o, struct participant *x, uint64_t calls)
+static void decide_sampling(const struct options *o, const struct group *g, struct participant *x,
+                            uint64_t calls)
 {
 	x->s.warmup = o->warmup;
 	x->s.reps = o->reps;
@@ -204,7 +206,7 @@ static void decide_sampling(const struct options *o, struct participant *x, uint
 		x->s.inner = o->inner;
 		return;
 	}
-	x->s.inner = inner_for(x->run_ns);
+	x->s.inner = inner_for(x->run_ns, g);
 	if (x->run_ns > LONG_RUN_NS) {
 		x->s.reps = 1;
 		if (calls == 0)
@@ -373,7 +375,7 @@ static void group_calibrate(struct group_run *m)
 			x->run_ns = (double)sample_ns(o, m->gr, &t);
 			x->warm_faults = t.minflt;
 		}
-		decide_sampling(o, x, t.allocations);
+		decide_sampling(o, m->gr, x, t.allocations);
 	}
 	if (calibrate && m->gr->workload->count_dependent) {
 		m->verified_early = true;
@@ -421,7 +423,7 @@ static void group_sample(struct group_run *m, uint32_t p, uint32_t s)
 		/* The calibration run was a single cold run; this last warm-up sample, warm and
 		 * whole, sets the inner count of the timed samples. */
 		x->run_ns = (double)sample_ns(o, m->gr, &t) / x->s.inner;
-		uint32_t inner = inner_for(x->run_ns);
+		uint32_t inner = inner_for(x->run_ns, m->gr);
 		x->inner_changed = inner != x->s.inner;
 		x->s.inner = inner;
 	}

@@ -26,6 +26,7 @@ struct group {
 	bool harness;          /* the last participant is the harness alone */
 	bool own_values;       /* the workload makes its own values: the pass makes none for it */
 	bool same_runs;        /* every participant must make the same runs: no extra warm-up */
+	uint32_t max_inner;    /* the most runs a sample may hold (its workload's), or 0: MAX_INNER */
 	const void *point;     /* the kind's own description of the group (a scenario's point),
 	                          handed to each run as bench_case.point; or NULL */
 	uint32_t figures;      /* extra figures per sample (a scenario's phases), or 0 */

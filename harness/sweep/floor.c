@@ -515,6 +515,202 @@ const struct workload floor_get = {
 	.release = floor_release,
 };
 
+/* get-ordered: the same reads in creation order (entity i at index i). */
+static int get_ordered_adopt(struct run *run)
+{
+	struct floor *f = floor_of(run);
+	if (!(f->order = malloc((size_t)run->c->entities * sizeof *f->order + 1)))
+		return bench_fail(run->r, "out of memory in the harness");
+	for (uint32_t i = 0; i < run->c->entities; i++)
+		f->order[i] = i;
+	return 0;
+}
+
+const struct workload floor_get_ordered = {
+	.name = "get-ordered",
+	.build = iterate_build,
+	.adopt = get_ordered_adopt,
+	.execute = get_execute,
+	.finish = get_finish,
+	.release = floor_release,
+};
+
+/* destroy ------------------------------------------------------------------------------ */
+
+/* An alive mark per entity for each run of a sample (set again before the clock), and the
+ * backends' order of destruction. */
+static int destroy_setup(struct run *run)
+{
+	const struct bench_case *c = run->c;
+	if (floor_new(run) || floor_arrays(run, c->k))
+		return -1;
+	struct floor *f = floor_of(run);
+	f->order = rng_permutation(c->seed, WORKLOADS_DESTROY_ORDER, c->entities);
+	f->free_list = malloc((size_t)c->entities * sizeof *f->free_list + 1);
+	if (!f->order || !f->free_list)
+		return bench_fail(run->r, "out of memory in the harness");
+	floor_bytes(run, (uint64_t)c->entities * (1 + sizeof *f->free_list));
+	return 0;
+}
+
+static int destroy_prepare(struct run *run)
+{
+	struct floor *f = floor_of(run);
+	size_t bytes = (size_t)run->inner * run->c->entities;
+	if (run->inner > f->next) {
+		free(f->alive);
+		if (!(f->alive = malloc(bytes + 1)))
+			return bench_fail(run->r, "out of memory in the harness");
+		f->next = run->inner; /* the runs alive has room for */
+	}
+	memset(f->alive, 1, bytes);
+	return 0;
+}
+
+/* For each entity in the backends' order: clear its alive mark, push its index on the free
+ * list (as churn's floor destroys). */
+static int destroy_execute(struct run *run)
+{
+	struct floor *f = floor_of(run);
+	uint32_t n = run->c->entities;
+	const uint32_t *order = f->order;
+	uint32_t *free_list = f->free_list;
+	for (uint32_t j = 0; j < run->inner; j++) {
+		unsigned char *alive = f->alive + (size_t)j * n;
+		for (uint32_t i = 0; i < n; i++) {
+			alive[order[i]] = 0;
+			free_list[i] = order[i];
+		}
+		measure_clobber();
+	}
+	return 0;
+}
+
+static int destroy_finish(struct run *run)
+{
+	struct floor *f = floor_of(run);
+	if (!run->verify)
+		return 0;
+	const unsigned char *alive = f->alive + (size_t)(run->inner ? run->inner - 1 : 0) * run->c->entities;
+	for (uint32_t i = 0; i < run->c->entities && run->inner; i++)
+		if (alive[i])
+			return bench_fail(run->r, "entity %u is alive after it was destroyed", i);
+	run->r->checksum = floor_checksum(run, workloads_sweep_types, run->c->k, NULL, NULL);
+	return 0;
+}
+
+const struct workload floor_destroy = {
+	.name = "destroy",
+	.setup = destroy_setup,
+	.prepare = destroy_prepare,
+	.execute = destroy_execute,
+	.finish = destroy_finish,
+	.release = floor_release,
+};
+
+/* empty-pass: a system's list of matching entities, empty. */
+static int empty_pass_adopt(struct run *run)
+{
+	floor_of(run)->matches = 0;
+	run->expected = 0;
+	return 0;
+}
+
+/* The list is empty: its length read, nothing walked (no update called on nothing). */
+static int empty_pass_execute(struct run *run)
+{
+	struct floor *f = floor_of(run);
+	uint64_t visited = 0;
+	for (uint32_t j = 0; j < run->inner; j++) {
+		for (uint32_t i = 0; i < f->matches; i++)
+			visited++;
+		measure_clobber();
+	}
+	run->visited = visited;
+	return 0;
+}
+
+const struct workload floor_empty_pass = {
+	.name = "empty-pass",
+	.build = iterate_build,
+	.adopt = empty_pass_adopt,
+	.execute = empty_pass_execute,
+	.end_sample = iterate_check,
+	.finish = create_finish,
+	.release = floor_release,
+};
+
+/* systems-64: the N entities' Position and Velocity packed group by group (entity i is in group
+ * i % 64), and one update over each group's range, as 64 systems with perfect lists would. */
+static int systems_64_setup(struct run *run)
+{
+	const struct bench_case *c = run->c;
+	if (floor_new(run) || floor_arrays(run, 2))
+		return -1;
+	struct floor *f = floor_of(run);
+	size_t size = c->component_size;
+	f->slot = malloc((size_t)c->entities * sizeof *f->slot + 1);
+	f->packed_p = malloc((size_t)c->entities * size + 1);
+	f->packed_v = malloc((size_t)c->entities * size + 1);
+	if (!f->slot || !f->packed_p || !f->packed_v)
+		return bench_fail(run->r, "out of memory in the harness");
+	uint32_t at = 0;
+	for (uint32_t g = 0; g < WORKLOADS_SYSTEMS; g++)
+		for (uint32_t i = g; i < c->entities; i += WORKLOADS_SYSTEMS) {
+			memcpy(f->packed_p + (size_t)at * size, world_value_of(&f->v, COMP_POSITION, i), size);
+			memcpy(f->packed_v + (size_t)at * size, world_value_of(&f->v, COMP_VELOCITY, i), size);
+			f->slot[i] = at++;
+		}
+	run->expected = c->entities;
+	run->r->peak_bytes = run->r->live_bytes = (uint64_t)c->entities * 2 * size;
+	return 0;
+}
+
+static int systems_64_execute(struct run *run)
+{
+	struct floor *f = floor_of(run);
+	uint32_t n = run->c->entities;
+	const size_t size[COMP_MAX_K] = {run->c->component_size, run->c->component_size, 4};
+	for (uint32_t j = 0; j < run->inner; j++) {
+		uint32_t at = 0;
+		for (uint32_t g = 0; g < WORKLOADS_SYSTEMS; g++) {
+			struct ecs_batch b = {.count = n / WORKLOADS_SYSTEMS + (g < n % WORKLOADS_SYSTEMS)};
+			b.columns[0] = f->packed_p + (size_t)at * size[0];
+			b.columns[1] = f->packed_v + (size_t)at * size[1];
+			update_batch(&b, 2, size);
+			at += b.count;
+			measure_clobber();
+		}
+	}
+	run->visited = (uint64_t)n * run->inner;
+	return 0;
+}
+
+/* Position and Velocity of every entity in creation order, as the backends' checksum reads. */
+static int systems_64_finish(struct run *run)
+{
+	if (!run->verify)
+		return 0;
+	struct floor *f = floor_of(run);
+	size_t size = run->c->component_size;
+	uint64_t h = CHECKSUM_START;
+	for (uint32_t i = 0; i < run->c->entities; i++) {
+		h = world_hash_bytes(h, f->packed_p + (size_t)f->slot[i] * size, size);
+		h = world_hash_bytes(h, f->packed_v + (size_t)f->slot[i] * size, size);
+	}
+	run->r->checksum = h;
+	return 0;
+}
+
+const struct workload floor_systems_64 = {
+	.name = "systems-64",
+	.setup = systems_64_setup,
+	.execute = systems_64_execute,
+	.end_sample = iterate_check,
+	.finish = systems_64_finish,
+	.release = floor_release,
+};
+
 /* fragmented --------------------------------------------------------------------------- */
 
 /* The same draws as the backends' (fragmented_setup), so the same entities have Position and

@@ -142,6 +142,8 @@ uint64_t history_peak_entities(const struct bench_case *c);
 #define HISTORY_STREAM_ADD_REMOVE (HISTORY_STREAM_ITERATE + 3)
 #define HISTORY_STREAM_GET (HISTORY_STREAM_ITERATE + 4)
 #define HISTORY_STREAM_FRAGMENTED (HISTORY_STREAM_ITERATE + 5)
+#define HISTORY_STREAM_DESTROY (HISTORY_STREAM_ITERATE + 6)
+#define HISTORY_STREAM_SYSTEMS_64 (HISTORY_STREAM_ITERATE + 7)
 
 /* The measured set S of k types: entity i's list under kind-based histories (list_of). */
 struct history_kinds_population {

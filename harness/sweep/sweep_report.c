@@ -100,6 +100,16 @@ static double off_cpu_pct(const struct row_data *d)
 	return pct > 0 ? pct : 0;
 }
 
+/* What ns_per_entity divides a run by: its N entities (times the rounds of a round-based
+ * workload, whose run goes over them `rounds` times), or 1 for a workload whose run's cost does
+ * not grow with N (empty-pass: ns per pass). */
+static double sweep_report_units(const struct group *g)
+{
+	if (g->workload->per_run)
+		return 1;
+	return (double)g->n * (g->workload->rounds ? g->workload->rounds : 1);
+}
+
 static void write_row(FILE *f, const struct options *o, const struct group *g, uint32_t p,
                       const struct row_data *d, const struct stats_member *m,
                       const struct row_out *x)
@@ -107,9 +117,7 @@ static void write_row(FILE *f, const struct options *o, const struct group *g, u
 	const struct row_stats *s = &m->row;
 	const struct stats_ratio *b = &m->vs_best, *sp = &x->speedup_of;
 	const struct bench_result *r = &d->result;
-	/* per entity per round: a run of a round-based workload goes over its N entities
-	 * `rounds` times */
-	double units = (double)g->n * (g->workload->rounds ? g->workload->rounds : 1);
+	double units = sweep_report_units(g);
 	const struct stats_ratio *fl = &x->floor_of;
 	char lo[32], hi[32], spread[32], floor_ratio[32], rb[32], rl[32], rh[32], reuse[32], off[32];
 	char sm[32], sl[32], sh[32], fll[32], flh[32];
@@ -184,7 +192,7 @@ static void json_row(FILE *f, struct json_state *st, const struct options *o,
 {
 	const struct row_stats *s = &m->row;
 	const struct bench_result *r = &d->result;
-	double units = (double)g->n * (g->workload->rounds ? g->workload->rounds : 1);
+	double units = sweep_report_units(g);
 	char name[400], threads[32] = "", history[96] = "";
 	if (g->workload->threaded)
 		snprintf(threads, sizeof threads, "/T:%u", g->threads);

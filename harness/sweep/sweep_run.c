@@ -52,6 +52,28 @@ static void check_histories(struct options *o, bool named)
 		options_usage_error("no workload has the histories asked for");
 }
 
+/* A workload that needs more of the profile's systems than --systems registers (empty-pass
+ * passes over system 1) is refused when named, left out of "all"; so is, from "all", a
+ * workload run only when named (struct workload's named_only). */
+static void check_systems(struct options *o, bool named)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < o->workload_count; i++) {
+		const struct workload *w = o->workloads[i];
+		if (!named && w->named_only)
+			continue;
+		if (w->min_systems <= o->systems) {
+			o->workloads[kept++] = w;
+			continue;
+		}
+		if (named)
+			options_usage_error("workload '%s' needs --systems %u or more (it passes over a system "
+			                    "beside system 0)", w->name, w->min_systems);
+	}
+	o->workload_count = kept;
+	if (!kept)
+		options_usage_error("no workload can run with --systems %u", o->systems);
+}
 
 uint32_t sweep_workload_entities(const struct options *o, const struct workload *w, uint32_t n)
 {
@@ -166,6 +188,7 @@ static int sweep_plan_make(const struct options *o, struct plan *p)
 						g->history = hs[hi];
 						g->threads = w->threaded ? o->threads[ti] : 1;
 						g->floor = with_floor(o, w);
+						g->max_inner = w->max_inner;
 						g->participants = (uint32_t)o->backend_count + g->floor;
 						/* a floor that cannot share its arrays keeps the group apart */
 						g->shares = !g->floor || w->floor->build ? w->shares : NULL;
@@ -207,6 +230,7 @@ static void sweep_options(struct options *o)
 	o->systems = o->systems_text ? (uint32_t)cli_number("system count", o->systems_text, 1,
 	                                                    o->profile->system_count)
 	                             : o->profile->system_count;
+	check_systems(o, o->workloads_named);
 	check_entity_limits(o);
 	if (o->child_pass >= 0)
 		return; /* a child writes no file: its parent checked the output */

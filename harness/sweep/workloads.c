@@ -225,6 +225,17 @@ static int get_adopt(struct run *run)
 	return 0;
 }
 
+/* get-ordered: the same fetches in creation order, as published suites measure get (their
+ * storages are built in order; under lived-in, creation order is not index order). */
+static int get_ordered_adopt(struct run *run)
+{
+	run->shuffled = malloc((size_t)run->c->entities * sizeof *run->shuffled + 1);
+	if (!run->shuffled)
+		return bench_fail(run->r, "out of memory in the harness");
+	memcpy(run->shuffled, run->handles, (size_t)run->c->entities * sizeof *run->shuffled);
+	return 0;
+}
+
 /* Fetches the k components of every entity, in shuffled order, and adds up their first floats
  * (the same additions in the same order on every backend). */
 static int get_execute(struct run *run)
@@ -262,6 +273,91 @@ static int get_finish(struct run *run)
 	                          &run->r->checksum, run->r))
 		return -1;
 	run->r->checksum = world_hash_bytes(run->r->checksum, &run->sum, sizeof run->sum);
+	return 0;
+}
+
+/* destroy ------------------------------------------------------------------------------ */
+
+/*
+ * N measured entities under the row's history, in a storage of their own per run (a destroyed
+ * entity cannot be destroyed again): setup builds the first, with the history's checks, and
+ * draws the order of destruction; each sample's prepare builds its `inner` storages again the
+ * same way (the same draws, so the same handles), untimed.
+ */
+static int destroy_setup(struct run *run)
+{
+	const struct bench_case *c = run->c;
+	if (history_world(run, workloads_sweep_types, c->k, HISTORY_STREAM_DESTROY))
+		return -1;
+	world_close(&run->world); /* the samples' storages are prepare's */
+	uint32_t *order = rng_permutation(c->seed, WORKLOADS_DESTROY_ORDER, c->entities);
+	run->shuffled = malloc((size_t)c->entities * sizeof *run->shuffled + 1);
+	if (!order || !run->shuffled) {
+		free(order);
+		return bench_fail(run->r, "out of memory in the harness");
+	}
+	for (uint32_t i = 0; i < c->entities; i++)
+		run->shuffled[i] = run->handles[order[i]];
+	free(order);
+	return 0;
+}
+
+static int destroy_prepare(struct run *run)
+{
+	const struct bench_case *c = run->c;
+	if (world_fresh_prepare(run))
+		return -1;
+	for (uint32_t j = 0; j < run->worlds_open; j++) {
+		struct world *w = &run->worlds[j];
+		struct history_outcome out;
+		if (world_reserve(w, history_entities(c->history, c->entities), run->r) ||
+		    history_build(w, c->history, c, &run->history->pop, HISTORY_STREAM_DESTROY, run->handles,
+		                  &out, run->r))
+			return -1;
+	}
+	return 0;
+}
+
+/* Destroys the N measured entities of each run's storage, in the shuffled order. */
+static int destroy_execute(struct run *run)
+{
+	const ecs_entity *order = run->shuffled;
+	uint32_t n = run->c->entities;
+	for (uint32_t j = 0; j < run->inner; j++) {
+		struct world *w = &run->worlds[j];
+		int (*destroy)(ecs_storage *, ecs_entity) = w->ops->entity_destroy;
+		for (uint32_t i = 0; i < n; i++) {
+			int rc = destroy(w->s, order[i]);
+			if (rc != ECS_OK)
+				return bench_fail(run->r, "destroying entity %u returned %s", i, ecs_status_name(rc));
+		}
+	}
+	return 0;
+}
+
+/*
+ * What a destroy leaves, on the last run's storage: every measured handle dead, the system
+ * empty; then N entities of S created again (untimed) must hold their values and be visited,
+ * and those values are the checksum (the floor's are the same).
+ */
+static int destroy_finish(struct run *run)
+{
+	const struct bench_case *c = run->c;
+	struct world *w = &run->worlds[run->worlds_open - 1];
+	world_fresh_end_sample(run);
+	if (!run->verify)
+		return 0;
+	for (uint32_t i = 0; i < c->entities; i++)
+		if (w->ops->entity_alive(w->s, run->handles[i]))
+			return bench_fail(run->r, "entity %u is alive after it was destroyed", i);
+	if (world_visit_count(w) != 0)
+		return bench_fail(run->r, "the system still visits entities after all were destroyed");
+	if (world_spawn(w, c->entities, workloads_sweep_types, c->k, c->values, run->handles, run->r) ||
+	    world_checksum_values(w, c->entities, workloads_sweep_types, c->k, run->handles,
+	                          &run->r->checksum, run->r))
+		return -1;
+	if (world_visit_count(w) != c->entities)
+		return bench_fail(run->r, "after the destroy the system does not visit every new entity");
 	return 0;
 }
 
@@ -422,6 +518,35 @@ static const struct workload workload_get = {
 	.finish = get_finish,
 	.floor = &floor_get,
 };
+static const struct workload workload_get_ordered = {
+	.name = "get-ordered",
+	.timed = "fetch the k components of N entities, in creation order, through component_get "
+	         "(get's fetches in the order published suites measure them)",
+	.history = WORKLOAD_WORLD,
+	.peak_entities = history_peak_entities,
+	.shares = workloads_iterate_world,
+	.build = workloads_iterate_build,
+	.named_only = true,
+	.adopt = get_ordered_adopt,
+	.execute = get_execute,
+	.finish = get_finish,
+	.floor = &floor_get_ordered,
+};
+static const struct workload workload_destroy = {
+	.name = "destroy",
+	.timed = "destroy N entities (k components each) of a storage built under the history, in "
+	         "a shuffled order; a storage per run, built before the clock",
+	.history = WORKLOAD_WORLD,
+	.named_only = true,
+	.peak_entities = history_peak_entities,
+	.max_inner = WORKLOADS_DESTROY_MAX_INNER,
+	.setup = destroy_setup,
+	.prepare = destroy_prepare,
+	.execute = destroy_execute,
+	.end_sample = world_fresh_end_sample,
+	.finish = destroy_finish,
+	.floor = &floor_destroy,
+};
 static const struct workload workload_fragmented = {
 	.name = "fragmented",
 	.timed = "one pass of system 0 (Position, Velocity) over N entities of random component sets",
@@ -443,9 +568,13 @@ const struct workload *const workloads[] = {
 	&workload_iterate,
 	&workload_parallel_iterate,
 	&workload_churn,
+	&workload_destroy,
 	&workload_add_remove,
 	&workload_get,
+	&workload_get_ordered,
 	&workload_fragmented,
+	&workload_empty_pass,
+	&workload_systems_64,
 	&workload_varkor_create,
 	&workload_varkor_add,
 	&workload_varkor_add_write_delete,

@@ -128,7 +128,8 @@ int world_open(const struct bench_case *c, struct world *w, struct bench_result 
 	for (uint32_t t = 0; t < types; t++)
 		w->sizes[t] = world_type_size(c, t);
 	struct ecs_allocator alloc = counting_alloc_bench(&w->counter);
-	struct ecs_config cfg = {types, c->systems, w->sizes};
+	uint32_t own = c->workload ? c->workload->own_systems : 0;
+	struct ecs_config cfg = {types, c->systems + own, w->sizes};
 	int rc = c->ops->create(&cfg, &alloc, &w->s);
 	if (rc != ECS_OK) {
 		w->s = NULL;

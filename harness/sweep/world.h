@@ -143,9 +143,23 @@ extern const struct workload *const workloads[];
 extern const size_t workload_count;
 const struct workload *workload_find(const char *name);
 
+/* destroy's order of destruction: rng_permutation's stream (get's shuffle is stream 1); and
+ * the most storages a sample of it holds (one per run: 1000 storages of N = 1 are about 10 to
+ * 40 MB). */
+#define WORKLOADS_DESTROY_ORDER 2u
+#define WORKLOADS_DESTROY_MAX_INNER 1000u
+
 /* The floors (floor.c). */
 extern const struct workload floor_create, floor_iterate, floor_churn, floor_add_remove,
-	floor_get, floor_fragmented, floor_parallel_iterate;
+	floor_get, floor_get_ordered, floor_fragmented, floor_parallel_iterate, floor_destroy,
+	floor_empty_pass, floor_systems_64;
+
+/* systems-64's systems, each over its own group of the N entities. */
+#define WORKLOADS_SYSTEMS 64u
+
+/* A pass's fixed cost (fixed_cost.c): one pass of a system that matches nothing, and 64 systems
+ * over N entities split in 64 groups. */
+extern const struct workload workload_empty_pass, workload_systems_64;
 
 /* iterate's pass split over threads (parallel.c). */
 extern const struct workload workload_parallel_iterate;
