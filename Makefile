@@ -260,7 +260,7 @@ ALL_PROGRAMS := $(addprefix build/,$(plain_PROGRAMS)) \
 	$(foreach v,$(VARIANTS),$(addprefix build/$(v)/,$($(v)_PROGRAMS))) $(FUZZ_BIN)
 
 .PHONY: all programs deps $(DEPS_GROUPS:%=deps-%) bench \
-	bench-locked reference plots cachegrind profile table answer compare report repeat instr \
+	bench-locked small fixed-cost reference plots cachegrind profile table answer compare report repeat instr \
 	instr-baseline track history \
 	scenario-plots test test-browser fuzz fuzz-merge clean help FORCE
 all: $(addprefix $(B)/,$($(variant)_PROGRAMS))
@@ -367,6 +367,26 @@ bench-locked: $(BIN)
 		echo "make bench: $(RUN_OUTPUT) is written; $($(RUN)_NOT_DRAWN) (see above)" >&2
 	$(Q)$(if $(report_again),$(MAKE) --no-print-directory report PLOTS=$(call q,$(PLOTS)),true)
 	$(Q)scripts/answer.sh -b -o $(call q,$(call answer_of,$(RUN_OUTPUT))) $(call q,$(RUN_OUTPUT))
+
+# make small: the small worlds (docs/workloads.md, "Small worlds and fixed costs"): make bench over
+# N = 1, 2, 4, .. 16384 (not the default range) with iterate, the pass's fixed-cost workloads and
+# the rows held against published suites, into results/small-PROFILE.csv (OUTPUT=x.csv); then
+# scripts/fixed_cost.sh: per backend the N below which a pass costs more than twice its
+# per-entity cost times N -> x-fixed-cost.md, and its figure -> x-plots/fixed-cost.png.
+SM_ENTITIES = $(call default_of,ENTITIES,1..16384)
+SM_COMPONENTS = $(call default_of,COMPONENTS,2)
+SM_WORKLOADS = $(call default_of,WORKLOADS,iterate$(comma)empty-pass$(comma)systems-64$(comma)destroy$(comma)get$(comma)get-ordered)
+SM_OUTPUT = $(if $(filter command line environment,$(origin OUTPUT)),$(OUTPUT),$(RESULTS_ROOT)/small-$(PROFILE).csv)
+small: $(BIN)
+	$(Q)$(MAKE) --no-print-directory bench WORKLOADS=$(call q,$(SM_WORKLOADS)) \
+		ENTITIES=$(call q,$(SM_ENTITIES)) COMPONENTS=$(call q,$(SM_COMPONENTS)) OUTPUT=$(call q,$(SM_OUTPUT))
+	$(Q)$(MAKE) --no-print-directory fixed-cost OUTPUT=$(call q,$(SM_OUTPUT))
+fixed-cost: | deps-plots
+	@test -f $(call q,$(SM_OUTPUT)) || { echo "make fixed-cost: no $(SM_OUTPUT): run make small first" >&2; exit 2; }
+	@mkdir -p $(call q,$(call path_base,$(SM_OUTPUT))-plots)
+	$(Q)scripts/fixed_cost.sh -o $(call q,$(call path_base,$(SM_OUTPUT))-plots/fixed-cost.png) \
+		$(call q,$(SM_OUTPUT)) > $(call q,$(call path_base,$(SM_OUTPUT))-fixed-cost.md)
+	@cat $(call q,$(call path_base,$(SM_OUTPUT))-fixed-cost.md)
 
 # The reference run that the README cites, from committed code only: make bench and make table
 # made again with REFERENCE=1.
@@ -530,6 +550,11 @@ help_lines,($(call help_defaults,$(filter-out SCENARIO,$(scenario_VARS))) OUTPUT
                       SWEEP: results/scenario-NAME-KEY.csv, lines against the swept value;
                       the sweep's own do not apply (refused):$(call \
 help_lines,$(addsuffix =,$(call vars_read_by,sweep)))
+make small PROFILE=A  the small worlds: N = 1..16384 (ENTITIES=), iterate, empty-pass, systems-64,
+                      destroy, get, get-ordered -> results/small-A.csv, and per backend the N
+                      below which a pass costs over twice its per-entity cost x N
+                      -> results/small-A-fixed-cost.md, results/small-A-plots/fixed-cost.png
+                      (make fixed-cost: the table and figure again from the CSV)
 make plots PROFILE=A  draw the plots again from results/
 make cachegrind PROFILE=A   D refs, D1/LLd misses of the timed call under valgrind
                       -> results/cachegrind-A.csv (a case measured again replaces its row:

@@ -25,8 +25,9 @@ header() { sed -n "s/^# $2 //p" "$1" | head -n 1; }
 # threads column reads as T = 1.
 # The bars are ci_low_ns..ci_high_ns (the 95% confidence interval of median_ns) where the CSV
 # has them, min_ns..max_ns otherwise (has_ci tells which); a row without a value has no bar.
-# ns_per_entity is median_ns / (entities x rounds) (harness/main.c, write_row): a run of a
-# round-based workload goes over its N entities `rounds` times. Without a rounds column they
+# ns_per_entity is median_ns / (entities x rounds) (harness/sweep/sweep_report.c): a run of a
+# round-based workload goes over its N entities `rounds` times; a workload whose cost is per run
+# (empty-pass) writes median_ns itself, and its bars are per run too. Without a rounds column they
 # come back from that ratio, and the bars per entity use the same divisor. A CSV of an older
 # harness (no component_bytes, noisy) reads as 8-byte components, none noisy.
 normalise() {
@@ -60,6 +61,8 @@ normalise() {
 			else r = npe > 0 && n > 0 ? int(med / (npe * n) + 0.5) : 1
 			if (r < 1) r = 1
 			u = n > 0 ? n * r : 1
+			# a workload whose ns_per_entity is per run (empty-pass: per pass) divides by 1
+			if (npe > 0 && n > 1 && int(med / npe + 0.5) == 1) u = 1
 			l = $(c[lo]); h = $(c[hi])
 			if (l == "" || h == "") { l = med; h = med }
 			w = $(c["workload"])
