@@ -244,7 +244,15 @@ static void sweep_options(struct options *o)
 static size_t workloads_count(void) { return workload_count; }
 static size_t histories_count(void) { return history_count; }
 static const char *workload_name_at(size_t i) { return workloads[i]->name; }
-static const char *workload_about_at(size_t i) { return workloads[i]->timed; }
+/* --list's line: the timed region, and for a workload left out of "all" how it is run. */
+static const char *workload_about_at(size_t i)
+{
+	static char line[400];
+	if (!workloads[i]->named_only)
+		return workloads[i]->timed;
+	snprintf(line, sizeof line, "%s [not in all: name it, or make small]", workloads[i]->timed);
+	return line;
+}
 static const void *workload_named(const char *name) { return workload_find(name); }
 static const char *history_name_at(size_t i) { return histories[i].name; }
 static const char *history_about_at(size_t i) { return histories[i].description; }
