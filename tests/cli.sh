@@ -263,6 +263,24 @@ if "$bin" --workloads "$small_workloads" --entities 1,2,3,100 --components 1,3 -
 else
 	fail small-worlds "exit status $?: $(tail -n 3 "$tmp/stderr")"
 fi
+# The fixed-cost table and figure from that run (scripts/fixed_cost.sh): a row per backend and
+# the floor, each with its crossing and empty pass, and a whole PNG; a CSV without iterate rows
+# is refused, naming what is missing.
+if scripts/fixed_cost.sh -o "$tmp/fixed-cost.png" "$tmp/small.csv" >"$tmp/fixed-cost.md" 2>"$tmp/stderr" &&
+	[ "$(grep -c '^| \(hash\|tree\|vector\|sparse\|archetype\|floor\) | [0-9]' "$tmp/fixed-cost.md")" -eq 6 ] &&
+	[ "$(tail -c 8 "$tmp/fixed-cost.png" | od -An -tx1 | tr -d ' \n')" = 49454e44ae426082 ]; then
+	ok fixed-cost
+else
+	fail fixed-cost "$(cat "$tmp/stderr" "$tmp/fixed-cost.md" 2>/dev/null | head -n 12)"
+fi
+grep -v ',iterate,' "$tmp/small.csv" >"$tmp/no-iterate.csv"
+if scripts/fixed_cost.sh "$tmp/no-iterate.csv" >/dev/null 2>"$tmp/stderr"; then
+	fail fixed-cost-no-iterate "exit status 0 on a CSV without iterate rows"
+elif grep -q 'has no iterate rows' "$tmp/stderr"; then
+	ok fixed-cost-no-iterate
+else
+	fail fixed-cost-no-iterate "$(cat "$tmp/stderr")"
+fi
 # Left out of --workloads all (make bench keeps its time), refused where they cannot run.
 if "$bin" --workloads all --entities 4 --components 1 --reps 1 --warmup 0 --inner 1 --processes 1 \
 	--scale 0.005 --output "$tmp/all.csv" 2>"$tmp/stderr" &&

@@ -18,6 +18,14 @@
  *   add-remove  set the entity's presence bit and write its Velocity, for every entity; then
  *               clear every bit
  *   get         read the k values of every entity in the same shuffled order, from the arrays
+ *               (get-ordered: in creation order, entity i at index i)
+ *   destroy     for each entity in the backends' order, clear its alive mark (one array of
+ *               marks per run of the sample, set again before the clock) and push its index on
+ *               a free list
+ *   empty-pass  a system's list of matching entities that is empty: its length read, nothing
+ *               walked
+ *   systems-64  the N entities' Position and Velocity packed group by group, and the update
+ *               over each of the 64 groups' ranges, as 64 systems with perfect lists would
  *   fragmented  one pass over the packed Position and Velocity of the entities that have both,
  *               as a system would with a perfect list of them
  *   parallel-iterate  iterate's update over the k arrays cut in T contiguous ranges, one per

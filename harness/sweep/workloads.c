@@ -1,8 +1,8 @@
 /*
  * workloads.c: the workloads swept over N (and k), the table of every workload, and the runner
  * through which the pass drives each participant (workloads_runner, bench.h). Varkor's
- * workloads are in varkor.c, parallel-iterate in parallel_iterate.c; what they all share is in
- * world.c.
+ * workloads are in varkor.c, parallel-iterate in parallel_iterate.c, empty-pass and systems-64
+ * in fixed_cost.c; what they all share is in world.c.
  *
  * Rules every workload keeps (docs/method.md):
  * - the timed region holds the operation and nothing else: storages are created, values are
