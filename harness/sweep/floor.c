@@ -45,6 +45,7 @@ struct floor {
 	unsigned char *alive;   /* create, churn */
 	uint32_t *free_list;    /* churn */
 	uint32_t free_count, next;
+	uint32_t alive_runs;    /* destroy: the runs `alive` has marks for */
 	uint32_t *index;        /* churn: the index each entity of the round got */
 	uint64_t *present;      /* add-remove: Velocity's presence bits */
 	uint32_t *order;        /* get: the shuffled order */
@@ -565,11 +566,11 @@ static int destroy_prepare(struct run *run)
 {
 	struct floor *f = floor_of(run);
 	size_t bytes = (size_t)run->inner * run->c->entities;
-	if (run->inner > f->next) {
+	if (run->inner > f->alive_runs) {
 		free(f->alive);
 		if (!(f->alive = malloc(bytes + 1)))
 			return bench_fail(run->r, "out of memory in the harness");
-		f->next = run->inner; /* the runs alive has room for */
+		f->alive_runs = run->inner;
 	}
 	memset(f->alive, 1, bytes);
 	return 0;

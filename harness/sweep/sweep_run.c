@@ -54,14 +54,18 @@ static void check_histories(struct options *o, bool named)
 
 /* A workload that needs more of the profile's systems than --systems registers (empty-pass
  * passes over system 1) is refused when named, left out of "all"; so is, from "all", a
- * workload run only when named (struct workload's named_only). */
-static void check_systems(struct options *o, bool named)
+ * workload run only when named (struct workload's named_only). An --inner beyond a workload's
+ * most runs per sample (destroy's storages, one per run) is refused. */
+static void check_workload_needs(struct options *o, bool named)
 {
 	size_t kept = 0;
 	for (size_t i = 0; i < o->workload_count; i++) {
 		const struct workload *w = o->workloads[i];
 		if (!named && w->named_only)
 			continue;
+		if (w->max_inner && o->inner > w->max_inner)
+			options_usage_error("--inner %u: workload '%s' holds a storage per run, at most %u a "
+			                    "sample", o->inner, w->name, w->max_inner);
 		if (w->min_systems <= o->systems) {
 			o->workloads[kept++] = w;
 			continue;
@@ -230,7 +234,7 @@ static void sweep_options(struct options *o)
 	o->systems = o->systems_text ? (uint32_t)cli_number("system count", o->systems_text, 1,
 	                                                    o->profile->system_count)
 	                             : o->profile->system_count;
-	check_systems(o, o->workloads_named);
+	check_workload_needs(o, o->workloads_named);
 	check_entity_limits(o);
 	if (o->child_pass >= 0)
 		return; /* a child writes no file: its parent checked the output */
