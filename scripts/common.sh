@@ -164,7 +164,7 @@ describe() {
 	[ -x "$bin" ] || return 0
 	"$bin" --list 2>/dev/null | awk -v w="$1" '
 		/^[a-z]/ { on = $1 == "workloads" ? 1 : $1 == "histories" ? 2 : 0; next }
-		on == 1 { line = $0; sub(/^ *[^ ]+ +/, "", line); timed[$1] = line }
+		on == 1 { line = $0; sub(/^ *[^ ]+ +/, "", line); sub(/ \[not in all[^]]*\]$/, "", line); timed[$1] = line }
 		on == 2 { hist[$1] = 1 }
 		END {
 			if (w in timed) { print timed[w]; exit }

@@ -62,7 +62,9 @@ set xlabel "entities N (log2 scale; 1k = 1024)"
 pl = nk > 1 ? 0.065 : 0.1
 gap = 0.04
 if (!exists("history")) history = ""
-set multiplot title sprintf("%s: time per entity, profile %s\n%s%s%s\n%s%s", workload, profile, \
+# empty-pass's rows are per pass (its ns_per_entity: harness/sweep/fixed_cost.c)
+unit = strstrt(workload, "empty-pass") == 1 ? "pass" : "entity"
+set multiplot title sprintf("%s: time per %s, profile %s\n%s%s%s\n%s%s", workload, unit, profile, \
 	what eq "" ? "" : "timed: " . what . "\n", history eq "" ? "" : history . "\n", note, \
 	ratios ? rnote . "\n" . rnote2 . "\n" : "", source) font ",11"
 # Screen heights (fractions of the canvas): the title's lines, the time panels, under them the
@@ -87,7 +89,7 @@ do for [i = 1:nk] {
 	set rmargin at screen panel_r(i, nk)
 	set title sprintf("k = %s component%s per entity", k, k eq "1" ? "" : "s")
 	if (i == 1) {
-		set ylabel "time per entity (ns, log scale)"
+		set ylabel sprintf("time per %s (ns, log scale)", unit)
 	} else {
 		unset ylabel
 	}
