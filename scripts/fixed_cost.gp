@@ -17,12 +17,14 @@ set xlabel "entities N" offset 0, 0.3
 set bmargin 9
 set ylabel sprintf("iterate: pass time / (c x N), c = ns per entity at N = %s", nmax)
 set format y "%g"
+set offsets 0, 0, graph 0.06, graph 0.06
 set style line 70 linecolor rgb "#B00000" linewidth 1.5 dashtype (3, 3)
 set title "iterate: above 2, the pass's fixed cost dominates"
 plot for [i = 1:nb] sprintf("%s/it-%s.dat", dir, word(backends, i)) using 1:2 with linespoints linestyle (word(styles, i) + 0) title word(backends, i), \
 	(floor ne "" ? sprintf("%s/it-floor.dat", dir) : NaN) using 1:2 with lines linestyle 50 title floor_title, \
 	2 with lines linestyle 70 title "pass = 2 c N"
 set title "empty-pass: one pass of a system that matches nothing"
+set offsets 0, 0, 0, 0
 set ylabel "ns per pass"
 set logscale y 10
 plot for [i = 1:nb] sprintf("%s/ep-%s.dat", dir, word(backends, i)) using 1:2 with linespoints linestyle (word(styles, i) + 0) title word(backends, i), \
