@@ -451,7 +451,7 @@ static void group_finish(struct group_run *m)
 	}
 }
 
-/* apart: measured in a process of its own (run_group_apart), which ends with the group: what
+/* apart: measured in a process of its own (group_apart, family_member), which ends with the group: what
  * the group made is left to the process's end instead of freed (freeing the nodes of a hash or
  * tree storage of 2^20 entities took 2 to 3 s a group). */
 static void group_measure(struct group_run *m, uint64_t setup_start, bool apart);

@@ -140,7 +140,7 @@ uint64_t history_peak_entities(const struct bench_case *c);
 #define HISTORY_STREAM_CREATE (HISTORY_STREAM_ITERATE + 1)
 #define HISTORY_STREAM_CHURN (HISTORY_STREAM_ITERATE + 2)
 #define HISTORY_STREAM_ADD_REMOVE (HISTORY_STREAM_ITERATE + 3)
-#define HISTORY_STREAM_GET (HISTORY_STREAM_ITERATE + 4)
+/* + 4 was get's own, before get shared iterate's storage (workloads_iterate_world) */
 #define HISTORY_STREAM_FRAGMENTED (HISTORY_STREAM_ITERATE + 5)
 
 /* The measured set S of k types: entity i's list under kind-based histories (list_of). */
