@@ -644,6 +644,8 @@ static void family_build(void *arg)
 	struct group_run built = {.o = j->o, .plan = j->plan, .gr = &j->plan->groups[g0],
 	                          .rn = j->plan->runner, .ev = j->ev, .pass = j->pass, .g = g0,
 	                          .np = j->plan->groups[g0].participants, .first = j->pass == 0};
+	if (j->all_passes) /* what the build reports (a failure) is the first process's */
+		j->ev->pass_begin(j->ev->ctx, 0);
 	j->ev->group_begin(j->ev->ctx, g0); /* a build that dies is named by its first group */
 	uint64_t start = measure_now_ns();
 	/* a group that shares nothing, with --fork-processes: its whole setup here, once */
