@@ -670,8 +670,11 @@ static void family_build(void *arg)
 			member.g = g;
 			member.order = order;
 			member.built = &built;
-			if (in_fork(family_member, &member))
-				_exit(1); /* no fork: this process's build cannot be measured again */
+			if (in_fork(family_member, &member)) { /* no fork to be had */
+				if (j->all_passes)
+					_exit(1); /* the later processes' copies cannot be had either */
+				run_group(j->o, j->plan, pass, g, order, j->ev, true); /* built anew */
+			}
 			order_free(order, fallback);
 		}
 		free(turns);
