@@ -53,7 +53,8 @@ RUN_VARS += SCALE:sweep:1
 # parallel-iterate's thread counts; empty: 1, 2, 4, ... up to the CPUs, and the CPUs
 RUN_VARS += THREADS:sweep:
 # What the storages go through before the clock (harness/sweep/history.h): lived-in (every
-# headline figure's), pristine (the best case), aged, one-hole, alternating
+# headline figure's), pristine (the best case), aged, one-hole, alternating, churned (lived-in
+# after 64 kinds came and went)
 RUN_VARS += HISTORY:sweep:lived-in
 # FORMAT=json: google benchmark's JSON beside the CSV too (x.json; its compare.py reads it)
 RUN_VARS += FORMAT:sweep:

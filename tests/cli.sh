@@ -213,7 +213,7 @@ fi
 # the backends agree on every checksum; of --workloads all, those a history is not for are left
 # out (create under aged).
 if "$bin" --entities 256 --components 1,3 --reps 1 --processes 1 --scale 0.005 \
-	--history lived-in,pristine,aged,one-hole,alternating --output "$tmp/hist.csv" 2>"$tmp/stderr"; then
+	--history lived-in,pristine,aged,one-hole,alternating,churned --output "$tmp/hist.csv" 2>"$tmp/stderr"; then
 	verdict=$(grep -v '^#' "$tmp/hist.csv" | awk -F, '
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{ g = $c["workload"] "," $c["history"] "," $c["components"] "," $c["threads"]
@@ -222,7 +222,7 @@ if "$bin" --entities 256 --components 1,3 --reps 1 --processes 1 --scale 0.005 \
 		  sum[g] = $c["checksum"] }
 		END {
 			if (bad) print bad " rows disagree on their checksum"
-			else if (!("iterate,aged" in h) || !("create,alternating" in h)) print "a history is missing"
+			else if (!("iterate,aged" in h) || !("create,alternating" in h) || !("fragmented,churned" in h)) print "a history is missing"
 			else if ("create,aged" in h) print "create ran under aged"
 			else if (!("varkor-add,-" in h)) print "varkor-add has no row under history -"
 			else print "ok"

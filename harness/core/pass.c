@@ -453,7 +453,7 @@ static void group_finish(struct group_run *m)
 	}
 }
 
-/* apart: measured in a process of its own (run_group_apart), which ends with the group: what
+/* apart: measured in a process of its own (group_apart, family_member), which ends with the group: what
  * the group made is left to the process's end instead of freed (freeing the nodes of a hash or
  * tree storage of 2^20 entities took 2 to 3 s a group). */
 static void group_measure(struct group_run *m, uint64_t setup_start, bool apart);
@@ -646,6 +646,8 @@ static void family_build(void *arg)
 	struct group_run built = {.o = j->o, .plan = j->plan, .gr = &j->plan->groups[g0],
 	                          .rn = j->plan->runner, .ev = j->ev, .pass = j->pass, .g = g0,
 	                          .np = j->plan->groups[g0].participants, .first = j->pass == 0};
+	if (j->all_passes) /* what the build reports (a failure) is the first process's */
+		j->ev->pass_begin(j->ev->ctx, 0);
 	j->ev->group_begin(j->ev->ctx, g0); /* a build that dies is named by its first group */
 	uint64_t start = measure_now_ns();
 	/* a group that shares nothing, with --fork-processes: its whole setup here, once */
@@ -670,8 +672,11 @@ static void family_build(void *arg)
 			member.g = g;
 			member.order = order;
 			member.built = &built;
-			if (in_fork(family_member, &member))
-				_exit(1); /* no fork: this process's build cannot be measured again */
+			if (in_fork(family_member, &member)) { /* no fork to be had */
+				if (j->all_passes)
+					_exit(1); /* the later processes' copies cannot be had either */
+				run_group(j->o, j->plan, pass, g, order, j->ev, true); /* built anew */
+			}
 			order_free(order, fallback);
 		}
 		free(turns);

@@ -37,6 +37,17 @@ const struct history histories[] = {
 		.hole = true,
 	},
 	{
+		.name = "churned",
+		.description = "lived-in, after 64 other kinds came and went (empty tables and pools "
+		               "left behind)",
+		.kinds = true,
+		.props = true,
+		.turnover = true,
+		.shuffle_eighths = 4,
+		.shuffled_destroy = true,
+		.waves = 64,
+	},
+	{
 		.name = "alternating",
 		.description = "one set, every other entity giving it in reverse order",
 		.alternate = true,
@@ -366,6 +377,58 @@ static int reshuffle(struct builder *b, struct rng *g, uint32_t eighths,
 	return rc;
 }
 
+/*
+ * Kinds that came and went: `waves` waves of n/16 entities (at least 1), each wave one kind: the
+ * set's types and one or two distinct types drawn from the rest of the profile; every entity of
+ * a wave created, then all destroyed in a random order. Their values do not matter (no one
+ * reads them): the kinds' constant one.
+ */
+static int waves(struct builder *b, struct rng *g, const struct bench_case *c, uint32_t count,
+                 uint32_t n)
+{
+	uint32_t size = n / 16 ? n / 16 : 1, others = c->profile->component_count - FIRST_OTHER_TYPE;
+	ecs_entity *wave = malloc((size_t)size * sizeof *wave + 1);
+	uint32_t *order = malloc((size_t)size * sizeof *order + 1);
+	if (!wave || !order || others < 2) {
+		free(wave);
+		free(order);
+		return others < 2 ? bench_fail(b->r, "the profile has too few types for the waves")
+		                  : out_of_memory(b->r);
+	}
+	int rc = 0;
+	for (uint32_t v = 0; v < count && !rc; v++) {
+		uint32_t types[ECS_CREATE_MAX_COMPONENTS];
+		const void *values[ECS_CREATE_MAX_COMPONENTS];
+		uint32_t t = 0;
+		for (; t < b->k; t++)
+			types[t] = b->set[t];
+		types[t++] = FIRST_OTHER_TYPE + rng_below(g, others);
+		if (rng_below(g, 2)) { /* a second type of its own, another one */
+			uint32_t second = FIRST_OTHER_TYPE + rng_below(g, others - 1);
+			types[t++] = second >= types[b->k] ? second + 1 : second;
+		}
+		for (uint32_t j = 0; j < t; j++)
+			values[j] = history_extra_value;
+		for (uint32_t i = 0; i < size && !rc; i++) {
+			int s = ecs_entity_create_with(b->w->ops, b->w->s, types, t, values, &wave[i]);
+			if (s != ECS_OK)
+				rc = bench_fail(b->r, "creating entity %u of wave %u returned %s", i, v,
+				                ecs_status_name(s));
+			order[i] = i;
+		}
+		shuffle(g, order, size);
+		for (uint32_t i = 0; i < size && !rc; i++) {
+			int s = b->w->ops->entity_destroy(b->w->s, wave[order[i]]);
+			if (s != ECS_OK)
+				rc = bench_fail(b->r, "destroying entity %u of wave %u returned %s", order[i], v,
+				                ecs_status_name(s));
+		}
+	}
+	free(wave);
+	free(order);
+	return rc;
+}
+
 int history_build(struct world *w, const struct history *h, const struct bench_case *c,
                   const struct population *pop, uint64_t stream, ecs_entity *handles,
                   struct history_outcome *out, struct bench_result *r)
@@ -388,9 +451,9 @@ int history_build(struct world *w, const struct history *h, const struct bench_c
 	/* The measured entities in their order, the props among them at random places. */
 	for (uint32_t i = 0, j = 0, at = 0; at < n + props; at++)
 		sequence[at] = j < props && rng_below(&g, n + props - at) < props - j ? PROP | j++ : i++;
-	int rc = 0;
+	int rc = h->waves ? waves(&b, &g, c, h->waves, n) : 0;
 	ecs_entity hole = ECS_NULL;
-	if (h->hole) {
+	if (h->hole && !rc) {
 		uint32_t types[ECS_CREATE_MAX_COMPONENTS];
 		const void *values[ECS_CREATE_MAX_COMPONENTS];
 		uint32_t count = pop->list_of(pop->ctx, 0, types, values);

@@ -27,6 +27,10 @@
  *                exist.
  *   alternating  two kinds alternating: every other entity gives the same set S in reverse order
  *                (identical work, identical final storage).
+ *   churned      lived-in, after 64 other kinds came and went first: waves of N/16 entities,
+ *                each of S and one or two types of the rest of the profile, created and all
+ *                destroyed (in a random order) before the lived-in storage is built; what they
+ *                leave (archetype's empty tables, empty pools, memory not given back) stays.
  *
  * Every decision comes from --seed, so every backend goes through exactly the same operations
  * and the checksums stay comparable; every measured entity keeps the values it was created with.
@@ -50,6 +54,7 @@ struct history {
 	uint32_t shuffle_eighths;  /* of the measured entities that lose each type of S and get it back */
 	bool shuffled_destroy;     /* churn: a round's entities destroyed in a random order */
 	bool spawns;       /* it changes how create and churn spawn (else it is not theirs) */
+	uint32_t waves;    /* kinds that came and went before: waves of N/16 entities each */
 };
 
 extern const struct history histories[];
@@ -140,7 +145,7 @@ uint64_t history_peak_entities(const struct bench_case *c);
 #define HISTORY_STREAM_CREATE (HISTORY_STREAM_ITERATE + 1)
 #define HISTORY_STREAM_CHURN (HISTORY_STREAM_ITERATE + 2)
 #define HISTORY_STREAM_ADD_REMOVE (HISTORY_STREAM_ITERATE + 3)
-#define HISTORY_STREAM_GET (HISTORY_STREAM_ITERATE + 4)
+/* + 4 was get's own, before get shared iterate's storage (workloads_iterate_world) */
 #define HISTORY_STREAM_FRAGMENTED (HISTORY_STREAM_ITERATE + 5)
 #define HISTORY_STREAM_DESTROY (HISTORY_STREAM_ITERATE + 6)
 #define HISTORY_STREAM_SYSTEMS_64 (HISTORY_STREAM_ITERATE + 7)
