@@ -202,7 +202,7 @@ COMMIT_SRC := $(shell grep -l ECSB_COMMIT $(HARNESS_SRC) /dev/null)
 # NAME_FLAGS after the project's and the user's, once NAME_DEPS are installed. build/ itself is
 # the optimised build, the one make bench times.
 VARIANTS := asan tsan check cachegrind heavier
-plain_PROGRAMS := ecsbench conformance scenario_file scenario_engine ecsbench-compare
+plain_PROGRAMS := ecsbench conformance scenario_file scenario_engine ecsbench-compare tails
 # AddressSanitizer and UndefinedBehaviorSanitizer: the conformance suite, the fuzz target over
 # the committed corpus, the scenario tests
 asan_FLAGS := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -298,6 +298,9 @@ $(B)/scenario_file: $(call objs,tests/scenario_file.c tests/runner.c harness/sce
 # parallel system's pass runs on parallel.c's pool, which comes with the parallel-iterate
 # workload and what it needs.
 $(B)/scenario_engine: $(call objs,tests/scenario_engine.c tests/runner.c $(HARNESS_LIB_SRC) $(IMPL_SRC))
+	$(LINK)
+# The frame-time tails and growth frames on known data (stats.c, alloc.c)
+$(B)/tails: $(call objs,tests/tails.c tests/runner.c harness/core/stats.c harness/core/alloc.c)
 	$(LINK)
 # The parallel pass on every backend, beside the model
 $(B)/parallel: $(call objs,tests/parallel.c tests/runner.c tests/ops.c tests/model.c $(HARNESS_LIB_SRC) $(IMPL_SRC))

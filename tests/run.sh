@@ -10,6 +10,8 @@
 #   valgrind build/conformance   the suite, reduced, under memcheck: no error, no leak
 #   build/scenario_file      scenario files: the shipped ones, good and bad files, overrides
 #   build/asan/scenario_file the same under AddressSanitizer and UndefinedBehaviorSanitizer
+#   build/tails              the frame-time tails (p95, p99, max across processes) and the
+#                            growth frames, on known data and scripted allocations
 #   build/scenario_engine    the scenario engine: shipped scenarios agree on every backend, the
 #                            floor and the harness; deferred despawns; determinism
 #   build/asan/scenario_engine  the same under AddressSanitizer and UndefinedBehaviorSanitizer
@@ -77,6 +79,7 @@ suite "conformance (valgrind memcheck)" valgrind -q --error-exitcode=99 --leak-c
 suite "scenario files" build/scenario_file
 suite "scenario files (ASan+UBSan)" env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 build/asan/scenario_file
+suite "frame-time tails and growth" build/tails
 suite "scenario engine" build/scenario_engine
 suite "scenario engine (ASan+UBSan)" env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 build/asan/scenario_engine
