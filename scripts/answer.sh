@@ -320,7 +320,7 @@ answer() {
 	# (per process, then the geometric mean and 95% t interval across processes: the CSV
 	# columns), its growth frames; then where the order by p99 is not the order by median, each
 	# pair that swaps, and whether their p99 intervals are apart (decided) or overlap.
-	function tails_answer(sweep,    i, p, g, m, k, n, x, y, j, bymed, byp99, rank, swaps, decided, s) {
+	function tails_answer(sweep,    i, p, g, m, k, x, j, bymed) {
 		if (format == "md") { print "### Frame-time tails"; print "" } else print "<h4>Frame-time tails</h4>"
 		para("A game is judged by its worst frames. Per backend, its median frame, then its 95th and 99th percentile and its " \
 			"longest frame: each taken per process, then their geometric mean and 95% t interval across processes. " \
@@ -348,20 +348,24 @@ answer() {
 		for (i = 1; i <= npoints; i++) {
 			p = points[i]; g = p SUBSEP "frame"
 			if (!nmember[g]) continue
-			m = order_by(g, "med", bymed); order_by(g, "p99", byp99)
-			for (k = 1; k <= m; k++) rank[byp99[k]] = k
-			swaps = ""; decided = 0
-			for (k = 1; k <= m; k++) for (n = k + 1; n <= m; n++) {
-				x = bymed[k]; y = bymed[n]
-				if (rank[y] > rank[x]) continue
-				s = th[g, y, "p99"] != "" && tl[g, x, "p99"] != "" && th[g, y, "p99"] + 0 < tl[g, x, "p99"] + 0
-				decided += s
-				swaps = swaps (swaps == "" ? "" : "; ") y " before " x " (" (s ? "decided: the p99 intervals are apart" : "within the noise: the p99 intervals overlap") ")"
-			}
-			s = ""; for (k = 1; k <= m; k++) s = s (k > 1 ? ", " : "") byp99[k]
-			para((sweep ? "At " pointkey " = " p ": " : "") (swaps == "" ? "the order by p99 (" s ") is the order by median." : \
-				"the order by p99 is " s ", not the order by median: " swaps "."))
+			para((sweep ? "At " pointkey " = " p ": " : "") tail_order(g, "p99", "p99") " " tail_order(g, "max", "longest frame"))
 		}
+	}
+	# Whether the order of group g by tail q (named what) is its order by median; if not, every
+	# pair it swaps, decided where their intervals of q are apart.
+	function tail_order(g, q, what,    m, k, n, x, y, s, swaps, bymed, byq, rank) {
+		m = order_by(g, "med", bymed); order_by(g, q, byq)
+		for (k = 1; k <= m; k++) rank[byq[k]] = k
+		swaps = ""
+		for (k = 1; k <= m; k++) for (n = k + 1; n <= m; n++) {
+			x = bymed[k]; y = bymed[n]
+			if (rank[y] > rank[x]) continue
+			s = th[g, y, q] != "" && tl[g, x, q] != "" && th[g, y, q] + 0 < tl[g, x, q] + 0
+			swaps = swaps (swaps == "" ? "" : "; ") y " before " x " (" (s ? "decided: their intervals are apart" : "within the noise: their intervals overlap") ")"
+		}
+		s = ""; for (k = 1; k <= m; k++) s = s (k > 1 ? ", " : "") byq[k]
+		return swaps == "" ? "The order by " what " (" s ") is the order by median." : \
+			"The order by " what " is " s ", not the order by median: " swaps "."
 	}
 
 	function scenario_answer(    i, p, g, f, ph, j, sweep, phased) {
