@@ -213,7 +213,7 @@ answer() {
 			tails = 1
 			for (k = 1; k <= 3; k++) { q = k == 1 ? "p95" : k == 2 ? "p99" : "max"; f = q == "max" ? "max_frame_ns" : q "_ns"
 				tv[g, b, q] = col(f); tl[g, b, q] = col(q "_ci_low_ns"); th[g, b, q] = col(q "_ci_high_ns") }
-			growth[g, b] = col("growth_frames"); growthpct[g, b] = col("growth_pct")
+			growth[g, b] = col("growth_frames"); growthpct[g, b] = col("growth_pct"); allocating[g, b] = col("alloc_frames")
 		}
 		next
 	}
@@ -324,10 +324,11 @@ answer() {
 		if (format == "md") { print "### Frame-time tails"; print "" } else print "<h4>Frame-time tails</h4>"
 		para("A game is judged by its worst frames. Per backend, its median frame, then its 95th and 99th percentile and its " \
 			"longest frame: each taken per process, then their geometric mean and 95% t interval across processes. " \
-			"growth: the frames in which the storage asked for a block of 64 KiB or more (a rehash, a regrown column, a new " \
-			"table), over every process.")
-		table_start((sweep ? pointkey "|" : "") "backend|median|p95 [95%]|p99 [95%]|max [95%]|growth frames")
-		table_right(sweep ? "3 4 5 6 7" : "2 3 4 5 6")
+			"growth frames: those in which the storage asked for a block of 64 KiB or more (a rehash, a regrown column, a " \
+			"large new table), over every process; frames allocating: those in which it allocated at all (where its steady " \
+			"frames allocate nothing, a small new table shows there).")
+		table_start((sweep ? pointkey "|" : "") "backend|median|p95 [95%]|p99 [95%]|max [95%]|growth frames|frames allocating")
+		table_right(sweep ? "3 4 5 6 7 8" : "2 3 4 5 6 7")
 		for (i = 1; i <= npoints; i++) {
 			p = points[i]; g = p SUBSEP "frame"
 			if (!nmember[g]) continue
@@ -341,6 +342,7 @@ answer() {
 				cell[nrow, ++j] = tail(g, x, "p99")
 				cell[nrow, ++j] = tail(g, x, "max")
 				cell[nrow, ++j] = growth[g, x] == "" ? "-" : growth[g, x] " (" growthpct[g, x] "%)"
+				cell[nrow, ++j] = allocating[g, x] == "" ? "-" : allocating[g, x]
 			}
 		}
 		table_print()

@@ -4,7 +4,9 @@
 # per participant (the backends in their colours, the floor dashed), for one process (the first,
 # unless -p), on a log scale; the frames in which a backend's storage grew (its largest allocation
 # of the frame was at least 64 KiB: SCENARIO_GROWTH_BYTES, harness/scenario/scenario_engine.h)
-# ringed; 16.6 ms (a 60 Hz frame's budget) drawn when the frames reach a tenth of it. A sweep's
+# ringed; for a storage that allocates in fewer than a tenth of its frames, the other frames in
+# which it allocated (a small new table) marked by a triangle; 16.6 ms (a 60 Hz frame's budget)
+# drawn when the frames reach a tenth of it. A sweep's
 # samples: the last point (-x VALUE: another).
 #
 # Usage: scripts/scenario_trace.sh [-v] [-o PLOTS_DIR] [-p PROCESS] [-x SWEEP_VALUE] SAMPLES_CSV
@@ -57,7 +59,8 @@ processes=$(header "processes" | sed 's/,.*//')
 # Backends in --list order (their colours), then the floor; the harness alone is left out.
 listed=$("$top/build/ecsbench" --list 2>/dev/null |
 	awk '/^[a-z]/ { on = $1 == "backends:"; next } on { print $1 }' || true)
-# Per participant a file "round,frame_ns,growth frame's ns or NaN"; stats: the point drawn, the
+# Per participant a file "round,frame_ns,growth frame's ns or NaN,allocating frame's ns or NaN"
+# (written only for a storage that allocates in fewer than a tenth of its frames); stats: the point drawn, the
 # largest frame, how many growth frames each backend has in this process.
 grep -v '^#' "$samples" | awk -F, -v dir="$tmp" -v proc="$process" -v want="$point" '
 	NR == 1 { n = NF; next }
@@ -72,11 +75,21 @@ grep -v '^#' "$samples" | awk -F, -v dir="$tmp" -v proc="$process" -v want="$poi
 			if (!(b in has)) { has[b] = 1; names[++m] = b }
 			g = f[n] + 0 >= 65536
 			growth[b] += g
-			printf "%d,%s,%s\n", f[5], f[6], g ? f[6] : "NaN" > (dir "/" b ".dat")
+			frames[b]++; allocs[b] += f[n - 1] + 0 > 0
+			row[b, frames[b]] = f[5] "," f[6] "," (g ? f[6] : "NaN") "," (f[n - 1] + 0 > 0 && !g ? f[6] : "NaN")
 			if (f[6] + 0 > ymax) ymax = f[6] + 0
 			if (ymin == "" || f[6] + 0 < ymin) ymin = f[6] + 0
 		}
 		if (!m) { print "no frame of process " proc > "/dev/stderr"; exit 4 }
+		# the frames that allocate, marked only for a storage whose frames mostly do not
+		for (k = 1; k <= m; k++) {
+			b = names[k]; rare = allocs[b] * 10 < frames[b]
+			for (i = 1; i <= frames[b]; i++) {
+				r = row[b, i]
+				if (!rare) sub(/,[^,]*$/, ",NaN", r)
+				print r > (dir "/" b ".dat")
+			}
+		}
 		printf "%s|%.6g|%.6g\n", want, ymin, ymax > (dir "/range")
 		for (k = 1; k <= m; k++) printf "%s %d\n", names[k], growth[names[k]] > (dir "/growth")
 	}' || { echo "scenario_trace.sh: $samples: nothing to draw (see above)" >&2; exit 2; }

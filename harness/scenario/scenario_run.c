@@ -634,13 +634,16 @@ static const char *const columns =
 	"ci_high_ns,noisy,process_spread_pct,mad_pct,min_ns,max_ns,share_of_frame,ratio_to_best,"
 	"ratio_ci_low,ratio_ci_high,vs_best,peak_bytes,live_bytes,allocations_per_frame,"
 	"entities_start,checksum,p95_ns,p95_ci_low_ns,p95_ci_high_ns,p99_ns,p99_ci_low_ns,"
-	"p99_ci_high_ns,max_frame_ns,max_ci_low_ns,max_ci_high_ns,growth_frames,growth_pct\n";
+	"p99_ci_high_ns,max_frame_ns,max_ci_low_ns,max_ci_high_ns,growth_frames,growth_pct,"
+	"alloc_frames\n";
 
 /*
  * A row's tails (stats_tail: per process the 95th and 99th percentiles and the maximum of its
  * frames, then their geometric mean and t interval across processes) and, on the frame's row of
  * a backend, its growth frames (those whose largest allocation is at least
- * SCENARIO_GROWTH_BYTES) over every process, and their share of its frames. Ends the line.
+ * SCENARIO_GROWTH_BYTES) over every process, their share of its frames, and its frames with any
+ * allocation at all (a storage that allocates nothing in a steady frame shows a small new table
+ * there, below the threshold). Ends the line.
  */
 static void write_tails(FILE *f, const struct collection *c, const struct group *g,
                         const struct row_data *d, const double *v, bool frame_row)
@@ -655,19 +658,21 @@ static void write_tails(FILE *f, const struct collection *c, const struct group 
 		        report_figure(lo, sizeof lo, t.has_interval, "%.1f", t.ci_low),
 		        report_figure(hi, sizeof hi, t.has_interval, "%.1f", t.ci_high));
 	}
-	uint32_t at = scenario_engine_phase_count(g->point) + 1; /* the largest block's figure */
+	uint32_t at = scenario_engine_phase_count(g->point); /* allocations, then the largest */
 	size_t n = (size_t)o->processes * o->reps, frames = 0;
-	uint64_t growth = 0;
+	uint64_t growth = 0, allocating = 0;
 	for (size_t i = 0; frame_row && d->figures && i < n; i++)
 		if (!isnan(d->samples[i])) {
 			frames++;
-			growth += stats_count_at_least(&d->figures[i * g->figures + at], 1,
+			allocating += stats_count_at_least(&d->figures[i * g->figures + at], 1, 1);
+			growth += stats_count_at_least(&d->figures[i * g->figures + at + 1], 1,
 			                               SCENARIO_GROWTH_BYTES);
 		}
 	if (frames)
-		fprintf(f, ",%" PRIu64 ",%.3f\n", growth, 100.0 * (double)growth / (double)frames);
+		fprintf(f, ",%" PRIu64 ",%.3f,%" PRIu64 "\n", growth,
+		        100.0 * (double)growth / (double)frames, allocating);
 	else
-		fputs(",,\n", f);
+		fputs(",,,\n", f);
 }
 
 /* The rows of one point: per participant, the frame then each phase; each phase a row group of
