@@ -21,6 +21,8 @@
 #   tests/parallel.sh        a short parallel-iterate run of the harness under ThreadSanitizer
 #   tests/cli.sh             build/ecsbench's and make's command lines: bad input, a good run,
 #                            SIGINT, previous results kept, one run at a time, a full disk
+#   tests/tails.sh           the frame-time tails and growth frames of real scenario runs, the
+#                            answer's tails, the trace, create-unreserved's blocks and figure
 #   tests/figures.sh         the figure and table scripts on synthetic files (gnuplot, no valgrind)
 #   tests/report.sh          make compare's figures and make report's page, on small real runs
 #   tests/stats.sh           the statistics: the paired best never beaten, noisy, the A/A test
@@ -88,6 +90,7 @@ suite "parallel pass (ThreadSanitizer)" env TSAN_OPTIONS=halt_on_error=1:exitcod
 suite "parallel-iterate (ThreadSanitizer)" tests/parallel.sh
 suite cli tests/cli.sh
 suite "scenario command line" tests/scenario_cli.sh
+suite "tails and growth, end to end" tests/tails.sh
 suite figures tests/figures.sh
 suite report tests/report.sh
 suite stats tests/stats.sh

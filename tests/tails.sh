@@ -72,7 +72,7 @@ verdict=$(grep -v '^#' "$tmp/growth-samples.csv" | awk -F, -v csv="$tmp/growth.c
 [ "$verdict" = ok ] && ok growth-frames || fail growth-frames "$verdict"
 
 if scripts/answer.sh "$tmp/growth.csv" >"$tmp/answer.md" 2>"$tmp/stderr" &&
-	grep -q '^### Frame-time tails' "$tmp/answer.md" && grep -q '^| archetype .* ([0-9.]*%) |$' "$tmp/answer.md" &&
+	grep -q '^### Frame-time tails' "$tmp/answer.md" && grep -q '^| archetype .* ([0-9.]*%) *| [0-9][0-9]* |$' "$tmp/answer.md" &&
 	grep -q 'The order by p99 .*order by median' "$tmp/answer.md"; then
 	ok answer-tails
 else
