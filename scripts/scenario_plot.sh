@@ -183,11 +183,14 @@ if [ -z "$sweep_key" ]; then
 					(cut ? ymax * 0.9 : at) / unit, label, cut, than > (dir "/frames.dat")
 			}
 			# tails.dat: x, the p99 and the longest frame (geometric means over processes), NaN
-			# where the CSV has none, the bar is cut or the point is off the figure
+			# where the CSV has none, the bar is cut or the point is off the figure; a longest
+			# frame off the figure (of a bar not cut): where its mark goes at the top, and its label
 			for (i = 1; i <= m; i++) {
 				b = order[i]; cut = frame[b] > 5 * fastest
-				printf "%d,%s,%s\n", i - 1, (p99[b] == "" || cut || p99[b] > ymax) ? "NaN" : sprintf("%.6g", p99[b] / unit), \
-					(longest[b] == "" || cut || longest[b] > ymax) ? "NaN" : sprintf("%.6g", longest[b] / unit) > (dir "/tails.dat")
+				over = longest[b] != "" && !cut && longest[b] > ymax
+				printf "%d,%s,%s,%s,%s\n", i - 1, (p99[b] == "" || cut || p99[b] > ymax) ? "NaN" : sprintf("%.6g", p99[b] / unit), \
+					(longest[b] == "" || cut || longest[b] > ymax) ? "NaN" : sprintf("%.6g", longest[b] / unit), \
+					over ? sprintf("%.6g", ymax * 0.97 / unit) : "NaN", over ? "longest " plain(longest[b]) : "" > (dir "/tails.dat")
 				ntails += p99[b] != ""
 			}
 			printf "%d\n", ntails > (dir "/ntails")
