@@ -159,6 +159,9 @@ SC_OUTPUT = $(if $(sc_output_given),$(OUTPUT),$(RESULTS_ROOT)/scenario-$(SC_NAME
 SC_PLOTS = $(if $(sc_output_given),$(call path_base,$(OUTPUT))-plots,$(PLOTS_ROOT))
 # The figure scripts/scenario_plot.sh draws: SC_PLOTS/<the CSV's name>.png
 SC_FIGURE = $(SC_PLOTS)/$(call path_name,$(SC_OUTPUT)).png
+# Its samples file, and the per-frame trace scripts/scenario_trace.sh draws from it
+SC_SAMPLES = $(call path_base,$(SC_OUTPUT))-samples.csv
+SC_TRACE = $(SC_PLOTS)/$(call path_name,$(SC_OUTPUT))-trace.png
 # What make makes from a CSV: its answer, its table (make table; the default CSV's is
 # RESULTS_ROOT/table-PROFILE.md) and its report page (make report: RESULTS_ROOT/report.html for
 # the default OUTPUT, with every profile's CSV and the figures in PLOTS; x-report.html beside
@@ -203,7 +206,7 @@ COMMIT_SRC := $(shell grep -l ECSB_COMMIT $(HARNESS_SRC) /dev/null)
 # NAME_FLAGS after the project's and the user's, once NAME_DEPS are installed. build/ itself is
 # the optimised build, the one make bench times.
 VARIANTS := asan tsan check cachegrind heavier
-plain_PROGRAMS := ecsbench conformance scenario_file scenario_engine ecsbench-compare
+plain_PROGRAMS := ecsbench conformance scenario_file scenario_engine ecsbench-compare tails
 # AddressSanitizer and UndefinedBehaviorSanitizer: the conformance suite, the fuzz target over
 # the committed corpus, the scenario tests
 asan_FLAGS := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -300,6 +303,9 @@ $(B)/scenario_file: $(call objs,tests/scenario_file.c tests/runner.c harness/sce
 # workload and what it needs.
 $(B)/scenario_engine: $(call objs,tests/scenario_engine.c tests/runner.c $(HARNESS_LIB_SRC) $(IMPL_SRC))
 	$(LINK)
+# The frame-time tails and growth frames on known data (stats.c, alloc.c)
+$(B)/tails: $(call objs,tests/tails.c tests/runner.c harness/core/stats.c harness/core/alloc.c)
+	$(LINK)
 # The parallel pass on every backend, beside the model
 $(B)/parallel: $(call objs,tests/parallel.c tests/runner.c tests/ops.c tests/model.c $(HARNESS_LIB_SRC) $(IMPL_SRC))
 	$(LINK)
@@ -339,7 +345,8 @@ RUN_OUTPUT = $($(RUN)_OUTPUT)
 RUN_NAME = $(call path_name,$(RUN_OUTPUT))
 sweep_DERIVED = --derived $(call q,$(PLOTS)/$(PROFILE)=$(RUN_NAME)-plots/$(PROFILE)) \
 	$(if $(default_output),,--derived $(call q,$(REPORT)=$(RUN_NAME)-report.html))
-scenario_DERIVED = --derived $(call q,$(SC_FIGURE)=$(RUN_NAME)-plots/$(RUN_NAME).png)
+scenario_DERIVED = --derived $(call q,$(SC_FIGURE)=$(RUN_NAME)-plots/$(RUN_NAME).png) \
+	--derived $(call q,$(SC_TRACE)=$(RUN_NAME)-plots/$(RUN_NAME)-trace.png)
 RUN_DERIVED = --derived $(call q,$(call table_of,$(RUN_OUTPUT))=$(RUN_NAME)-table.md) \
 	--derived $(call q,$(call path_base,$(RUN_OUTPUT))-compare=$(RUN_NAME)-compare) $($(RUN)_DERIVED)
 sweep_FIGURES = plots PLOTS=$(call q,$(PLOTS))
@@ -407,6 +414,7 @@ plots: | deps-plots
 scenario-plots: | deps-plots
 	@test -n '$(SCENARIO)' || { echo "usage: make scenario-plots SCENARIO=file [SWEEP=KEY=A..B] [OUTPUT=x.csv]" >&2; exit 2; }
 	$(Q)scripts/scenario_plot.sh -o $(call q,$(SC_PLOTS)) $(call q,$(SC_OUTPUT))
+	$(Q)! test -f $(call q,$(SC_SAMPLES)) || scripts/scenario_trace.sh -o $(call q,$(SC_PLOTS)) $(call q,$(SC_SAMPLES))
 
 # make table reads CSV (default: the profile's in RESULTS_ROOT) and writes its table beside it,
 # renamed into place: a failed write (a full disk) leaves none.

@@ -209,6 +209,12 @@ answer() {
 		if (!(b in seenb)) { seenb[b] = 1; backends[++nbackends] = b }
 		member[g, ++nmember[g]] = b; med[g, b] = col("median_ns")
 		rb[g, b] = col("ratio_to_best"); rl[g, b] = col("ratio_ci_low"); rh[g, b] = col("ratio_ci_high"); vs[g, b] = col("vs_best")
+		if (ph == "frame" && ("p99_ns" in c)) {
+			tails = 1
+			for (k = 1; k <= 3; k++) { q = k == 1 ? "p95" : k == 2 ? "p99" : "max"; f = q == "max" ? "max_frame_ns" : q "_ns"
+				tv[g, b, q] = col(f); tl[g, b, q] = col(q "_ci_low_ns"); th[g, b, q] = col(q "_ci_high_ns") }
+			growth[g, b] = col("growth_frames"); growthpct[g, b] = col("growth_pct"); allocating[g, b] = col("alloc_frames")
+		}
 		next
 	}
 	END {
@@ -299,6 +305,72 @@ answer() {
 	}
 	function maxthreads(    i, m) { m = 1; for (i = 1; i <= nnames; i++) if (maxt[names[i]] > m) m = maxt[names[i]]; return m }
 
+	# a tail: its time and its interval across processes
+	function tail(g, x, q) { return tv[g, x, q] == "" ? "-" : ms(tv[g, x, q]) (tl[g, x, q] == "" ? "" : " [" t3ms(tl[g, x, q], tv[g, x, q]) ", " t3ms(th[g, x, q], tv[g, x, q]) "]") }
+	# a bound in the unit of the value it goes with
+	function t3ms(ns, ref) { ns += 0; ref += 0; return ref >= 1e6 ? t3(ns / 1e6) : ref >= 1e3 ? t3(ns / 1e3) : t3(ns) }
+	# The order of the backends of group g by key ("med" or a tail q), into list; their count.
+	function order_by(g, q, list,    k, n, m, t) {
+		m = 0
+		for (k = 1; k <= nmember[g]; k++) list[++m] = member[g, k]
+		for (k = 2; k <= m; k++) for (n = k; n > 1 && key_of(g, list[n], q) < key_of(g, list[n - 1], q); n--) { t = list[n]; list[n] = list[n - 1]; list[n - 1] = t }
+		return m
+	}
+	function key_of(g, x, q) { return q == "med" ? med[g, x] + 0 : tv[g, x, q] == "" ? 1e300 : tv[g, x, q] + 0 }
+	# The frame-time tails per point: every backend by median, its p95, p99 and maximum frame
+	# (per process, then the geometric mean and 95% t interval across processes: the CSV
+	# columns), its growth frames; then where the order by p99 is not the order by median, each
+	# pair that swaps, and whether their p99 intervals are apart (decided) or overlap.
+	function tails_answer(sweep,    i, p, g, m, k, x, j, bymed) {
+		if (format == "md") { print "### Frame-time tails"; print "" } else print "<h4>Frame-time tails</h4>"
+		para("A game is judged by its worst frames. Per backend, its median frame, then its 95th and 99th percentile and its " \
+			"longest frame: each taken per process, then their geometric mean and 95% t interval across processes. " \
+			"growth frames: those in which the storage asked for a block of 64 KiB or more (a rehash, a regrown column, a " \
+			"large new table), over every process; frames allocating: those in which it allocated at all (where its steady " \
+			"frames allocate nothing, a small new table shows there).")
+		table_start((sweep ? pointkey "|" : "") "backend|median|p95 [95%]|p99 [95%]|max [95%]|growth frames|frames allocating")
+		table_right(sweep ? "3 4 5 6 7 8" : "2 3 4 5 6 7")
+		for (i = 1; i <= npoints; i++) {
+			p = points[i]; g = p SUBSEP "frame"
+			if (!nmember[g]) continue
+			m = order_by(g, "med", bymed)
+			for (k = 1; k <= m; k++) {
+				x = bymed[k]; table_row(); j = 0
+				if (sweep) cell[nrow, ++j] = p
+				cell[nrow, ++j] = x
+				cell[nrow, ++j] = ms(med[g, x])
+				cell[nrow, ++j] = tail(g, x, "p95")
+				cell[nrow, ++j] = tail(g, x, "p99")
+				cell[nrow, ++j] = tail(g, x, "max")
+				cell[nrow, ++j] = growth[g, x] == "" ? "-" : growth[g, x] " (" growthpct[g, x] "%)"
+				cell[nrow, ++j] = allocating[g, x] == "" ? "-" : allocating[g, x]
+			}
+		}
+		table_print()
+		if (format == "md") print ""
+		for (i = 1; i <= npoints; i++) {
+			p = points[i]; g = p SUBSEP "frame"
+			if (!nmember[g]) continue
+			para((sweep ? "At " pointkey " = " p ": " : "") tail_order(g, "p99", "p99") " " tail_order(g, "max", "longest frame"))
+		}
+	}
+	# Whether the order of group g by tail q (named what) is its order by median; if not, every
+	# pair it swaps, decided where their intervals of q are apart.
+	function tail_order(g, q, what,    m, k, n, x, y, s, swaps, bymed, byq, rank) {
+		m = order_by(g, "med", bymed); order_by(g, q, byq)
+		for (k = 1; k <= m; k++) rank[byq[k]] = k
+		swaps = ""
+		for (k = 1; k <= m; k++) for (n = k + 1; n <= m; n++) {
+			x = bymed[k]; y = bymed[n]
+			if (rank[y] > rank[x]) continue
+			s = th[g, y, q] != "" && tl[g, x, q] != "" && th[g, y, q] + 0 < tl[g, x, q] + 0
+			swaps = swaps (swaps == "" ? "" : "; ") y " before " x " (" (s ? "decided: their intervals are apart" : "within the noise: their intervals overlap") ")"
+		}
+		s = ""; for (k = 1; k <= m; k++) s = s (k > 1 ? ", " : "") byq[k]
+		return swaps == "" ? "The order by " what " (" s ") is the order by median." : \
+			"The order by " what " is " s ", not the order by median: " swaps "."
+	}
+
 	function scenario_answer(    i, p, g, f, ph, j, sweep, phased) {
 		sweep = npoints > 1 || pointkey != ""
 		title("Which storage for this game")
@@ -326,6 +398,7 @@ answer() {
 		table_print()
 		if (format == "md") print ""
 		for (i = 1; i <= ncross; i++) para(crossover[i])
+		if (tails && format != "verdicts") tails_answer(sweep)
 		if ((brief && npoints > 1) || format == "verdicts") {
 			para("By phase, at every point: in " note ".")
 			return

@@ -4,7 +4,9 @@
 # mode 'bars': dir/bars.dat "participant,phase..." (medians, in `unit`), dir/frames.dat
 #   "x,frame median,ci low,ci high,label height,frame in plain units,cut (1: the bar is cut at the
 #   top),the frame against the fastest's in words"; nphases; ymax (the top of the y axis, in
-#   unit); ncut (how many bars are cut); fastest (the fastest backend).
+#   unit); ncut (how many bars are cut); fastest (the fastest backend); dir/tails.dat "x,p99,
+#   longest frame, where a longest frame above the figure is marked, its label" (in unit, NaN
+#   where none) and tails (how many rows have a p99).
 # mode 'sweep': dir/<participant>.dat "x,median,ci low,ci high,ratio,ratio low,ratio high" (ns);
 #   backends, styles (space-separated, in colour order); key (the swept key); percent (1: x is
 #   a percentage); geometric (1: log x); xmin, xmax, ymin, ymax; rmax (the largest ratio);
@@ -42,7 +44,15 @@ if (mode eq "bars") {
 			rotate by 90 right offset 0, -0.5 font ",9" textcolor rgb "#ffffff" notitle, \
 		dir . "/frames.dat" using 1:($7 > 0 ? ymax * 0.975 : NaN) with points pointtype 9 \
 			pointsize 1.6 linecolor rgb "#000000" \
-			title (ncut > 0 ? "bar cut at the top" : "")
+			title (ncut > 0 ? "bar cut at the top" : ""), \
+		dir . "/tails.dat" using ($1 + 0.38):2 with points pointtype 3 pointsize 1.3 linewidth 1.5 \
+			linecolor rgb "#b00000" title (tails > 0 ? "p99 frame (per process, geometric mean)" : ""), \
+		dir . "/tails.dat" using ($1 + 0.38):3 with points pointtype 8 pointsize 1.3 linewidth 1.5 \
+			linecolor rgb "#b00000" title (tails > 0 ? "longest frame (per process, geometric mean)" : ""), \
+		dir . "/tails.dat" using ($1 + 0.38):4 with points pointtype 9 pointsize 1.3 \
+			linecolor rgb "#b00000" notitle, \
+		dir . "/tails.dat" using ($1 + 0.38):4:5 with labels rotate by 90 right offset 1.2, -1 \
+			font ",8" textcolor rgb "#b00000" notitle
 	exit
 }
 

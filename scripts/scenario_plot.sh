@@ -9,7 +9,9 @@
 #
 # A lone scenario: a bar per participant (the backends, then the floor and the harness alone),
 # stacked by phase (the medians of each phase's times), with the frame's median and its 95%
-# interval marked on top, and each bar's frame written above it; a bar far above the others is
+# interval marked on top, its 99th-percentile and longest frame (the CSV's p99_ns and
+# max_frame_ns, when it has them) as two marks beside it, and each bar's frame written above it;
+# a bar far above the others is
 # cut at the top of the figure and says its value, so that the fast backends' phases stay
 # readable.
 # A sweep: two panels against the swept value (log scale when the sweep is geometric): ns per
@@ -131,6 +133,7 @@ if [ -z "$sweep_key" ]; then
 				if (!(b in frame)) names[++n] = b
 				frame[b] = $c["median_ns"]; lo[b] = $c["ci_low_ns"]; hi[b] = $c["ci_high_ns"]
 				ratio[b] = $c["ratio_to_best"]; vs[b] = $c["vs_best"]
+				p99[b] = ("p99_ns" in c) ? $c["p99_ns"] : ""; longest[b] = ("max_frame_ns" in c) ? $c["max_frame_ns"] : ""
 				if (vs[b] == "best") best = b
 				next
 			}
@@ -152,6 +155,7 @@ if [ -z "$sweep_key" ]; then
 				if (frame[b] > 5 * fastest) continue
 				t = hi[b] == "" ? frame[b] : hi[b]
 				if (stack[b] > t) t = stack[b]
+				if (p99[b] != "" && p99[b] + 0 > t) t = p99[b] + 0
 				if (t > top) top = t
 			}
 			unit = top >= 2e6 ? 1e6 : 1e3
@@ -178,6 +182,18 @@ if [ -z "$sweep_key" ]; then
 				printf "%d,%.6g,%.6g,%.6g,%.6g,%s,%d,%s\n", i - 1, frame[b] / unit, l / unit, h / unit, \
 					(cut ? ymax * 0.9 : at) / unit, label, cut, than > (dir "/frames.dat")
 			}
+			# tails.dat: x, the p99 and the longest frame (geometric means over processes), NaN
+			# where the CSV has none, the bar is cut or the point is off the figure; a longest
+			# frame off the figure (of a bar not cut): where its mark goes at the top, and its label
+			for (i = 1; i <= m; i++) {
+				b = order[i]; cut = frame[b] > 5 * fastest
+				over = longest[b] != "" && !cut && longest[b] > ymax
+				printf "%d,%s,%s,%s,%s\n", i - 1, (p99[b] == "" || cut || p99[b] > ymax) ? "NaN" : sprintf("%.6g", p99[b] / unit), \
+					(longest[b] == "" || cut || longest[b] > ymax) ? "NaN" : sprintf("%.6g", longest[b] / unit), \
+					over ? sprintf("%.6g", ymax * 0.97 / unit) : "NaN", over ? "longest " plain(longest[b]) : "" > (dir "/tails.dat")
+				ntails += p99[b] != ""
+			}
+			printf "%d\n", ntails > (dir "/ntails")
 			printf "%d\n", np > (dir "/nphases")
 			printf "%d\n", ncut > (dir "/ncut")
 			printf "%s\n", order[1] > (dir "/fastest")
@@ -185,6 +201,7 @@ if [ -z "$sweep_key" ]; then
 	unit=$(cat "$tmp/unit")
 	gp -e "scripts='$top/scripts'; mode='bars'; out='$(gp_quote "$out")'; dir='$tmp'; \
 		unit='$unit'; ymax=$(cat "$tmp/ymax"); nphases=$(cat "$tmp/nphases"); ncut=$(cat "$tmp/ncut"); \
+		tails=$(cat "$tmp/ntails"); \
 		fastest='$(cat "$tmp/fastest")'; \
 		name='$(gp_quote "$scenario_line")'; processes='$(gp_quote "$processes")'; \
 		source='$(gp_quote "$source")'" "$top/scripts/scenario.gp"

@@ -10,6 +10,8 @@
 #   valgrind build/conformance   the suite, reduced, under memcheck: no error, no leak
 #   build/scenario_file      scenario files: the shipped ones, good and bad files, overrides
 #   build/asan/scenario_file the same under AddressSanitizer and UndefinedBehaviorSanitizer
+#   build/tails              the frame-time tails (p95, p99, max across processes) and the
+#                            growth frames, on known data and scripted allocations
 #   build/scenario_engine    the scenario engine: shipped scenarios agree on every backend, the
 #                            floor and the harness; deferred despawns; determinism
 #   build/asan/scenario_engine  the same under AddressSanitizer and UndefinedBehaviorSanitizer
@@ -19,6 +21,8 @@
 #   tests/parallel.sh        a short parallel-iterate run of the harness under ThreadSanitizer
 #   tests/cli.sh             build/ecsbench's and make's command lines: bad input, a good run,
 #                            SIGINT, previous results kept, one run at a time, a full disk
+#   tests/tails.sh           the frame-time tails and growth frames of real scenario runs, the
+#                            answer's tails, the trace, create-unreserved's blocks and figure
 #   tests/figures.sh         the figure and table scripts on synthetic files (gnuplot, no valgrind)
 #   tests/report.sh          make compare's figures and make report's page, on small real runs
 #   tests/stats.sh           the statistics: the paired best never beaten, noisy, the A/A test
@@ -77,6 +81,7 @@ suite "conformance (valgrind memcheck)" valgrind -q --error-exitcode=99 --leak-c
 suite "scenario files" build/scenario_file
 suite "scenario files (ASan+UBSan)" env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 build/asan/scenario_file
+suite "frame-time tails and growth" build/tails
 suite "scenario engine" build/scenario_engine
 suite "scenario engine (ASan+UBSan)" env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 build/asan/scenario_engine
@@ -85,6 +90,7 @@ suite "parallel pass (ThreadSanitizer)" env TSAN_OPTIONS=halt_on_error=1:exitcod
 suite "parallel-iterate (ThreadSanitizer)" tests/parallel.sh
 suite cli tests/cli.sh
 suite "scenario command line" tests/scenario_cli.sh
+suite "tails and growth, end to end" tests/tails.sh
 suite figures tests/figures.sh
 suite report tests/report.sh
 suite stats tests/stats.sh

@@ -119,6 +119,13 @@ static void grew(struct counting_alloc *c, size_t size)
 		c->peak_bytes = c->live_bytes;
 }
 
+/* A block of `size` asked for where one of `old_size` was (0: a malloc). */
+static inline void asked(struct counting_alloc *c, size_t old_size, size_t size)
+{
+	if (size > old_size && size > c->largest)
+		c->largest = size;
+}
+
 static void shrank(struct counting_alloc *c, size_t size)
 {
 	if (size > c->live_bytes) {
@@ -137,6 +144,7 @@ static void *counting_malloc(void *ctx, size_t size)
 	void *p = malloc(size ? size : 1);
 	if (p) {
 		grew(c, size);
+		asked(c, 0, size);
 		block_insert(c, p, size);
 	}
 	return p;
@@ -172,6 +180,7 @@ static void *counting_realloc(void *ctx, void *ptr, size_t old_size, size_t new_
 	} else {
 		grew(c, new_size);
 	}
+	asked(c, old_address ? old_size : 0, new_size);
 	block_insert(c, p, new_size);
 	return p;
 }
@@ -208,8 +217,10 @@ struct ecs_allocator counting_alloc_init(struct counting_alloc *c)
 static void *bench_malloc(void *ctx, size_t size)
 {
 	void *p = malloc(size ? size : 1);
-	if (__builtin_expect(p != NULL, 1))
+	if (__builtin_expect(p != NULL, 1)) {
 		grew(ctx, size);
+		asked(ctx, 0, size);
+	}
 	return p;
 }
 
@@ -227,6 +238,7 @@ static void *bench_realloc(void *ctx, void *ptr, size_t old_size, size_t new_siz
 		c->live_bytes -= old_size;
 		grew(c, new_size);
 	}
+	asked(c, old_address ? old_size : 0, new_size);
 	return p;
 }
 
@@ -249,6 +261,11 @@ struct ecs_allocator counting_alloc_bench(struct counting_alloc *c)
 		.free = bench_free,
 		.ctx = c,
 	};
+}
+
+void counting_alloc_largest_reset(struct counting_alloc *c)
+{
+	c->largest = 0;
 }
 
 void counting_alloc_reset_peak(struct counting_alloc *c)

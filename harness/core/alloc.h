@@ -24,6 +24,10 @@ struct counting_alloc {
 	uint64_t fail_at;  /* 0: never fail; n: fail the n-th allocation call from now */
 	uint64_t failures; /* calls failed on purpose */
 	int64_t size_errors; /* frees or reallocs whose size disagreed with the block's */
+	/* The largest block asked for since counting_alloc_largest_reset: a malloc's size, or a
+	 * realloc's new size when it grows the block (a shrink is no growth). What a scenario
+	 * frame's growth events are read from (docs/scenarios.md, "Frame-time tails"). */
+	uint64_t largest;
 	/* Optional (the tests): every live block and its size, so that a free or realloc of a
 	 * block with another size than it was allocated with, or of no block at all, is counted
 	 * in size_errors. Set by counting_alloc_track; freed by counting_alloc_release. */
@@ -48,6 +52,9 @@ struct ecs_allocator counting_alloc_init(struct counting_alloc *c);
  * tracking, no size checks. The harness's allocator, so that counting costs a timed region as
  * little as it can. */
 struct ecs_allocator counting_alloc_bench(struct counting_alloc *c);
+
+/* Forgets the largest block so far (at the start of a frame). */
+void counting_alloc_largest_reset(struct counting_alloc *c);
 
 /* Starts a new peak measurement from the current live bytes. */
 void counting_alloc_reset_peak(struct counting_alloc *c);

@@ -146,6 +146,9 @@ struct workload {
 	/* After a timed sample: its extra figures (a scenario frame's phase times), `count` of
 	 * them; NULL: none. */
 	const double *(*figures)(struct run *run, uint32_t *count);
+	/* How many figures `figures` gives for a sweep's row (0: none); a scenario's plan sets its
+	 * own from the scenario. */
+	uint32_t figure_count;
 };
 
 /* What one sample's timed region took, and (with trace) what the process met during it. */

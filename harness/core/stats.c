@@ -24,6 +24,26 @@ double stats_median(double *v, uint32_t n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+double stats_quantile(double *v, uint32_t n, double q)
+{
+	if (n == 0 || !(q >= 0 && q <= 1))
+		return NAN;
+	qsort(v, n, sizeof *v, compare_double);
+	double h = (double)(n - 1) * q;
+	uint32_t lo = (uint32_t)floor(h);
+	if (lo >= n - 1)
+		return v[n - 1];
+	return v[lo] + (h - lo) * (v[lo + 1] - v[lo]);
+}
+
+uint64_t stats_count_at_least(const double *v, size_t n, double threshold)
+{
+	uint64_t count = 0;
+	for (size_t i = 0; i < n; i++)
+		count += v[i] >= threshold; /* false for NaN */
+	return count;
+}
+
 /* The regularised incomplete beta function I_x(a, b), by its continued fraction (Lentz's
  * method, as in Numerical Recipes' betacf): what Student's t distribution function needs. */
 static double beta_fraction(double a, double b, double x)
@@ -437,4 +457,43 @@ done:
 	free(per);
 	free(means);
 	return ok;
+}
+
+void stats_tail(const double *samples, uint32_t processes, uint32_t reps, double q,
+                struct stats_tail *out)
+{
+	memset(out, 0, sizeof *out);
+	out->value = out->ci_low = out->ci_high = NAN;
+	double *scratch = malloc((reps ? reps : 1) * sizeof *scratch);
+	double *logs = malloc((processes ? processes : 1) * sizeof *logs);
+	if (!scratch || !logs) {
+		free(scratch);
+		free(logs);
+		return;
+	}
+	uint32_t units = 0;
+	for (uint32_t p = 0; p < processes; p++) {
+		uint32_t m = 0;
+		for (uint32_t r = 0; r < reps; r++) {
+			double x = samples[(size_t)p * reps + r];
+			if (x > 0) /* false for NaN */
+				scratch[m++] = x;
+		}
+		double v = stats_quantile(scratch, m, q);
+		if (v > 0)
+			logs[units++] = log(v);
+	}
+	out->units = units;
+	if (units) {
+		double mean = mean_of(logs, units);
+		out->value = exp(mean);
+		if (units >= 2) {
+			double half = stats_t975(units - 1) * sd_of(logs, units) / sqrt(units);
+			out->has_interval = true;
+			out->ci_low = exp(mean - half);
+			out->ci_high = exp(mean + half);
+		}
+	}
+	free(scratch);
+	free(logs);
 }

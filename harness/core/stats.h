@@ -18,6 +18,7 @@
 #define ECSB_STATS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* A row is noisy when this run cannot place it against the best of its group: its ratio to the
@@ -102,5 +103,30 @@ double stats_t_quantile(double p, double df);
 double stats_t975(double df);
 
 double stats_median(double *v, uint32_t n); /* sorts v */
+
+/* The q-quantile (q in [0, 1]) of v's n values by linear interpolation between order
+ * statistics (Hyndman and Fan's type 7, R's and numpy's default): x(1 + (n-1)q), so q = 1 is
+ * the maximum and q = 0.5 the median. Sorts v; NaN if n = 0 or q is outside [0, 1]. */
+double stats_quantile(double *v, uint32_t n, double q);
+
+/*
+ * A tail of a row's samples (frame times): per process, the q-quantile of its rounds (q = 0.95,
+ * 0.99; 1 for the maximum); then across processes the same estimator as a row's centre: the
+ * geometric mean of the processes' values and Student's t 95% interval of their logs. A process
+ * is one unit whatever its rounds (a single process gives a value and no interval: its rounds
+ * are not independent draws of its tail). Samples that are NaN or <= 0 are left out.
+ */
+struct stats_tail {
+	uint32_t units;      /* processes with at least one sample */
+	double value;        /* exp(mean of log per-process quantiles); NaN without units */
+	bool has_interval;   /* at least two units */
+	double ci_low, ci_high;
+};
+void stats_tail(const double *samples, uint32_t processes, uint32_t reps, double q,
+                struct stats_tail *out);
+
+/* How many of n values are at least `threshold` (NaN never is): a run's growth frames, from
+ * each frame's largest allocation (docs/scenarios.md, "Frame-time tails"). */
+uint64_t stats_count_at_least(const double *v, size_t n, double threshold);
 
 #endif

@@ -82,11 +82,19 @@ enum { SCENARIO_PHASE_SPAWN = 0 };
 uint32_t scenario_engine_phase_count(const struct scenario *sc);
 /* "spawn", "system:move", "despawn", "add", "remove", "lookup" */
 void scenario_engine_phase_name(const struct scenario *sc, uint32_t phase, char *buf, size_t len);
-/* Figures a frame leaves: its phase times (ns), then the storage's allocation calls in it. */
+/* Figures a frame leaves: its phase times (ns), then the storage's allocation calls in it,
+ * then the largest block the storage asked for in it (bytes; 0 if none): a frame whose largest
+ * block is at least SCENARIO_GROWTH_BYTES is a growth frame (a rehash, a regrown column, a new
+ * table: docs/scenarios.md, "Frame-time tails"). */
 static inline uint32_t scenario_figure_count(const struct scenario *sc)
 {
-	return scenario_engine_phase_count(sc) + 1;
+	return scenario_engine_phase_count(sc) + 2;
 }
+/* 64 KiB: 16 pages. Far above any one entity's block (an index node of hash or tree is tens of
+ * bytes, a sparse page 16 KiB), below the smallest column or hash table that regrows past a few
+ * thousand entities (16,384 x 4 bytes); and half glibc's initial mmap threshold (128 KiB), above
+ * which a block is mapped fresh and its pages faulted in on first touch. */
+#define SCENARIO_GROWTH_BYTES 65536.0
 
 /* What the engine needs beyond what the file layer checks (at most 64 types that come and go;
  * serial numbers within 32 bits over warmup + frames + 1). 0, or -1 with a message. */

@@ -729,6 +729,7 @@ static int frame_run(struct scenario_engine *e)
 	for (uint32_t p = 0; p <= e->phases; p++)
 		e->figures[p] = 0;
 	uint64_t allocations = e->counter.allocations;
+	counting_alloc_largest_reset(&e->counter);
 	uint64_t t = engine_now(e);
 
 	/* the kinds' spawns, mixed (kind_list_make) */
@@ -774,6 +775,7 @@ static int frame_run(struct scenario_engine *e)
 		return -1;
 	lap(e, phase_lookup(sc), &t);
 	e->figures[e->phases] = (double)(e->counter.allocations - allocations);
+	e->figures[e->phases + 1] = (double)e->counter.largest;
 	e->frame++;
 	return 0;
 }

@@ -481,8 +481,9 @@ static double allocations_per_frame(const struct collection *c, const struct gro
 {
 	size_t n = (size_t)c->o->processes * c->o->reps, frames = 0;
 	double sum = 0;
+	uint32_t at = scenario_engine_phase_count(g->point); /* the allocations' figure */
 	for (size_t i = 0; d->figures && i < n; i++) {
-		double v = d->figures[i * g->figures + g->figures - 1];
+		double v = d->figures[i * g->figures + at];
 		if (!isnan(v)) {
 			sum += v;
 			frames++;
@@ -632,7 +633,47 @@ static const char *const columns =
 	"scenario,sweep_key,sweep_value,sweep_x,backend,phase,frames,processes,median_ns,ci_low_ns,"
 	"ci_high_ns,noisy,process_spread_pct,mad_pct,min_ns,max_ns,share_of_frame,ratio_to_best,"
 	"ratio_ci_low,ratio_ci_high,vs_best,peak_bytes,live_bytes,allocations_per_frame,"
-	"entities_start,checksum\n";
+	"entities_start,checksum,p95_ns,p95_ci_low_ns,p95_ci_high_ns,p99_ns,p99_ci_low_ns,"
+	"p99_ci_high_ns,max_frame_ns,max_ci_low_ns,max_ci_high_ns,growth_frames,growth_pct,"
+	"alloc_frames\n";
+
+/*
+ * A row's tails (stats_tail: per process the 95th and 99th percentiles and the maximum of its
+ * frames, then their geometric mean and t interval across processes) and, on the frame's row of
+ * a backend, its growth frames (those whose largest allocation is at least
+ * SCENARIO_GROWTH_BYTES) over every process, their share of its frames, and its frames with any
+ * allocation at all (a storage that allocates nothing in a steady frame shows a small new table
+ * there, below the threshold). Ends the line.
+ */
+static void write_tails(FILE *f, const struct collection *c, const struct group *g,
+                        const struct row_data *d, const double *v, bool frame_row)
+{
+	const struct options *o = c->o;
+	static const double q[3] = {0.95, 0.99, 1.0};
+	for (int i = 0; i < 3; i++) {
+		struct stats_tail t;
+		char a[32], lo[32], hi[32];
+		stats_tail(v, o->processes, o->reps, q[i], &t);
+		fprintf(f, ",%s,%s,%s", report_figure(a, sizeof a, t.units > 0, "%.1f", t.value),
+		        report_figure(lo, sizeof lo, t.has_interval, "%.1f", t.ci_low),
+		        report_figure(hi, sizeof hi, t.has_interval, "%.1f", t.ci_high));
+	}
+	uint32_t at = scenario_engine_phase_count(g->point); /* allocations, then the largest */
+	size_t n = (size_t)o->processes * o->reps, frames = 0;
+	uint64_t growth = 0, allocating = 0;
+	for (size_t i = 0; frame_row && d->figures && i < n; i++)
+		if (!isnan(d->samples[i])) {
+			frames++;
+			allocating += stats_count_at_least(&d->figures[i * g->figures + at], 1, 1);
+			growth += stats_count_at_least(&d->figures[i * g->figures + at + 1], 1,
+			                               SCENARIO_GROWTH_BYTES);
+		}
+	if (frames)
+		fprintf(f, ",%" PRIu64 ",%.3f,%" PRIu64 "\n", growth,
+		        100.0 * (double)growth / (double)frames, allocating);
+	else
+		fputs(",,,\n", f);
+}
 
 /* The rows of one point: per participant, the frame then each phase; each phase a row group of
  * its own (stats_group), the backends competing for its best. The number of rows, or -1. */
@@ -694,7 +735,7 @@ static int write_group(FILE *f, const struct collection *c, uint32_t gi)
 			snprintf(checksum, sizeof checksum, "%016" PRIx64, d->result.checksum);
 			fprintf(f,
 			        "%s,%s,%s,%s,%s,%s,%u,%u,%.1f,%s,%s,%d,%s,%.2f,%.1f,%.1f,%s,%s,%s,%s,%s,"
-			        "%" PRIu64 ",%" PRIu64 ",%s,%" PRIu64 ",%s\n",
+			        "%" PRIu64 ",%" PRIu64 ",%s,%" PRIu64 ",%s",
 			        run->name, run->sweep_key ? run->sweep_key : "", run->values[gi], x_text,
 			        plan_participant_name(o, g, p), phase, o->reps, s->processes, s->centre,
 			        report_figure(lo, sizeof lo, s->has_interval, "%.1f", s->ci_low),
@@ -711,6 +752,7 @@ static int write_group(FILE *f, const struct collection *c, uint32_t gi)
 			        d->result.peak_bytes, d->result.live_bytes,
 			        report_figure(alloc, sizeof alloc, true, "%.3f", allocations),
 			        ((const struct scenario *)g->point)->entities_start, harness ? "" : checksum);
+			write_tails(f, c, g, d, cl->samples, ph == 0 && plan_participant(o, g, p) != NULL);
 			written++;
 		}
 	}
@@ -731,7 +773,7 @@ static void write_samples(FILE *f, const struct collection *c)
 		scenario_engine_phase_name(sc, ph, name, sizeof name);
 		fprintf(f, ",%s", name);
 	}
-	fputs(",allocations\n", f);
+	fputs(",allocations,largest_alloc_bytes\n", f);
 	for (uint32_t gi = 0; gi < c->plan->count; gi++) {
 		const struct group *g = &c->plan->groups[gi];
 		for (uint32_t p = 0; p < g->participants; p++) {

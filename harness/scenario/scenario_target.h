@@ -272,7 +272,7 @@ struct scenario_engine {
 	struct parallel_pool *pool;
 	struct thread_sum *thread_sums; /* one per thread of the pool */
 	uint32_t phases;
-	double figures[SCENARIO_MAX_SYSTEMS + 6];
+	double figures[SCENARIO_MAX_SYSTEMS + 7]; /* phases, allocations, largest block */
 };
 
 /*

@@ -95,6 +95,10 @@ void history_spawn_plan_free(struct spawn_plan *p);
 /* Creates the plan's n entities (timed: nothing here decides or makes a value). */
 int history_spawn_planned(struct world *w, const struct spawn_plan *p, ecs_entity *handles,
                           struct bench_result *r);
+/* The same for entities [first, first + count) of the plan alone (their lists, their values),
+ * their handles into handles[first..): create-unreserved's blocks (growth.c). */
+int history_spawn_planned_range(struct world *w, const struct spawn_plan *p, uint32_t first,
+                                uint32_t count, ecs_entity *handles, struct bench_result *r);
 /* Destroys them in the plan's order (timed). */
 int history_despawn_planned(struct world *w, const struct spawn_plan *p, const ecs_entity *handles,
                             struct bench_result *r);

@@ -148,16 +148,45 @@ static void write_row(FILE *f, const struct options *o, const struct group *g, u
 	        report_figure(reuse, sizeof reuse, r->reuse > 0, "%.3f", r->reuse), r->checksum);
 }
 
+/*
+ * A sample's blocks (create-unreserved, growth.c: figures = GROWTH_BLOCKS times, then as many
+ * largest allocations): block_ns_per_entity, the blocks' ns per entity joined by ';', and
+ * growth_blocks, the 1-based numbers of the blocks whose largest allocation was at least
+ * GROWTH_BYTES, joined by ';'. Both empty for a row without figures.
+ */
+#define GROWTH_BYTES 65536.0
+static void write_blocks(FILE *f, const struct group *g, const struct row_data *d, size_t i)
+{
+	const double *x = d->figures ? &d->figures[i * g->figures] : NULL;
+	if (x && isnan(x[0])) /* a participant without them (the floor) */
+		x = NULL;
+	uint32_t blocks = g->figures / 2;
+	fputc(',', f);
+	for (uint32_t k = 0; x && k < blocks; k++)
+		fprintf(f, "%s%.1f", k ? ";" : "", x[k]);
+	fputc(',', f);
+	const char *sep = "";
+	for (uint32_t k = 0; x && k < blocks; k++)
+		if (x[blocks + k] >= GROWTH_BYTES) {
+			fprintf(f, "%s%u", sep, k + 1);
+			sep = ";";
+		}
+	fputc('\n', f);
+}
+
 static void write_samples(FILE *f, const struct options *o, const struct group *g, uint32_t p,
                           const struct row_data *d)
 {
 	for (uint32_t q = 0; q < o->processes; q++)
 		for (uint32_t r = 0; r < o->reps; r++) {
-			double ns = d->samples[(size_t)q * o->reps + r];
-			if (!isnan(ns))
-				fprintf(f, "%s,%s,%s,%s,%u,%u,%u,%u,%u,%.1f\n", plan_participant_name(o, g, p),
-				        o->profile->name, g->workload->name, history_name(g->history), g->n,
-				        g->k, g->threads, q + 1, r + 1, ns);
+			size_t i = (size_t)q * o->reps + r;
+			double ns = d->samples[i];
+			if (isnan(ns))
+				continue;
+			fprintf(f, "%s,%s,%s,%s,%u,%u,%u,%u,%u,%.1f", plan_participant_name(o, g, p),
+			        o->profile->name, g->workload->name, history_name(g->history), g->n, g->k,
+			        g->threads, q + 1, r + 1, ns);
+			write_blocks(f, g, d, i);
 		}
 }
 
@@ -260,7 +289,7 @@ int sweep_report_write(const struct collection *c, FILE *csv, FILE *samples, FIL
 	if (samples) {
 		write_header(samples, c, true);
 		fputs("backend,profile,workload,history,entities,components,threads,process,round,"
-		      "ns_per_run\n",
+		      "ns_per_run,block_ns_per_entity,growth_blocks\n",
 		      samples);
 	}
 	uint32_t most = plan->max_participants ? plan->max_participants : 1;

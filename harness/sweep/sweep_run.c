@@ -193,6 +193,7 @@ static int sweep_plan_make(const struct options *o, struct plan *p)
 						g->threads = w->threaded ? o->threads[ti] : 1;
 						g->floor = with_floor(o, w);
 						g->max_inner = w->max_inner;
+						g->figures = w->figure_count;
 						g->participants = (uint32_t)o->backend_count + g->floor;
 						/* a floor that cannot share its arrays keeps the group apart */
 						g->shares = !g->floor || w->floor->build ? w->shares : NULL;

@@ -565,6 +565,7 @@ static const struct workload workload_fragmented = {
 
 const struct workload *const workloads[] = {
 	&workload_create,
+	&workload_create_unreserved,
 	&workload_iterate,
 	&workload_parallel_iterate,
 	&workload_churn,

@@ -164,6 +164,10 @@ extern const struct workload workload_empty_pass, workload_systems_64;
 /* iterate's pass split over threads (parallel.c). */
 extern const struct workload workload_parallel_iterate;
 
+/* create without reserve, timed in blocks (growth.c): GROWTH_BLOCKS blocks of about N / 64. */
+#define GROWTH_BLOCKS 64u
+extern const struct workload workload_create_unreserved;
+
 /* Varkor's workloads (varkor.c). */
 extern const struct workload workload_varkor_create, workload_varkor_add,
 	workload_varkor_add_write_delete, workload_varkor_distributed, workload_varkor_relationship,
