@@ -172,11 +172,14 @@ uint32_t history_spawn_plan_kind(const struct spawn_plan *p, uint32_t i)
  * entity's list taking its values from them in its own order (one load a value more); the
  * method looked up once, nothing made or decided.
  */
-int history_spawn_planned(struct world *w, const struct spawn_plan *p, ecs_entity *handles,
-                          struct bench_result *r)
+/* Entities [first, first + count) of a plan of several lists: a pointer per type of S moved on
+ * by one value an entity, and each entity's list taking its values from them in its own order
+ * (one load a value more); the method looked up once, nothing made or decided. Inlined into
+ * each caller, so that create's loop (first = 0) is the one it was. */
+static inline __attribute__((always_inline)) int
+spawn_lists(struct world *w, const struct spawn_plan *p, uint32_t first, uint32_t count,
+            ecs_entity *handles, struct bench_result *r)
 {
-	if (!p->list)
-		return world_spawn(w, p->n, p->types[0], p->count[0], p->values, handles, r);
 	const struct ecs_ops *ops = w->ops;
 	int (*create_with)(ecs_storage *, const uint32_t *, uint32_t, const void *const *,
 	                   ecs_entity *) = ops->entity_create_with;
@@ -185,44 +188,12 @@ int history_spawn_planned(struct world *w, const struct spawn_plan *p, ecs_entit
 	const unsigned char *at[COMP_MAX_K + 1];
 	size_t size[COMP_MAX_K];
 	for (uint32_t t = 0; t < p->k; t++) {
-		at[t] = p->values->data[p->set[t]];
-		size[t] = p->values->size[p->set[t]];
-	}
-	at[p->k] = history_extra_value;
-	for (uint32_t i = 0; i < p->n; i++) {
-		uint32_t l = list[i], count = p->count[l];
-		const void *values[HISTORY_MAX_TYPES];
-		for (uint32_t j = 0; j < count; j++)
-			values[j] = at[p->slot[l][j]];
-		int rc = create_with ? create_with(s, p->types[l], count, values, &handles[i])
-		                     : ecs_entity_create_with_fallback(ops, s, p->types[l], count, values,
-		                                                       &handles[i]);
-		if (rc != ECS_OK)
-			return bench_fail(r, "creating entity %u returned %s", i, ecs_status_name(rc));
-		for (uint32_t t = 0; t < p->k; t++) {
-			at[t] += size[t];
-			__asm__("" : : : "memory"); /* a loop of one or two adds, not vectorised */
-		}
-	}
-	return 0;
-}
-
-int history_spawn_planned_range(struct world *w, const struct spawn_plan *p, uint32_t first,
-                                uint32_t count, ecs_entity *handles, struct bench_result *r)
-{
-	const struct ecs_ops *ops = w->ops;
-	int (*create_with)(ecs_storage *, const uint32_t *, uint32_t, const void *const *,
-	                   ecs_entity *) = ops->entity_create_with;
-	ecs_storage *s = w->s;
-	const unsigned char *at[COMP_MAX_K + 1];
-	size_t size[COMP_MAX_K];
-	for (uint32_t t = 0; t < p->k; t++) {
 		size[t] = p->values->size[p->set[t]];
 		at[t] = p->values->data[p->set[t]] + (size_t)first * size[t];
 	}
 	at[p->k] = history_extra_value;
 	for (uint32_t i = first; i < first + count; i++) {
-		uint32_t l = p->list ? p->list[i] : 0, n = p->count[l];
+		uint32_t l = list[i], n = p->count[l];
 		const void *values[HISTORY_MAX_TYPES];
 		for (uint32_t j = 0; j < n; j++)
 			values[j] = at[p->slot[l][j]];
@@ -237,6 +208,29 @@ int history_spawn_planned_range(struct world *w, const struct spawn_plan *p, uin
 		}
 	}
 	return 0;
+}
+
+/* One kind, in order: world.c's spawn (value pointers one addition from the last entity's);
+ * several lists: spawn_lists. */
+int history_spawn_planned(struct world *w, const struct spawn_plan *p, ecs_entity *handles,
+                          struct bench_result *r)
+{
+	if (!p->list)
+		return world_spawn(w, p->n, p->types[0], p->count[0], p->values, handles, r);
+	return spawn_lists(w, p, 0, p->n, handles, r);
+}
+
+int history_spawn_planned_range(struct world *w, const struct spawn_plan *p, uint32_t first,
+                                uint32_t count, ecs_entity *handles, struct bench_result *r)
+{
+	if (p->list)
+		return spawn_lists(w, p, first, count, handles, r);
+	struct values from = *p->values; /* the plan's values from entity `first` on */
+	for (uint32_t t = 0; t < VALUE_TYPES; t++)
+		if (from.data[t])
+			from.data[t] += (size_t)first * from.size[t];
+	from.n -= first;
+	return world_spawn(w, count, p->types[0], p->count[0], &from, handles + first, r);
 }
 
 /* In a random order the handles are read at random: each is asked for a few entities ahead,
