@@ -14,16 +14,7 @@
 #include <unistd.h>
 
 #include "gbench.h"
-
-#ifndef ECSB_COMMIT
-#define ECSB_COMMIT "unknown"
-#endif
-#ifndef ECSB_CFLAGS
-#define ECSB_CFLAGS "unknown"
-#endif
-#ifndef ECSB_MARCH
-#define ECSB_MARCH "unknown"
-#endif
+#include "report.h"
 
 /* The length of the valid UTF-8 sequence at s (1 to 4), or 0 if it is not one. */
 static int utf8_length(const unsigned char *s)
@@ -189,10 +180,10 @@ void gbench_begin(FILE *f, const struct collection *c)
 	}
 	key_string(f, "library_build_type", "release");
 	fputs("    \"json_schema_version\": 1,\n", f);
-	key_string(f, "ecsbench_commit", ECSB_COMMIT);
+	key_string(f, "ecsbench_commit", report_commit());
 	key_string(f, "ecsbench_compiler", "gcc " __VERSION__);
-	key_string(f, "ecsbench_cflags", ECSB_CFLAGS);
-	key_string(f, "ecsbench_march_native", ECSB_MARCH);
+	key_string(f, "ecsbench_cflags", report_cflags());
+	key_string(f, "ecsbench_march_native", report_march());
 	key_string(f, "ecsbench_clock",
 	           o->wall_clock ? "real_time and cpu_time are both the wall clock (--clock wall)"
 	                         : "real_time and cpu_time are both the measuring thread's CPU time "

@@ -25,6 +25,10 @@
 #define ECSB_MARCH "unknown"
 #endif
 
+const char *report_commit(void) { return ECSB_COMMIT; }
+const char *report_cflags(void) { return ECSB_CFLAGS; }
+const char *report_march(void) { return ECSB_MARCH; }
+
 static void cpu_model(char *buf, size_t len)
 {
 	snprintf(buf, len, "unknown");

@@ -13,6 +13,13 @@
 
 #include "collection.h"
 
+/* What the build recorded (the Makefile's -D flags, given to the files that name them: this
+ * one alone, so that a new commit rebuilds it alone): the commit, the flags, what -march=native
+ * resolved to; "unknown" where none was given. */
+const char *report_commit(void);
+const char *report_cflags(void);
+const char *report_march(void);
+
 /* The lines every CSV of a run starts with: commit, date, CPU and pinning, compiler and flags,
  * malloc mode, clock, and what the machine was doing (machine.h; with samples, the samples
  * file's: a line per process too). */
