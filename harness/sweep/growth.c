@@ -97,9 +97,8 @@ static const double *unreserved_figures(struct run *run, uint32_t *count)
 
 const struct workload workload_create_unreserved = {
 	.name = "create-unreserved",
-	.timed = "create N entities with their k components (and their kind's own), into an empty "
-	         "storage told nothing of them (no reserve), in 64 blocks with the clock read "
-	         "between them",
+	.timed = "create's N entities into an empty storage told nothing of them (no reserve), "
+	         "in 64 blocks, the clock read between them",
 	.history = WORKLOAD_SPAWNS,
 	.figure_count = 2 * GROWTH_BLOCKS,
 	.setup = unreserved_setup,
