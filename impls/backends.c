@@ -3,6 +3,7 @@
  * of the interface that every backend shares. To add a backend: one file in impls/ that exports
  * a `const struct ecs_ops ecs_backend_<name>`, and one line in each list below.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "ecs.h"
@@ -123,7 +124,8 @@ int ecs_config_check(const struct ecs_config *cfg)
 	    cfg->system_count > ECS_MAX_SYSTEMS)
 		return ECS_ERR_INVALID;
 	for (uint32_t t = 0; t < cfg->component_count; t++)
-		if (cfg->component_sizes[t] == 0 || cfg->component_sizes[t] > ECS_MAX_COMPONENT_SIZE)
+		if (cfg->component_sizes[t] == 0 || cfg->component_sizes[t] > ECS_MAX_COMPONENT_SIZE ||
+		    (cfg->component_storage && cfg->component_storage[t] > ECS_STORAGE_SPARSE))
 			return ECS_ERR_INVALID;
 	return ECS_OK;
 }
@@ -195,4 +197,103 @@ int ecs_entity_create_with_fallback(const struct ecs_ops *ops, ecs_storage *s,
 	}
 	*out = e;
 	return ECS_OK;
+}
+
+/* --- the batches' fallbacks (ecs.h) --------------------------------------------------- */
+
+static int entity_compare(const void *a, const void *b)
+{
+	ecs_entity x = *(const ecs_entity *)a, y = *(const ecs_entity *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The checks every batch on a list of entities makes before it changes anything: ECS_ERR_INVALID
+ * (a repeated handle), ECS_ERR_DEAD_ENTITY, then whatever component_has says (ECS_ERR_BAD_COMPONENT
+ * for a type out of range), then ECS_ERR_HAS_COMPONENT (want_has false) or ECS_ERR_NO_COMPONENT. */
+static int batch_check(const struct ecs_ops *ops, ecs_storage *s, const ecs_entity *entities,
+                       uint32_t count, uint32_t type, bool want_has)
+{
+	if (count == 0)
+		return ECS_OK;
+	ecs_entity *sorted = malloc((size_t)count * sizeof *sorted);
+	if (!sorted)
+		return ECS_ERR_NO_MEMORY;
+	memcpy(sorted, entities, (size_t)count * sizeof *sorted);
+	qsort(sorted, count, sizeof *sorted, entity_compare);
+	bool repeat = false;
+	for (uint32_t j = 1; j < count && !repeat; j++)
+		repeat = sorted[j] == sorted[j - 1];
+	free(sorted);
+	if (repeat)
+		return ECS_ERR_INVALID;
+	for (uint32_t j = 0; j < count; j++)
+		if (!ops->entity_alive(s, entities[j]))
+			return ECS_ERR_DEAD_ENTITY;
+	int wrong = ECS_OK;
+	for (uint32_t j = 0; j < count; j++) {
+		int has = ops->component_has(s, entities[j], type);
+		if (has < 0)
+			return has;
+		if ((has == 1) != want_has)
+			wrong = want_has ? ECS_ERR_NO_COMPONENT : ECS_ERR_HAS_COMPONENT;
+	}
+	return wrong;
+}
+
+int ecs_entity_create_batch_fallback(const struct ecs_ops *ops, ecs_storage *s,
+                                     const uint32_t *types, uint32_t type_count,
+                                     const struct ecs_values *values, uint32_t count,
+                                     ecs_entity *out)
+{
+	if (!s || (count && !out) || type_count > ECS_CREATE_MAX_COMPONENTS ||
+	    (type_count && (!types || !values)))
+		return ECS_ERR_INVALID;
+	for (uint32_t i = 0; i < type_count; i++) {
+		if (!values[i].data)
+			return ECS_ERR_INVALID;
+		for (uint32_t j = 0; j < i; j++)
+			if (types[j] == types[i])
+				return ECS_ERR_INVALID;
+	}
+	const void *value[ECS_CREATE_MAX_COMPONENTS];
+	for (uint32_t j = 0; j < count; j++) {
+		for (uint32_t i = 0; i < type_count; i++)
+			value[i] = (const unsigned char *)values[i].data + (size_t)j * values[i].stride;
+		int rc = ecs_entity_create_with(ops, s, types, type_count, value, &out[j]);
+		if (rc != ECS_OK) {
+			while (j-- > 0)
+				ops->entity_destroy(s, out[j]);
+			return rc;
+		}
+	}
+	return ECS_OK;
+}
+
+int ecs_component_add_batch_fallback(const struct ecs_ops *ops, ecs_storage *s,
+                                     const ecs_entity *entities, uint32_t count, uint32_t type,
+                                     const struct ecs_values *values)
+{
+	if (!s || (count && (!entities || !values || !values->data)))
+		return ECS_ERR_INVALID;
+	int rc = batch_check(ops, s, entities, count, type, false);
+	for (uint32_t j = 0; j < count && rc == ECS_OK; j++) {
+		rc = ops->component_add(s, entities[j], type,
+		                        (const unsigned char *)values->data + (size_t)j * values->stride);
+		if (rc != ECS_OK) /* ECS_ERR_NO_MEMORY: undo the adds before it */
+			while (j-- > 0)
+				ops->component_remove(s, entities[j], type);
+	}
+	return rc;
+}
+
+int ecs_component_remove_batch_fallback(const struct ecs_ops *ops, ecs_storage *s,
+                                        const ecs_entity *entities, uint32_t count,
+                                        uint32_t type)
+{
+	if (!s || (count && !entities))
+		return ECS_ERR_INVALID;
+	int rc = batch_check(ops, s, entities, count, type, true);
+	for (uint32_t j = 0; j < count && rc == ECS_OK; j++)
+		rc = ops->component_remove(s, entities[j], type);
+	return rc;
 }

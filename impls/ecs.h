@@ -54,8 +54,11 @@
 
 /* 2: entity_create_with (optional; ecs_entity_create_with falls back when it is NULL).
  * 3: system_register takes excluded types too.
- * 4: system_iter_split (optional; ecs_system_iter_split falls back when it is NULL). */
-#define ECS_INTERFACE_VERSION 4
+ * 4: system_iter_split (optional; ecs_system_iter_split falls back when it is NULL).
+ * 5: ecs_config.component_storage (a storage hint per type), system_group (an owning-group
+ *    hint per system) and the batched operations entity_create_batch, component_add_batch and
+ *    component_remove_batch, all optional (the wrappers below fall back when they are NULL). */
+#define ECS_INTERFACE_VERSION 5
 
 typedef uint32_t ecs_entity;
 
@@ -119,12 +122,38 @@ struct ecs_allocator {
 	void *ctx;
 };
 
+/*
+ * How the game means to use a component type, a hint a storage may follow or ignore (bevy's
+ * StorageType, flecs' sparse components): a table type lives with its entity from creation on;
+ * a sparse type is added and removed often (a status, a tag, a target). A backend of one layout
+ * ignores the hints; hybrid keeps sparse types outside its tables, so that adding or removing
+ * one never moves the entity's row. No hint changes what any operation returns.
+ */
+enum ecs_storage_hint {
+	ECS_STORAGE_TABLE = 0,
+	ECS_STORAGE_SPARSE = 1,
+};
+
 /* What a storage is created for: the profile's component types and their sizes, and how many
  * systems may be registered. All component types exist from creation on. */
 struct ecs_config {
 	uint32_t component_count;        /* 1..ECS_MAX_COMPONENT_TYPES */
 	uint32_t system_count;           /* 1..ECS_MAX_SYSTEMS */
 	const uint32_t *component_sizes; /* component_count sizes, each 1..ECS_MAX_COMPONENT_SIZE */
+	/* component_count enum ecs_storage_hint values, or NULL: every type ECS_STORAGE_TABLE.
+	 * The storage copies what it needs: the array may go once create returns. */
+	const uint8_t *component_storage;
+};
+
+/*
+ * Values for a batch: entity j's value at data + j * stride (bytes), the type's size read from
+ * there. stride 0 gives every entity the same value (EnTT's insert of one value), stride equal
+ * to the size reads a packed array (flecs' bulk init). The values may point into this storage,
+ * as for component_add: they are read as they were when the call began.
+ */
+struct ecs_values {
+	const void *data;
+	size_t stride;
 };
 
 struct ecs_batch {
@@ -205,6 +234,44 @@ struct ecs_ops {
 	 */
 	int (*system_iter_split)(ecs_storage *s, uint32_t system, uint32_t part, uint32_t parts,
 	                         struct ecs_iter *it);
+
+	/*
+	 * Optional (NULL: ecs_system_group returns 0): asks the storage to keep the system's
+	 * matching entities packed together and in the same order in every pool of its required
+	 * types (EnTT's owning group), so that its pass walks whole columns however the storage has
+	 * aged, paying swaps on every add and remove that changes the system's matches. A hint:
+	 * returns 1 if the storage now does so, 0 if it declines (its strategy has no groups, or a
+	 * pool is owned by another group already: a pool can be kept in one order only), or
+	 * ECS_ERR_BAD_SYSTEM. May be called once entities exist (they are sorted into the group
+	 * then). Nothing a caller can observe through the other operations changes, but the order
+	 * in which iteration hands entities out.
+	 */
+	int (*system_group)(ecs_storage *s, uint32_t system);
+
+	/*
+	 * Batches, all optional (NULL: the wrappers below do one at a time). Each is one operation:
+	 * on any error nothing is created or changed (through a wrapper's fallback, with the limits
+	 * it states). Errors, the first kind that applies anywhere in the batch, in the order of
+	 * the status codes: ECS_ERR_INVALID (a NULL pointer while count > 0, a repeated type or
+	 * entity, type_count over ECS_CREATE_MAX_COMPONENTS), ECS_ERR_DEAD_ENTITY (any entity),
+	 * ECS_ERR_BAD_COMPONENT, ECS_ERR_HAS_COMPONENT / ECS_ERR_NO_COMPONENT (any entity),
+	 * ECS_ERR_FULL (fewer than count indices left), ECS_ERR_NO_MEMORY. count 0 does nothing
+	 * and returns ECS_OK (after the checks of the arguments that do not depend on count).
+	 * A backend does a batch in one step where its strategy allows: archetype and hybrid one
+	 * table lookup and one growth per batch, the sparse sets one pool growth per batch.
+	 *
+	 * entity_create_batch: creates `count` entities, each with the `type_count` types
+	 * (0..ECS_CREATE_MAX_COMPONENTS distinct) and values[i]'s j-th value for types[i]; their
+	 * handles in out[0..count-1]. types and values may be NULL when type_count is 0.
+	 */
+	int (*entity_create_batch)(ecs_storage *s, const uint32_t *types, uint32_t type_count,
+	                           const struct ecs_values *values, uint32_t count, ecs_entity *out);
+	/* Adds `type` to each of count entities (values: entities[j]'s value its j-th). */
+	int (*component_add_batch)(ecs_storage *s, const ecs_entity *entities, uint32_t count,
+	                           uint32_t type, const struct ecs_values *values);
+	/* Removes `type` from each of count entities. */
+	int (*component_remove_batch)(ecs_storage *s, const ecs_entity *entities, uint32_t count,
+	                              uint32_t type);
 };
 
 /* Thin wrappers for the optional methods, so callers never test for NULL themselves. */
@@ -284,13 +351,73 @@ static inline int ecs_entity_create_with(const struct ecs_ops *ops, ecs_storage 
 	return ecs_entity_create_with_fallback(ops, s, types, count, values, out);
 }
 
+/* The owning-group hint (system_group above): 0 where the backend has no groups. */
+static inline int ecs_system_group(const struct ecs_ops *ops, ecs_storage *s, uint32_t system)
+{
+	if (!s)
+		return ECS_ERR_INVALID;
+	return ops->system_group ? ops->system_group(s, system) : 0;
+}
+
+/*
+ * The batches' fallbacks (impls/backends.c), one entity at a time through the single
+ * operations, after checking the whole batch first (liveness, has, repeats: a sorted copy of
+ * the list, from malloc, not the storage's allocator: ECS_ERR_NO_MEMORY if that fails). What
+ * they cannot promise, as entity_create_with's fallback: after an error, the indices created
+ * come back with their next generation (created, then destroyed); an add that fails half way
+ * is undone by removing the adds before it; a remove that fails half way (only a backend whose
+ * remove allocates) cannot be undone, for the fallback does not know the values' sizes; and
+ * values that point into the storage are read entity by entity, after the operations on the
+ * entities before, which may have moved them (a native batch reads them as they were when the
+ * call began). A backend whose remove allocates must provide component_remove_batch; every
+ * backend here provides all three.
+ */
+int ecs_entity_create_batch_fallback(const struct ecs_ops *ops, ecs_storage *s,
+                                     const uint32_t *types, uint32_t type_count,
+                                     const struct ecs_values *values, uint32_t count,
+                                     ecs_entity *out);
+int ecs_component_add_batch_fallback(const struct ecs_ops *ops, ecs_storage *s,
+                                     const ecs_entity *entities, uint32_t count, uint32_t type,
+                                     const struct ecs_values *values);
+int ecs_component_remove_batch_fallback(const struct ecs_ops *ops, ecs_storage *s,
+                                        const ecs_entity *entities, uint32_t count,
+                                        uint32_t type);
+
+static inline int ecs_entity_create_batch(const struct ecs_ops *ops, ecs_storage *s,
+                                          const uint32_t *types, uint32_t type_count,
+                                          const struct ecs_values *values, uint32_t count,
+                                          ecs_entity *out)
+{
+	if (ops->entity_create_batch)
+		return ops->entity_create_batch(s, types, type_count, values, count, out);
+	return ecs_entity_create_batch_fallback(ops, s, types, type_count, values, count, out);
+}
+
+static inline int ecs_component_add_batch(const struct ecs_ops *ops, ecs_storage *s,
+                                          const ecs_entity *entities, uint32_t count,
+                                          uint32_t type, const struct ecs_values *values)
+{
+	if (ops->component_add_batch)
+		return ops->component_add_batch(s, entities, count, type, values);
+	return ecs_component_add_batch_fallback(ops, s, entities, count, type, values);
+}
+
+static inline int ecs_component_remove_batch(const struct ecs_ops *ops, ecs_storage *s,
+                                             const ecs_entity *entities, uint32_t count,
+                                             uint32_t type)
+{
+	if (ops->component_remove_batch)
+		return ops->component_remove_batch(s, entities, count, type);
+	return ecs_component_remove_batch_fallback(ops, s, entities, count, type);
+}
+
 /* The backend table (impls/backends.c). */
 extern const struct ecs_ops *const ecs_backends[];
 extern const size_t ecs_backend_count;
 const struct ecs_ops *ecs_backend_find(const char *name); /* NULL if unknown */
 
-/* Checks a config against the limits above; ECS_OK or ECS_ERR_INVALID. Every backend's create
- * calls it first. */
+/* Checks a config against the limits above (and each storage hint is one of enum
+ * ecs_storage_hint); ECS_OK or ECS_ERR_INVALID. Every backend's create calls it first. */
 int ecs_config_check(const struct ecs_config *cfg);
 
 /* Checks a system's lists: ECS_ERR_INVALID (types NULL, count not 1..ECS_SYSTEM_MAX_COMPONENTS,
@@ -305,5 +432,12 @@ int ecs_system_types_check(const uint32_t *types, uint32_t count, const uint32_t
  * ECS_ERR_BAD_COMPONENT (a type >= component_count), else ECS_OK. */
 int ecs_create_types_check(const uint32_t *types, uint32_t count, const void *const *values,
                            uint32_t component_count);
+
+/* Whether type t is marked sparse in cfg (a checked config): for the backends that follow the
+ * hint. */
+static inline bool ecs_config_sparse(const struct ecs_config *cfg, uint32_t t)
+{
+	return cfg->component_storage && cfg->component_storage[t] == ECS_STORAGE_SPARSE;
+}
 
 #endif

@@ -143,12 +143,14 @@ static bool test_misuse(const struct ecs_ops *ops, const struct test_profile *p)
 	struct ecs_allocator alloc = counting_alloc_init(&(struct counting_alloc){0});
 	ecs_storage *s2;
 	uint32_t zero_size[2] = {8, 0};
+	uint8_t bad_hint[2] = {ECS_STORAGE_TABLE, ECS_STORAGE_SPARSE + 1};
 	struct ecs_config bad[] = {
-		{0, 1, f.sizes},
-		{1, 0, f.sizes},
-		{2, 1, zero_size},
-		{ECS_MAX_COMPONENT_TYPES + 1, 1, f.sizes},
-		{1, 1, NULL},
+		{0, 1, f.sizes, NULL},
+		{1, 0, f.sizes, NULL},
+		{2, 1, zero_size, NULL},
+		{ECS_MAX_COMPONENT_TYPES + 1, 1, f.sizes, NULL},
+		{1, 1, NULL, NULL},
+		{2, 1, f.sizes, bad_hint},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
 		CHECK_STATUS(ops->create(&bad[i], &alloc, &s2), ECS_ERR_INVALID);
@@ -1112,7 +1114,7 @@ static bool test_create_failure(const struct ecs_ops *ops, const struct test_pro
 	CHECK(sizes != NULL);
 	for (uint32_t t = 0; t < p->component_count; t++)
 		sizes[t] = size_of_type(t);
-	struct ecs_config cfg = {p->component_count, p->system_count, sizes};
+	struct ecs_config cfg = {p->component_count, p->system_count, sizes, NULL};
 	bool ok = true;
 	for (uint64_t n = 1; ok; n++) {
 		struct counting_alloc counter;

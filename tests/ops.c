@@ -34,7 +34,7 @@ bool fixture_open(struct fixture *f, const struct ecs_ops *ops, uint32_t compone
 		f->sizes[t] = size_of_type(t);
 	struct ecs_allocator alloc = counting_alloc_init(&f->counter);
 	CHECK(counting_alloc_track(&f->counter) == 0); /* every block's size is checked */
-	struct ecs_config cfg = {components, systems, f->sizes};
+	struct ecs_config cfg = {components, systems, f->sizes, NULL};
 	CHECK(model_init(&f->m, &cfg));
 	CHECK_OK(ops->create(&cfg, &alloc, &f->s));
 	return true;

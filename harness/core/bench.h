@@ -27,6 +27,9 @@ const struct profile *profile_find(const char *name);
 
 /* The component types a workload uses: k = 1, 2 or 3 of them, ids 0, 1, 2. */
 enum { COMP_POSITION = 0, COMP_VELOCITY = 1, COMP_MASS = 2, COMP_MAX_K = 3 };
+/* The type every profile marks sparse (ecs_config.component_storage): the one the workloads add
+ * and remove (add-remove's Velocity); every other type is a table type. */
+enum { PROFILE_SPARSE_TYPE = COMP_VELOCITY };
 
 struct position { float x, y; };
 struct velocity { float x, y; };

@@ -67,7 +67,7 @@ static int open_storage(struct scenario_engine *e, char *err, size_t errlen)
 {
 	const struct scenario *sc = e->sc;
 	struct ecs_allocator alloc = counting_alloc_bench(&e->counter);
-	struct ecs_config cfg = {sc->type_count, sc->system_count ? sc->system_count : 1, e->sizes};
+	struct ecs_config cfg = {sc->type_count, sc->system_count ? sc->system_count : 1, e->sizes, NULL};
 	int rc = e->ops->create(&cfg, &alloc, &e->s);
 	if (rc != ECS_OK) {
 		e->s = NULL;
