@@ -44,6 +44,10 @@ static void write_header(FILE *f, const struct collection *c, bool samples)
 	report_run_header(f, c, samples);
 	fprintf(f, "# profile %s (%u component types, %u systems); systems registered %u\n",
 	        o->profile->name, o->profile->component_count, o->profile->system_count, o->systems);
+	fprintf(f, "# storage hints: type %u (Velocity, what add-remove adds and removes) sparse, "
+	           "every other type table; system 0 (the measured pass) asked to be an owning "
+	           "group; a backend that follows neither (all but hybrid and group) ignores them\n",
+	        (unsigned)PROFILE_SPARSE_TYPE);
 	char sampling[200];
 	if (o->inner)
 		snprintf(sampling, sizeof sampling, "%u runs per sample (--inner)", o->inner);
