@@ -3,7 +3,9 @@
 # folder: two small runs appended (the first with no verdict, the second with make compare's
 # against it), the same CSV refused the second time, a CSV of another CPU refused, both drawn;
 # then a third run whose sparse samples are made three times slower by hand is appended and
-# marked slower in the figure (at each workload's largest N: two marks). Ends with "N passed, N failed".
+# marked slower in the figure (at each workload's largest N: at least two marks; the first two
+# runs are real, so what the figure marks between them is the machine's noise and not checked).
+# Ends with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.." || exit 1
 tmp=$(mktemp -d)
@@ -67,8 +69,9 @@ awk -F, -v OFS=, '/^#/ || !NF { print; next } !h { for (i = 1; i <= NF; i++) c[$
 	$1 == "sparse" { $(c["ns_per_run"]) = $(c["ns_per_run"]) * 3 } { print }' "$tmp/two-samples.csv" >"$tmp/three-samples.csv"
 if scripts/track.sh -d "$h" "$tmp/three.csv" >"$tmp/t5.log" 2>&1 &&
 	scripts/history.sh -d "$h" -o "$tmp/plots" >"$tmp/d2.log" 2>&1 &&
-	[ "$(grep -c '^[^#].*,sparse,.*,slower,' "$file")" -ge 4 ] &&
-	grep -q 'marked 0 faster and 2 slower' "$tmp/d2.log" && [ -s "$tmp/plots/iterate.png" ]; then
+	[ "$(grep -v '^#' "$file" | tail -n 12 | grep -c '^[^#].*,sparse,.*,slower,')" -eq 4 ] &&
+	grep -qE 'marked [0-9]+ faster and ([2-9]|[1-9][0-9]+) slower' "$tmp/d2.log" &&
+	[ -s "$tmp/plots/iterate.png" ]; then
 	ok slower-marked
 else
 	fail slower-marked "$(cat "$tmp/t5.log" "$tmp/d2.log" | tail -n 5)"
