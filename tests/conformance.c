@@ -1907,6 +1907,15 @@ static bool test_batch_misuse(const struct ecs_ops *ops, const struct test_profi
  */
 static bool test_batch_aliasing(const struct ecs_ops *ops, const struct test_profile *p)
 {
+	/* Only a native batch promises it: through a fallback a value is read after the
+	 * operations before it, which may have moved it (ecs.h). */
+	bool native_create = ops->entity_create_batch != NULL,
+	     native_add = ops->component_add_batch != NULL;
+	if (!native_create && !native_add) {
+		printf("note %s: no native batches (the fallbacks' limit, ecs.h): nothing to test\n",
+		       runner_test());
+		return true;
+	}
 	struct fixture f;
 	TRY(fixture_open(&f, ops, p->component_count, p->system_count, 21));
 	static const uint32_t pv[] = {0, 1};
@@ -1928,12 +1937,15 @@ static bool test_batch_aliasing(const struct ecs_ops *ops, const struct test_pro
 			continue; /* this layout hands out pointers: nothing packed to read from */
 		uint32_t n = b.count;
 		struct ecs_values from[] = {{b.columns[0], f.sizes[0]}, {b.columns[1], f.sizes[1]}};
-		TRY(op_create_batch(&f, pv, 2, from, n, false, more));
+		if (native_create)
+			TRY(op_create_batch(&f, pv, 2, from, n, false, more));
+		else
+			TRY(op_create_batch(&f, pv, 2, v, n, false, more));
 		TRY(check_all(&f));
 		/* type 2 to those, its values one entity's value of type 0 (at least as large) */
 		void *q;
 		CHECK_OK(ops->component_get(f.s, more[0], 0, &q));
-		if (f.sizes[0] >= f.sizes[2]) {
+		if (native_add && f.sizes[0] >= f.sizes[2]) {
 			struct ecs_values same = {q, 0};
 			TRY(op_add_batch(&f, more, n, 2, &same, false));
 		}
@@ -1950,7 +1962,7 @@ static bool test_batch_aliasing(const struct ecs_ops *ops, const struct test_pro
 	model_system(&f.m, three, 1, NULL, 0);
 	CHECK_OK(ops->system_iter_begin(f.s, y, &it));
 	CHECK(ops->system_iter_next(&it, &b));
-	if (b.columns[0]) {
+	if (native_add && b.columns[0]) {
 		struct ecs_values col = {b.columns[0], f.sizes[3]};
 		TRY(op_add_batch(&f, more, b.count, 3, &col, false));
 	}

@@ -559,7 +559,7 @@ static int add_remove_finish(struct run *run)
 
 const struct workload floor_add_remove = {
 	.name = "add-remove",
-	.setup = add_remove_setup,
+	.build = add_remove_setup,
 	.execute = add_remove_execute,
 	.finish = add_remove_finish,
 	.release = floor_release,
@@ -567,7 +567,7 @@ const struct workload floor_add_remove = {
 
 const struct workload floor_add_remove_batch = {
 	.name = "add-remove-batch",
-	.setup = add_remove_setup,
+	.build = add_remove_setup,
 	.execute = add_remove_batch_execute,
 	.finish = add_remove_finish,
 	.release = floor_release,

@@ -188,6 +188,10 @@ static int churn_finish(struct run *run)
 /* The entities keep k components (Position, then Mass, then Health); Velocity comes and goes. */
 static const uint32_t resident_types[COMP_MAX_K] = {COMP_POSITION, COMP_MASS, COMP_HEALTH};
 
+/* add-remove and add-remove-batch measure the same storage (the same draws): a family builds
+ * it once per participant (struct workload's shares). */
+static const char add_remove_world[] = "add-remove's storage";
+
 static int add_remove_setup(struct run *run)
 {
 	return history_world(run, resident_types, run->c->k, HISTORY_STREAM_ADD_REMOVE);
@@ -575,7 +579,8 @@ static const struct workload workload_add_remove = {
 	.timed = "on N entities with k components, add Velocity to each, then remove it from each",
 	.history = WORKLOAD_WORLD,
 	.peak_entities = history_peak_entities,
-	.setup = add_remove_setup,
+	.shares = add_remove_world,
+	.build = add_remove_setup,
 	.execute = add_remove_execute,
 	.finish = add_remove_finish,
 	.floor = &floor_add_remove,
@@ -586,7 +591,8 @@ static const struct workload workload_add_remove_batch = {
 	         "batches of 1024 handles in their lived-in order",
 	.history = WORKLOAD_WORLD,
 	.peak_entities = history_peak_entities,
-	.setup = add_remove_setup,
+	.shares = add_remove_world,
+	.build = add_remove_setup,
 	.execute = add_remove_batch_execute,
 	.finish = add_remove_finish,
 	.floor = &floor_add_remove_batch,
