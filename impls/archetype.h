@@ -1445,6 +1445,374 @@ static int arch_system_register(ecs_storage *s, const uint32_t *types, uint32_t 
 	return ECS_OK;
 }
 
+/* --- batches ---------------------------------------------------------------------------- */
+
+#define ARCH_MARK 0x40000000u /* in arch_record.gen during a batch's checks: handle seen */
+
+static int batch_handle_order(const void *a, const void *b)
+{
+	ecs_entity x = *(const ecs_entity *)a, y = *(const ecs_entity *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Whether a dead handle is given twice: sorted copies of the dead ones (an error batch only;
+ * malloc, not the storage's allocator, as the wrappers' fallbacks: if it fails, the batch is
+ * reported for its dead handle). */
+static __attribute__((noinline)) bool batch_dead_repeat(const ecs_storage *s,
+                                                        const ecs_entity *entities,
+                                                        uint32_t count, uint32_t dead)
+{
+	ecs_entity *list = malloc((size_t)dead * sizeof *list);
+	if (!list)
+		return false;
+	uint32_t n = 0;
+	for (uint32_t j = 0; j < count; j++)
+		if (!arch_alive(s, entities[j]))
+			list[n++] = entities[j];
+	qsort(list, n, sizeof *list, batch_handle_order);
+	bool repeat = false;
+	for (uint32_t j = 1; j < n && !repeat; j++)
+		repeat = list[j] == list[j - 1];
+	free(list);
+	return repeat;
+}
+
+/*
+ * The checks of a batch over a list of entities, in ecs.h's order: ECS_ERR_INVALID (a repeated
+ * handle), ECS_ERR_DEAD_ENTITY, ECS_ERR_BAD_COMPONENT. A repeat among live handles is found in
+ * O(count), not by sorting: each live record seen is marked (ARCH_MARK, beside the alive bit)
+ * and a second sight finds the mark; a second pass clears the marks. Dead handles have no
+ * record of their own to mark (their index may be another entity's), and only when two or
+ * more are given are they sorted.
+ */
+static int batch_check(ecs_storage *s, const ecs_entity *entities, uint32_t count, uint32_t type)
+{
+	bool repeat = false;
+	uint32_t dead = 0;
+	for (uint32_t j = 0; j < count; j++) {
+		ecs_entity e = entities[j];
+		uint32_t i = ecs_entity_index(e);
+		uint32_t *gen = i < s->record_used ? &s->records[i].gen : NULL;
+		if (gen && (*gen & ~ARCH_MARK) == (ecs_entity_generation(e) | ARCH_ALIVE)) {
+			repeat |= (*gen & ARCH_MARK) != 0;
+			*gen |= ARCH_MARK;
+		} else {
+			dead++;
+		}
+	}
+	for (uint32_t j = 0; j < count; j++) {
+		uint32_t i = ecs_entity_index(entities[j]);
+		if (i < s->record_used)
+			s->records[i].gen &= ~ARCH_MARK;
+	}
+	if (repeat || (dead > 1 && batch_dead_repeat(s, entities, count, dead)))
+		return ECS_ERR_INVALID;
+	if (dead)
+		return ECS_ERR_DEAD_ENTITY;
+	return type < s->component_count ? ECS_OK : ECS_ERR_BAD_COMPONENT;
+}
+
+/* Whether [lo, hi) overlaps a column of table t. */
+static bool table_overlaps(const struct arch_table *t, uintptr_t lo, uintptr_t hi)
+{
+	for (uint32_t j = 0; j < t->type_count; j++) {
+		uintptr_t at = (uintptr_t)t->columns[j].data;
+		if (at && lo < at + (size_t)t->columns[j].cap * t->columns[j].size && at < hi)
+			return true;
+	}
+	return false;
+}
+
+#define ARCH_BATCH_SOURCE 0x80000000u /* in a batch's per-table count: a source table */
+
+/*
+ * A batch of adds (values: not NULL) or removes of a table type: every entity's edge first
+ * (ECS_ERR_HAS_COMPONENT or ECS_ERR_NO_COMPONENT; neighbour tables made), then the rows each
+ * destination gains counted per table, each destination grown once, then the moves. The moves
+ * overwrite the sources' rows (the last row fills each hole) and the growth moves the
+ * destinations' columns: if the values overlap a column of either, they are copied aside
+ * first (through the storage's allocator), so that each is read as it was when the call
+ * began. On error nothing has changed but capacities and the tables that exist.
+ */
+static int batch_move(ecs_storage *s, const ecs_entity *entities, uint32_t count, uint32_t type,
+                      const struct ecs_values *values)
+{
+	bool add = values != NULL;
+	struct arch_edge edge;
+	int rc;
+	for (uint32_t j = 0; j < count; j++)
+		if ((rc = entity_edge(s, s->records[ecs_entity_index(entities[j])].table, type, add,
+		                      &edge)) != ECS_OK)
+			return rc;
+	uint32_t tables = s->table_count;
+	uint32_t *need = arch_malloc(s, (size_t)tables * sizeof *need);
+	if (!need)
+		return ECS_ERR_NO_MEMORY;
+	memset(need, 0, (size_t)tables * sizeof *need);
+	for (uint32_t j = 0; j < count; j++) {
+		uint32_t from = s->records[ecs_entity_index(entities[j])].table;
+		entity_edge(s, from, type, add, &edge); /* found above: cannot fail now */
+		need[edge.table]++;
+		need[from] |= ARCH_BATCH_SOURCE;
+	}
+	const unsigned char *data = add ? values->data : NULL;
+	size_t stride = add ? values->stride : 0, size = s->sizes[type < s->component_count ? type : 0];
+	unsigned char *aside = NULL;
+	if (add) {
+		uintptr_t lo = (uintptr_t)data, hi = lo + (size_t)(count - 1) * stride + size;
+		bool overlaps = false;
+		for (uint32_t t = 0; t < tables && !overlaps; t++)
+			overlaps = need[t] && table_overlaps(&s->tables[t], lo, hi);
+		if (overlaps) {
+			if (!(aside = arch_malloc(s, (size_t)count * size))) {
+				arch_free(s, need, (size_t)tables * sizeof *need);
+				return ECS_ERR_NO_MEMORY;
+			}
+			for (uint32_t j = 0; j < count; j++)
+				memcpy(aside + (size_t)j * size, data + (size_t)j * stride, size);
+			data = aside;
+			stride = size;
+		}
+	}
+	rc = ECS_OK;
+	for (uint32_t t = 0; t < tables && rc == ECS_OK; t++) {
+		uint32_t rows = need[t] & ~ARCH_BATCH_SOURCE;
+		if (rows)
+			rc = table_reserve(s, &s->tables[t], s->tables[t].count + rows);
+	}
+	arch_free(s, need, (size_t)tables * sizeof *need);
+	for (uint32_t j = 0; j < count && rc == ECS_OK; j++) {
+		ecs_entity e = entities[j];
+		struct arch_record *r = &s->records[ecs_entity_index(e)];
+		entity_edge(s, r->table, type, add, &edge);
+		entity_move(s, e, r, edge.table, edge.column, add ? data + (size_t)j * stride : NULL);
+	}
+	arch_free(s, aside, (size_t)count * size);
+	return rc;
+}
+
+#if ARCH_SPARSE
+/* A batch of adds (values: not NULL) or removes of a sparse type: every entity checked, the
+ * pool grown once and its pages made for the adds, then appends or swap-removes. */
+static int hyb_batch(ecs_storage *s, const ecs_entity *entities, uint32_t count, uint32_t type,
+                     const struct ecs_values *values)
+{
+	struct hyb_pool *p = &s->pools[type];
+	bool add = values != NULL;
+	for (uint32_t j = 0; j < count; j++)
+		if ((hyb_slot(p, ecs_entity_index(entities[j])) != HYB_ABSENT) == add)
+			return add ? ECS_ERR_HAS_COMPONENT : ECS_ERR_NO_COMPONENT;
+	if (!add) {
+		for (uint32_t j = 0; j < count; j++) {
+			hyb_remove(s, p, ecs_entity_index(entities[j]));
+			s->records[ecs_entity_index(entities[j])].held--;
+		}
+		return ECS_OK;
+	}
+	const void *data = values->data;
+	int rc = p->count + count <= p->cap ? ECS_OK : hyb_pool_grow(s, p, p->count + count, &data, 1);
+	for (uint32_t j = 0; j < count && rc == ECS_OK; j++)
+		rc = hyb_pool_room(s, p, ecs_entity_index(entities[j]), &data, 1);
+	if (rc != ECS_OK)
+		return rc;
+	for (uint32_t j = 0; j < count; j++) {
+		hyb_append(s, type, entities[j],
+		           (const unsigned char *)data + (size_t)j * values->stride);
+		s->records[ecs_entity_index(entities[j])].held++;
+	}
+	return ECS_OK;
+}
+#endif
+
+static int arch_component_add_batch(ecs_storage *s, const ecs_entity *entities, uint32_t count,
+                                    uint32_t type, const struct ecs_values *values)
+{
+	if (!s || (count && (!entities || !values || !values->data)))
+		return ECS_ERR_INVALID;
+	if (!count)
+		return ECS_OK;
+	int rc = batch_check(s, entities, count, type);
+	if (rc != ECS_OK)
+		return rc;
+#if ARCH_SPARSE
+	if (hyb_sparse(s, type))
+		return hyb_batch(s, entities, count, type, values);
+#endif
+	return batch_move(s, entities, count, type, values);
+}
+
+static int arch_component_remove_batch(ecs_storage *s, const ecs_entity *entities,
+                                       uint32_t count, uint32_t type)
+{
+	if (!s || (count && !entities))
+		return ECS_ERR_INVALID;
+	if (!count)
+		return ECS_OK;
+	int rc = batch_check(s, entities, count, type);
+	if (rc != ECS_OK)
+		return rc;
+#if ARCH_SPARSE
+	if (hyb_sparse(s, type))
+		return hyb_batch(s, entities, count, type, NULL);
+#endif
+	return batch_move(s, entities, count, type, NULL);
+}
+
+/* Copies count values (stride apart from data) to count packed slots at `to`: one memmove
+ * when they are packed already. */
+static inline void batch_copy(unsigned char *to, const unsigned char *data, size_t stride,
+                              uint32_t size, uint32_t count)
+{
+	if (stride == size)
+		memmove(to, data, (size_t)count * size);
+	else
+		for (uint32_t j = 0; j < count; j++)
+			copy_value(to + (size_t)j * size, data + (size_t)j * stride, size);
+}
+
+/*
+ * count entities of one set at once: the set's table looked up (or made) once, the records
+ * and the table grown once, the values copied a column at a time (one memmove per column when
+ * packed), the handles and records written in one loop. Indices come from the free list first
+ * (walked once to count them against ECS_ERR_FULL), then fresh ones. Values that point into
+ * the table being grown (or a pool, in hybrid) are moved along with it (table_grow_keeping,
+ * hyb_pool_grow); every value is written to a new row, so none is overwritten before it is
+ * read. On error nothing has changed but capacities and the tables that exist.
+ */
+static int arch_entity_create_batch(ecs_storage *s, const uint32_t *types, uint32_t type_count,
+                                    const struct ecs_values *values, uint32_t count,
+                                    ecs_entity *out)
+{
+	if (!s || (count && !out) || type_count > ECS_CREATE_MAX_COMPONENTS ||
+	    (type_count && (!types || !values)))
+		return ECS_ERR_INVALID;
+	for (uint32_t i = 0; i < type_count; i++) {
+		if (!values[i].data)
+			return ECS_ERR_INVALID;
+		for (uint32_t j = 0; j < i; j++)
+			if (types[j] == types[i])
+				return ECS_ERR_INVALID;
+	}
+	for (uint32_t i = 0; i < type_count; i++)
+		if (types[i] >= s->component_count)
+			return ECS_ERR_BAD_COMPONENT;
+	if (!count)
+		return ECS_OK;
+	uint32_t from_free = 0;
+	for (uint32_t i = s->free_head; i != ARCH_NONE && from_free < count; i = s->records[i].row)
+		from_free++;
+	uint32_t fresh = count - from_free;
+	if (fresh > ECS_MAX_ENTITIES - s->record_used)
+		return ECS_ERR_FULL;
+	/* The table types sorted (given[j]: their place in the list), the hash of their set. */
+	uint32_t sorted[ECS_CREATE_MAX_COMPONENTS], given[ECS_CREATE_MAX_COMPONENTS], n = 0;
+	const void *base[ECS_CREATE_MAX_COMPONENTS];
+	uint64_t hash = 0;
+	for (uint32_t i = 0; i < type_count; i++) {
+		base[i] = values[i].data;
+#if ARCH_SPARSE
+		if (hyb_sparse(s, types[i]))
+			continue;
+#endif
+		uint32_t j = n++;
+		for (; j > 0 && sorted[j - 1] > types[i]; j--) {
+			sorted[j] = sorted[j - 1];
+			given[j] = given[j - 1];
+		}
+		sorted[j] = types[i];
+		given[j] = i;
+		hash += type_hash(types[i]);
+	}
+	int rc;
+	uint32_t to = table_find_set(s, hash, sorted, n);
+	if (to == ARCH_NONE) {
+		struct arch_column *columns = arch_malloc(s, (size_t)n * sizeof *columns);
+		if (!columns)
+			return ECS_ERR_NO_MEMORY;
+		for (uint32_t j = 0; j < n; j++)
+			columns[j] = (struct arch_column){NULL, sorted[j], s->sizes[sorted[j]], 0};
+		if ((rc = table_create(s, columns, n, hash, &to)) != ECS_OK)
+			return rc;
+	}
+	if ((rc = records_reserve(s, s->record_used + fresh)) != ECS_OK)
+		return rc;
+	struct arch_table *t = &s->tables[to];
+	if (t->count + count > t->cap &&
+	    (rc = table_grow_keeping(s, t, t->count + count, base, type_count)) != ECS_OK)
+		return rc;
+	uint32_t held = 0;
+#if ARCH_SPARSE
+	for (uint32_t i = 0; i < type_count; i++) {
+		if (!hyb_sparse(s, types[i]))
+			continue;
+		held++;
+		struct hyb_pool *p = &s->pools[types[i]];
+		if (p->count + count > p->cap &&
+		    (rc = hyb_pool_grow(s, p, p->count + count, base, type_count)) != ECS_OK)
+			return rc;
+		uint32_t index = s->free_head;
+		for (uint32_t j = 0; j < count && rc == ECS_OK; j++) {
+			uint32_t at = j < from_free ? index : s->record_used + (j - from_free);
+			if (j < from_free)
+				index = s->records[index].row;
+			if (!p->page_count || (at >> HYB_PAGE_BITS) >= p->page_count ||
+			    !p->pages[at >> HYB_PAGE_BITS])
+				rc = hyb_pool_page(s, p, at);
+		}
+		if (rc != ECS_OK)
+			return rc;
+	}
+#endif
+	(void)held;
+	uint32_t row = t->count;
+	for (uint32_t j = 0; j < count; j++) {
+		uint32_t index;
+		if (j < from_free) {
+			index = s->free_head;
+			s->free_head = s->records[index].row;
+		} else {
+			index = s->record_used++;
+			s->records[index].gen = 0;
+		}
+		struct arch_record *r = &s->records[index];
+		r->gen |= ARCH_ALIVE;
+		r->table = to;
+		r->row = row + j;
+#if ARCH_SPARSE
+		r->held = held;
+#endif
+		ecs_entity e = ecs_entity_make(index, r->gen & ECS_GENERATION_MASK);
+		t->entities[row + j] = e;
+		out[j] = e;
+	}
+	t->count += count;
+	for (uint32_t j = 0; j < n; j++) {
+		struct arch_column *col = &t->columns[j];
+		batch_copy(col->data + (size_t)row * col->size, base[given[j]],
+		           values[given[j]].stride, col->size, count);
+	}
+#if ARCH_SPARSE
+	for (uint32_t i = 0; i < type_count; i++) {
+		if (!hyb_sparse(s, types[i]))
+			continue;
+		struct hyb_pool *p = &s->pools[types[i]];
+		uint32_t first = p->count;
+		for (uint32_t j = 0; j < count; j++) {
+			*hyb_entry(p, ecs_entity_index(out[j])) = first + j;
+			p->owners[first + j] = out[j];
+		}
+		if (first == 0) {
+			p->live_pos = s->live_count;
+			s->live_pools[s->live_count++] = types[i];
+		}
+		p->count += count;
+		batch_copy(p->values + (size_t)first * p->size, base[i], values[i].stride, p->size,
+		           count);
+	}
+#endif
+	return ECS_OK;
+}
+
 /* Iterator state: the system; where the iteration is (a position in the system's matches and
  * the first row of that table still to visit); where it ends (a position in the matches, and
  * the row of that table where it stops: the whole pass ends at the last match + 1, row 0). */
@@ -1510,7 +1878,7 @@ static inline bool hyb_probe(const ecs_storage *s, const struct arch_system *y, 
 	return true;
 }
 
-static inline void hyb_batch(const struct arch_system *y, struct ecs_iter *it, uint32_t n,
+static inline void hyb_fill_batch(const struct arch_system *y, struct ecs_iter *it, uint32_t n,
                              struct ecs_batch *b)
 {
 	b->count = n;
@@ -1580,7 +1948,7 @@ static bool hyb_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 		b->count = 0;
 		return false;
 	}
-	hyb_batch(y, it, n, b);
+	hyb_fill_batch(y, it, n, b);
 	return true;
 }
 

@@ -84,4 +84,7 @@ const struct ecs_ops ecs_backend_hybrid = {
 	.system_iter_begin = arch_system_iter_begin,
 	.system_iter_next = arch_system_iter_next,
 	.system_iter_split = arch_system_iter_split,
+	.entity_create_batch = arch_entity_create_batch,
+	.component_add_batch = arch_component_add_batch,
+	.component_remove_batch = arch_component_remove_batch,
 };
