@@ -1629,8 +1629,8 @@ static int arch_component_add_batch(ecs_storage *s, const ecs_entity *entities, 
 {
 	if (!s || (count && (!entities || !values || !values->data)))
 		return ECS_ERR_INVALID;
-	if (!count)
-		return ECS_OK;
+	if (!count) /* the type is checked all the same: that does not depend on count */
+		return type < s->component_count ? ECS_OK : ECS_ERR_BAD_COMPONENT;
 	int rc = batch_check(s, entities, count, type);
 	if (rc != ECS_OK)
 		return rc;
@@ -1646,8 +1646,8 @@ static int arch_component_remove_batch(ecs_storage *s, const ecs_entity *entitie
 {
 	if (!s || (count && !entities))
 		return ECS_ERR_INVALID;
-	if (!count)
-		return ECS_OK;
+	if (!count) /* the type is checked all the same: that does not depend on count */
+		return type < s->component_count ? ECS_OK : ECS_ERR_BAD_COMPONENT;
 	int rc = batch_check(s, entities, count, type);
 	if (rc != ECS_OK)
 		return rc;
@@ -1855,7 +1855,11 @@ static uint32_t hyb_iter_mode(const ecs_storage *s, const struct arch_system *y,
 			best = s->pools[y->types[c]].count;
 			*driver = y->types[c];
 		}
-	return best < *rows ? HYB_WALK_POOL : HYB_WALK_TABLES;
+	/* A tie walks as many entities either way: it goes to the walk whose split can cut on
+	 * cache lines of the first required type (its pool's values when it drives, else its
+	 * column). */
+	return best < *rows || (best == *rows && *driver == y->types[0]) ? HYB_WALK_POOL
+	                                                                  : HYB_WALK_TABLES;
 }
 
 /* Whether the entity of index passes the system's sparse tests; its sparse values into
@@ -1952,6 +1956,23 @@ static bool hyb_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 	return true;
 }
 
+/* Where part `part` of a pool drive starts: an even share of the pool's slots, moved forward
+ * (by less than a part) to a cache-line start of its values when the pool is the system's
+ * first required type, as archetype's rows (arch_split_bound). */
+static uint32_t hyb_split_bound(const ecs_storage *s, const struct arch_system *y,
+                                uint32_t driver, uint32_t part, uint32_t parts)
+{
+	const struct hyb_pool *p = &s->pools[driver];
+	uint32_t at = ecs_split_bound(p->count, part, parts);
+	if (part > 0 && part < parts && p->count / parts >= 2 && driver == y->types[0]) {
+		uint32_t d = ecs_split_align(p->values + (size_t)at * p->size, p->size,
+		                             p->count / parts);
+		if (at + d <= p->count)
+			at += d;
+	}
+	return at;
+}
+
 /* iter_begin's and iter_split's part: the way, and for the pool drive its range of slots. */
 static void hyb_iter_setup(const ecs_storage *s, const struct arch_system *y, uint32_t part,
                            uint32_t parts, struct ecs_iter *it)
@@ -1961,9 +1982,8 @@ static void hyb_iter_setup(const ecs_storage *s, const struct arch_system *y, ui
 	it->state[ARCH_ITER_MODE] = mode;
 	it->state[ARCH_ITER_DRIVER] = driver;
 	if (mode == HYB_WALK_POOL) {
-		uint32_t count = s->pools[driver].count;
-		it->state[ARCH_ITER_ROW] = ecs_split_bound(count, part, parts);
-		it->state[ARCH_ITER_END_ROW] = ecs_split_bound(count, part + 1, parts);
+		it->state[ARCH_ITER_ROW] = hyb_split_bound(s, y, driver, part, parts);
+		it->state[ARCH_ITER_END_ROW] = hyb_split_bound(s, y, driver, part + 1, parts);
 	}
 }
 #endif
