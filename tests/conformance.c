@@ -2045,6 +2045,101 @@ struct test {
 	const char *only; /* the one backend a test of a strategy runs on, or NULL: all */
 };
 
+/* --- hybrid: component types marked sparse (one block, kept together for merges) --------- */
+
+/* Replaces the fixture's storage with one whose config marks each type sparse with chance
+ * 1/`one_in` (random, from the fixture's seed). */
+static bool reopen_marked(struct fixture *f, const struct test_profile *p, uint32_t one_in)
+{
+	f->ops->destroy(f->s);
+	f->s = NULL;
+	CHECK_EQ(f->counter.live_bytes, 0);
+	counting_alloc_release(&f->counter);
+	struct ecs_allocator alloc = counting_alloc_init(&f->counter);
+	CHECK(counting_alloc_track(&f->counter) == 0);
+	uint8_t *marks = malloc(p->component_count);
+	CHECK(marks != NULL);
+	for (uint32_t t = 0; t < p->component_count; t++)
+		marks[t] = below(f, one_in) == 0 ? ECS_STORAGE_SPARSE : ECS_STORAGE_TABLE;
+	struct ecs_config cfg = {p->component_count, p->system_count, f->sizes, marks};
+	int rc = f->ops->create(&cfg, &alloc, &f->s);
+	free(marks);
+	CHECK_OK(rc);
+	return true;
+}
+
+/* The random operations and the model with a third of the types marked sparse: hybrid keeps
+ * them in pools, its systems walk tables and probe pools or drive from a pool; every backend
+ * must give the same answers whatever the hints. */
+static bool test_marked_random(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		struct fixture f;
+		TRY(fixture_open(&f, ops, p->component_count, p->system_count, seed + 40));
+		TRY(reopen_marked(&f, p, seed == 3 ? 2 : 3));
+		TRY(register_systems(&f, p->system_count / 2));
+		uint64_t n = random_ops / 5;
+		for (uint64_t i = 0; i < n; i++) {
+			TRY(random_op(&f, seed == 2 ? 60 : 400));
+			if (i % 500 == 499)
+				TRY(check_all(&f));
+			if (i == n / 2)
+				TRY(register_systems(&f, p->system_count - p->system_count / 2));
+		}
+		TRY(check_all(&f));
+		TRY(fixture_close(&f));
+	}
+	return true;
+}
+
+/* hybrid: adding or removing a sparse type leaves the entity's row (its table values stay
+ * where they were), and a system of a sparse and a table type sees exactly the entities with
+ * both, whichever walk it takes (few holders of the sparse type: the pool; many: the tables). */
+static bool test_sparse_stays(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	struct fixture f;
+	TRY(fixture_open(&f, ops, p->component_count, p->system_count, 7));
+	f.ops->destroy(f.s);
+	f.s = NULL;
+	counting_alloc_release(&f.counter);
+	struct ecs_allocator alloc = counting_alloc_init(&f.counter);
+	CHECK(counting_alloc_track(&f.counter) == 0);
+	uint8_t *marks = calloc(p->component_count, 1);
+	CHECK(marks != NULL);
+	marks[1] = ECS_STORAGE_SPARSE;
+	struct ecs_config cfg = {p->component_count, p->system_count, f.sizes, marks};
+	int rc = ops->create(&cfg, &alloc, &f.s);
+	free(marks);
+	CHECK_OK(rc);
+	uint32_t both[] = {0, 1};
+	TRY(op_register(&f, both, 2));
+	ecs_entity e[300];
+	for (int i = 0; i < 300; i++) {
+		TRY(op_create(&f, &e[i]));
+		TRY(op_add(&f, e[i], 0));
+	}
+	for (int i = 0; i < 20; i++) { /* holders of the sparse type alone */
+		ecs_entity x;
+		TRY(op_create(&f, &x));
+		TRY(op_add(&f, x, 1));
+	}
+	for (int round = 0; round < 2; round++) {
+		/* round 0: 30 in the pool (smaller than the 300 rows), round 1: 310 (larger) */
+		for (int i = 0; i < 300; i++) {
+			bool want = round == 0 ? i % 30 == 0 : i % 30 != 0;
+			void *before, *after;
+			CHECK_OK(ops->component_get(f.s, e[i], 0, &before));
+			if (want != (ops->component_has(f.s, e[i], 1) == 1))
+				TRY(want ? op_add(&f, e[i], 1) : op_remove(&f, e[i], 1));
+			CHECK_OK(ops->component_get(f.s, e[i], 0, &after));
+			if (strcmp(ops->name, "hybrid") == 0)
+				CHECK(before == after);
+		}
+		TRY(check_all(&f));
+	}
+	return fixture_close(&f);
+}
+
 static const struct test tests[] = {
 	{"basic", test_basic, {&profile_a, &profile_aaa}, NULL},
 	{"misuse", test_misuse, {&profile_a, &profile_aaa}, NULL},
@@ -2075,6 +2170,8 @@ static const struct test tests[] = {
 	{"split-lines", test_split_lines, {&profile_a, &profile_aaa}, NULL},
 	{"split-fallback", test_split_fallback, {&profile_a}, NULL},
 	{"lived-in", test_lived_in, {&profile_a, &profile_aaa}, NULL},
+	{"marked-random", test_marked_random, {&profile_a, &profile_aaa}, NULL},
+	{"sparse-stays", test_sparse_stays, {&profile_a}, NULL},
 	{"batch-random", test_batch_random, {&profile_a, &profile_aaa}, NULL},
 	{"batch-misuse", test_batch_misuse, {&profile_a, &profile_aaa}, NULL},
 	{"batch-aliasing", test_batch_aliasing, {&profile_a, &profile_aaa}, NULL},
