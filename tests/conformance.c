@@ -2036,6 +2036,58 @@ static bool test_groups(const struct ecs_ops *ops, const struct test_profile *p)
 	return fixture_close(&f);
 }
 
+/* --- owning groups (the group backend) ------------------------------------------------- */
+
+/*
+ * A grouped system's pass is one batch of whole columns and visits exactly its matching
+ * entities (check_all compares every pass with the model), however adds, removes (of owned and
+ * excluded types) and destroys have aged the storage; a system over an owned pool is refused
+ * (0), one over other pools is grouped too; and system_group may come after the entities.
+ */
+static bool group_pass_is_columns(struct fixture *f, uint32_t system, uint32_t k)
+{
+	struct ecs_iter it;
+	struct ecs_batch b;
+	CHECK_OK(f->ops->system_iter_begin(f->s, system, &it));
+	uint32_t batches = 0;
+	while (f->ops->system_iter_next(&it, &b)) {
+		batches++;
+		for (uint32_t c = 0; c < k; c++)
+			CHECK(b.columns[c] != NULL);
+	}
+	CHECK(batches <= 1);
+	return true;
+}
+
+static bool test_group(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	struct fixture f;
+	TRY(fixture_open(&f, ops, p->component_count, p->system_count, 23));
+	ecs_entity e;
+	for (uint32_t i = 0; i < 300; i++)
+		TRY(random_create_with(&f, 4, &e));
+	uint32_t owned[2] = {0, 1}, excluded[1] = {2}, over_owned[2] = {1, 3}, other[2] = {4, 5};
+	TRY(op_register_excluding(&f, owned, 2, excluded, 1));   /* system 0 */
+	TRY(op_register(&f, over_owned, 2));                    /* system 1 */
+	TRY(op_register(&f, other, 2));                         /* system 2 */
+	CHECK_STATUS(ecs_system_group(ops, f.s, 0), 1); /* the entities are sorted in */
+	CHECK_STATUS(ecs_system_group(ops, f.s, 0), 1);
+	CHECK_STATUS(ecs_system_group(ops, f.s, 1), 0); /* pool 1 is system 0's */
+	CHECK_STATUS(ecs_system_group(ops, f.s, 2), 1);
+	CHECK_STATUS(ecs_system_group(ops, f.s, 99), ECS_ERR_BAD_SYSTEM);
+	CHECK_STATUS(ecs_system_group(ops, NULL, 0), ECS_ERR_INVALID);
+	TRY(check_all(&f));
+	for (uint32_t i = 0; i < 4000; i++) {
+		TRY(random_op(&f, 400));
+		TRY(group_pass_is_columns(&f, 0, 2));
+		TRY(group_pass_is_columns(&f, 2, 2));
+		if (i % 200 == 199)
+			TRY(check_all(&f));
+	}
+	TRY(check_all(&f));
+	return fixture_close(&f);
+}
+
 /* --- the runner ------------------------------------------------------------------------- */
 
 struct test {
@@ -2177,6 +2229,7 @@ static const struct test tests[] = {
 	{"batch-aliasing", test_batch_aliasing, {&profile_a, &profile_aaa}, NULL},
 	{"batch-failure", test_batch_failure, {&profile_a, &profile_aaa}, NULL},
 	{"groups", test_groups, {&profile_a, &profile_aaa}, NULL},
+	{"group", test_group, {&profile_a, &profile_aaa}, "group"},
 };
 
 int main(int argc, char **argv)
