@@ -49,10 +49,11 @@
  *   no group touched  an add or remove of a type no group owns or excludes pays two tests of
  *                     the pool's fields (owner, excluders). Lived-in: yes (it follows the
  *                     groups, not the history).
- *   in-step non-group a system that is not a group but whose types a group owns finds the
- *                     members at the same slots of those pools: sparse's in-step runs (run_end)
- *                     hand them out as columns. Lived-in: yes for members of the group (the
- *                     group keeps them in step), no beyond the group's length.
+ *   in-step non-group a system that is not a group but all of whose types one group owns
+ *                     (system_group refused it: its pools are taken) finds the group's members
+ *                     at the same slots [0, len) of those pools: sparse's in-step runs
+ *                     (run_end) hand them out as columns. Lived-in: yes for the group's members
+ *                     (the group keeps them in step), no beyond the group's length.
  *
  * Why one source with a compile-time switch rather than a copy of sparse.c or a run-time flag:
  * the two backends share every line but the group hooks, so a fix to one is a fix to both;
