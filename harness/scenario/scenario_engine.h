@@ -156,6 +156,11 @@ void scenario_engine_memory(const struct scenario_engine *e, uint64_t *peak, uin
 uint64_t scenario_engine_live_entities(const struct scenario_engine *e);
 uint32_t scenario_engine_frames_run(const struct scenario_engine *e);
 
+/* A system's answer to ecs_system_group (`group = yes`): 1 the storage grouped it, 0 it
+ * declined (a storage without groups, or a pool another group owns), -1 not asked (no `group`,
+ * or not a storage participant). */
+int scenario_engine_grouped(const struct scenario_engine *e, uint32_t system);
+
 /* For the tests: the storage of a storage participant, and the storage's id of system i. */
 ecs_storage *scenario_engine_storage(const struct scenario_engine *e);
 uint32_t scenario_engine_system_id(const struct scenario_engine *e, uint32_t system);

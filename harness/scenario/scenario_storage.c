@@ -67,8 +67,21 @@ static int open_storage(struct scenario_engine *e, char *err, size_t errlen)
 {
 	const struct scenario *sc = e->sc;
 	struct ecs_allocator alloc = counting_alloc_bench(&e->counter);
-	struct ecs_config cfg = {sc->type_count, sc->system_count ? sc->system_count : 1, e->sizes, NULL};
+	/* the file's markings (`storage = sparse`); NULL where there are none, as before them */
+	uint8_t *storage = NULL;
+	if (scenario_has_sparse(sc)) {
+		storage = calloc(sc->type_count, 1);
+		if (!storage) {
+			snprintf(err, errlen, "out of memory in the harness");
+			return -1;
+		}
+		for (uint32_t t = 0; t < sc->type_count; t++)
+			storage[t] = sc->types[t].storage;
+	}
+	struct ecs_config cfg = {sc->type_count, sc->system_count ? sc->system_count : 1, e->sizes,
+	                         storage};
 	int rc = e->ops->create(&cfg, &alloc, &e->s);
+	free(storage); /* the storage copies what it needs (ecs.h) */
 	if (rc != ECS_OK) {
 		e->s = NULL;
 		snprintf(err, errlen, "%s: create returned %s", e->ops->name, ecs_status_name(rc));
@@ -88,6 +101,20 @@ static int open_storage(struct scenario_engine *e, char *err, size_t errlen)
 			         sys->name, ecs_status_name(rc));
 			return -1;
 		}
+	}
+	/* `group = yes`, in file order once every system exists: a storage with groups gives a
+	 * pool to the first system that asks for it and declines the later ones (0) */
+	for (uint32_t s = 0; s < sc->system_count; s++) {
+		e->grouped[s] = -1;
+		if (!sc->systems[s].group)
+			continue;
+		rc = ecs_system_group(e->ops, e->s, e->systems[s].id);
+		if (rc < 0) {
+			snprintf(err, errlen, "%s: system_group of %s returned %s", e->ops->name,
+			         sc->systems[s].name, ecs_status_name(rc));
+			return -1;
+		}
+		e->grouped[s] = (int8_t)(rc > 0);
 	}
 	return 0;
 }
@@ -167,6 +194,54 @@ static int target_create(struct scenario_engine *e, uint32_t kind, struct kind_s
 		return scenario_engine_fail(e, "creating an entity of kind %s returned %s",
 		                            e->sc->kinds[kind].name, ecs_status_name(rc));
 	}
+	return 0;
+}
+
+static int target_create_batch(struct scenario_engine *e, uint32_t kind,
+                               const struct kind_variant *v, uint32_t n)
+{
+	struct ecs_values values[KV_MAX_TYPES];
+	unsigned char *at = e->batch.values;
+	for (uint32_t j = 0; j < v->type_count; j++) {
+		pack_values(e, v->types[j], n, at);
+		values[j] = (struct ecs_values){at, e->sizes[v->types[j]]};
+		at += (size_t)n * e->sizes[v->types[j]];
+	}
+	int rc = ecs_entity_create_batch(e->ops, e->s, v->types, v->type_count, values, n,
+	                                 e->batch.handles);
+	if (rc != ECS_OK)
+		return scenario_engine_fail(e, "creating a batch of %u entities of kind %s returned %s", n,
+		                            e->sc->kinds[kind].name, ecs_status_name(rc));
+	return 0;
+}
+
+static void target_adopt(struct scenario_engine *e, struct kind_state *k,
+                         const struct kind_variant *v, uint32_t serial)
+{
+	(void)e, (void)k, (void)v, (void)serial;
+}
+
+static int target_add_batch(struct scenario_engine *e, struct kind_state *k, uint32_t type,
+                            uint32_t n)
+{
+	(void)k;
+	pack_values(e, type, n, e->batch.values);
+	struct ecs_values values = {e->batch.values, e->sizes[type]};
+	int rc = ecs_component_add_batch(e->ops, e->s, e->batch.handles, n, type, &values);
+	if (rc != ECS_OK)
+		return scenario_engine_fail(e, "adding %s to a batch of %u entities returned %s",
+		                            e->sc->types[type].name, n, ecs_status_name(rc));
+	return 0;
+}
+
+static int target_remove_batch(struct scenario_engine *e, struct kind_state *k, uint32_t type,
+                               uint32_t n)
+{
+	(void)k;
+	int rc = ecs_component_remove_batch(e->ops, e->s, e->batch.handles, n, type);
+	if (rc != ECS_OK)
+		return scenario_engine_fail(e, "removing %s from a batch of %u entities returned %s",
+		                            e->sc->types[type].name, n, ecs_status_name(rc));
 	return 0;
 }
 
