@@ -161,6 +161,15 @@ uint32_t scenario_engine_frames_run(const struct scenario_engine *e);
  * or not a storage participant). */
 int scenario_engine_grouped(const struct scenario_engine *e, uint32_t system);
 
+/*
+ * The same answers without a run: a storage of ops made for sc as a participant's is (types,
+ * markings, systems), asked for the groups, then destroyed; no entity is made (a storage
+ * declines a group for the pools other groups own, which entities do not change). grouped
+ * gets sc->system_count answers, as scenario_engine_grouped's. 0, or -1 with a message.
+ */
+int scenario_storage_groups(const struct scenario *sc, const struct ecs_ops *ops,
+                            int8_t *grouped, char *err, size_t errlen);
+
 /* For the tests: the storage of a storage participant, and the storage's id of system i. */
 ecs_storage *scenario_engine_storage(const struct scenario_engine *e);
 uint32_t scenario_engine_system_id(const struct scenario_engine *e, uint32_t system);

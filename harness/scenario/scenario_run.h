@@ -40,6 +40,9 @@ struct scenario_run {
 	char (*values)[32];     /* each point's value as given to scenario_set ("1.5%") */
 	double *x;              /* and as a number (1.5) */
 	bool geometric, percent;
+	/* A sweep over a list (KEY=V1,V2,...): listed; categorical when a value is not a number
+	 * (x is then its place in the list, 1, 2, ...). */
+	bool listed, categorical;
 	struct workload *workloads; /* per point: the scenario workload, named after the point */
 };
 
