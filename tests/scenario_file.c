@@ -921,6 +921,21 @@ static bool test_markings(void)
 	free(header);
 	CHECK(ok);
 	/* overrides: each key both ways, and the switch's two spellings */
+	/* [scenario] storage = table sets every marking aside, and says so */
+	CHECK_EQ(scenario_set(sc, "scenario.storage", "table", err, sizeof err), SCENARIO_OK);
+	CHECK(!scenario_has_sparse(sc));
+	CHECK_EQ(scenario_storage_hint(sc, 2), ECS_STORAGE_TABLE);
+	CHECK_EQ(sc->types[2].storage, ECS_STORAGE_SPARSE);
+	f = open_memstream(&header, &size);
+	CHECK(f != NULL);
+	CHECK_EQ(scenario_write_header(f, sc), 0);
+	CHECK_EQ(fclose(f), 0);
+	ok = strstr(header, "# storage table for every type ([scenario] storage = table): the sparse "
+	                    "markings set aside: T\n") != NULL;
+	free(header);
+	CHECK(ok);
+	CHECK_EQ(scenario_set(sc, "scenario.storage", "marked", err, sizeof err), SCENARIO_OK);
+	CHECK(scenario_has_sparse(sc));
 	CHECK_EQ(scenario_set(sc, "component.T.storage", "table", err, sizeof err), SCENARIO_OK);
 	CHECK(!scenario_has_sparse(sc));
 	CHECK_EQ(scenario_set(sc, "component.A.storage", "sparse", err, sizeof err), SCENARIO_OK);
@@ -960,7 +975,8 @@ static const struct bad_set bad_sets[] = {
 	 "despawn, variants, batch)"},
 	{"scenario.frame", "1",
 	 "scenario.frame = 1: unknown key 'frame' (keys of [scenario]: frames, warmup, seed, scale, "
-	 "entities, lookups, lookup, threads)"},
+	 "entities, lookups, lookup, threads, storage)"},
+	{"scenario.storage", "sparse", "scenario.storage = sparse: not marked or table"},
 	{"system.move.parallel", "maybe",
 	 "system.move.parallel = maybe: not yes or no (or true or false)"},
 	{"system.move.group", "1", "system.move.group = 1: not yes or no (or true or false)"},

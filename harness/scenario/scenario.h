@@ -174,6 +174,10 @@ struct scenario {
 	/* Threads a parallel system's pass runs on, 1..SCENARIO_MAX_THREADS; 0 (`all`, the
 	 * default): the CPUs the measuring process may use, which the run resolves. */
 	uint32_t threads;
+	/* `storage = table`: every type given to the storage as a table type, the components'
+	 * `storage = sparse` set aside (false, `marked`, the default: as each component says), so
+	 * that one sweep compares a file's markings with none (scenario.storage=table,marked). */
+	bool unmarked;
 	/* Per frame: lookups + lookup_share * live entities, on random live entities of the kinds
 	 * with lookup_match, each reading every lookup type. */
 	double lookups, lookup_share;
@@ -234,12 +238,18 @@ static inline bool scenario_has_parallel(const struct scenario *sc)
 	return false;
 }
 
-/* Whether any component is marked sparse (the storage then gets the hints; the header says
- * which). */
+/* Type t's storage hint as the storage gets it: its component's `storage`, or table under
+ * [scenario] storage = table. */
+static inline uint8_t scenario_storage_hint(const struct scenario *sc, uint32_t t)
+{
+	return sc->unmarked ? (uint8_t)ECS_STORAGE_TABLE : sc->types[t].storage;
+}
+
+/* Whether the storage gets any sparse hint (then every type's; the header says which). */
 static inline bool scenario_has_sparse(const struct scenario *sc)
 {
 	for (uint32_t t = 0; t < sc->component_count; t++)
-		if (sc->types[t].storage == ECS_STORAGE_SPARSE)
+		if (scenario_storage_hint(sc, t) == ECS_STORAGE_SPARSE)
 			return true;
 	return false;
 }

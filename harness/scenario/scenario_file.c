@@ -51,7 +51,17 @@ static const char *const section_words[SECTION_KINDS] = {
 };
 
 /* Each section's keys, in the order of their bits in scenario_source.given. */
-enum { SC_FRAMES, SC_WARMUP, SC_SEED, SC_SCALE, SC_ENTITIES, SC_LOOKUPS, SC_LOOKUP, SC_THREADS };
+enum {
+	SC_FRAMES,
+	SC_WARMUP,
+	SC_SEED,
+	SC_SCALE,
+	SC_ENTITIES,
+	SC_LOOKUPS,
+	SC_LOOKUP,
+	SC_THREADS,
+	SC_STORAGE
+};
 enum { COMPONENT_SIZE, COMPONENT_STORAGE };
 enum { KIND_COMPONENTS, KIND_COUNT, KIND_SPAWN, KIND_DESPAWN, KIND_VARIANTS, KIND_BATCH };
 enum {
@@ -68,8 +78,9 @@ enum {
 };
 enum { EFFECT_KIND, EFFECT_COMPONENT, EFFECT_ADD, EFFECT_DURATION, EFFECT_REMOVE, EFFECT_BATCH };
 
-static const char *const scenario_keys[] = {"frames",   "warmup",  "seed",   "scale",
-                                            "entities", "lookups", "lookup", "threads", NULL};
+static const char *const scenario_keys[] = {"frames",  "warmup",  "seed",
+                                            "scale",   "entities", "lookups",
+                                            "lookup",  "threads",  "storage", NULL};
 static const char *const component_keys[] = {"size", "storage", NULL};
 static const char *const kind_keys[] = {"components", "count",    "spawn",
                                         "despawn",    "variants", "batch", NULL};
@@ -410,6 +421,13 @@ static bool apply_scenario_key(struct scenario *sc, int key, const char *v, char
 			return false;
 		}
 		sc->threads = (uint32_t)x;
+		return true;
+	case SC_STORAGE:
+		if (strcmp(v, "marked") != 0 && strcmp(v, "table") != 0) {
+			snprintf(msg, len, "not marked or table");
+			return false;
+		}
+		sc->unmarked = strcmp(v, "table") == 0;
 		return true;
 	}
 	return no_such_key(msg, len);
@@ -1369,13 +1387,18 @@ int scenario_write_header(FILE *f, const struct scenario *sc)
 		fprintf(f, " %s %" PRIu32 " B%s", sc->types[t].name, sc->types[t].size,
 		        t + 1 < sc->component_count ? ";" : "");
 	/* Markings only where given, so that the header of a file without them stays as it was. */
-	if (scenario_has_sparse(sc)) {
+	bool marked = false;
+	for (uint32_t t = 0; t < sc->component_count; t++)
+		marked = marked || sc->types[t].storage == ECS_STORAGE_SPARSE;
+	if (marked && sc->unmarked)
+		fprintf(f, "\n# storage table for every type ([scenario] storage = table): the sparse "
+		           "markings set aside:");
+	else if (marked)
 		fprintf(f, "\n# storage sparse (ecs_config.component_storage, a hint: a backend of one "
 		           "layout ignores it):");
-		for (uint32_t t = 0; t < sc->component_count; t++)
-			if (sc->types[t].storage == ECS_STORAGE_SPARSE)
-				fprintf(f, " %s", sc->types[t].name);
-	}
+	for (uint32_t t = 0; marked && t < sc->component_count; t++)
+		if (sc->types[t].storage == ECS_STORAGE_SPARSE)
+			fprintf(f, " %s", sc->types[t].name);
 	fprintf(f, "\n# lookups per frame: %g + %g%% of live entities; reading ", sc->lookups,
 	        sc->lookup_share * 100);
 	print_types(f, sc, sc->lookup_types, sc->lookup_type_count);

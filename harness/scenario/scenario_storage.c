@@ -85,7 +85,7 @@ static int make_storage(const struct scenario *sc, const struct ecs_ops *ops,
 			return -1;
 		}
 		for (uint32_t t = 0; t < sc->type_count; t++)
-			storage[t] = sc->types[t].storage;
+			storage[t] = scenario_storage_hint(sc, t);
 	}
 	struct ecs_config cfg = {sc->type_count, sc->system_count ? sc->system_count : 1, sizes,
 	                         storage};
