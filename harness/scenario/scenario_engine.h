@@ -6,7 +6,9 @@
  *   spawn     every kind's spawns (fractions carry to later frames), the kinds mixed in an
  *             order drawn from the seed (not one kind's block after another's), each entity
  *             created with its components in one call (entity_create_with), a kind's variants
- *             in turn;
+ *             in turn; a kind marked `batch` makes its spawns first instead, one
+ *             entity_create_batch per variant, each entity with the serial, variant and place
+ *             in the engine's lists the list gives it (so that nothing after depends on it);
  *   systems   in file order: a pass over the batches the storage hands out, reading the read
  *             components, doing `work` arithmetic operations, writing the written ones (the
  *             first 4 bytes, or fewer, of each); as it ends, the despawns, adds and removes the
@@ -19,7 +21,9 @@
  *             at random among its kind's live ones;
  *   remove    every effect's removes (those whose duration has run out, or `remove` picks);
  *   add       every effect's adds: a share of the kind's live entities is picked, those without
- *             the type get it;
+ *             the type get it; an effect marked `batch` removes, adds in one
+ *             component_remove_batch, component_add_batch (the engine's records changed as each
+ *             entity is listed, so that a second pick skips it as the one-at-a-time path does);
  *   lookup    component_get of every lookup type on random live entities of the matching kinds.
  *
  * A system marked parallel (scenario_engine_threads) runs its pass alone on T threads, each

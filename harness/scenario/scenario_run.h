@@ -1,5 +1,6 @@
 /*
- * scenario_run.h: a scenario run (build/ecsbench --scenario FILE [--sweep KEY=A..B]) as a kind
+ * scenario_run.h: a scenario run (build/ecsbench --scenario FILE [--sweep KEY=A..B or
+ * KEY=V1,V2,...]) as a kind
  * of run (run_kind.h), measured by the harness's own driver (driver.h), so that its rows get the
  * same processes, intervals, ratios and checks as every other row. scenario_run.c is the glue:
  *
