@@ -110,6 +110,11 @@ bad sweep-list-frames "the frames, warm-up and seed are the same at every point"
 bad set-storage-bad "component.Marked.storage = Sparse: not table or sparse" --scenario $cross \
 	--set component.Marked.storage=Sparse
 bad set-group-bad "system.move.group = 2: not yes or no" --scenario $cross --set system.move.group=2
+bad unmarked-alone "--unmarked needs --scenario FILE" --unmarked sparse
+bad unmarked-unknown "--unmarked: unknown backend 'sparce'" --scenario $cross --unmarked sparce
+bad unmarked-not-run "--unmarked sparse: sparse is not among the run's backends" --scenario $cross \
+	--backends archetype --unmarked sparse
+bad unmarked-twice "--unmarked: sparse listed twice" --scenario $cross --unmarked sparse,sparse
 
 # Parallel systems: the thread count is the file's (scenario.threads), not --threads; more
 # threads than CPUs, or a bad parallel value, refused before anything runs.
@@ -206,7 +211,7 @@ if "$bin" --scenario $cross $small --set system.hurt.group=yes --set effect.mark
 	sums=$(grep -v '^#' "$msweep" | awk -F, 'NR > 1 && $6 == "frame" && $26 != "" { print $26 }' | sort -u | wc -l)
 	if [ "$values" = "sparse:1 table:2 " ] && [ "$sums" -eq 1 ] &&
 		grep -q '^# sweep component.Marked.storage: 2 points, categorical: sparse table$' "$msweep" &&
-		grep -q '^# groups at component.Marked.storage=sparse (group = yes; ecs_system_group: 1 grouped, 0 declined): archetype hurt 0; sparse hurt [01]$' "$msweep" &&
+		grep -q '^# groups at component.Marked.storage=sparse (group = yes; ecs_system_group: 1 grouped, 0 declined): archetype think 0 hurt 0; sparse think [01] hurt [01]$' "$msweep" &&
 		[ "$(agree "$msweep" 2)" = ok ]; then
 		ok sweep-markings
 	else
@@ -214,6 +219,22 @@ if "$bin" --scenario $cross $small --set system.hurt.group=yes --set effect.mark
 	fi
 else
 	fail sweep-markings "exit status $?: $(tail -n 3 "$tmp/stderr")"
+fi
+
+# --unmarked: a backend once more, named B-unmarked, at every point of a numeric sweep, with the
+# same checksum (markings change no result).
+usweep="$tmp/unmarked.csv"
+# shellcheck disable=SC2086
+if "$bin" --scenario $cross $small --sweep effect.mark.add=1%..10% --points 2 \
+	--backends archetype,sparse --unmarked sparse --processes 1 --output "$usweep" 2>"$tmp/stderr"; then
+	names=$(grep -v '^#' "$usweep" | awk -F, 'NR > 1 && $6 == "frame" && $3 == "1%" { printf "%s ", $5 }')
+	if [ "$names" = "archetype sparse sparse-unmarked floor harness " ] && [ "$(agree "$usweep" 3)" = ok ]; then
+		ok unmarked
+	else
+		fail unmarked "participants '$names'"
+	fi
+else
+	fail unmarked "exit status $?: $(tail -n 3 "$tmp/stderr")"
 fi
 
 # A parallel scenario at every thread count from 1 to the CPUs, as the points of one sweep:

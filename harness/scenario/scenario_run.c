@@ -39,6 +39,88 @@ static const struct workload scenario_workload;
 
 /* --- options ---------------------------------------------------------------------------------- */
 
+/*
+ * --unmarked B,...: backend B once more, as "B-unmarked", whose storage is made with no storage
+ * hint (ecs_config.component_storage NULL: every type a table type), the rest of its ops B's.
+ * A participant of its own, so that at every point of any sweep its frame is paired with B's
+ * (the file's markings) and with the others'. Its create is one of a fixed set of trampolines,
+ * one per place in ecs_backends (ops carry no context); the child processes of the run make the
+ * same participants from the same command line.
+ */
+#define UNMARKED_MAX 16
+static struct ecs_ops unmarked_ops[UNMARKED_MAX];
+static char unmarked_names[UNMARKED_MAX][48];
+
+static int unmarked_create(size_t i, const struct ecs_config *cfg,
+                           const struct ecs_allocator *alloc, ecs_storage **out)
+{
+	struct ecs_config plain = *cfg;
+	plain.component_storage = NULL;
+	return ecs_backends[i]->create(&plain, alloc, out);
+}
+
+#define UNMARKED_CREATE(i)                                                                     \
+	static int unmarked_create_##i(const struct ecs_config *cfg,                               \
+	                               const struct ecs_allocator *alloc, ecs_storage **out)       \
+	{                                                                                          \
+		return unmarked_create(i, cfg, alloc, out);                                            \
+	}
+UNMARKED_CREATE(0)
+UNMARKED_CREATE(1)
+UNMARKED_CREATE(2)
+UNMARKED_CREATE(3)
+UNMARKED_CREATE(4)
+UNMARKED_CREATE(5)
+UNMARKED_CREATE(6)
+UNMARKED_CREATE(7)
+UNMARKED_CREATE(8)
+UNMARKED_CREATE(9)
+UNMARKED_CREATE(10)
+UNMARKED_CREATE(11)
+UNMARKED_CREATE(12)
+UNMARKED_CREATE(13)
+UNMARKED_CREATE(14)
+UNMARKED_CREATE(15)
+
+static int (*const unmarked_creates[UNMARKED_MAX])(const struct ecs_config *,
+                                                   const struct ecs_allocator *, ecs_storage **) = {
+	unmarked_create_0,  unmarked_create_1,  unmarked_create_2,  unmarked_create_3,
+	unmarked_create_4,  unmarked_create_5,  unmarked_create_6,  unmarked_create_7,
+	unmarked_create_8,  unmarked_create_9,  unmarked_create_10, unmarked_create_11,
+	unmarked_create_12, unmarked_create_13, unmarked_create_14, unmarked_create_15,
+};
+
+static void add_unmarked(struct options *o)
+{
+	char list[256];
+	if (snprintf(list, sizeof list, "%s", o->unmarked) >= (int)sizeof list)
+		options_usage_error("--unmarked '%.60s...': the list is too long", o->unmarked);
+	for (char *save = NULL, *name = strtok_r(list, ",", &save); name;
+	     name = strtok_r(NULL, ",", &save)) {
+		size_t i = 0;
+		while (i < ecs_backend_count && strcmp(ecs_backends[i]->name, name) != 0)
+			i++;
+		if (i == ecs_backend_count || i >= UNMARKED_MAX)
+			options_usage_error("--unmarked: unknown backend '%s'", name);
+		bool listed = false;
+		for (size_t b = 0; b < o->backend_count; b++)
+			listed = listed || o->backends[b] == ecs_backends[i];
+		if (!listed)
+			options_usage_error("--unmarked %s: %s is not among the run's backends (--backends): "
+			                    "its unmarked frame is read against its marked one",
+			                    name, name);
+		if (unmarked_ops[i].create)
+			options_usage_error("--unmarked: %s listed twice", name);
+		if (o->backend_count == MAX_LIST)
+			options_usage_error("too many backends (at most %d)", MAX_LIST);
+		unmarked_ops[i] = *ecs_backends[i];
+		snprintf(unmarked_names[i], sizeof unmarked_names[i], "%s-unmarked", name);
+		unmarked_ops[i].name = unmarked_names[i];
+		unmarked_ops[i].create = unmarked_creates[i];
+		o->backends[o->backend_count++] = &unmarked_ops[i];
+	}
+}
+
 static void file_error(const char *err)
 {
 	fprintf(stderr, "%s\n", err);
@@ -291,6 +373,7 @@ static void refuse_options(const struct options *o)
 		options_usage_error("%s needs --scenario FILE", o->sweep            ? "--sweep"
 		                                        : o->set_count      ? "--set"
 		                                        : o->sweep_points   ? "--points"
+		                                        : o->unmarked       ? "--unmarked"
 		                                                            : "--spacing");
 	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
 		if (o->given[refused[i].code])
@@ -402,6 +485,8 @@ static void scenario_options(struct options *o)
 	if (!o->backend_count)
 		for (size_t i = 0; i < ecs_backend_count && i < MAX_LIST; i++)
 			o->backends[o->backend_count++] = ecs_backends[i];
+	if (o->unmarked)
+		add_unmarked(o);
 	/* A sample is a frame: every process runs the warmup frames, then the timed ones. */
 	o->reps = run->base->frames;
 	o->warmup = run->base->warmup;
@@ -1002,7 +1087,8 @@ static int scenario_report_write(const struct collection *c, FILE *csv, FILE *sa
 
 static bool scenario_chosen(const struct options *o)
 {
-	return o->scenario_file || o->sweep || o->sweep_points || o->sweep_spacing || o->set_count;
+	return o->scenario_file || o->sweep || o->sweep_points || o->sweep_spacing || o->set_count ||
+	       o->unmarked;
 }
 
 const struct run_kind scenario_run_kind = {
