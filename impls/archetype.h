@@ -1540,6 +1540,15 @@ static int batch_move(ecs_storage *s, const ecs_entity *entities, uint32_t count
 	bool add = values != NULL;
 	struct arch_edge edge;
 	int rc;
+	/* Whether each has the type, before any edge is made: making one may fail for want of
+	 * memory, which ECS_ERR_HAS_COMPONENT / ECS_ERR_NO_COMPONENT anywhere precede. */
+	for (uint32_t j = 0; j < count; j++) {
+		const struct arch_table *t = &s->tables[s->records[ecs_entity_index(entities[j])].table];
+		const struct arch_edge *cached = edge_find(t, type);
+		bool has = cached ? !cached->add : table_column(t, type) != ARCH_NONE;
+		if (has == add)
+			return add ? ECS_ERR_HAS_COMPONENT : ECS_ERR_NO_COMPONENT;
+	}
 	for (uint32_t j = 0; j < count; j++)
 		if ((rc = entity_edge(s, s->records[ecs_entity_index(entities[j])].table, type, add,
 		                      &edge)) != ECS_OK)
