@@ -1844,18 +1844,21 @@ enum { HYB_EXACT = 0, HYB_WALK_TABLES = 1, HYB_WALK_POOL = 2 };
 
 /*
  * The way: a system of table types only is archetype's exact pass (whole columns). Else, with
- * a required sparse type, the pool drive only when the smallest required pool holds fewer than
- * a quarter of the matching tables' rows (HYB_DRIVE_SHARE): entity for entity the drive costs
- * about three walked rows, for its owners' records and rows are reached in the pool's order,
- * at random, where the walk goes down the rows in order and only the probes jump (iterate,
- * k = 2, N = 2^16, each way forced: 20.9 against 6.7 ns an entity lived-in, 9.5 against 6.1
- * aged; ecsbench --backends hybrid --workloads iterate --history lived-in,aged). A pass split
- * in several parts whose first required type is sparse is driven by that type's pool whatever
- * the counts: its values are what a system writes, and only the drive can cut the parts on
- * their cache lines (in a walk of the tables they are reached in no order, so threads would
- * share lines). O(matching tables).
+ * a required sparse type, the pool drive when the smallest required pool holds fewer than half
+ * the matching tables' rows (HYB_DRIVE_SHARE). A driven entity costs more than a walked row
+ * (its record and row are reached in the pool's order, at random, where the walk goes down the
+ * rows in order), but a walk whose probes find the type on some rows and not others pays a
+ * mispredicted branch on many rows. Measured with each way forced: iterate (k = 2, N = 2^16,
+ * every row holding the pool's type) drive 20.9 against walk 6.7 ns an entity lived-in;
+ * crossover.ini's hurt (Health + Marked, 20,000 units) drive 22.6 against walk 67.4 us a pass
+ * with the pool near 9% of the rows (effect.mark.add=4.48%), 121.5 against 135.8 us near 46%
+ * (add=30%); the break-even lies near half. A pass split in several parts whose first
+ * required type is sparse is driven by that type's pool whatever the counts: its values are
+ * what a system writes, and only the drive can cut the parts on their cache lines (in a walk
+ * of the tables they are reached in no order, so threads would share lines). O(matching
+ * tables).
  */
-#define HYB_DRIVE_SHARE 4u
+#define HYB_DRIVE_SHARE 2u
 
 static uint32_t hyb_iter_mode(const ecs_storage *s, const struct arch_system *y, uint32_t parts,
                               uint32_t *driver)
@@ -1887,12 +1890,12 @@ struct hyb_probes {
 	const struct hyb_pool *out[ECS_SYSTEM_MAX_EXCLUDED];
 };
 
-static void hyb_probes_find(const ecs_storage *s, const struct arch_system *y,
+static void hyb_probes_find(const ecs_storage *s, const struct arch_system *y, uint32_t driver,
                             struct hyb_probes *q)
 {
 	q->required = q->excluded = 0;
 	for (uint32_t c = 0; c < y->type_count; c++)
-		if (y->sparse_required >> c & 1) {
+		if ((y->sparse_required >> c & 1) && y->types[c] != driver) {
 			q->place[q->required] = c;
 			q->pool[q->required++] = &s->pools[y->types[c]];
 		}
@@ -1963,10 +1966,15 @@ static bool hyb_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 	const struct arch_system *y = &s->systems[it->state[ARCH_ITER_SYSTEM]];
 	struct hyb_probes q;
 	struct hyb_columns k;
-	hyb_probes_find(s, y, &q);
+	bool drive = it->state[ARCH_ITER_MODE] == HYB_WALK_POOL;
+	uint32_t driver = drive ? (uint32_t)it->state[ARCH_ITER_DRIVER] : ARCH_NONE;
+	hyb_probes_find(s, y, driver, &q); /* the driving pool is not probed: its slot is known */
 	uint32_t n = 0;
-	if (it->state[ARCH_ITER_MODE] == HYB_WALK_POOL) {
-		const struct hyb_pool *p = &s->pools[it->state[ARCH_ITER_DRIVER]];
+	if (drive) {
+		const struct hyb_pool *p = &s->pools[driver];
+		uint32_t place = 0;
+		while (y->types[place] != driver)
+			place++;
 		uint32_t slot = (uint32_t)it->state[ARCH_ITER_ROW];
 		uint32_t end = (uint32_t)it->state[ARCH_ITER_END_ROW];
 		uint32_t last = ARCH_NONE;
@@ -1984,6 +1992,7 @@ static bool hyb_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 			}
 			if (!matches || !hyb_probe(&q, index, it, n))
 				continue;
+			it->pointers[place][n] = p->values + (size_t)slot * p->size;
 			hyb_columns_put(&k, r->row, it, n);
 			it->entities[n++] = e;
 		}

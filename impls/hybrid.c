@@ -35,9 +35,11 @@
  *                     tables' rows with k_s probes each (HYB_WALK_TABLES), or the smallest
  *                     required sparse pool's owners, each a record and (per run of owners in
  *                     one table) a match test, and k_s - 1 probes (HYB_WALK_POOL). iter_begin
- *                     drives from the pool when it holds fewer than a quarter of the matching
- *                     tables' rows (a driven entity costs about three walked rows: measured,
- *                     see hyb_iter_mode in archetype.h; O(matching tables) to count them).
+ *                     drives from the pool when it holds fewer than half the matching tables'
+ *                     rows (a driven entity costs more than a walked row, a walk whose probes
+ *                     half miss pays mispredicted branches: measured, see hyb_iter_mode in
+ *                     archetype.h; O(matching tables) to count them). The driving pool is not
+ *                     probed (its slot is where the walk is).
  *                     Each sparse value found is prefetched. The table types' values are
  *                     handed out through pointers too: a batch is one kind or the other for
  *                     every component.
@@ -54,7 +56,7 @@
  *   no sparse held    entity_destroy of an entity holding no sparse component probes no pool
  *                     (the record's count). Lived-in: yes (it follows what the entity holds).
  *   live pools        a destroy probes only the pools that hold a value. Lived-in: yes.
- *   pool drive        a system whose smallest required sparse pool holds under a quarter of its
+ *   pool drive        a system whose smallest required sparse pool holds under half its
  *                     tables' rows walks that pool, not the rows. Lived-in: yes (by counts, not
  *                     order).
  *   empty exclusions  an excluded sparse pool that holds nothing is not probed. Lived-in:
