@@ -21,6 +21,18 @@
 
 #define ARCH_NONE UINT32_MAX
 #define ARCH_ALIVE 0x80000000u /* in arch_record.gen, above the generation bits */
+#define ARCH_MARK 0x40000000u  /* in arch_record.gen during a batch's checks: handle seen */
+#if ARCH_SPARSE
+/* hybrid: the sparse components a live entity holds, in arch_record.gen's bits between the
+ * generation and the mark (0: entity_destroy probes no pool), so that a record stays 12
+ * bytes: the records are read at random by every operation. */
+#define HYB_HELD_ONE (1u << ECS_GENERATION_BITS)
+#define HYB_HELD_MASK (ARCH_MARK - HYB_HELD_ONE)
+#define ARCH_RECORD_KEY(gen) ((gen) & ~HYB_HELD_MASK)
+_Static_assert(ECS_MAX_COMPONENT_TYPES < HYB_HELD_MASK / HYB_HELD_ONE, "a count fits");
+#else
+#define ARCH_RECORD_KEY(gen) (gen)
+#endif
 #define ARCH_EMPTY_TABLE 0u    /* the table of the empty set */
 #define ARCH_FIRST_ROWS 16u
 #define ARCH_FIRST_RECORDS 64u
@@ -60,9 +72,6 @@ struct arch_record {
 	uint32_t gen;   /* generation | ARCH_ALIVE while alive */
 	uint32_t table; /* while alive */
 	uint32_t row;   /* while alive; while dead, the next index of the free list */
-#if ARCH_SPARSE
-	uint32_t held;  /* sparse components the entity holds (0: destroy probes no pool) */
-#endif
 };
 
 /* A table a system matches, with the column of each of the system's types in it. */
@@ -638,7 +647,8 @@ static void entity_move(ecs_storage *s, ecs_entity e, struct arch_record *r, uin
 static inline bool arch_alive(const ecs_storage *s, ecs_entity e)
 {
 	uint32_t i = ecs_entity_index(e);
-	return i < s->record_used && s->records[i].gen == (ecs_entity_generation(e) | ARCH_ALIVE);
+	return i < s->record_used &&
+	       ARCH_RECORD_KEY(s->records[i].gen) == (ecs_entity_generation(e) | ARCH_ALIVE);
 }
 
 static int records_reserve(ecs_storage *s, uint32_t need)
@@ -790,7 +800,6 @@ static void hyb_drop_all(ecs_storage *s, uint32_t index)
 		if (hyb_slot(p, index) != HYB_ABSENT)
 			hyb_remove(s, p, index);
 	}
-	s->records[index].held = 0;
 }
 
 static int hyb_component_add(ecs_storage *s, ecs_entity e, uint32_t type, const void *value)
@@ -803,7 +812,7 @@ static int hyb_component_add(ecs_storage *s, ecs_entity e, uint32_t type, const 
 	if (rc != ECS_OK)
 		return rc;
 	hyb_append(s, type, e, value);
-	s->records[index].held++;
+	s->records[index].gen += HYB_HELD_ONE;
 	return ECS_OK;
 }
 
@@ -814,7 +823,7 @@ static int hyb_component_remove(ecs_storage *s, ecs_entity e, uint32_t type)
 	if (hyb_slot(p, index) == HYB_ABSENT)
 		return ECS_ERR_NO_COMPONENT;
 	hyb_remove(s, p, index);
-	s->records[index].held--;
+	s->records[index].gen -= HYB_HELD_ONE;
 	return ECS_OK;
 }
 
@@ -906,7 +915,7 @@ static __attribute__((noinline)) int hyb_create_with(ecs_storage *s, const uint3
 				hyb_remove(s, &s->pools[types[i]], index);
 		return rc;
 	}
-	s->records[index].held = held;
+	s->records[index].gen += held * HYB_HELD_ONE;
 	return ECS_OK;
 }
 #endif
@@ -1012,9 +1021,6 @@ static inline ecs_entity record_take(ecs_storage *s, bool fresh, uint32_t table,
 	if (fresh) {
 		index = s->record_used++;
 		s->records[index].gen = 0;
-#if ARCH_SPARSE
-		s->records[index].held = 0;
-#endif
 	} else {
 		index = s->free_head;
 		s->free_head = s->records[index].row;
@@ -1240,9 +1246,6 @@ static __attribute__((noinline)) int arch_entity_create_with(ecs_storage *s,
 	if (fresh) {
 		index = s->record_used++;
 		s->records[index].gen = 0;
-#if ARCH_SPARSE
-		s->records[index].held = 0;
-#endif
 	} else {
 		index = s->free_head;
 		s->free_head = s->records[index].row;
@@ -1278,7 +1281,7 @@ static int arch_entity_destroy(ecs_storage *s, ecs_entity e)
 	struct arch_record *r = &s->records[index];
 	table_remove_row(s, &s->tables[r->table], r->row);
 #if ARCH_SPARSE
-	if (r->held)
+	if (r->gen & HYB_HELD_MASK)
 		hyb_drop_all(s, index);
 #endif
 	r->gen = (r->gen + 1) & ECS_GENERATION_MASK;
@@ -1447,7 +1450,6 @@ static int arch_system_register(ecs_storage *s, const uint32_t *types, uint32_t 
 
 /* --- batches ---------------------------------------------------------------------------- */
 
-#define ARCH_MARK 0x40000000u /* in arch_record.gen during a batch's checks: handle seen */
 
 static int batch_handle_order(const void *a, const void *b)
 {
@@ -1493,7 +1495,7 @@ static int batch_check(ecs_storage *s, const ecs_entity *entities, uint32_t coun
 		ecs_entity e = entities[j];
 		uint32_t i = ecs_entity_index(e);
 		uint32_t *gen = i < s->record_used ? &s->records[i].gen : NULL;
-		if (gen && (*gen & ~ARCH_MARK) == (ecs_entity_generation(e) | ARCH_ALIVE)) {
+		if (gen && ARCH_RECORD_KEY(*gen & ~ARCH_MARK) == (ecs_entity_generation(e) | ARCH_ALIVE)) {
 			repeat |= (*gen & ARCH_MARK) != 0;
 			*gen |= ARCH_MARK;
 		} else {
@@ -1614,7 +1616,7 @@ static int hyb_batch(ecs_storage *s, const ecs_entity *entities, uint32_t count,
 	if (!add) {
 		for (uint32_t j = 0; j < count; j++) {
 			hyb_remove(s, p, ecs_entity_index(entities[j]));
-			s->records[ecs_entity_index(entities[j])].held--;
+			s->records[ecs_entity_index(entities[j])].gen -= HYB_HELD_ONE;
 		}
 		return ECS_OK;
 	}
@@ -1627,7 +1629,7 @@ static int hyb_batch(ecs_storage *s, const ecs_entity *entities, uint32_t count,
 	for (uint32_t j = 0; j < count; j++) {
 		hyb_append(s, type, entities[j],
 		           (const unsigned char *)data + (size_t)j * values->stride);
-		s->records[ecs_entity_index(entities[j])].held++;
+		s->records[ecs_entity_index(entities[j])].gen += HYB_HELD_ONE;
 	}
 	return ECS_OK;
 }
@@ -1788,7 +1790,7 @@ static int arch_entity_create_batch(ecs_storage *s, const uint32_t *types, uint3
 		r->table = to;
 		r->row = row + j;
 #if ARCH_SPARSE
-		r->held = held;
+		r->gen += held * HYB_HELD_ONE;
 #endif
 		ecs_entity e = ecs_entity_make(index, r->gen & ECS_GENERATION_MASK);
 		t->entities[row + j] = e;

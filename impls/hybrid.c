@@ -6,7 +6,7 @@
  * (its header block: what it stores, its costs and fast paths); this file is archetype.h with
  * ARCH_SPARSE 1, and with no type marked it behaves as archetype and does its work, plus a
  * test or two per component operation (is any type marked), per iteration batch (the walk) and
- * per entity_destroy (does the entity hold a sparse component), and records of 16 bytes, not 12.
+ * per entity_destroy (does the entity hold a sparse component), and a mask in the alive test.
  *
  * What it stores besides archetype's:
  *   - per type, whether it is marked sparse (a byte);
@@ -14,7 +14,8 @@
  *     slots, allocated when an index of their range first gets the type), the values packed
  *     and their owners' handles in step; remove swaps the last into the hole;
  *   - the pools that hold a value, as a list (live_pools), and per entity record the number of
- *     sparse components it holds (4 bytes: records are 16 bytes, not 12);
+ *     sparse components it holds (in the record's generation word, above the generation: the
+ *     records stay 12 bytes, as archetype's);
  *   - per system, which of its required and excluded types are sparse (two bytes of bits).
  * A table's key (its type set) holds table types only; a system matches tables on its table
  * types alone.
