@@ -1962,12 +1962,14 @@ static inline void hyb_columns_put(const struct hyb_columns *k, uint32_t row, st
 		it->pointers[k->place[i]][n] = k->data[i] + (size_t)row * k->size[i];
 }
 
+#define HYB_AHEAD 16u /* owners ahead whose records a pool drive prefetches */
+
 static bool hyb_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 {
 	const ecs_storage *s = it->storage;
 	const struct arch_system *y = &s->systems[it->state[ARCH_ITER_SYSTEM]];
 	struct hyb_probes q;
-	struct hyb_columns k;
+	struct hyb_columns k = {.count = 0};
 	bool drive = it->state[ARCH_ITER_MODE] == HYB_WALK_POOL;
 	uint32_t driver = drive ? (uint32_t)it->state[ARCH_ITER_DRIVER] : ARCH_NONE;
 	hyb_probes_find(s, y, driver, &q); /* the driving pool is not probed: its slot is known */
@@ -1983,6 +1985,17 @@ static bool hyb_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 		bool matches = false;
 		struct arch_match m;
 		for (; slot < end && n < ECS_BATCH_MAX; slot++) {
+			/* The owners' records and rows are reached in the pool's order, at random: the
+			 * records HYB_AHEAD owners on are asked for, and the rows (in the table the
+			 * last owner was in) of those half as far, whose records were asked for then. */
+			if (slot + HYB_AHEAD < end)
+				__builtin_prefetch(&s->records[ecs_entity_index(p->owners[slot + HYB_AHEAD])]);
+			if (matches && slot + HYB_AHEAD / 2 < end) {
+				const struct arch_record *ahead =
+				    &s->records[ecs_entity_index(p->owners[slot + HYB_AHEAD / 2])];
+				for (uint32_t i = 0; i < k.count && ahead->table == last; i++)
+					__builtin_prefetch(k.data[i] + (size_t)ahead->row * k.size[i]);
+			}
 			ecs_entity e = p->owners[slot];
 			uint32_t index = ecs_entity_index(e);
 			const struct arch_record *r = &s->records[index];
