@@ -12,7 +12,9 @@ extern const struct ecs_ops ecs_backend_hash;
 extern const struct ecs_ops ecs_backend_tree;
 extern const struct ecs_ops ecs_backend_vector;
 extern const struct ecs_ops ecs_backend_sparse;
+extern const struct ecs_ops ecs_backend_group;
 extern const struct ecs_ops ecs_backend_archetype;
+extern const struct ecs_ops ecs_backend_hybrid;
 
 #ifdef ECSB_TEST_HEAVIER
 /*
@@ -88,7 +90,9 @@ const struct ecs_ops *const ecs_backends[] = {
 	&ecs_backend_tree,
 	&ecs_backend_vector,
 	SPARSE_OPS,
+	&ecs_backend_group,
 	&ecs_backend_archetype,
+	&ecs_backend_hybrid,
 };
 
 const size_t ecs_backend_count = sizeof ecs_backends / sizeof ecs_backends[0];

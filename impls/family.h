@@ -40,6 +40,22 @@
  *                   run of creations), O(L) per component per run: one lookup and a memcmp of
  *                   the pool's owners against the list; the run is one batch of whole columns
  *   system_iter_split  O(L): a range of the system's packed list (two index lookups a bound)
+ *   entity_create_batch (M entities, k types)  O(k S_t R) once for the batch (the set's bitset
+ *                   and the systems it joins are the same for every entity), then O(W + k L +
+ *                   L per system joined) an entity: one growth of each pool's values and
+ *                   owners, of the per-entity arrays and of each joined system's list for the
+ *                   whole batch, a free-list walk of at most M links (to know how many indices
+ *                   are fresh: ECS_ERR_FULL before any change), the values copied last, one
+ *                   memcpy a type when packed (stride = size). The index still inserts one key
+ *                   at a time: a node each for hash and tree, a geometric growth for vector.
+ *   component_add_batch / component_remove_batch (M entities)  O(M) checks (one pass marking
+ *                   each index in a spare bit of its generation: repeats without a sort), one
+ *                   growth of the pool's values and owners (add), then each entity as
+ *                   component_add / component_remove; an add's values copied last, one memcpy
+ *                   when packed. All that can fail for want of memory comes first (the joins;
+ *                   a remove's joins of the excluding systems) and is taken back newest first,
+ *                   so that each list pops what it was given; the leaves, which cannot fail,
+ *                   come after.
  *
  * Fast paths: each branch that skips work the general path does, when it fires, and whether it
  * fires in a lived-in storage (one that has had destroys: holes and recycled indices; kinds
@@ -76,6 +92,18 @@
  *   38.1 and 2.94 last-level misses against 45.4 and 3.76; fragmented unchanged (5.4 / 5.2).
  *   consecutive slots a component whose lookups (index_get_batch) find consecutive slots is a
  *                     column. Lived-in: no (slots in no order).
+ *   batch set once   entity_create_batch works out the bitset and the systems joined once
+ *                     per batch, not per entity, and grows every array once: whenever a batch
+ *                     has more than one entity. Lived-in: yes (a property of the call, not of
+ *                     the storage's history; recycled indices come from the free list as
+ *                     entity_create takes them).
+ *   packed values     a batch's values with stride == size are copied with one memcpy a type
+ *                     (the pool's slots for the batch are consecutive: appended in order).
+ *                     Lived-in: yes (appends go to the pools' ends however they have aged).
+ *   no repeat sort   a batch's list is checked for repeats by marking indices in a spare bit
+ *                     of entity_gen; only a list already certain to fail (two handles of one
+ *                     index, two never handed out) is sorted, to tell ECS_ERR_INVALID from
+ *                     ECS_ERR_DEAD_ENTITY. Lived-in: yes.
  *
  * Why (callgrind, N = 2^16, k = 2, the harness's systems): asking every system on every add, as
  * Vigier's part 1 does, was 55-67% of the instructions of creating an entity at profile A and
@@ -1081,6 +1109,396 @@ static bool family_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 	return true;
 }
 
+/* --- batches (ecs.h: entity_create_batch, component_add_batch, component_remove_batch) --- */
+
+/*
+ * In entity_gen[], beside FAMILY_ALIVE and the 10 generation bits: "seen in this batch", set on
+ * the index of each handle of a batch's list while it is checked, and cleared before the call
+ * returns. It finds a repeated handle in one pass over the list, with no allocation and no
+ * sorting: a second handle of a marked index is a repeat or (another generation) a dead handle.
+ */
+#define FAMILY_BATCH_MARK 0x4000u
+
+static int family_entity_compare(const void *a, const void *b)
+{
+	ecs_entity x = *(const ecs_entity *)a, y = *(const ecs_entity *)b;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Whether a list holds one handle twice, exactly: only asked once an error is certain (two
+ * handles of one index, or two of indices never handed out), to tell ECS_ERR_INVALID from
+ * ECS_ERR_DEAD_ENTITY. A sorted copy from malloc, not the storage's allocator (an error path,
+ * which must not fail for want of the memory the caller counts); if even that fails, pairs
+ * are compared, quadratic, on an error path only.
+ */
+static __attribute__((noinline)) bool batch_has_repeat(const ecs_entity *entities, uint32_t count)
+{
+	ecs_entity *sorted = malloc((size_t)count * sizeof *sorted);
+	bool repeat = false;
+	if (!sorted) {
+		for (uint32_t j = 1; j < count && !repeat; j++)
+			for (uint32_t i = 0; i < j && !repeat; i++)
+				repeat = entities[i] == entities[j];
+		return repeat;
+	}
+	memcpy(sorted, entities, (size_t)count * sizeof *sorted);
+	qsort(sorted, count, sizeof *sorted, family_entity_compare);
+	for (uint32_t j = 1; j < count && !repeat; j++)
+		repeat = sorted[j] == sorted[j - 1];
+	free(sorted);
+	return repeat;
+}
+
+/*
+ * The checks of a batch over a list of entities, before anything changes, in ecs.h's order:
+ * ECS_ERR_INVALID (a repeated handle), ECS_ERR_DEAD_ENTITY, ECS_ERR_BAD_COMPONENT, then
+ * ECS_ERR_HAS_COMPONENT (want_has false) or ECS_ERR_NO_COMPONENT. One pass marks each handle's
+ * index (FAMILY_BATCH_MARK) and tests liveness and the type's bit; a second clears the marks.
+ */
+static int family_batch_check(ecs_storage *s, const ecs_entity *entities, uint32_t count,
+                              uint32_t type, bool want_has)
+{
+	uint32_t outside = 0, j;
+	bool clash = false, dead = false, wrong = false;
+	bool type_ok = type < s->component_count;
+	for (j = 0; j < count; j++) {
+		ecs_entity e = entities[j];
+		uint32_t i = ecs_entity_index(e);
+		if (i >= s->entity_used) {
+			outside++;
+			dead = true;
+			continue;
+		}
+		uint16_t g = s->entity_gen[i];
+		if (g & FAMILY_BATCH_MARK) {
+			clash = true;
+			continue;
+		}
+		s->entity_gen[i] = (uint16_t)(g | FAMILY_BATCH_MARK);
+		if (g != (ecs_entity_generation(e) | FAMILY_ALIVE)) {
+			dead = true;
+			continue;
+		}
+		if (type_ok && bit_test(family_bits(s, i), type) != want_has)
+			wrong = true;
+	}
+	for (j = 0; j < count; j++) {
+		uint32_t i = ecs_entity_index(entities[j]);
+		if (i < s->entity_used)
+			s->entity_gen[i] &= (uint16_t)~FAMILY_BATCH_MARK;
+	}
+	if ((clash || outside > 1) && batch_has_repeat(entities, count))
+		return ECS_ERR_INVALID;
+	if (dead || clash) /* two handles of one index: one of them is dead */
+		return ECS_ERR_DEAD_ENTITY;
+	if (!type_ok)
+		return ECS_ERR_BAD_COMPONENT;
+	if (wrong)
+		return want_has ? ECS_ERR_NO_COMPONENT : ECS_ERR_HAS_COMPONENT;
+	return ECS_OK;
+}
+
+/* Appends e to a pool whose values and owners have room, without its value (a batch copies the
+ * values a column at a time afterwards); on error (the index could not take it) nothing
+ * changed. */
+static inline int pool_append(ecs_storage *s, struct family_pool *p, ecs_entity e)
+{
+	uint32_t slot = p->count;
+	int rc = index_insert(s, &p->index, ecs_entity_index(e), slot);
+	if (rc != ECS_OK)
+		return rc;
+	p->owners[slot] = e;
+	p->count = slot + 1;
+	return ECS_OK;
+}
+
+/* Copies count values (values->data, values->stride) into a pool from slot `first` on: one
+ * memcpy where the values are packed as the pool is (stride == size). */
+static void pool_write_values(struct family_pool *p, uint32_t first, const void *data,
+                              size_t stride, uint32_t count)
+{
+	unsigned char *dst = p->values + (size_t)first * p->size;
+	const unsigned char *src = data;
+	if (stride == p->size) {
+		memmove(dst, src, (size_t)count * p->size);
+		return;
+	}
+	for (uint32_t j = 0; j < count; j++)
+		family_copy(dst + (size_t)j * p->size, src + (size_t)j * stride, p->size);
+}
+
+/*
+ * Takes back the last entity a create batch placed (the newest on every list it is on, so each
+ * removal pops the end and the lists are as before): out of its systems and pools, and its
+ * index back to the free list or past entity_used.
+ */
+static void batch_unplace(ecs_storage *s, ecs_entity e, const uint32_t *types, uint32_t type_count,
+                          const uint16_t *joins, uint32_t join_count, uint32_t used_before)
+{
+	uint32_t index = ecs_entity_index(e);
+	for (uint32_t k = join_count; k--;)
+		system_remove_entity(s, &s->systems[joins[k]], index);
+	for (uint32_t i = type_count; i--;)
+		pool_remove(s, &s->pools[types[i]], index);
+	family_word *bits = family_bits(s, index);
+	memset(bits, 0, (size_t)s->words * sizeof *bits);
+	if (index >= used_before) {
+		s->entity_used = index;
+		s->entity_gen[index] = 0;
+		return;
+	}
+	bits[0] = s->free_head;
+	s->free_head = index;
+	s->entity_gen[index] &= (uint16_t)~FAMILY_ALIVE;
+}
+
+/*
+ * entity_create_batch: every entity of a batch has the same types, so the same bitset and the
+ * same systems: both are worked out once. Then one growth of each pool's values and owners, of
+ * the per-entity arrays and of each joined system's list, for the whole batch; each entity is
+ * then taken from the free list (or past the used ones), given its bitset, and appended to its
+ * pools (owners and index) and systems; the values are copied last, a column at a time. The
+ * only failures left after the growth are the indexes' insertions (a node each for hash and
+ * tree, a geometric growth for vector): the entities placed so far are taken back, newest
+ * first, so that every list and the free list are as they were.
+ */
+static int family_entity_create_batch(ecs_storage *s, const uint32_t *types, uint32_t type_count,
+                                      const struct ecs_values *values, uint32_t count,
+                                      ecs_entity *out)
+{
+	if (!s || (count && !out) || type_count > ECS_CREATE_MAX_COMPONENTS ||
+	    (type_count && (!types || !values)))
+		return ECS_ERR_INVALID;
+	for (uint32_t i = 0; i < type_count; i++) {
+		if (!values[i].data)
+			return ECS_ERR_INVALID;
+		for (uint32_t k = 0; k < i; k++)
+			if (types[k] == types[i])
+				return ECS_ERR_INVALID;
+	}
+	for (uint32_t i = 0; i < type_count; i++)
+		if (types[i] >= s->component_count)
+			return ECS_ERR_BAD_COMPONENT;
+	if (count == 0)
+		return ECS_OK;
+	/* ECS_ERR_FULL: how many come from the free list (a walk of at most count links), and
+	 * whether the rest fit below ECS_MAX_ENTITIES. */
+	uint32_t recycled = 0;
+	for (uint32_t i = s->free_head; i != FAMILY_NO_FREE && recycled < count;
+	     i = family_bits(s, i)[0])
+		recycled++;
+	uint32_t fresh = count - recycled, used_before = s->entity_used;
+	if (fresh > ECS_MAX_ENTITIES - used_before)
+		return ECS_ERR_FULL;
+	int rc = ECS_OK;
+	if (fresh && (rc = entities_grow(s, used_before + fresh)) != ECS_OK)
+		return rc;
+	/* The values may point into the pools that grow: their pointers follow (pool_grow_values). */
+	const void *data[ECS_CREATE_MAX_COMPONENTS];
+	for (uint32_t i = 0; i < type_count; i++)
+		data[i] = values[i].data;
+	for (uint32_t i = 0; i < type_count && rc == ECS_OK; i++) {
+		struct family_pool *p = &s->pools[types[i]];
+		if (p->count + (uint64_t)count > UINT32_MAX)
+			return ECS_ERR_NO_MEMORY;
+		uint32_t need = p->count + count;
+		if (need > p->values_cap)
+			rc = pool_grow_values(s, p, need, data, type_count);
+		if (rc == ECS_OK)
+			rc = family_grow(s, (void **)&p->owners, &p->owners_cap, need, sizeof *p->owners);
+	}
+	if (rc != ECS_OK)
+		return rc;
+	/* The bitset of the batch's set, and the systems it joins (each once, from its anchor). */
+	family_word set[ECS_MAX_COMPONENT_TYPES / FAMILY_WORD_BITS];
+	memset(set, 0, (size_t)s->words * sizeof *set);
+	for (uint32_t i = 0; i < type_count; i++)
+		set[types[i] / FAMILY_WORD_BITS] |= (family_word)1 << (types[i] % FAMILY_WORD_BITS);
+	uint16_t joins[ECS_MAX_SYSTEMS];
+	uint32_t join_count = 0;
+	for (uint32_t i = 0; i < type_count; i++) {
+		const struct family_pool *p = &s->pools[types[i]];
+		for (uint32_t k = 0; k < p->system_count; k++) {
+			struct family_system *y = &s->systems[p->systems[k]];
+			if (y->anchor == types[i] && family_satisfies(y, set))
+				joins[join_count++] = p->systems[k];
+		}
+	}
+	for (uint32_t k = 0; k < join_count && rc == ECS_OK; k++) {
+		struct family_system *y = &s->systems[joins[k]];
+		rc = family_grow(s, (void **)&y->entities, &y->cap, y->count + count,
+		                 sizeof *y->entities);
+	}
+	if (rc != ECS_OK)
+		return rc;
+	uint32_t first[ECS_CREATE_MAX_COMPONENTS];
+	for (uint32_t i = 0; i < type_count; i++)
+		first[i] = s->pools[types[i]].count;
+	uint32_t j;
+	for (j = 0; j < count; j++) {
+		uint32_t index = s->free_head;
+		bool from_free = index != FAMILY_NO_FREE;
+		family_word *bits;
+		if (from_free) {
+			bits = family_bits(s, index);
+			s->free_head = bits[0];
+		} else {
+			index = s->entity_used++;
+			s->entity_gen[index] = 0;
+			bits = family_bits(s, index);
+		}
+		memcpy(bits, set, (size_t)s->words * sizeof *bits);
+		uint16_t gen = (uint16_t)(s->entity_gen[index] | FAMILY_ALIVE);
+		s->entity_gen[index] = gen;
+		ecs_entity e = ecs_entity_make(index, gen);
+		uint32_t pushed = 0, joined = 0;
+		for (; pushed < type_count; pushed++)
+			if ((rc = pool_append(s, &s->pools[types[pushed]], e)) != ECS_OK)
+				break;
+		for (; rc == ECS_OK && joined < join_count; joined++)
+			if ((rc = system_add_entity(s, &s->systems[joins[joined]], e)) != ECS_OK)
+				break;
+		if (rc != ECS_OK) { /* this one as far as it went (its failed step did nothing) */
+			batch_unplace(s, e, types, pushed, joins, joined, used_before);
+			break;
+		}
+		out[j] = e;
+	}
+	if (rc != ECS_OK) {
+		while (j--)
+			batch_unplace(s, out[j], types, type_count, joins, join_count, used_before);
+		return rc;
+	}
+	for (uint32_t i = 0; i < type_count; i++)
+		pool_write_values(&s->pools[types[i]], first[i], data[i], values[i].stride, count);
+	return ECS_OK;
+}
+
+/*
+ * component_add_batch: after the checks, one growth of the pool's values (the values may point
+ * into them: the pointer follows) and owners for the whole batch; then each entity is appended
+ * to the pool, given the bit, and joins the systems that require the type and that it now
+ * satisfies (each may fail for want of memory: then the entities done so far are taken back,
+ * newest first). Only once every join has succeeded do the entities leave the systems that
+ * exclude the type, which cannot fail; the values are copied last, a column at a time.
+ */
+static int family_component_add_batch(ecs_storage *s, const ecs_entity *entities, uint32_t count,
+                                      uint32_t type, const struct ecs_values *values)
+{
+	if (!s || (count && (!entities || !values || !values->data)))
+		return ECS_ERR_INVALID;
+	int rc = family_batch_check(s, entities, count, type, false);
+	if (rc != ECS_OK || count == 0)
+		return rc;
+	struct family_pool *p = &s->pools[type];
+	if (p->count + (uint64_t)count > UINT32_MAX)
+		return ECS_ERR_NO_MEMORY;
+	uint32_t first = p->count, need = first + count;
+	const void *data = values->data;
+	if (need > p->values_cap && (rc = pool_grow_values(s, p, need, &data, 1)) != ECS_OK)
+		return rc;
+	if ((rc = family_grow(s, (void **)&p->owners, &p->owners_cap, need, sizeof *p->owners)))
+		return rc;
+	family_word mask = (family_word)1 << (type % FAMILY_WORD_BITS);
+	uint32_t word = type / FAMILY_WORD_BITS, j, k = 0;
+	for (j = 0; j < count; j++) {
+		ecs_entity e = entities[j];
+		family_word *bits = family_bits(s, ecs_entity_index(e));
+		if ((rc = pool_append(s, p, e)) != ECS_OK)
+			break;
+		bits[word] |= mask;
+		for (k = 0; k < p->system_count; k++) {
+			struct family_system *y = &s->systems[p->systems[k]];
+			if (family_satisfies(y, bits) && (rc = system_add_entity(s, y, e)) != ECS_OK)
+				break;
+		}
+		if (rc != ECS_OK) { /* this one: the systems joined before system k, then the pool */
+			uint32_t index = ecs_entity_index(e);
+			while (k--) {
+				struct family_system *y = &s->systems[p->systems[k]];
+				if (family_satisfies(y, bits))
+					system_remove_entity(s, y, index);
+			}
+			bits[word] &= ~mask;
+			pool_remove(s, p, index);
+			break;
+		}
+	}
+	if (rc != ECS_OK) { /* the ones before, newest first: each is the last on its lists */
+		while (j--) {
+			uint32_t index = ecs_entity_index(entities[j]);
+			family_word *bits = family_bits(s, index);
+			for (k = p->system_count; k--;) {
+				struct family_system *y = &s->systems[p->systems[k]];
+				if (family_satisfies(y, bits))
+					system_remove_entity(s, y, index);
+			}
+			bits[word] &= ~mask;
+			pool_remove(s, p, index);
+		}
+		return rc;
+	}
+	if (__builtin_expect(p->excluder_count != 0, 0))
+		for (j = 0; j < count; j++) {
+			uint32_t index = ecs_entity_index(entities[j]);
+			excluders_leave(s, p, family_bits(s, index), type, index);
+		}
+	pool_write_values(p, first, data, values->stride, count);
+	return ECS_OK;
+}
+
+/*
+ * component_remove_batch: after the checks, the entities first join the systems that exclude
+ * the type (they satisfy them without it), the one step that can fail for want of memory: then
+ * those joined so far are left again, newest first. After that nothing can fail: each entity
+ * leaves the systems that require the type and its value is swap-removed from the pool.
+ */
+static int family_component_remove_batch(ecs_storage *s, const ecs_entity *entities,
+                                         uint32_t count, uint32_t type)
+{
+	if (!s || (count && !entities))
+		return ECS_ERR_INVALID;
+	int rc = family_batch_check(s, entities, count, type, true);
+	if (rc != ECS_OK || count == 0)
+		return rc;
+	struct family_pool *p = &s->pools[type];
+	family_word mask = (family_word)1 << (type % FAMILY_WORD_BITS);
+	uint32_t word = type / FAMILY_WORD_BITS, j;
+	if (__builtin_expect(p->excluder_count != 0, 0)) {
+		for (j = 0; j < count; j++)
+			if ((rc = excluders_join(s, p, family_bits(s, ecs_entity_index(entities[j])), type,
+			                         entities[j])) != ECS_OK)
+				break;
+		if (rc != ECS_OK) {
+			while (j--) {
+				uint32_t index = ecs_entity_index(entities[j]);
+				family_word *bits = family_bits(s, index);
+				bits[word] &= ~mask;
+				for (uint32_t k = p->excluder_count; k--;) {
+					struct family_system *y = &s->systems[p->excluders[k]];
+					if (family_satisfies(y, bits))
+						system_remove_entity(s, y, index);
+				}
+				bits[word] |= mask;
+			}
+			return rc;
+		}
+	}
+	for (j = 0; j < count; j++) {
+		uint32_t index = ecs_entity_index(entities[j]);
+		family_word *bits = family_bits(s, index);
+		for (uint32_t k = 0; k < p->system_count; k++) {
+			struct family_system *y = &s->systems[p->systems[k]];
+			if (family_satisfies(y, bits))
+				system_remove_entity(s, y, index);
+		}
+		bits[word] &= ~mask;
+		pool_remove(s, p, index);
+	}
+	return ECS_OK;
+}
+
 #define FAMILY_CAT2(a, b) a##b
 #define FAMILY_CAT(a, b) FAMILY_CAT2(a, b)
 #define FAMILY_STR2(a) #a
@@ -1105,6 +1523,9 @@ const struct ecs_ops FAMILY_CAT(ecs_backend_, FAMILY_NAME) = {
 	.system_iter_begin = family_system_iter_begin,
 	.system_iter_next = family_system_iter_next,
 	.system_iter_split = family_system_iter_split,
+	.entity_create_batch = family_entity_create_batch,
+	.component_add_batch = family_component_add_batch,
+	.component_remove_batch = family_component_remove_batch,
 };
 
 #endif

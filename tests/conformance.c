@@ -1191,6 +1191,19 @@ static bool test_capacity(const struct ecs_ops *ops, const struct test_profile *
 	CHECK_EQ(ecs_entity_index(again), ecs_entity_index(first));
 	CHECK_EQ(ops->component_has(f.s, again, 1), 1);
 	CHECK_STATUS(ops->entity_create_with(f.s, two, 2, values, &e), ECS_ERR_FULL);
+	/* entity_create_batch: full for two with one index free, after the checks of its list;
+	 * nothing created, so the one index is still there for one */
+	CHECK_OK(ops->entity_destroy(f.s, again));
+	const struct ecs_values batch_values[] = {{value, 0}, {value, 0}};
+	ecs_entity outs[2] = {ECS_NULL, ECS_NULL};
+	CHECK_STATUS(ecs_entity_create_batch(ops, f.s, two, 2, batch_values, 2, outs), ECS_ERR_FULL);
+	CHECK_STATUS(ecs_entity_create_batch(ops, f.s, bad, 2, batch_values, 2, outs),
+	             ECS_ERR_BAD_COMPONENT);
+	CHECK_OK(ecs_entity_create_batch(ops, f.s, two, 2, batch_values, 0, outs));
+	CHECK_OK(ecs_entity_create_batch(ops, f.s, two, 2, batch_values, 1, outs));
+	CHECK_EQ(ecs_entity_index(outs[0]), ecs_entity_index(first));
+	CHECK_EQ(ops->component_has(f.s, outs[0], 1), 1);
+	CHECK_STATUS(ecs_entity_create_batch(ops, f.s, two, 2, batch_values, 1, outs), ECS_ERR_FULL);
 	return fixture_close(&f);
 }
 
@@ -1752,6 +1765,329 @@ static bool test_split_fallback(const struct ecs_ops *ops, const struct test_pro
 	return fixture_close(&f);
 }
 
+
+/* --- batches ------------------------------------------------------------------------------ */
+
+/* The ops without the batches: the wrappers then take their fallbacks (impls/backends.c). */
+static struct ecs_ops without_batches(const struct ecs_ops *ops)
+{
+	struct ecs_ops plain = *ops;
+	plain.entity_create_batch = NULL;
+	plain.component_add_batch = NULL;
+	plain.component_remove_batch = NULL;
+	return plain;
+}
+
+/* Random operations with many batches (misuse and failures half way included), against the
+ * model, natively and through the fallbacks. */
+static bool batch_random(const struct ecs_ops *ops, const struct test_profile *p, uint64_t seed)
+{
+	struct fixture f;
+	TRY(fixture_open(&f, ops, p->component_count, p->system_count, seed));
+	TRY(register_systems(&f, p->system_count / 2));
+	uint64_t n = random_ops / 5;
+	for (uint64_t i = 0; i < n; i++) {
+		uint32_t dice = below(&f, 10);
+		if (dice == 0 && f.m.live < 400)
+			TRY(random_create_batch(&f, false));
+		else if (dice < 3)
+			TRY(random_change_batch(&f, dice == 1, false));
+		else
+			TRY(random_op(&f, 400));
+		if (i % 250 == 249)
+			TRY(check_all(&f));
+		if (i == n / 2)
+			TRY(register_systems(&f, p->system_count - p->system_count / 2));
+	}
+	TRY(check_all(&f));
+	return fixture_close(&f);
+}
+
+static bool test_batch_random(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	struct ecs_ops plain = without_batches(ops);
+	TRY(batch_random(ops, p, 17));
+	return batch_random(&plain, p, 18);
+}
+
+/*
+ * Batches that fail half way, each checked against the whole model right after: a dead
+ * entity, a repeated one, one that already has (or lacks) the type, in the middle of the list;
+ * a type out of range; NULL pointers; count 0. Nothing may have changed, and the same batch
+ * without the bad entry then succeeds. Systems that require and exclude the type, so that the
+ * batch would have joined and left lists on the way.
+ */
+static bool batch_misuse(const struct ecs_ops *ops, const struct test_profile *p, bool fallback)
+{
+	struct fixture f;
+	TRY(fixture_open(&f, ops, p->component_count, p->system_count, 19));
+	static const uint32_t r0[] = {0, 1}, r1[] = {2}, x1[] = {1}, r2[] = {0}, x2[] = {2};
+	TRY(op_register(&f, r0, 2));
+	TRY(op_register_excluding(&f, r1, 1, x1, 1));
+	TRY(op_register_excluding(&f, r2, 1, x2, 1));
+	TRY(op_group(&f, 0));
+	enum { N = 24 };
+	ecs_entity es[N], dead, list[N + 1];
+	unsigned char values[(N + 1) * 64];
+	for (uint32_t b = 0; b < sizeof values; b++)
+		values[b] = (unsigned char)(b * 7 + 1);
+	const uint32_t two[] = {0, 2}, bad_types[] = {0, p->component_count},
+	               dup_types[] = {2, 2};
+	struct ecs_values v2[] = {{values, f.sizes[0]}, {values + 8, f.sizes[2]}};
+	TRY(op_create_batch(&f, two, 2, v2, N, fallback, es));
+	TRY(op_create_batch(&f, two, 2, v2, 1, fallback, &dead));
+	TRY(op_destroy(&f, dead));
+	TRY(check_all(&f));
+	/* create: bad lists, nothing created; count 0 */
+	ecs_entity out[N];
+	TRY(op_create_batch(&f, bad_types, 2, v2, 3, fallback, out));
+	TRY(op_create_batch(&f, dup_types, 2, v2, 3, fallback, out));
+	TRY(op_create_batch(&f, two, 2, v2, 3, fallback, NULL));
+	TRY(op_create_batch(&f, two, 2, NULL, 3, fallback, out));
+	TRY(op_create_batch(&f, two, 2, v2, 0, fallback, out));
+	TRY(op_create_batch(&f, NULL, 0, NULL, 0, fallback, NULL));
+	TRY(check_all(&f));
+	/* add type 1 to the even ones, with a bad entry in the middle of the list each time */
+	struct ecs_values packed = {values, f.sizes[1]};
+	uint32_t count = 0;
+	for (uint32_t i = 0; i < N; i += 2)
+		list[count++] = es[i];
+	for (uint32_t bad = 0; bad < 4; bad++) {
+		ecs_entity saved = list[count / 2];
+		list[count / 2] = bad == 0 ? dead : bad == 1 ? list[1] : bad == 2 ? es[3] : ECS_NULL;
+		if (bad == 2) /* es[3] has type 1 already: ECS_ERR_HAS_COMPONENT */
+			TRY(op_add_batch(&f, &es[3], 1, 1, &packed, fallback));
+		TRY(op_add_batch(&f, list, count, 1, &packed, fallback));
+		TRY(check_all(&f));
+		list[count / 2] = saved;
+	}
+	TRY(op_add_batch(&f, list, count, p->component_count, &packed, fallback));
+	TRY(op_add_batch(&f, list, count, UINT32_MAX, &packed, fallback));
+	TRY(op_add_batch(&f, NULL, count, 1, &packed, fallback));
+	TRY(op_add_batch(&f, list, count, 1, NULL, fallback));
+	TRY(op_add_batch(&f, list, 0, 1, &packed, fallback));
+	TRY(op_add_batch(&f, NULL, 0, p->component_count, NULL, fallback));
+	TRY(check_all(&f));
+	TRY(op_add_batch(&f, list, count, 1, &packed, fallback));
+	TRY(check_all(&f));
+	/* remove type 1 from them, the same bad entries (now es[1], which lacks it) */
+	for (uint32_t bad = 0; bad < 4; bad++) {
+		ecs_entity saved = list[count / 2];
+		list[count / 2] = bad == 0 ? dead : bad == 1 ? list[1] : bad == 2 ? es[1] : ECS_NULL;
+		TRY(op_remove_batch(&f, list, count, 1, fallback));
+		TRY(check_all(&f));
+		list[count / 2] = saved;
+	}
+	TRY(op_remove_batch(&f, list, count, p->component_count, fallback));
+	TRY(op_remove_batch(&f, NULL, count, 1, fallback));
+	TRY(op_remove_batch(&f, list, 0, 1, fallback));
+	TRY(op_remove_batch(&f, list, count, 1, fallback));
+	TRY(check_all(&f));
+	/* remove type 2 from all (they join system 2, which excludes it), add it back */
+	TRY(op_remove_batch(&f, es, N, 2, fallback));
+	TRY(check_all(&f));
+	struct ecs_values one = {values, 0};
+	TRY(op_add_batch(&f, es, N, 2, &one, fallback));
+	TRY(check_all(&f));
+	return fixture_close(&f);
+}
+
+static bool test_batch_misuse(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	struct ecs_ops plain = without_batches(ops);
+	TRY(batch_misuse(ops, p, false));
+	return batch_misuse(&plain, p, true);
+}
+
+/*
+ * Values that point into the storage, read as they were when the call began (natively; the
+ * fallbacks read each after the operations before it, ecs.h): a batch's values taken from a
+ * column a system's pass hands out (stride = size) or one live value for all (stride 0), for
+ * batches large enough to grow the pools and tables they point into.
+ */
+static bool test_batch_aliasing(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	/* Only a native batch promises it: through a fallback a value is read after the
+	 * operations before it, which may have moved it (ecs.h). */
+	bool native_create = ops->entity_create_batch != NULL,
+	     native_add = ops->component_add_batch != NULL;
+	if (!native_create && !native_add) {
+		printf("note %s: no native batches (the fallbacks' limit, ecs.h): nothing to test\n",
+		       runner_test());
+		return true;
+	}
+	struct fixture f;
+	TRY(fixture_open(&f, ops, p->component_count, p->system_count, 21));
+	static const uint32_t pv[] = {0, 1};
+	TRY(op_register(&f, pv, 2));
+	enum { N = 300 };
+	static ecs_entity es[N], more[N];
+	static unsigned char values[N * 64];
+	for (uint32_t b = 0; b < sizeof values; b++)
+		values[b] = (unsigned char)(b * 13 + 5);
+	struct ecs_values v[] = {{values, f.sizes[0]}, {values + 3, f.sizes[1]}};
+	TRY(op_create_batch(&f, pv, 2, v, 20, false, es));
+	for (uint32_t round = 0; round < 4; round++) {
+		/* a column of the pass: the first batch's values of both types */
+		struct ecs_iter it;
+		struct ecs_batch b;
+		CHECK_OK(ops->system_iter_begin(f.s, 0, &it));
+		CHECK(ops->system_iter_next(&it, &b));
+		if (!b.columns[0] || !b.columns[1])
+			continue; /* this layout hands out pointers: nothing packed to read from */
+		uint32_t n = b.count;
+		struct ecs_values from[] = {{b.columns[0], f.sizes[0]}, {b.columns[1], f.sizes[1]}};
+		if (native_create)
+			TRY(op_create_batch(&f, pv, 2, from, n, false, more));
+		else
+			TRY(op_create_batch(&f, pv, 2, v, n, false, more));
+		TRY(check_all(&f));
+		/* type 2 to those, its values one entity's value of type 0 (at least as large) */
+		void *q;
+		CHECK_OK(ops->component_get(f.s, more[0], 0, &q));
+		if (native_add && f.sizes[0] >= f.sizes[2]) {
+			struct ecs_values same = {q, 0};
+			TRY(op_add_batch(&f, more, n, 2, &same, false));
+		}
+		TRY(check_all(&f));
+	}
+	/* values of type 0 into type 0's own pool as it grows: add type 3 from type 3's column */
+	static const uint32_t three[] = {3};
+	TRY(op_create_batch(&f, three, 1, v, 4, false, es));
+	TRY(op_create_batch(&f, NULL, 0, NULL, N, false, more));
+	struct ecs_iter it;
+	struct ecs_batch b;
+	uint32_t y;
+	CHECK_OK(ops->system_register(f.s, three, 1, NULL, 0, &y));
+	model_system(&f.m, three, 1, NULL, 0);
+	CHECK_OK(ops->system_iter_begin(f.s, y, &it));
+	CHECK(ops->system_iter_next(&it, &b));
+	if (native_add && b.columns[0]) {
+		struct ecs_values col = {b.columns[0], f.sizes[3]};
+		TRY(op_add_batch(&f, more, b.count, 3, &col, false));
+	}
+	TRY(check_all(&f));
+	return fixture_close(&f);
+}
+
+/* Out of memory in batches: sets created in batches (past their first capacity, indices
+ * recycled), added and removed in batches, with systems that require and exclude the types. */
+static bool batch_scenario(struct fixture *f)
+{
+	static const uint32_t r0[] = {0, 1}, r1[] = {2}, x1[] = {1}, pair[] = {0, 1};
+	TRY(op_register(f, r0, 2));
+	TRY(op_register_excluding(f, r1, 1, x1, 1));
+	static unsigned char values[40 * 64];
+	for (uint32_t b = 0; b < sizeof values; b++)
+		values[b] = (unsigned char)b;
+	struct ecs_values v[] = {{values, f->sizes[0]}, {values + 1, f->sizes[1]}};
+	ecs_entity es[4][20];
+	for (uint32_t k = 0; k < 4; k++) {
+		for (uint32_t j = 0; j < 20; j++)
+			es[k][j] = ECS_NULL;
+		TRY(op_create_batch(f, pair, k % 2 ? 2 : 1, v, 20, false, es[k]));
+	}
+	for (uint32_t j = 0; j < 20; j += 3)
+		if (es[1][j] != ECS_NULL)
+			TRY(op_destroy(f, es[1][j]));
+	TRY(op_create_batch(f, pair, 2, v, 12, false, es[1]));
+	for (uint32_t k = 0; k < 4; k++) {
+		if (es[k][0] == ECS_NULL || !model_alive(&f->m, es[k][0]))
+			continue;
+		uint32_t n = 0;
+		ecs_entity list[20];
+		for (uint32_t j = 0; j < 20; j++)
+			if (model_alive(&f->m, es[k][j]) && model_find(&f->m, es[k][j])->has[2] == 0)
+				list[n++] = es[k][j];
+		struct ecs_values two = {values + 5, f->sizes[2]};
+		TRY(op_add_batch(f, list, n, 2, &two, false));
+		TRY(op_remove_batch(f, list, n, 1, false));
+	}
+	TRY(check_all(f));
+	return true;
+}
+
+static bool test_batch_failure(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	struct ecs_ops plain = without_batches(ops);
+	TRY(alloc_failure(ops, p, batch_scenario));
+	return alloc_failure(&plain, p, batch_scenario);
+}
+
+/* A group asked for at random, before and after entities exist, on every system: what each
+ * pass visits does not change (the order may). */
+static bool test_groups(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	struct fixture f;
+	TRY(fixture_open(&f, ops, p->component_count, p->system_count, 23));
+	TRY(register_systems(&f, 4));
+	for (uint32_t i = 0; i < 3000; i++) {
+		TRY(random_op(&f, 300));
+		if (i % 100 == 0)
+			TRY(op_group(&f, below(&f, f.m.system_count + 1)));
+		if (i % 300 == 299)
+			TRY(check_all(&f));
+		if (i == 1500)
+			TRY(register_systems(&f, p->system_count - 4));
+	}
+	for (uint32_t y = 0; y <= f.m.system_count; y++)
+		TRY(op_group(&f, y));
+	TRY(check_all(&f));
+	return fixture_close(&f);
+}
+
+/* --- owning groups (the group backend) ------------------------------------------------- */
+
+/*
+ * A grouped system's pass is one batch of whole columns and visits exactly its matching
+ * entities (check_all compares every pass with the model), however adds, removes (of owned and
+ * excluded types) and destroys have aged the storage; a system over an owned pool is refused
+ * (0), one over other pools is grouped too; and system_group may come after the entities.
+ */
+static bool group_pass_is_columns(struct fixture *f, uint32_t system, uint32_t k)
+{
+	struct ecs_iter it;
+	struct ecs_batch b;
+	CHECK_OK(f->ops->system_iter_begin(f->s, system, &it));
+	uint32_t batches = 0;
+	while (f->ops->system_iter_next(&it, &b)) {
+		batches++;
+		for (uint32_t c = 0; c < k; c++)
+			CHECK(b.columns[c] != NULL);
+	}
+	CHECK(batches <= 1);
+	return true;
+}
+
+static bool test_group(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	struct fixture f;
+	TRY(fixture_open(&f, ops, p->component_count, p->system_count, 23));
+	ecs_entity e;
+	for (uint32_t i = 0; i < 300; i++)
+		TRY(random_create_with(&f, 4, &e));
+	uint32_t owned[2] = {0, 1}, excluded[1] = {2}, over_owned[2] = {1, 3}, other[2] = {4, 5};
+	TRY(op_register_excluding(&f, owned, 2, excluded, 1));   /* system 0 */
+	TRY(op_register(&f, over_owned, 2));                    /* system 1 */
+	TRY(op_register(&f, other, 2));                         /* system 2 */
+	CHECK_STATUS(ecs_system_group(ops, f.s, 0), 1); /* the entities are sorted in */
+	CHECK_STATUS(ecs_system_group(ops, f.s, 0), 1);
+	CHECK_STATUS(ecs_system_group(ops, f.s, 1), 0); /* pool 1 is system 0's */
+	CHECK_STATUS(ecs_system_group(ops, f.s, 2), 1);
+	CHECK_STATUS(ecs_system_group(ops, f.s, 99), ECS_ERR_BAD_SYSTEM);
+	CHECK_STATUS(ecs_system_group(ops, NULL, 0), ECS_ERR_INVALID);
+	TRY(check_all(&f));
+	for (uint32_t i = 0; i < 4000; i++) {
+		TRY(random_op(&f, 400));
+		TRY(group_pass_is_columns(&f, 0, 2));
+		TRY(group_pass_is_columns(&f, 2, 2));
+		if (i % 200 == 199)
+			TRY(check_all(&f));
+	}
+	TRY(check_all(&f));
+	return fixture_close(&f);
+}
+
 /* --- the runner ------------------------------------------------------------------------- */
 
 struct test {
@@ -1760,6 +2096,101 @@ struct test {
 	const struct test_profile *profiles[3];
 	const char *only; /* the one backend a test of a strategy runs on, or NULL: all */
 };
+
+/* --- hybrid: component types marked sparse (one block, kept together for merges) --------- */
+
+/* Replaces the fixture's storage with one whose config marks each type sparse with chance
+ * 1/`one_in` (random, from the fixture's seed). */
+static bool reopen_marked(struct fixture *f, const struct test_profile *p, uint32_t one_in)
+{
+	f->ops->destroy(f->s);
+	f->s = NULL;
+	CHECK_EQ(f->counter.live_bytes, 0);
+	counting_alloc_release(&f->counter);
+	struct ecs_allocator alloc = counting_alloc_init(&f->counter);
+	CHECK(counting_alloc_track(&f->counter) == 0);
+	uint8_t *marks = malloc(p->component_count);
+	CHECK(marks != NULL);
+	for (uint32_t t = 0; t < p->component_count; t++)
+		marks[t] = below(f, one_in) == 0 ? ECS_STORAGE_SPARSE : ECS_STORAGE_TABLE;
+	struct ecs_config cfg = {p->component_count, p->system_count, f->sizes, marks};
+	int rc = f->ops->create(&cfg, &alloc, &f->s);
+	free(marks);
+	CHECK_OK(rc);
+	return true;
+}
+
+/* The random operations and the model with a third of the types marked sparse: hybrid keeps
+ * them in pools, its systems walk tables and probe pools or drive from a pool; every backend
+ * must give the same answers whatever the hints. */
+static bool test_marked_random(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		struct fixture f;
+		TRY(fixture_open(&f, ops, p->component_count, p->system_count, seed + 40));
+		TRY(reopen_marked(&f, p, seed == 3 ? 2 : 3));
+		TRY(register_systems(&f, p->system_count / 2));
+		uint64_t n = random_ops / 5;
+		for (uint64_t i = 0; i < n; i++) {
+			TRY(random_op(&f, seed == 2 ? 60 : 400));
+			if (i % 500 == 499)
+				TRY(check_all(&f));
+			if (i == n / 2)
+				TRY(register_systems(&f, p->system_count - p->system_count / 2));
+		}
+		TRY(check_all(&f));
+		TRY(fixture_close(&f));
+	}
+	return true;
+}
+
+/* hybrid: adding or removing a sparse type leaves the entity's row (its table values stay
+ * where they were), and a system of a sparse and a table type sees exactly the entities with
+ * both, whichever walk it takes (few holders of the sparse type: the pool; many: the tables). */
+static bool test_sparse_stays(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	struct fixture f;
+	TRY(fixture_open(&f, ops, p->component_count, p->system_count, 7));
+	f.ops->destroy(f.s);
+	f.s = NULL;
+	counting_alloc_release(&f.counter);
+	struct ecs_allocator alloc = counting_alloc_init(&f.counter);
+	CHECK(counting_alloc_track(&f.counter) == 0);
+	uint8_t *marks = calloc(p->component_count, 1);
+	CHECK(marks != NULL);
+	marks[1] = ECS_STORAGE_SPARSE;
+	struct ecs_config cfg = {p->component_count, p->system_count, f.sizes, marks};
+	int rc = ops->create(&cfg, &alloc, &f.s);
+	free(marks);
+	CHECK_OK(rc);
+	uint32_t both[] = {0, 1};
+	TRY(op_register(&f, both, 2));
+	ecs_entity e[300];
+	for (int i = 0; i < 300; i++) {
+		TRY(op_create(&f, &e[i]));
+		TRY(op_add(&f, e[i], 0));
+	}
+	for (int i = 0; i < 20; i++) { /* holders of the sparse type alone */
+		ecs_entity x;
+		TRY(op_create(&f, &x));
+		TRY(op_add(&f, x, 1));
+	}
+	for (int round = 0; round < 2; round++) {
+		/* round 0: 30 in the pool (smaller than the 300 rows), round 1: 310 (larger) */
+		for (int i = 0; i < 300; i++) {
+			bool want = round == 0 ? i % 30 == 0 : i % 30 != 0;
+			void *before, *after;
+			CHECK_OK(ops->component_get(f.s, e[i], 0, &before));
+			if (want != (ops->component_has(f.s, e[i], 1) == 1))
+				TRY(want ? op_add(&f, e[i], 1) : op_remove(&f, e[i], 1));
+			CHECK_OK(ops->component_get(f.s, e[i], 0, &after));
+			if (strcmp(ops->name, "hybrid") == 0)
+				CHECK(before == after);
+		}
+		TRY(check_all(&f));
+	}
+	return fixture_close(&f);
+}
 
 static const struct test tests[] = {
 	{"basic", test_basic, {&profile_a, &profile_aaa}, NULL},
@@ -1791,6 +2222,14 @@ static const struct test tests[] = {
 	{"split-lines", test_split_lines, {&profile_a, &profile_aaa}, NULL},
 	{"split-fallback", test_split_fallback, {&profile_a}, NULL},
 	{"lived-in", test_lived_in, {&profile_a, &profile_aaa}, NULL},
+	{"marked-random", test_marked_random, {&profile_a, &profile_aaa}, NULL},
+	{"sparse-stays", test_sparse_stays, {&profile_a}, NULL},
+	{"batch-random", test_batch_random, {&profile_a, &profile_aaa}, NULL},
+	{"batch-misuse", test_batch_misuse, {&profile_a, &profile_aaa}, NULL},
+	{"batch-aliasing", test_batch_aliasing, {&profile_a, &profile_aaa}, NULL},
+	{"batch-failure", test_batch_failure, {&profile_a, &profile_aaa}, NULL},
+	{"groups", test_groups, {&profile_a, &profile_aaa}, NULL},
+	{"group", test_group, {&profile_a, &profile_aaa}, "group"},
 };
 
 int main(int argc, char **argv)

@@ -88,6 +88,49 @@ int model_expect_create_with(struct model *m, const uint32_t *types, uint32_t co
 	return m->live >= ECS_MAX_ENTITIES ? ECS_ERR_FULL : ECS_OK;
 }
 
+/* entity_create_batch (ecs.h): ECS_ERR_INVALID, ECS_ERR_BAD_COMPONENT (before count is looked
+ * at), then ECS_ERR_FULL (fewer than count indices left). */
+int model_expect_create_batch(struct model *m, const uint32_t *types, uint32_t type_count,
+                              const struct ecs_values *values, uint32_t count, bool out_given)
+{
+	if ((count > 0 && !out_given) || type_count > ECS_CREATE_MAX_COMPONENTS ||
+	    (type_count > 0 && (!types || !values)))
+		return ECS_ERR_INVALID;
+	for (uint32_t i = 0; i < type_count; i++) {
+		if (!values[i].data)
+			return ECS_ERR_INVALID;
+		for (uint32_t j = i + 1; j < type_count; j++)
+			if (types[i] == types[j])
+				return ECS_ERR_INVALID;
+	}
+	for (uint32_t i = 0; i < type_count; i++)
+		if (types[i] >= m->component_count)
+			return ECS_ERR_BAD_COMPONENT;
+	return count > ECS_MAX_ENTITIES - m->live ? ECS_ERR_FULL : ECS_OK;
+}
+
+/* component_add_batch (want_has false) and component_remove_batch (true), ecs.h's order over
+ * the whole list: ECS_ERR_INVALID (a repeated handle), ECS_ERR_DEAD_ENTITY (any),
+ * ECS_ERR_BAD_COMPONENT, then ECS_ERR_HAS_COMPONENT / ECS_ERR_NO_COMPONENT (any). Pairs are
+ * compared: the model is meant to be obviously right, not fast. */
+int model_expect_batch(struct model *m, const ecs_entity *entities, uint32_t count, uint32_t type,
+                       bool want_has)
+{
+	for (uint32_t j = 0; j < count; j++)
+		for (uint32_t i = j + 1; i < count; i++)
+			if (entities[i] == entities[j])
+				return ECS_ERR_INVALID;
+	for (uint32_t j = 0; j < count; j++)
+		if (!model_alive(m, entities[j]))
+			return ECS_ERR_DEAD_ENTITY;
+	if (type >= m->component_count)
+		return ECS_ERR_BAD_COMPONENT;
+	for (uint32_t j = 0; j < count; j++)
+		if ((model_find(m, entities[j])->has[type] != 0) != want_has)
+			return want_has ? ECS_ERR_NO_COMPONENT : ECS_ERR_HAS_COMPONENT;
+	return ECS_OK;
+}
+
 int model_expect_has(struct model *m, ecs_entity e, uint32_t type)
 {
 	int rc = model_expect_remove(m, e, type);

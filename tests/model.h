@@ -51,6 +51,11 @@ int model_expect_remove(struct model *m, ecs_entity e, uint32_t type); /* get to
 int model_expect_create_with(struct model *m, const uint32_t *types, uint32_t count,
                              const void *const *values);
 int model_expect_has(struct model *m, ecs_entity e, uint32_t type);
+int model_expect_create_batch(struct model *m, const uint32_t *types, uint32_t type_count,
+                              const struct ecs_values *values, uint32_t count, bool out_given);
+/* component_add_batch (want_has false) or component_remove_batch (want_has true). */
+int model_expect_batch(struct model *m, const ecs_entity *entities, uint32_t count, uint32_t type,
+                       bool want_has);
 
 /* Apply an operation the backend reported as done. */
 bool model_created(struct model *m, ecs_entity e);

@@ -23,7 +23,13 @@ uint32_t below(struct fixture *f, uint32_t n) { return (uint32_t)(next_random(f)
 uint32_t size_of_type(uint32_t t) { return 1 + (t * 7 + 3) % 64; }
 
 bool fixture_open(struct fixture *f, const struct ecs_ops *ops, uint32_t components,
-                         uint32_t systems, uint64_t seed)
+                  uint32_t systems, uint64_t seed)
+{
+	return fixture_open_hinted(f, ops, components, systems, seed, seed);
+}
+
+bool fixture_open_hinted(struct fixture *f, const struct ecs_ops *ops, uint32_t components,
+                         uint32_t systems, uint64_t seed, uint64_t hint_seed)
 {
 	memset(f, 0, sizeof *f);
 	f->ops = ops;
@@ -34,7 +40,18 @@ bool fixture_open(struct fixture *f, const struct ecs_ops *ops, uint32_t compone
 		f->sizes[t] = size_of_type(t);
 	struct ecs_allocator alloc = counting_alloc_init(&f->counter);
 	CHECK(counting_alloc_track(&f->counter) == 0); /* every block's size is checked */
-	struct ecs_config cfg = {components, systems, f->sizes, NULL};
+	/* Every type table or sparse at random (ecs.h's hint, which no result may depend on), from
+	 * a generator of its own so that the fixture's draws are those they were without hints. */
+	f->storage = malloc(components);
+	CHECK(f->storage != NULL);
+	uint64_t h = hint_seed * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
+	for (uint32_t t = 0; t < components; t++) {
+		h ^= h << 13;
+		h ^= h >> 7;
+		h ^= h << 17;
+		f->storage[t] = (uint8_t)(h >> 32 & 1 ? ECS_STORAGE_SPARSE : ECS_STORAGE_TABLE);
+	}
+	struct ecs_config cfg = {components, systems, f->sizes, f->storage};
 	CHECK(model_init(&f->m, &cfg));
 	CHECK_OK(ops->create(&cfg, &alloc, &f->s));
 	return true;
@@ -49,6 +66,8 @@ bool fixture_close(struct fixture *f)
 	model_free(&f->m);
 	free(f->sizes);
 	f->sizes = NULL;
+	free(f->storage);
+	f->storage = NULL;
 	uint64_t blocks_left = f->counter.blocks ? f->counter.block_count : 0;
 	counting_alloc_release(&f->counter);
 	CHECK_EQ(blocks_left, 0);
@@ -409,6 +428,7 @@ bool register_systems(struct fixture *f, uint32_t count)
 				excluded[taken++] = t;
 		}
 		TRY(op_register_excluding(f, types, n, excluded, taken));
+		TRY(op_group(f, below(f, f->m.system_count + 1)));
 	}
 	return true;
 }
@@ -426,19 +446,283 @@ bool random_op(struct fixture *f, uint32_t max_live)
 		return op_destroy(f, some_handle(f));
 	if (dice < 42)
 		return op_add(f, some_handle(f), some_type(f));
+	if (dice < 43 && f->m.live < max_live)
+		return random_create_batch(f, false);
 	/* the value from the storage: at any row of any table or pool, or the entity's own */
 	if (dice < 46)
 		return op_add_from_some(f, some_handle(f), some_type(f));
 	if (dice < 50)
 		return op_add_from_own(f, some_handle(f), some_type(f));
+	if (dice < 52)
+		return random_change_batch(f, dice & 1, false);
 	if (dice < 68)
 		return op_remove(f, some_handle(f), some_type(f));
 	if (dice < 84)
 		return op_get(f, some_handle(f), some_type(f), dice & 1);
 	if (dice < 96)
 		return op_has(f, some_handle(f), some_type(f));
+	if (dice == 99)
+		return op_group(f, below(f, f->m.system_count + 1));
 	e = some_handle(f);
 	CHECK_EQ(f->ops->entity_alive(f->s, e), model_alive(&f->m, e));
 	return true;
 }
 
+
+/* --- groups and batches ----------------------------------------------------------------- */
+
+/*
+ * ecs_system_group on a system (or one past the registered ones, misuse): a hint, so 0 or 1
+ * and nothing the model sees changes (check_all compares what each pass visits, in any order).
+ * It may allocate: an injected failure is ECS_ERR_NO_MEMORY and changes nothing either.
+ */
+bool op_group(struct fixture *f, uint32_t system)
+{
+	int rc = ecs_system_group(f->ops, f->s, system);
+	if (injected_oom(f, rc))
+		return true;
+	if (!f->ops->system_group) /* the wrapper: no groups, whatever the system */
+		CHECK_EQ(rc, 0);
+	else if (system >= f->m.system_count)
+		CHECK_STATUS(rc, ECS_ERR_BAD_SYSTEM);
+	else
+		CHECK(rc == 0 || rc == 1);
+	return true;
+}
+
+/* The bytes batch values hold for entity j of type t, copied before the call (they may point
+ * into the storage, which the call changes). NULL when there is nothing to copy. */
+static unsigned char *copy_values(struct fixture *f, const struct ecs_values *v, uint32_t t,
+                                  uint32_t count)
+{
+	uint32_t size = f->sizes[t];
+	unsigned char *copy = malloc((size_t)count * size + 1);
+	if (copy)
+		for (uint32_t j = 0; j < count; j++)
+			memcpy(copy + (size_t)j * size, (const unsigned char *)v->data + (size_t)j * v->stride,
+			       size);
+	return copy;
+}
+
+/*
+ * entity_create_batch through the fixture's ops (the backend's own, or the wrapper's fallback
+ * where it has none) or, with `fallback`, the fallback itself. The fallback creates before it
+ * can see a bad type and does not look at the types when count is 0 (ecs.h); on success every
+ * handle is new, distinct and alive with the values given; on any error nothing was created
+ * (the state is compared at the next check_all, right after a failure in the failure tests).
+ */
+bool op_create_batch(struct fixture *f, const uint32_t *types, uint32_t type_count,
+                     const struct ecs_values *values, uint32_t count, bool fallback,
+                     ecs_entity *out)
+{
+	fallback = fallback || !f->ops->entity_create_batch;
+	int want = model_expect_create_batch(&f->m, types, type_count, values, count, out != NULL);
+	if (fallback && count == 0 && want == ECS_ERR_BAD_COMPONENT)
+		want = ECS_OK;
+	unsigned char *expected[ECS_CREATE_MAX_COMPONENTS] = {0};
+	bool ok = true;
+	if (want == ECS_OK && count > 0)
+		for (uint32_t i = 0; i < type_count; i++)
+			CHECK((expected[i] = copy_values(f, &values[i], types[i], count)) != NULL);
+	int rc = fallback ? ecs_entity_create_batch_fallback(f->ops, f->s, types, type_count, values,
+	                                                     count, out)
+	                  : ecs_entity_create_batch(f->ops, f->s, types, type_count, values, count,
+	                                            out);
+	if ((want == ECS_OK || (fallback && want == ECS_ERR_BAD_COMPONENT)) && injected_oom(f, rc))
+		goto done;
+	if (rc != want) {
+		check_failed(__FILE__, __LINE__, "entity_create_batch of %u entities with %u types%s "
+		             "returned %s, expected %s", count, type_count, fallback ? " (fallback)" : "",
+		             ecs_status_name(rc), ecs_status_name(want));
+		ok = false;
+		goto done;
+	}
+	for (uint32_t j = 0; want == ECS_OK && j < count && ok; j++) {
+		ok = f->ops->entity_alive(f->s, out[j]) && model_created(&f->m, out[j]);
+		if (!ok) {
+			check_failed(__FILE__, __LINE__, "entity_create_batch gave %08x (entity %u of %u), "
+			             "not a new live handle", out[j], j, count);
+			break;
+		}
+		for (uint32_t i = 0; i < type_count; i++)
+			model_added(&f->m, out[j], types[i],
+			            expected[i] + (size_t)j * f->sizes[types[i]]);
+	}
+done:
+	for (uint32_t i = 0; i < type_count; i++)
+		free(expected[i]);
+	return ok;
+}
+
+/*
+ * component_add_batch (add true) or component_remove_batch, as op_create_batch: through the
+ * fixture's ops or the fallback. Through the fallback, count 0 is ECS_OK whatever the type, and
+ * a remove that fails half way for want of memory cannot be undone (ecs.h): the model then
+ * takes what the storage says each entity has.
+ */
+static bool op_change_batch(struct fixture *f, const ecs_entity *entities, uint32_t count,
+                            uint32_t type, const struct ecs_values *values, bool add,
+                            bool fallback)
+{
+	fallback = fallback || (add ? !f->ops->component_add_batch : !f->ops->component_remove_batch);
+	int want;
+	if (count && (!entities || (add && (!values || !values->data))))
+		want = ECS_ERR_INVALID;
+	else
+		want = model_expect_batch(&f->m, entities, count, type, !add);
+	if (fallback && count == 0)
+		want = ECS_OK;
+	unsigned char *expected = NULL;
+	if (add && want == ECS_OK && count)
+		CHECK((expected = copy_values(f, values, type, count)) != NULL);
+	int rc;
+	if (add)
+		rc = fallback ? ecs_component_add_batch_fallback(f->ops, f->s, entities, count, type,
+		                                                 values)
+		              : ecs_component_add_batch(f->ops, f->s, entities, count, type, values);
+	else
+		rc = fallback ? ecs_component_remove_batch_fallback(f->ops, f->s, entities, count, type)
+		              : ecs_component_remove_batch(f->ops, f->s, entities, count, type);
+	bool ok = true;
+	if (want == ECS_OK && injected_oom(f, rc)) {
+		if (!add && fallback) /* the removes before the failure stay done */
+			for (uint32_t j = 0; j < count; j++)
+				if (f->ops->component_has(f->s, entities[j], type) == 0)
+					model_removed(&f->m, entities[j], type);
+		goto done;
+	}
+	if (rc != want) {
+		check_failed(__FILE__, __LINE__, "component_%s_batch of type %u on %u entities%s "
+		             "returned %s, expected %s", add ? "add" : "remove", type, count,
+		             fallback ? " (fallback)" : "", ecs_status_name(rc), ecs_status_name(want));
+		ok = false;
+		goto done;
+	}
+	for (uint32_t j = 0; want == ECS_OK && j < count; j++) {
+		if (add)
+			model_added(&f->m, entities[j], type, expected + (size_t)j * f->sizes[type]);
+		else
+			model_removed(&f->m, entities[j], type);
+	}
+done:
+	free(expected);
+	return ok;
+}
+
+bool op_add_batch(struct fixture *f, const ecs_entity *entities, uint32_t count, uint32_t type,
+                  const struct ecs_values *values, bool fallback)
+{
+	return op_change_batch(f, entities, count, type, values, true, fallback);
+}
+
+bool op_remove_batch(struct fixture *f, const ecs_entity *entities, uint32_t count,
+                     uint32_t type, bool fallback)
+{
+	return op_change_batch(f, entities, count, type, NULL, false, fallback);
+}
+
+/*
+ * Values for a batch of count entities of type t: random bytes packed (stride = size), one
+ * value for all (stride 0) or spaced wider than the size; or, natively (the fallback reads each
+ * value after the operations before it, which may move it: ecs.h), one live entity's value of
+ * a type at least as large, read through component_get (a pointer into the storage), for all.
+ * buffer holds at least count * (size + 8) bytes.
+ */
+static void batch_values(struct fixture *f, uint32_t t, uint32_t count, bool fallback,
+                         unsigned char *buffer, struct ecs_values *v)
+{
+	uint32_t size = t < f->m.component_count ? f->sizes[t] : 8, dice = below(f, 8);
+	for (size_t b = 0; b < (size_t)count * (size + 8) + 8; b++)
+		buffer[b] = (unsigned char)next_random(f);
+	v->data = buffer;
+	v->stride = dice < 4 ? size : dice < 5 ? 0 : size + 1 + below(f, 7);
+	if (fallback || dice < 6 || t >= f->m.component_count || f->m.entity_count == 0)
+		return;
+	for (uint32_t k = 0, n = f->m.entity_count, start = below(f, n); k < n; k++) {
+		struct model_entity *r = &f->m.entities[(start + k) % n];
+		if (!r->alive || model_find(&f->m, r->handle) != r)
+			continue;
+		for (uint32_t u = 0; u < f->m.component_count; u++) {
+			void *p;
+			if (r->has[u] && f->sizes[u] >= size &&
+			    f->ops->component_get(f->s, r->handle, u, &p) == ECS_OK) {
+				v->data = p;
+				v->stride = 0;
+				return;
+			}
+		}
+	}
+}
+
+#define BATCH_MOST 40u /* entities in a random batch */
+
+/* A random create batch: 0..3 types (some_type: misuse now and then), 0..BATCH_MOST entities,
+ * now and then no room for the handles. */
+bool random_create_batch(struct fixture *f, bool fallback)
+{
+	fallback = fallback || !f->ops->entity_create_batch;
+	uint32_t type_count = below(f, 4), types[3], count = below(f, 4) ? below(f, 9)
+	                                                                 : below(f, BATCH_MOST + 1);
+	static unsigned char buffers[3][BATCH_MOST * (64 + 8) + 8];
+	struct ecs_values values[3];
+	for (uint32_t i = 0; i < type_count; i++) {
+		types[i] = some_type(f);
+		for (uint32_t j = 0; j < i && below(f, 10); j++) /* mostly distinct */
+			if (types[j] == types[i])
+				types[i] = (types[i] + 1) % (f->m.component_count + 1);
+	}
+	for (uint32_t i = 0; i < type_count; i++)
+		batch_values(f, types[i], count, fallback, buffers[i], &values[i]);
+	if (type_count && below(f, 40) == 0)
+		values[below(f, type_count)].data = NULL;
+	ecs_entity out[BATCH_MOST];
+	return op_create_batch(f, types, type_count, type_count ? values : NULL, count, fallback,
+	                       below(f, 50) ? out : NULL);
+}
+
+/*
+ * A random add (add true) or remove batch of one type over up to BATCH_MOST live entities
+ * that lack it (or have it), in the model's order from a random start; now and then one entry,
+ * anywhere in the list, is misuse: a dead or never-created handle, a repeat, an entity that
+ * has (lacks) the type; or the type is out of range. So batches fail half way, and nothing
+ * may have changed.
+ */
+bool random_change_batch(struct fixture *f, bool add, bool fallback)
+{
+	return change_batch_of(f, some_type(f), ECS_NULL, add, fallback);
+}
+
+/* random_change_batch of a given type, `first` (unless ECS_NULL) first in the list whatever it
+ * is: the fuzzer's, whose input gives the type and a handle. */
+bool change_batch_of(struct fixture *f, uint32_t type, ecs_entity first, bool add, bool fallback)
+{
+	fallback = fallback || (add ? !f->ops->component_add_batch : !f->ops->component_remove_batch);
+	uint32_t most = below(f, 4) ? below(f, 9) : below(f, BATCH_MOST + 1);
+	ecs_entity list[BATCH_MOST + 2];
+	uint32_t count = 0, n = f->m.entity_count;
+	if (first != ECS_NULL)
+		list[count++] = first;
+	for (uint32_t k = 0, start = n ? below(f, n) : 0; k < n && count < most; k++) {
+		struct model_entity *r = &f->m.entities[(start + k) % n];
+		if (r->alive && model_find(&f->m, r->handle) == r && r->handle != first &&
+		    (type >= f->m.component_count || (r->has[type] != 0) != add))
+			list[count++] = r->handle;
+	}
+	if (below(f, 6) == 0) { /* misuse at a random place */
+		uint32_t at = below(f, count + 1), dice = below(f, 4);
+		ecs_entity bad = dice == 0 && count ? list[below(f, count)] /* a repeat */
+		               : dice == 1 ? some_handle(f) : some_live(f);
+		if (bad != ECS_NULL || dice == 1) {
+			for (uint32_t j = count; j > at; j--)
+				list[j] = list[j - 1];
+			list[at] = bad;
+			count++;
+		}
+	}
+	if (!add)
+		return op_remove_batch(f, list, count, type, fallback);
+	static unsigned char buffer[(BATCH_MOST + 2) * (64 + 8) + 8];
+	struct ecs_values values;
+	batch_values(f, type, count, fallback, buffer, &values);
+	return op_add_batch(f, list, count, type, &values, fallback);
+}

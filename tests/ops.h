@@ -15,6 +15,7 @@ struct fixture {
 	struct counting_alloc counter;
 	struct model m;
 	uint32_t *sizes;
+	uint8_t *storage;  /* the storage hint of each type (random per fixture) */
 	uint64_t rng;
 	bool allow_oom;    /* ECS_ERR_NO_MEMORY is accepted when the allocator failed on purpose */
 	uint64_t oom_seen; /* operations that failed that way */
@@ -27,6 +28,9 @@ uint32_t size_of_type(uint32_t t);
 
 bool fixture_open(struct fixture *f, const struct ecs_ops *ops, uint32_t components,
                   uint32_t systems, uint64_t seed);
+/* fixture_open with the storage hints drawn from hint_seed instead of seed. */
+bool fixture_open_hinted(struct fixture *f, const struct ecs_ops *ops, uint32_t components,
+                         uint32_t systems, uint64_t seed, uint64_t hint_seed);
 bool fixture_close(struct fixture *f); /* destroy, then every byte must have come back */
 bool injected_oom(struct fixture *f, int rc);
 
@@ -49,6 +53,19 @@ bool op_register_excluding(struct fixture *f, const uint32_t *types, uint32_t co
 /* The whole state against the model; and every other call, every system's pass split in 2..16
  * parts, one more each time (model_check_split). */
 bool check_all(struct fixture *f);
+bool op_group(struct fixture *f, uint32_t system);
+bool op_create_batch(struct fixture *f, const uint32_t *types, uint32_t type_count,
+                     const struct ecs_values *values, uint32_t count, bool fallback,
+                     ecs_entity *out);
+bool op_add_batch(struct fixture *f, const ecs_entity *entities, uint32_t count, uint32_t type,
+                  const struct ecs_values *values, bool fallback);
+bool op_remove_batch(struct fixture *f, const ecs_entity *entities, uint32_t count,
+                     uint32_t type, bool fallback);
+/* Random batches, misuse and failures half way included (see ops.c). */
+bool random_create_batch(struct fixture *f, bool fallback);
+bool random_change_batch(struct fixture *f, bool add, bool fallback);
+bool change_batch_of(struct fixture *f, uint32_t type, ecs_entity first, bool add,
+                     bool fallback);
 
 ecs_entity some_live(struct fixture *f);
 ecs_entity some_handle(struct fixture *f);

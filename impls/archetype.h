@@ -1,0 +1,2225 @@
+/*
+ * archetype.h: the table machinery of archetype.c, written once; archetype.c and hybrid.c each
+ * include it after defining ARCH_SPARSE (0: archetype; 1: hybrid, which keeps the types the
+ * config marks sparse in sparse sets outside the tables). A compile-time parameter, not a run-time
+ * flag, as impls/family.h serves hash, tree and vector: with ARCH_SPARSE 0 every hybrid branch is
+ * `if (0 && ...)` or an #if left out, so archetype.c compiles to the code it had before hybrid
+ * existed (its instruction counts, make instr, do not move), and the two never diverge into two
+ * copies of the same 1300 lines. What each stores and costs is in the two .c files' header blocks.
+ */
+#ifndef ARCH_SPARSE
+#error "define ARCH_SPARSE (0 or 1) before including archetype.h"
+#endif
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks.h"
+#include "ecs.h"
+
+#define ARCH_NONE UINT32_MAX
+#define ARCH_ALIVE 0x80000000u /* in arch_record.gen, above the generation bits */
+#define ARCH_MARK 0x40000000u  /* in arch_record.gen during a batch's checks: handle seen */
+#if ARCH_SPARSE
+/* hybrid: the sparse components a live entity holds, in arch_record.gen's bits between the
+ * generation and the mark (0: entity_destroy probes no pool), so that a record stays 12
+ * bytes: the records are read at random by every operation. */
+#define HYB_HELD_ONE (1u << ECS_GENERATION_BITS)
+#define HYB_HELD_MASK (ARCH_MARK - HYB_HELD_ONE)
+#define ARCH_RECORD_KEY(gen) ((gen) & ~HYB_HELD_MASK)
+_Static_assert(ECS_MAX_COMPONENT_TYPES < HYB_HELD_MASK / HYB_HELD_ONE, "a count fits");
+#else
+#define ARCH_RECORD_KEY(gen) (gen)
+#endif
+#define ARCH_EMPTY_TABLE 0u    /* the table of the empty set */
+#define ARCH_FIRST_ROWS 16u
+#define ARCH_FIRST_RECORDS 64u
+#define ARCH_FIRST_EDGES 4u
+#define ARCH_FIRST_TABLE_SLOTS 16u
+
+struct arch_column {
+	unsigned char *data; /* cap values of size bytes */
+	uint32_t type;
+	uint32_t size;
+	uint32_t cap;
+};
+
+/* An edge also says which way it goes and where the type's column is in the table of the two
+ * that has it: a move along it copies the columns before that position straight across and
+ * those after it one off, with no search of either type list (see entity_move). */
+struct arch_edge {
+	uint32_t type;   /* ARCH_NONE: free slot */
+	uint32_t table;
+	uint32_t column; /* the type's column in the larger table of the two */
+	uint32_t add;    /* 1: the table with the type (an add-edge), 0: without (remove) */
+};
+
+struct arch_table {
+	uint64_t hash;        /* of the type set: sum of type_hash() over it */
+	uint32_t type_count;  /* columns */
+	uint32_t count;       /* rows */
+	uint32_t cap;         /* rows every array below holds at least */
+	uint32_t entities_cap;
+	ecs_entity *entities;
+	struct arch_column *columns; /* type_count, sorted by type */
+	struct arch_edge *edges;     /* edge_cap slots: 0 or a power of two, at most 3/4 full */
+	uint32_t edge_count, edge_cap;
+};
+
+struct arch_record {
+	uint32_t gen;   /* generation | ARCH_ALIVE while alive */
+	uint32_t table; /* while alive */
+	uint32_t row;   /* while alive; while dead, the next index of the free list */
+};
+
+/* A table a system matches, with the column of each of the system's types in it. */
+struct arch_match {
+	uint32_t table;
+	uint32_t column[ECS_SYSTEM_MAX_COMPONENTS];
+};
+
+struct arch_system {
+	uint32_t type_count, excluded_count;
+	uint32_t types[ECS_SYSTEM_MAX_COMPONENTS];
+	uint32_t excluded[ECS_SYSTEM_MAX_EXCLUDED];
+	uint32_t match_count, match_cap;
+	struct arch_match *matches;
+#if ARCH_SPARSE
+	/* bit c: types[c] (excluded[c]) is a sparse type, found in its pool, not in the tables */
+	uint8_t sparse_required, sparse_excluded;
+#endif
+};
+
+/*
+ * entity_create_with's cache: type lists as given -> their table and the column of each type
+ * there (see arch_entity_create_with). ARCH_CREATE_SETS sets of ARCH_CREATE_WAYS entries, a
+ * list's set chosen by a hash of its key (create_key: the list in its order, {0, 1} and
+ * {1, 0} are two entries); within a set an entry not hit since the set's clock hand last
+ * passed makes room (the CLOCK approximation of least recently used: a hit costs one byte
+ * store, not a timestamp). 32 entries, 3.6 KiB inside the storage: no allocation, nothing to
+ * free, and a bound whatever the lists a game gives.
+ */
+#define ARCH_CREATE_SET_BITS 3u
+#define ARCH_CREATE_SETS (1u << ARCH_CREATE_SET_BITS)
+#define ARCH_CREATE_WAYS 4u
+#define ARCH_CREATE_EXACT 4u      /* lists of up to this many types are their own key */
+#define ARCH_CREATE_TYPE_BITS 12u /* a type id in an exact key */
+#define ARCH_CREATE_HASHED (UINT64_C(1) << 63) /* in the key of a longer list, never an exact */
+#define ARCH_CREATE_NO_KEY UINT64_MAX /* of a list that can hit nothing; of an empty entry */
+#define ARCH_CREATE_UNUSED UINT16_MAX /* arch_create_entry.count of an empty entry */
+
+_Static_assert(ECS_MAX_COMPONENT_TYPES <= 1u << ARCH_CREATE_TYPE_BITS,
+               "a type id fits its place in an exact key, and a cache entry's uint16_t");
+_Static_assert(ECS_CREATE_MAX_COMPONENTS <= UINT8_MAX, "a column fits a cache entry's uint8_t");
+
+struct arch_create_entry {
+	uint32_t table;
+	uint16_t count;                            /* ARCH_CREATE_UNUSED: empty */
+	uint16_t types[ECS_CREATE_MAX_COMPONENTS]; /* the list as given */
+	uint8_t column[ECS_CREATE_MAX_COMPONENTS]; /* types[i]'s column in the table */
+};
+
+struct arch_create_set {
+	uint64_t key[ARCH_CREATE_WAYS]; /* create_key of each entry's list */
+	uint8_t hit[ARCH_CREATE_WAYS];  /* 1: hit or filled since the hand last passed it */
+	uint8_t hand;                   /* the next entry the clock hand looks at */
+	struct arch_create_entry entry[ARCH_CREATE_WAYS];
+};
+
+#if ARCH_SPARSE
+/*
+ * A sparse type's pool (hybrid): a paged sparse array entity index -> dense slot, and the dense
+ * values and their owners packed in step; remove swaps the last into the hole.
+ */
+#define HYB_PAGE_BITS 12u
+#define HYB_PAGE_ENTRIES (1u << HYB_PAGE_BITS)
+#define HYB_ABSENT UINT32_MAX
+#define HYB_FIRST_VALUES 16u
+
+struct hyb_pool {
+	uint32_t size, count, cap; /* bytes a value; values held; capacity of both arrays */
+	uint32_t page_count;
+	uint32_t **pages;          /* index -> slot or HYB_ABSENT; NULL: no index of the page yet */
+	unsigned char *values;
+	ecs_entity *owners;
+	uint32_t live_pos;         /* in live_pools while count > 0 */
+};
+#endif
+
+struct ecs_storage {
+	struct ecs_allocator alloc;
+	uint32_t component_count;
+	uint32_t *sizes; /* component_count */
+
+	struct arch_record *records;
+	uint32_t record_used; /* indices ever handed out */
+	uint32_t record_cap;
+	uint32_t free_head; /* first dead index, or ARCH_NONE */
+
+	struct arch_table *tables;
+	uint32_t table_count, table_cap;
+	uint32_t *table_slots; /* type set -> table: table indices or ARCH_NONE, at most 1/2 full */
+	uint32_t slot_cap;     /* a power of two */
+
+	struct arch_system *systems; /* system_max slots */
+	uint32_t system_count, system_max;
+
+	/* entity_create_with's lists as given and where they led (struct arch_create_set) */
+	struct arch_create_set create_cache[ARCH_CREATE_SETS];
+#if ARCH_SPARSE
+	uint8_t *sparse;         /* component_count: 1 for a type the config marks sparse */
+	uint32_t sparse_count;   /* types marked */
+	struct hyb_pool *pools;  /* component_count, used for the marked types only */
+	uint32_t *live_pools;    /* marked types whose pool holds a value, unordered */
+	uint32_t live_count;
+#endif
+};
+
+/* --- allocation ----------------------------------------------------------------------- */
+
+static inline void *arch_malloc(ecs_storage *s, size_t size)
+{
+	return s->alloc.malloc(s->alloc.ctx, size);
+}
+
+static inline void arch_free(ecs_storage *s, void *p, size_t size)
+{
+	if (p)
+		s->alloc.free(s->alloc.ctx, p, size);
+}
+
+/* Grows *p (an array of *cap elements of elem bytes) geometrically, from `first`, to hold at
+ * least need (need <= limit). On error *p and *cap are unchanged. */
+static int arch_grow(ecs_storage *s, void **p, uint32_t *cap, uint32_t need, size_t elem,
+                     uint32_t first, uint32_t limit)
+{
+	if (need <= *cap)
+		return ECS_OK;
+	uint64_t new_cap = *cap ? (uint64_t)*cap * 2 : first;
+	while (new_cap < need)
+		new_cap *= 2;
+	if (new_cap > limit)
+		new_cap = limit;
+	void *q = s->alloc.realloc(s->alloc.ctx, *p, (size_t)*cap * elem, (size_t)new_cap * elem);
+	if (!q)
+		return ECS_ERR_NO_MEMORY;
+	*p = q;
+	*cap = (uint32_t)new_cap;
+	return ECS_OK;
+}
+
+/* A move copies one value per column: ecs_copy_value (checks.h) knows the common sizes. */
+#define copy_value ecs_copy_value
+
+/* --- type sets ------------------------------------------------------------------------ */
+
+static inline uint64_t type_hash(uint32_t type)
+{
+	uint64_t z = (uint64_t)type + 0x9e3779b97f4a7c15ull; /* splitmix64's finaliser */
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* The column of `type` in t, or ARCH_NONE. */
+static inline uint32_t table_column(const struct arch_table *t, uint32_t type)
+{
+	uint32_t lo = 0, hi = t->type_count;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		uint32_t at = t->columns[mid].type;
+		if (at == type)
+			return mid;
+		if (at < type)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return ARCH_NONE;
+}
+
+/* Position where `type` is (remove) or would go (add) in base's sorted type list. */
+static uint32_t type_position(const struct arch_table *base, uint32_t type)
+{
+	uint32_t lo = 0, hi = base->type_count;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (base->columns[mid].type < type)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The j-th type of base's set with `type` added (add) or removed; pos from type_position. */
+static inline uint32_t neighbour_type(const struct arch_table *base, uint32_t type, bool add,
+                                      uint32_t pos, uint32_t j)
+{
+	if (j < pos)
+		return base->columns[j].type;
+	if (add)
+		return j == pos ? type : base->columns[j - 1].type;
+	return base->columns[j + 1].type;
+}
+
+static bool table_is_neighbour(const struct arch_table *t, uint64_t hash,
+                               const struct arch_table *base, uint32_t type, bool add,
+                               uint32_t pos)
+{
+	uint32_t n = add ? base->type_count + 1 : base->type_count - 1;
+	if (t->hash != hash || t->type_count != n)
+		return false;
+	for (uint32_t j = 0; j < n; j++)
+		if (t->columns[j].type != neighbour_type(base, type, add, pos, j))
+			return false;
+	return true;
+}
+
+/* --- the map type set -> table -------------------------------------------------------- */
+
+static inline uint32_t slot_of(uint64_t hash, uint32_t cap)
+{
+	return ((uint32_t)(hash >> 32) ^ (uint32_t)hash) & (cap - 1);
+}
+
+/* The table of base's set with `type` added or removed, or ARCH_NONE. */
+static uint32_t table_find(const ecs_storage *s, uint64_t hash, const struct arch_table *base,
+                           uint32_t type, bool add, uint32_t pos)
+{
+	uint32_t mask = s->slot_cap - 1;
+	for (uint32_t i = slot_of(hash, s->slot_cap);; i = (i + 1) & mask) {
+		uint32_t t = s->table_slots[i];
+		if (t == ARCH_NONE)
+			return ARCH_NONE;
+		if (table_is_neighbour(&s->tables[t], hash, base, type, add, pos))
+			return t;
+	}
+}
+
+/* The table of the set of n sorted types, or ARCH_NONE (entity_create_with). */
+static uint32_t table_find_set(const ecs_storage *s, uint64_t hash, const uint32_t *types,
+                               uint32_t n)
+{
+	uint32_t mask = s->slot_cap - 1;
+	for (uint32_t i = slot_of(hash, s->slot_cap);; i = (i + 1) & mask) {
+		uint32_t t = s->table_slots[i];
+		if (t == ARCH_NONE)
+			return ARCH_NONE;
+		const struct arch_table *table = &s->tables[t];
+		if (table->hash != hash || table->type_count != n)
+			continue;
+		uint32_t j = 0;
+		while (j < n && table->columns[j].type == types[j])
+			j++;
+		if (j == n)
+			return t;
+	}
+}
+
+static void table_slots_insert(uint32_t *slots, uint32_t cap, uint64_t hash, uint32_t table)
+{
+	uint32_t i = slot_of(hash, cap);
+	while (slots[i] != ARCH_NONE)
+		i = (i + 1) & (cap - 1);
+	slots[i] = table;
+}
+
+/* Makes room in the map for `tables` tables (at most half full). */
+static int table_slots_reserve(ecs_storage *s, uint32_t tables)
+{
+	if ((uint64_t)tables * 2 <= s->slot_cap)
+		return ECS_OK;
+	uint64_t cap = s->slot_cap ? (uint64_t)s->slot_cap * 2 : ARCH_FIRST_TABLE_SLOTS;
+	while (cap < (uint64_t)tables * 2)
+		cap *= 2;
+	if (cap > UINT32_MAX / 2 + 1)
+		return ECS_ERR_NO_MEMORY;
+	uint32_t *slots = arch_malloc(s, cap * sizeof *slots);
+	if (!slots)
+		return ECS_ERR_NO_MEMORY;
+	memset(slots, 0xff, cap * sizeof *slots);
+	for (uint32_t t = 0; t < s->table_count; t++)
+		table_slots_insert(slots, (uint32_t)cap, s->tables[t].hash, t);
+	arch_free(s, s->table_slots, (size_t)s->slot_cap * sizeof *slots);
+	s->table_slots = slots;
+	s->slot_cap = (uint32_t)cap;
+	return ECS_OK;
+}
+
+/* --- edges ---------------------------------------------------------------------------- */
+
+static inline uint32_t edge_slot(uint32_t type, uint32_t cap)
+{
+	return (type * 2654435761u) & (cap - 1);
+}
+
+/* The edge of `type` from t, or NULL. */
+static inline const struct arch_edge *edge_find(const struct arch_table *t, uint32_t type)
+{
+	if (!t->edge_cap)
+		return NULL;
+	uint32_t mask = t->edge_cap - 1;
+	for (uint32_t i = edge_slot(type, t->edge_cap);; i = (i + 1) & mask) {
+		if (t->edges[i].type == type)
+			return &t->edges[i];
+		if (t->edges[i].type == ARCH_NONE)
+			return NULL;
+	}
+}
+
+static void edge_put(struct arch_edge *edges, uint32_t cap, struct arch_edge edge)
+{
+	uint32_t i = edge_slot(edge.type, cap);
+	while (edges[i].type != ARCH_NONE)
+		i = (i + 1) & (cap - 1);
+	edges[i] = edge;
+}
+
+/*
+ * Caches the edge t --type--> table. The cache is only a shortcut past table_find, so when
+ * there is no memory for it the edge is simply not cached: the operation that wanted it does
+ * not fail for that, and the next one along the edge tries again.
+ */
+static void edge_cache(ecs_storage *s, struct arch_table *t, struct arch_edge edge)
+{
+	if (edge_find(t, edge.type))
+		return;
+	if ((t->edge_count + 1) * 4 > t->edge_cap * 3) {
+		uint32_t cap = t->edge_cap ? t->edge_cap * 2 : ARCH_FIRST_EDGES;
+		struct arch_edge *edges = arch_malloc(s, cap * sizeof *edges);
+		if (!edges)
+			return;
+		memset(edges, 0xff, cap * sizeof *edges);
+		for (uint32_t i = 0; i < t->edge_cap; i++)
+			if (t->edges[i].type != ARCH_NONE)
+				edge_put(edges, cap, t->edges[i]);
+		arch_free(s, t->edges, (size_t)t->edge_cap * sizeof *edges);
+		t->edges = edges;
+		t->edge_cap = cap;
+	}
+	edge_put(t->edges, t->edge_cap, edge);
+	t->edge_count++;
+}
+
+/* --- tables --------------------------------------------------------------------------- */
+
+/* Whether table t has every type system y requires and none it excludes (the whole table
+ * matches or none of it); fills m with the columns if so. */
+static bool system_matches(const struct arch_system *y, const struct arch_table *t,
+                           uint32_t table, struct arch_match *m)
+{
+	m->table = table;
+	for (uint32_t c = 0; c < y->type_count; c++) {
+#if ARCH_SPARSE
+		if (y->sparse_required >> c & 1) { /* found per entity in its pool */
+			m->column[c] = ARCH_NONE;
+			continue;
+		}
+#endif
+		if ((m->column[c] = table_column(t, y->types[c])) == ARCH_NONE)
+			return false;
+	}
+	for (uint32_t c = 0; c < y->excluded_count; c++)
+		if (table_column(t, y->excluded[c]) != ARCH_NONE)
+			return false;
+	return true;
+}
+
+/*
+ * Creates the table of a set of n types whose (empty) columns, sorted by type, the caller has
+ * allocated, and offers it to every system. Takes the columns over, and frees them on error.
+ * Everything it needs is allocated before anything is changed; on error the storage is as it
+ * was (but for capacities). The tables may move.
+ */
+static int table_create(ecs_storage *s, struct arch_column *columns, uint32_t n, uint64_t hash,
+                        uint32_t *out)
+{
+	struct arch_table fresh = {.hash = hash, .type_count = n, .columns = columns};
+	int rc = arch_grow(s, (void **)&s->tables, &s->table_cap, s->table_count + 1,
+	                   sizeof *s->tables, 8, UINT32_MAX - 1);
+	if (rc == ECS_OK)
+		rc = table_slots_reserve(s, s->table_count + 1);
+	struct arch_match m;
+	for (uint32_t i = 0; rc == ECS_OK && i < s->system_count; i++) {
+		struct arch_system *y = &s->systems[i];
+		if (system_matches(y, &fresh, 0, &m))
+			rc = arch_grow(s, (void **)&y->matches, &y->match_cap, y->match_count + 1,
+			               sizeof *y->matches, 4, UINT32_MAX);
+	}
+	if (rc != ECS_OK) {
+		arch_free(s, columns, (size_t)n * sizeof *columns);
+		return rc;
+	}
+	uint32_t index = s->table_count++;
+	s->tables[index] = fresh;
+	table_slots_insert(s->table_slots, s->slot_cap, hash, index);
+	for (uint32_t i = 0; i < s->system_count; i++) {
+		struct arch_system *y = &s->systems[i];
+		if (system_matches(y, &fresh, index, &m))
+			y->matches[y->match_count++] = m;
+	}
+	*out = index;
+	return ECS_OK;
+}
+
+/*
+ * Makes room for `need` rows in every array of t. Each array keeps its own capacity, so when
+ * one allocation fails the arrays grown before it stay grown (and are freed with their true
+ * size) and the rows are untouched.
+ */
+static int table_grow(ecs_storage *s, struct arch_table *t, uint32_t need)
+{
+	uint64_t cap = t->cap ? (uint64_t)t->cap * 2 : ARCH_FIRST_ROWS;
+	while (cap < need)
+		cap *= 2;
+	if (cap > ECS_MAX_ENTITIES)
+		cap = ECS_MAX_ENTITIES;
+	if (t->entities_cap < cap) {
+		void *p = s->alloc.realloc(s->alloc.ctx, t->entities,
+		                           (size_t)t->entities_cap * sizeof *t->entities,
+		                           (size_t)cap * sizeof *t->entities);
+		if (!p)
+			return ECS_ERR_NO_MEMORY;
+		t->entities = p;
+		t->entities_cap = (uint32_t)cap;
+	}
+	for (uint32_t j = 0; j < t->type_count; j++) {
+		struct arch_column *col = &t->columns[j];
+		if (col->cap >= cap)
+			continue;
+		void *p = s->alloc.realloc(s->alloc.ctx, col->data, (size_t)col->cap * col->size,
+		                           (size_t)cap * col->size);
+		if (!p)
+			return ECS_ERR_NO_MEMORY;
+		col->data = p;
+		col->cap = (uint32_t)cap;
+	}
+	t->cap = (uint32_t)cap;
+	return ECS_OK;
+}
+
+static inline int table_reserve(ecs_storage *s, struct arch_table *t, uint32_t need)
+{
+	return need <= t->cap ? ECS_OK : table_grow(s, t, need);
+}
+
+/*
+ * table_grow for an add (or entity_create_with) whose n values may sit in t's columns (ecs.h
+ * allows a value that component_get returned for another entity, and it may live in the very
+ * table the entity moves to), which growing moves: each value's column and offset are found
+ * before the reallocs and values[i] is set to the same place after. Only growth pays for the
+ * search.
+ */
+static __attribute__((noinline)) int table_grow_keeping(ecs_storage *s, struct arch_table *t,
+                                                        uint32_t need, const void **values,
+                                                        uint32_t n)
+{
+	uint32_t column[ECS_CREATE_MAX_COMPONENTS];
+	size_t offset[ECS_CREATE_MAX_COMPONENTS];
+	for (uint32_t i = 0; i < n; i++) {
+		column[i] = ARCH_NONE;
+		for (uint32_t j = 0; j < t->type_count && column[i] == ARCH_NONE; j++) {
+			const struct arch_column *col = &t->columns[j];
+			/* wraps if below the column */
+			offset[i] = (uintptr_t)values[i] - (uintptr_t)col->data;
+			if (col->data && offset[i] < (size_t)col->cap * col->size)
+				column[i] = j;
+		}
+	}
+	int rc = table_grow(s, t, need);
+	for (uint32_t i = 0; rc == ECS_OK && i < n; i++)
+		if (column[i] != ARCH_NONE)
+			values[i] = t->columns[column[i]].data + offset[i];
+	return rc;
+}
+
+/* Swap-removes a row: the last row fills the hole and its entity's record follows it. */
+static void table_remove_row(ecs_storage *s, struct arch_table *t, uint32_t row)
+{
+	uint32_t last = --t->count;
+	if (row == last)
+		return;
+	for (uint32_t j = 0; j < t->type_count; j++) {
+		struct arch_column *col = &t->columns[j];
+		copy_value(col->data + (size_t)row * col->size, col->data + (size_t)last * col->size,
+		           col->size);
+	}
+	ecs_entity moved = t->entities[last];
+	t->entities[row] = moved;
+	s->records[ecs_entity_index(moved)].row = row;
+}
+
+static void table_release(ecs_storage *s, struct arch_table *t)
+{
+	for (uint32_t j = 0; j < t->type_count; j++)
+		arch_free(s, t->columns[j].data, (size_t)t->columns[j].cap * t->columns[j].size);
+	arch_free(s, t->columns, (size_t)t->type_count * sizeof *t->columns);
+	arch_free(s, t->entities, (size_t)t->entities_cap * sizeof *t->entities);
+	arch_free(s, t->edges, (size_t)t->edge_cap * sizeof *t->edges);
+}
+
+/* table_neighbour past a missing edge: by hash (caching the edge both ways), else a new table. */
+static __attribute__((noinline)) int table_neighbour_uncached(ecs_storage *s, uint32_t from,
+                                                              uint32_t type, bool add,
+                                                              struct arch_edge *out)
+{
+	const struct arch_table *base = &s->tables[from];
+	uint32_t pos = type_position(base, type);
+	uint64_t hash = add ? base->hash + type_hash(type) : base->hash - type_hash(type);
+	uint32_t to = table_find(s, hash, base, type, add, pos);
+	if (to == ARCH_NONE) {
+		uint32_t n = add ? base->type_count + 1 : base->type_count - 1;
+		struct arch_column *columns = NULL;
+		if (n && !(columns = arch_malloc(s, (size_t)n * sizeof *columns)))
+			return ECS_ERR_NO_MEMORY;
+		for (uint32_t j = 0; j < n; j++) {
+			uint32_t t = neighbour_type(base, type, add, pos, j);
+			columns[j] = (struct arch_column){NULL, t, s->sizes[t], 0};
+		}
+		base = NULL; /* table_create may move the tables */
+		int rc = table_create(s, columns, n, hash, &to);
+		if (rc != ECS_OK)
+			return rc;
+	}
+	/* pos is the type's column in the table that has it: `to` for an add, `from` otherwise. */
+	*out = (struct arch_edge){type, to, pos, add};
+	edge_cache(s, &s->tables[from], *out);
+	edge_cache(s, &s->tables[to], (struct arch_edge){type, from, pos, !add});
+	return ECS_OK;
+}
+
+/*
+ * Moves entity e's row to table `to` (which has room) along an edge whose type's column in the
+ * larger table is `column`: an add (value: the added type's value) or a remove (value: NULL).
+ * The columns before `column` are the same types in both tables, those after it are one apart.
+ * Cannot fail.
+ */
+static void entity_move(ecs_storage *s, ecs_entity e, struct arch_record *r, uint32_t to,
+                        uint32_t column, const void *value)
+{
+	struct arch_table *src = &s->tables[r->table], *dst = &s->tables[to];
+	uint32_t src_row = r->row, dst_row = dst->count++, last = --src->count;
+	const struct arch_column *from = src->columns;
+	struct arch_column *into = dst->columns;
+	/* The added value is copied first: it may be one of the source's values (the entity's own
+	 * component of another type, ecs.h), which the pass below overwrites when it fills the
+	 * hole, and the call must store it as it was when it began. Its slot in the destination is
+	 * a new row, which nothing given can point at. */
+	if (value)
+		copy_value(into[column].data + (size_t)dst_row * into[column].size, value,
+		           into[column].size);
+	/* One loop over the destination's columns; the source column of j is j before `column`
+	 * and one off after it (the added type's was copied above). The source's last row fills
+	 * the hole the entity leaves, column by column in the same pass (table_remove_row). */
+	uint32_t n = dst->type_count;
+	int after = value ? -1 : 1;
+	for (uint32_t j = 0; j < n; j++) {
+		if (value && j == column)
+			continue;
+		size_t size = into[j].size;
+		unsigned char *at = into[j].data + dst_row * size;
+		unsigned char *data = from[j < column ? j : j + after].data;
+		copy_value(at, data + src_row * size, (uint32_t)size);
+		if (src_row != last)
+			copy_value(data + src_row * size, data + last * size, (uint32_t)size);
+	}
+	if (!value) { /* the removed type's column: its last value fills the hole too */
+		size_t size = from[column].size;
+		unsigned char *data = from[column].data;
+		if (src_row != last)
+			copy_value(data + src_row * size, data + last * size, (uint32_t)size);
+	}
+	dst->entities[dst_row] = e;
+	if (src_row != last) {
+		ecs_entity moved = src->entities[last];
+		src->entities[src_row] = moved;
+		s->records[ecs_entity_index(moved)].row = src_row;
+	}
+	r->table = to;
+	r->row = dst_row;
+}
+
+/* --- entities ------------------------------------------------------------------------- */
+
+static inline bool arch_alive(const ecs_storage *s, ecs_entity e)
+{
+	uint32_t i = ecs_entity_index(e);
+	return i < s->record_used &&
+	       ARCH_RECORD_KEY(s->records[i].gen) == (ecs_entity_generation(e) | ARCH_ALIVE);
+}
+
+static int records_reserve(ecs_storage *s, uint32_t need)
+{
+	return arch_grow(s, (void **)&s->records, &s->record_cap, need, sizeof *s->records,
+	                 ARCH_FIRST_RECORDS, ECS_MAX_ENTITIES);
+}
+
+#if ARCH_SPARSE
+/* --- hybrid: the pools of the sparse types ---------------------------------------------- */
+
+static inline uint32_t hyb_slot(const struct hyb_pool *p, uint32_t index)
+{
+	uint32_t page = index >> HYB_PAGE_BITS;
+	if (page >= p->page_count || !p->pages[page])
+		return HYB_ABSENT;
+	return p->pages[page][index & (HYB_PAGE_ENTRIES - 1u)];
+}
+
+/* The entry of an index whose page exists. */
+static inline uint32_t *hyb_entry(struct hyb_pool *p, uint32_t index)
+{
+	return &p->pages[index >> HYB_PAGE_BITS][index & (HYB_PAGE_ENTRIES - 1u)];
+}
+
+static inline bool hyb_sparse(const ecs_storage *s, uint32_t type)
+{
+	return s->sparse_count && s->sparse[type];
+}
+
+/*
+ * Room for `need` values in p. The values are grown by allocate-copy-free (not realloc), and
+ * each of the n pointers in values[] that pointed into the old block is moved to the same
+ * place in the new one: a value given to the operation may be another entity's value of this
+ * pool (ecs.h), and it is read as it was when the call began. On error p is as it was but for
+ * the owners' capacity (each array keeps its own).
+ */
+static __attribute__((noinline)) int hyb_pool_grow(ecs_storage *s, struct hyb_pool *p,
+                                                   uint32_t need, const void **values,
+                                                   uint32_t n)
+{
+	uint64_t cap = p->cap ? (uint64_t)p->cap * 2 : HYB_FIRST_VALUES;
+	while (cap < need)
+		cap *= 2;
+	if (cap > ECS_MAX_ENTITIES)
+		cap = ECS_MAX_ENTITIES;
+	unsigned char *block = arch_malloc(s, (size_t)cap * p->size);
+	if (!block)
+		return ECS_ERR_NO_MEMORY;
+	ecs_entity *owners = s->alloc.realloc(s->alloc.ctx, p->owners, (size_t)p->cap * sizeof *owners,
+	                                      (size_t)cap * sizeof *owners);
+	if (!owners) {
+		arch_free(s, block, (size_t)cap * p->size);
+		return ECS_ERR_NO_MEMORY;
+	}
+	p->owners = owners;
+	size_t bytes = (size_t)p->cap * p->size;
+	if (p->count)
+		memcpy(block, p->values, (size_t)p->count * p->size);
+	for (uint32_t i = 0; i < n; i++) {
+		size_t offset = (uintptr_t)values[i] - (uintptr_t)p->values; /* wraps if below */
+		if (p->values && offset < bytes)
+			values[i] = block + offset;
+	}
+	arch_free(s, p->values, bytes);
+	p->values = block;
+	p->cap = (uint32_t)cap;
+	return ECS_OK;
+}
+
+/* The page of index, allocated if new. */
+static int hyb_pool_page(ecs_storage *s, struct hyb_pool *p, uint32_t index)
+{
+	uint32_t page = index >> HYB_PAGE_BITS;
+	if (page >= p->page_count) {
+		uint32_t count = p->page_count ? p->page_count : 4;
+		while (count <= page)
+			count *= 2;
+		uint32_t **pages = s->alloc.realloc(s->alloc.ctx, p->pages,
+		                                    (size_t)p->page_count * sizeof *pages,
+		                                    (size_t)count * sizeof *pages);
+		if (!pages)
+			return ECS_ERR_NO_MEMORY;
+		for (uint32_t i = p->page_count; i < count; i++)
+			pages[i] = NULL;
+		p->pages = pages;
+		p->page_count = count;
+	}
+	if (!p->pages[page]) {
+		uint32_t *entries = arch_malloc(s, HYB_PAGE_ENTRIES * sizeof *entries);
+		if (!entries)
+			return ECS_ERR_NO_MEMORY;
+		memset(entries, 0xff, HYB_PAGE_ENTRIES * sizeof *entries); /* HYB_ABSENT */
+		p->pages[page] = entries;
+	}
+	return ECS_OK;
+}
+
+/* Room in p for index's value, the n values[] moved along if they point into p. */
+static inline int hyb_pool_room(ecs_storage *s, struct hyb_pool *p, uint32_t index,
+                                const void **values, uint32_t n)
+{
+	int rc = p->count < p->cap ? ECS_OK : hyb_pool_grow(s, p, p->count + 1, values, n);
+	uint32_t page = index >> HYB_PAGE_BITS;
+	if (rc == ECS_OK && (page >= p->page_count || !p->pages[page]))
+		rc = hyb_pool_page(s, p, index);
+	return rc;
+}
+
+/* Appends e's value to the pool of `type` (with room: hyb_pool_room). Cannot fail. */
+static inline void hyb_append(ecs_storage *s, uint32_t type, ecs_entity e, const void *value)
+{
+	struct hyb_pool *p = &s->pools[type];
+	uint32_t slot = p->count++;
+	*hyb_entry(p, ecs_entity_index(e)) = slot;
+	p->owners[slot] = e;
+	if (slot == 0) {
+		p->live_pos = s->live_count;
+		s->live_pools[s->live_count++] = type;
+	}
+	copy_value(p->values + (size_t)slot * p->size, value, p->size);
+}
+
+/* Swap-removes index's value from p (which holds it). Never allocates. */
+static inline void hyb_remove(ecs_storage *s, struct hyb_pool *p, uint32_t index)
+{
+	uint32_t *entry = hyb_entry(p, index), slot = *entry, last = --p->count;
+	*entry = HYB_ABSENT;
+	if (slot != last) {
+		ecs_entity moved = p->owners[last];
+		p->owners[slot] = moved;
+		*hyb_entry(p, ecs_entity_index(moved)) = slot;
+		copy_value(p->values + (size_t)slot * p->size, p->values + (size_t)last * p->size,
+		           p->size);
+	}
+	if (last == 0) {
+		uint32_t other = s->live_pools[--s->live_count];
+		s->live_pools[p->live_pos] = other;
+		s->pools[other].live_pos = p->live_pos;
+	}
+}
+
+/* entity_destroy's part: the entity's values in the pools that hold any (live_pools), the only
+ * ones probed. Backwards: a pool that empties is replaced in the list by the last, probed. */
+static void hyb_drop_all(ecs_storage *s, uint32_t index)
+{
+	for (uint32_t j = s->live_count; j-- > 0;) {
+		struct hyb_pool *p = &s->pools[s->live_pools[j]];
+		if (hyb_slot(p, index) != HYB_ABSENT)
+			hyb_remove(s, p, index);
+	}
+}
+
+static int hyb_component_add(ecs_storage *s, ecs_entity e, uint32_t type, const void *value)
+{
+	uint32_t index = ecs_entity_index(e);
+	struct hyb_pool *p = &s->pools[type];
+	if (hyb_slot(p, index) != HYB_ABSENT)
+		return ECS_ERR_HAS_COMPONENT;
+	int rc = hyb_pool_room(s, p, index, &value, 1);
+	if (rc != ECS_OK)
+		return rc;
+	hyb_append(s, type, e, value);
+	s->records[index].gen += HYB_HELD_ONE;
+	return ECS_OK;
+}
+
+static int hyb_component_remove(ecs_storage *s, ecs_entity e, uint32_t type)
+{
+	uint32_t index = ecs_entity_index(e);
+	struct hyb_pool *p = &s->pools[type];
+	if (hyb_slot(p, index) == HYB_ABSENT)
+		return ECS_ERR_NO_COMPONENT;
+	hyb_remove(s, p, index);
+	s->records[index].gen -= HYB_HELD_ONE;
+	return ECS_OK;
+}
+
+static inline void *hyb_value(const struct hyb_pool *p, uint32_t index)
+{
+	uint32_t slot = hyb_slot(p, index);
+	return slot == HYB_ABSENT ? NULL : p->values + (size_t)slot * p->size;
+}
+
+static void hyb_release(ecs_storage *s)
+{
+	if (s->pools)
+		for (uint32_t t = 0; t < s->component_count; t++) {
+			struct hyb_pool *p = &s->pools[t];
+			for (uint32_t i = 0; i < p->page_count; i++)
+				arch_free(s, p->pages[i], HYB_PAGE_ENTRIES * sizeof *p->pages[i]);
+			arch_free(s, p->pages, (size_t)p->page_count * sizeof *p->pages);
+			arch_free(s, p->values, (size_t)p->cap * p->size);
+			arch_free(s, p->owners, (size_t)p->cap * sizeof *p->owners);
+		}
+	arch_free(s, s->pools, (size_t)s->component_count * sizeof *s->pools);
+	arch_free(s, s->live_pools, (size_t)s->component_count * sizeof *s->live_pools);
+	arch_free(s, s->sparse, s->component_count);
+}
+
+/* create's part: the marks copied, and a pool for each marked type (none if nothing is). */
+static int hyb_setup(ecs_storage *s, const struct ecs_config *cfg)
+{
+	s->sparse = arch_malloc(s, cfg->component_count);
+	if (!s->sparse)
+		return ECS_ERR_NO_MEMORY;
+	for (uint32_t t = 0; t < cfg->component_count; t++) {
+		s->sparse[t] = ecs_config_sparse(cfg, t);
+		s->sparse_count += s->sparse[t];
+	}
+	if (!s->sparse_count)
+		return ECS_OK;
+	s->pools = arch_malloc(s, (size_t)cfg->component_count * sizeof *s->pools);
+	s->live_pools = arch_malloc(s, (size_t)cfg->component_count * sizeof *s->live_pools);
+	if (!s->pools || !s->live_pools)
+		return ECS_ERR_NO_MEMORY;
+	for (uint32_t t = 0; t < cfg->component_count; t++)
+		s->pools[t] = (struct hyb_pool){.size = cfg->component_sizes[t]};
+	return ECS_OK;
+}
+
+static int arch_entity_create_with(ecs_storage *s, const uint32_t *types, uint32_t count,
+                                   const void *const *values, ecs_entity *out);
+
+/*
+ * entity_create_with of a list with sparse types: their values are appended to their pools
+ * first, under the handle the entity will get (the index the table part takes: the free
+ * list's first, else the next fresh one), then the table types go archetype's way (its create
+ * cache included); if that fails (no memory), the appends are taken back. Growing a pool moves
+ * the list's values that point into it (hyb_pool_room); the appends write new slots only, so
+ * the table part reads its values as they were.
+ */
+static __attribute__((noinline)) int hyb_create_with(ecs_storage *s, const uint32_t *types,
+                                                     uint32_t count, const void *const *values,
+                                                     ecs_entity *out)
+{
+	int rc = ecs_create_types_check_fast(types, count, values, s->component_count);
+	if (rc != ECS_OK)
+		return rc;
+	bool fresh = s->free_head == ARCH_NONE;
+	if (fresh && s->record_used >= ECS_MAX_ENTITIES)
+		return ECS_ERR_FULL;
+	uint32_t index = fresh ? s->record_used : s->free_head;
+	ecs_entity e = ecs_entity_make(index, fresh ? 0 : s->records[index].gen);
+	const void *v[ECS_CREATE_MAX_COMPONENTS], *tv[ECS_CREATE_MAX_COMPONENTS];
+	uint32_t tt[ECS_CREATE_MAX_COMPONENTS], nt = 0, held = 0;
+	memcpy(v, values, count * sizeof *v);
+	for (uint32_t i = 0; i < count; i++)
+		if (s->sparse[types[i]] &&
+		    (rc = hyb_pool_room(s, &s->pools[types[i]], index, v, count)) != ECS_OK)
+			return rc;
+	for (uint32_t i = 0; i < count; i++) {
+		if (s->sparse[types[i]]) {
+			hyb_append(s, types[i], e, v[i]);
+			held++;
+		} else {
+			tt[nt] = types[i];
+			tv[nt++] = v[i];
+		}
+	}
+	if ((rc = arch_entity_create_with(s, tt, nt, tv, out)) != ECS_OK) {
+		for (uint32_t i = 0; i < count; i++)
+			if (s->sparse[types[i]])
+				hyb_remove(s, &s->pools[types[i]], index);
+		return rc;
+	}
+	s->records[index].gen += held * HYB_HELD_ONE;
+	return ECS_OK;
+}
+#endif
+
+/* --- the ops -------------------------------------------------------------------------- */
+
+static void arch_destroy(ecs_storage *s)
+{
+	if (!s)
+		return;
+	for (uint32_t t = 0; t < s->table_count; t++)
+		table_release(s, &s->tables[t]);
+	arch_free(s, s->tables, (size_t)s->table_cap * sizeof *s->tables);
+	arch_free(s, s->table_slots, (size_t)s->slot_cap * sizeof *s->table_slots);
+	for (uint32_t i = 0; i < s->system_count; i++)
+		arch_free(s, s->systems[i].matches,
+		          (size_t)s->systems[i].match_cap * sizeof *s->systems[i].matches);
+	arch_free(s, s->systems, (size_t)s->system_max * sizeof *s->systems);
+	arch_free(s, s->records, (size_t)s->record_cap * sizeof *s->records);
+#if ARCH_SPARSE
+	hyb_release(s);
+#endif
+	arch_free(s, s->sizes, (size_t)s->component_count * sizeof *s->sizes);
+	struct ecs_allocator alloc = s->alloc;
+	alloc.free(alloc.ctx, s, sizeof *s);
+}
+
+static int arch_create(const struct ecs_config *cfg, const struct ecs_allocator *alloc,
+                       ecs_storage **out)
+{
+	if (!out || !alloc || !alloc->malloc || !alloc->realloc || !alloc->free)
+		return ECS_ERR_INVALID;
+	int rc = ecs_config_check(cfg);
+	if (rc != ECS_OK)
+		return rc;
+	ecs_storage *s = alloc->malloc(alloc->ctx, sizeof *s);
+	if (!s)
+		return ECS_ERR_NO_MEMORY;
+	memset(s, 0, sizeof *s);
+	s->alloc = *alloc;
+	s->free_head = ARCH_NONE;
+	for (uint32_t i = 0; i < ARCH_CREATE_SETS; i++) {
+		for (uint32_t w = 0; w < ARCH_CREATE_WAYS; w++) {
+			s->create_cache[i].key[w] = ARCH_CREATE_NO_KEY;
+			s->create_cache[i].entry[w].count = ARCH_CREATE_UNUSED;
+		}
+	}
+	/* The counts are set only once their arrays exist, so arch_destroy frees what there is. */
+	uint32_t *sizes = arch_malloc(s, (size_t)cfg->component_count * sizeof *sizes);
+	if (!sizes) {
+		arch_destroy(s);
+		return ECS_ERR_NO_MEMORY;
+	}
+	memcpy(sizes, cfg->component_sizes, (size_t)cfg->component_count * sizeof *sizes);
+	s->sizes = sizes;
+	s->component_count = cfg->component_count;
+#if ARCH_SPARSE
+	if ((rc = hyb_setup(s, cfg)) != ECS_OK) {
+		arch_destroy(s);
+		return rc;
+	}
+#endif
+	s->systems = arch_malloc(s, (size_t)cfg->system_count * sizeof *s->systems);
+	if (!s->systems) {
+		arch_destroy(s);
+		return ECS_ERR_NO_MEMORY;
+	}
+	s->system_max = cfg->system_count;
+	/* The empty set's table. */
+	rc = arch_grow(s, (void **)&s->tables, &s->table_cap, 1, sizeof *s->tables, 8,
+	               UINT32_MAX - 1);
+	if (rc == ECS_OK)
+		rc = table_slots_reserve(s, 1);
+	if (rc != ECS_OK) {
+		arch_destroy(s);
+		return rc;
+	}
+	s->tables[ARCH_EMPTY_TABLE] = (struct arch_table){.hash = 0};
+	s->table_count = 1;
+	table_slots_insert(s->table_slots, s->slot_cap, 0, ARCH_EMPTY_TABLE);
+	*out = s;
+	return ECS_OK;
+}
+
+/* Room for the records of `entities` entities. Where their rows will be is not known yet (an
+ * entity passes through the empty table on its way to its own), so rows are not reserved. */
+static int arch_reserve(ecs_storage *s, uint32_t entities)
+{
+	if (!s)
+		return ECS_ERR_INVALID;
+	return records_reserve(s, entities < ECS_MAX_ENTITIES ? entities : ECS_MAX_ENTITIES);
+}
+
+/*
+ * A new entity's record, alive, at the next row of table `table` (t, with room for it): a
+ * fresh index past the last used, or the first of the free list (whose records link through
+ * their row field). Returns its handle.
+ */
+static inline ecs_entity record_take(ecs_storage *s, bool fresh, uint32_t table,
+                                     struct arch_table *t)
+{
+	uint32_t index;
+	if (fresh) {
+		index = s->record_used++;
+		s->records[index].gen = 0;
+	} else {
+		index = s->free_head;
+		s->free_head = s->records[index].row;
+	}
+	struct arch_record *r = &s->records[index];
+	r->gen |= ARCH_ALIVE;
+	ecs_entity e = ecs_entity_make(index, r->gen & ECS_GENERATION_MASK);
+	r->table = table;
+	r->row = t->count++;
+	t->entities[r->row] = e;
+	return e;
+}
+
+static int arch_entity_create(ecs_storage *s, ecs_entity *out)
+{
+	if (!s || !out)
+		return ECS_ERR_INVALID;
+	bool fresh = s->free_head == ARCH_NONE;
+	if (fresh && s->record_used >= ECS_MAX_ENTITIES)
+		return ECS_ERR_FULL;
+	int rc = fresh ? records_reserve(s, s->record_used + 1) : ECS_OK;
+	struct arch_table *t = &s->tables[ARCH_EMPTY_TABLE];
+	if (rc == ECS_OK)
+		rc = table_reserve(s, t, t->count + 1);
+	if (rc != ECS_OK)
+		return rc;
+	*out = record_take(s, fresh, ARCH_EMPTY_TABLE, t);
+	return ECS_OK;
+}
+
+/*
+ * A list's key, in its order, and whether every value is given, in one pass. A list of up to
+ * ARCH_CREATE_EXACT types is its own key: the count, then 12 bits a type (at most 3 + 48
+ * bits), so that equal keys are equal lists and a hit compares one word. A longer list's key
+ * is a hash with the top bit set (never an exact key), and a hit compares the lists too.
+ * ARCH_CREATE_NO_KEY, which finds no entry: a NULL value, or a type id too large for an exact
+ * key (the list is wrong either way, and the whole way says how).
+ */
+static inline uint64_t create_key(const uint32_t *types, const void *const *values,
+                                  uint32_t count)
+{
+	uint64_t key = count;
+	uint32_t high = 0;
+	bool missing = false;
+	if (count <= ARCH_CREATE_EXACT) {
+		for (uint32_t i = 0; i < count; i++) {
+			key = key << ARCH_CREATE_TYPE_BITS | types[i];
+			high |= types[i];
+			missing |= !values[i];
+		}
+	} else {
+		for (uint32_t i = 0; i < count; i++) {
+			key = (key ^ types[i]) * 0x9e3779b97f4a7c15ull;
+			missing |= !values[i];
+		}
+		key |= ARCH_CREATE_HASHED;
+	}
+	return (high >> ARCH_CREATE_TYPE_BITS) || missing ? ARCH_CREATE_NO_KEY : key;
+}
+
+static inline struct arch_create_set *create_set(ecs_storage *s, uint64_t key)
+{
+	return &s->create_cache[(key * 0x9e3779b97f4a7c15ull) >> (64 - ARCH_CREATE_SET_BITS)];
+}
+
+/* Whether entry w of the set holds the list of this key (not ARCH_CREATE_NO_KEY). */
+static inline bool create_entry_is(const struct arch_create_set *set, uint32_t w, uint64_t key,
+                                   const uint32_t *types, uint32_t count)
+{
+	if (set->key[w] != key)
+		return false;
+	if (!(key & ARCH_CREATE_HASHED))
+		return true;
+	const struct arch_create_entry *c = &set->entry[w];
+	if (c->count != count)
+		return false;
+	for (uint32_t i = 0; i < count; i++)
+		if (c->types[i] != types[i])
+			return false;
+	return true;
+}
+
+/*
+ * Remembers a valid list, as given, with its table and each type's column: given[j] is the
+ * list's position of the table's column j. Into the entry that holds the list already (it
+ * missed for want of room, not of an entry), else the first the set's clock hand finds not
+ * hit since it last passed (clearing the hit marks it passes).
+ */
+static void create_cache_fill(ecs_storage *s, const uint32_t *types, const void *const *values,
+                              uint32_t count, uint32_t table, const uint32_t *given)
+{
+	uint64_t key = create_key(types, values, count);
+	if (key == ARCH_CREATE_NO_KEY) /* a valid list whose hash is that: never remembered */
+		return;
+	struct arch_create_set *set = create_set(s, key);
+	uint32_t w;
+	for (w = 0; w < ARCH_CREATE_WAYS; w++)
+		if (create_entry_is(set, w, key, types, count))
+			break;
+	while (w == ARCH_CREATE_WAYS) {
+		uint32_t at = set->hand;
+		set->hand = (uint8_t)((at + 1) % ARCH_CREATE_WAYS);
+		if (set->hit[at])
+			set->hit[at] = 0;
+		else
+			w = at;
+	}
+	struct arch_create_entry *c = &set->entry[w];
+	set->key[w] = key;
+	set->hit[w] = 1;
+	c->table = table;
+	c->count = (uint16_t)count;
+	for (uint32_t j = 0; j < count; j++) {
+		c->types[given[j]] = (uint16_t)types[given[j]];
+		c->column[given[j]] = (uint8_t)j;
+	}
+}
+
+/*
+ * entity_create and count adds in one step, as flecs and bevy spawn a bundle: the set's table
+ * is looked up by the set's hash (and created if new), and the entity's row is written there
+ * once. count adds would move the row through count tables (creating those that do not exist
+ * yet), copying it whole each time. The index is taken last, so that on error nothing has
+ * changed but capacities and the tables that exist. Remembers the list as given and where it
+ * led, for arch_entity_create_with (create_cache_fill).
+ */
+static __attribute__((noinline)) int create_with_lookup(ecs_storage *s, const uint32_t *types,
+                                                        uint32_t count,
+                                                        const void *const *values,
+                                                        ecs_entity *out)
+{
+	int rc = ecs_create_types_check(types, count, values, s->component_count);
+	if (rc != ECS_OK)
+		return rc;
+	bool fresh = s->free_head == ARCH_NONE;
+	if (fresh && s->record_used >= ECS_MAX_ENTITIES)
+		return ECS_ERR_FULL;
+	/* The set sorted (insertion sort: count is small), its values in step, and for each sorted
+	 * position the list's position it came from. */
+	uint32_t sorted[ECS_CREATE_MAX_COMPONENTS], given[ECS_CREATE_MAX_COMPONENTS];
+	const void *v[ECS_CREATE_MAX_COMPONENTS];
+	uint64_t hash = 0;
+	for (uint32_t i = 0; i < count; i++) {
+		uint32_t j = i;
+		for (; j > 0 && sorted[j - 1] > types[i]; j--) {
+			sorted[j] = sorted[j - 1];
+			given[j] = given[j - 1];
+			v[j] = v[j - 1];
+		}
+		sorted[j] = types[i];
+		given[j] = i;
+		v[j] = values[i];
+		hash += type_hash(types[i]);
+	}
+	uint32_t to = table_find_set(s, hash, sorted, count);
+	if (to == ARCH_NONE) {
+		struct arch_column *columns = arch_malloc(s, (size_t)count * sizeof *columns);
+		if (!columns)
+			return ECS_ERR_NO_MEMORY;
+		for (uint32_t j = 0; j < count; j++)
+			columns[j] = (struct arch_column){NULL, sorted[j], s->sizes[sorted[j]], 0};
+		if ((rc = table_create(s, columns, count, hash, &to)) != ECS_OK)
+			return rc;
+	}
+	if (fresh && (rc = records_reserve(s, s->record_used + 1)) != ECS_OK)
+		return rc;
+	struct arch_table *t = &s->tables[to];
+	if (t->count >= t->cap && (rc = table_grow_keeping(s, t, t->count + 1, v, count)) != ECS_OK)
+		return rc;
+	ecs_entity e = record_take(s, fresh, to, t);
+	uint32_t row = t->count - 1;
+	for (uint32_t j = 0; j < count; j++) {
+		struct arch_column *col = &t->columns[j];
+		copy_value(col->data + (size_t)row * col->size, v[j], col->size);
+	}
+	*out = e;
+	create_cache_fill(s, types, values, count, to, given);
+	return ECS_OK;
+}
+
+
+/*
+ * Entities come in kinds: a game spawns a few lists of types again and again, interleaved (bevy
+ * looks a bundle's archetype up once per bundle type, flecs caches the table of an id list).
+ * So each list is remembered, as given, with its table and the column of each type (struct
+ * arch_create_set): a list found there is known to be valid (no repeat, every type in range)
+ * and needs no sort, set hash or table lookup: its key (O(k)), a compare with the entries of
+ * one set, and its values checked. Anything else goes the whole way (create_with_lookup), and
+ * is remembered in turn. Tables are never destroyed and a table's columns never move, so what
+ * is remembered stays true.
+ */
+static __attribute__((noinline)) int arch_entity_create_with(ecs_storage *s,
+                                                             const uint32_t *types,
+                                                             uint32_t count,
+                                                             const void *const *values,
+                                                             ecs_entity *out)
+{
+	if (!s || !out)
+		return ECS_ERR_INVALID;
+	if (count > ECS_CREATE_MAX_COMPONENTS || (count && (!types || !values)))
+		return create_with_lookup(s, types, count, values, out);
+#if ARCH_SPARSE
+	if (s->sparse_count)
+		for (uint32_t i = 0; i < count; i++)
+			if (types[i] < s->component_count && s->sparse[types[i]])
+				return hyb_create_with(s, types, count, values, out);
+#endif
+	uint64_t key = create_key(types, values, count);
+	struct arch_create_set *set = create_set(s, key);
+	uint32_t w = 0;
+	while (w < ARCH_CREATE_WAYS && !create_entry_is(set, w, key, types, count))
+		w++;
+	if (w == ARCH_CREATE_WAYS) /* ARCH_CREATE_NO_KEY included: no entry has that key */
+		return create_with_lookup(s, types, count, values, out);
+	set->hit[w] = 1;
+	const struct arch_create_entry *c = &set->entry[w];
+	bool fresh = s->free_head == ARCH_NONE;
+	struct arch_table *t = &s->tables[c->table];
+	/* record_cap never exceeds ECS_MAX_ENTITIES */
+	if ((fresh && s->record_used >= s->record_cap) || t->count >= t->cap)
+		return create_with_lookup(s, types, count, values, out);
+	uint32_t index;
+	if (fresh) {
+		index = s->record_used++;
+		s->records[index].gen = 0;
+	} else {
+		index = s->free_head;
+		s->free_head = s->records[index].row;
+	}
+	struct arch_record *r = &s->records[index];
+	r->gen |= ARCH_ALIVE;
+	ecs_entity e = ecs_entity_make(index, r->gen & ECS_GENERATION_MASK);
+	uint32_t row = t->count++;
+	r->table = c->table;
+	r->row = row;
+	t->entities[row] = e;
+	*out = e;
+	const struct arch_column *columns = t->columns;
+	for (uint32_t i = 0; i < count; i++) {
+		const struct arch_column *col = &columns[c->column[i]];
+		copy_value(col->data + (size_t)row * col->size, values[i], col->size);
+	}
+	return ECS_OK;
+}
+
+static bool arch_entity_alive(const ecs_storage *s, ecs_entity e)
+{
+	return s && arch_alive(s, e);
+}
+
+static int arch_entity_destroy(ecs_storage *s, ecs_entity e)
+{
+	if (!s)
+		return ECS_ERR_INVALID;
+	if (!arch_alive(s, e))
+		return ECS_ERR_DEAD_ENTITY;
+	uint32_t index = ecs_entity_index(e);
+	struct arch_record *r = &s->records[index];
+	table_remove_row(s, &s->tables[r->table], r->row);
+#if ARCH_SPARSE
+	if (r->gen & HYB_HELD_MASK)
+		hyb_drop_all(s, index);
+#endif
+	r->gen = (r->gen + 1) & ECS_GENERATION_MASK;
+	r->table = ARCH_NONE;
+	r->row = s->free_head;
+	s->free_head = index;
+	return ECS_OK;
+}
+
+/* The checks every component operation starts with, in ecs.h's order of precedence (NULL
+ * pointer arguments are checked before them). */
+static inline int arch_check(const ecs_storage *s, ecs_entity e, uint32_t type)
+{
+	if (!s)
+		return ECS_ERR_INVALID;
+	if (!arch_alive(s, e))
+		return ECS_ERR_DEAD_ENTITY;
+	if (type >= s->component_count)
+		return ECS_ERR_BAD_COMPONENT;
+	return ECS_OK;
+}
+
+/*
+ * The edge of `type` from the entity's table, which says whether the entity has the type (a
+ * remove-edge) or not (an add-edge) and leads to the table it moves to: with the edge cached
+ * (every move after the first along it) no search of the table's types. Without it, the
+ * table's types are searched and the neighbour found or made (table_neighbour_uncached).
+ * ECS_ERR_HAS_COMPONENT or ECS_ERR_NO_COMPONENT where the entity has or lacks the type, as
+ * `add` requires.
+ */
+static inline int entity_edge(ecs_storage *s, uint32_t table, uint32_t type, bool add,
+                              struct arch_edge *out)
+{
+	const struct arch_edge *edge = edge_find(&s->tables[table], type);
+	if (edge) {
+		if ((bool)edge->add != add)
+			return add ? ECS_ERR_HAS_COMPONENT : ECS_ERR_NO_COMPONENT;
+		*out = *edge;
+		return ECS_OK;
+	}
+	bool has = table_column(&s->tables[table], type) != ARCH_NONE;
+	if (has == add)
+		return add ? ECS_ERR_HAS_COMPONENT : ECS_ERR_NO_COMPONENT;
+	return table_neighbour_uncached(s, table, type, add, out);
+}
+
+static int arch_component_add(ecs_storage *s, ecs_entity e, uint32_t type, const void *value)
+{
+	if (!value)
+		return ECS_ERR_INVALID;
+	int rc = arch_check(s, e, type);
+	if (rc != ECS_OK)
+		return rc;
+#if ARCH_SPARSE
+	if (hyb_sparse(s, type))
+		return hyb_component_add(s, e, type, value);
+#endif
+	struct arch_record *r = &s->records[ecs_entity_index(e)];
+	struct arch_edge edge;
+	if ((rc = entity_edge(s, r->table, type, true, &edge)) != ECS_OK)
+		return rc;
+	/* Only the destination grows; the source table and the others keep their columns. */
+	struct arch_table *dst = &s->tables[edge.table];
+	if (dst->count >= dst->cap && (rc = table_grow_keeping(s, dst, dst->count + 1, &value, 1)))
+		return rc;
+	entity_move(s, e, r, edge.table, edge.column, value);
+	return ECS_OK;
+}
+
+static int arch_component_remove(ecs_storage *s, ecs_entity e, uint32_t type)
+{
+	int rc = arch_check(s, e, type);
+	if (rc != ECS_OK)
+		return rc;
+#if ARCH_SPARSE
+	if (hyb_sparse(s, type))
+		return hyb_component_remove(s, e, type);
+#endif
+	struct arch_record *r = &s->records[ecs_entity_index(e)];
+	struct arch_edge edge;
+	if ((rc = entity_edge(s, r->table, type, false, &edge)) != ECS_OK)
+		return rc;
+	if ((rc = table_reserve(s, &s->tables[edge.table], s->tables[edge.table].count + 1)))
+		return rc;
+	entity_move(s, e, r, edge.table, edge.column, NULL);
+	return ECS_OK;
+}
+
+static int arch_component_get(ecs_storage *s, ecs_entity e, uint32_t type, void **out)
+{
+	if (!out)
+		return ECS_ERR_INVALID;
+	int rc = arch_check(s, e, type);
+	if (rc != ECS_OK)
+		return rc;
+#if ARCH_SPARSE
+	if (hyb_sparse(s, type))
+	{
+		void *value = hyb_value(&s->pools[type], ecs_entity_index(e));
+		if (!value)
+			return ECS_ERR_NO_COMPONENT;
+		*out = value;
+		return ECS_OK;
+	}
+#endif
+	const struct arch_record *r = &s->records[ecs_entity_index(e)];
+	const struct arch_table *t = &s->tables[r->table];
+	uint32_t j = table_column(t, type);
+	if (j == ARCH_NONE)
+		return ECS_ERR_NO_COMPONENT;
+	*out = t->columns[j].data + (size_t)r->row * t->columns[j].size;
+	return ECS_OK;
+}
+
+static int arch_component_has(const ecs_storage *s, ecs_entity e, uint32_t type)
+{
+	int rc = arch_check(s, e, type);
+	if (rc != ECS_OK)
+		return rc;
+#if ARCH_SPARSE
+	if (hyb_sparse(s, type))
+		return hyb_slot(&s->pools[type], ecs_entity_index(e)) != HYB_ABSENT;
+#endif
+	const struct arch_record *r = &s->records[ecs_entity_index(e)];
+	return table_column(&s->tables[r->table], type) != ARCH_NONE;
+}
+
+static int arch_system_register(ecs_storage *s, const uint32_t *types, uint32_t count,
+                                const uint32_t *excluded, uint32_t excluded_count,
+                                uint32_t *out_id)
+{
+	if (!s || !out_id)
+		return ECS_ERR_INVALID;
+	int rc = ecs_system_types_check(types, count, excluded, excluded_count, s->component_count);
+	if (rc != ECS_OK)
+		return rc;
+	if (s->system_count >= s->system_max)
+		return ECS_ERR_BAD_SYSTEM;
+	struct arch_system y = {.type_count = count, .excluded_count = excluded_count};
+	memcpy(y.types, types, count * sizeof *types);
+	if (excluded_count)
+		memcpy(y.excluded, excluded, excluded_count * sizeof *excluded);
+#if ARCH_SPARSE
+	/* A table never holds a sparse type: an excluded one is left to the pools alone. */
+	for (uint32_t c = 0; c < count; c++)
+		y.sparse_required |= (uint8_t)(hyb_sparse(s, types[c]) << c);
+	for (uint32_t c = 0; c < excluded_count; c++)
+		y.sparse_excluded |= (uint8_t)(hyb_sparse(s, excluded[c]) << c);
+#endif
+	/* The tables that exist, matched once: counted first so that one allocation holds them. */
+	struct arch_match m;
+	uint32_t matched = 0;
+	for (uint32_t t = 0; t < s->table_count; t++)
+		matched += system_matches(&y, &s->tables[t], t, &m);
+	rc = arch_grow(s, (void **)&y.matches, &y.match_cap, matched, sizeof *y.matches, 4,
+	               UINT32_MAX);
+	if (rc != ECS_OK)
+		return rc;
+	for (uint32_t t = 0; t < s->table_count; t++)
+		if (system_matches(&y, &s->tables[t], t, &m))
+			y.matches[y.match_count++] = m;
+	s->systems[s->system_count] = y;
+	*out_id = s->system_count++;
+	return ECS_OK;
+}
+
+/* --- batches ---------------------------------------------------------------------------- */
+
+
+static int batch_handle_order(const void *a, const void *b)
+{
+	ecs_entity x = *(const ecs_entity *)a, y = *(const ecs_entity *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Whether a dead handle is given twice: sorted copies of the dead ones (an error batch only;
+ * malloc, not the storage's allocator, as the wrappers' fallbacks: if it fails, the batch is
+ * reported for its dead handle). */
+static __attribute__((noinline)) bool batch_dead_repeat(const ecs_storage *s,
+                                                        const ecs_entity *entities,
+                                                        uint32_t count, uint32_t dead)
+{
+	ecs_entity *list = malloc((size_t)dead * sizeof *list);
+	if (!list)
+		return false;
+	uint32_t n = 0;
+	for (uint32_t j = 0; j < count; j++)
+		if (!arch_alive(s, entities[j]))
+			list[n++] = entities[j];
+	qsort(list, n, sizeof *list, batch_handle_order);
+	bool repeat = false;
+	for (uint32_t j = 1; j < n && !repeat; j++)
+		repeat = list[j] == list[j - 1];
+	free(list);
+	return repeat;
+}
+
+/*
+ * The checks of a batch over a list of entities, in ecs.h's order: ECS_ERR_INVALID (a repeated
+ * handle), ECS_ERR_DEAD_ENTITY, ECS_ERR_BAD_COMPONENT. A repeat among live handles is found in
+ * O(count), not by sorting: each live record seen is marked (ARCH_MARK, beside the alive bit)
+ * and a second sight finds the mark; a second pass clears the marks. Dead handles have no
+ * record of their own to mark (their index may be another entity's), and only when two or
+ * more are given are they sorted.
+ */
+static int batch_check(ecs_storage *s, const ecs_entity *entities, uint32_t count, uint32_t type)
+{
+	bool repeat = false;
+	uint32_t dead = 0;
+	for (uint32_t j = 0; j < count; j++) {
+		ecs_entity e = entities[j];
+		uint32_t i = ecs_entity_index(e);
+		uint32_t *gen = i < s->record_used ? &s->records[i].gen : NULL;
+		if (gen && ARCH_RECORD_KEY(*gen & ~ARCH_MARK) == (ecs_entity_generation(e) | ARCH_ALIVE)) {
+			repeat |= (*gen & ARCH_MARK) != 0;
+			*gen |= ARCH_MARK;
+		} else {
+			dead++;
+		}
+	}
+	for (uint32_t j = 0; j < count; j++) {
+		uint32_t i = ecs_entity_index(entities[j]);
+		if (i < s->record_used)
+			s->records[i].gen &= ~ARCH_MARK;
+	}
+	if (repeat || (dead > 1 && batch_dead_repeat(s, entities, count, dead)))
+		return ECS_ERR_INVALID;
+	if (dead)
+		return ECS_ERR_DEAD_ENTITY;
+	return type < s->component_count ? ECS_OK : ECS_ERR_BAD_COMPONENT;
+}
+
+/* Whether [lo, hi) overlaps a column of table t. */
+static bool table_overlaps(const struct arch_table *t, uintptr_t lo, uintptr_t hi)
+{
+	for (uint32_t j = 0; j < t->type_count; j++) {
+		uintptr_t at = (uintptr_t)t->columns[j].data;
+		if (at && lo < at + (size_t)t->columns[j].cap * t->columns[j].size && at < hi)
+			return true;
+	}
+	return false;
+}
+
+#define ARCH_BATCH_SOURCE 0x80000000u /* in a batch's per-table count: a source table */
+
+/*
+ * A batch of adds (values: not NULL) or removes of a table type: every entity's edge first
+ * (ECS_ERR_HAS_COMPONENT or ECS_ERR_NO_COMPONENT; neighbour tables made), then the rows each
+ * destination gains counted per table, each destination grown once, then the moves. The moves
+ * overwrite the sources' rows (the last row fills each hole) and the growth moves the
+ * destinations' columns: if the values overlap a column of either, they are copied aside
+ * first (through the storage's allocator), so that each is read as it was when the call
+ * began. On error nothing has changed but capacities and the tables that exist.
+ */
+static int batch_move(ecs_storage *s, const ecs_entity *entities, uint32_t count, uint32_t type,
+                      const struct ecs_values *values)
+{
+	bool add = values != NULL;
+	struct arch_edge edge;
+	int rc;
+	/* Whether each has the type, before any edge is made: making one may fail for want of
+	 * memory, which ECS_ERR_HAS_COMPONENT / ECS_ERR_NO_COMPONENT anywhere precede. */
+	for (uint32_t j = 0; j < count; j++) {
+		const struct arch_table *t = &s->tables[s->records[ecs_entity_index(entities[j])].table];
+		const struct arch_edge *cached = edge_find(t, type);
+		bool has = cached ? !cached->add : table_column(t, type) != ARCH_NONE;
+		if (has == add)
+			return add ? ECS_ERR_HAS_COMPONENT : ECS_ERR_NO_COMPONENT;
+	}
+	for (uint32_t j = 0; j < count; j++)
+		if ((rc = entity_edge(s, s->records[ecs_entity_index(entities[j])].table, type, add,
+		                      &edge)) != ECS_OK)
+			return rc;
+	uint32_t tables = s->table_count;
+	uint32_t *need = arch_malloc(s, (size_t)tables * sizeof *need);
+	if (!need)
+		return ECS_ERR_NO_MEMORY;
+	memset(need, 0, (size_t)tables * sizeof *need);
+	for (uint32_t j = 0; j < count; j++) {
+		uint32_t from = s->records[ecs_entity_index(entities[j])].table;
+		entity_edge(s, from, type, add, &edge); /* found above: cannot fail now */
+		need[edge.table]++;
+		need[from] |= ARCH_BATCH_SOURCE;
+	}
+	const unsigned char *data = add ? values->data : NULL;
+	size_t stride = add ? values->stride : 0, size = s->sizes[type < s->component_count ? type : 0];
+	unsigned char *aside = NULL;
+	if (add) {
+		uintptr_t lo = (uintptr_t)data, hi = lo + (size_t)(count - 1) * stride + size;
+		bool overlaps = false;
+		for (uint32_t t = 0; t < tables && !overlaps; t++)
+			overlaps = need[t] && table_overlaps(&s->tables[t], lo, hi);
+		if (overlaps) {
+			if (!(aside = arch_malloc(s, (size_t)count * size))) {
+				arch_free(s, need, (size_t)tables * sizeof *need);
+				return ECS_ERR_NO_MEMORY;
+			}
+			for (uint32_t j = 0; j < count; j++)
+				memcpy(aside + (size_t)j * size, data + (size_t)j * stride, size);
+			data = aside;
+			stride = size;
+		}
+	}
+	rc = ECS_OK;
+	for (uint32_t t = 0; t < tables && rc == ECS_OK; t++) {
+		uint32_t rows = need[t] & ~ARCH_BATCH_SOURCE;
+		if (rows)
+			rc = table_reserve(s, &s->tables[t], s->tables[t].count + rows);
+	}
+	arch_free(s, need, (size_t)tables * sizeof *need);
+	for (uint32_t j = 0; j < count && rc == ECS_OK; j++) {
+		ecs_entity e = entities[j];
+		struct arch_record *r = &s->records[ecs_entity_index(e)];
+		entity_edge(s, r->table, type, add, &edge);
+		entity_move(s, e, r, edge.table, edge.column, add ? data + (size_t)j * stride : NULL);
+	}
+	arch_free(s, aside, (size_t)count * size);
+	return rc;
+}
+
+#if ARCH_SPARSE
+/* A batch of adds (values: not NULL) or removes of a sparse type: every entity checked, the
+ * pool grown once and its pages made for the adds, then appends or swap-removes. */
+static int hyb_batch(ecs_storage *s, const ecs_entity *entities, uint32_t count, uint32_t type,
+                     const struct ecs_values *values)
+{
+	struct hyb_pool *p = &s->pools[type];
+	bool add = values != NULL;
+	for (uint32_t j = 0; j < count; j++)
+		if ((hyb_slot(p, ecs_entity_index(entities[j])) != HYB_ABSENT) == add)
+			return add ? ECS_ERR_HAS_COMPONENT : ECS_ERR_NO_COMPONENT;
+	if (!add) {
+		for (uint32_t j = 0; j < count; j++) {
+			hyb_remove(s, p, ecs_entity_index(entities[j]));
+			s->records[ecs_entity_index(entities[j])].gen -= HYB_HELD_ONE;
+		}
+		return ECS_OK;
+	}
+	const void *data = values->data;
+	int rc = p->count + count <= p->cap ? ECS_OK : hyb_pool_grow(s, p, p->count + count, &data, 1);
+	for (uint32_t j = 0; j < count && rc == ECS_OK; j++)
+		rc = hyb_pool_room(s, p, ecs_entity_index(entities[j]), &data, 1);
+	if (rc != ECS_OK)
+		return rc;
+	for (uint32_t j = 0; j < count; j++) {
+		hyb_append(s, type, entities[j],
+		           (const unsigned char *)data + (size_t)j * values->stride);
+		s->records[ecs_entity_index(entities[j])].gen += HYB_HELD_ONE;
+	}
+	return ECS_OK;
+}
+#endif
+
+static int arch_component_add_batch(ecs_storage *s, const ecs_entity *entities, uint32_t count,
+                                    uint32_t type, const struct ecs_values *values)
+{
+	if (!s || (count && (!entities || !values || !values->data)))
+		return ECS_ERR_INVALID;
+	if (!count) /* the type is checked all the same: that does not depend on count */
+		return type < s->component_count ? ECS_OK : ECS_ERR_BAD_COMPONENT;
+	int rc = batch_check(s, entities, count, type);
+	if (rc != ECS_OK)
+		return rc;
+#if ARCH_SPARSE
+	if (hyb_sparse(s, type))
+		return hyb_batch(s, entities, count, type, values);
+#endif
+	return batch_move(s, entities, count, type, values);
+}
+
+static int arch_component_remove_batch(ecs_storage *s, const ecs_entity *entities,
+                                       uint32_t count, uint32_t type)
+{
+	if (!s || (count && !entities))
+		return ECS_ERR_INVALID;
+	if (!count) /* the type is checked all the same: that does not depend on count */
+		return type < s->component_count ? ECS_OK : ECS_ERR_BAD_COMPONENT;
+	int rc = batch_check(s, entities, count, type);
+	if (rc != ECS_OK)
+		return rc;
+#if ARCH_SPARSE
+	if (hyb_sparse(s, type))
+		return hyb_batch(s, entities, count, type, NULL);
+#endif
+	return batch_move(s, entities, count, type, NULL);
+}
+
+/* Copies count values (stride apart from data) to count packed slots at `to`: one memmove
+ * when they are packed already. */
+static inline void batch_copy(unsigned char *to, const unsigned char *data, size_t stride,
+                              uint32_t size, uint32_t count)
+{
+	if (stride == size)
+		memmove(to, data, (size_t)count * size);
+	else
+		for (uint32_t j = 0; j < count; j++)
+			copy_value(to + (size_t)j * size, data + (size_t)j * stride, size);
+}
+
+/*
+ * count entities of one set at once: the set's table looked up (or made) once, the records
+ * and the table grown once, the values copied a column at a time (one memmove per column when
+ * packed), the handles and records written in one loop. Indices come from the free list first
+ * (walked once to count them against ECS_ERR_FULL), then fresh ones. Values that point into
+ * the table being grown (or a pool, in hybrid) are moved along with it (table_grow_keeping,
+ * hyb_pool_grow); every value is written to a new row, so none is overwritten before it is
+ * read. On error nothing has changed but capacities and the tables that exist.
+ */
+static int arch_entity_create_batch(ecs_storage *s, const uint32_t *types, uint32_t type_count,
+                                    const struct ecs_values *values, uint32_t count,
+                                    ecs_entity *out)
+{
+	if (!s || (count && !out) || type_count > ECS_CREATE_MAX_COMPONENTS ||
+	    (type_count && (!types || !values)))
+		return ECS_ERR_INVALID;
+	for (uint32_t i = 0; i < type_count; i++) {
+		if (!values[i].data)
+			return ECS_ERR_INVALID;
+		for (uint32_t j = 0; j < i; j++)
+			if (types[j] == types[i])
+				return ECS_ERR_INVALID;
+	}
+	for (uint32_t i = 0; i < type_count; i++)
+		if (types[i] >= s->component_count)
+			return ECS_ERR_BAD_COMPONENT;
+	if (!count)
+		return ECS_OK;
+	uint32_t from_free = 0;
+	for (uint32_t i = s->free_head; i != ARCH_NONE && from_free < count; i = s->records[i].row)
+		from_free++;
+	uint32_t fresh = count - from_free;
+	if (fresh > ECS_MAX_ENTITIES - s->record_used)
+		return ECS_ERR_FULL;
+	/* The table types sorted (given[j]: their place in the list), the hash of their set. */
+	uint32_t sorted[ECS_CREATE_MAX_COMPONENTS], given[ECS_CREATE_MAX_COMPONENTS], n = 0;
+	const void *base[ECS_CREATE_MAX_COMPONENTS];
+	uint64_t hash = 0;
+	for (uint32_t i = 0; i < type_count; i++) {
+		base[i] = values[i].data;
+#if ARCH_SPARSE
+		if (hyb_sparse(s, types[i]))
+			continue;
+#endif
+		uint32_t j = n++;
+		for (; j > 0 && sorted[j - 1] > types[i]; j--) {
+			sorted[j] = sorted[j - 1];
+			given[j] = given[j - 1];
+		}
+		sorted[j] = types[i];
+		given[j] = i;
+		hash += type_hash(types[i]);
+	}
+	int rc;
+	uint32_t to = table_find_set(s, hash, sorted, n);
+	if (to == ARCH_NONE) {
+		struct arch_column *columns = arch_malloc(s, (size_t)n * sizeof *columns);
+		if (!columns)
+			return ECS_ERR_NO_MEMORY;
+		for (uint32_t j = 0; j < n; j++)
+			columns[j] = (struct arch_column){NULL, sorted[j], s->sizes[sorted[j]], 0};
+		if ((rc = table_create(s, columns, n, hash, &to)) != ECS_OK)
+			return rc;
+	}
+	if ((rc = records_reserve(s, s->record_used + fresh)) != ECS_OK)
+		return rc;
+	struct arch_table *t = &s->tables[to];
+	if (t->count + count > t->cap &&
+	    (rc = table_grow_keeping(s, t, t->count + count, base, type_count)) != ECS_OK)
+		return rc;
+	uint32_t held = 0;
+#if ARCH_SPARSE
+	for (uint32_t i = 0; i < type_count; i++) {
+		if (!hyb_sparse(s, types[i]))
+			continue;
+		held++;
+		struct hyb_pool *p = &s->pools[types[i]];
+		if (p->count + count > p->cap &&
+		    (rc = hyb_pool_grow(s, p, p->count + count, base, type_count)) != ECS_OK)
+			return rc;
+		uint32_t index = s->free_head;
+		for (uint32_t j = 0; j < count && rc == ECS_OK; j++) {
+			uint32_t at = j < from_free ? index : s->record_used + (j - from_free);
+			if (j < from_free)
+				index = s->records[index].row;
+			if (!p->page_count || (at >> HYB_PAGE_BITS) >= p->page_count ||
+			    !p->pages[at >> HYB_PAGE_BITS])
+				rc = hyb_pool_page(s, p, at);
+		}
+		if (rc != ECS_OK)
+			return rc;
+	}
+#endif
+	(void)held;
+	uint32_t row = t->count;
+	for (uint32_t j = 0; j < count; j++) {
+		uint32_t index;
+		if (j < from_free) {
+			index = s->free_head;
+			s->free_head = s->records[index].row;
+		} else {
+			index = s->record_used++;
+			s->records[index].gen = 0;
+		}
+		struct arch_record *r = &s->records[index];
+		r->gen |= ARCH_ALIVE;
+		r->table = to;
+		r->row = row + j;
+#if ARCH_SPARSE
+		r->gen += held * HYB_HELD_ONE;
+#endif
+		ecs_entity e = ecs_entity_make(index, r->gen & ECS_GENERATION_MASK);
+		t->entities[row + j] = e;
+		out[j] = e;
+	}
+	t->count += count;
+	for (uint32_t j = 0; j < n; j++) {
+		struct arch_column *col = &t->columns[j];
+		batch_copy(col->data + (size_t)row * col->size, base[given[j]],
+		           values[given[j]].stride, col->size, count);
+	}
+#if ARCH_SPARSE
+	for (uint32_t i = 0; i < type_count; i++) {
+		if (!hyb_sparse(s, types[i]))
+			continue;
+		struct hyb_pool *p = &s->pools[types[i]];
+		uint32_t first = p->count;
+		for (uint32_t j = 0; j < count; j++) {
+			*hyb_entry(p, ecs_entity_index(out[j])) = first + j;
+			p->owners[first + j] = out[j];
+		}
+		if (first == 0) {
+			p->live_pos = s->live_count;
+			s->live_pools[s->live_count++] = types[i];
+		}
+		p->count += count;
+		batch_copy(p->values + (size_t)first * p->size, base[i], values[i].stride, p->size,
+		           count);
+	}
+#endif
+	return ECS_OK;
+}
+
+/* Iterator state: the system; where the iteration is (a position in the system's matches and
+ * the first row of that table still to visit); where it ends (a position in the matches, and
+ * the row of that table where it stops: the whole pass ends at the last match + 1, row 0). */
+enum { ARCH_ITER_SYSTEM, ARCH_ITER_MATCH, ARCH_ITER_ROW, ARCH_ITER_END_MATCH, ARCH_ITER_END_ROW };
+
+#if ARCH_SPARSE
+/*
+ * Hybrid's passes of a system with sparse types (required or excluded), in pointer batches of
+ * at most ECS_BATCH_MAX: the table types' values from the row's columns, the sparse ones from
+ * their pools. Two ways, chosen at iter_begin (hyb_iter_mode):
+ *   HYB_WALK_TABLES  the matching tables' rows (matched on their table types), each row's
+ *                    entity probed in the sparse pools (required: must hold it; excluded: must
+ *                    not);
+ *   HYB_WALK_POOL    the smallest required sparse pool's slots, each owner's record giving its
+ *                    table (whether it matches is asked once per run of owners in one table)
+ *                    and row, the other sparse pools probed.
+ */
+enum { ARCH_ITER_MODE = ARCH_ITER_END_ROW + 1, ARCH_ITER_DRIVER };
+enum { HYB_EXACT = 0, HYB_WALK_TABLES = 1, HYB_WALK_POOL = 2 };
+
+/*
+ * The way: a system of table types only is archetype's exact pass (whole columns). Else, with
+ * a required sparse type, the pool drive when the smallest required pool holds fewer than half
+ * the matching tables' rows (HYB_DRIVE_SHARE). A driven entity costs more than a walked row
+ * (its record and row are reached in the pool's order, at random, where the walk goes down the
+ * rows in order), but a walk whose probes find the type on some rows and not others pays a
+ * mispredicted branch on many rows. Measured with each way forced: iterate (k = 2, N = 2^16,
+ * every row holding the pool's type) drive 20.9 against walk 6.7 ns an entity lived-in;
+ * crossover.ini's hurt (Health + Marked, 20,000 units) drive 22.6 against walk 67.4 us a pass
+ * with the pool near 9% of the rows (effect.mark.add=4.48%), 121.5 against 135.8 us near 46%
+ * (add=30%); the break-even lies near half. A pass split in several parts whose first
+ * required type is sparse is driven by that type's pool whatever the counts: its values are
+ * what a system writes, and only the drive can cut the parts on their cache lines (in a walk
+ * of the tables they are reached in no order, so threads would share lines). O(matching
+ * tables).
+ */
+#define HYB_DRIVE_SHARE 2u
+
+static uint32_t hyb_iter_mode(const ecs_storage *s, const struct arch_system *y, uint32_t parts,
+                              uint32_t *driver)
+{
+	if (!y->sparse_required && !y->sparse_excluded)
+		return HYB_EXACT;
+	if (parts > 1 && (y->sparse_required & 1)) {
+		*driver = y->types[0];
+		return HYB_WALK_POOL;
+	}
+	uint64_t rows = 0;
+	for (uint32_t pos = 0; pos < y->match_count; pos++)
+		rows += s->tables[y->matches[pos].table].count;
+	uint32_t best = UINT32_MAX;
+	for (uint32_t c = 0; c < y->type_count; c++)
+		if ((y->sparse_required >> c & 1) && s->pools[y->types[c]].count < best) {
+			best = s->pools[y->types[c]].count;
+			*driver = y->types[c];
+		}
+	return (uint64_t)best * HYB_DRIVE_SHARE < rows ? HYB_WALK_POOL : HYB_WALK_TABLES;
+}
+
+/* The system's sparse pools, found once a batch: the required ones (with their place among
+ * the system's types) and the excluded ones that hold anything (an empty one excludes no one). */
+struct hyb_probes {
+	uint32_t required, excluded;
+	uint32_t place[ECS_SYSTEM_MAX_COMPONENTS];
+	const struct hyb_pool *pool[ECS_SYSTEM_MAX_COMPONENTS];
+	const struct hyb_pool *out[ECS_SYSTEM_MAX_EXCLUDED];
+};
+
+static void hyb_probes_find(const ecs_storage *s, const struct arch_system *y, uint32_t driver,
+                            struct hyb_probes *q)
+{
+	q->required = q->excluded = 0;
+	for (uint32_t c = 0; c < y->type_count; c++)
+		if ((y->sparse_required >> c & 1) && y->types[c] != driver) {
+			q->place[q->required] = c;
+			q->pool[q->required++] = &s->pools[y->types[c]];
+		}
+	for (uint32_t c = 0; c < y->excluded_count; c++)
+		if ((y->sparse_excluded >> c & 1) && s->pools[y->excluded[c]].count)
+			q->out[q->excluded++] = &s->pools[y->excluded[c]];
+}
+
+/* Whether the entity of index passes the system's sparse tests; its sparse values into
+ * it->pointers[c][n], each prefetched (the pass reads it soon, and its slot is anywhere). */
+static inline bool hyb_probe(const struct hyb_probes *q, uint32_t index, struct ecs_iter *it,
+                             uint32_t n)
+{
+	for (uint32_t i = 0; i < q->required; i++) {
+		void *value = hyb_value(q->pool[i], index);
+		if (!value)
+			return false;
+		__builtin_prefetch(value);
+		it->pointers[q->place[i]][n] = value;
+	}
+	for (uint32_t i = 0; i < q->excluded; i++)
+		if (hyb_slot(q->out[i], index) != HYB_ABSENT)
+			return false;
+	return true;
+}
+
+static inline void hyb_fill_batch(const struct arch_system *y, struct ecs_iter *it, uint32_t n,
+                                  struct ecs_batch *b)
+{
+	b->count = n;
+	b->entities = it->entities;
+	for (uint32_t c = 0; c < ECS_SYSTEM_MAX_COMPONENTS; c++) {
+		b->columns[c] = NULL;
+		b->pointers[c] = c < y->type_count ? it->pointers[c] : NULL;
+	}
+}
+
+/* A matching table's columns of the system's table types, for the rows' pointers. */
+struct hyb_columns {
+	uint32_t count;
+	uint32_t place[ECS_SYSTEM_MAX_COMPONENTS];
+	unsigned char *data[ECS_SYSTEM_MAX_COMPONENTS];
+	uint32_t size[ECS_SYSTEM_MAX_COMPONENTS];
+};
+
+static inline void hyb_columns_of(const struct arch_system *y, const struct arch_table *t,
+                                  const struct arch_match *m, struct hyb_columns *k)
+{
+	k->count = 0;
+	for (uint32_t c = 0; c < y->type_count; c++)
+		if (m->column[c] != ARCH_NONE) {
+			k->place[k->count] = c;
+			k->data[k->count] = t->columns[m->column[c]].data;
+			k->size[k->count++] = t->columns[m->column[c]].size;
+		}
+}
+
+static inline void hyb_columns_put(const struct hyb_columns *k, uint32_t row, struct ecs_iter *it,
+                                   uint32_t n)
+{
+	for (uint32_t i = 0; i < k->count; i++)
+		it->pointers[k->place[i]][n] = k->data[i] + (size_t)row * k->size[i];
+}
+
+#define HYB_AHEAD 16u /* owners ahead whose records a pool drive prefetches */
+
+static bool hyb_iter_next(struct ecs_iter *it, struct ecs_batch *b)
+{
+	const ecs_storage *s = it->storage;
+	const struct arch_system *y = &s->systems[it->state[ARCH_ITER_SYSTEM]];
+	struct hyb_probes q;
+	struct hyb_columns k = {.count = 0};
+	bool drive = it->state[ARCH_ITER_MODE] == HYB_WALK_POOL;
+	uint32_t driver = drive ? (uint32_t)it->state[ARCH_ITER_DRIVER] : ARCH_NONE;
+	hyb_probes_find(s, y, driver, &q); /* the driving pool is not probed: its slot is known */
+	uint32_t n = 0;
+	if (drive) {
+		const struct hyb_pool *p = &s->pools[driver];
+		uint32_t place = 0;
+		while (y->types[place] != driver)
+			place++;
+		uint32_t slot = (uint32_t)it->state[ARCH_ITER_ROW];
+		uint32_t end = (uint32_t)it->state[ARCH_ITER_END_ROW];
+		uint32_t last = ARCH_NONE;
+		bool matches = false;
+		struct arch_match m;
+		for (; slot < end && n < ECS_BATCH_MAX; slot++) {
+			/* The owners' records and rows are reached in the pool's order, at random: the
+			 * records HYB_AHEAD owners on are asked for, and the rows (in the table the
+			 * last owner was in) of those half as far, whose records were asked for then. */
+			if (slot + HYB_AHEAD < end)
+				__builtin_prefetch(&s->records[ecs_entity_index(p->owners[slot + HYB_AHEAD])]);
+			if (matches && slot + HYB_AHEAD / 2 < end) {
+				const struct arch_record *ahead =
+				    &s->records[ecs_entity_index(p->owners[slot + HYB_AHEAD / 2])];
+				for (uint32_t i = 0; i < k.count && ahead->table == last; i++)
+					__builtin_prefetch(k.data[i] + (size_t)ahead->row * k.size[i]);
+			}
+			ecs_entity e = p->owners[slot];
+			uint32_t index = ecs_entity_index(e);
+			const struct arch_record *r = &s->records[index];
+			if (r->table != last) { /* asked once a run of owners in one table */
+				last = r->table;
+				matches = system_matches(y, &s->tables[last], last, &m);
+				if (matches)
+					hyb_columns_of(y, &s->tables[last], &m, &k);
+			}
+			if (!matches || !hyb_probe(&q, index, it, n))
+				continue;
+			it->pointers[place][n] = p->values + (size_t)slot * p->size;
+			hyb_columns_put(&k, r->row, it, n);
+			it->entities[n++] = e;
+		}
+		it->state[ARCH_ITER_ROW] = slot;
+	} else {
+		uint32_t end_match = (uint32_t)it->state[ARCH_ITER_END_MATCH];
+		uint32_t pos = (uint32_t)it->state[ARCH_ITER_MATCH];
+		uint32_t row = (uint32_t)it->state[ARCH_ITER_ROW];
+		for (; pos < y->match_count && pos <= end_match && n < ECS_BATCH_MAX; pos++, row = 0) {
+			const struct arch_match *m = &y->matches[pos];
+			const struct arch_table *t = &s->tables[m->table];
+			uint32_t stop = pos == end_match ? (uint32_t)it->state[ARCH_ITER_END_ROW]
+			                                 : t->count;
+			if (row >= stop)
+				continue;
+			hyb_columns_of(y, t, m, &k);
+			const ecs_entity *entities = t->entities;
+			for (; row < stop && n < ECS_BATCH_MAX; row++) {
+				ecs_entity e = entities[row];
+				if (!hyb_probe(&q, ecs_entity_index(e), it, n))
+					continue;
+				hyb_columns_put(&k, row, it, n);
+				it->entities[n++] = e;
+			}
+			if (row < stop)
+				break; /* the batch is full: this table goes on from row next time */
+		}
+		it->state[ARCH_ITER_MATCH] = pos;
+		it->state[ARCH_ITER_ROW] = row;
+	}
+	if (!n) {
+		b->count = 0;
+		return false;
+	}
+	hyb_fill_batch(y, it, n, b);
+	return true;
+}
+
+/* Where part `part` of a pool drive starts: an even share of the pool's slots, moved forward
+ * (by less than a part) to a cache-line start of its values when the pool is the system's
+ * first required type, as archetype's rows (arch_split_bound). */
+static uint32_t hyb_split_bound(const ecs_storage *s, const struct arch_system *y,
+                                uint32_t driver, uint32_t part, uint32_t parts)
+{
+	const struct hyb_pool *p = &s->pools[driver];
+	uint32_t at = ecs_split_bound(p->count, part, parts);
+	if (part > 0 && part < parts && p->count / parts >= 2 && driver == y->types[0]) {
+		uint32_t d = ecs_split_align(p->values + (size_t)at * p->size, p->size,
+		                             p->count / parts);
+		if (at + d <= p->count)
+			at += d;
+	}
+	return at;
+}
+
+/* iter_begin's and iter_split's part: the way, and for the pool drive its range of slots. */
+static void hyb_iter_setup(const ecs_storage *s, const struct arch_system *y, uint32_t part,
+                           uint32_t parts, struct ecs_iter *it)
+{
+	uint32_t driver = 0;
+	uint32_t mode = hyb_iter_mode(s, y, parts, &driver);
+	it->state[ARCH_ITER_MODE] = mode;
+	it->state[ARCH_ITER_DRIVER] = driver;
+	if (mode == HYB_WALK_POOL) {
+		it->state[ARCH_ITER_ROW] = hyb_split_bound(s, y, driver, part, parts);
+		it->state[ARCH_ITER_END_ROW] = hyb_split_bound(s, y, driver, part + 1, parts);
+	}
+}
+#endif
+
+static int arch_system_iter_begin(ecs_storage *s, uint32_t system, struct ecs_iter *it)
+{
+	if (!s || !it)
+		return ECS_ERR_INVALID;
+	if (system >= s->system_count)
+		return ECS_ERR_BAD_SYSTEM;
+	it->storage = s;
+	it->state[ARCH_ITER_SYSTEM] = system;
+	it->state[ARCH_ITER_MATCH] = 0;
+	it->state[ARCH_ITER_ROW] = 0;
+	it->state[ARCH_ITER_END_MATCH] = s->systems[system].match_count;
+	it->state[ARCH_ITER_END_ROW] = 0;
+#if ARCH_SPARSE
+	hyb_iter_setup(s, &s->systems[system], 0, 1, it);
+#endif
+	return ECS_OK;
+}
+
+/*
+ * Where the tables a system matches are many and small (fragmented: thousands of tables of a
+ * few rows), a batch costs a chain of misses before the system reads a value: the table, its
+ * column list, then each column. The batches ahead are asked for in a pipeline, one link of
+ * the chain per batch: the table ARCH_PREFETCH_AHEAD matches on, the column list of the one
+ * half as far (whose table was asked for then), the columns of the next one (whose list was).
+ */
+#define ARCH_PREFETCH_AHEAD 8u
+
+static inline void prefetch_ahead(const ecs_storage *s, const struct arch_system *y, uint32_t pos)
+{
+	const struct arch_match *matches = y->matches;
+	if (pos + ARCH_PREFETCH_AHEAD < y->match_count)
+		__builtin_prefetch(&s->tables[matches[pos + ARCH_PREFETCH_AHEAD].table]);
+	if (pos + ARCH_PREFETCH_AHEAD / 2 < y->match_count) {
+		const struct arch_match *m = &matches[pos + ARCH_PREFETCH_AHEAD / 2];
+		__builtin_prefetch(&s->tables[m->table].columns[m->column[0]]);
+	}
+	if (pos + 1 < y->match_count) {
+		const struct arch_match *m = &matches[pos + 1];
+		const struct arch_table *t = &s->tables[m->table];
+		for (uint32_t c = 0; c < y->type_count; c++)
+			__builtin_prefetch(t->columns[m->column[c]].data);
+	}
+}
+
+/*
+ * Where part `part` of a split starts: the rows of the system's matching tables, taken in
+ * order as one sequence, cut into even shares by entity count (not by table: one large table
+ * is shared among threads, many small ones are grouped), each cut moved forward by less than a
+ * part to the next row whose value of the system's first component starts a cache line (rows
+ * of a table are consecutive, so within a table this always holds). *match and *row: the
+ * table (its position in the matches) and the row where the part starts.
+ */
+static void arch_split_bound(const ecs_storage *s, const struct arch_system *y, uint32_t total,
+                             uint32_t part, uint32_t parts, uint32_t *match, uint32_t *row)
+{
+	uint32_t at = ecs_split_bound(total, part, parts), before = 0;
+	*match = y->match_count;
+	*row = 0;
+	if (part == parts)
+		return;
+	for (uint32_t pos = 0; pos < y->match_count; pos++) {
+		const struct arch_match *m = &y->matches[pos];
+		const struct arch_table *t = &s->tables[m->table];
+		if (at >= before + t->count) {
+			before += t->count;
+			continue;
+		}
+		uint32_t r = at - before;
+		if (part > 0 && total / parts >= 2 && (!ARCH_SPARSE || m->column[0] != ARCH_NONE)) {
+			const struct arch_column *col = &t->columns[m->column[0]];
+			uint32_t d = ecs_split_align(col->data + (size_t)r * col->size, col->size,
+			                             total / parts);
+			if (r + d <= t->count)
+				r += d;
+		}
+		*match = pos;
+		*row = r;
+		return;
+	}
+}
+
+/* The parts' rows of the system's tables (see arch_split_bound): O(matches) to find both ends,
+ * nothing per entity. */
+static int arch_system_iter_split(ecs_storage *s, uint32_t system, uint32_t part, uint32_t parts,
+                                  struct ecs_iter *it)
+{
+	if (!s || !it || parts == 0 || parts > ECS_SPLIT_MAX || part >= parts)
+		return ECS_ERR_INVALID;
+	if (system >= s->system_count)
+		return ECS_ERR_BAD_SYSTEM;
+	const struct arch_system *y = &s->systems[system];
+	uint32_t total = 0, match, row;
+	for (uint32_t pos = 0; pos < y->match_count; pos++)
+		total += s->tables[y->matches[pos].table].count;
+	it->storage = s;
+	it->state[ARCH_ITER_SYSTEM] = system;
+	arch_split_bound(s, y, total, part, parts, &match, &row);
+	it->state[ARCH_ITER_MATCH] = match;
+	it->state[ARCH_ITER_ROW] = row;
+	arch_split_bound(s, y, total, part + 1, parts, &match, &row);
+	it->state[ARCH_ITER_END_MATCH] = match;
+	it->state[ARCH_ITER_END_ROW] = row;
+#if ARCH_SPARSE
+	hyb_iter_setup(s, y, part, parts, it);
+#endif
+	return ECS_OK;
+}
+
+/* One batch per non-empty matching table: its columns whole (a part's first and last table
+ * from its first row, to its last). */
+static bool arch_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
+{
+	const ecs_storage *s = it->storage;
+	const struct arch_system *y = &s->systems[it->state[ARCH_ITER_SYSTEM]];
+#if ARCH_SPARSE
+	if (it->state[ARCH_ITER_MODE] != HYB_EXACT)
+		return hyb_iter_next(it, b);
+#endif
+	uint32_t end_match = (uint32_t)it->state[ARCH_ITER_END_MATCH];
+	uint32_t row = (uint32_t)it->state[ARCH_ITER_ROW];
+	for (uint32_t pos = (uint32_t)it->state[ARCH_ITER_MATCH];
+	     pos < y->match_count && pos <= end_match; pos++, row = 0) {
+		const struct arch_match *m = &y->matches[pos];
+		const struct arch_table *t = &s->tables[m->table];
+		prefetch_ahead(s, y, pos);
+		uint32_t stop = pos == end_match ? (uint32_t)it->state[ARCH_ITER_END_ROW] : t->count;
+		if (row >= stop)
+			continue;
+		b->count = stop - row;
+		b->entities = t->entities + row;
+		for (uint32_t c = 0; c < ECS_SYSTEM_MAX_COMPONENTS; c++) {
+			const struct arch_column *col =
+			    c < y->type_count ? &t->columns[m->column[c]] : NULL;
+			b->columns[c] = col ? col->data + (size_t)row * col->size : NULL;
+			b->pointers[c] = NULL;
+		}
+		it->state[ARCH_ITER_MATCH] = pos + 1;
+		it->state[ARCH_ITER_ROW] = 0;
+		return true;
+	}
+	it->state[ARCH_ITER_MATCH] = y->match_count;
+	b->count = 0;
+	return false;
+}
+
