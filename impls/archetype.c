@@ -43,6 +43,19 @@
  *                      work in the storage; empty tables are skipped; the tables a few batches
  *                      ahead are prefetched
  *   system_iter_split  O(M) for M matching tables: rows of the tables in order, cut by count
+ *   entity_create_batch  O(k^2 + n c) for n entities: one set lookup (or a new table), the
+ *                      records and the table grown once, the values copied a column at a time,
+ *                      the handles and records written in one loop; the free list is walked
+ *                      once first, to count the indices it gives against ECS_ERR_FULL
+ *   component_add_batch / component_remove_batch  O(n c + T): every entity's edge (cached as
+ *                      for one move), the rows each destination table gains counted (T
+ *                      counters from the allocator, T = tables), each destination grown once,
+ *                      then the n moves (a row copied, the hole filled by the last row, as
+ *                      one move). Entities are not sorted by table: a move needs only the
+ *                      record. Repeated handles are found by a mark bit in the records, O(n);
+ *                      dead handles are sorted only when two or more are given (an error).
+ *                      The values are copied aside (n values, through the allocator) only when
+ *                      they overlap a column of a table the batch changes
  * Memory: the records (12 bytes per entity index ever used), the rows (4 bytes + the component
  * sizes per entity, arrays doubling), a few hundred bytes per table that exists, and O(profile)
  * only once per storage (the sizes and the system slots), and the create cache's 3.6 KiB.
@@ -73,6 +86,10 @@
  *                      (lived-in: yes, tables emptied by moves stay matched).
  *   prefetch ahead     the table, column list and columns of the matches 8, 4 and 1 ahead,
  *                      while there are that many: lived-in: yes (more tables, more of it).
+ *   packed values      entity_create_batch copies a column with one memmove when the values
+ *                      are packed (stride == size), else value by value. Lived-in: yes (it
+ *                      follows the caller's values, not the storage's history).
+ *   one growth a batch a batch grows the records, and each table it fills, once. Lived-in: yes.
  */
 #define ARCH_SPARSE 0
 #include "archetype.h"

@@ -4,8 +4,9 @@
  * bevy's StorageType::SparseSet and flecs' sparse components: adding or removing a sparse type
  * never moves the entity between tables. Everything of archetype.c holds for the table types
  * (its header block: what it stores, its costs and fast paths); this file is archetype.h with
- * ARCH_SPARSE 1, and with no type marked it behaves as archetype and does its work, plus one
- * test of a flag per component operation and per iteration step.
+ * ARCH_SPARSE 1, and with no type marked it behaves as archetype and does its work, plus a
+ * test or two per component operation (is any type marked), per iteration batch (the walk) and
+ * per entity_destroy (does the entity hold a sparse component), and a mask in the alive test.
  *
  * What it stores besides archetype's:
  *   - per type, whether it is marked sparse (a byte);
@@ -13,7 +14,8 @@
  *     slots, allocated when an index of their range first gets the type), the values packed
  *     and their owners' handles in step; remove swaps the last into the hole;
  *   - the pools that hold a value, as a list (live_pools), and per entity record the number of
- *     sparse components it holds (4 bytes: records are 16 bytes, not 12);
+ *     sparse components it holds (in the record's generation word, above the generation: the
+ *     records stay 12 bytes, as archetype's);
  *   - per system, which of its required and excluded types are sparse (two bytes of bits).
  * A table's key (its type set) holds table types only; a system matches tables on its table
  * types alone.
@@ -34,10 +36,14 @@
  *                     tables' rows with k_s probes each (HYB_WALK_TABLES), or the smallest
  *                     required sparse pool's owners, each a record and (per run of owners in
  *                     one table) a match test, and k_s - 1 probes (HYB_WALK_POOL). iter_begin
- *                     takes the walk over fewer entities: the pool when its count is below the
- *                     matching tables' rows (O(matching tables) to count them). The table
- *                     types' values are read through pointers too: a batch is one kind or the
- *                     other for every component.
+ *                     drives from the pool when it holds fewer than half the matching tables'
+ *                     rows (a driven entity costs more than a walked row, a walk whose probes
+ *                     half miss pays mispredicted branches: measured, see hyb_iter_mode in
+ *                     archetype.h; O(matching tables) to count them). The driving pool is not
+ *                     probed (its slot is where the walk is).
+ *                     Each sparse value found is prefetched. The table types' values are
+ *                     handed out through pointers too: a batch is one kind or the other for
+ *                     every component.
  *   system_iter_split the chosen walk's range cut in even parts: rows of the tables (as
  *                     archetype, cache-line aligned on the first required type when it is a
  *                     table type), or slots of the driving pool
@@ -51,8 +57,11 @@
  *   no sparse held    entity_destroy of an entity holding no sparse component probes no pool
  *                     (the record's count). Lived-in: yes (it follows what the entity holds).
  *   live pools        a destroy probes only the pools that hold a value. Lived-in: yes.
- *   pool drive        a system whose smallest required sparse pool is smaller than its tables'
- *                     rows walks that pool, not the rows. Lived-in: yes (by counts, not order).
+ *   pool drive        a system whose smallest required sparse pool holds under half its
+ *                     tables' rows walks that pool, not the rows. Lived-in: yes (by counts, not
+ *                     order).
+ *   empty exclusions  an excluded sparse pool that holds nothing is not probed. Lived-in:
+ *                     partly (where no entity has the excluded type).
  *   one table a run   the pool drive asks whether the owner's table matches once per run of
  *                     owners in one table. Lived-in: partly (owners of one kind added in a row
  *                     stay together until swap-removes mix them).

@@ -10,7 +10,9 @@
 # mode 'sweep': dir/<participant>.dat "x,median,ci low,ci high,ratio,ratio low,ratio high" (ns);
 #   backends, styles (space-separated, in colour order); key (the swept key); percent (1: x is
 #   a percentage); geometric (1: log x); xmin, xmax, ymin, ymax; rmax (the largest ratio);
-#   floor, harness (1: a series file); crossings ("x|label|decided;..." decided 1 or 0).
+#   floor, harness (1: a series file); crossings ("x|label|decided;..." decided 1 or 0);
+#   categories: a categorical sweep's values ("table sparse"), x being each one's place (1, 2,
+#   ...), written under its point; empty for a numeric sweep.
 load scripts . "/styles.gp"
 set datafile separator comma
 
@@ -64,7 +66,16 @@ nb = words(backends)
 series(b) = sprintf("%s/%s.dat", dir, b)
 xunit = percent ? "%" : ""
 xformat = percent ? "%g%%" : "%g"
-if (geometric) {
+if (!exists("categories")) { categories = "" }
+if (categories ne "") {
+	# a point per value, named under it; the lines between them only join the points
+	unset logscale x
+	set xrange [0.5 : words(categories) + 0.5]
+	set xtics ()
+	do for [i = 1:words(categories)] {
+		set xtics add (word(categories, i) i)
+	}
+} else { if (geometric) {
 	set logscale x 10
 	set xrange [xmin / 1.25 : xmax * 1.25]
 	# tics at 1, 2 and 5 times each power of ten in range, so that a decade or two still reads
@@ -81,9 +92,9 @@ if (geometric) {
 	unset logscale x
 	pad = (xmax - xmin) * 0.04
 	set xrange [xmin - pad : xmax + pad]
-}
+} }
 set xlabel sprintf("%s%s%s", key, percent ? " (%)" : "", geometric ? ", log scale" : "")
-set format x xformat
+if (categories eq "") { set format x xformat } else { set format x "%g" }
 
 # Crossovers: a dotted vertical line each, named by the pair, in both panels.
 cross_cmds = ""

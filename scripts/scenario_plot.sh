@@ -14,7 +14,8 @@
 # a bar far above the others is
 # cut at the top of the figure and says its value, so that the fast backends' phases stay
 # readable.
-# A sweep: two panels against the swept value (log scale when the sweep is geometric): ns per
+# A sweep: two panels against the swept value (log scale when the sweep is geometric; a
+# categorical sweep, KEY=table,sparse, a point per value named under it): ns per
 # frame, a line per backend with the 95% interval as error bars (the floor and the harness alone
 # as dashed references), and each backend's ratio to the fastest backend at that point (up to 5;
 # a panel that cuts a line says so), where a crossover is a line reaching 1; the crossovers the
@@ -228,6 +229,8 @@ else
 	read -r xmin xmax ymin ymax rmax <"$tmp/ranges"
 	geometric=0
 	grep -q "^# sweep $sweep_key: [0-9]* points, geometric" "$csv" && geometric=1
+	# a categorical sweep (KEY=table,sparse): its values, named under their points (x = 1, 2...)
+	categories=$(sed -n "s/^# sweep $sweep_key: [0-9]* points, categorical: //p" "$csv" | head -n 1)
 	percent=0
 	grep -v '^#' "$csv" | awk -F, 'NR == 2 { exit !($3 ~ /%$/) }' && percent=1
 	# The crossovers: "x|label|decided" lines.
@@ -237,7 +240,7 @@ else
 	gp -e "scripts='$top/scripts'; mode='sweep'; out='$(gp_quote "$out")'; dir='$tmp'; \
 		backends='$backends'; styles='$styles'; key='$(gp_quote "$sweep_key")'; \
 		percent=$percent; geometric=$geometric; xmin=$xmin; xmax=$xmax; ymin=$ymin; ymax=$ymax; \
-		rmax=$rmax; \
+		rmax=$rmax; categories='$(gp_quote "$categories")'; \
 		crossings='$(gp_quote "$crossings")'; name='$(gp_quote "$scenario_line")'; \
 		processes='$(gp_quote "$processes")'; source='$(gp_quote "$source")'; \
 		floor=$([ -s "$tmp/floor.dat" ] && echo 1 || echo 0); \

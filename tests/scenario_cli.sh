@@ -95,6 +95,26 @@ bad sweep-geometric-zero "--spacing geometric needs A > 0" --scenario $shooter \
 	--sweep effect.frozen.add=0%..1% --spacing geometric
 bad sweep-too-many "entities alive after" --scenario $shooter \
 	--sweep kind.bullet.spawn=500..40000 --points 2
+# A list of values (KEY=V1,V2,...): each one checked, at least two, none twice, no --points.
+cross=scenarios/crossover.ini
+bad sweep-list-bad-value "component.Marked.storage = dense: not table or sparse" --scenario $cross \
+	--sweep component.Marked.storage=table,dense
+bad sweep-list-twice "sparse listed twice" --scenario $cross \
+	--sweep component.Marked.storage=sparse,table,sparse
+bad sweep-list-empty "an empty value in the list" --scenario $cross \
+	--sweep component.Marked.storage=table,
+bad sweep-list-points "a list of values is its own points (no --points)" --scenario $cross \
+	--sweep component.Marked.storage=table,sparse --points 3
+bad sweep-list-frames "the frames, warm-up and seed are the same at every point" --scenario $cross \
+	--sweep scenario.seed=1,2
+bad set-storage-bad "component.Marked.storage = Sparse: not table or sparse" --scenario $cross \
+	--set component.Marked.storage=Sparse
+bad set-group-bad "system.move.group = 2: not yes or no" --scenario $cross --set system.move.group=2
+bad unmarked-alone "--unmarked needs --scenario FILE" --unmarked sparse
+bad unmarked-unknown "--unmarked: unknown backend 'sparce'" --scenario $cross --unmarked sparce
+bad unmarked-not-run "--unmarked sparse: sparse is not among the run's backends" --scenario $cross \
+	--backends archetype --unmarked sparse
+bad unmarked-twice "--unmarked: sparse listed twice" --scenario $cross --unmarked sparse,sparse
 
 # Parallel systems: the thread count is the file's (scenario.threads), not --threads; more
 # threads than CPUs, or a bad parallel value, refused before anything runs.
@@ -102,8 +122,8 @@ par=scenarios/particles-parallel.ini
 bad threads-refused "--threads does not apply to a scenario run" --scenario $par --threads 1
 bad threads-too-many "threads = $(($(nproc) + 1)): this process may run on $(nproc) CPUs" \
 	--scenario $par --set scenario.threads=$(($(nproc) + 1))
-bad parallel-bad-value "system.gravity.parallel = yes: not true or false" --scenario $par \
-	--set system.gravity.parallel=yes
+bad parallel-bad-value "system.gravity.parallel = on: not yes or no (or true or false)" \
+	--scenario $par --set system.gravity.parallel=on
 
 # agree CSV [BACKENDS]: every point of the run has a frame row for every backend (or BACKENDS
 # of them), the floor and the harness; the backends and the floor agree on the checksum, and the harness has none.
@@ -177,6 +197,44 @@ if "$bin" --scenario scenarios/rpg.ini $small --sweep effect.burning.add=0.5%..8
 	fi
 else
 	fail sweep-points "exit status $?: $(tail -n 3 "$tmp/stderr")"
+fi
+
+# A sweep over the markings: a point per value in the order given, named by it (x its place),
+# categorical; the markings change no result (one checksum over both points, batched or not);
+# the groups each backend granted are in the header.
+msweep="$tmp/markings.csv"
+# shellcheck disable=SC2086
+if "$bin" --scenario $cross $small --set system.hurt.group=yes --set effect.mark.batch=yes \
+	--sweep component.Marked.storage=sparse,table --backends archetype,sparse --processes 1 \
+	--output "$msweep" 2>"$tmp/stderr"; then
+	values=$(grep -v '^#' "$msweep" | awk -F, 'NR > 1 && $6 == "frame" && $5 == "sparse" { printf "%s:%s ", $3, $4 }')
+	sums=$(grep -v '^#' "$msweep" | awk -F, 'NR > 1 && $6 == "frame" && $26 != "" { print $26 }' | sort -u | wc -l)
+	if [ "$values" = "sparse:1 table:2 " ] && [ "$sums" -eq 1 ] &&
+		grep -q '^# sweep component.Marked.storage: 2 points, categorical: sparse table$' "$msweep" &&
+		grep -q '^# groups at component.Marked.storage=sparse (group = yes; ecs_system_group: 1 grouped, 0 declined): archetype think 0 hurt 0; sparse think [01] hurt [01]$' "$msweep" &&
+		[ "$(agree "$msweep" 2)" = ok ]; then
+		ok sweep-markings
+	else
+		fail sweep-markings "points '$values', $sums checksums: $(grep '^# sweep\|^# groups' "$msweep")"
+	fi
+else
+	fail sweep-markings "exit status $?: $(tail -n 3 "$tmp/stderr")"
+fi
+
+# --unmarked: a backend once more, named B-unmarked, at every point of a numeric sweep, with the
+# same checksum (markings change no result).
+usweep="$tmp/unmarked.csv"
+# shellcheck disable=SC2086
+if "$bin" --scenario $cross $small --sweep effect.mark.add=1%..10% --points 2 \
+	--backends archetype,sparse --unmarked sparse --processes 1 --output "$usweep" 2>"$tmp/stderr"; then
+	names=$(grep -v '^#' "$usweep" | awk -F, 'NR > 1 && $6 == "frame" && $3 == "1%" { printf "%s ", $5 }')
+	if [ "$names" = "archetype sparse sparse-unmarked floor harness " ] && [ "$(agree "$usweep" 3)" = ok ]; then
+		ok unmarked
+	else
+		fail unmarked "participants '$names'"
+	fi
+else
+	fail unmarked "exit status $?: $(tail -n 3 "$tmp/stderr")"
 fi
 
 # A parallel scenario at every thread count from 1 to the CPUs, as the points of one sweep:

@@ -562,6 +562,151 @@ static void find_shipped(void)
 		closedir(d);
 }
 
+/*
+ * The markings change no result: the churn scenario with its changing types marked sparse, its
+ * kinds' spawns and its effects' adds and removes batched and its systems grouped gives every
+ * backend, the floor and the harness the same checksum and live entities as without them (the
+ * same engine records, whatever calls made them); and each marking alone too.
+ */
+static bool test_markings_agree(void)
+{
+	struct scenario sc;
+	TRY(parse(&sc, churn_text));
+	uint64_t plain, marked;
+	TRY(all_agree(&sc, 40, &plain));
+	static const char *const keys[][2] = {
+		{"component.Hit.storage", "sparse"},   {"component.Burning.storage", "sparse"},
+		{"component.Frozen.storage", "sparse"}, {"component.Shield.storage", "sparse"},
+		{"kind.unit.batch", "yes"},             {"kind.ghost.batch", "yes"},
+		{"effect.burning.batch", "yes"},        {"effect.frozen.batch", "yes"},
+		{"system.move.group", "yes"},           {"system.hit.group", "yes"},
+		{"system.burn.group", "yes"},
+	};
+	size_t n = sizeof keys / sizeof keys[0];
+	for (size_t i = 0; i < n; i++) {
+		struct scenario one;
+		TRY(parse(&one, churn_text));
+		TRY(set(&one, keys[i][0], keys[i][1]));
+		TRY(all_agree(&one, 40, &marked));
+		if (marked != plain)
+			printf("     %s = %s changed the checksum\n", keys[i][0], keys[i][1]);
+		CHECK(marked == plain);
+		TRY(set(&sc, keys[i][0], keys[i][1]));
+	}
+	TRY(all_agree(&sc, 40, &marked));
+	CHECK(marked == plain);
+	return true;
+}
+
+/* A counting wrapper: the calls a scenario makes of each kind, passed on to a real backend. */
+static const struct ecs_ops *count_inner;
+static uint64_t count_create_with, count_create_batch, count_add_batch, count_remove_batch,
+	count_batched;
+
+static int count_create_with_fn(ecs_storage *s, const uint32_t *types, uint32_t count,
+                                const void *const *values, ecs_entity *out)
+{
+	count_create_with++;
+	return ecs_entity_create_with(count_inner, s, types, count, values, out);
+}
+
+static int count_create_batch_fn(ecs_storage *s, const uint32_t *types, uint32_t type_count,
+                                 const struct ecs_values *values, uint32_t count, ecs_entity *out)
+{
+	count_create_batch++;
+	count_batched += count;
+	return ecs_entity_create_batch(count_inner, s, types, type_count, values, count, out);
+}
+
+static int count_add_batch_fn(ecs_storage *s, const ecs_entity *entities, uint32_t count,
+                              uint32_t type, const struct ecs_values *values)
+{
+	count_add_batch++;
+	return ecs_component_add_batch(count_inner, s, entities, count, type, values);
+}
+
+static int count_remove_batch_fn(ecs_storage *s, const ecs_entity *entities, uint32_t count,
+                                 uint32_t type)
+{
+	count_remove_batch++;
+	return ecs_component_remove_batch(count_inner, s, entities, count, type);
+}
+
+/*
+ * Batched kinds and effects go through the batches, one call per kind-variant or effect a
+ * frame at most, and none when nothing is batched (their spawns then one entity_create_with
+ * each); grouped systems are asked, the others not (scenario_engine_grouped), and the floor
+ * asks nothing.
+ */
+static bool test_batches_and_groups_called(void)
+{
+	struct scenario sc;
+	TRY(parse(&sc, churn_text));
+	for (size_t b = 0; b < ecs_backend_count; b++) {
+		static struct ecs_ops ops;
+		ops = *ecs_backends[b];
+		ops.entity_create_with = count_create_with_fn;
+		ops.entity_create_batch = count_create_batch_fn;
+		ops.component_add_batch = count_add_batch_fn;
+		ops.component_remove_batch = count_remove_batch_fn;
+		count_inner = ecs_backends[b];
+		for (int batched = 0; batched < 2; batched++) {
+			TRY(set(&sc, "kind.unit.batch", batched ? "yes" : "no"));
+			TRY(set(&sc, "effect.burning.batch", batched ? "yes" : "no"));
+			TRY(set(&sc, "effect.frozen.batch", batched ? "yes" : "no"));
+			TRY(set(&sc, "system.move.group", batched ? "yes" : "no"));
+			struct scenario_engine *e;
+			char err[300];
+			count_create_with = 0;
+			int rc = scenario_engine_open(&e, &sc, &ops, SCENARIO_MODE_STORAGE, err, sizeof err);
+			if (rc)
+				printf("     %s: %s\n", ops.name, err);
+			CHECK_EQ(rc, 0);
+			uint64_t population = count_create_with;
+			count_create_with = count_create_batch = count_add_batch = count_remove_batch = 0;
+			count_batched = 0;
+			bool ok = true;
+			for (uint32_t f = 0; f < 40 && ok; f++)
+				ok = scenario_engine_frame(e) == 0;
+			int move = scenario_engine_grouped(e, 0), burn = scenario_engine_grouped(e, 1);
+			scenario_engine_close(e);
+			CHECK(ok);
+			CHECK_EQ(population, 450); /* the population: one at a time, batched or not */
+			CHECK_EQ(burn, -1);
+			if (!batched) {
+				CHECK_EQ(count_create_batch + count_add_batch + count_remove_batch, 0);
+				/* 3.5 units and 0.3 ghosts a frame (0.3 carried 40 times: 11 or 12) */
+				CHECK(count_create_with >= 140 + 11 && count_create_with <= 140 + 12);
+				CHECK_EQ(move, -1);
+				continue;
+			}
+			/* units: 5 variants, 3 or 4 a frame; ghosts (not batched) one at a time */
+			CHECK_EQ(count_batched, 140);
+			CHECK(count_create_batch >= 40 * 3 && count_create_batch <= 40 * 4);
+			CHECK(count_create_with >= 11 && count_create_with <= 12);
+			CHECK(count_add_batch > 0 && count_add_batch <= 2 * 40);
+			CHECK(count_remove_batch > 0 && count_remove_batch <= 2 * 40);
+			CHECK(move == 0 || move == 1);
+			CHECK_EQ(move, ecs_backends[b]->system_group ? move : 0);
+		}
+	}
+	/* the floor has no storage to ask */
+	struct scenario_engine *e;
+	char err[300];
+	CHECK_EQ(scenario_engine_open(&e, &sc, NULL, SCENARIO_MODE_FLOOR, err, sizeof err), 0);
+	CHECK_EQ(scenario_engine_grouped(e, 0), -1);
+	scenario_engine_close(e);
+	/* the run's header asks the same without entities */
+	for (size_t b = 0; b < ecs_backend_count; b++) {
+		int8_t grouped[SCENARIO_MAX_SYSTEMS];
+		CHECK_EQ(scenario_storage_groups(&sc, ecs_backends[b], grouped, err, sizeof err), 0);
+		CHECK(grouped[0] == 0 || grouped[0] == 1);
+		CHECK_EQ(grouped[1], -1);
+		CHECK_EQ(grouped[2], -1);
+	}
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -580,6 +725,8 @@ int main(int argc, char **argv)
 		{"shipped-agree", test_shipped_agree},
 		{"parallel-churn-agree", test_parallel_churn_agree},
 		{"parallel-shipped-agree", test_parallel_shipped_agree},
+		{"markings-agree", test_markings_agree},
+		{"batches-and-groups-called", test_batches_and_groups_called},
 	};
 	for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
 		runner_begin("scenario-engine/%s", tests[i].name);

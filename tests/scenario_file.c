@@ -506,9 +506,9 @@ static const struct bad_case bad_cases[] = {
 	 "2: [scenario]: frames = 10 # ten: '#' starts a comment only at the start of a line; after a "
 	 "value, use ' ;'"},
 	/* keys */
-	{"[component A]\nsize = 4\nsizes = 3\n", "3: [component A]: unknown key 'sizes' (keys: size)"},
+	{"[component A]\nsize = 4\nsizes = 3\n", "3: [component A]: unknown key 'sizes' (keys: size, storage)"},
 	{COMPONENTS_AB "[kind k]\ncomponents = A\ncolour = red\n",
-	 "7: [kind k]: unknown key 'colour' (keys: components, count, spawn, despawn, variants)"},
+	 "7: [kind k]: unknown key 'colour' (keys: components, count, spawn, despawn, variants, batch)"},
 	{COMPONENTS_AB "[kind k]\ncount = 1\ncount = 2\n",
 	 "7: [kind k]: count given twice (first at line 6)"},
 	{"[component A]\n", "1: [component A] has no keys"},
@@ -541,12 +541,27 @@ static const struct bad_case bad_cases[] = {
 	{COMPONENTS_AB "[system s]\nrequires = A, B, C, D, E, F, G, H, I\n",
 	 "6: [system s]: requires = A, B, C, D, E, F, G, H, I: more than 8 entries"},
 	{COMPONENTS_AB "[system s]\nwork = 65\n", "6: [system s]: work = 65: out of range (0..64)"},
-	{COMPONENTS_AB "[system s]\nparallel = yes\n",
-	 "6: [system s]: parallel = yes: not true or false"},
-	{COMPONENTS_AB "[system s]\nparallel = 1\n", "6: [system s]: parallel = 1: not true or false"},
+	{COMPONENTS_AB "[system s]\nparallel = on\n",
+	 "6: [system s]: parallel = on: not yes or no (or true or false)"},
+	{COMPONENTS_AB "[system s]\nparallel = 1\n",
+	 "6: [system s]: parallel = 1: not yes or no (or true or false)"},
 	{COMPONENTS_AB "[system s]\nparallel = True\n",
-	 "6: [system s]: parallel = True: not true or false"},
-	{COMPONENTS_AB "[system s]\nparallel =\n", "6: [system s]: parallel = : not true or false"},
+	 "6: [system s]: parallel = True: not yes or no (or true or false)"},
+	{COMPONENTS_AB "[system s]\nparallel =\n",
+	 "6: [system s]: parallel = : not yes or no (or true or false)"},
+	{COMPONENTS_AB "[system s]\ngroup = Yes\n",
+	 "6: [system s]: group = Yes: not yes or no (or true or false)"},
+	{COMPONENTS_AB "[system s]\nrequires = A\ngroup = yes\ngroup = no\n",
+	 "8: [system s]: group given twice (first at line 7)"},
+	{COMPONENTS_AB "[kind k]\ncount = 10\nbatch = 2\n",
+	 "7: [kind k]: batch = 2: not yes or no (or true or false)"},
+	{COMPONENTS_AB "[effect e]\nbatch = maybe\n",
+	 "6: [effect e]: batch = maybe: not yes or no (or true or false)"},
+	{COMPONENTS_AB "[component C]\nsize = 4\nstorage = dense\n",
+	 "7: [component C]: storage = dense: not table or sparse"},
+	{COMPONENTS_AB "[component C]\nstorage = Sparse\nsize = 4\n",
+	 "6: [component C]: storage = Sparse: not table or sparse"},
+	{COMPONENTS_AB "[component C]\nstorage = sparse\n", "5: [component C] has no size"},
 	{COMPONENTS_AB "[system s]\nrequires = A\nparallel = true\nparallel = false\n",
 	 "8: [system s]: parallel given twice (first at line 7)"},
 	{"[scenario]\nthreads = 0\n",
@@ -860,6 +875,90 @@ static bool test_parallel(void)
 	return true;
 }
 
+/* The markings: storage, group and batch, in a file and through scenario_set, and the header
+ * lines that say them (none where there are none: test_header). */
+static bool test_markings(void)
+{
+	struct scenario *sc = scenario_new();
+	char err[512];
+	const char *text = COMPONENTS_AB "[component T]\nsize = 1\nstorage = sparse\n"
+	                   "[component U]\nstorage = table\nsize = 2\n"
+	                   "[kind k]\ncomponents = A\ncount = 10\nspawn = 2\nbatch = yes\n"
+	                   "[kind j]\ncomponents = A, B\ncount = 10\nbatch = no\n"
+	                   "[system a]\nrequires = A\ngroup = yes\n"
+	                   "[system b]\nrequires = A, B\ngroup = false\n"
+	                   "[effect e]\nkind = k\ncomponent = T\nadd = 1%\nduration = 2\nbatch = true\n"
+	                   "[effect f]\nkind = j\ncomponent = U\nadd = 1%\nremove = 5%\n";
+	int rc = scenario_parse_string(sc, "markings.ini", text, err, sizeof err);
+	if (rc != SCENARIO_OK)
+		printf("     %s\n", err);
+	CHECK_EQ(rc, SCENARIO_OK);
+	CHECK(check_resolved(sc));
+	CHECK_EQ(sc->types[0].storage, ECS_STORAGE_TABLE);
+	CHECK_EQ(sc->types[2].storage, ECS_STORAGE_SPARSE);
+	CHECK_EQ(sc->types[3].storage, ECS_STORAGE_TABLE);
+	CHECK(scenario_has_sparse(sc));
+	CHECK(sc->kinds[0].batch);
+	CHECK(!sc->kinds[1].batch);
+	CHECK(sc->systems[0].group);
+	CHECK(!sc->systems[1].group);
+	CHECK(sc->effects[0].batch);
+	CHECK(!sc->effects[1].batch);
+	char *header = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&header, &size);
+	CHECK(f != NULL);
+	CHECK_EQ(scenario_write_header(f, sc), 0);
+	CHECK_EQ(fclose(f), 0);
+	bool ok = strstr(header, "# storage sparse (ecs_config.component_storage, a hint: a backend "
+	                         "of one layout ignores it): T\n") &&
+	          strstr(header, "; A; batch (one entity_create_batch per variant a frame)\n") &&
+	          strstr(header, "; A B\n") && strstr(header, "despawn 0%; group\n") &&
+	          strstr(header, "for 2 frames; batch (its adds, its removes, one call each a frame)\n") &&
+	          strstr(header, "lose it per frame\n");
+	if (!ok)
+		printf("%s", header);
+	free(header);
+	CHECK(ok);
+	/* overrides: each key both ways, and the switch's two spellings */
+	/* [scenario] storage = table sets every marking aside, and says so */
+	CHECK_EQ(scenario_set(sc, "scenario.storage", "table", err, sizeof err), SCENARIO_OK);
+	CHECK(!scenario_has_sparse(sc));
+	CHECK_EQ(scenario_storage_hint(sc, 2), ECS_STORAGE_TABLE);
+	CHECK_EQ(sc->types[2].storage, ECS_STORAGE_SPARSE);
+	f = open_memstream(&header, &size);
+	CHECK(f != NULL);
+	CHECK_EQ(scenario_write_header(f, sc), 0);
+	CHECK_EQ(fclose(f), 0);
+	ok = strstr(header, "# storage table for every type ([scenario] storage = table): the sparse "
+	                    "markings set aside: T\n") != NULL;
+	free(header);
+	CHECK(ok);
+	CHECK_EQ(scenario_set(sc, "scenario.storage", "marked", err, sizeof err), SCENARIO_OK);
+	CHECK(scenario_has_sparse(sc));
+	CHECK_EQ(scenario_set(sc, "component.T.storage", "table", err, sizeof err), SCENARIO_OK);
+	CHECK(!scenario_has_sparse(sc));
+	CHECK_EQ(scenario_set(sc, "component.A.storage", "sparse", err, sizeof err), SCENARIO_OK);
+	CHECK_EQ(sc->types[0].storage, ECS_STORAGE_SPARSE);
+	CHECK_EQ(scenario_set(sc, "system.b.group", "yes", err, sizeof err), SCENARIO_OK);
+	CHECK(sc->systems[1].group);
+	CHECK_EQ(scenario_set(sc, "kind.k.batch", "no", err, sizeof err), SCENARIO_OK);
+	CHECK(!sc->kinds[0].batch);
+	CHECK_EQ(scenario_set(sc, "effect.f.batch", "yes", err, sizeof err), SCENARIO_OK);
+	CHECK(sc->effects[1].batch);
+	CHECK_EQ(scenario_set(sc, "system.a.parallel", "yes", err, sizeof err), SCENARIO_OK);
+	CHECK(sc->systems[0].parallel);
+	/* a bad value leaves the scenario as it was */
+	CHECK_EQ(scenario_set(sc, "kind.j.batch", "sometimes", err, sizeof err), SCENARIO_ERR_INVALID);
+	CHECK(!sc->kinds[1].batch);
+	/* the variant tags stay table types */
+	CHECK_EQ(scenario_set(sc, "kind.j.variants", "3", err, sizeof err), SCENARIO_OK);
+	for (uint32_t t = sc->component_count; t < sc->type_count; t++)
+		CHECK_EQ(sc->types[t].storage, ECS_STORAGE_TABLE);
+	free(sc);
+	return true;
+}
+
 struct bad_set {
 	const char *key, *value, *message;
 };
@@ -873,11 +972,18 @@ static const struct bad_set bad_sets[] = {
 	{"kind.nobody.count", "1", "kind.nobody.count = 1: no [kind nobody] in good.ini"},
 	{"kind.soldier.colour", "red",
 	 "kind.soldier.colour = red: unknown key 'colour' (keys of [kind]: components, count, spawn, "
-	 "despawn, variants)"},
+	 "despawn, variants, batch)"},
 	{"scenario.frame", "1",
 	 "scenario.frame = 1: unknown key 'frame' (keys of [scenario]: frames, warmup, seed, scale, "
-	 "entities, lookups, lookup, threads)"},
-	{"system.move.parallel", "maybe", "system.move.parallel = maybe: not true or false"},
+	 "entities, lookups, lookup, threads, storage)"},
+	{"scenario.storage", "sparse", "scenario.storage = sparse: not marked or table"},
+	{"system.move.parallel", "maybe",
+	 "system.move.parallel = maybe: not yes or no (or true or false)"},
+	{"system.move.group", "1", "system.move.group = 1: not yes or no (or true or false)"},
+	{"kind.soldier.batch", "all", "kind.soldier.batch = all: not yes or no (or true or false)"},
+	{"effect.burning.batch", "", "effect.burning.batch = : not yes or no (or true or false)"},
+	{"component.Health.storage", "tables",
+	 "component.Health.storage = tables: not table or sparse"},
 	{"scenario.threads", "0", "scenario.threads = 0: not a number of threads (1..1024) or all"},
 	{"kind.soldier.count", "abc",
 	 "kind.soldier.count = abc: not a whole number or a percentage (e.g. 1000 or 10%)"},
@@ -982,8 +1088,9 @@ static bool test_header(void)
 		if (!strchr(line, '\n'))
 			break;
 	}
-	/* no parallel system: no threads line, the header as before */
-	if (strstr(text, "# threads") || strstr(text, "parallel")) {
+	/* no parallel system: no threads line, the header as before; nor markings */
+	if (strstr(text, "# threads") || strstr(text, "parallel") || strstr(text, "sparse") ||
+	    strstr(text, "batch") || strstr(text, "group")) {
 		printf("FAIL %s: a threads line without a parallel system\n", runner_test());
 		ok = false;
 	}
@@ -1119,6 +1226,7 @@ static const struct {
 	{"set_good", test_set_good},
 	{"set_bad", test_set_bad},
 	{"parallel", test_parallel},
+	{"markings", test_markings},
 	{"header", test_header},
 	{"damaged_files", test_damaged_files},
 };

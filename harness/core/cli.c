@@ -94,8 +94,13 @@ static void help(void)
 	       "  --sweep KEY=A..B   runs the scenario at points from A to B of one key, e.g.\n"
 	       "                     effect.burning.add=0.1%%..10%% (results/scenario-NAME-KEY.csv)\n"
 	       "  --points N         points of the sweep, 2..50 (default: 6)\n"
+	       "  --sweep KEY=V1,V2  runs it at each value of a list, e.g.\n"
+	       "                     component.Hit.storage=table,sparse (markings compared)\n"
 	       "  --spacing S        geometric (default when A > 0: equal ratios, one scale for\n"
 	       "                     rates and counts that span decades) or linear\n"
+	       "  --unmarked B,...   each backend B also runs as B-unmarked: every component\n"
+	       "                     given to it as a table type (the file's storage = sparse\n"
+	       "                     set aside), at every point, paired with B\n"
 	       "  With --scenario: --backends, --processes, --output, --no-floor, --no-pin,\n"
 	       "  --layout, --malloc-default; the workload options are refused. Systems marked\n"
 	       "  parallel run on --set scenario.threads=T (default: all the CPUs), not --threads.\n\n"
@@ -490,7 +495,7 @@ static const struct option longopts[] = {
 	{"derived", required_argument, 0, 1040}, {"provisional", required_argument, 0, 1041},
 	{"scenario", required_argument, 0, 1010}, {"sweep", required_argument, 0, 1011},
 	{"points", required_argument, 0, 1012},   {"spacing", required_argument, 0, 1013},
-	{"set", required_argument, 0, 1014},
+	{"set", required_argument, 0, 1014},      {"unmarked", required_argument, 0, 1015},
 	/* Test-only (docs/method.md, the A/A test); not in --help. */
 	{"twin", required_argument, 0, 1030},
 	/* The experiment of docs/method.md, "Cheaper processes"; not in --help. */
@@ -592,6 +597,7 @@ static void apply_option(struct options *o, int ch, char **argv, bool *help_aske
 			options_usage_error("too many --set options (at most %d)", MAX_LIST);
 		o->sets[o->set_count++] = optarg;
 		break;
+	case 1015: o->unmarked = optarg; break;
 	case 1031: o->floor_alone = true; break;
 	case 1042:
 		if (strcmp(optarg, "json") == 0)

@@ -87,6 +87,7 @@ struct options {
 	const char *scenario_file;
 	const char *sweep, *sweep_points, *sweep_spacing;
 	const char *sets[MAX_LIST]; /* --set KEY=VALUE, in order */
+	const char *unmarked;       /* --unmarked BACKEND,... as given (scenario_run.c) */
 	size_t set_count;
 	bool given[128];               /* options given, by their short code */
 	/* What the kind of run (run_kind.h) resolved its options to (a scenario run's points),

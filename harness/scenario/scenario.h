@@ -39,7 +39,7 @@ enum {
 	SCENARIO_MAX_WORK = 64,           /* arithmetic operations per visited entity */
 	SCENARIO_MAX_FRAMES = 1000000,    /* frames, warmup and an effect's duration */
 	SCENARIO_MAX_LOOKUPS = 100000000, /* lookups per frame, before scale */
-	SCENARIO_MAX_KEYS = 9,            /* keys one section may hold */
+	SCENARIO_MAX_KEYS = 10,           /* keys one section may hold */
 	SCENARIO_MAX_THREADS = 1024,      /* `threads`: parallel.h's CPU_LIST_MAX */
 };
 /* Live entities at any frame: the interface's 22-bit entity index. */
@@ -70,6 +70,9 @@ struct scenario_type {
 	char name[SCENARIO_NAME_SIZE]; /* [component NAME], or KIND#V for variant V's tag */
 	uint32_t size;                 /* bytes, 1..ECS_MAX_COMPONENT_SIZE; a variant tag has 1 */
 	int32_t variant_kind;          /* -1 for a [component]; the kind index for a tag */
+	/* `storage`: enum ecs_storage_hint, given to the storage as ecs_config.component_storage
+	 * (a tag is ECS_STORAGE_TABLE). A hint: no result depends on it. */
+	uint8_t storage;
 	struct scenario_source src;
 };
 
@@ -84,6 +87,9 @@ struct scenario_kind {
 	uint32_t count;        /* alive before the first frame, after scale */
 	double spawn, despawn; /* entities per frame, after scale; fractions carry to later frames */
 	bool lookup_match;     /* it has every lookup type */
+	/* `batch`: a frame's spawns of the kind made in one entity_create_batch per variant, before
+	 * the other kinds' (which stay interleaved), instead of one entity_create_with each. */
+	bool batch;
 	struct {
 		char components[SCENARIO_KIND_MAX_TYPES][SCENARIO_NAME_SIZE];
 		uint32_t component_count;
@@ -112,6 +118,9 @@ struct scenario_system {
 	/* Its pass split across the scenario's threads (parallel_system_pass); what it changes
 	 * afterwards stays serial. */
 	bool parallel;
+	/* `group`: after registration the storage is asked to keep the system's entities packed
+	 * (ecs_system_group, an owning group); a hint, that storages without groups decline. */
+	bool group;
 	/* Applied after the system's pass (a command buffer), on random visited entities: */
 	double despawn; /* share despawned */
 	uint32_t add_count, remove_count;
@@ -142,6 +151,9 @@ struct scenario_effect {
 	                      without the type get it (0..1) */
 	uint32_t duration; /* frames until it is removed again; 0: `remove` instead */
 	double remove;     /* per frame: this share of the entities that have it lose it (0..1) */
+	/* `batch`: a frame's adds of the effect in one component_add_batch, its removes in one
+	 * component_remove_batch, instead of one call each. */
+	bool batch;
 	struct {
 		char kind[SCENARIO_NAME_SIZE], component[SCENARIO_NAME_SIZE];
 		double add, remove;
@@ -162,6 +174,10 @@ struct scenario {
 	/* Threads a parallel system's pass runs on, 1..SCENARIO_MAX_THREADS; 0 (`all`, the
 	 * default): the CPUs the measuring process may use, which the run resolves. */
 	uint32_t threads;
+	/* `storage = table`: every type given to the storage as a table type, the components'
+	 * `storage = sparse` set aside (false, `marked`, the default: as each component says), so
+	 * that one sweep compares a file's markings with none (scenario.storage=table,marked). */
+	bool unmarked;
 	/* Per frame: lookups + lookup_share * live entities, on random live entities of the kinds
 	 * with lookup_match, each reading every lookup type. */
 	double lookups, lookup_share;
@@ -218,6 +234,22 @@ static inline bool scenario_has_parallel(const struct scenario *sc)
 {
 	for (uint32_t i = 0; i < sc->system_count; i++)
 		if (sc->systems[i].parallel)
+			return true;
+	return false;
+}
+
+/* Type t's storage hint as the storage gets it: its component's `storage`, or table under
+ * [scenario] storage = table. */
+static inline uint8_t scenario_storage_hint(const struct scenario *sc, uint32_t t)
+{
+	return sc->unmarked ? (uint8_t)ECS_STORAGE_TABLE : sc->types[t].storage;
+}
+
+/* Whether the storage gets any sparse hint (then every type's; the header says which). */
+static inline bool scenario_has_sparse(const struct scenario *sc)
+{
+	for (uint32_t t = 0; t < sc->component_count; t++)
+		if (scenario_storage_hint(sc, t) == ECS_STORAGE_SPARSE)
 			return true;
 	return false;
 }

@@ -408,6 +408,48 @@ static int make_systems(struct scenario_engine *e)
 	return 0;
 }
 
+/* The batches' scratch for the rates the file gives: a frame's spawns of the batched kinds
+ * (their values too), and a batched effect's adds or removes, at most its kind's peak. 0, or
+ * -1 if out of memory. */
+static int reserve_batches(struct scenario_engine *e)
+{
+	const struct scenario *sc = e->sc;
+	uint32_t n = 0;
+	size_t bytes = 0;
+	for (uint32_t k = 0; k < sc->kind_count; k++) {
+		if (!sc->kinds[k].batch)
+			continue;
+		e->batched_kinds = true;
+		uint32_t spawns = (uint32_t)sc->kinds[k].spawn + 1;
+		size_t size = 0;
+		for (uint32_t j = 0; j < sc->kinds[k].type_count; j++)
+			size += e->sizes[sc->kinds[k].types[j]];
+		n = spawns > n ? spawns : n;
+		bytes = (size + 1) * spawns > bytes ? (size + 1) * spawns : bytes;
+	}
+	for (uint32_t i = 0; i < sc->effect_count; i++) {
+		const struct scenario_effect *ef = &sc->effects[i];
+		if (!ef->batch)
+			continue;
+		uint32_t most = e->kinds[ef->kind].cap;
+		n = most > n ? most : n;
+		bytes = (size_t)most * e->sizes[ef->type] > bytes ? (size_t)most * e->sizes[ef->type]
+		                                                  : bytes;
+	}
+	if (e->batched_kinds) {
+		uint32_t listed = e->commands[CLASS_KINDS].cap;
+		if (!own_grow(e, (void **)&e->batch.listed, sizeof *e->batch.listed, 0, listed))
+			return -1;
+		e->batch.listed_cap = listed;
+	}
+	return n && !batch_reserve(e, n, bytes) ? -1 : 0;
+}
+
+int scenario_engine_grouped(const struct scenario_engine *e, uint32_t system)
+{
+	return system < e->sc->system_count ? e->grouped[system] : -1;
+}
+
 int scenario_engine_open(struct scenario_engine **out, const struct scenario *sc,
                          const struct ecs_ops *ops, enum scenario_mode mode, char *err,
                          size_t errlen)
@@ -462,7 +504,9 @@ int scenario_engine_open(struct scenario_engine **out, const struct scenario *sc
 	}
 	for (uint32_t i = 0; i < sc->effect_count; i++)
 		e->effects[i].bit = 1ull << e->dynamic_bit[sc->effects[i].type];
-	if (!ok || make_tables(e) || make_kinds(e) || make_systems(e) ||
+	for (uint32_t s = 0; s < SCENARIO_MAX_SYSTEMS; s++)
+		e->grouped[s] = -1;
+	if (!ok || make_tables(e) || make_kinds(e) || make_systems(e) || reserve_batches(e) ||
 	    !reserve_slots(e, sc->entities_peak + sc->kind_count + 16)) {
 		snprintf(err, errlen, "out of memory in the harness");
 		goto fail;
@@ -520,6 +564,11 @@ void scenario_engine_close(struct scenario_engine *e)
 	for (uint32_t c = 0; c < CLASS_COUNT; c++) {
 		free(e->commands[c].v);
 	}
+	free(e->batch.pos);
+	free(e->batch.serials);
+	free(e->batch.handles);
+	free(e->batch.listed);
+	free(e->batch.values);
 	free(e);
 }
 

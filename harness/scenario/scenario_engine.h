@@ -6,7 +6,9 @@
  *   spawn     every kind's spawns (fractions carry to later frames), the kinds mixed in an
  *             order drawn from the seed (not one kind's block after another's), each entity
  *             created with its components in one call (entity_create_with), a kind's variants
- *             in turn;
+ *             in turn; a kind marked `batch` makes its spawns first instead, one
+ *             entity_create_batch per variant, each entity with the serial, variant and place
+ *             in the engine's lists the list gives it (so that nothing after depends on it);
  *   systems   in file order: a pass over the batches the storage hands out, reading the read
  *             components, doing `work` arithmetic operations, writing the written ones (the
  *             first 4 bytes, or fewer, of each); as it ends, the despawns, adds and removes the
@@ -19,7 +21,9 @@
  *             at random among its kind's live ones;
  *   remove    every effect's removes (those whose duration has run out, or `remove` picks);
  *   add       every effect's adds: a share of the kind's live entities is picked, those without
- *             the type get it;
+ *             the type get it; an effect marked `batch` removes, adds in one
+ *             component_remove_batch, component_add_batch (the engine's records changed as each
+ *             entity is listed, so that a second pick skips it as the one-at-a-time path does);
  *   lookup    component_get of every lookup type on random live entities of the matching kinds.
  *
  * A system marked parallel (scenario_engine_threads) runs its pass alone on T threads, each
@@ -155,6 +159,20 @@ int scenario_engine_checksum(struct scenario_engine *e, uint64_t *out, bool *ver
 void scenario_engine_memory(const struct scenario_engine *e, uint64_t *peak, uint64_t *live);
 uint64_t scenario_engine_live_entities(const struct scenario_engine *e);
 uint32_t scenario_engine_frames_run(const struct scenario_engine *e);
+
+/* A system's answer to ecs_system_group (`group = yes`): 1 the storage grouped it, 0 it
+ * declined (a storage without groups, or a pool another group owns), -1 not asked (no `group`,
+ * or not a storage participant). */
+int scenario_engine_grouped(const struct scenario_engine *e, uint32_t system);
+
+/*
+ * The same answers without a run: a storage of ops made for sc as a participant's is (types,
+ * markings, systems), asked for the groups, then destroyed; no entity is made (a storage
+ * declines a group for the pools other groups own, which entities do not change). grouped
+ * gets sc->system_count answers, as scenario_engine_grouped's. 0, or -1 with a message.
+ */
+int scenario_storage_groups(const struct scenario *sc, const struct ecs_ops *ops,
+                            int8_t *grouped, char *err, size_t errlen);
 
 /* For the tests: the storage of a storage participant, and the storage's id of system i. */
 ecs_storage *scenario_engine_storage(const struct scenario_engine *e);

@@ -51,9 +51,19 @@ static const char *const section_words[SECTION_KINDS] = {
 };
 
 /* Each section's keys, in the order of their bits in scenario_source.given. */
-enum { SC_FRAMES, SC_WARMUP, SC_SEED, SC_SCALE, SC_ENTITIES, SC_LOOKUPS, SC_LOOKUP, SC_THREADS };
-enum { COMPONENT_SIZE };
-enum { KIND_COMPONENTS, KIND_COUNT, KIND_SPAWN, KIND_DESPAWN, KIND_VARIANTS };
+enum {
+	SC_FRAMES,
+	SC_WARMUP,
+	SC_SEED,
+	SC_SCALE,
+	SC_ENTITIES,
+	SC_LOOKUPS,
+	SC_LOOKUP,
+	SC_THREADS,
+	SC_STORAGE
+};
+enum { COMPONENT_SIZE, COMPONENT_STORAGE };
+enum { KIND_COMPONENTS, KIND_COUNT, KIND_SPAWN, KIND_DESPAWN, KIND_VARIANTS, KIND_BATCH };
 enum {
 	SYSTEM_REQUIRES,
 	SYSTEM_EXCLUDES,
@@ -63,17 +73,22 @@ enum {
 	SYSTEM_DESPAWN,
 	SYSTEM_ADD,
 	SYSTEM_REMOVE,
-	SYSTEM_PARALLEL
+	SYSTEM_PARALLEL,
+	SYSTEM_GROUP
 };
-enum { EFFECT_KIND, EFFECT_COMPONENT, EFFECT_ADD, EFFECT_DURATION, EFFECT_REMOVE };
+enum { EFFECT_KIND, EFFECT_COMPONENT, EFFECT_ADD, EFFECT_DURATION, EFFECT_REMOVE, EFFECT_BATCH };
 
-static const char *const scenario_keys[] = {"frames",   "warmup",  "seed",   "scale",
-                                            "entities", "lookups", "lookup", "threads", NULL};
-static const char *const component_keys[] = {"size", NULL};
-static const char *const kind_keys[] = {"components", "count", "spawn", "despawn", "variants", NULL};
-static const char *const system_keys[] = {"requires", "excludes", "reads",  "writes",   "work",
-                                          "despawn",  "add",      "remove", "parallel", NULL};
-static const char *const effect_keys[] = {"kind", "component", "add", "duration", "remove", NULL};
+static const char *const scenario_keys[] = {"frames",  "warmup",  "seed",
+                                            "scale",   "entities", "lookups",
+                                            "lookup",  "threads",  "storage", NULL};
+static const char *const component_keys[] = {"size", "storage", NULL};
+static const char *const kind_keys[] = {"components", "count",    "spawn",
+                                        "despawn",    "variants", "batch", NULL};
+static const char *const system_keys[] = {"requires", "excludes", "reads",    "writes",
+                                          "work",     "despawn",  "add",      "remove",
+                                          "parallel", "group",    NULL};
+static const char *const effect_keys[] = {"kind",   "component", "add",
+                                          "duration", "remove", "batch", NULL};
 
 static const char *const *const section_keys[SECTION_KINDS] = {
 	[SECTION_SCENARIO] = scenario_keys, [SECTION_COMPONENT] = component_keys,
@@ -308,6 +323,20 @@ static bool parse_one_name(const char *v, char *out, char *msg, size_t len)
 	return true;
 }
 
+/* A switch: yes or true, no or false (lower case). */
+static bool parse_switch(const char *v, bool *out, char *msg, size_t len)
+{
+	if (strcmp(v, "yes") == 0 || strcmp(v, "true") == 0)
+		*out = true;
+	else if (strcmp(v, "no") == 0 || strcmp(v, "false") == 0)
+		*out = false;
+	else {
+		snprintf(msg, len, "not yes or no (or true or false)");
+		return false;
+	}
+	return true;
+}
+
 static struct scenario_source *section_source(struct scenario *sc, enum section_kind section,
                                               uint32_t index)
 {
@@ -393,6 +422,13 @@ static bool apply_scenario_key(struct scenario *sc, int key, const char *v, char
 		}
 		sc->threads = (uint32_t)x;
 		return true;
+	case SC_STORAGE:
+		if (strcmp(v, "marked") != 0 && strcmp(v, "table") != 0) {
+			snprintf(msg, len, "not marked or table");
+			return false;
+		}
+		sc->unmarked = strcmp(v, "table") == 0;
+		return true;
 	}
 	return no_such_key(msg, len);
 }
@@ -419,6 +455,7 @@ static bool apply_kind_key(struct scenario_kind *k, int key, const char *v, char
 			return false;
 		k->written.variants = (uint32_t)x;
 		return true;
+	case KIND_BATCH: return parse_switch(v, &k->batch, msg, len);
 	}
 	return no_such_key(msg, len);
 }
@@ -458,13 +495,8 @@ static bool apply_system_key(struct scenario_system *s, int key, const char *v, 
 	case SYSTEM_REMOVE:
 		return parse_list(v, s->written.remove, s->written.remove_share, 0,
 		                  SCENARIO_SYSTEM_MAX_CHANGES, &s->written.remove_count, msg, len);
-	case SYSTEM_PARALLEL:
-		if (strcmp(v, "true") != 0 && strcmp(v, "false") != 0) {
-			snprintf(msg, len, "not true or false");
-			return false;
-		}
-		s->written.parallel = strcmp(v, "true") == 0;
-		return true;
+	case SYSTEM_PARALLEL: return parse_switch(v, &s->written.parallel, msg, len);
+	case SYSTEM_GROUP: return parse_switch(v, &s->group, msg, len);
 	}
 	return no_such_key(msg, len);
 }
@@ -493,6 +525,7 @@ static bool apply_effect_key(struct scenario_effect *e, int key, const char *v, 
 			return false;
 		e->written.remove = share_of(a.value);
 		return true;
+	case EFFECT_BATCH: return parse_switch(v, &e->batch, msg, len);
 	}
 	return no_such_key(msg, len);
 }
@@ -504,6 +537,17 @@ static bool apply_key(struct scenario *sc, enum section_kind section, uint32_t i
 	switch (section) {
 	case SECTION_SCENARIO: return apply_scenario_key(sc, key, v, msg, len);
 	case SECTION_COMPONENT:
+		if (key == COMPONENT_STORAGE) {
+			if (strcmp(v, "table") == 0)
+				sc->types[index].storage = ECS_STORAGE_TABLE;
+			else if (strcmp(v, "sparse") == 0)
+				sc->types[index].storage = ECS_STORAGE_SPARSE;
+			else {
+				snprintf(msg, len, "not table or sparse");
+				return false;
+			}
+			return true;
+		}
 		if (!parse_whole(v, 1, ECS_MAX_COMPONENT_SIZE, &x, msg, len))
 			return false;
 		sc->types[index].size = (uint32_t)x;
@@ -1342,6 +1386,19 @@ int scenario_write_header(FILE *f, const struct scenario *sc)
 	for (uint32_t t = 0; t < sc->component_count; t++)
 		fprintf(f, " %s %" PRIu32 " B%s", sc->types[t].name, sc->types[t].size,
 		        t + 1 < sc->component_count ? ";" : "");
+	/* Markings only where given, so that the header of a file without them stays as it was. */
+	bool marked = false;
+	for (uint32_t t = 0; t < sc->component_count; t++)
+		marked = marked || sc->types[t].storage == ECS_STORAGE_SPARSE;
+	if (marked && sc->unmarked)
+		fprintf(f, "\n# storage table for every type ([scenario] storage = table): the sparse "
+		           "markings set aside:");
+	else if (marked)
+		fprintf(f, "\n# storage sparse (ecs_config.component_storage, a hint: a backend of one "
+		           "layout ignores it):");
+	for (uint32_t t = 0; marked && t < sc->component_count; t++)
+		if (sc->types[t].storage == ECS_STORAGE_SPARSE)
+			fprintf(f, " %s", sc->types[t].name);
 	fprintf(f, "\n# lookups per frame: %g + %g%% of live entities; reading ", sc->lookups,
 	        sc->lookup_share * 100);
 	print_types(f, sc, sc->lookup_types, sc->lookup_type_count);
@@ -1353,7 +1410,7 @@ int scenario_write_header(FILE *f, const struct scenario *sc)
 		        kind->name, kind->count, kind->spawn, kind->despawn, kind->variants,
 		        kind->variants == 1 ? "" : "s");
 		print_types(f, sc, kind->types, kind->type_count);
-		fprintf(f, "\n");
+		fprintf(f, "%s\n", kind->batch ? "; batch (one entity_create_batch per variant a frame)" : "");
 	}
 	for (uint32_t i = 0; i < sc->system_count; i++) {
 		const struct scenario_system *s = &sc->systems[i];
@@ -1370,6 +1427,8 @@ int scenario_write_header(FILE *f, const struct scenario *sc)
 		print_changes(f, sc, "; remove", s->remove, s->remove_count);
 		if (s->parallel)
 			fprintf(f, "; parallel");
+		if (s->group)
+			fprintf(f, "; group");
 		fprintf(f, "\n");
 	}
 	for (uint32_t i = 0; i < sc->effect_count; i++) {
@@ -1377,9 +1436,10 @@ int scenario_write_header(FILE *f, const struct scenario *sc)
 		fprintf(f, "# effect %s: %s on %g%% of %s per frame, ", e->name, sc->types[e->type].name,
 		        e->add * 100, sc->kinds[e->kind].name);
 		if (e->duration)
-			fprintf(f, "for %" PRIu32 " frames\n", e->duration);
+			fprintf(f, "for %" PRIu32 " frames", e->duration);
 		else
-			fprintf(f, "%g%% of those having it lose it per frame\n", e->remove * 100);
+			fprintf(f, "%g%% of those having it lose it per frame", e->remove * 100);
+		fprintf(f, "%s\n", e->batch ? "; batch (its adds, its removes, one call each a frame)" : "");
 	}
 	return ferror(f) ? -1 : 0;
 }

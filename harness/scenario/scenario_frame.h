@@ -36,6 +36,22 @@ static bool target_grow(struct scenario_engine *e, struct kind_state *k, uint32_
 /* Lookup type j (type t) of member `at` of kind k (handle h): its value added to *sum. */
 static int target_lookup(struct scenario_engine *e, const struct kind_state *k, uint32_t at,
                          uint32_t j, uint32_t t, ecs_entity h, uint32_t *sum);
+/*
+ * The batches (kinds and effects marked `batch`). target_create_batch makes the n entities of
+ * kind-variant v whose serials are e->batch.serials[0..n), their handles into
+ * e->batch.handles; each then takes its place in its kind's list through target_adopt, as
+ * target_create's entity would. target_add_batch and target_remove_batch add, remove `type`
+ * on the n members of kind k at e->batch.pos[0..n) (handles and serials beside them), whose
+ * records the engine has already changed.
+ */
+static int target_create_batch(struct scenario_engine *e, uint32_t kind,
+                               const struct kind_variant *v, uint32_t n);
+static void target_adopt(struct scenario_engine *e, struct kind_state *k,
+                         const struct kind_variant *v, uint32_t serial);
+static int target_add_batch(struct scenario_engine *e, struct kind_state *k, uint32_t type,
+                            uint32_t n);
+static int target_remove_batch(struct scenario_engine *e, struct kind_state *k, uint32_t type,
+                               uint32_t n);
 /* System s's pass, serial or on the pool's threads. */
 static int target_pass(struct scenario_engine *e, uint32_t s, const struct system_plan *sp);
 static int target_pass_parallel(struct scenario_engine *e, uint32_t s);
@@ -85,7 +101,11 @@ static void having_remove(struct scenario_engine *e, uint64_t bits, uint32_t slo
 	}
 }
 
-static int spawn_one(struct scenario_engine *e, uint32_t kind)
+/* An entity of `kind` (its next variant) with the next serial: made by the target
+ * (target_create), or, adopted, made already by its kind-variant's batch, with handle h. */
+static inline __attribute__((always_inline)) int spawn_member(struct scenario_engine *e,
+                                                             uint32_t kind, bool adopted,
+                                                             ecs_entity h)
 {
 	struct kind_state *k = &e->kinds[kind];
 	uint32_t kv = k->kv_first + k->next_variant, slot;
@@ -95,8 +115,9 @@ static int spawn_one(struct scenario_engine *e, uint32_t kind)
 	if (!take_slot(e, &slot))
 		return scenario_engine_fail(e, "out of memory in the harness (slots)");
 	uint32_t serial = e->next_serial;
-	ecs_entity h = ECS_NULL;
-	if (target_create(e, kind, k, v, serial, slot, &h))
+	if (adopted)
+		target_adopt(e, k, v, serial);
+	else if (target_create(e, kind, k, v, serial, slot, &h))
 		return -1;
 	e->next_serial++;
 	k->next_variant = k->next_variant + 1 == k->variants ? 0 : k->next_variant + 1;
@@ -108,6 +129,11 @@ static int spawn_one(struct scenario_engine *e, uint32_t kind)
 	if (!having_add(e, v->dynamic_initial, slot))
 		return scenario_engine_fail(e, "out of memory in the harness");
 	return 0;
+}
+
+static int spawn_one(struct scenario_engine *e, uint32_t kind)
+{
+	return spawn_member(e, kind, false, ECS_NULL);
 }
 
 /* Destroys member `pos` of kind k. */
@@ -304,6 +330,17 @@ static bool decide_block(struct scenario_engine *e, const struct system_plan *sp
 				return false;
 	}
 	return true;
+}
+
+/* --- batches ---------------------------------------------------------------------------- */
+
+/* The values of `type` for the serials e->batch.serials[0..n), packed at out (n * size bytes):
+ * what a game hands a batch, made of the same values the one-at-a-time calls give. */
+static void pack_values(struct scenario_engine *e, uint32_t type, uint32_t n, unsigned char *out)
+{
+	size_t size = e->sizes[type];
+	for (uint32_t j = 0; j < n; j++)
+		memcpy(out + j * size, value_of_entity(e, type, e->batch.serials[j]), size);
 }
 
 /* --- the systems' work ---------------------------------------------------------------------- */
@@ -532,6 +569,65 @@ static int spawn_listed(struct scenario_engine *e, const struct command_list *l)
 }
 
 /*
+ * A frame's spawns with batched kinds: the same kind list as spawn_listed's, the same serials,
+ * variants and places in the engine's lists, so that every decision after it (and the
+ * checksum) is the same as without batches; only the storage's calls differ. Each batched kind
+ * first makes its entries of the list in one batch per variant (kind by kind, variants in
+ * order), each entry's serial the one its place in the list gives it; then the list is walked
+ * in its order, the other kinds' entries each made by target_create, the batched ones adopted
+ * with the handle their batch gave them.
+ */
+static int spawn_listed_batched(struct scenario_engine *e, const struct command_list *l)
+{
+	const struct scenario *sc = e->sc;
+	struct batch_scratch *b = &e->batch;
+	if (l->count > b->listed_cap) {
+		if (!own_grow(e, (void **)&b->listed, sizeof *b->listed, b->listed_cap, l->count))
+			return scenario_engine_fail(e, "out of memory in the harness (batches)");
+		b->listed_cap = l->count;
+	}
+	uint32_t base = e->next_serial;
+	for (uint32_t kind = 0; kind < sc->kind_count; kind++) {
+		const struct kind_state *k = &e->kinds[kind];
+		if (!sc->kinds[kind].batch)
+			continue;
+		for (uint32_t v = 0; v < k->variants; v++) {
+			/* the entries of this kind whose turn (k->next_variant onwards) gives variant v */
+			const struct kind_variant *kv = &e->kvs[k->kv_first + v];
+			uint32_t n = 0, turn = k->next_variant;
+			size_t bytes = 0;
+			for (uint32_t j = 0; j < kv->type_count; j++)
+				bytes += e->sizes[kv->types[j]];
+			for (uint32_t i = 0; i < l->count; i++) {
+				if (l->v[i].what != kind)
+					continue;
+				if (turn == v) {
+					if (n == b->cap && !batch_reserve(e, n + 1, 0))
+						return scenario_engine_fail(e, "out of memory in the harness (batches)");
+					b->pos[n] = i;
+					b->serials[n++] = base + i;
+				}
+				turn = turn + 1 == k->variants ? 0 : turn + 1;
+			}
+			if (!n)
+				continue;
+			if (!batch_reserve(e, n, bytes * n))
+				return scenario_engine_fail(e, "out of memory in the harness (batches)");
+			if (target_create_batch(e, kind, kv, n))
+				return -1;
+			for (uint32_t j = 0; j < n; j++)
+				b->listed[b->pos[j]] = b->handles[j];
+		}
+	}
+	for (uint32_t i = 0; i < l->count; i++) {
+		uint32_t kind = l->v[i].what;
+		if (spawn_member(e, kind, sc->kinds[kind].batch, b->listed[i]))
+			return -1;
+	}
+	return 0;
+}
+
+/*
  * The despawns of a kind list, in its order: each destroys a member of its kind drawn at
  * random. A chunk's positions are drawn first, each below the count its kind will have when
  * its turn comes (so the draws are those a one-by-one loop would make), and their members and
@@ -584,12 +680,61 @@ static int despawn_listed(struct scenario_engine *e, const struct command_list *
 		}                                                                                     \
 	} while (0)
 
+/* A batched effect's remove, listed: the engine's records changed at once (so that a second
+ * pick of the same entity finds it without the type, as the one-at-a-time path does), the
+ * storage's in one batch at the end (effects_remove_batched). */
+static inline bool batch_list_remove(struct scenario_engine *e, struct kind_state *k,
+                                     uint32_t pos, uint64_t bit, uint32_t *n)
+{
+	if (*n == e->batch.cap && !batch_reserve(e, *n + 1, 0))
+		return false;
+	e->batch.pos[*n] = pos;
+	e->batch.handles[*n] = k->ids[pos].handle;
+	e->batch.serials[(*n)++] = k->ids[pos].serial;
+	k->live[pos].dynamic &= ~bit;
+	having_remove(e, bit, k->live[pos].slot);
+	return true;
+}
+
+/* effects_remove's work for a batched effect: the same entities in the same order, the
+ * storage's removes in one component_remove_batch. */
+static int effect_remove_batched(struct scenario_engine *e, const struct scenario_effect *ef,
+                                 struct effect_state *es)
+{
+	struct kind_state *k = &e->kinds[ef->kind];
+	uint32_t n = 0;
+	if (ef->duration) {
+		while (es->count && es->ring[es->head].frame <= e->frame) {
+			struct expiry x = es->ring[es->head];
+			es->head = es->head + 1 == es->cap ? 0 : es->head + 1;
+			es->count--;
+			if (slot_alive(e, x.slot) &&
+			    kind_of_slot(e, x.slot)->ids[e->slots[x.slot].kind_pos].serial == x.serial &&
+			    (member_of_slot(e, x.slot)->dynamic & es->bit) &&
+			    !batch_list_remove(e, k, e->slots[x.slot].kind_pos, es->bit, &n))
+				return scenario_engine_fail(e, "out of memory in the harness (batches)");
+		}
+	} else {
+		uint32_t picks = take_rate(&es->remove_carry, ef->remove * k->count);
+		FOR_PICKS(e, k, picks, at, {
+			if ((k->live[at].dynamic & es->bit) && !batch_list_remove(e, k, at, es->bit, &n))
+				return scenario_engine_fail(e, "out of memory in the harness (batches)");
+		});
+	}
+	return n ? target_remove_batch(e, k, ef->type, n) : 0;
+}
+
 static int effects_remove(struct scenario_engine *e)
 {
 	const struct scenario *sc = e->sc;
 	for (uint32_t i = 0; i < sc->effect_count; i++) {
 		const struct scenario_effect *ef = &sc->effects[i];
 		struct effect_state *es = &e->effects[i];
+		if (ef->batch) {
+			if (effect_remove_batched(e, ef, es))
+				return -1;
+			continue;
+		}
 		if (ef->duration) {
 			/* the queue's head entries' records, prefetched ahead (they expire in order) */
 			for (uint32_t j = 0; j < PREFETCH_AHEAD && j < es->count; j++) {
@@ -646,6 +791,39 @@ static bool push_expiry(struct scenario_engine *e, struct effect_state *es, stru
 	return true;
 }
 
+/* effects_add's work for a batched effect: the same picks, the engine's records changed as
+ * each is listed (a second pick of the entity then skips it, as the one-at-a-time path does,
+ * and the batch holds no entity twice nor one that has the type: such a batch would fail
+ * whole), then the storage's adds in one component_add_batch, values packed. */
+static int effect_add_batched(struct scenario_engine *e, const struct scenario_effect *ef,
+                              struct effect_state *es)
+{
+	struct kind_state *k = &e->kinds[ef->kind];
+	uint32_t picks = take_rate(&es->add_carry, ef->add * k->count), n = 0;
+	FOR_PICKS(e, k, picks, at, {
+		if (!(k->live[at].dynamic & es->bit)) {
+			if (n == e->batch.cap && !batch_reserve(e, n + 1, 0))
+				return scenario_engine_fail(e, "out of memory in the harness (batches)");
+			e->batch.pos[n] = at;
+			e->batch.handles[n] = k->ids[at].handle;
+			e->batch.serials[n++] = k->ids[at].serial;
+			k->live[at].dynamic |= es->bit;
+			if (!having_add(e, es->bit, k->live[at].slot))
+				return scenario_engine_fail(e, "out of memory in the harness");
+			if (ef->duration &&
+			    !push_expiry(e, es,
+			                 (struct expiry){k->live[at].slot, k->ids[at].serial,
+			                                 e->frame + ef->duration}))
+				return scenario_engine_fail(e, "out of memory in the harness (effects)");
+		}
+	});
+	if (!n)
+		return 0;
+	if (!batch_reserve(e, n, (size_t)n * e->sizes[ef->type]))
+		return scenario_engine_fail(e, "out of memory in the harness (batches)");
+	return target_add_batch(e, k, ef->type, n);
+}
+
 static int effects_add(struct scenario_engine *e)
 {
 	const struct scenario *sc = e->sc;
@@ -653,6 +831,11 @@ static int effects_add(struct scenario_engine *e)
 		const struct scenario_effect *ef = &sc->effects[i];
 		struct effect_state *es = &e->effects[i];
 		struct kind_state *k = &e->kinds[ef->kind];
+		if (ef->batch) {
+			if (effect_add_batched(e, ef, es))
+				return -1;
+			continue;
+		}
 		uint32_t n = take_rate(&es->add_carry, ef->add * k->count);
 		FOR_PICKS(e, k, n, at, {
 			if (!(k->live[at].dynamic & es->bit)) {
@@ -739,7 +922,7 @@ static int frame_run(struct scenario_engine *e)
 		n[k] = take_rate(&e->kinds[k].spawn_carry, sc->kinds[k].spawn);
 	if (!kind_list_make(e, kinds, n, list_key(e, LIST_SPAWN)))
 		return scenario_engine_fail(e, "out of memory in the harness (spawns)");
-	if (spawn_listed(e, kinds))
+	if (e->batched_kinds ? spawn_listed_batched(e, kinds) : spawn_listed(e, kinds))
 		return -1;
 	lap(e, SCENARIO_PHASE_SPAWN, &t);
 

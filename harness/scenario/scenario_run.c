@@ -39,6 +39,88 @@ static const struct workload scenario_workload;
 
 /* --- options ---------------------------------------------------------------------------------- */
 
+/*
+ * --unmarked B,...: backend B once more, as "B-unmarked", whose storage is made with no storage
+ * hint (ecs_config.component_storage NULL: every type a table type), the rest of its ops B's.
+ * A participant of its own, so that at every point of any sweep its frame is paired with B's
+ * (the file's markings) and with the others'. Its create is one of a fixed set of trampolines,
+ * one per place in ecs_backends (ops carry no context); the child processes of the run make the
+ * same participants from the same command line.
+ */
+#define UNMARKED_MAX 16
+static struct ecs_ops unmarked_ops[UNMARKED_MAX];
+static char unmarked_names[UNMARKED_MAX][48];
+
+static int unmarked_create(size_t i, const struct ecs_config *cfg,
+                           const struct ecs_allocator *alloc, ecs_storage **out)
+{
+	struct ecs_config plain = *cfg;
+	plain.component_storage = NULL;
+	return ecs_backends[i]->create(&plain, alloc, out);
+}
+
+#define UNMARKED_CREATE(i)                                                                     \
+	static int unmarked_create_##i(const struct ecs_config *cfg,                               \
+	                               const struct ecs_allocator *alloc, ecs_storage **out)       \
+	{                                                                                          \
+		return unmarked_create(i, cfg, alloc, out);                                            \
+	}
+UNMARKED_CREATE(0)
+UNMARKED_CREATE(1)
+UNMARKED_CREATE(2)
+UNMARKED_CREATE(3)
+UNMARKED_CREATE(4)
+UNMARKED_CREATE(5)
+UNMARKED_CREATE(6)
+UNMARKED_CREATE(7)
+UNMARKED_CREATE(8)
+UNMARKED_CREATE(9)
+UNMARKED_CREATE(10)
+UNMARKED_CREATE(11)
+UNMARKED_CREATE(12)
+UNMARKED_CREATE(13)
+UNMARKED_CREATE(14)
+UNMARKED_CREATE(15)
+
+static int (*const unmarked_creates[UNMARKED_MAX])(const struct ecs_config *,
+                                                   const struct ecs_allocator *, ecs_storage **) = {
+	unmarked_create_0,  unmarked_create_1,  unmarked_create_2,  unmarked_create_3,
+	unmarked_create_4,  unmarked_create_5,  unmarked_create_6,  unmarked_create_7,
+	unmarked_create_8,  unmarked_create_9,  unmarked_create_10, unmarked_create_11,
+	unmarked_create_12, unmarked_create_13, unmarked_create_14, unmarked_create_15,
+};
+
+static void add_unmarked(struct options *o)
+{
+	char list[256];
+	if (snprintf(list, sizeof list, "%s", o->unmarked) >= (int)sizeof list)
+		options_usage_error("--unmarked '%.60s...': the list is too long", o->unmarked);
+	for (char *save = NULL, *name = strtok_r(list, ",", &save); name;
+	     name = strtok_r(NULL, ",", &save)) {
+		size_t i = 0;
+		while (i < ecs_backend_count && strcmp(ecs_backends[i]->name, name) != 0)
+			i++;
+		if (i == ecs_backend_count || i >= UNMARKED_MAX)
+			options_usage_error("--unmarked: unknown backend '%s'", name);
+		bool listed = false;
+		for (size_t b = 0; b < o->backend_count; b++)
+			listed = listed || o->backends[b] == ecs_backends[i];
+		if (!listed)
+			options_usage_error("--unmarked %s: %s is not among the run's backends (--backends): "
+			                    "its unmarked frame is read against its marked one",
+			                    name, name);
+		if (unmarked_ops[i].create)
+			options_usage_error("--unmarked: %s listed twice", name);
+		if (o->backend_count == MAX_LIST)
+			options_usage_error("too many backends (at most %d)", MAX_LIST);
+		unmarked_ops[i] = *ecs_backends[i];
+		snprintf(unmarked_names[i], sizeof unmarked_names[i], "%s-unmarked", name);
+		unmarked_ops[i].name = unmarked_names[i];
+		unmarked_ops[i].create = unmarked_creates[i];
+		o->backends[o->backend_count++] = &unmarked_ops[i];
+	}
+}
+
 static void file_error(const char *err)
 {
 	fprintf(stderr, "%s\n", err);
@@ -66,6 +148,17 @@ static bool parse_bound(const char *text, size_t len, double *v, bool *percent, 
 	return true;
 }
 
+/* The keys that are the same at every point of a sweep. */
+static void sweep_key_check(const char *key)
+{
+	static const char *const fixed[] = {"scenario.frames", "scenario.warmup", "scenario.seed"};
+	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+		if (strcmp(key, fixed[i]) == 0)
+			options_usage_error("--sweep %s: the frames, warm-up and seed are the same at every point "
+			                    "(set them with --set %s=N)",
+			                    key, key);
+}
+
 /* A point's value as scenario_set reads it: no exponent, at most 6 significant digits. */
 static void format_point(double x, bool whole, bool percent, char *buf, size_t len)
 {
@@ -87,13 +180,97 @@ static void format_point(double x, bool whole, bool percent, char *buf, size_t l
 		snprintf(buf + strlen(buf), len - strlen(buf), "%%");
 }
 
+/*
+ * A sweep over a list of values, KEY=V1,V2,... (2..MAX_POINTS of them, in the order given): any
+ * key, e.g. component.Marked.storage=table,sparse. When every value is a number (as a range's
+ * bounds are written) the points are numeric, x their value, spaced as listed; otherwise they
+ * are categorical, x their place in the list (1, 2, ...), and no crossover is interpolated
+ * between them.
+ */
+static void make_list_points(struct options *o, struct scenario_run *run, const char *key,
+                             const char *list)
+{
+	const char *arg = o->sweep;
+	if (o->sweep_points || o->sweep_spacing)
+		options_usage_error("--sweep %s: a list of values is its own points (no %s)", arg,
+		                    o->sweep_points ? "--points" : "--spacing");
+	run->points = malloc(MAX_POINTS * sizeof *run->points);
+	run->values = calloc(MAX_POINTS, sizeof *run->values);
+	run->x = calloc(MAX_POINTS, sizeof *run->x);
+	if (!run->points || !run->values || !run->x)
+		options_usage_error("out of memory");
+	run->sweep_key = key;
+	run->geometric = false;
+	run->listed = true;
+	run->categorical = false;
+	bool first_percent = false;
+	for (const char *at = list;;) {
+		const char *comma = strchr(at, ',');
+		size_t len = comma ? (size_t)(comma - at) : strlen(at);
+		while (len && (*at == ' ' || *at == '\t'))
+			at++, len--;
+		while (len && (at[len - 1] == ' ' || at[len - 1] == '\t'))
+			len--;
+		if (!len)
+			options_usage_error("--sweep '%s': an empty value in the list", arg);
+		if (len >= sizeof run->values[0])
+			options_usage_error("--sweep '%s': a value is too long", arg);
+		if (run->point_count == MAX_POINTS)
+			options_usage_error("--sweep '%s': more than %u values", arg, MAX_POINTS);
+		char text[sizeof run->values[0]];
+		memcpy(text, at, len);
+		text[len] = '\0';
+		for (uint32_t i = 0; i < run->point_count; i++)
+			if (strcmp(run->values[i], text) == 0)
+				options_usage_error("--sweep '%s': %s listed twice", arg, text);
+		double v;
+		bool percent, whole;
+		if (parse_bound(text, len, &v, &percent, &whole)) {
+			if (run->point_count == 0)
+				first_percent = percent;
+			else if (percent != first_percent)
+				run->categorical = true; /* 5% beside 5: not one axis */
+			run->x[run->point_count] = v;
+		} else {
+			run->categorical = true;
+		}
+		struct scenario *sc = &run->points[run->point_count];
+		memcpy(sc, run->base, sizeof *sc);
+		char err[400];
+		if (scenario_set(sc, key, text, err, sizeof err) != SCENARIO_OK)
+			options_usage_error("--sweep %s: %s", arg, err);
+		snprintf(run->values[run->point_count++], sizeof run->values[0], "%s", text);
+		if (!comma)
+			break;
+		at = comma + 1;
+	}
+	if (run->point_count < 2)
+		options_usage_error("--sweep '%s': a list needs at least 2 values (KEY=V1,V2)", arg);
+	run->percent = !run->categorical && first_percent;
+	if (run->categorical)
+		for (uint32_t i = 0; i < run->point_count; i++)
+			run->x[i] = i + 1;
+}
+
 static void make_points(struct options *o, struct scenario_run *run)
 {
 	const char *arg = o->sweep;
 	const char *eq = strchr(arg, '=');
 	if (!eq || eq == arg)
-		options_usage_error("--sweep '%s' is not KEY=A..B (e.g. effect.burning.add=0.1%%..10%%)", arg);
+		options_usage_error("--sweep '%s' is not KEY=A..B or KEY=V1,V2,... (e.g. "
+		                    "effect.burning.add=0.1%%..10%%, component.Hit.storage=table,sparse)",
+		                    arg);
 	const char *dots = strstr(eq + 1, "..");
+	if (!dots && strchr(eq + 1, ',')) {
+		static char list_key[128];
+		if ((size_t)(eq - arg) >= sizeof list_key)
+			options_usage_error("--sweep '%s': the key is too long", arg);
+		memcpy(list_key, arg, (size_t)(eq - arg));
+		list_key[eq - arg] = '\0';
+		sweep_key_check(list_key);
+		make_list_points(o, run, list_key, eq + 1);
+		return;
+	}
 	double a, b;
 	bool pa, pb, wa, wb;
 	if (!dots || !parse_bound(eq + 1, (size_t)(dots - eq - 1), &a, &pa, &wa) ||
@@ -110,12 +287,7 @@ static void make_points(struct options *o, struct scenario_run *run)
 		options_usage_error("--sweep '%s': the key is too long", arg);
 	memcpy(key, arg, (size_t)(eq - arg));
 	key[eq - arg] = '\0';
-	static const char *const fixed[] = {"scenario.frames", "scenario.warmup", "scenario.seed"};
-	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
-		if (strcmp(key, fixed[i]) == 0)
-			options_usage_error("--sweep %s: the frames, warm-up and seed are the same at every point "
-			                    "(set them with --set %s=N)",
-			                    key, key);
+	sweep_key_check(key);
 	uint32_t n = DEFAULT_POINTS;
 	if (o->sweep_points) {
 		char *end;
@@ -201,6 +373,7 @@ static void refuse_options(const struct options *o)
 		options_usage_error("%s needs --scenario FILE", o->sweep            ? "--sweep"
 		                                        : o->set_count      ? "--set"
 		                                        : o->sweep_points   ? "--points"
+		                                        : o->unmarked       ? "--unmarked"
 		                                                            : "--spacing");
 	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
 		if (o->given[refused[i].code])
@@ -312,6 +485,8 @@ static void scenario_options(struct options *o)
 	if (!o->backend_count)
 		for (size_t i = 0; i < ecs_backend_count && i < MAX_LIST; i++)
 			o->backends[o->backend_count++] = ecs_backends[i];
+	if (o->unmarked)
+		add_unmarked(o);
 	/* A sample is a frame: every process runs the warmup frames, then the timed ones. */
 	o->reps = run->base->frames;
 	o->warmup = run->base->warmup;
@@ -549,7 +724,11 @@ static void write_crossovers(FILE *f, const struct collection *c, const char *pr
 {
 	const struct options *o = c->o;
 	const struct scenario_run *run = o->kind_data;
-	for (uint32_t a = 0; a < o->backend_count; a++)
+	/* between two categories there is no value to interpolate: the order lines alone */
+	for (uint32_t a = 0; run->categorical && a < o->backend_count; a++)
+		for (uint32_t b = a + 1; b < o->backend_count; b++)
+			write_order(f, c, a, b, prefix);
+	for (uint32_t a = 0; !run->categorical && a < o->backend_count; a++)
 		for (uint32_t b = a + 1; b < o->backend_count; b++) {
 			bool have = false;
 			double lr_prev = 0, lo_prev = 0, hi_prev = 0, x_prev = 0;
@@ -594,6 +773,42 @@ static void write_crossovers(FILE *f, const struct collection *c, const char *pr
 		}
 }
 
+/*
+ * Which systems marked `group = yes` each backend grouped (1) or declined (0: it has no groups,
+ * or a pool of the system's is another group's), asked in a storage made for the point as a
+ * participant's is, with no entity (scenario_storage_groups); a line per point that has such
+ * systems (one for a lone scenario). A backend that fails here has failed its rows already.
+ */
+static void write_groups(FILE *f, const struct options *o, const struct scenario_run *run,
+                         const char *prefix)
+{
+	for (uint32_t i = 0; i < run->point_count; i++) {
+		const struct scenario *sc = &run->points[i];
+		bool any = false;
+		for (uint32_t s = 0; s < sc->system_count; s++)
+			any = any || sc->systems[s].group;
+		if (!any)
+			continue;
+		fprintf(f, "%sgroups", prefix);
+		if (run->sweep_key)
+			fprintf(f, " at %s=%s", run->sweep_key, run->values[i]);
+		fprintf(f, " (group = yes; ecs_system_group: 1 grouped, 0 declined):");
+		for (size_t b = 0; b < o->backend_count; b++) {
+			int8_t grouped[SCENARIO_MAX_SYSTEMS];
+			char err[200];
+			fprintf(f, "%s %s", b ? ";" : "", o->backends[b]->name);
+			if (scenario_storage_groups(sc, o->backends[b], grouped, err, sizeof err)) {
+				fprintf(f, " (could not ask)");
+				continue;
+			}
+			for (uint32_t s = 0; s < sc->system_count; s++)
+				if (grouped[s] >= 0)
+					fprintf(f, " %s %d", sc->systems[s].name, grouped[s]);
+		}
+		fputc('\n', f);
+	}
+}
+
 static void write_header(FILE *f, const struct collection *c, bool samples)
 {
 	const struct options *o = c->o;
@@ -615,9 +830,13 @@ static void write_header(FILE *f, const struct collection *c, bool samples)
 	           "whole frame; ratio_to_best: to the fastest backend in that phase (its lowest "
 	           "median_ns), paired by process\n");
 	scenario_write_header(f, run->base);
+	write_groups(f, o, run, "# ");
 	if (run->sweep_key) {
 		fprintf(f, "# sweep %s: %u points, %s:", run->sweep_key, run->point_count,
-		        run->geometric ? "geometric" : "linear");
+		        run->categorical ? "categorical"
+		        : run->listed    ? "listed"
+		        : run->geometric ? "geometric"
+		                         : "linear");
 		for (uint32_t i = 0; i < run->point_count; i++)
 			fprintf(f, " %s", run->values[i]);
 		fputc('\n', f);
@@ -868,7 +1087,8 @@ static int scenario_report_write(const struct collection *c, FILE *csv, FILE *sa
 
 static bool scenario_chosen(const struct options *o)
 {
-	return o->scenario_file || o->sweep || o->sweep_points || o->sweep_spacing || o->set_count;
+	return o->scenario_file || o->sweep || o->sweep_points || o->sweep_spacing || o->set_count ||
+	       o->unmarked;
 }
 
 const struct run_kind scenario_run_kind = {

@@ -1,5 +1,6 @@
 /*
- * scenario_run.h: a scenario run (build/ecsbench --scenario FILE [--sweep KEY=A..B]) as a kind
+ * scenario_run.h: a scenario run (build/ecsbench --scenario FILE [--sweep KEY=A..B or
+ * KEY=V1,V2,...]) as a kind
  * of run (run_kind.h), measured by the harness's own driver (driver.h), so that its rows get the
  * same processes, intervals, ratios and checks as every other row. scenario_run.c is the glue:
  *
@@ -40,6 +41,9 @@ struct scenario_run {
 	char (*values)[32];     /* each point's value as given to scenario_set ("1.5%") */
 	double *x;              /* and as a number (1.5) */
 	bool geometric, percent;
+	/* A sweep over a list (KEY=V1,V2,...): listed; categorical when a value is not a number
+	 * (x is then its place in the list, 1, 2, ...). */
+	bool listed, categorical;
 	struct workload *workloads; /* per point: the scenario workload, named after the point */
 };
 

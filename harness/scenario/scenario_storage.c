@@ -63,33 +63,102 @@ static int pass_storage_parallel(struct scenario_engine *e, uint32_t s)
 	return 0;
 }
 
+/*
+ * A storage for the scenario: its types with their sizes and markings (`storage = sparse`;
+ * no hints at all where there are none, as before them), room reserved for `reserve`
+ * entities (0: none), its systems registered (ids into
+ * ids[]), and the systems marked `group = yes` asked for their groups, in file order once
+ * every system exists (a storage with groups gives a pool to the first system that asks for
+ * it and declines the later ones), each answer into grouped[] (1, 0; -1 not asked). *s is
+ * NULL, or a storage the caller destroys even on an error. 0, or -1 with a message.
+ */
+static int make_storage(const struct scenario *sc, const struct ecs_ops *ops,
+                        struct ecs_allocator *alloc, const uint32_t *sizes, uint32_t reserve,
+                        ecs_storage **s, uint32_t *ids, int8_t *grouped, char *err, size_t errlen)
+{
+	*s = NULL;
+	uint8_t *storage = NULL;
+	if (scenario_has_sparse(sc)) {
+		storage = calloc(sc->type_count, 1);
+		if (!storage) {
+			snprintf(err, errlen, "out of memory in the harness");
+			return -1;
+		}
+		for (uint32_t t = 0; t < sc->type_count; t++)
+			storage[t] = scenario_storage_hint(sc, t);
+	}
+	struct ecs_config cfg = {sc->type_count, sc->system_count ? sc->system_count : 1, sizes,
+	                         storage};
+	int rc = ops->create(&cfg, alloc, s);
+	free(storage); /* the storage copies what it needs (ecs.h) */
+	if (rc != ECS_OK) {
+		*s = NULL;
+		snprintf(err, errlen, "%s: create returned %s", ops->name, ecs_status_name(rc));
+		return -1;
+	}
+	rc = reserve ? ecs_reserve(ops, *s, reserve) : ECS_OK;
+	if (rc != ECS_OK) {
+		snprintf(err, errlen, "%s: reserve returned %s", ops->name, ecs_status_name(rc));
+		return -1;
+	}
+	for (uint32_t i = 0; i < sc->system_count; i++) {
+		const struct scenario_system *sys = &sc->systems[i];
+		rc = ops->system_register(*s, sys->required, sys->required_count, sys->excluded,
+		                          sys->excluded_count, &ids[i]);
+		if (rc != ECS_OK) {
+			snprintf(err, errlen, "%s: registering system %s returned %s", ops->name, sys->name,
+			         ecs_status_name(rc));
+			return -1;
+		}
+	}
+	for (uint32_t i = 0; i < sc->system_count; i++) {
+		grouped[i] = -1;
+		if (!sc->systems[i].group)
+			continue;
+		rc = ecs_system_group(ops, *s, ids[i]);
+		if (rc < 0) {
+			snprintf(err, errlen, "%s: system_group of %s returned %s", ops->name,
+			         sc->systems[i].name, ecs_status_name(rc));
+			return -1;
+		}
+		grouped[i] = (int8_t)(rc > 0);
+	}
+	return 0;
+}
+
 static int open_storage(struct scenario_engine *e, char *err, size_t errlen)
 {
 	const struct scenario *sc = e->sc;
 	struct ecs_allocator alloc = counting_alloc_bench(&e->counter);
-	struct ecs_config cfg = {sc->type_count, sc->system_count ? sc->system_count : 1, e->sizes, NULL};
-	int rc = e->ops->create(&cfg, &alloc, &e->s);
-	if (rc != ECS_OK) {
-		e->s = NULL;
-		snprintf(err, errlen, "%s: create returned %s", e->ops->name, ecs_status_name(rc));
+	uint32_t ids[SCENARIO_MAX_SYSTEMS];
+	if (make_storage(sc, e->ops, &alloc, e->sizes, (uint32_t)sc->entities_peak, &e->s, ids,
+	                 e->grouped, err, errlen))
 		return -1;
-	}
-	rc = ecs_reserve(e->ops, e->s, (uint32_t)sc->entities_peak);
-	if (rc != ECS_OK) {
-		snprintf(err, errlen, "%s: reserve returned %s", e->ops->name, ecs_status_name(rc));
-		return -1;
-	}
-	for (uint32_t s = 0; s < sc->system_count; s++) {
-		const struct scenario_system *sys = &sc->systems[s];
-		rc = e->ops->system_register(e->s, sys->required, sys->required_count, sys->excluded,
-		                             sys->excluded_count, &e->systems[s].id);
-		if (rc != ECS_OK) {
-			snprintf(err, errlen, "%s: registering system %s returned %s", e->ops->name,
-			         sys->name, ecs_status_name(rc));
-			return -1;
-		}
-	}
+	for (uint32_t s = 0; s < sc->system_count; s++)
+		e->systems[s].id = ids[s];
 	return 0;
+}
+
+int scenario_storage_groups(const struct scenario *sc, const struct ecs_ops *ops,
+                            int8_t *grouped, char *err, size_t errlen)
+{
+	uint32_t *sizes = malloc(sc->type_count * sizeof *sizes);
+	if (!sizes) {
+		snprintf(err, errlen, "out of memory in the harness");
+		return -1;
+	}
+	for (uint32_t t = 0; t < sc->type_count; t++)
+		sizes[t] = sc->types[t].size;
+	struct counting_alloc counter;
+	memset(&counter, 0, sizeof counter);
+	struct ecs_allocator alloc = counting_alloc_bench(&counter);
+	uint32_t ids[SCENARIO_MAX_SYSTEMS];
+	ecs_storage *s;
+	int rc = make_storage(sc, ops, &alloc, sizes, 0, &s, ids, grouped, err, errlen);
+	if (s)
+		ops->destroy(s);
+	free(sizes);
+	return rc;
 }
 
 /* Each system visits exactly the live entities that match it: the engine's count, and each
@@ -167,6 +236,54 @@ static int target_create(struct scenario_engine *e, uint32_t kind, struct kind_s
 		return scenario_engine_fail(e, "creating an entity of kind %s returned %s",
 		                            e->sc->kinds[kind].name, ecs_status_name(rc));
 	}
+	return 0;
+}
+
+static int target_create_batch(struct scenario_engine *e, uint32_t kind,
+                               const struct kind_variant *v, uint32_t n)
+{
+	struct ecs_values values[KV_MAX_TYPES];
+	unsigned char *at = e->batch.values;
+	for (uint32_t j = 0; j < v->type_count; j++) {
+		pack_values(e, v->types[j], n, at);
+		values[j] = (struct ecs_values){at, e->sizes[v->types[j]]};
+		at += (size_t)n * e->sizes[v->types[j]];
+	}
+	int rc = ecs_entity_create_batch(e->ops, e->s, v->types, v->type_count, values, n,
+	                                 e->batch.handles);
+	if (rc != ECS_OK)
+		return scenario_engine_fail(e, "creating a batch of %u entities of kind %s returned %s", n,
+		                            e->sc->kinds[kind].name, ecs_status_name(rc));
+	return 0;
+}
+
+static void target_adopt(struct scenario_engine *e, struct kind_state *k,
+                         const struct kind_variant *v, uint32_t serial)
+{
+	(void)e, (void)k, (void)v, (void)serial;
+}
+
+static int target_add_batch(struct scenario_engine *e, struct kind_state *k, uint32_t type,
+                            uint32_t n)
+{
+	(void)k;
+	pack_values(e, type, n, e->batch.values);
+	struct ecs_values values = {e->batch.values, e->sizes[type]};
+	int rc = ecs_component_add_batch(e->ops, e->s, e->batch.handles, n, type, &values);
+	if (rc != ECS_OK)
+		return scenario_engine_fail(e, "adding %s to a batch of %u entities returned %s",
+		                            e->sc->types[type].name, n, ecs_status_name(rc));
+	return 0;
+}
+
+static int target_remove_batch(struct scenario_engine *e, struct kind_state *k, uint32_t type,
+                               uint32_t n)
+{
+	(void)k;
+	int rc = ecs_component_remove_batch(e->ops, e->s, e->batch.handles, n, type);
+	if (rc != ECS_OK)
+		return scenario_engine_fail(e, "removing %s from a batch of %u entities returned %s",
+		                            e->sc->types[type].name, n, ecs_status_name(rc));
 	return 0;
 }
 

@@ -207,6 +207,23 @@ struct effect_state {
 	uint32_t head, count, cap;
 };
 
+/*
+ * The batches' scratch (kinds and effects marked `batch`): a batch's entities (their place in
+ * their kind's list, handle and serial) and their values packed (a type's values one after the
+ * other, as ecs_values with stride = size reads them); for a frame's spawns, the handle each
+ * entry of the kind list was given by its kind-variant's batch. Reserved at open for the rates
+ * the scenario gives (batch_reserve), so that a frame rarely grows it.
+ */
+struct batch_scratch {
+	uint32_t cap;
+	uint32_t *pos, *serials;
+	ecs_entity *handles;
+	uint32_t listed_cap;
+	ecs_entity *listed;
+	size_t values_cap;
+	unsigned char *values;
+};
+
 /* What one thread of a parallel pass adds to the work sum, alone on its cache line, so that no
  * thread writes a line another one writes (the sums are added up once the pass is over). */
 struct thread_sum {
@@ -267,6 +284,10 @@ struct scenario_engine {
 	uint32_t pass_mul[MAX_CHANGES];
 
 	struct command_list commands[CLASS_COUNT];
+	struct batch_scratch batch;
+	bool batched_kinds; /* some kind's spawns are batched */
+	/* Per system: its answer to ecs_system_group (1 grouped, 0 declined), -1 not asked. */
+	int8_t grouped[SCENARIO_MAX_SYSTEMS];
 	/* The threads of the systems marked parallel (scenario_engine_threads): NULL, none started
 	 * (every pass is the serial one). */
 	struct parallel_pool *pool;
@@ -363,6 +384,32 @@ static inline const unsigned char *value_of_entity(const struct scenario_engine 
 {
 	return e->table[type] + (size_t)(value_index(serial, type) & e->table_mask[type]) *
 	                            e->sizes[type];
+}
+
+/* Room in the batches' scratch for n entities and value_bytes of values; false if out of
+ * memory. */
+static inline bool batch_reserve(struct scenario_engine *e, uint32_t n, size_t value_bytes)
+{
+	struct batch_scratch *b = &e->batch;
+	if (n > b->cap) {
+		uint32_t cap = b->cap ? b->cap : 64;
+		while (cap < n)
+			cap *= 2;
+		if (!own_grow(e, (void **)&b->pos, sizeof *b->pos, b->cap, cap) ||
+		    !own_grow(e, (void **)&b->serials, sizeof *b->serials, b->cap, cap) ||
+		    !own_grow(e, (void **)&b->handles, sizeof *b->handles, b->cap, cap))
+			return false;
+		b->cap = cap;
+	}
+	if (value_bytes > b->values_cap) {
+		size_t cap = b->values_cap ? b->values_cap : 4096;
+		while (cap < value_bytes)
+			cap *= 2;
+		if (!own_grow(e, (void **)&b->values, 1, b->values_cap, cap))
+			return false;
+		b->values_cap = cap;
+	}
+	return true;
 }
 
 static inline bool grow_slots(struct scenario_engine *e)
