@@ -564,11 +564,28 @@ static inline void group_destroying(ecs_storage *s, uint32_t index)
 	}
 }
 
-/* After a new entity got its types: it joins each group that matches it. A group it matches
- * owns its first type's pool, so each group is asked once, from that type (no membership test:
- * a new entity is in no group yet). */
-static inline void group_created(ecs_storage *s, uint32_t index, const uint32_t *types,
-                                 uint32_t count)
+/* Whether a set of types (a new entity's: all it has) matches group y: a scan of the list, no
+ * probe of the pools. */
+static bool group_matches_set(const struct sparse_system *y, const uint32_t *types,
+                              uint32_t count)
+{
+	for (uint32_t c = 0; c < y->type_count + y->excluded_count; c++) {
+		uint32_t t = c < y->type_count ? y->types[c] : y->excluded[c - y->type_count];
+		bool in = false;
+		for (uint32_t i = 0; i < count && !in; i++)
+			in = types[i] == t;
+		if (in != (c < y->type_count))
+			return false;
+	}
+	return true;
+}
+
+/* After n new entities (handles[]) got the same types (all they have): they join each group
+ * their set matches. A group it matches owns its first type's pool, so each group is asked
+ * once, from that type, and the set once for all n (no membership test: a new entity is in no
+ * group yet). */
+static inline void group_created(ecs_storage *s, const ecs_entity *handles, uint32_t n,
+                                 const uint32_t *types, uint32_t count)
 {
 	if (!s->group_count)
 		return;
@@ -577,8 +594,9 @@ static inline void group_created(ecs_storage *s, uint32_t index, const uint32_t 
 		if (p->owner == SPARSE_NO_GROUP)
 			continue;
 		struct sparse_system *y = &s->systems[p->owner];
-		if (y->types[0] == types[i] && group_matches(s, y, index))
-			group_join(s, y, index);
+		if (y->types[0] == types[i] && group_matches_set(y, types, count))
+			for (uint32_t j = 0; j < n; j++)
+				group_join(s, y, ecs_entity_index(handles[j]));
 	}
 }
 
@@ -608,10 +626,10 @@ static inline void group_removed(ecs_storage *s, uint32_t index, uint32_t type)
 	(void)s, (void)index, (void)type;
 }
 static inline void group_destroying(ecs_storage *s, uint32_t index) { (void)s, (void)index; }
-static inline void group_created(ecs_storage *s, uint32_t index, const uint32_t *types,
-                                 uint32_t count)
+static inline void group_created(ecs_storage *s, const ecs_entity *handles, uint32_t n,
+                                 const uint32_t *types, uint32_t count)
 {
-	(void)s, (void)index, (void)types, (void)count;
+	(void)s, (void)handles, (void)n, (void)types, (void)count;
 }
 static inline int groups_create(ecs_storage *s)
 {
@@ -748,7 +766,7 @@ static __attribute__((noinline)) int create_with_careful(ecs_storage *s, const u
 	else
 		s->free_head = ecs_entity_index(s->records[index]);
 	s->records[index] = e;
-	group_created(s, index, types, count);
+	group_created(s, &e, 1, types, count);
 	*out = e;
 	return ECS_OK;
 }
@@ -821,7 +839,7 @@ static __attribute__((noinline)) int sparse_entity_create_with(ecs_storage *s,
 	else
 		s->free_head = ecs_entity_index(s->records[index]);
 	s->records[index] = e;
-	group_created(s, index, types, count);
+	group_created(s, &e, 1, types, count);
 	*out = e;
 	return ECS_OK;
 }
@@ -1682,8 +1700,7 @@ static int sparse_entity_create_batch(ecs_storage *s, const uint32_t *types, uin
 	for (uint32_t i = 0; i < type_count; i++)
 		pool_append_batch(s, types[i], &s->pools[types[i]], out, count, data[i],
 		                  values[i].stride);
-	for (uint32_t j = 0; j < count; j++)
-		group_created(s, ecs_entity_index(out[j]), types, type_count);
+	group_created(s, out, count, types, type_count);
 	return ECS_OK;
 }
 
