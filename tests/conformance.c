@@ -1883,6 +1883,23 @@ static bool batch_misuse(const struct ecs_ops *ops, const struct test_profile *p
 	TRY(op_remove_batch(&f, list, 0, 1, fallback));
 	TRY(op_remove_batch(&f, list, count, 1, fallback));
 	TRY(check_all(&f));
+	/* The checks come before any allocation: with the next allocation failing, a batch whose
+	 * entities would need a table, pool or list to grow, with one entity in the middle that
+	 * already has (or lacks) the type, still says ECS_ERR_HAS_COMPONENT (NO_COMPONENT). */
+	static const uint32_t four[] = {4}, zero_five[] = {0, 5};
+	struct ecs_values v4 = {values, 0}, v05[] = {{values, 0}, {values, 0}};
+	ecs_entity x[3];
+	TRY(op_create_batch(&f, four, 1, &v4, 1, fallback, &x[0]));
+	TRY(op_create_batch(&f, zero_five, 2, v05, 2, fallback, &x[1]));
+	ecs_entity mixed[7] = {es[0], es[2], es[4], x[0], es[6], es[8], es[10]};
+	f.counter.fail_at = 1;
+	TRY(op_add_batch(&f, mixed, 7, 4, &v4, fallback));
+	ecs_entity lacking[4] = {x[1], x[2], es[0], es[2]};
+	f.counter.fail_at = 1;
+	TRY(op_remove_batch(&f, lacking, 4, 5, fallback));
+	f.counter.fail_at = 0;
+	f.counter.failures = 0;
+	TRY(check_all(&f));
 	/* remove type 2 from all (they join system 2, which excludes it), add it back */
 	TRY(op_remove_batch(&f, es, N, 2, fallback));
 	TRY(check_all(&f));
