@@ -12,6 +12,7 @@ extern const struct ecs_ops ecs_backend_hash;
 extern const struct ecs_ops ecs_backend_tree;
 extern const struct ecs_ops ecs_backend_vector;
 extern const struct ecs_ops ecs_backend_sparse;
+extern const struct ecs_ops ecs_backend_group;
 extern const struct ecs_ops ecs_backend_archetype;
 extern const struct ecs_ops ecs_backend_hybrid;
 
@@ -89,6 +90,7 @@ const struct ecs_ops *const ecs_backends[] = {
 	&ecs_backend_tree,
 	&ecs_backend_vector,
 	SPARSE_OPS,
+	&ecs_backend_group,
 	&ecs_backend_archetype,
 	&ecs_backend_hybrid,
 };

@@ -9,6 +9,10 @@
  *   create      take the next index, mark it alive, write its k values into preallocated
  *               arrays, and the values of its kind's own types where the history spawns kinds
  *               (history.h) into arrays of their own
+ *   create-batch  create's entities in create-batch's batches (history.h: struct batch_plan),
+ *               the way plain arrays take a batch: the alive marks of its range set with one
+ *               memset, each type of S's packed values copied with one memcpy, the kinds' own
+ *               types filled with their one value
  *   iterate     the update over the k arrays, in order (iterate-aged: the same; the floor
  *               does not age)
  *   churn       the same as create, taking indices from a free list first; then, for each
@@ -17,6 +21,9 @@
  *               round
  *   add-remove  set the entity's presence bit and write its Velocity, for every entity; then
  *               clear every bit
+ *   add-remove-batch  add-remove's work a batch of 1024 at a time, the way plain arrays take
+ *               it: the presence bits of the batch's range set (then cleared) a word at a
+ *               time, its Velocity values copied with one memcpy
  *   get         read the k values of every entity in the same shuffled order, from the arrays
  *               (get-ordered: in creation order, entity i at index i)
  *   destroy     for each entity in the backends' order, clear its alive mark (one array of
@@ -56,6 +63,7 @@ struct floor {
 	uint32_t matches;
 	struct parallel_pool *pool; /* parallel-iterate */
 	struct spawn_plan spawn;    /* create, churn: the kinds, the order of destruction */
+	struct batch_plan batches;  /* create-batch */
 	unsigned char *extra[HISTORY_KINDS]; /* create, churn: the kinds' own types' values */
 };
 
@@ -91,6 +99,7 @@ static void floor_release(struct run *run)
 	free(f->packed_v);
 	parallel_pool_stop(f->pool);
 	history_spawn_plan_free(&f->spawn);
+	history_batch_plan_free(&f->batches);
 	for (uint32_t x = 0; x < HISTORY_KINDS; x++)
 		free(f->extra[x]);
 }
@@ -246,6 +255,60 @@ const struct workload floor_create = {
 	.name = "create",
 	.setup = create_setup,
 	.execute = create_execute,
+	.finish = create_finish,
+	.release = floor_release,
+};
+
+/* create-batch --------------------------------------------------------------------------- */
+
+static int create_batch_setup(struct run *run)
+{
+	struct floor *f;
+	if (create_setup(run))
+		return -1;
+	f = floor_of(run);
+	return history_batch_plan_make(&f->batches, &f->spawn, run->r);
+}
+
+/* The kinds' own types of a batch of kind `kind`: one value for all, an 8-byte store each. */
+static void fill_extra(unsigned char *dst, uint32_t count)
+{
+	uint64_t v;
+	memcpy(&v, history_extra_value, 8);
+	for (uint32_t j = 0; j < count; j++)
+		memcpy(dst + (size_t)j * 8, &v, 8);
+}
+
+static int create_batch_execute(struct run *run)
+{
+	struct floor *f = floor_of(run);
+	const struct batch_plan *b = &f->batches;
+	bool kinds = f->spawn.lists == HISTORY_KINDS && f->spawn.list;
+	uint32_t k = run->c->k;
+	for (uint32_t j = 0; j < run->inner; j++) {
+		for (uint32_t x = 0; x < b->batches; x++) {
+			uint32_t first = b->first[x], count = b->count[x];
+			memset(f->alive + first, 1, count);
+			for (uint32_t t = 0; t < k; t++)
+				memcpy(f->v.data[t] + (size_t)first * b->size[t],
+				       b->values[t] + (size_t)first * b->size[t], (size_t)count * b->size[t]);
+			if (kinds && b->list[x] == 1)
+				fill_extra(f->extra[0] + (size_t)first * 8, count);
+			else if (kinds && b->list[x] == 2) {
+				fill_extra(f->extra[1] + (size_t)first * 8, count);
+				fill_extra(f->extra[2] + (size_t)first * 8, count);
+			}
+		}
+		f->next = run->c->entities;
+		measure_clobber();
+	}
+	return 0;
+}
+
+const struct workload floor_create_batch = {
+	.name = "create-batch",
+	.setup = create_batch_setup,
+	.execute = create_batch_execute,
 	.finish = create_finish,
 	.release = floor_release,
 };
@@ -445,6 +508,40 @@ static int add_remove_execute(struct run *run)
 	return 0;
 }
 
+/* Sets (or clears) the bits [a, b) of `bits`: whole words at once, the ends masked. */
+static inline void bits_range(uint64_t *bits, uint32_t a, uint32_t b, bool set)
+{
+	while (a < b) {
+		uint32_t w = a / 64, lo = a % 64, hi = b - w * 64 < 64 ? b - w * 64 : 64;
+		uint64_t mask = (hi == 64 ? ~0ull : (1ull << hi) - 1) & ~((1ull << lo) - 1);
+		bits[w] = set ? bits[w] | mask : bits[w] & ~mask;
+		a = w * 64 + hi;
+	}
+}
+
+static int add_remove_batch_execute(struct run *run)
+{
+	struct floor *f = floor_of(run);
+	uint64_t *present = f->present;
+	uint32_t n = run->c->entities, size = f->v.size[COMP_VELOCITY];
+	unsigned char *velocity = f->v.data[COMP_VELOCITY];
+	const unsigned char *values = run->c->values->data[COMP_VELOCITY];
+	for (uint32_t j = 0; j < run->inner; j++) {
+		for (uint32_t i = 0; i < n; i += HISTORY_SPAWN_BATCH) {
+			uint32_t count = n - i < HISTORY_SPAWN_BATCH ? n - i : HISTORY_SPAWN_BATCH;
+			bits_range(present, i, i + count, true);
+			memcpy(velocity + (size_t)i * size, values + (size_t)i * size, (size_t)count * size);
+		}
+		measure_clobber();
+		for (uint32_t i = 0; i < n; i += HISTORY_SPAWN_BATCH) {
+			uint32_t count = n - i < HISTORY_SPAWN_BATCH ? n - i : HISTORY_SPAWN_BATCH;
+			bits_range(present, i, i + count, false);
+		}
+		measure_clobber();
+	}
+	return 0;
+}
+
 static bool add_remove_has(struct run *run, uint32_t e, uint32_t type)
 {
 	return type != COMP_VELOCITY || (floor_of(run)->present[e / 64] >> (e % 64) & 1);
@@ -462,8 +559,16 @@ static int add_remove_finish(struct run *run)
 
 const struct workload floor_add_remove = {
 	.name = "add-remove",
-	.setup = add_remove_setup,
+	.build = add_remove_setup,
 	.execute = add_remove_execute,
+	.finish = add_remove_finish,
+	.release = floor_release,
+};
+
+const struct workload floor_add_remove_batch = {
+	.name = "add-remove-batch",
+	.build = add_remove_setup,
+	.execute = add_remove_batch_execute,
 	.finish = add_remove_finish,
 	.release = floor_release,
 };

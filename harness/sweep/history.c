@@ -233,6 +233,97 @@ int history_spawn_planned_range(struct world *w, const struct spawn_plan *p, uin
 	return world_spawn(w, count, p->types[0], p->count[0], &from, handles + first, r);
 }
 
+/* --- create-batch's plan -------------------------------------------------------------------- */
+
+void history_batch_plan_free(struct batch_plan *b)
+{
+	free(b->first);
+	free(b->count);
+	free(b->list);
+	free(b->order);
+	for (uint32_t t = 0; t < COMP_MAX_K; t++)
+		free(b->values[t]);
+	memset(b, 0, sizeof *b);
+}
+
+int history_batch_plan_make(struct batch_plan *b, const struct spawn_plan *p, struct bench_result *r)
+{
+	memset(b, 0, sizeof *b);
+	uint32_t n = p->n, lists = p->list ? p->lists : 1;
+	uint32_t total[2 * HISTORY_KINDS] = {0}, taken[2 * HISTORY_KINDS] = {0};
+	uint32_t next[2 * HISTORY_KINDS] = {0}; /* the next plan entity of each list to look at */
+	for (uint32_t i = 0; i < n; i++)
+		total[p->list ? p->list[i] : 0]++;
+	uint32_t most = n / HISTORY_SPAWN_BATCH + lists + 1;
+	b->n = n;
+	b->first = malloc(most * sizeof *b->first);
+	b->count = malloc(most * sizeof *b->count);
+	b->list = malloc(most);
+	b->order = malloc((size_t)n * sizeof *b->order + 1);
+	if (!b->first || !b->count || !b->list || !b->order)
+		goto oom;
+	for (uint32_t t = 0; t < p->k; t++) {
+		b->size[t] = p->values->size[p->set[t]];
+		if (!(b->values[t] = malloc((size_t)n * b->size[t] + 1)))
+			goto oom;
+	}
+	for (uint32_t pos = 0; pos < n;) {
+		/* the list furthest behind its share: least taken / total, compared as products */
+		uint32_t l = UINT32_MAX;
+		for (uint32_t x = 0; x < lists; x++)
+			if (taken[x] < total[x] &&
+			    (l == UINT32_MAX || (uint64_t)taken[x] * total[l] < (uint64_t)taken[l] * total[x]))
+				l = x;
+		uint32_t count = total[l] - taken[l];
+		if (count > HISTORY_SPAWN_BATCH)
+			count = HISTORY_SPAWN_BATCH;
+		b->first[b->batches] = pos;
+		b->count[b->batches] = count;
+		b->list[b->batches++] = (uint8_t)l;
+		for (uint32_t j = 0; j < count; j++, pos++) {
+			uint32_t i = next[l];
+			while (p->list && p->list[i] != l)
+				i++;
+			next[l] = i + 1;
+			b->order[pos] = i;
+			for (uint32_t t = 0; t < p->k; t++)
+				memcpy(b->values[t] + (size_t)pos * b->size[t],
+				       p->values->data[p->set[t]] + (size_t)i * b->size[t], b->size[t]);
+		}
+		taken[l] += count;
+	}
+	return 0;
+oom:
+	history_batch_plan_free(b);
+	return out_of_memory(r);
+}
+
+int history_spawn_batched(struct world *w, const struct spawn_plan *p, const struct batch_plan *b,
+                          ecs_entity *handles, struct bench_result *r)
+{
+	const struct ecs_ops *ops = w->ops;
+	ecs_storage *s = w->s;
+	for (uint32_t x = 0; x < b->batches; x++) {
+		uint32_t l = b->list[x], first = b->first[x], n = p->count[l];
+		struct ecs_values v[HISTORY_MAX_TYPES];
+		for (uint32_t j = 0; j < n; j++) {
+			uint32_t slot = p->slot[l][j];
+			if (slot < p->k) {
+				v[j].data = b->values[slot] + (size_t)first * b->size[slot];
+				v[j].stride = b->size[slot];
+			} else {
+				v[j].data = history_extra_value;
+				v[j].stride = 0;
+			}
+		}
+		int rc = ecs_entity_create_batch(ops, s, p->types[l], n, v, b->count[x], handles + first);
+		if (rc != ECS_OK)
+			return bench_fail(r, "creating batch %u (%u entities) returned %s", x, b->count[x],
+			                  ecs_status_name(rc));
+	}
+	return 0;
+}
+
 /* In a random order the handles are read at random: each is asked for a few entities ahead,
  * so that the harness's own miss does not add to the destroy's. */
 #define DESPAWN_AHEAD 16u

@@ -108,6 +108,36 @@ uint32_t history_spawn_plan_kind(const struct spawn_plan *p, uint32_t i);
 extern const unsigned char history_extra_value[ECS_MAX_COMPONENT_SIZE];
 
 /*
+ * create-batch's plan: the spawn plan's N entities in batches of one list (kind) each, at most
+ * HISTORY_SPAWN_BATCH entities a batch. A game spawns a wave at once (a horde, a particle burst,
+ * a section's props): 1024 is such a wave, and many enough entities that what a batch does once
+ * (find the table, grow the arrays) is spread thin. The lists are taken batch by batch in the
+ * plan's proportions (each next batch from the list furthest behind its share), each list's
+ * entities in the plan's order. Entity positions are the order of creation: batch b holds
+ * positions [first, first + count), and the values of S for those positions are packed
+ * (values[t]: position pos has the value the plan gives entity order[pos]), so that every
+ * batch reads each type of S as one packed array (stride = size) and the kinds' own types as
+ * one value for all (stride 0). Made before the clock.
+ */
+#define HISTORY_SPAWN_BATCH 1024u
+
+struct batch_plan {
+	uint32_t n, batches;
+	uint32_t *first, *count; /* per batch: its first position and how many */
+	uint8_t *list;           /* per batch: the spawn plan's list it gives */
+	uint32_t *order;         /* per position: the spawn plan's entity */
+	unsigned char *values[COMP_MAX_K]; /* per type of S: n values packed in position order */
+	uint32_t size[COMP_MAX_K];
+};
+
+int history_batch_plan_make(struct batch_plan *b, const struct spawn_plan *p, struct bench_result *r);
+void history_batch_plan_free(struct batch_plan *b);
+/* Creates the plan's entities batch by batch through ecs_entity_create_batch (timed); handles
+ * in position order. */
+int history_spawn_batched(struct world *w, const struct spawn_plan *p, const struct batch_plan *b,
+                          ecs_entity *handles, struct bench_result *r);
+
+/*
  * The measured entities of a storage history_build makes: n of them, entity i with the types
  * and values list_of gives (untimed); the types `aged` are those the history removes and adds
  * back (the measured system's). Props are the aged types but the last, and a type of their own.

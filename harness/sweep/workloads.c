@@ -66,6 +66,32 @@ static int create_finish(struct run *run)
 	                             &run->r->checksum, run->r);
 }
 
+/* create-batch ------------------------------------------------------------------------- */
+
+/* create's spawn plan, taken batch by batch (history.h: struct batch_plan), in run->state. */
+static int create_batch_setup(struct run *run)
+{
+	if (spawn_setup(run, HISTORY_STREAM_CREATE))
+		return -1;
+	if (!(run->state = calloc(1, sizeof(struct batch_plan))))
+		return bench_fail(run->r, "out of memory in the harness");
+	return history_batch_plan_make(run->state, run->spawn, run->r);
+}
+
+static int create_batch_execute(struct run *run)
+{
+	for (uint32_t j = 0; j < run->inner; j++)
+		if (history_spawn_batched(&run->worlds[j], run->spawn, run->state, run->handles, run->r))
+			return -1;
+	return 0;
+}
+
+static void create_batch_release(struct run *run)
+{
+	if (run->state)
+		history_batch_plan_free(run->state);
+}
+
 /* iterate ------------------------------------------------------------------------------ */
 
 /* The storage iterate, parallel-iterate and get measure: the sweep's k types under the row's
@@ -162,6 +188,10 @@ static int churn_finish(struct run *run)
 /* The entities keep k components (Position, then Mass, then Health); Velocity comes and goes. */
 static const uint32_t resident_types[COMP_MAX_K] = {COMP_POSITION, COMP_MASS, COMP_HEALTH};
 
+/* add-remove and add-remove-batch measure the same storage (the same draws): a family builds
+ * it once per participant (struct workload's shares). */
+static const char add_remove_world[] = "add-remove's storage";
+
 static int add_remove_setup(struct run *run)
 {
 	return history_world(run, resident_types, run->c->k, HISTORY_STREAM_ADD_REMOVE);
@@ -203,6 +233,40 @@ static int add_remove_finish(struct run *run)
 	memcpy(types + 1, resident_types, c->k * sizeof *types);
 	return world_checksum_values(&run->world, c->entities, types, c->k + 1, run->handles,
 	                             &run->r->checksum, run->r);
+}
+
+/* add-remove-batch ----------------------------------------------------------------------- */
+
+/* add-remove's storage (the same draws: the two rows measure the same storage), and its work in
+ * batches of HISTORY_SPAWN_BATCH handles in their lived-in order: each batch's Velocity values
+ * one packed array, as add-remove's are read entity by entity. */
+static int add_remove_batch_execute(struct run *run)
+{
+	struct world *w = &run->world;
+	const struct ecs_ops *ops = w->ops;
+	uint32_t n = run->c->entities;
+	const unsigned char *velocity = run->c->values->data[COMP_VELOCITY];
+	size_t size = run->c->values->size[COMP_VELOCITY];
+	for (uint32_t j = 0; j < run->inner; j++) {
+		for (uint32_t i = 0; i < n; i += HISTORY_SPAWN_BATCH) {
+			uint32_t count = n - i < HISTORY_SPAWN_BATCH ? n - i : HISTORY_SPAWN_BATCH;
+			struct ecs_values v = {velocity + (size_t)i * size, size};
+			int rc = ecs_component_add_batch(ops, w->s, run->handles + i, count, COMP_VELOCITY,
+			                                 &v);
+			if (rc != ECS_OK)
+				return bench_fail(run->r, "adding Velocity to entities %u.. returned %s", i,
+				                  ecs_status_name(rc));
+		}
+		for (uint32_t i = 0; i < n; i += HISTORY_SPAWN_BATCH) {
+			uint32_t count = n - i < HISTORY_SPAWN_BATCH ? n - i : HISTORY_SPAWN_BATCH;
+			int rc = ecs_component_remove_batch(ops, w->s, run->handles + i, count,
+			                                    COMP_VELOCITY);
+			if (rc != ECS_OK)
+				return bench_fail(run->r, "removing Velocity from entities %u.. returned %s", i,
+				                  ecs_status_name(rc));
+		}
+	}
+	return 0;
 }
 
 /* get ---------------------------------------------------------------------------------- */
@@ -473,6 +537,20 @@ static const struct workload workload_create = {
 	.finish = create_finish,
 	.floor = &floor_create,
 };
+static const struct workload workload_create_batch = {
+	.name = "create-batch",
+	.timed = "create's N entities (kinds, lists, values) through entity_create_batch, in batches "
+	         "of one kind of up to 1024 (a wave a game spawns at once), values packed, into an "
+	         "empty storage reserved for N",
+	.history = WORKLOAD_SPAWNS,
+	.setup = create_batch_setup,
+	.prepare = create_prepare,
+	.execute = create_batch_execute,
+	.end_sample = world_fresh_end_sample,
+	.finish = create_finish,
+	.release = create_batch_release,
+	.floor = &floor_create_batch,
+};
 static const struct workload workload_iterate = {
 	.name = "iterate",
 	.timed = "one pass of system 0 over N entities: Position += Velocity * dt",
@@ -501,10 +579,23 @@ static const struct workload workload_add_remove = {
 	.timed = "on N entities with k components, add Velocity to each, then remove it from each",
 	.history = WORKLOAD_WORLD,
 	.peak_entities = history_peak_entities,
-	.setup = add_remove_setup,
+	.shares = add_remove_world,
+	.build = add_remove_setup,
 	.execute = add_remove_execute,
 	.finish = add_remove_finish,
 	.floor = &floor_add_remove,
+};
+static const struct workload workload_add_remove_batch = {
+	.name = "add-remove-batch",
+	.timed = "add-remove's work through component_add_batch and component_remove_batch, in "
+	         "batches of 1024 handles in their lived-in order",
+	.history = WORKLOAD_WORLD,
+	.peak_entities = history_peak_entities,
+	.shares = add_remove_world,
+	.build = add_remove_setup,
+	.execute = add_remove_batch_execute,
+	.finish = add_remove_finish,
+	.floor = &floor_add_remove_batch,
 };
 static const struct workload workload_get = {
 	.name = "get",
@@ -565,12 +656,14 @@ static const struct workload workload_fragmented = {
 
 const struct workload *const workloads[] = {
 	&workload_create,
+	&workload_create_batch,
 	&workload_create_unreserved,
 	&workload_iterate,
 	&workload_parallel_iterate,
 	&workload_churn,
 	&workload_destroy,
 	&workload_add_remove,
+	&workload_add_remove_batch,
 	&workload_get,
 	&workload_get_ordered,
 	&workload_fragmented,

@@ -150,7 +150,8 @@ const struct workload *workload_find(const char *name);
 #define WORKLOADS_DESTROY_MAX_INNER 1000u
 
 /* The floors (floor.c). */
-extern const struct workload floor_create, floor_iterate, floor_churn, floor_add_remove,
+extern const struct workload floor_create, floor_create_batch, floor_iterate, floor_churn,
+	floor_add_remove, floor_add_remove_batch,
 	floor_get, floor_get_ordered, floor_fragmented, floor_parallel_iterate, floor_destroy,
 	floor_empty_pass, floor_systems_64;
 

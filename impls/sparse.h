@@ -1,0 +1,1768 @@
+/*
+ * sparse.h: one sparse set per component type (Varkor's refactor post, its new implementation;
+ * EnTT's storage). No per-entity bitset and no per-system entity lists.
+ *
+ * What it stores:
+ *   - per entity index, one 32-bit record: the entity's handle while it is alive; once it is
+ *     destroyed, the next index of the free list and the generation the index will come back
+ *     with (EnTT's implicit free list: no free stack, no alive flag);
+ *   - per component type, a pool: a sparse array entity index -> dense position, in pages of
+ *     4096 positions (16 KiB) allocated when an index of their range first gets the component
+ *     and kept until destroy, reached through a page table that grows geometrically; and the
+ *     dense part, the values packed and their owners' handles in step, grown geometrically;
+ *     remove swaps the last value and handle into the hole and fixes the moved one's entry;
+ *   - the pools holding at least one value, as a list (for entity_destroy);
+ *   - per system, its lists of required and excluded types, nothing more.
+ *
+ * Costs (k = the entity's or the system's components; P = pools holding at least one value):
+ *   entity_create     O(1) amortised: free-list pop, or an append to the records
+ *   entity_create_with  O(k) amortised: a dense append per type, as k adds (nothing to share),
+ *                     in one pass over the types when no pool has to grow
+ *   entity_destroy    O(P) sparse probes, + O(1) per component removed (swap-remove)
+ *   component_add     O(1) amortised: a dense append; a 16 KiB page when its range is new
+ *   component_remove  O(1): swap-remove; no system is told
+ *   component_get/has O(1): page table, page, value
+ *   system_register   O(k): nothing to match now or to update later
+ *   iteration         walks the smallest required pool (n values), probing the other k-1 pools
+ *                     for each: O(n (k-1)) lookups at most, and as EnTT's exclude, the x
+ *                     excluded pools that hold anything: O(n x) more (an excluded pool smaller
+ *                     than a run is walked instead). A run of entities that sit in the same
+ *                     order in every pool (given their components in the same order) is found
+ *                     with one lookup per pool and a memcmp of the pools' handle arrays, and
+ *                     handed out as columns, however long, unless an excluded pool holds one
+ *                     of them. Elsewhere batches of at most ECS_BATCH_MAX use pointers, and
+ *                     each value a probe finds is prefetched (see sparse_system_iter_next).
+ *   system_iter_split O(1) + O(k) probes: a range of the driving pool's dense slots
+ *
+ * Fast paths: each branch that skips work the general path does, when it fires, and whether it
+ * fires in a lived-in storage (one that has had destroys: holes and recycled indices; kinds
+ * spawned interleaved; components removed and added back in no order, so that no pool is in
+ * index order and the pools of one system are out of step):
+ *   one-pass create   entity_create_with checks and appends each type in one pass when every
+ *                     pool has room (capacity and page) and the records too, and the 64-bit
+ *                     repeat mask sees no false repeat (types 64 apart); else the careful path
+ *                     (create_with_careful). Lived-in: yes (room is the rule whatever the
+ *                     history; a full pool or a new page is rare).
+ *   one-type system   a system of one type with no non-empty excluded pool: the pool's dense
+ *                     part is the batch, whole. Lived-in: yes (a pool is dense in any order).
+ *   empty exclusions  an excluded pool that holds nothing is not probed. Lived-in: partly
+ *                     (where no entity has the excluded type).
+ *   in-step runs      run_end: where the driving pool's entities from a matching one on sit at
+ *                     consecutive slots of every probed pool, one lookup a pool and a memcmp of
+ *                     the handle arrays find the run, a batch of columns however long (if at
+ *                     least SPARSE_COLUMN_RUN, else the start of a pointer batch). Lived-in:
+ *                     partly: a run of entities that got the system's components in the same
+ *                     order with no swap-remove among them since; after removes and re-adds in
+ *                     no order the runs are short and the walk makes pointer batches, having
+ *                     paid one compare of up to SPARSE_COMPARE_CHUNK handles a pool per batch.
+ *                     Kept on measure: in the lived-in workloads it neither helps nor costs
+ *                     (iterate, N = 2^17, k = 2: 37.7 instructions an entity with it, 37.3
+ *                     without; k = 3: 82.7 and 82.0; fragmented 27.7 and 27.6; callgrind,
+ *                     scripts/callgrind-pair.sh against a build without it), while a one-set
+ *                     population with turnover (scenarios/crossover.ini: despawns by random
+ *                     pick, spawns appended) keeps its pools in step with each other, and
+ *                     there it makes the passes columns.
+ *   small exclusions  run_end_excluding: an excluded pool smaller than the run is walked (its
+ *                     entities looked up in the driving pool) instead of probed for each of the
+ *                     run's entities. Lived-in: yes (by pool sizes, not order).
+ *   2-type walk       walk_one: a system of two types excluding nothing walks with the probed
+ *                     pool's fields in registers, and up to the first driving entity the probed
+ *                     pool lacks, the driving pool stays a column (no handles or pointers
+ *                     copied for it). Lived-in: yes for the loop; partly for the column (until
+ *                     the first entity left out, as in a pristine storage with mixed kinds).
+ *   probed column     a probed pool whose slots for a pointer batch happen to be consecutive
+ *                     is handed out as a column (its pointers are written anyway). Lived-in: no
+ *                     (slots in no order).
+ *   prefetch          each value a probe finds in a pointer batch, always: not conditional.
+ *   destroy           probes only the pools that hold a value (live_pools). Lived-in: yes.
+ *
+ * entity_destroy, without a bitset, probes the pools. Probing all of them would cost
+ * component_count probes per destroy (512 in profile AAA) whatever the entity has; keeping each
+ * entity's own type list would cost memory and a write on every add and remove. The list of
+ * non-empty pools costs a write only when a pool empties or stops being empty, and a destroy
+ * then probes only the component types in use (k in every workload).
+ *
+ * Layout, chosen by measurement. Varkor's refactor kept its sparse and dense arrays in two
+ * allocations (new_0), then in one (new_1), markedly faster. Here the sparse array is paged and cannot share
+ * a block with the dense part, so the choice left is the dense values and handles in two blocks
+ * (commit 6fd29c3) or in one: kept, one block per pool, cap values then cap handles, grown by
+ * one realloc and a memmove of the handles to their new offset. Profile A, k=2; ns per entity,
+ * the least sample over 4 alternating runs of each build of
+ *     ecsbench --backends sparse --workloads create,churn,iterate --entities 65536,1048576
+ *              --components 2 --reps 15
+ * (two blocks -> one block; the builds: `make build/ecsbench` at 6fd29c3 and here):
+ *     create    N=2^16: 28.7 -> 27.2   N=2^20: 29.8 -> 29.2   (allocations 101 -> 75, 609 -> 575)
+ *     churn             22.0 -> 20.5           25.4 -> 22.3
+ *     iterate           1.11 -> 0.84           1.00 -> 0.97
+ * A second series agreed within 3% on create and iterate and gave churn 0.88-0.94. Medians on
+ * this shared 2-core machine moved up to 3x between runs, so the gain is small but steady; it
+ * shows in cachegrind (whole run, --reps 1 --warmup 0, N=2^20): 1.9% fewer instructions in
+ * create, 2.5% in churn (one capacity test and one realloc per growth instead of two), for
+ * 6-13% more D1 misses (the memmove while growing). Peak bytes are equal as the counting
+ * allocator reports them (it does not count a moving realloc's old and new block as both live,
+ * which is where one block costs more: Varkor's peak went up). Both layouts touch the same
+ * memory in the same order once grown, hence a gain far below Varkor's.
+ *
+ * Batches (entity_create_batch, component_add_batch, component_remove_batch; M entities):
+ *   create batch      O(M k): every check first, then one growth of the records and of each
+ *                     pool's dense part (and the pages the indices need) for the whole batch,
+ *                     then each type's values copied a column at a time (one memcpy where the
+ *                     stride is the size, a loop otherwise) into its pool's dense tail.
+ *   add batch         O(M): the checks, one growth of the pool, M appends.
+ *   remove batch      O(M): the checks, M swap-removes.
+ * A repeated entity is found in O(M), without sorting: each live handle's record is marked
+ * (records_mark) and restored; only a batch that is wrong (a dead handle, a repeat) is sorted,
+ * in a copy from the storage's allocator, to tell the two apart in ecs.h's order. Values that
+ * point into a pool's dense part are read at their offsets in the block after a growth moves
+ * it (pool_grow), and appends never write over a value already held, so they are read as they
+ * were when the call began. Fast path: stride == size copies a column with one memcpy.
+ * Lived-in: yes (the stride is the caller's layout, not the storage's history).
+ *
+ * The code is written once for two backends: sparse.c includes it with SPARSE_GROUPS 0, group.c
+ * with SPARSE_GROUPS 1 (EnTT's owning groups; its header says what they cost). A compile-time
+ * parameter, as family.h's index: every group hook below is an empty inline function in the
+ * sparse build, so sparse's code and its instruction counts are what they were (make instr),
+ * and neither backend pays a run-time test for the other's strategy.
+ */
+#ifndef SPARSE_GROUPS
+#error "define SPARSE_GROUPS (0: sparse, 1: owning groups) before including sparse.h"
+#endif
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks.h"
+#include "ecs.h"
+
+#define SPARSE_PAGE_BITS 12u
+#define SPARSE_PAGE_ENTRIES (1u << SPARSE_PAGE_BITS) /* dense positions per page */
+#define SPARSE_PAGE_MASK (SPARSE_PAGE_ENTRIES - 1u)
+#define SPARSE_MAX_PAGES ((ECS_MAX_ENTITIES + SPARSE_PAGE_ENTRIES - 1u) / SPARSE_PAGE_ENTRIES)
+#define SPARSE_ABSENT UINT32_MAX       /* page entry of an index the pool holds no value for */
+#define SPARSE_NO_INDEX ECS_INDEX_MASK /* end of the free list (never a valid index) */
+#define SPARSE_MIN_VALUES 16u          /* first dense capacity: a power of two, see pool_grow */
+#define SPARSE_MIN_RECORDS 64u
+#define SPARSE_MIN_PAGE_TABLE 4u
+/* A run of entities in step in every pool at least this long is handed out as columns at once;
+ * a shorter one becomes the start of a pointer batch of up to ECS_BATCH_MAX entities. */
+#define SPARSE_COLUMN_RUN (ECS_BATCH_MAX / 4u)
+#define SPARSE_COMPARE_CHUNK 256u /* handles compared at once when extending such a run */
+#define SPARSE_NO_GROUP UINT32_MAX /* a pool no group owns */
+
+struct sparse_pool {
+	uint32_t size;       /* bytes per value */
+	uint32_t count;      /* values held: the length of the dense part */
+	uint32_t cap;        /* dense capacity, in values */
+	uint32_t page_count; /* entries of pages[] */
+	uint32_t **pages;    /* entity index -> dense position, SPARSE_ABSENT; NULL: page not used */
+	unsigned char *values; /* count values, packed: the start of the pool's block */
+	ecs_entity *entities;  /* their owners, in step with values, in the same block */
+	uint32_t live_pos; /* position in the storage's live_pools while count > 0 */
+#if SPARSE_GROUPS
+	uint32_t owner;     /* the system whose group owns the pool, or SPARSE_NO_GROUP */
+	uint32_t excluders; /* groups that exclude the type */
+#endif
+};
+
+struct sparse_system {
+	uint32_t type_count, excluded_count;
+	uint32_t types[ECS_SYSTEM_MAX_COMPONENTS];
+	uint32_t excluded[ECS_SYSTEM_MAX_EXCLUDED];
+#if SPARSE_GROUPS
+	bool grouped; /* an owning group: its members at [0, group_len) of every owned pool */
+	uint32_t group_len;
+#endif
+};
+
+struct ecs_storage {
+	struct ecs_allocator alloc;
+	uint32_t component_count;
+	uint32_t system_max, system_count;
+	struct sparse_pool *pools;
+	struct sparse_system *systems;
+	uint32_t *live_pools; /* ids of the pools holding at least one value, unordered */
+	uint32_t live_count;
+	/* Per entity index: its handle while alive; once destroyed, the next free index and the
+	 * generation the index will be handed out with (EnTT's implicit free list). */
+	ecs_entity *records;
+	uint32_t entity_used; /* indices ever handed out */
+	uint32_t entity_cap;
+	uint32_t free_head; /* last destroyed index, or SPARSE_NO_INDEX */
+#if SPARSE_GROUPS
+	uint32_t *groups; /* the grouped systems' ids, system_max entries */
+	uint32_t group_count;
+#endif
+};
+
+/* --- allocation ------------------------------------------------------------------------ */
+
+static inline void *sparse_malloc(ecs_storage *s, size_t size)
+{
+	return s->alloc.malloc(s->alloc.ctx, size);
+}
+
+static inline void *sparse_realloc(ecs_storage *s, void *p, size_t old_size, size_t new_size)
+{
+	return s->alloc.realloc(s->alloc.ctx, p, old_size, new_size);
+}
+
+static inline void sparse_free(ecs_storage *s, void *p, size_t size)
+{
+	if (p)
+		s->alloc.free(s->alloc.ctx, p, size);
+}
+
+/* The capacity after geometric growth from cap to hold at least need, at most max. */
+static uint32_t sparse_grown(uint32_t cap, uint32_t need, uint32_t min, uint32_t max)
+{
+	uint64_t c = cap > min ? cap : min;
+	while (c < need)
+		c *= 2;
+	return c > max ? max : (uint32_t)c;
+}
+
+/* --- entities -------------------------------------------------------------------------- */
+
+static inline bool sparse_alive(const ecs_storage *s, ecs_entity e)
+{
+	uint32_t index = ecs_entity_index(e);
+	/* A dead index's record names another index (or SPARSE_NO_INDEX), so it equals no handle
+	 * of its own index; ECS_NULL's index is never below entity_used. */
+	return index < s->entity_used && s->records[index] == e;
+}
+
+static int records_grow(ecs_storage *s, uint32_t need)
+{
+	if (need <= s->entity_cap)
+		return ECS_OK;
+	uint32_t cap = sparse_grown(s->entity_cap, need, SPARSE_MIN_RECORDS, ECS_MAX_ENTITIES);
+	ecs_entity *records = sparse_realloc(s, s->records, (size_t)s->entity_cap * sizeof *records,
+	                                     (size_t)cap * sizeof *records);
+	if (!records)
+		return ECS_ERR_NO_MEMORY;
+	s->records = records;
+	s->entity_cap = cap;
+	return ECS_OK;
+}
+
+/* --- pools: one sparse set each -------------------------------------------------------- */
+
+static inline uint32_t pool_find(const struct sparse_pool *p, uint32_t index)
+{
+	uint32_t page = index >> SPARSE_PAGE_BITS;
+	if (page >= p->page_count || !p->pages[page])
+		return SPARSE_ABSENT;
+	return p->pages[page][index & SPARSE_PAGE_MASK];
+}
+
+/* The entry of index, or NULL where its page does not exist (no entry: the value is absent). */
+static inline uint32_t *pool_find_entry(const struct sparse_pool *p, uint32_t index)
+{
+	uint32_t page = index >> SPARSE_PAGE_BITS;
+	if (page >= p->page_count || !p->pages[page])
+		return NULL;
+	return &p->pages[page][index & SPARSE_PAGE_MASK];
+}
+
+/* The entry of an index whose page exists. */
+static inline uint32_t *pool_entry(struct sparse_pool *p, uint32_t index)
+{
+	return &p->pages[index >> SPARSE_PAGE_BITS][index & SPARSE_PAGE_MASK];
+}
+
+static inline unsigned char *pool_value(const struct sparse_pool *p, uint32_t slot)
+{
+	return p->values + (size_t)slot * p->size;
+}
+
+/*
+ * One block per pool: cap values, then cap handles. Capacities are powers of two from
+ * SPARSE_MIN_VALUES on (need never exceeds ECS_MAX_ENTITIES < 2^22, so no clamp is needed), so
+ * the handles' offset cap * size is a multiple of 16 and stays aligned for any value size.
+ */
+static size_t pool_block_bytes(const struct sparse_pool *p, uint32_t cap)
+{
+	return (size_t)cap * (p->size + sizeof(ecs_entity));
+}
+
+/*
+ * Grows the dense part to hold need values. The n values about to be added may point into it
+ * (ecs.h allows a value that component_get returned for another entity), and growing moves
+ * it: their offsets in the old block are taken before the realloc, and values[i] is set to the
+ * same offset in the new one. Only growth pays for that, out of line.
+ */
+static __attribute__((noinline)) int pool_grow(ecs_storage *s, struct sparse_pool *p,
+                                               uint32_t need, const void **values, uint32_t n)
+{
+	uint32_t cap = sparse_grown(p->cap, need, SPARSE_MIN_VALUES, UINT32_MAX);
+	size_t offsets[ECS_CREATE_MAX_COMPONENTS], bytes = (size_t)p->cap * p->size;
+	for (uint32_t i = 0; i < n; i++) /* SIZE_MAX: outside (wraps if below the block) */
+		offsets[i] = p->values ? (uintptr_t)values[i] - (uintptr_t)p->values : SIZE_MAX;
+	unsigned char *block = sparse_realloc(s, p->values, pool_block_bytes(p, p->cap),
+	                                      pool_block_bytes(p, cap));
+	if (!block)
+		return ECS_ERR_NO_MEMORY;
+	for (uint32_t i = 0; i < n; i++)
+		if (offsets[i] < bytes)
+			values[i] = block + offsets[i];
+	/* The handles move up to their new offset; the old and new places may overlap. */
+	memmove(block + (size_t)cap * p->size, block + (size_t)p->cap * p->size,
+	        (size_t)p->count * sizeof(ecs_entity));
+	p->values = block;
+	p->entities = (ecs_entity *)(void *)(block + (size_t)cap * p->size);
+	p->cap = cap;
+	return ECS_OK;
+}
+
+static void pool_release_dense(ecs_storage *s, struct sparse_pool *p)
+{
+	sparse_free(s, p->values, pool_block_bytes(p, p->cap));
+}
+
+static int pool_grow_page_table(ecs_storage *s, struct sparse_pool *p, uint32_t need)
+{
+	uint32_t count = sparse_grown(p->page_count, need, SPARSE_MIN_PAGE_TABLE, SPARSE_MAX_PAGES);
+	uint32_t **pages = sparse_realloc(s, p->pages, (size_t)p->page_count * sizeof *pages,
+	                                  (size_t)count * sizeof *pages);
+	if (!pages)
+		return ECS_ERR_NO_MEMORY;
+	for (uint32_t i = p->page_count; i < count; i++)
+		pages[i] = NULL;
+	p->pages = pages;
+	p->page_count = count;
+	return ECS_OK;
+}
+
+/*
+ * Makes room in pool p for index's value: dense capacity, the page table, the page. The n
+ * values about to be added may point into the dense part, which growing moves: *values points
+ * at them, and at the first growth they are copied into moved[] and *values repointed there,
+ * with the moved ones found again (pool_grow). Out of line: it runs when a pool's capacity or a
+ * page runs out, a few dozen times in a million adds. On error the pools have gained capacity
+ * at most.
+ */
+static __attribute__((noinline)) int pool_make_room(ecs_storage *s, struct sparse_pool *p,
+                                                    uint32_t index, const void *const **values,
+                                                    uint32_t n, const void **moved)
+{
+	uint32_t page = index >> SPARSE_PAGE_BITS;
+	int rc = ECS_OK;
+	if (p->count >= p->cap) {
+		if (*values != moved) {
+			for (uint32_t i = 0; i < n; i++)
+				moved[i] = (*values)[i];
+			*values = moved;
+		}
+		rc = pool_grow(s, p, p->count + 1, moved, n);
+	}
+	if (rc == ECS_OK && page >= p->page_count)
+		rc = pool_grow_page_table(s, p, page + 1);
+	if (rc != ECS_OK)
+		return rc;
+	if (!p->pages[page]) {
+		uint32_t *entries = sparse_malloc(s, SPARSE_PAGE_ENTRIES * sizeof *entries);
+		if (!entries)
+			return ECS_ERR_NO_MEMORY;
+		memset(entries, 0xff, SPARSE_PAGE_ENTRIES * sizeof *entries); /* SPARSE_ABSENT */
+		p->pages[page] = entries;
+	}
+	return ECS_OK;
+}
+
+/* Whether pool p can take index's value without allocating. */
+static inline bool pool_has_room(const struct sparse_pool *p, uint32_t index)
+{
+	uint32_t page = index >> SPARSE_PAGE_BITS;
+	return p->count < p->cap && page < p->page_count && p->pages[page];
+}
+
+/* Appends e's value to a pool that has room (pool_make_room). Cannot fail. The value is
+ * copied last (see pool_remove). */
+static inline void pool_append(ecs_storage *s, uint32_t type, struct sparse_pool *p,
+                               ecs_entity e, const void *value)
+{
+	uint32_t slot = p->count++, size = p->size;
+	unsigned char *to = p->values + (size_t)slot * size;
+	*pool_entry(p, ecs_entity_index(e)) = slot;
+	p->entities[slot] = e;
+	if (slot == 0) {
+		p->live_pos = s->live_count;
+		s->live_pools[s->live_count++] = type;
+	}
+	ecs_copy_value(to, value, size);
+}
+
+/* Swap-removes the value at slot, whose entry (the sparse array's, of the index it belongs
+ * to) is *entry. Never allocates. The value is copied last, so that a size the copy does not
+ * know (a call to memcpy) leaves nothing live across the call: no registers to save on every
+ * call for it (6 pushes and pops a remove). */
+static inline void pool_remove(ecs_storage *s, struct sparse_pool *p, uint32_t *entry,
+                               uint32_t slot)
+{
+	uint32_t last = --p->count;
+	unsigned char *values = p->values;
+	uint32_t size = p->size;
+	if (slot != last) {
+		ecs_entity moved = p->entities[last];
+		p->entities[slot] = moved;
+		*pool_entry(p, ecs_entity_index(moved)) = slot;
+	}
+	*entry = SPARSE_ABSENT;
+	if (last == 0) {
+		uint32_t other = s->live_pools[--s->live_count];
+		s->live_pools[p->live_pos] = other;
+		s->pools[other].live_pos = p->live_pos;
+	}
+	if (slot != last)
+		ecs_copy_value(values + (size_t)slot * size, values + (size_t)last * size, size);
+}
+
+static void pool_release(ecs_storage *s, struct sparse_pool *p)
+{
+	for (uint32_t i = 0; i < p->page_count; i++)
+		sparse_free(s, p->pages[i], SPARSE_PAGE_ENTRIES * sizeof *p->pages[i]);
+	sparse_free(s, p->pages, (size_t)p->page_count * sizeof *p->pages);
+	pool_release_dense(s, p);
+}
+
+/* --- owning groups (group.c; in the sparse build each hook is empty) -------------------- */
+
+#if SPARSE_GROUPS
+/* Swaps slots a and b of pool p: values, owners and the two entries. */
+static void pool_swap(struct sparse_pool *p, uint32_t a, uint32_t b)
+{
+	if (a == b)
+		return;
+	ecs_entity ea = p->entities[a], eb = p->entities[b];
+	p->entities[a] = eb;
+	p->entities[b] = ea;
+	*pool_entry(p, ecs_entity_index(ea)) = b;
+	*pool_entry(p, ecs_entity_index(eb)) = a;
+	unsigned char *x = pool_value(p, a), *y = pool_value(p, b), tmp[64];
+	uint32_t size = p->size;
+	if (size <= sizeof tmp) {
+		ecs_copy_value(tmp, x, size);
+		ecs_copy_value(x, y, size);
+		ecs_copy_value(y, tmp, size);
+		return;
+	}
+	for (uint32_t off = 0; off < size; off += (uint32_t)sizeof tmp) {
+		uint32_t n = size - off < sizeof tmp ? size - off : (uint32_t)sizeof tmp;
+		memcpy(tmp, x + off, n);
+		memcpy(x + off, y + off, n);
+		memcpy(y + off, tmp, n);
+	}
+}
+
+/* Whether index is a member of group y: its slot in the first owned pool is below the group's
+ * length (SPARSE_ABSENT never is). */
+static inline bool group_member(const ecs_storage *s, const struct sparse_system *y,
+                                uint32_t index)
+{
+	return pool_find(&s->pools[y->types[0]], index) < y->group_len;
+}
+
+/* Whether index has every type group y owns and none it excludes. */
+static bool group_matches(const ecs_storage *s, const struct sparse_system *y, uint32_t index)
+{
+	for (uint32_t c = 0; c < y->type_count; c++)
+		if (pool_find(&s->pools[y->types[c]], index) == SPARSE_ABSENT)
+			return false;
+	for (uint32_t c = 0; c < y->excluded_count; c++)
+		if (pool_find(&s->pools[y->excluded[c]], index) != SPARSE_ABSENT)
+			return false;
+	return true;
+}
+
+/* A matching entity joins: in every owned pool it swaps with the first non-member. */
+static void group_join(ecs_storage *s, struct sparse_system *y, uint32_t index)
+{
+	uint32_t len = y->group_len;
+	for (uint32_t c = 0; c < y->type_count; c++) {
+		struct sparse_pool *p = &s->pools[y->types[c]];
+		pool_swap(p, *pool_entry(p, index), len);
+	}
+	y->group_len = len + 1;
+}
+
+/* A member leaves: in every owned pool it swaps with the last member. */
+static void group_leave(ecs_storage *s, struct sparse_system *y, uint32_t index)
+{
+	uint32_t last = --y->group_len;
+	for (uint32_t c = 0; c < y->type_count; c++) {
+		struct sparse_pool *p = &s->pools[y->types[c]];
+		pool_swap(p, *pool_entry(p, index), last);
+	}
+}
+
+static bool group_excludes(const struct sparse_system *y, uint32_t type)
+{
+	for (uint32_t c = 0; c < y->excluded_count; c++)
+		if (y->excluded[c] == type)
+			return true;
+	return false;
+}
+
+/* Out of line: only a type some group excludes gets here. */
+static __attribute__((noinline)) void group_excluded_changed(ecs_storage *s, uint32_t index,
+                                                             uint32_t type, bool added)
+{
+	for (uint32_t g = 0; g < s->group_count; g++) {
+		struct sparse_system *y = &s->systems[s->groups[g]];
+		if (!group_excludes(y, type))
+			continue;
+		if (added && group_member(s, y, index))
+			group_leave(s, y, index);
+		else if (!added && group_matches(s, y, index))
+			group_join(s, y, index);
+	}
+}
+
+/* After index got type (appended at the end of its pool): it joins the group that owns the
+ * pool if it now matches, and leaves those that exclude the type. */
+static inline void group_added(ecs_storage *s, uint32_t index, uint32_t type)
+{
+	const struct sparse_pool *p = &s->pools[type];
+	if (p->owner != SPARSE_NO_GROUP) {
+		struct sparse_system *y = &s->systems[p->owner];
+		if (group_matches(s, y, index))
+			group_join(s, y, index);
+	}
+	if (p->excluders)
+		group_excluded_changed(s, index, type, true);
+}
+
+/* Before index loses type: a member of the group that owns the pool leaves it first, so that
+ * the swap-remove takes a slot past the members. */
+static inline void group_removing(ecs_storage *s, uint32_t index, uint32_t type)
+{
+	const struct sparse_pool *p = &s->pools[type];
+	if (p->owner != SPARSE_NO_GROUP) {
+		struct sparse_system *y = &s->systems[p->owner];
+		if (group_member(s, y, index))
+			group_leave(s, y, index);
+	}
+}
+
+/* After index lost type: it may join the groups that exclude the type. */
+static inline void group_removed(ecs_storage *s, uint32_t index, uint32_t type)
+{
+	if (s->pools[type].excluders)
+		group_excluded_changed(s, index, type, false);
+}
+
+/* Before index is destroyed: it leaves every group it is in (its removes then never make it
+ * join one, as removing an excluded type would). */
+static inline void group_destroying(ecs_storage *s, uint32_t index)
+{
+	for (uint32_t g = 0; g < s->group_count; g++) {
+		struct sparse_system *y = &s->systems[s->groups[g]];
+		if (group_member(s, y, index))
+			group_leave(s, y, index);
+	}
+}
+
+/* After a new entity got its types: it joins each group that matches it. A group it matches
+ * owns its first type's pool, so each group is asked once, from that type (no membership test:
+ * a new entity is in no group yet). */
+static inline void group_created(ecs_storage *s, uint32_t index, const uint32_t *types,
+                                 uint32_t count)
+{
+	if (!s->group_count)
+		return;
+	for (uint32_t i = 0; i < count; i++) {
+		const struct sparse_pool *p = &s->pools[types[i]];
+		if (p->owner == SPARSE_NO_GROUP)
+			continue;
+		struct sparse_system *y = &s->systems[p->owner];
+		if (y->types[0] == types[i] && group_matches(s, y, index))
+			group_join(s, y, index);
+	}
+}
+
+static int groups_create(ecs_storage *s)
+{
+	for (uint32_t t = 0; t < s->component_count; t++)
+		s->pools[t].owner = SPARSE_NO_GROUP;
+	s->groups = sparse_malloc(s, (size_t)s->system_max * sizeof *s->groups);
+	return s->groups ? ECS_OK : ECS_ERR_NO_MEMORY;
+}
+
+static void groups_release(ecs_storage *s)
+{
+	sparse_free(s, s->groups, (size_t)s->system_max * sizeof *s->groups);
+}
+#else
+static inline void group_added(ecs_storage *s, uint32_t index, uint32_t type)
+{
+	(void)s, (void)index, (void)type;
+}
+static inline void group_removing(ecs_storage *s, uint32_t index, uint32_t type)
+{
+	(void)s, (void)index, (void)type;
+}
+static inline void group_removed(ecs_storage *s, uint32_t index, uint32_t type)
+{
+	(void)s, (void)index, (void)type;
+}
+static inline void group_destroying(ecs_storage *s, uint32_t index) { (void)s, (void)index; }
+static inline void group_created(ecs_storage *s, uint32_t index, const uint32_t *types,
+                                 uint32_t count)
+{
+	(void)s, (void)index, (void)types, (void)count;
+}
+static inline int groups_create(ecs_storage *s)
+{
+	(void)s;
+	return ECS_OK;
+}
+static inline void groups_release(ecs_storage *s) { (void)s; }
+#endif
+
+/* --- the ops --------------------------------------------------------------------------- */
+
+static void sparse_destroy(ecs_storage *s)
+{
+	if (!s)
+		return;
+	if (s->pools)
+		for (uint32_t t = 0; t < s->component_count; t++)
+			pool_release(s, &s->pools[t]);
+	sparse_free(s, s->pools, (size_t)s->component_count * sizeof *s->pools);
+	sparse_free(s, s->live_pools, (size_t)s->component_count * sizeof *s->live_pools);
+	sparse_free(s, s->systems, (size_t)s->system_max * sizeof *s->systems);
+	sparse_free(s, s->records, (size_t)s->entity_cap * sizeof *s->records);
+	groups_release(s);
+	struct ecs_allocator alloc = s->alloc;
+	alloc.free(alloc.ctx, s, sizeof *s);
+}
+
+static int sparse_create(const struct ecs_config *cfg, const struct ecs_allocator *alloc,
+                         ecs_storage **out)
+{
+	if (!out || !alloc || !alloc->malloc || !alloc->realloc || !alloc->free)
+		return ECS_ERR_INVALID;
+	int rc = ecs_config_check(cfg);
+	if (rc != ECS_OK)
+		return rc;
+	ecs_storage *s = alloc->malloc(alloc->ctx, sizeof *s);
+	if (!s)
+		return ECS_ERR_NO_MEMORY;
+	memset(s, 0, sizeof *s);
+	s->alloc = *alloc;
+	s->component_count = cfg->component_count;
+	s->system_max = cfg->system_count;
+	s->free_head = SPARSE_NO_INDEX;
+	/* Everything sized by the profile is allocated here, so that add, remove, destroy and
+	 * system_register never fail for want of it. */
+	s->pools = sparse_malloc(s, (size_t)s->component_count * sizeof *s->pools);
+	s->live_pools = sparse_malloc(s, (size_t)s->component_count * sizeof *s->live_pools);
+	s->systems = sparse_malloc(s, (size_t)s->system_max * sizeof *s->systems);
+	if (!s->pools || !s->live_pools || !s->systems) {
+		if (s->pools)
+			memset(s->pools, 0, (size_t)s->component_count * sizeof *s->pools);
+		sparse_destroy(s);
+		return ECS_ERR_NO_MEMORY;
+	}
+	memset(s->pools, 0, (size_t)s->component_count * sizeof *s->pools);
+	for (uint32_t t = 0; t < s->component_count; t++)
+		s->pools[t].size = cfg->component_sizes[t];
+	if ((rc = groups_create(s)) != ECS_OK) {
+		sparse_destroy(s);
+		return rc;
+	}
+	*out = s;
+	return ECS_OK;
+}
+
+static int sparse_reserve(ecs_storage *s, uint32_t entities)
+{
+	if (!s)
+		return ECS_ERR_INVALID;
+	return records_grow(s, entities < ECS_MAX_ENTITIES ? entities : ECS_MAX_ENTITIES);
+}
+
+static int sparse_entity_create(ecs_storage *s, ecs_entity *out)
+{
+	if (!s || !out)
+		return ECS_ERR_INVALID;
+	uint32_t index = s->free_head;
+	if (index != SPARSE_NO_INDEX) {
+		ecs_entity record = s->records[index];
+		s->free_head = ecs_entity_index(record);
+		s->records[index] = ecs_entity_make(index, ecs_entity_generation(record));
+	} else {
+		if (s->entity_used >= ECS_MAX_ENTITIES)
+			return ECS_ERR_FULL;
+		int rc = records_grow(s, s->entity_used + 1);
+		if (rc != ECS_OK)
+			return rc;
+		index = s->entity_used++;
+		s->records[index] = ecs_entity_make(index, 0);
+	}
+	*out = s->records[index];
+	return ECS_OK;
+}
+
+/*
+ * entity_create_with's careful path: every check in ecs.h's order, then room made in every pool
+ * (the allocations, and the growths that may move the values given, which may point into the
+ * pools), so that once the writes start nothing can fail and nothing has to be undone. The
+ * index is taken last.
+ */
+static __attribute__((noinline)) int create_with_careful(ecs_storage *s, const uint32_t *types,
+                                                         uint32_t count,
+                                                         const void *const *values,
+                                                         ecs_entity *out)
+{
+	int rc = ecs_create_types_check(types, count, values, s->component_count);
+	if (rc != ECS_OK)
+		return rc;
+	uint32_t index = s->free_head;
+	bool fresh = index == SPARSE_NO_INDEX;
+	ecs_entity e;
+	if (fresh) {
+		if (s->entity_used >= ECS_MAX_ENTITIES)
+			return ECS_ERR_FULL;
+		if ((rc = records_grow(s, s->entity_used + 1)) != ECS_OK)
+			return rc;
+		index = s->entity_used;
+		e = ecs_entity_make(index, 0);
+	} else {
+		e = ecs_entity_make(index, ecs_entity_generation(s->records[index]));
+	}
+	const void *moved[ECS_CREATE_MAX_COMPONENTS];
+	const void *const *v = values;
+	for (uint32_t i = 0; i < count; i++) {
+		struct sparse_pool *p = &s->pools[types[i]];
+		if (!pool_has_room(p, index) &&
+		    (rc = pool_make_room(s, p, index, &v, count, moved)) != ECS_OK)
+			return rc;
+	}
+	for (uint32_t i = 0; i < count; i++)
+		pool_append(s, types[i], &s->pools[types[i]], e, v[i]);
+	if (fresh)
+		s->entity_used++;
+	else
+		s->free_head = ecs_entity_index(s->records[index]);
+	s->records[index] = e;
+	group_created(s, index, types, count);
+	*out = e;
+	return ECS_OK;
+}
+
+/*
+ * entity_create and count adds in one step, in one pass over the types: each is checked (in
+ * range, a value given, not a repeat: a bit seen twice in a 64-bit mask, where types 64 apart
+ * look alike too) and appended to its pool if the pool has room. Anything else (an error, a
+ * pool or page to grow, the records to grow, a false repeat) takes back what was appended,
+ * which allocated nothing and moved no value, and goes the careful way. At k = 2 this is half
+ * the instructions of checking everything first and then making room (callgrind below).
+ * noinline: reached only through the ops table, and without it gcc splits it in two
+ * (ipa-split), a second prologue on every call.
+ */
+static __attribute__((noinline)) int sparse_entity_create_with(ecs_storage *s,
+                                                               const uint32_t *types,
+                                                               uint32_t count,
+                                                               const void *const *values,
+                                                               ecs_entity *out)
+{
+	if (!s || !out)
+		return ECS_ERR_INVALID;
+	uint32_t index = s->free_head;
+	bool fresh = index == SPARSE_NO_INDEX;
+	if (fresh)
+		index = s->entity_used;
+	/* entity_cap never exceeds ECS_MAX_ENTITIES, so a fresh index below it is not past it. */
+	if ((fresh && index >= s->entity_cap) || count > ECS_CREATE_MAX_COMPONENTS ||
+	    (count && (!types || !values)))
+		return create_with_careful(s, types, count, values, out);
+	ecs_entity e = ecs_entity_make(index, fresh ? 0 : ecs_entity_generation(s->records[index]));
+	/* In locals: the stores below (a value copied as bytes may alias anything) would otherwise
+	 * make the compiler reload them for every type. */
+	struct sparse_pool *pools = s->pools;
+	uint32_t component_count = s->component_count;
+	uint32_t page = index >> SPARSE_PAGE_BITS, at = index & SPARSE_PAGE_MASK, i;
+	uint64_t seen = 0;
+	for (i = 0; i < count; i++) {
+		uint32_t t = types[i];
+		const void *value = values[i];
+		uint64_t bit = 1ull << (t % 64);
+		if (t >= component_count || !value || (seen & bit))
+			break;
+		seen |= bit;
+		struct sparse_pool *p = &pools[t];
+		uint32_t slot = p->count, size = p->size;
+		if (slot >= p->cap || page >= p->page_count || !p->pages[page])
+			break;
+		uint32_t *entries = p->pages[page];
+		unsigned char *to = p->values + (size_t)slot * size;
+		ecs_entity *entities = p->entities;
+		p->count = slot + 1;
+		entries[at] = slot;
+		entities[slot] = e;
+		if (slot == 0) {
+			p->live_pos = s->live_count;
+			s->live_pools[s->live_count++] = t;
+		}
+		ecs_copy_value(to, value, size);
+	}
+	if (__builtin_expect(i < count, 0)) {
+		while (i--) {
+			struct sparse_pool *p = &s->pools[types[i]];
+			pool_remove(s, p, pool_entry(p, index), p->count - 1);
+		}
+		return create_with_careful(s, types, count, values, out);
+	}
+	if (fresh)
+		s->entity_used++;
+	else
+		s->free_head = ecs_entity_index(s->records[index]);
+	s->records[index] = e;
+	group_created(s, index, types, count);
+	*out = e;
+	return ECS_OK;
+}
+
+static bool sparse_entity_alive(const ecs_storage *s, ecs_entity e)
+{
+	return s && sparse_alive(s, e);
+}
+
+/*
+ * Without a per-entity bitset the entity's components are found by probing the pools; only
+ * the pools that hold at least one value are probed (live_pools), so the cost follows the
+ * component types in use, not the profile's component_count.
+ */
+static int sparse_entity_destroy(ecs_storage *s, ecs_entity e)
+{
+	if (!s)
+		return ECS_ERR_INVALID;
+	if (!sparse_alive(s, e))
+		return ECS_ERR_DEAD_ENTITY;
+	uint32_t index = ecs_entity_index(e);
+	group_destroying(s, index);
+	/* Backwards: a pool that empties is replaced in the list by the last one, already probed. */
+	for (uint32_t j = s->live_count; j-- > 0;) {
+		struct sparse_pool *p = &s->pools[s->live_pools[j]];
+		uint32_t *entry = pool_find_entry(p, index);
+		if (entry && *entry != SPARSE_ABSENT)
+			pool_remove(s, p, entry, *entry);
+	}
+	s->records[index] = ecs_entity_make(s->free_head, ecs_entity_generation(e) + 1);
+	s->free_head = index;
+	return ECS_OK;
+}
+
+/* The checks every component operation starts with. */
+static inline int sparse_check(const ecs_storage *s, ecs_entity e, uint32_t type)
+{
+	if (!s)
+		return ECS_ERR_INVALID;
+	if (!sparse_alive(s, e))
+		return ECS_ERR_DEAD_ENTITY;
+	if (type >= s->component_count)
+		return ECS_ERR_BAD_COMPONENT;
+	return ECS_OK;
+}
+
+static int sparse_component_add(ecs_storage *s, ecs_entity e, uint32_t type, const void *value)
+{
+	if (!value)
+		return ECS_ERR_INVALID;
+	int rc = sparse_check(s, e, type);
+	if (rc != ECS_OK)
+		return rc;
+	struct sparse_pool *p = &s->pools[type];
+	uint32_t index = ecs_entity_index(e);
+	uint32_t *entry = pool_find_entry(p, index);
+	if (entry && *entry != SPARSE_ABSENT)
+		return ECS_ERR_HAS_COMPONENT;
+	if (!entry || p->count >= p->cap) {
+		const void *moved[1];
+		const void *const *v = &value;
+		if ((rc = pool_make_room(s, p, index, &v, 1, moved)) != ECS_OK)
+			return rc;
+		value = v[0];
+	}
+	pool_append(s, type, p, e, value);
+	group_added(s, index, type);
+	return ECS_OK;
+}
+
+static int sparse_component_remove(ecs_storage *s, ecs_entity e, uint32_t type)
+{
+	int rc = sparse_check(s, e, type);
+	if (rc != ECS_OK)
+		return rc;
+	struct sparse_pool *p = &s->pools[type];
+	uint32_t index = ecs_entity_index(e);
+	uint32_t *entry = pool_find_entry(p, index);
+	if (!entry || *entry == SPARSE_ABSENT)
+		return ECS_ERR_NO_COMPONENT;
+	group_removing(s, index, type);
+	pool_remove(s, p, entry, *entry);
+	group_removed(s, index, type);
+	return ECS_OK;
+}
+
+static int sparse_component_get(ecs_storage *s, ecs_entity e, uint32_t type, void **out)
+{
+	if (!out)
+		return ECS_ERR_INVALID;
+	int rc = sparse_check(s, e, type);
+	if (rc != ECS_OK)
+		return rc;
+	const struct sparse_pool *p = &s->pools[type];
+	uint32_t slot = pool_find(p, ecs_entity_index(e));
+	if (slot == SPARSE_ABSENT)
+		return ECS_ERR_NO_COMPONENT;
+	*out = pool_value(p, slot);
+	return ECS_OK;
+}
+
+static int sparse_component_has(const ecs_storage *s, ecs_entity e, uint32_t type)
+{
+	int rc = sparse_check(s, e, type);
+	if (rc != ECS_OK)
+		return rc;
+	return pool_find(&s->pools[type], ecs_entity_index(e)) != SPARSE_ABSENT;
+}
+
+/* A system is its list of types: nothing to match now, nothing to update on add or remove. */
+static int sparse_system_register(ecs_storage *s, const uint32_t *types, uint32_t count,
+                                  const uint32_t *excluded, uint32_t excluded_count,
+                                  uint32_t *out_id)
+{
+	if (!s || !out_id)
+		return ECS_ERR_INVALID;
+	int rc = ecs_system_types_check(types, count, excluded, excluded_count, s->component_count);
+	if (rc != ECS_OK)
+		return rc;
+	if (s->system_count >= s->system_max)
+		return ECS_ERR_BAD_SYSTEM;
+	struct sparse_system *y = &s->systems[s->system_count];
+	memset(y, 0, sizeof *y);
+	y->type_count = count;
+	memcpy(y->types, types, count * sizeof *types);
+	y->excluded_count = excluded_count;
+	if (excluded_count)
+		memcpy(y->excluded, excluded, excluded_count * sizeof *excluded);
+	*out_id = s->system_count++;
+	return ECS_OK;
+}
+
+/* Iterator state: the system, which of its components drives the walk, the next dense slot,
+ * the slot where the walk stops (the driving pool's count, or a part's end); in the group
+ * build, whether the pass is a group's (its slots then those of the group's packed front). */
+enum { ITER_SYSTEM, ITER_DRIVER, ITER_NEXT, ITER_END, ITER_GROUPED };
+
+/* The system's component whose pool drives its walk: the smallest. */
+static uint32_t sparse_driver(const ecs_storage *s, const struct sparse_system *y)
+{
+	uint32_t driver = 0;
+	for (uint32_t c = 1; c < y->type_count; c++)
+		if (s->pools[y->types[c]].count < s->pools[y->types[driver]].count)
+			driver = c;
+	return driver;
+}
+
+/*
+ * Where part `part` of a split starts among the driving pool's dense slots: an even share of
+ * them, moved forward (by less than a part) to the next slot whose entity's value of the
+ * system's first component starts a cache line, where that pool holds the entities from the
+ * share's start on at consecutive slots (always, when it is the driving pool itself).
+ */
+static uint32_t sparse_split_bound(const ecs_storage *s, const struct sparse_system *y,
+                                   uint32_t driver, uint32_t part, uint32_t parts)
+{
+	const struct sparse_pool *dp = &s->pools[y->types[driver]];
+	uint32_t total = dp->count, at = ecs_split_bound(total, part, parts);
+	if (part == 0 || part == parts || total / parts < 2)
+		return at;
+	const struct sparse_pool *w = &s->pools[y->types[0]];
+	uint32_t slot = driver == 0 ? at : pool_find(w, ecs_entity_index(dp->entities[at]));
+	if (slot == SPARSE_ABSENT)
+		return at;
+	uint32_t d = ecs_split_align(pool_value(w, slot), w->size, total / parts);
+	if (d && (driver == 0 || pool_find(w, ecs_entity_index(dp->entities[at + d])) == slot + d))
+		return at + d;
+	return at;
+}
+
+#if SPARSE_GROUPS
+/*
+ * Where part `part` of a group's pass starts among its members [0, group_len): an even share,
+ * moved forward (by less than a part) to the next member whose value of the system's first
+ * component starts a cache line. The members sit at the same slots of every owned pool, so
+ * the values from there on are consecutive.
+ */
+static uint32_t group_split_bound(const ecs_storage *s, const struct sparse_system *y,
+                                  uint32_t part, uint32_t parts)
+{
+	uint32_t total = y->group_len, at = ecs_split_bound(total, part, parts);
+	if (part == 0 || part == parts || total / parts < 2)
+		return at;
+	const struct sparse_pool *w = &s->pools[y->types[0]];
+	return at + ecs_split_align(pool_value(w, at), w->size, total / parts);
+}
+
+/*
+ * Makes system an owning group (ecs.h, system_group) unless a pool of its types is owned
+ * already: its pools are marked owned, the pools of its excluded types count one more
+ * excluder, and the entities that match are swapped to the front of every owned pool, in
+ * one walk of the smallest owned pool: O(n k) probes and a swap per member in each owned pool.
+ */
+static int sparse_system_group(ecs_storage *s, uint32_t system)
+{
+	if (!s)
+		return ECS_ERR_INVALID;
+	if (system >= s->system_count)
+		return ECS_ERR_BAD_SYSTEM;
+	struct sparse_system *y = &s->systems[system];
+	if (y->grouped)
+		return 1;
+	for (uint32_t c = 0; c < y->type_count; c++)
+		if (s->pools[y->types[c]].owner != SPARSE_NO_GROUP)
+			return 0;
+	for (uint32_t c = 0; c < y->type_count; c++)
+		s->pools[y->types[c]].owner = system;
+	for (uint32_t c = 0; c < y->excluded_count; c++)
+		s->pools[y->excluded[c]].excluders++;
+	y->grouped = true;
+	y->group_len = 0;
+	s->groups[s->group_count++] = system;
+	/* A join swaps slot i with group_len <= i, whose entity was walked already and did not
+	 * match: the walk goes on from i + 1. */
+	const struct sparse_pool *dp = &s->pools[y->types[sparse_driver(s, y)]];
+	for (uint32_t i = 0; i < dp->count; i++) {
+		uint32_t index = ecs_entity_index(dp->entities[i]);
+		if (group_matches(s, y, index))
+			group_join(s, y, index);
+	}
+	return 1;
+}
+
+/* A group's pass: its members' slots of the part, whole columns of every owned pool, in one
+ * batch. */
+static bool group_iter_next(struct ecs_iter *it, struct ecs_batch *b)
+{
+	ecs_storage *s = it->storage;
+	const struct sparse_system *y = &s->systems[it->state[ITER_SYSTEM]];
+	uint32_t i = (uint32_t)it->state[ITER_NEXT], end = (uint32_t)it->state[ITER_END];
+	b->count = 0;
+	for (uint32_t c = 0; c < ECS_SYSTEM_MAX_COMPONENTS; c++) {
+		b->columns[c] = NULL;
+		b->pointers[c] = NULL;
+	}
+	if (i >= end)
+		return false;
+	b->count = end - i;
+	b->entities = s->pools[y->types[0]].entities + i;
+	for (uint32_t c = 0; c < y->type_count; c++)
+		b->columns[c] = pool_value(&s->pools[y->types[c]], i);
+	it->state[ITER_NEXT] = end;
+	return true;
+}
+#endif
+
+/*
+ * A range of the driving pool's dense slots: the walk, its probes and its pointer batches stay
+ * inside it, so a batch never spans two parts. Balanced by the driving pool's entities; where
+ * the other pools hold only some of them, the matches may be spread unevenly.
+ */
+static int sparse_system_iter_split(ecs_storage *s, uint32_t system, uint32_t part,
+                                    uint32_t parts, struct ecs_iter *it)
+{
+	if (!s || !it || parts == 0 || parts > ECS_SPLIT_MAX || part >= parts)
+		return ECS_ERR_INVALID;
+	if (system >= s->system_count)
+		return ECS_ERR_BAD_SYSTEM;
+	const struct sparse_system *y = &s->systems[system];
+#if SPARSE_GROUPS
+	it->state[ITER_GROUPED] = y->grouped;
+	if (y->grouped) {
+		it->storage = s;
+		it->state[ITER_SYSTEM] = system;
+		it->state[ITER_NEXT] = group_split_bound(s, y, part, parts);
+		it->state[ITER_END] = group_split_bound(s, y, part + 1, parts);
+		return ECS_OK;
+	}
+#endif
+	uint32_t driver = sparse_driver(s, y);
+	it->storage = s;
+	it->state[ITER_SYSTEM] = system;
+	it->state[ITER_DRIVER] = driver;
+	it->state[ITER_NEXT] = sparse_split_bound(s, y, driver, part, parts);
+	it->state[ITER_END] = sparse_split_bound(s, y, driver, part + 1, parts);
+	return ECS_OK;
+}
+
+/* The whole pass: the one part of one. */
+static int sparse_system_iter_begin(ecs_storage *s, uint32_t system, struct ecs_iter *it)
+{
+	return sparse_system_iter_split(s, system, 0, 1, it);
+}
+
+/* Looks index up in the m probed pools; false as soon as one lacks it. */
+static inline bool probe_all(const struct sparse_pool *const *probe, uint32_t m, uint32_t index,
+                             uint32_t *slot)
+{
+	for (uint32_t j = 0; j < m; j++)
+		if ((slot[j] = pool_find(probe[j], index)) == SPARSE_ABSENT)
+			return false;
+	return true;
+}
+
+/*
+ * The end of the run from start (which matches, at base[j] in probed pool j): the first dense
+ * slot i of the driving pool whose entity is not at base[j] + (i - start) in every probed pool.
+ * Comparing the handle arrays a chunk at a time (memcmp) costs a fraction of a load per entity;
+ * a chunk that differs is walked entity by entity to find where.
+ */
+static uint32_t run_end(const struct sparse_pool *dp, const struct sparse_pool *const *probe,
+                        const uint32_t *base, uint32_t m, uint32_t start, uint32_t end)
+{
+	uint32_t i = start + 1;
+	while (i < end) {
+		uint32_t d = i - start, len = end - i;
+		if (len > SPARSE_COMPARE_CHUNK)
+			len = SPARSE_COMPARE_CHUNK;
+		for (uint32_t j = 0; j < m; j++)
+			if (probe[j]->count - (base[j] + d) < len) /* base[j] + d <= count holds */
+				len = probe[j]->count - (base[j] + d);
+		if (len == 0)
+			return i;
+		uint32_t j = 0;
+		while (j < m && memcmp(dp->entities + i, probe[j]->entities + base[j] + d,
+		                       len * sizeof(ecs_entity)) == 0)
+			j++;
+		if (j == m) {
+			i += len;
+			continue;
+		}
+		for (uint32_t stop = i + len; i < stop; i++)
+			for (j = 0; j < m; j++)
+				if (probe[j]->entities[base[j] + (i - start)] != dp->entities[i])
+					return i;
+		return i;
+	}
+	return i;
+}
+
+/* A probed pool's fields, in locals for the walk of a pointer batch (iter_walk). */
+struct probe_view {
+	uint32_t *const *pages;
+	uint32_t page_count;
+	unsigned char *values;
+	size_t size;
+	void **out;    /* the batch's pointers of this pool's component */
+	uint32_t base; /* the slot of the batch's first entity */
+	bool column;   /* whether every slot so far is base + its position in the batch */
+};
+
+static inline uint32_t view_find(const struct probe_view *v, uint32_t index)
+{
+	uint32_t page = index >> SPARSE_PAGE_BITS;
+	if (page >= v->page_count || !v->pages[page])
+		return SPARSE_ABSENT;
+	return v->pages[page][index & SPARSE_PAGE_MASK];
+}
+
+/* Where a pointer batch's walk stands. */
+struct walk {
+	uint32_t i, n; /* the next slot of the driving pool; the entities in the batch */
+	bool gap;      /* whether an entity of the driving pool was left out */
+	bool column;   /* whether the probed pool's slots are consecutive so far */
+};
+
+/*
+ * The walk of a pointer batch (iter_walk) with one pool probed and nothing excluded (a system
+ * of two types), apart and with the view in scalars, which the compiler does not make of the
+ * general walk's arrays: each probed pool's fields and the batch's counters in registers, and
+ * the loop before the first entity left out apart from the one after it (iterate-aged,
+ * N = 2^17, k = 2: the whole pass, update included, 55.2 -> 38.6 instructions an entity,
+ * callgrind).
+ */
+static __attribute__((noinline)) void walk_one(struct walk *w, uint32_t end, uint32_t start,
+                                               const ecs_entity *driving,
+                                               unsigned char *driving_values,
+                                               size_t driving_size, void **driving_out,
+                                               ecs_entity *entities,
+                                               const struct probe_view *v)
+{
+	uint32_t *const *pages = v->pages;
+	uint32_t page_count = v->page_count, first = v->base;
+	unsigned char *values = v->values;
+	size_t size = v->size;
+	void **out = v->out;
+	uint32_t i = w->i, n = w->n;
+	bool gap = w->gap, column = w->column;
+	/* Two loops, before and after the first entity left out, each without the other's test. */
+	if (!gap) {
+		/* i and n go up together: one bound for both */
+		uint32_t stop = end - i < ECS_BATCH_MAX - n ? end : i + (ECS_BATCH_MAX - n);
+		uint32_t i0 = i - n;
+		for (; i < stop; i++) {
+			uint32_t index = ecs_entity_index(driving[i]), page = index >> SPARSE_PAGE_BITS;
+			if (page >= page_count || !pages[page])
+				break;
+			uint32_t at = pages[page][index & SPARSE_PAGE_MASK];
+			if (at == SPARSE_ABSENT)
+				break;
+			unsigned char *value = values + (size_t)at * size;
+			__builtin_prefetch(value);
+			out[i - i0] = value;
+			column &= at == first + (i - i0);
+		}
+		n = i - i0;
+		if (i < end && n < ECS_BATCH_MAX) {
+			/* From here on the driving pool's part is no longer consecutive. */
+			gap = true;
+			memcpy(entities, driving + start, n * sizeof *entities);
+			for (uint32_t d = 0; d < n; d++)
+				driving_out[d] = driving_values + (start + d) * driving_size;
+			i++;
+		}
+	}
+	/*
+	 * After the first entity left out, without a branch on whether each entity is in the
+	 * probed pool: its pointers are written in any case and the batch grows by one where it
+	 * is. Where the pool holds a random half of the driving pool's entities (fragmented) that
+	 * branch went the wrong way every other entity: callgrind --branch-sim=yes, fragmented
+	 * N = 2^17, k = 2, 33,308 mispredicted conditional branches in the pass, 898 now, for
+	 * 3.18 -> 3.63 million instructions.
+	 */
+	if (gap) {
+		for (; i < end && n < ECS_BATCH_MAX; i++) {
+			ecs_entity e = driving[i];
+			uint32_t index = ecs_entity_index(e), page = index >> SPARSE_PAGE_BITS;
+			uint32_t at = SPARSE_ABSENT;
+			if (page < page_count && pages[page])
+				at = pages[page][index & SPARSE_PAGE_MASK];
+			bool in = at != SPARSE_ABSENT;
+			/* the slot, or 0 where absent (a mask, not a choice gcc would make a branch) */
+			unsigned char *value = values + (size_t)(at & (0u - (uint32_t)in)) * size;
+			__builtin_prefetch(value);
+			out[n] = value;
+			column &= !in | (at == first + n);
+			entities[n] = e;
+			driving_out[n] = driving_values + i * driving_size;
+			n += in;
+		}
+	}
+	*w = (struct walk){i, n, gap, column};
+}
+
+/* Whether index is in none of the x excluded pools. */
+static inline bool probe_none(const struct sparse_pool *const *excl, uint32_t x, uint32_t index)
+{
+	for (uint32_t j = 0; j < x; j++)
+		if (pool_find(excl[j], index) != SPARSE_ABSENT)
+			return false;
+	return true;
+}
+
+/*
+ * The end of a run from start to stop (slots of the driving pool dp; start's entity is in no
+ * excluded pool): the first slot whose entity is in one of the x excluded pools, or stop. An
+ * excluded pool smaller than the run is walked instead of probed for each of the run's entities
+ * (its entities looked up in dp): the cost is the smaller of the two, and a run that an
+ * excluded pool holds none of stays whole, a column batch.
+ */
+static uint32_t run_end_excluding(const struct sparse_pool *dp,
+                                  const struct sparse_pool *const *excl, uint32_t x,
+                                  uint32_t start, uint32_t stop)
+{
+	for (uint32_t j = 0; j < x && stop > start + 1; j++) {
+		const struct sparse_pool *p = excl[j];
+		if (p->count < stop - start) {
+			for (uint32_t k = 0; k < p->count; k++) {
+				uint32_t at = pool_find(dp, ecs_entity_index(p->entities[k]));
+				if (at != SPARSE_ABSENT && at > start && at < stop)
+					stop = at;
+			}
+		} else {
+			for (uint32_t at = start + 1; at < stop; at++)
+				if (pool_find(p, ecs_entity_index(dp->entities[at])) != SPARSE_ABSENT)
+					stop = at;
+		}
+	}
+	return stop;
+}
+
+/* iter_walk's end, the walk stopped at slot i: a batch of n entities handed out, each probed
+ * pool's part as a column where its slots came out consecutive (view[j].column), as pointers
+ * otherwise; the driving pool's part as a column unless a gap broke it. */
+static inline __attribute__((always_inline)) void
+batch_publish(struct ecs_iter *it, struct ecs_batch *b, const struct sparse_pool *dp,
+              uint32_t driver, uint32_t start, uint32_t i, uint32_t n, bool gap,
+              const struct probe_view *view, const struct sparse_pool *const *probe,
+              const uint32_t *base, const uint32_t *which, uint32_t m)
+{
+	bool column[ECS_SYSTEM_MAX_COMPONENTS];
+	for (uint32_t j = 0; j < m; j++)
+		column[j] = view[j].column;
+	it->state[ITER_NEXT] = i;
+	b->count = n;
+	if (gap) {
+		b->entities = it->entities;
+		b->pointers[driver] = it->pointers[driver];
+	} else {
+		b->entities = dp->entities + start;
+		b->columns[driver] = pool_value(dp, start);
+	}
+	for (uint32_t j = 0; j < m; j++) {
+		if (column[j])
+			b->columns[which[j]] = pool_value(probe[j], base[j]);
+		else
+			b->pointers[which[j]] = it->pointers[which[j]];
+	}
+}
+
+/* sparse_system_iter_next past its start: the walk from slot i of the driving pool (see
+ * there). Inlined into it twice, once with x == 0. */
+static inline __attribute__((always_inline)) bool
+iter_walk(struct ecs_iter *it, struct ecs_batch *b, const struct sparse_system *y, uint32_t driver,
+          uint32_t i, uint32_t end, const struct sparse_pool *const *excl, uint32_t x,
+          uint32_t type_count)
+{
+	ecs_storage *s = it->storage;
+	const struct sparse_pool *dp = &s->pools[y->types[driver]];
+	const struct sparse_pool *probe[ECS_SYSTEM_MAX_COMPONENTS];
+	uint32_t which[ECS_SYSTEM_MAX_COMPONENTS]; /* the system's component of each probed pool */
+	uint32_t base[ECS_SYSTEM_MAX_COMPONENTS], slot[ECS_SYSTEM_MAX_COMPONENTS];
+	uint32_t m = type_count - 1; /* the driver is one of the system's types */
+	for (uint32_t c = 0, j = 0; c < type_count; c++) {
+		if (c == driver)
+			continue;
+		probe[j] = &s->pools[y->types[c]];
+		which[j++] = c;
+	}
+	while (i < end && !(probe_all(probe, m, ecs_entity_index(dp->entities[i]), base) &&
+	                    probe_none(excl, x, ecs_entity_index(dp->entities[i]))))
+		i++;
+	if (i == end) {
+		it->state[ITER_NEXT] = end;
+		return false;
+	}
+	uint32_t start = i;
+	i = run_end(dp, probe, base, m, start, end);
+	if (x)
+		i = run_end_excluding(dp, excl, x, start, i);
+	uint32_t n = i - start;
+	if (i == end || n >= SPARSE_COLUMN_RUN) {
+		b->count = n;
+		b->entities = dp->entities + start;
+		b->columns[driver] = pool_value(dp, start);
+		for (uint32_t j = 0; j < m; j++)
+			b->columns[which[j]] = pool_value(probe[j], base[j]);
+		it->state[ITER_NEXT] = i;
+		return true;
+	}
+
+	/*
+	 * A short run: it starts a pointer batch. The pools' fields are read into locals once: the
+	 * pointer stores below (void *, which may alias any pointer) would otherwise make the
+	 * compiler reload them for every entity. Each value found is prefetched: the system reads
+	 * it only after the walk has gone on for up to ECS_BATCH_MAX entities, time for its line
+	 * to arrive where the slots are scattered (a pool whose values came in another order than
+	 * the driving pool's: iterate-aged), instead of a miss at a time in the system's loop.
+	 * iterate-aged, N = 2^20, k = 2, ratio_to_floor in three alternating single-process runs
+	 * of each build: 14.8 27.5 28.9 without the prefetch, 7.5 7.8 9.6 with it.
+	 */
+	struct probe_view view[ECS_SYSTEM_MAX_COMPONENTS];
+	for (uint32_t j = 0; j < m; j++) {
+		view[j] = (struct probe_view){probe[j]->pages, probe[j]->page_count, probe[j]->values,
+		                              probe[j]->size, it->pointers[which[j]], base[j], true};
+		for (uint32_t d = 0; d < n; d++)
+			view[j].out[d] = view[j].values + (size_t)(base[j] + d) * view[j].size;
+	}
+	const ecs_entity *driving = dp->entities;
+	unsigned char *driving_values = dp->values;
+	size_t driving_size = dp->size;
+	void **driving_out = it->pointers[driver];
+	bool gap = false;
+	if (m == 1 && x == 0) {
+		struct walk w = {i, n, gap, true};
+		walk_one(&w, end, start, driving, driving_values, driving_size, driving_out,
+		         it->entities, &view[0]);
+		i = w.i;
+		n = w.n;
+		gap = w.gap;
+		view[0].column = w.column;
+	}
+	for (; i < end && n < ECS_BATCH_MAX; i++) {
+		ecs_entity e = driving[i];
+		uint32_t index = ecs_entity_index(e), j = 0;
+		while (j < m && (slot[j] = view_find(&view[j], index)) != SPARSE_ABSENT)
+			j++;
+		if (j < m || !probe_none(excl, x, index)) {
+			if (!gap) {
+				/* From here on the driving pool's part is no longer consecutive. */
+				gap = true;
+				memcpy(it->entities, driving + start, n * sizeof *it->entities);
+				for (uint32_t d = 0; d < n; d++)
+					driving_out[d] = driving_values + (start + d) * driving_size;
+			}
+			continue;
+		}
+		for (j = 0; j < m; j++) {
+			unsigned char *value = view[j].values + (size_t)slot[j] * view[j].size;
+			__builtin_prefetch(value);
+			view[j].out[n] = value;
+			view[j].column &= slot[j] == view[j].base + n;
+		}
+		if (gap) {
+			it->entities[n] = e;
+			driving_out[n] = driving_values + i * driving_size;
+		}
+		n++;
+	}
+	batch_publish(it, b, dp, driver, start, i, n, gap, view, probe, base, which, m);
+	return true;
+}
+
+/*
+ * Walks the driving (smallest) pool's dense entities from where the last batch stopped and
+ * probes the other pools for each, and the excluded pools that hold anything (an entity found
+ * in one is skipped). Two kinds of batch:
+ *   - a run of consecutive dense slots whose entities sit at consecutive slots of every probed
+ *     pool too (entities given their components in the same order, the common case): all
+ *     columns, any length, found by comparing handle arrays (run_end), with no sparse lookup;
+ *   - otherwise up to ECS_BATCH_MAX matching entities with pointer arrays; the driving pool's
+ *     values and handles stay a column if no entity of the stretch was filtered out, and a
+ *     probed pool's stay a column if its slots happened to be consecutive.
+ */
+static bool sparse_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
+{
+#if SPARSE_GROUPS
+	if (it->state[ITER_GROUPED])
+		return group_iter_next(it, b);
+#endif
+	ecs_storage *s = it->storage;
+	const struct sparse_system *y = &s->systems[it->state[ITER_SYSTEM]];
+	uint32_t driver = (uint32_t)it->state[ITER_DRIVER];
+	uint32_t i = (uint32_t)it->state[ITER_NEXT];
+	const struct sparse_pool *dp = &s->pools[y->types[driver]];
+	uint32_t end = (uint32_t)it->state[ITER_END];
+	b->count = 0;
+	for (uint32_t c = 0; c < ECS_SYSTEM_MAX_COMPONENTS; c++) {
+		b->columns[c] = NULL;
+		b->pointers[c] = NULL;
+	}
+	if (i >= end)
+		return false;
+	/* An empty excluded pool excludes nothing: a system whose excluded pools are all empty
+	 * costs what it would without them. */
+	const struct sparse_pool *excl[ECS_SYSTEM_MAX_EXCLUDED];
+	uint32_t x = 0;
+	for (uint32_t c = 0; c < y->excluded_count; c++)
+		if (s->pools[y->excluded[c]].count)
+			excl[x++] = &s->pools[y->excluded[c]];
+	if (y->type_count == 1 && x == 0) {
+		b->count = end - i;
+		b->entities = dp->entities + i;
+		b->columns[0] = pool_value(dp, i);
+		it->state[ITER_NEXT] = end;
+		return true;
+	}
+	/* x == 0 as a constant: the exclusion tests vanish from the walk (fragmented, N = 16384:
+	 * 2 instructions an entity, callgrind). And the common systems' type counts as constants
+	 * too, so that the loops over the probed pools unroll (iterate-aged, N = 2^17, k = 2,
+	 * before walk_one took that case: 63.7 -> 57.2 instructions an entity). */
+	if (x == 0 && y->type_count == 2)
+		return iter_walk(it, b, y, driver, i, end, excl, 0, 2);
+	if (x == 0 && y->type_count == 3)
+		return iter_walk(it, b, y, driver, i, end, excl, 0, 3);
+	if (x == 0)
+		return iter_walk(it, b, y, driver, i, end, excl, 0, y->type_count);
+	return iter_walk(it, b, y, driver, i, end, excl, x, y->type_count);
+}
+
+
+/* --- batches (ecs.h: entity_create_batch, component_add_batch, component_remove_batch) --- */
+
+static int batch_entity_compare(const void *a, const void *b)
+{
+	ecs_entity x = *(const ecs_entity *)a, y = *(const ecs_entity *)b;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Whether a list holds one handle twice: asked only once the list is known to be wrong (a dead
+ * handle or a repeat), to tell ECS_ERR_INVALID from ECS_ERR_DEAD_ENTITY. A sorted copy from the
+ * storage's allocator; where even that fails, pairs are compared, quadratic, on an error path
+ * only (an error must not turn into ECS_ERR_NO_MEMORY, which comes last in ecs.h's order).
+ */
+static __attribute__((noinline)) bool batch_has_repeat(ecs_storage *s, const ecs_entity *entities,
+                                                       uint32_t count)
+{
+	size_t bytes = (size_t)count * sizeof(ecs_entity);
+	ecs_entity *sorted = sparse_malloc(s, bytes);
+	bool repeat = false;
+	if (!sorted) {
+		for (uint32_t j = 1; j < count && !repeat; j++)
+			for (uint32_t i = 0; i < j && !repeat; i++)
+				repeat = entities[i] == entities[j];
+		return repeat;
+	}
+	memcpy(sorted, entities, bytes);
+	qsort(sorted, count, sizeof *sorted, batch_entity_compare);
+	for (uint32_t j = 1; j < count && !repeat; j++)
+		repeat = sorted[j] == sorted[j - 1];
+	sparse_free(s, sorted, bytes);
+	return repeat;
+}
+
+/*
+ * The checks of a batch over a list of entities, before anything changes, in ecs.h's order:
+ * ECS_ERR_INVALID (a repeated handle), ECS_ERR_DEAD_ENTITY, ECS_ERR_BAD_COMPONENT, then
+ * ECS_ERR_HAS_COMPONENT (want_has false) or ECS_ERR_NO_COMPONENT.
+ *
+ * Repeats in O(count) without allocating: each live handle's record is overwritten with its
+ * complement, which no handle of that index equals, so a second occurrence of the handle (or
+ * another generation of its index) fails the liveness test. The marking stops at the first
+ * handle that fails it and the records marked so far (all distinct live handles) are restored;
+ * only then, on that error path, does batch_has_repeat sort. A failed record is never
+ * restored by value: a dead index's record (the free list) may happen to equal a complement.
+ */
+static int sparse_batch_check(ecs_storage *s, const ecs_entity *entities, uint32_t count,
+                              uint32_t type, bool want_has)
+{
+	ecs_entity *records = s->records;
+	uint32_t used = s->entity_used, j;
+	for (j = 0; j < count; j++) {
+		ecs_entity e = entities[j];
+		uint32_t index = ecs_entity_index(e);
+		if (index >= used || records[index] != e)
+			break;
+		records[index] = ~e;
+	}
+	for (uint32_t k = 0; k < j; k++)
+		records[ecs_entity_index(entities[k])] = entities[k];
+	if (j < count)
+		return batch_has_repeat(s, entities, count) ? ECS_ERR_INVALID : ECS_ERR_DEAD_ENTITY;
+	if (type >= s->component_count)
+		return ECS_ERR_BAD_COMPONENT;
+	const struct sparse_pool *p = &s->pools[type];
+	for (j = 0; j < count; j++)
+		if ((pool_find(p, ecs_entity_index(entities[j])) != SPARSE_ABSENT) != want_has)
+			return want_has ? ECS_ERR_NO_COMPONENT : ECS_ERR_HAS_COMPONENT;
+	return ECS_OK;
+}
+
+/*
+ * Room in pool p for the count indices of handles[] at slots count.. on: one growth of the
+ * dense part (the values data[0..n-1] follow it where they point into it, pool_grow), the
+ * page table up to the highest page, and the pages not there yet. On error the pool has gained
+ * capacity at most.
+ */
+static int pool_make_room_batch(ecs_storage *s, struct sparse_pool *p, const ecs_entity *handles,
+                                uint32_t count, uint32_t max_page, const void **data, uint32_t n)
+{
+	int rc;
+	if ((uint64_t)p->count + count > p->cap &&
+	    (rc = pool_grow(s, p, p->count + count, data, n)) != ECS_OK)
+		return rc;
+	if (max_page >= p->page_count && (rc = pool_grow_page_table(s, p, max_page + 1)) != ECS_OK)
+		return rc;
+	uint32_t last = UINT32_MAX; /* the page checked last: runs of one page are checked once */
+	for (uint32_t j = 0; j < count; j++) {
+		uint32_t page = ecs_entity_index(handles[j]) >> SPARSE_PAGE_BITS;
+		if (page == last || p->pages[page])
+			continue;
+		last = page;
+		uint32_t *entries = sparse_malloc(s, SPARSE_PAGE_ENTRIES * sizeof *entries);
+		if (!entries)
+			return ECS_ERR_NO_MEMORY;
+		memset(entries, 0xff, SPARSE_PAGE_ENTRIES * sizeof *entries); /* SPARSE_ABSENT */
+		p->pages[page] = entries;
+	}
+	return ECS_OK;
+}
+
+/* The highest page among the handles' indices. */
+static uint32_t batch_max_page(const ecs_entity *handles, uint32_t count)
+{
+	uint32_t max = 0;
+	for (uint32_t j = 0; j < count; j++) {
+		uint32_t page = ecs_entity_index(handles[j]) >> SPARSE_PAGE_BITS;
+		max = page > max ? page : max;
+	}
+	return max;
+}
+
+/*
+ * Appends count handles and their values (data, stride) to a pool that has room: the entries,
+ * the owners, then the values a column at a time, one memmove where they are packed as the
+ * pool's (stride == size). Values already held are never written over, so a value that points
+ * into the storage reads as it was.
+ */
+static void pool_append_batch(ecs_storage *s, uint32_t type, struct sparse_pool *p,
+                              const ecs_entity *handles, uint32_t count, const void *data,
+                              size_t stride)
+{
+	uint32_t first = p->count, size = p->size;
+	for (uint32_t j = 0; j < count; j++)
+		*pool_entry(p, ecs_entity_index(handles[j])) = first + j;
+	memcpy(p->entities + first, handles, (size_t)count * sizeof *handles);
+	unsigned char *to = p->values + (size_t)first * size;
+	const unsigned char *from = data;
+	if (stride == size)
+		memmove(to, from, (size_t)count * size);
+	else
+		for (uint32_t j = 0; j < count; j++)
+			ecs_copy_value(to + (size_t)j * size, from + (size_t)j * stride, size);
+	if (first == 0 && count) {
+		p->live_pos = s->live_count;
+		s->live_pools[s->live_count++] = type;
+	}
+	p->count = first + count;
+}
+
+/*
+ * Every check first; then the handles the batch will get, in out[] (the free list's indices,
+ * walked without taking them, then fresh ones); then one growth of the records and of each
+ * pool for the whole batch, and the pages; only then is anything written: the indices taken,
+ * each type's owners and values appended a column at a time.
+ */
+static int sparse_entity_create_batch(ecs_storage *s, const uint32_t *types, uint32_t type_count,
+                                      const struct ecs_values *values, uint32_t count,
+                                      ecs_entity *out)
+{
+	if (!s || (count && !out) || type_count > ECS_CREATE_MAX_COMPONENTS ||
+	    (type_count && (!types || !values)))
+		return ECS_ERR_INVALID;
+	for (uint32_t i = 0; i < type_count; i++) {
+		if (!values[i].data)
+			return ECS_ERR_INVALID;
+		for (uint32_t k = 0; k < i; k++)
+			if (types[k] == types[i])
+				return ECS_ERR_INVALID;
+	}
+	for (uint32_t i = 0; i < type_count; i++)
+		if (types[i] >= s->component_count)
+			return ECS_ERR_BAD_COMPONENT;
+	if (count == 0)
+		return ECS_OK;
+	/* ECS_ERR_FULL: the free list's indices (a walk of at most count links), then whether the
+	 * rest fit below ECS_MAX_ENTITIES. The handles are written to out[] on the way. */
+	uint32_t recycled = 0;
+	for (uint32_t i = s->free_head; i != SPARSE_NO_INDEX && recycled < count;
+	     i = ecs_entity_index(s->records[i]))
+		out[recycled++] = ecs_entity_make(i, ecs_entity_generation(s->records[i]));
+	uint32_t fresh = count - recycled, used = s->entity_used;
+	if (fresh > ECS_MAX_ENTITIES - used)
+		return ECS_ERR_FULL;
+	for (uint32_t j = 0; j < fresh; j++)
+		out[recycled + j] = ecs_entity_make(used + j, 0);
+	int rc;
+	if (fresh && (rc = records_grow(s, used + fresh)) != ECS_OK)
+		return rc;
+	const void *data[ECS_CREATE_MAX_COMPONENTS];
+	for (uint32_t i = 0; i < type_count; i++)
+		data[i] = values[i].data;
+	uint32_t max_page = batch_max_page(out, count);
+	for (uint32_t i = 0; i < type_count; i++)
+		if ((rc = pool_make_room_batch(s, &s->pools[types[i]], out, count, max_page, data,
+		                               type_count)) != ECS_OK)
+			return rc;
+	/* Nothing fails from here on. */
+	for (uint32_t j = 0; j < recycled; j++) {
+		uint32_t index = ecs_entity_index(out[j]);
+		s->free_head = ecs_entity_index(s->records[index]);
+		s->records[index] = out[j];
+	}
+	for (uint32_t j = 0; j < fresh; j++)
+		s->records[used + j] = out[recycled + j];
+	s->entity_used = used + fresh;
+	for (uint32_t i = 0; i < type_count; i++)
+		pool_append_batch(s, types[i], &s->pools[types[i]], out, count, data[i],
+		                  values[i].stride);
+	for (uint32_t j = 0; j < count; j++)
+		group_created(s, ecs_entity_index(out[j]), types, type_count);
+	return ECS_OK;
+}
+
+/*
+ * A list of entities may point into the storage (a batch's entities from an iteration are a
+ * pool's owners): the appends, removes and a group's swaps would change it while it is read.
+ * Such a list (found among the blocks of the pools in use: O(P)) is copied aside first, to
+ * *copy (freed by the caller, *bytes long); NULL on failure, else the list to read.
+ */
+static const ecs_entity *batch_list(ecs_storage *s, const ecs_entity *entities, uint32_t count,
+                                    ecs_entity **copy, size_t *bytes)
+{
+	uintptr_t a = (uintptr_t)entities, z = (uintptr_t)(entities + count);
+	*copy = NULL;
+	*bytes = (size_t)count * sizeof *entities;
+	for (uint32_t j = 0; j < s->live_count; j++) {
+		const struct sparse_pool *p = &s->pools[s->live_pools[j]];
+		uintptr_t from = (uintptr_t)p->values, to = from + pool_block_bytes(p, p->cap);
+		if (a < to && z > from) {
+			if (!(*copy = sparse_malloc(s, *bytes)))
+				return NULL;
+			memcpy(*copy, entities, *bytes);
+			return *copy;
+		}
+	}
+	return entities;
+}
+
+/* The checks, one growth of the pool, count appends (then, in the group build, the joins and
+ * leaves the type makes). */
+static int sparse_component_add_batch(ecs_storage *s, const ecs_entity *entities, uint32_t count,
+                                      uint32_t type, const struct ecs_values *values)
+{
+	if (!s || (count && (!entities || !values || !values->data)))
+		return ECS_ERR_INVALID;
+	int rc = sparse_batch_check(s, entities, count, type, false);
+	if (rc != ECS_OK || count == 0)
+		return rc;
+	struct sparse_pool *p = &s->pools[type];
+	ecs_entity *copy;
+	size_t bytes;
+	const ecs_entity *list = batch_list(s, entities, count, &copy, &bytes);
+	if (!list)
+		return ECS_ERR_NO_MEMORY;
+	const void *data = values->data;
+	rc = pool_make_room_batch(s, p, list, count, batch_max_page(list, count), &data, 1);
+	if (rc == ECS_OK) {
+		pool_append_batch(s, type, p, list, count, data, values->stride);
+		for (uint32_t j = 0; j < count; j++)
+			group_added(s, ecs_entity_index(list[j]), type);
+	}
+	sparse_free(s, copy, bytes);
+	return rc;
+}
+
+/* The checks, then count swap-removes (in the group build, members of the group that owns the
+ * pool leave it first; entities may join the groups that exclude the type after). */
+static int sparse_component_remove_batch(ecs_storage *s, const ecs_entity *entities,
+                                         uint32_t count, uint32_t type)
+{
+	if (!s || (count && !entities))
+		return ECS_ERR_INVALID;
+	int rc = sparse_batch_check(s, entities, count, type, true);
+	if (rc != ECS_OK || count == 0)
+		return rc;
+	struct sparse_pool *p = &s->pools[type];
+	ecs_entity *copy;
+	size_t bytes;
+	const ecs_entity *list = batch_list(s, entities, count, &copy, &bytes);
+	if (!list)
+		return ECS_ERR_NO_MEMORY;
+	for (uint32_t j = 0; j < count; j++) {
+		uint32_t index = ecs_entity_index(list[j]);
+		group_removing(s, index, type);
+		uint32_t *entry = pool_entry(p, index);
+		pool_remove(s, p, entry, *entry);
+	}
+	for (uint32_t j = 0; j < count; j++)
+		group_removed(s, ecs_entity_index(list[j]), type);
+	sparse_free(s, copy, bytes);
+	return ECS_OK;
+}
