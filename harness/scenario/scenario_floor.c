@@ -187,10 +187,10 @@ static int target_create(struct scenario_engine *e, uint32_t kind, struct kind_s
 /* The floor has no storage to call: a batch's entities take their columns as they are adopted
  * (target_create's writes), a batch's adds are the single adds' writes. */
 static int target_create_batch(struct scenario_engine *e, uint32_t kind,
-                               const struct kind_variant *v, uint32_t n)
+                               const struct kind_variant *v, uint32_t first, uint32_t n)
 {
 	(void)kind, (void)v;
-	for (uint32_t j = 0; j < n; j++)
+	for (uint32_t j = first; j < first + n; j++)
 		e->batch.handles[j] = ECS_NULL;
 	return 0;
 }

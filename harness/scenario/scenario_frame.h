@@ -38,14 +38,14 @@ static int target_lookup(struct scenario_engine *e, const struct kind_state *k, 
                          uint32_t j, uint32_t t, ecs_entity h, uint32_t *sum);
 /*
  * The batches (kinds and effects marked `batch`). target_create_batch makes the n entities of
- * kind-variant v whose serials are e->batch.serials[0..n), their handles into
- * e->batch.handles; each then takes its place in its kind's list through target_adopt, as
+ * kind-variant v whose serials are e->batch.serials[first..first+n), their handles into
+ * e->batch.handles[first..first+n); each then takes its place in its kind's list through target_adopt, as
  * target_create's entity would. target_add_batch and target_remove_batch add, remove `type`
  * on the n members of kind k at e->batch.pos[0..n) (handles and serials beside them), whose
  * records the engine has already changed.
  */
 static int target_create_batch(struct scenario_engine *e, uint32_t kind,
-                               const struct kind_variant *v, uint32_t n);
+                               const struct kind_variant *v, uint32_t first, uint32_t n);
 static void target_adopt(struct scenario_engine *e, struct kind_state *k,
                          const struct kind_variant *v, uint32_t serial);
 static int target_add_batch(struct scenario_engine *e, struct kind_state *k, uint32_t type,
@@ -334,13 +334,22 @@ static bool decide_block(struct scenario_engine *e, const struct system_plan *sp
 
 /* --- batches ---------------------------------------------------------------------------- */
 
-/* The values of `type` for the serials e->batch.serials[0..n), packed at out (n * size bytes):
- * what a game hands a batch, made of the same values the one-at-a-time calls give. */
-static void pack_values(struct scenario_engine *e, uint32_t type, uint32_t n, unsigned char *out)
+/* The values of `type` for serials[0..n), packed at out (n * size bytes): what a game hands a
+ * batch, made of the same values the one-at-a-time calls give. */
+static void pack_values(struct scenario_engine *e, uint32_t type, const uint32_t *serials,
+                        uint32_t n, unsigned char *out)
 {
 	size_t size = e->sizes[type];
-	for (uint32_t j = 0; j < n; j++)
-		memcpy(out + j * size, value_of_entity(e, type, e->batch.serials[j]), size);
+	/* the usual sizes with a copy of known length (no call per value): the harness's part */
+	if (size == 4)
+		for (uint32_t j = 0; j < n; j++)
+			memcpy(out + j * 4, value_of_entity(e, type, serials[j]), 4);
+	else if (size == 8)
+		for (uint32_t j = 0; j < n; j++)
+			memcpy(out + j * 8, value_of_entity(e, type, serials[j]), 8);
+	else
+		for (uint32_t j = 0; j < n; j++)
+			memcpy(out + j * size, value_of_entity(e, type, serials[j]), size);
 }
 
 /* --- the systems' work ---------------------------------------------------------------------- */
@@ -591,31 +600,44 @@ static int spawn_listed_batched(struct scenario_engine *e, const struct command_
 		const struct kind_state *k = &e->kinds[kind];
 		if (!sc->kinds[kind].batch)
 			continue;
+		/* its entries by variant (each entry's turn, k->next_variant onwards, gives its
+		 * variant), in list order within a variant: counted, then placed, one walk each */
+		uint32_t first[SCENARIO_MAX_VARIANTS + 1] = {0}, at[SCENARIO_MAX_VARIANTS];
+		uint32_t turn = k->next_variant, total = 0;
+		for (uint32_t i = 0; i < l->count; i++)
+			if (l->v[i].what == kind) {
+				first[turn + 1]++;
+				total++;
+				turn = turn + 1 == k->variants ? 0 : turn + 1;
+			}
+		if (!total)
+			continue;
 		for (uint32_t v = 0; v < k->variants; v++) {
-			/* the entries of this kind whose turn (k->next_variant onwards) gives variant v */
+			first[v + 1] += first[v];
+			at[v] = first[v];
+		}
+		if (!batch_reserve(e, total, 0))
+			return scenario_engine_fail(e, "out of memory in the harness (batches)");
+		turn = k->next_variant;
+		for (uint32_t i = 0; i < l->count; i++)
+			if (l->v[i].what == kind) {
+				b->pos[at[turn]] = i;
+				b->serials[at[turn]++] = base + i;
+				turn = turn + 1 == k->variants ? 0 : turn + 1;
+			}
+		for (uint32_t v = 0; v < k->variants; v++) {
 			const struct kind_variant *kv = &e->kvs[k->kv_first + v];
-			uint32_t n = 0, turn = k->next_variant;
+			uint32_t n = first[v + 1] - first[v];
 			size_t bytes = 0;
 			for (uint32_t j = 0; j < kv->type_count; j++)
 				bytes += e->sizes[kv->types[j]];
-			for (uint32_t i = 0; i < l->count; i++) {
-				if (l->v[i].what != kind)
-					continue;
-				if (turn == v) {
-					if (n == b->cap && !batch_reserve(e, n + 1, 0))
-						return scenario_engine_fail(e, "out of memory in the harness (batches)");
-					b->pos[n] = i;
-					b->serials[n++] = base + i;
-				}
-				turn = turn + 1 == k->variants ? 0 : turn + 1;
-			}
 			if (!n)
 				continue;
-			if (!batch_reserve(e, n, bytes * n))
+			if (!batch_reserve(e, total, bytes * n))
 				return scenario_engine_fail(e, "out of memory in the harness (batches)");
-			if (target_create_batch(e, kind, kv, n))
+			if (target_create_batch(e, kind, kv, first[v], n))
 				return -1;
-			for (uint32_t j = 0; j < n; j++)
+			for (uint32_t j = first[v]; j < first[v + 1]; j++)
 				b->listed[b->pos[j]] = b->handles[j];
 		}
 	}
@@ -704,7 +726,18 @@ static int effect_remove_batched(struct scenario_engine *e, const struct scenari
 	struct kind_state *k = &e->kinds[ef->kind];
 	uint32_t n = 0;
 	if (ef->duration) {
+		/* the queue's records prefetched ahead, as effects_remove's one-at-a-time walk does */
+		for (uint32_t j = 0; j < PREFETCH_AHEAD && j < es->count; j++) {
+			const struct expiry *x = &es->ring[(es->head + j) % es->cap];
+			if (x->frame > e->frame)
+				break;
+			__builtin_prefetch(&e->slots[x->slot]);
+		}
 		while (es->count && es->ring[es->head].frame <= e->frame) {
+			uint32_t ahead = es->head + PREFETCH_AHEAD;
+			const struct expiry *far = &es->ring[ahead >= es->cap ? ahead % es->cap : ahead];
+			if (es->count > PREFETCH_AHEAD && far->frame <= e->frame)
+				__builtin_prefetch(&e->slots[far->slot]);
 			struct expiry x = es->ring[es->head];
 			es->head = es->head + 1 == es->cap ? 0 : es->head + 1;
 			es->count--;

@@ -28,15 +28,15 @@ static int target_create(struct scenario_engine *e, uint32_t kind, struct kind_s
 
 /* A batch's values are the harness's work (what a game hands a batch): packed here too. */
 static int target_create_batch(struct scenario_engine *e, uint32_t kind,
-                               const struct kind_variant *v, uint32_t n)
+                               const struct kind_variant *v, uint32_t first, uint32_t n)
 {
 	(void)kind;
 	unsigned char *at = e->batch.values;
 	for (uint32_t j = 0; j < v->type_count; j++) {
-		pack_values(e, v->types[j], n, at);
+		pack_values(e, v->types[j], e->batch.serials + first, n, at);
 		at += (size_t)n * e->sizes[v->types[j]];
 	}
-	for (uint32_t j = 0; j < n; j++)
+	for (uint32_t j = first; j < first + n; j++)
 		e->batch.handles[j] = ECS_NULL;
 	return 0;
 }
@@ -51,7 +51,7 @@ static int target_add_batch(struct scenario_engine *e, struct kind_state *k, uin
                             uint32_t n)
 {
 	(void)k;
-	pack_values(e, type, n, e->batch.values);
+	pack_values(e, type, e->batch.serials, n, e->batch.values);
 	return 0;
 }
 

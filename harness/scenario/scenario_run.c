@@ -9,7 +9,8 @@
  * otherwise fall in the first interval; linear (--spacing linear, or A = 0) otherwise. When A
  * and B are written as whole numbers the points are rounded to whole numbers (a repeated one is
  * dropped), otherwise to 3 significant digits; a point is given to scenario_set as text,
- * checked as in a file.
+ * checked as in a file. Or a list of values, KEY=V1,V2,... (make_list_points): any key, e.g.
+ * the markings (component.Hit.storage=table,sparse), each value a point.
  *
  * Costs: the options resolve the scenario once per point (a copy of ~330 KiB each, at most 50);
  * the report sorts each row's samples (stats.c) once per phase.
@@ -194,9 +195,14 @@ static void make_list_points(struct options *o, struct scenario_run *run, const 
 	if (o->sweep_points || o->sweep_spacing)
 		options_usage_error("--sweep %s: a list of values is its own points (no %s)", arg,
 		                    o->sweep_points ? "--points" : "--spacing");
-	run->points = malloc(MAX_POINTS * sizeof *run->points);
-	run->values = calloc(MAX_POINTS, sizeof *run->values);
-	run->x = calloc(MAX_POINTS, sizeof *run->x);
+	uint32_t most = 1;
+	for (const char *c = list; *c; c++)
+		most += *c == ',';
+	if (most > MAX_POINTS)
+		options_usage_error("--sweep '%s': more than %u values", arg, MAX_POINTS);
+	run->points = malloc(most * sizeof *run->points);
+	run->values = calloc(most, sizeof *run->values);
+	run->x = calloc(most, sizeof *run->x);
 	if (!run->points || !run->values || !run->x)
 		options_usage_error("out of memory");
 	run->sweep_key = key;
@@ -215,8 +221,6 @@ static void make_list_points(struct options *o, struct scenario_run *run, const 
 			options_usage_error("--sweep '%s': an empty value in the list", arg);
 		if (len >= sizeof run->values[0])
 			options_usage_error("--sweep '%s': a value is too long", arg);
-		if (run->point_count == MAX_POINTS)
-			options_usage_error("--sweep '%s': more than %u values", arg, MAX_POINTS);
 		char text[sizeof run->values[0]];
 		memcpy(text, at, len);
 		text[len] = '\0';

@@ -240,17 +240,17 @@ static int target_create(struct scenario_engine *e, uint32_t kind, struct kind_s
 }
 
 static int target_create_batch(struct scenario_engine *e, uint32_t kind,
-                               const struct kind_variant *v, uint32_t n)
+                               const struct kind_variant *v, uint32_t first, uint32_t n)
 {
 	struct ecs_values values[KV_MAX_TYPES];
 	unsigned char *at = e->batch.values;
 	for (uint32_t j = 0; j < v->type_count; j++) {
-		pack_values(e, v->types[j], n, at);
+		pack_values(e, v->types[j], e->batch.serials + first, n, at);
 		values[j] = (struct ecs_values){at, e->sizes[v->types[j]]};
 		at += (size_t)n * e->sizes[v->types[j]];
 	}
 	int rc = ecs_entity_create_batch(e->ops, e->s, v->types, v->type_count, values, n,
-	                                 e->batch.handles);
+	                                 e->batch.handles + first);
 	if (rc != ECS_OK)
 		return scenario_engine_fail(e, "creating a batch of %u entities of kind %s returned %s", n,
 		                            e->sc->kinds[kind].name, ecs_status_name(rc));
@@ -267,7 +267,7 @@ static int target_add_batch(struct scenario_engine *e, struct kind_state *k, uin
                             uint32_t n)
 {
 	(void)k;
-	pack_values(e, type, n, e->batch.values);
+	pack_values(e, type, e->batch.serials, n, e->batch.values);
 	struct ecs_values values = {e->batch.values, e->sizes[type]};
 	int rc = ecs_component_add_batch(e->ops, e->s, e->batch.handles, n, type, &values);
 	if (rc != ECS_OK)
