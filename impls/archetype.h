@@ -1924,6 +1924,15 @@ static inline bool hyb_probe(const struct hyb_probes *q, uint32_t index, struct 
 	return true;
 }
 
+/* Whether the entity of index holds a type the system excludes (in a non-empty pool). */
+static inline bool hyb_excluded(const struct hyb_probes *q, uint32_t index)
+{
+	for (uint32_t i = 0; i < q->excluded; i++)
+		if (hyb_slot(q->out[i], index) != HYB_ABSENT)
+			return true;
+	return false;
+}
+
 static inline void hyb_fill_batch(const struct arch_system *y, struct ecs_iter *it, uint32_t n,
                                   struct ecs_batch *b)
 {
@@ -1963,6 +1972,13 @@ static inline void hyb_columns_put(const struct hyb_columns *k, uint32_t row, st
 }
 
 #define HYB_AHEAD 16u /* owners ahead whose records a pool drive prefetches */
+#define HYB_TABLES_SEEN 8u /* tables a pool drive remembers in a batch (direct-mapped) */
+
+struct hyb_table_seen {
+	uint32_t table; /* ARCH_NONE: empty */
+	bool matches;
+	struct hyb_columns k;
+};
 
 static bool hyb_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 {
@@ -1981,37 +1997,78 @@ static bool hyb_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 			place++;
 		uint32_t slot = (uint32_t)it->state[ARCH_ITER_ROW];
 		uint32_t end = (uint32_t)it->state[ARCH_ITER_END_ROW];
-		uint32_t last = ARCH_NONE;
-		bool matches = false;
-		struct arch_match m;
+		/* Whether an owner's table matches, and its columns, asked once a batch per table:
+		 * a pool's owners are of many kinds, interleaved, in no order. */
+		struct hyb_table_seen seen[HYB_TABLES_SEEN];
+		for (uint32_t i = 0; i < HYB_TABLES_SEEN; i++)
+			seen[i].table = ARCH_NONE;
 		for (; slot < end && n < ECS_BATCH_MAX; slot++) {
 			/* The owners' records and rows are reached in the pool's order, at random: the
-			 * records HYB_AHEAD owners on are asked for, and the rows (in the table the
-			 * last owner was in) of those half as far, whose records were asked for then. */
+			 * records HYB_AHEAD owners on are asked for, and the rows of those half as far
+			 * (whose records were asked for then), in a table already seen. */
 			if (slot + HYB_AHEAD < end)
 				__builtin_prefetch(&s->records[ecs_entity_index(p->owners[slot + HYB_AHEAD])]);
-			if (matches && slot + HYB_AHEAD / 2 < end) {
+			if (slot + HYB_AHEAD / 2 < end) {
 				const struct arch_record *ahead =
 				    &s->records[ecs_entity_index(p->owners[slot + HYB_AHEAD / 2])];
-				for (uint32_t i = 0; i < k.count && ahead->table == last; i++)
-					__builtin_prefetch(k.data[i] + (size_t)ahead->row * k.size[i]);
+				const struct hyb_table_seen *a = &seen[ahead->table % HYB_TABLES_SEEN];
+				for (uint32_t i = 0; a->table == ahead->table && i < a->k.count; i++)
+					__builtin_prefetch(a->k.data[i] + (size_t)ahead->row * a->k.size[i]);
 			}
 			ecs_entity e = p->owners[slot];
 			uint32_t index = ecs_entity_index(e);
 			const struct arch_record *r = &s->records[index];
-			if (r->table != last) { /* asked once a run of owners in one table */
-				last = r->table;
-				matches = system_matches(y, &s->tables[last], last, &m);
-				if (matches)
-					hyb_columns_of(y, &s->tables[last], &m, &k);
+			struct hyb_table_seen *c = &seen[r->table % HYB_TABLES_SEEN];
+			if (c->table != r->table) {
+				struct arch_match m;
+				c->table = r->table;
+				c->matches = system_matches(y, &s->tables[r->table], r->table, &m);
+				c->k.count = 0;
+				if (c->matches)
+					hyb_columns_of(y, &s->tables[r->table], &m, &c->k);
 			}
-			if (!matches || !hyb_probe(&q, index, it, n))
+			if (!c->matches || !hyb_probe(&q, index, it, n))
 				continue;
 			it->pointers[place][n] = p->values + (size_t)slot * p->size;
-			hyb_columns_put(&k, r->row, it, n);
+			hyb_columns_put(&c->k, r->row, it, n);
 			it->entities[n++] = e;
 		}
 		it->state[ARCH_ITER_ROW] = slot;
+	} else if (!q.required) {
+		/* Table types required, sparse ones excluded: runs of rows none of whose entities
+		 * holds an excluded type, handed out as columns (as archetype's, cut where an
+		 * excluded entity sits), however long. */
+		uint32_t end_match = (uint32_t)it->state[ARCH_ITER_END_MATCH];
+		uint32_t pos = (uint32_t)it->state[ARCH_ITER_MATCH];
+		uint32_t row = (uint32_t)it->state[ARCH_ITER_ROW];
+		for (; pos < y->match_count && pos <= end_match; pos++, row = 0) {
+			const struct arch_match *m = &y->matches[pos];
+			const struct arch_table *t = &s->tables[m->table];
+			uint32_t stop = pos == end_match ? (uint32_t)it->state[ARCH_ITER_END_ROW]
+			                                 : t->count;
+			while (row < stop && hyb_excluded(&q, ecs_entity_index(t->entities[row])))
+				row++;
+			if (row >= stop)
+				continue;
+			uint32_t run = row + 1;
+			while (run < stop && !hyb_excluded(&q, ecs_entity_index(t->entities[run])))
+				run++;
+			b->count = run - row;
+			b->entities = t->entities + row;
+			for (uint32_t c = 0; c < ECS_SYSTEM_MAX_COMPONENTS; c++) {
+				const struct arch_column *col =
+				    c < y->type_count ? &t->columns[m->column[c]] : NULL;
+				b->columns[c] = col ? col->data + (size_t)row * col->size : NULL;
+				b->pointers[c] = NULL;
+			}
+			it->state[ARCH_ITER_MATCH] = pos;
+			it->state[ARCH_ITER_ROW] = run;
+			return true;
+		}
+		it->state[ARCH_ITER_MATCH] = pos;
+		it->state[ARCH_ITER_ROW] = 0;
+		b->count = 0;
+		return false;
 	} else {
 		uint32_t end_match = (uint32_t)it->state[ARCH_ITER_END_MATCH];
 		uint32_t pos = (uint32_t)it->state[ARCH_ITER_MATCH];

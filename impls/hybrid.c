@@ -43,7 +43,8 @@
  *                     probed (its slot is where the walk is).
  *                     Each sparse value found is prefetched. The table types' values are
  *                     handed out through pointers too: a batch is one kind or the other for
- *                     every component.
+ *                     every component. A system that requires only table types and excludes
+ *                     sparse ones gets columns: runs of rows cut at its excluded entities.
  *   system_iter_split the chosen walk's range cut in even parts: rows of the tables (as
  *                     archetype, cache-line aligned on the first required type when it is a
  *                     table type), or slots of the driving pool
@@ -62,9 +63,17 @@
  *                     order).
  *   empty exclusions  an excluded sparse pool that holds nothing is not probed. Lived-in:
  *                     partly (where no entity has the excluded type).
- *   one table a run   the pool drive asks whether the owner's table matches once per run of
- *                     owners in one table. Lived-in: partly (owners of one kind added in a row
- *                     stay together until swap-removes mix them).
+ *   tables seen       the pool drive asks whether an owner's table matches (and finds its
+ *                     columns) once per table and batch: 8 tables remembered, direct-mapped by
+ *                     table index. Lived-in: yes while a system's owners sit in few tables (a
+ *                     few kinds); many tables that collide ask again.
+ *   prefetch ahead    the pool drive asks for the records 16 owners ahead and the rows of those
+ *                     8 ahead (in a table seen): always, not conditional. Lived-in: yes.
+ *   exclusion runs    a system of table types that excludes sparse ones walks its tables and
+ *                     hands out runs of rows whose entities hold no excluded type as columns,
+ *                     cut at each excluded entity (one probe a row and non-empty excluded
+ *                     pool). Lived-in: yes (runs are as long as the excluded entities are
+ *                     rare, whatever the order; an excluded pool that is empty costs nothing).
  *
  * Why one source with archetype.c (impls/archetype.h, ARCH_SPARSE) and not a copy or a run-time
  * flag: a copy would drift from archetype's fixes and tuning; a run-time flag would put the
