@@ -28,7 +28,7 @@ cd "$(dirname "$0")/.."
 # (105,500 entity operations, 8 of the 29 s of the whole set on one core); parallel-iterate
 # too: threads make its counts depend on the scheduler.
 PROFILE=A ENTITIES=1024 COMPONENTS=2 SCALE=0.001 HISTORY=lived-in
-SET_WORKLOADS=create,iterate,churn,add-remove,get,fragmented,varkor-create,varkor-add,varkor-add-write-delete,varkor-distributed,varkor-random
+SET_WORKLOADS=create,create-batch,iterate,churn,add-remove,add-remove-batch,get,fragmented,varkor-create,varkor-add,varkor-add-write-delete,varkor-distributed,varkor-random
 THRESHOLD=2
 COLUMNS_OUT=backend,workload,entities,components,entity_ops,instructions,d_refs,instr_per_entity,d_refs_per_entity
 
