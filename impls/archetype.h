@@ -1538,9 +1538,9 @@ static void batch_unmark(ecs_storage *s, const ecs_entity *entities, uint32_t co
  * asked once per source table and remembered in m with its edge where one is cached (*unmade:
  * some table has none yet). A repeat among live handles is found in O(count), not by sorting:
  * each live record seen is marked (ARCH_MARK, beside the alive bit) and a second sight finds
- * the mark. The marks are cleared before returning, except on ECS_OK with m: then batch_move's
- * counting pass clears them (one pass over the records fewer, so that a batch costs no more
- * per entity than its singles). Dead handles have no record of their own to mark (their index
+ * the mark. The marks are cleared before an error returns; on ECS_OK the caller's pass over
+ * the records clears them (batch_move's counting pass, hyb_batch's last: one pass over the
+ * records fewer, so that a batch costs no more per entity than its singles). Dead handles have no record of their own to mark (their index
  * may be another entity's), and only when two or more are given are they sorted.
  */
 static int batch_check(ecs_storage *s, const ecs_entity *entities, uint32_t count, uint32_t type,
@@ -1558,8 +1558,10 @@ static int batch_check(ecs_storage *s, const ecs_entity *entities, uint32_t coun
 		if (gen && ARCH_RECORD_KEY(*gen & ~ARCH_MARK) == (ecs_entity_generation(e) | ARCH_ALIVE)) {
 			repeat |= (*gen & ARCH_MARK) != 0;
 			*gen |= ARCH_MARK;
+			if (!tables)
+				continue;
 			uint32_t from = s->records[i].table, slot = from & (ARCH_BATCH_MEMO - 1);
-			if (!tables || m->from[slot] == from)
+			if (m->from[slot] == from)
 				continue;
 			const struct arch_table *t = &s->tables[from];
 			const struct arch_edge *cached = edge_find(t, type);
@@ -1581,7 +1583,7 @@ static int batch_check(ecs_storage *s, const ecs_entity *entities, uint32_t coun
 		rc = ECS_ERR_BAD_COMPONENT;
 	else if (wrong)
 		rc = add ? ECS_ERR_HAS_COMPONENT : ECS_ERR_NO_COMPONENT;
-	if (rc != ECS_OK || !m)
+	if (rc != ECS_OK)
 		batch_unmark(s, entities, count);
 	return rc;
 }
@@ -1676,32 +1678,40 @@ out:
 
 #if ARCH_SPARSE
 /* A batch of adds (values: not NULL) or removes of a sparse type: every entity checked, the
- * pool grown once and its pages made for the adds, then appends or swap-removes. */
+ * pool grown once and its pages made for the adds, then appends or swap-removes, batch_check's
+ * marks cleared on the way (and before any error returns). */
 static int hyb_batch(ecs_storage *s, const ecs_entity *entities, uint32_t count, uint32_t type,
                      const struct ecs_values *values)
 {
 	struct hyb_pool *p = &s->pools[type];
 	bool add = values != NULL;
-	for (uint32_t j = 0; j < count; j++)
+	int rc = ECS_OK;
+	for (uint32_t j = 0; j < count && rc == ECS_OK; j++)
 		if ((hyb_slot(p, ecs_entity_index(entities[j])) != HYB_ABSENT) == add)
-			return add ? ECS_ERR_HAS_COMPONENT : ECS_ERR_NO_COMPONENT;
+			rc = add ? ECS_ERR_HAS_COMPONENT : ECS_ERR_NO_COMPONENT;
+	const void *data = add ? values->data : NULL;
+	if (add && rc == ECS_OK && p->count + count > p->cap)
+		rc = hyb_pool_grow(s, p, p->count + count, &data, 1);
+	for (uint32_t j = 0; add && j < count && rc == ECS_OK; j++)
+		rc = hyb_pool_room(s, p, ecs_entity_index(entities[j]), &data, 1);
+	if (rc != ECS_OK) {
+		batch_unmark(s, entities, count);
+		return rc;
+	}
+	/* batch_check's marks cleared with the held count's change */
 	if (!add) {
 		for (uint32_t j = 0; j < count; j++) {
 			hyb_remove(s, p, ecs_entity_index(entities[j]));
-			s->records[ecs_entity_index(entities[j])].gen -= HYB_HELD_ONE;
+			uint32_t *gen = &s->records[ecs_entity_index(entities[j])].gen;
+			*gen = (*gen & ~ARCH_MARK) - HYB_HELD_ONE;
 		}
 		return ECS_OK;
 	}
-	const void *data = values->data;
-	int rc = p->count + count <= p->cap ? ECS_OK : hyb_pool_grow(s, p, p->count + count, &data, 1);
-	for (uint32_t j = 0; j < count && rc == ECS_OK; j++)
-		rc = hyb_pool_room(s, p, ecs_entity_index(entities[j]), &data, 1);
-	if (rc != ECS_OK)
-		return rc;
 	for (uint32_t j = 0; j < count; j++) {
 		hyb_append(s, type, entities[j],
 		           (const unsigned char *)data + (size_t)j * values->stride);
-		s->records[ecs_entity_index(entities[j])].gen += HYB_HELD_ONE;
+		uint32_t *gen = &s->records[ecs_entity_index(entities[j])].gen;
+		*gen = (*gen & ~ARCH_MARK) + HYB_HELD_ONE;
 	}
 	return ECS_OK;
 }
