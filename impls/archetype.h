@@ -1575,11 +1575,13 @@ static int batch_check(ecs_storage *s, const ecs_entity *entities, uint32_t coun
 		}
 	}
 	int rc = ECS_OK;
-	if (repeat || (dead > 1 && batch_dead_repeat(s, entities, count, dead)))
-		rc = ECS_ERR_INVALID;
-	else if (dead)
-		rc = ECS_ERR_DEAD_ENTITY;
-	else if (type >= s->component_count)
+	if (repeat || dead) { /* unmarked first: batch_dead_repeat asks arch_alive, which a mark fails */
+		batch_unmark(s, entities, count);
+		if (repeat || (dead > 1 && batch_dead_repeat(s, entities, count, dead)))
+			return ECS_ERR_INVALID;
+		return ECS_ERR_DEAD_ENTITY;
+	}
+	if (type >= s->component_count)
 		rc = ECS_ERR_BAD_COMPONENT;
 	else if (wrong)
 		rc = add ? ECS_ERR_HAS_COMPONENT : ECS_ERR_NO_COMPONENT;
