@@ -45,15 +45,19 @@
  *   system_iter_split  O(M) for M matching tables: rows of the tables in order, cut by count
  *   entity_create_batch  O(k^2 + n c) for n entities: one set lookup (or a new table), the
  *                      records and the table grown once, the values copied a column at a time,
- *                      the handles and records written in one loop; the free list is walked
+ *                      the handles and records written in two loops (the free list's
+ *                      indices, then fresh ones written whole); the free list is walked
  *                      once first, to count the indices it gives against ECS_ERR_FULL
- *   component_add_batch / component_remove_batch  O(n c + T): every entity's edge (cached as
- *                      for one move), the rows each destination table gains counted (T
- *                      counters from the allocator, T = tables), each destination grown once,
- *                      then the n moves (a row copied, the hole filled by the last row, as
- *                      one move). Entities are not sorted by table: a move needs only the
- *                      record. Repeated handles are found by a mark bit in the records, O(n);
- *                      dead handles are sorted only when two or more are given (an error).
+ *   component_add_batch / component_remove_batch  O(n c + T): three passes over the entities:
+ *                      the checks (alive, repeats by a mark bit in the records, whether each
+ *                      has the type, asked once per source table: a 16-entry memo of source
+ *                      table -> edge, direct-mapped), the rows each destination table gains
+ *                      counted (T counters from the allocator, T = tables; the marks cleared
+ *                      in the same pass), then the n moves (a row copied, the hole filled by
+ *                      the last row, as one move). Each destination grown once. A fourth pass
+ *                      makes the edges only when some source table had none cached. Entities
+ *                      are not sorted by table: a move needs only the record; dead handles are
+ *                      sorted only when two or more are given (an error).
  *                      The values are copied aside (n values, through the allocator) only when
  *                      they overlap a column of a table the batch changes
  * Memory: the records (12 bytes per entity index ever used), the rows (4 bytes + the component
@@ -90,6 +94,14 @@
  *                      are packed (stride == size), else value by value. Lived-in: yes (it
  *                      follows the caller's values, not the storage's history).
  *   one growth a batch a batch grows the records, and each table it fills, once. Lived-in: yes.
+ *   batch edge memo    a batch's entity whose source table is in the memo (16 entries,
+ *                      direct-mapped by table index) takes its edge from there: no search of
+ *                      the table's edges. Lived-in: yes while a batch's entities come from at
+ *                      most a few tables; entities of tables that collide in the memo evict
+ *                      each other and search the edges as a single add or remove does.
+ *   fresh indices      entity_create_batch's entities past the free list get their records
+ *                      written whole, no link followed. Lived-in: partly (once the free list
+ *                      is used up; a storage with holes fills them first, in the other loop).
  */
 #define ARCH_SPARSE 0
 #include "archetype.h"

@@ -1479,18 +1479,78 @@ static __attribute__((noinline)) bool batch_dead_repeat(const ecs_storage *s,
 	return repeat;
 }
 
+#define ARCH_BATCH_SOURCE 0x80000000u /* in a batch's per-table count: a source table */
+#define ARCH_BATCH_MEMO 16u /* source tables a batch remembers the edge of (direct-mapped) */
+
+/*
+ * A batch's source tables -> the edge of its type from each, so that the passes over the
+ * entities search a table's edges once per table, not once per entity and pass (the batch
+ * costs no more per entity than its singles). Direct-mapped by table index: entities from
+ * many tables only evict each other (a miss searches the edges as a single would), whatever
+ * order the game gives them in. An entry whose edge.type is ARCH_NONE: the table was checked
+ * (it has, or lacks, the type as the batch requires) but its edge is not made yet.
+ */
+struct batch_memo {
+	uint32_t from[ARCH_BATCH_MEMO]; /* ARCH_NONE: empty */
+	struct arch_edge edge[ARCH_BATCH_MEMO];
+};
+
+/* batch_edge's miss: the edge searched for, or made, and remembered. */
+static __attribute__((noinline)) const struct arch_edge *
+batch_edge_miss(ecs_storage *s, struct batch_memo *m, uint32_t from, uint32_t type, bool add,
+                int *rc)
+{
+	uint32_t slot = from & (ARCH_BATCH_MEMO - 1);
+	struct arch_edge edge;
+	if ((*rc = entity_edge(s, from, type, add, &edge)) != ECS_OK)
+		return NULL;
+	m->from[slot] = from;
+	m->edge[slot] = edge;
+	return &m->edge[slot];
+}
+
+/* The edge from table `from` (its memo entry), made if need be (batch_check found the
+ * entities of `from` can move), or NULL with *rc set if making it failed. */
+static inline const struct arch_edge *batch_edge(ecs_storage *s, struct batch_memo *m,
+                                                 uint32_t from, uint32_t type, bool add, int *rc)
+{
+	uint32_t slot = from & (ARCH_BATCH_MEMO - 1);
+	if (m->from[slot] == from && m->edge[slot].type != ARCH_NONE)
+		return &m->edge[slot];
+	return batch_edge_miss(s, m, from, type, add, rc);
+}
+
+/* Clears the marks batch_check left (every handle's index below record_used: a dead handle's
+ * index may be a live entity's, whose mark is clear already). */
+static void batch_unmark(ecs_storage *s, const ecs_entity *entities, uint32_t count)
+{
+	for (uint32_t j = 0; j < count; j++) {
+		uint32_t i = ecs_entity_index(entities[j]);
+		if (i < s->record_used)
+			s->records[i].gen &= ~ARCH_MARK;
+	}
+}
+
 /*
  * The checks of a batch over a list of entities, in ecs.h's order: ECS_ERR_INVALID (a repeated
- * handle), ECS_ERR_DEAD_ENTITY, ECS_ERR_BAD_COMPONENT. A repeat among live handles is found in
- * O(count), not by sorting: each live record seen is marked (ARCH_MARK, beside the alive bit)
- * and a second sight finds the mark; a second pass clears the marks. Dead handles have no
- * record of their own to mark (their index may be another entity's), and only when two or
- * more are given are they sorted.
+ * handle), ECS_ERR_DEAD_ENTITY, ECS_ERR_BAD_COMPONENT, then (m not NULL: a table type) whether
+ * each entity has the type (ECS_ERR_HAS_COMPONENT on an add, ECS_ERR_NO_COMPONENT on a remove),
+ * asked once per source table and remembered in m with its edge where one is cached (*unmade:
+ * some table has none yet). A repeat among live handles is found in O(count), not by sorting:
+ * each live record seen is marked (ARCH_MARK, beside the alive bit) and a second sight finds
+ * the mark. The marks are cleared before an error returns; on ECS_OK the caller's pass over
+ * the records clears them (batch_move's counting pass, hyb_batch's last: one pass over the
+ * records fewer, so that a batch costs no more per entity than its singles). Dead handles have no record of their own to mark (their index
+ * may be another entity's), and only when two or more are given are they sorted.
  */
-static int batch_check(ecs_storage *s, const ecs_entity *entities, uint32_t count, uint32_t type)
+static int batch_check(ecs_storage *s, const ecs_entity *entities, uint32_t count, uint32_t type,
+                       struct batch_memo *m, bool add, bool *unmade)
 {
-	bool repeat = false;
+	bool repeat = false, wrong = false;
+	bool tables = m && type < s->component_count;
 	uint32_t dead = 0;
+	if (m)
+		memset(m->from, 0xff, sizeof m->from);
 	for (uint32_t j = 0; j < count; j++) {
 		ecs_entity e = entities[j];
 		uint32_t i = ecs_entity_index(e);
@@ -1498,20 +1558,36 @@ static int batch_check(ecs_storage *s, const ecs_entity *entities, uint32_t coun
 		if (gen && ARCH_RECORD_KEY(*gen & ~ARCH_MARK) == (ecs_entity_generation(e) | ARCH_ALIVE)) {
 			repeat |= (*gen & ARCH_MARK) != 0;
 			*gen |= ARCH_MARK;
+			if (!tables)
+				continue;
+			uint32_t from = s->records[i].table, slot = from & (ARCH_BATCH_MEMO - 1);
+			if (m->from[slot] == from)
+				continue;
+			const struct arch_table *t = &s->tables[from];
+			const struct arch_edge *cached = edge_find(t, type);
+			bool has = cached ? !cached->add : table_column(t, type) != ARCH_NONE;
+			wrong |= has == add;
+			*unmade |= !cached;
+			m->from[slot] = from;
+			m->edge[slot] = cached ? *cached : (struct arch_edge){.type = ARCH_NONE};
 		} else {
 			dead++;
 		}
 	}
-	for (uint32_t j = 0; j < count; j++) {
-		uint32_t i = ecs_entity_index(entities[j]);
-		if (i < s->record_used)
-			s->records[i].gen &= ~ARCH_MARK;
-	}
-	if (repeat || (dead > 1 && batch_dead_repeat(s, entities, count, dead)))
-		return ECS_ERR_INVALID;
-	if (dead)
+	int rc = ECS_OK;
+	if (repeat || dead) { /* unmarked first: batch_dead_repeat asks arch_alive, which a mark fails */
+		batch_unmark(s, entities, count);
+		if (repeat || (dead > 1 && batch_dead_repeat(s, entities, count, dead)))
+			return ECS_ERR_INVALID;
 		return ECS_ERR_DEAD_ENTITY;
-	return type < s->component_count ? ECS_OK : ECS_ERR_BAD_COMPONENT;
+	}
+	if (type >= s->component_count)
+		rc = ECS_ERR_BAD_COMPONENT;
+	else if (wrong)
+		rc = add ? ECS_ERR_HAS_COMPONENT : ECS_ERR_NO_COMPONENT;
+	if (rc != ECS_OK)
+		batch_unmark(s, entities, count);
+	return rc;
 }
 
 /* Whether [lo, hi) overlaps a column of table t. */
@@ -1525,46 +1601,46 @@ static bool table_overlaps(const struct arch_table *t, uintptr_t lo, uintptr_t h
 	return false;
 }
 
-#define ARCH_BATCH_SOURCE 0x80000000u /* in a batch's per-table count: a source table */
-
 /*
- * A batch of adds (values: not NULL) or removes of a table type: every entity's edge first
- * (ECS_ERR_HAS_COMPONENT or ECS_ERR_NO_COMPONENT; neighbour tables made), then the rows each
- * destination gains counted per table, each destination grown once, then the moves. The moves
+ * A batch of adds (values: not NULL) or removes of a table type, after batch_check passed
+ * (its marks still set, its memo of source tables' edges filled; unmade: some source table
+ * had no edge cached): the missing edges made (neighbour tables found or created), then the
+ * rows each destination gains counted per table (the marks cleared on the way), each
+ * destination grown once, then the moves. Every return clears the marks. The moves
  * overwrite the sources' rows (the last row fills each hole) and the growth moves the
  * destinations' columns: if the values overlap a column of either, they are copied aside
  * first (through the storage's allocator), so that each is read as it was when the call
  * began. On error nothing has changed but capacities and the tables that exist.
  */
 static int batch_move(ecs_storage *s, const ecs_entity *entities, uint32_t count, uint32_t type,
-                      const struct ecs_values *values)
+                      const struct ecs_values *values, struct batch_memo *memo, bool unmade)
 {
 	bool add = values != NULL;
-	struct arch_edge edge;
-	int rc;
-	/* Whether each has the type, before any edge is made: making one may fail for want of
-	 * memory, which ECS_ERR_HAS_COMPONENT / ECS_ERR_NO_COMPONENT anywhere precede. */
-	for (uint32_t j = 0; j < count; j++) {
-		const struct arch_table *t = &s->tables[s->records[ecs_entity_index(entities[j])].table];
-		const struct arch_edge *cached = edge_find(t, type);
-		bool has = cached ? !cached->add : table_column(t, type) != ARCH_NONE;
-		if (has == add)
-			return add ? ECS_ERR_HAS_COMPONENT : ECS_ERR_NO_COMPONENT;
-	}
-	for (uint32_t j = 0; j < count; j++)
-		if ((rc = entity_edge(s, s->records[ecs_entity_index(entities[j])].table, type, add,
-		                      &edge)) != ECS_OK)
+	const struct arch_edge *edge;
+	int rc = ECS_OK;
+	/* The edges batch_check found no cached one for: made (the neighbour table found or
+	 * created), now that no entity can fail its checks. */
+	for (uint32_t j = 0; unmade && j < count; j++) {
+		if (!batch_edge(s, memo, s->records[ecs_entity_index(entities[j])].table, type, add,
+		                &rc)) {
+			batch_unmark(s, entities, count);
 			return rc;
-	uint32_t tables = s->table_count;
+		}
+	}
+	uint32_t tables = s->table_count; /* with those the edges made */
 	uint32_t *need = arch_malloc(s, (size_t)tables * sizeof *need);
-	if (!need)
+	if (!need) {
+		batch_unmark(s, entities, count);
 		return ECS_ERR_NO_MEMORY;
+	}
 	memset(need, 0, (size_t)tables * sizeof *need);
+	/* The rows each destination gains; batch_check's marks cleared on the way. */
 	for (uint32_t j = 0; j < count; j++) {
-		uint32_t from = s->records[ecs_entity_index(entities[j])].table;
-		entity_edge(s, from, type, add, &edge); /* found above: cannot fail now */
-		need[edge.table]++;
-		need[from] |= ARCH_BATCH_SOURCE;
+		struct arch_record *r = &s->records[ecs_entity_index(entities[j])];
+		r->gen &= ~ARCH_MARK;
+		edge = batch_edge(s, memo, r->table, type, add, &rc); /* made above: cannot fail now */
+		need[edge->table]++;
+		need[r->table] |= ARCH_BATCH_SOURCE;
 	}
 	const unsigned char *data = add ? values->data : NULL;
 	size_t stride = add ? values->stride : 0, size = s->sizes[type < s->component_count ? type : 0];
@@ -1576,8 +1652,8 @@ static int batch_move(ecs_storage *s, const ecs_entity *entities, uint32_t count
 			overlaps = need[t] && table_overlaps(&s->tables[t], lo, hi);
 		if (overlaps) {
 			if (!(aside = arch_malloc(s, (size_t)count * size))) {
-				arch_free(s, need, (size_t)tables * sizeof *need);
-				return ECS_ERR_NO_MEMORY;
+				rc = ECS_ERR_NO_MEMORY;
+				goto out;
 			}
 			for (uint32_t j = 0; j < count; j++)
 				memcpy(aside + (size_t)j * size, data + (size_t)j * stride, size);
@@ -1585,51 +1661,59 @@ static int batch_move(ecs_storage *s, const ecs_entity *entities, uint32_t count
 			stride = size;
 		}
 	}
-	rc = ECS_OK;
 	for (uint32_t t = 0; t < tables && rc == ECS_OK; t++) {
 		uint32_t rows = need[t] & ~ARCH_BATCH_SOURCE;
 		if (rows)
 			rc = table_reserve(s, &s->tables[t], s->tables[t].count + rows);
 	}
-	arch_free(s, need, (size_t)tables * sizeof *need);
 	for (uint32_t j = 0; j < count && rc == ECS_OK; j++) {
 		ecs_entity e = entities[j];
 		struct arch_record *r = &s->records[ecs_entity_index(e)];
-		entity_edge(s, r->table, type, add, &edge);
-		entity_move(s, e, r, edge.table, edge.column, add ? data + (size_t)j * stride : NULL);
+		edge = batch_edge(s, memo, r->table, type, add, &rc); /* made above: cannot fail */
+		entity_move(s, e, r, edge->table, edge->column, add ? data + (size_t)j * stride : NULL);
 	}
 	arch_free(s, aside, (size_t)count * size);
+out:
+	arch_free(s, need, (size_t)tables * sizeof *need);
 	return rc;
 }
 
 #if ARCH_SPARSE
 /* A batch of adds (values: not NULL) or removes of a sparse type: every entity checked, the
- * pool grown once and its pages made for the adds, then appends or swap-removes. */
+ * pool grown once and its pages made for the adds, then appends or swap-removes, batch_check's
+ * marks cleared on the way (and before any error returns). */
 static int hyb_batch(ecs_storage *s, const ecs_entity *entities, uint32_t count, uint32_t type,
                      const struct ecs_values *values)
 {
 	struct hyb_pool *p = &s->pools[type];
 	bool add = values != NULL;
-	for (uint32_t j = 0; j < count; j++)
+	int rc = ECS_OK;
+	for (uint32_t j = 0; j < count && rc == ECS_OK; j++)
 		if ((hyb_slot(p, ecs_entity_index(entities[j])) != HYB_ABSENT) == add)
-			return add ? ECS_ERR_HAS_COMPONENT : ECS_ERR_NO_COMPONENT;
+			rc = add ? ECS_ERR_HAS_COMPONENT : ECS_ERR_NO_COMPONENT;
+	const void *data = add ? values->data : NULL;
+	if (add && rc == ECS_OK && p->count + count > p->cap)
+		rc = hyb_pool_grow(s, p, p->count + count, &data, 1);
+	for (uint32_t j = 0; add && j < count && rc == ECS_OK; j++)
+		rc = hyb_pool_room(s, p, ecs_entity_index(entities[j]), &data, 1);
+	if (rc != ECS_OK) {
+		batch_unmark(s, entities, count);
+		return rc;
+	}
+	/* batch_check's marks cleared with the held count's change */
 	if (!add) {
 		for (uint32_t j = 0; j < count; j++) {
 			hyb_remove(s, p, ecs_entity_index(entities[j]));
-			s->records[ecs_entity_index(entities[j])].gen -= HYB_HELD_ONE;
+			uint32_t *gen = &s->records[ecs_entity_index(entities[j])].gen;
+			*gen = (*gen & ~ARCH_MARK) - HYB_HELD_ONE;
 		}
 		return ECS_OK;
 	}
-	const void *data = values->data;
-	int rc = p->count + count <= p->cap ? ECS_OK : hyb_pool_grow(s, p, p->count + count, &data, 1);
-	for (uint32_t j = 0; j < count && rc == ECS_OK; j++)
-		rc = hyb_pool_room(s, p, ecs_entity_index(entities[j]), &data, 1);
-	if (rc != ECS_OK)
-		return rc;
 	for (uint32_t j = 0; j < count; j++) {
 		hyb_append(s, type, entities[j],
 		           (const unsigned char *)data + (size_t)j * values->stride);
-		s->records[ecs_entity_index(entities[j])].gen += HYB_HELD_ONE;
+		uint32_t *gen = &s->records[ecs_entity_index(entities[j])].gen;
+		*gen = (*gen & ~ARCH_MARK) + HYB_HELD_ONE;
 	}
 	return ECS_OK;
 }
@@ -1642,14 +1726,20 @@ static int arch_component_add_batch(ecs_storage *s, const ecs_entity *entities, 
 		return ECS_ERR_INVALID;
 	if (!count) /* the type is checked all the same: that does not depend on count */
 		return type < s->component_count ? ECS_OK : ECS_ERR_BAD_COMPONENT;
-	int rc = batch_check(s, entities, count, type);
+	struct batch_memo memo, *m = &memo;
+	bool unmade = false;
+#if ARCH_SPARSE
+	if (type < s->component_count && hyb_sparse(s, type))
+		m = NULL; /* its pool says whether each has it (hyb_batch) */
+#endif
+	int rc = batch_check(s, entities, count, type, m, true, &unmade);
 	if (rc != ECS_OK)
 		return rc;
 #if ARCH_SPARSE
-	if (hyb_sparse(s, type))
+	if (!m)
 		return hyb_batch(s, entities, count, type, values);
 #endif
-	return batch_move(s, entities, count, type, values);
+	return batch_move(s, entities, count, type, values, m, unmade);
 }
 
 static int arch_component_remove_batch(ecs_storage *s, const ecs_entity *entities,
@@ -1659,14 +1749,20 @@ static int arch_component_remove_batch(ecs_storage *s, const ecs_entity *entitie
 		return ECS_ERR_INVALID;
 	if (!count) /* the type is checked all the same: that does not depend on count */
 		return type < s->component_count ? ECS_OK : ECS_ERR_BAD_COMPONENT;
-	int rc = batch_check(s, entities, count, type);
+	struct batch_memo memo, *m = &memo;
+	bool unmade = false;
+#if ARCH_SPARSE
+	if (type < s->component_count && hyb_sparse(s, type))
+		m = NULL; /* its pool says whether each has it (hyb_batch) */
+#endif
+	int rc = batch_check(s, entities, count, type, m, false, &unmade);
 	if (rc != ECS_OK)
 		return rc;
 #if ARCH_SPARSE
-	if (hyb_sparse(s, type))
+	if (!m)
 		return hyb_batch(s, entities, count, type, NULL);
 #endif
-	return batch_move(s, entities, count, type, NULL);
+	return batch_move(s, entities, count, type, NULL, m, unmade);
 }
 
 /* Copies count values (stride apart from data) to count packed slots at `to`: one memmove
@@ -1776,26 +1872,33 @@ static int arch_entity_create_batch(ecs_storage *s, const uint32_t *types, uint3
 #endif
 	(void)held;
 	uint32_t row = t->count;
-	for (uint32_t j = 0; j < count; j++) {
-		uint32_t index;
-		if (j < from_free) {
-			index = s->free_head;
-			s->free_head = s->records[index].row;
-		} else {
-			index = s->record_used++;
-			s->records[index].gen = 0;
-		}
+	uint32_t alive = ARCH_ALIVE;
+#if ARCH_SPARSE
+	alive += held * HYB_HELD_ONE;
+#endif
+	/* Two loops, not one with a test per entity: the free list's indices (each record's
+	 * generation kept, the list followed), then fresh ones, whose records are written whole
+	 * (generation 0) with no load of the free list's links. */
+	for (uint32_t j = 0; j < from_free; j++) {
+		uint32_t index = s->free_head;
 		struct arch_record *r = &s->records[index];
-		r->gen |= ARCH_ALIVE;
+		s->free_head = r->row;
+		r->gen += alive;
 		r->table = to;
 		r->row = row + j;
-#if ARCH_SPARSE
-		r->gen += held * HYB_HELD_ONE;
-#endif
 		ecs_entity e = ecs_entity_make(index, r->gen & ECS_GENERATION_MASK);
 		t->entities[row + j] = e;
 		out[j] = e;
 	}
+	struct arch_record *fresh_records = s->records + s->record_used - from_free;
+	ecs_entity *fresh_entities = t->entities + row;
+	for (uint32_t j = from_free; j < count; j++) {
+		fresh_records[j] = (struct arch_record){alive, to, row + j};
+		ecs_entity e = ecs_entity_make(s->record_used - from_free + j, 0);
+		fresh_entities[j] = e;
+		out[j] = e;
+	}
+	s->record_used += count - from_free;
 	t->count += count;
 	for (uint32_t j = 0; j < n; j++) {
 		struct arch_column *col = &t->columns[j];
