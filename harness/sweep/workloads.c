@@ -539,9 +539,8 @@ static const struct workload workload_create = {
 };
 static const struct workload workload_create_batch = {
 	.name = "create-batch",
-	.timed = "create's N entities (kinds, lists, values) through entity_create_batch, in batches "
-	         "of one kind of up to 1024 (a wave a game spawns at once), values packed, into an "
-	         "empty storage reserved for N",
+	.timed = "create's N entities through entity_create_batch, in batches of one kind of up to "
+	         "1024, into an empty storage reserved for N",
 	.history = WORKLOAD_SPAWNS,
 	.setup = create_batch_setup,
 	.prepare = create_prepare,
