@@ -1790,19 +1790,12 @@ static int arch_entity_create_batch(ecs_storage *s, const uint32_t *types, uint3
                                     const struct ecs_values *values, uint32_t count,
                                     ecs_entity *out)
 {
-	if (!s || (count && !out) || type_count > ECS_CREATE_MAX_COMPONENTS ||
-	    (type_count && (!types || !values)))
+	if (!s)
 		return ECS_ERR_INVALID;
-	for (uint32_t i = 0; i < type_count; i++) {
-		if (!values[i].data)
-			return ECS_ERR_INVALID;
-		for (uint32_t j = 0; j < i; j++)
-			if (types[j] == types[i])
-				return ECS_ERR_INVALID;
-	}
-	for (uint32_t i = 0; i < type_count; i++)
-		if (types[i] >= s->component_count)
-			return ECS_ERR_BAD_COMPONENT;
+	int checked = ecs_create_batch_check(types, type_count, values, count, out,
+	                                     s->component_count);
+	if (checked != ECS_OK)
+		return checked;
 	if (!count)
 		return ECS_OK;
 	uint32_t from_free = 0;

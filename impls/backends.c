@@ -172,6 +172,26 @@ int ecs_create_types_check(const uint32_t *types, uint32_t count, const void *co
 	return ECS_OK;
 }
 
+int ecs_create_batch_check(const uint32_t *types, uint32_t type_count,
+                           const struct ecs_values *values, uint32_t count,
+                           const ecs_entity *out, uint32_t component_count)
+{
+	if ((count && !out) || type_count > ECS_CREATE_MAX_COMPONENTS ||
+	    (type_count && (!types || !values)))
+		return ECS_ERR_INVALID;
+	for (uint32_t i = 0; i < type_count; i++) {
+		if (!values[i].data)
+			return ECS_ERR_INVALID;
+		for (uint32_t j = 0; j < i; j++)
+			if (types[j] == types[i])
+				return ECS_ERR_INVALID;
+	}
+	for (uint32_t i = 0; i < type_count && component_count != UINT32_MAX; i++)
+		if (types[i] >= component_count)
+			return ECS_ERR_BAD_COMPONENT;
+	return ECS_OK;
+}
+
 int ecs_entity_create_with_fallback(const struct ecs_ops *ops, ecs_storage *s,
                                     const uint32_t *types, uint32_t count,
                                     const void *const *values, ecs_entity *out)
@@ -249,21 +269,18 @@ int ecs_entity_create_batch_fallback(const struct ecs_ops *ops, ecs_storage *s,
                                      const struct ecs_values *values, uint32_t count,
                                      ecs_entity *out)
 {
-	if (!s || (count && !out) || type_count > ECS_CREATE_MAX_COMPONENTS ||
-	    (type_count && (!types || !values)))
+	if (!s)
 		return ECS_ERR_INVALID;
-	for (uint32_t i = 0; i < type_count; i++) {
-		if (!values[i].data)
-			return ECS_ERR_INVALID;
-		for (uint32_t j = 0; j < i; j++)
-			if (types[j] == types[i])
-				return ECS_ERR_INVALID;
-	}
+	/* The profile's component count is not known here: a type out of range is found by the
+	 * first entity's create. */
+	int rc = ecs_create_batch_check(types, type_count, values, count, out, UINT32_MAX);
+	if (rc != ECS_OK)
+		return rc;
 	const void *value[ECS_CREATE_MAX_COMPONENTS];
 	for (uint32_t j = 0; j < count; j++) {
 		for (uint32_t i = 0; i < type_count; i++)
 			value[i] = (const unsigned char *)values[i].data + (size_t)j * values[i].stride;
-		int rc = ecs_entity_create_with(ops, s, types, type_count, value, &out[j]);
+		rc = ecs_entity_create_with(ops, s, types, type_count, value, &out[j]);
 		if (rc != ECS_OK) {
 			while (j-- > 0)
 				ops->entity_destroy(s, out[j]);

@@ -433,6 +433,15 @@ int ecs_system_types_check(const uint32_t *types, uint32_t count, const uint32_t
 int ecs_create_types_check(const uint32_t *types, uint32_t count, const void *const *values,
                            uint32_t component_count);
 
+/* Checks entity_create_batch's arguments (s checked by the caller): ECS_ERR_INVALID (out NULL
+ * while count > 0, type_count over ECS_CREATE_MAX_COMPONENTS, types or values NULL while
+ * type_count > 0, a NULL values[i].data, a repeated type), then ECS_ERR_BAD_COMPONENT (a type >=
+ * component_count; UINT32_MAX: not known, as in the fallback, which finds a bad type by its
+ * first create), else ECS_OK: what every backend's batch and the fallback check first. */
+int ecs_create_batch_check(const uint32_t *types, uint32_t type_count,
+                           const struct ecs_values *values, uint32_t count,
+                           const ecs_entity *out, uint32_t component_count);
+
 /* Whether type t is marked sparse in cfg (a checked config): for the backends that follow the
  * hint. */
 static inline bool ecs_config_sparse(const struct ecs_config *cfg, uint32_t t)

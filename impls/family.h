@@ -1267,19 +1267,12 @@ static int family_entity_create_batch(ecs_storage *s, const uint32_t *types, uin
                                       const struct ecs_values *values, uint32_t count,
                                       ecs_entity *out)
 {
-	if (!s || (count && !out) || type_count > ECS_CREATE_MAX_COMPONENTS ||
-	    (type_count && (!types || !values)))
+	if (!s)
 		return ECS_ERR_INVALID;
-	for (uint32_t i = 0; i < type_count; i++) {
-		if (!values[i].data)
-			return ECS_ERR_INVALID;
-		for (uint32_t k = 0; k < i; k++)
-			if (types[k] == types[i])
-				return ECS_ERR_INVALID;
-	}
-	for (uint32_t i = 0; i < type_count; i++)
-		if (types[i] >= s->component_count)
-			return ECS_ERR_BAD_COMPONENT;
+	int checked = ecs_create_batch_check(types, type_count, values, count, out,
+	                                     s->component_count);
+	if (checked != ECS_OK)
+		return checked;
 	if (count == 0)
 		return ECS_OK;
 	/* ECS_ERR_FULL: how many come from the free list (a walk of at most count links), and
