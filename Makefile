@@ -32,8 +32,9 @@ LDLIBS := -lm -linih -pthread
 # 'x'), each kind of run in this order; an empty default is the harness's own (build/ecsbench
 # --help). make help shows them with their defaults; a scenario run refuses the sweep's own.
 # A scenario run's: make bench SCENARIO=scenarios/shooter.ini [SWEEP=KEY=A..B POINTS=N
-# SPACING=linear SET='KEY=VALUE ...'], SET a --set per word
-RUN_VARS := SCENARIO:scenario: SWEEP:scenario: POINTS:scenario: SPACING:scenario: SET:scenario:
+# SPACING=linear SET='KEY=VALUE ...' UNMARKED=B,...], SET a --set per word
+RUN_VARS := SCENARIO:scenario: SWEEP:scenario: POINTS:scenario: SPACING:scenario: SET:scenario: \
+	UNMARKED:scenario:
 RUN_VARS += PROFILE:sweep:A
 RUN_VARS += BACKENDS:both:all
 RUN_VARS += WORKLOADS:sweep:all
@@ -556,6 +557,8 @@ make bench SCENARIO=scenarios/shooter.ini   ns per frame by phase, every backend
                       and its answer per frame and phase -> results/scenario-shooter-answer.md$(call \
 help_lines,($(call help_defaults,$(filter-out SCENARIO,$(scenario_VARS))) OUTPUT=))
                       SWEEP=KEY=A..B POINTS=6 SPACING=linear SET='KEY=VALUE ...'
+                      SWEEP=KEY=V1,V2,... a point per value (component.X.storage=table,sparse)
+                      UNMARKED=hybrid: hybrid again with no storage hints, paired with the rest
                       SWEEP: results/scenario-NAME-KEY.csv, lines against the swept value;
                       the sweep's own do not apply (refused):$(call \
 help_lines,$(addsuffix =,$(call vars_read_by,sweep)))
