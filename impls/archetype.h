@@ -1450,35 +1450,6 @@ static int arch_system_register(ecs_storage *s, const uint32_t *types, uint32_t 
 
 /* --- batches ---------------------------------------------------------------------------- */
 
-
-static int batch_handle_order(const void *a, const void *b)
-{
-	ecs_entity x = *(const ecs_entity *)a, y = *(const ecs_entity *)b;
-	return x < y ? -1 : x > y;
-}
-
-/* Whether a dead handle is given twice: sorted copies of the dead ones (an error batch only;
- * malloc, not the storage's allocator, as the wrappers' fallbacks: if it fails, the batch is
- * reported for its dead handle). */
-static __attribute__((noinline)) bool batch_dead_repeat(const ecs_storage *s,
-                                                        const ecs_entity *entities,
-                                                        uint32_t count, uint32_t dead)
-{
-	ecs_entity *list = malloc((size_t)dead * sizeof *list);
-	if (!list)
-		return false;
-	uint32_t n = 0;
-	for (uint32_t j = 0; j < count; j++)
-		if (!arch_alive(s, entities[j]))
-			list[n++] = entities[j];
-	qsort(list, n, sizeof *list, batch_handle_order);
-	bool repeat = false;
-	for (uint32_t j = 1; j < n && !repeat; j++)
-		repeat = list[j] == list[j - 1];
-	free(list);
-	return repeat;
-}
-
 #define ARCH_BATCH_SOURCE 0x80000000u /* in a batch's per-table count: a source table */
 #define ARCH_BATCH_MEMO 16u /* source tables a batch remembers the edge of (direct-mapped) */
 
@@ -1575,9 +1546,11 @@ static int batch_check(ecs_storage *s, const ecs_entity *entities, uint32_t coun
 		}
 	}
 	int rc = ECS_OK;
-	if (repeat || dead) { /* unmarked first: batch_dead_repeat asks arch_alive, which a mark fails */
+	if (repeat || dead) {
 		batch_unmark(s, entities, count);
-		if (repeat || (dead > 1 && batch_dead_repeat(s, entities, count, dead)))
+		/* A repeat among the dead handles: the marks cannot see one (only live handles are
+		 * marked), a sort of the list can (an error path only). */
+		if (repeat || (dead > 1 && ecs_batch_has_repeat(entities, count)))
 			return ECS_ERR_INVALID;
 		return ECS_ERR_DEAD_ENTITY;
 	}

@@ -234,21 +234,28 @@ static int entity_compare(const void *a, const void *b)
 /* The checks every batch on a list of entities makes before it changes anything: ECS_ERR_INVALID
  * (a repeated handle), ECS_ERR_DEAD_ENTITY, then whatever component_has says (ECS_ERR_BAD_COMPONENT
  * for a type out of range), then ECS_ERR_HAS_COMPONENT (want_has false) or ECS_ERR_NO_COMPONENT. */
-static int batch_check(const struct ecs_ops *ops, ecs_storage *s, const ecs_entity *entities,
-                       uint32_t count, uint32_t type, bool want_has)
+bool ecs_batch_has_repeat(const ecs_entity *entities, uint32_t count)
 {
-	if (count == 0)
-		return ECS_OK;
-	ecs_entity *sorted = malloc((size_t)count * sizeof *sorted);
-	if (!sorted)
-		return ECS_ERR_NO_MEMORY;
+	bool repeat = false;
+	ecs_entity *sorted = count > 1 ? malloc((size_t)count * sizeof *sorted) : NULL;
+	if (!sorted) {
+		for (uint32_t j = 1; j < count && !repeat; j++)
+			for (uint32_t i = 0; i < j && !repeat; i++)
+				repeat = entities[i] == entities[j];
+		return repeat;
+	}
 	memcpy(sorted, entities, (size_t)count * sizeof *sorted);
 	qsort(sorted, count, sizeof *sorted, entity_compare);
-	bool repeat = false;
 	for (uint32_t j = 1; j < count && !repeat; j++)
 		repeat = sorted[j] == sorted[j - 1];
 	free(sorted);
-	if (repeat)
+	return repeat;
+}
+
+static int batch_check(const struct ecs_ops *ops, ecs_storage *s, const ecs_entity *entities,
+                       uint32_t count, uint32_t type, bool want_has)
+{
+	if (ecs_batch_has_repeat(entities, count))
 		return ECS_ERR_INVALID;
 	for (uint32_t j = 0; j < count; j++)
 		if (!ops->entity_alive(s, entities[j]))

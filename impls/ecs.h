@@ -442,6 +442,12 @@ int ecs_create_batch_check(const uint32_t *types, uint32_t type_count,
                            const struct ecs_values *values, uint32_t count,
                            const ecs_entity *out, uint32_t component_count);
 
+/* Whether a list of handles holds one handle twice (the batches' ECS_ERR_INVALID): a sorted
+ * copy from malloc, not a storage's allocator (a batch asks it on its error path only, which
+ * must not fail for want of the memory a caller counts); where even that fails, pairs are
+ * compared (quadratic, on that error path only). */
+bool ecs_batch_has_repeat(const ecs_entity *entities, uint32_t count);
+
 /* Whether type t is marked sparse in cfg (a checked config): for the backends that follow the
  * hint. */
 static inline bool ecs_config_sparse(const struct ecs_config *cfg, uint32_t t)

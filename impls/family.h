@@ -1119,37 +1119,6 @@ static bool family_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
  */
 #define FAMILY_BATCH_MARK 0x4000u
 
-static int family_entity_compare(const void *a, const void *b)
-{
-	ecs_entity x = *(const ecs_entity *)a, y = *(const ecs_entity *)b;
-	return x < y ? -1 : x > y;
-}
-
-/*
- * Whether a list holds one handle twice, exactly: only asked once an error is certain (two
- * handles of one index, or two of indices never handed out), to tell ECS_ERR_INVALID from
- * ECS_ERR_DEAD_ENTITY. A sorted copy from malloc, not the storage's allocator (an error path,
- * which must not fail for want of the memory the caller counts); if even that fails, pairs
- * are compared, quadratic, on an error path only.
- */
-static __attribute__((noinline)) bool batch_has_repeat(const ecs_entity *entities, uint32_t count)
-{
-	ecs_entity *sorted = malloc((size_t)count * sizeof *sorted);
-	bool repeat = false;
-	if (!sorted) {
-		for (uint32_t j = 1; j < count && !repeat; j++)
-			for (uint32_t i = 0; i < j && !repeat; i++)
-				repeat = entities[i] == entities[j];
-		return repeat;
-	}
-	memcpy(sorted, entities, (size_t)count * sizeof *sorted);
-	qsort(sorted, count, sizeof *sorted, family_entity_compare);
-	for (uint32_t j = 1; j < count && !repeat; j++)
-		repeat = sorted[j] == sorted[j - 1];
-	free(sorted);
-	return repeat;
-}
-
 /*
  * The checks of a batch over a list of entities, before anything changes, in ecs.h's order:
  * ECS_ERR_INVALID (a repeated handle), ECS_ERR_DEAD_ENTITY, ECS_ERR_BAD_COMPONENT, then
@@ -1188,7 +1157,7 @@ static int family_batch_check(ecs_storage *s, const ecs_entity *entities, uint32
 		if (i < s->entity_used)
 			s->entity_gen[i] &= (uint16_t)~FAMILY_BATCH_MARK;
 	}
-	if ((clash || outside > 1) && batch_has_repeat(entities, count))
+	if ((clash || outside > 1) && ecs_batch_has_repeat(entities, count))
 		return ECS_ERR_INVALID;
 	if (dead || clash) /* two handles of one index: one of them is dead */
 		return ECS_ERR_DEAD_ENTITY;

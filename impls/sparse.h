@@ -1503,38 +1503,6 @@ static bool sparse_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 
 /* --- batches (ecs.h: entity_create_batch, component_add_batch, component_remove_batch) --- */
 
-static int batch_entity_compare(const void *a, const void *b)
-{
-	ecs_entity x = *(const ecs_entity *)a, y = *(const ecs_entity *)b;
-	return x < y ? -1 : x > y;
-}
-
-/*
- * Whether a list holds one handle twice: asked only once the list is known to be wrong (a dead
- * handle or a repeat), to tell ECS_ERR_INVALID from ECS_ERR_DEAD_ENTITY. A sorted copy from the
- * storage's allocator; where even that fails, pairs are compared, quadratic, on an error path
- * only (an error must not turn into ECS_ERR_NO_MEMORY, which comes last in ecs.h's order).
- */
-static __attribute__((noinline)) bool batch_has_repeat(ecs_storage *s, const ecs_entity *entities,
-                                                       uint32_t count)
-{
-	size_t bytes = (size_t)count * sizeof(ecs_entity);
-	ecs_entity *sorted = sparse_malloc(s, bytes);
-	bool repeat = false;
-	if (!sorted) {
-		for (uint32_t j = 1; j < count && !repeat; j++)
-			for (uint32_t i = 0; i < j && !repeat; i++)
-				repeat = entities[i] == entities[j];
-		return repeat;
-	}
-	memcpy(sorted, entities, bytes);
-	qsort(sorted, count, sizeof *sorted, batch_entity_compare);
-	for (uint32_t j = 1; j < count && !repeat; j++)
-		repeat = sorted[j] == sorted[j - 1];
-	sparse_free(s, sorted, bytes);
-	return repeat;
-}
-
 /*
  * The checks of a batch over a list of entities, before anything changes, in ecs.h's order:
  * ECS_ERR_INVALID (a repeated handle), ECS_ERR_DEAD_ENTITY, ECS_ERR_BAD_COMPONENT, then
@@ -1544,8 +1512,9 @@ static __attribute__((noinline)) bool batch_has_repeat(ecs_storage *s, const ecs
  * complement, which no handle of that index equals, so a second occurrence of the handle (or
  * another generation of its index) fails the liveness test. The marking stops at the first
  * handle that fails it and the records marked so far (all distinct live handles) are restored;
- * only then, on that error path, does batch_has_repeat sort. A failed record is never
- * restored by value: a dead index's record (the free list) may happen to equal a complement.
+ * only then, on that error path, does ecs_batch_has_repeat (impls/backends.c) sort. A failed
+ * record is never restored by value: a dead index's record (the free list) may happen to equal
+ * a complement.
  */
 static int sparse_batch_check(ecs_storage *s, const ecs_entity *entities, uint32_t count,
                               uint32_t type, bool want_has)
@@ -1562,7 +1531,7 @@ static int sparse_batch_check(ecs_storage *s, const ecs_entity *entities, uint32
 	for (uint32_t k = 0; k < j; k++)
 		records[ecs_entity_index(entities[k])] = entities[k];
 	if (j < count)
-		return batch_has_repeat(s, entities, count) ? ECS_ERR_INVALID : ECS_ERR_DEAD_ENTITY;
+		return ecs_batch_has_repeat(entities, count) ? ECS_ERR_INVALID : ECS_ERR_DEAD_ENTITY;
 	if (type >= s->component_count)
 		return ECS_ERR_BAD_COMPONENT;
 	const struct sparse_pool *p = &s->pools[type];
