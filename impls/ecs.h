@@ -362,8 +362,7 @@ static inline int ecs_system_group(const struct ecs_ops *ops, ecs_storage *s, ui
 /*
  * The batches' fallbacks (impls/backends.c), one entity at a time through the single
  * operations, after checking the whole batch first (repeats: ecs_batch_has_repeat, below;
- * liveness; has). What
- * they cannot promise, as entity_create_with's fallback: after an error, the indices created
+ * liveness; has). What they cannot promise, as entity_create_with's fallback: after an error, the indices created
  * come back with their next generation (created, then destroyed); an add that fails half way
  * is undone by removing the adds before it; a remove that fails half way (only a backend whose
  * remove allocates) cannot be undone, for the fallback does not know the values' sizes; and
