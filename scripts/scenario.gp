@@ -133,6 +133,9 @@ set lmargin at screen panel_l(1, 2)
 set rmargin at screen panel_r(1, 2)
 set title "time per frame (median)"
 set ylabel "ns per frame (log scale)"
+# a run with no positive time at all (every row 0) still draws: a decade around 1 ns
+if (ymax <= 0) { ymax = 10 }
+if (ymin <= 0 || ymin > ymax) { ymin = ymax / 10 }
 ydec = log10(ymax / ymin) > 4 ? 5 : 0
 eval logticks_y
 set yrange [ymin / 1.5 : ymax * 1.5]

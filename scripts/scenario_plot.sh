@@ -221,11 +221,14 @@ else
 			print $c["sweep_x"] "," $c["median_ns"] "," lo "," hi "," r "," rl "," rh | ("sort -t, -g -k1 > " f)
 			if (xmin == "" || $c["sweep_x"] + 0 < xmin) xmin = $c["sweep_x"] + 0
 			if (xmax == "" || $c["sweep_x"] + 0 > xmax) xmax = $c["sweep_x"] + 0
-			if (ymin == "" || lo + 0 < ymin) ymin = lo + 0
-			if (ymax == "" || hi + 0 > ymax) ymax = hi + 0
+			# the y axis is a log scale: only positive values set its range (a timing of 0, or an
+			# interval reaching 0, would make log10(ymax / ymin) undefined)
+			if (lo + 0 <= 0) lo = $c["median_ns"]
+			if (lo + 0 > 0 && (ymin == "" || lo + 0 < ymin)) ymin = lo + 0
+			if (hi + 0 > 0 && (ymax == "" || hi + 0 > ymax)) ymax = hi + 0
 			if (r != "NaN" && b != "floor" && b != "harness" && r + 0 > rmax) rmax = r + 0
 		}
-		END { print xmin, xmax, ymin, ymax, rmax + 0 > (dir "/ranges") }'
+		END { print xmin, xmax, ymin + 0, ymax + 0, rmax + 0 > (dir "/ranges") }'
 	read -r xmin xmax ymin ymax rmax <"$tmp/ranges"
 	geometric=0
 	grep -q "^# sweep $sweep_key: [0-9]* points, geometric" "$csv" && geometric=1
