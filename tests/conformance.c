@@ -2654,6 +2654,72 @@ static bool test_large_pages(const struct ecs_ops *ops, const struct test_profil
 }
 
 /*
+ * The batch of system y's pass with a column whose entities hold fewest types (in archetype,
+ * a table of the system's type alone, where there is one), or false when no batch has a column.
+ */
+static bool large_leanest_column(struct large *l, uint32_t y, struct ecs_batch *out)
+{
+	struct fixture *f = &l->f;
+	struct ecs_iter it;
+	struct ecs_batch b;
+	uint32_t best = UINT32_MAX;
+	if (f->ops->system_iter_begin(f->s, y, &it) != ECS_OK)
+		return false;
+	while (f->ops->system_iter_next(&it, &b)) {
+		if (!b.columns[0])
+			continue;
+		uint32_t most = 0;
+		for (uint32_t i = 0; i < b.count; i++) {
+			struct model_entity *r = model_find(&f->m, b.entities[i]);
+			uint32_t held = 0;
+			for (uint32_t t = 0; r && t < f->m.component_count; t++)
+				held += r->has[t];
+			most = held > most ? held : most;
+		}
+		if (most < best) {
+			best = most;
+			*out = b;
+		}
+	}
+	return best != UINT32_MAX;
+}
+
+/*
+ * Values read from the very rows a batch changes: 600 entities of the 3000-byte type alone;
+ * then, from the column of the pass's batch whose entities hold fewest types (archetype: the
+ * table of that type alone), as many created again with that type (the create grows the table
+ * it reads from), and a type added to that batch's entities, shuffled, the column their values
+ * (their rows leave the table, the last rows filling the holes, while the values are read).
+ */
+static bool large_own_column(struct large *l)
+{
+	struct fixture *f = &l->f;
+	uint32_t y = l->one_type_system[3], u = large_one_type[3], t = LARGE_2048, count = 600;
+	struct ecs_values v;
+	struct ecs_batch b;
+	CHECK(u == LARGE_3000 && y != UINT32_MAX);
+	TRY(large_values(l, u, LARGE_PACKED, &count, &v, 0));
+	TRY(op_create_batch(f, &u, 1, &v, count, false, l->out));
+	if (!large_leanest_column(l, y, &b))
+		return true; /* no columns: nothing to read from */
+	v.data = b.columns[0];
+	v.stride = f->sizes[u];
+	TRY(op_create_batch(f, &u, 1, &v, b.count < LARGE_BATCH_MOST ? b.count : LARGE_BATCH_MOST,
+	                    false, l->out));
+	TRY(check_all(f));
+	if (!large_leanest_column(l, y, &b))
+		return true;
+	count = 0;
+	for (uint32_t i = 0; i < b.count && count < LARGE_BATCH_MOST; i++) /* those lacking t */
+		if (!model_find(&f->m, b.entities[i])->has[t])
+			l->list[count++] = b.entities[i];
+	lived_shuffle(f, l->list, count);
+	v.data = b.columns[0];
+	TRY(op_add_batch(f, l->list, count, t, &v, false));
+	return check_all(f);
+}
+
+/*
  * Batches of thousands over many tables: 2,200 entities of 64 type sets (each a subset of types
  * 0, 2, 3, 5, 6, 8: tables, or mixes of pools), created set by set in batches in a random
  * order of the sets, a third destroyed in a random order and created again in one batch; then
@@ -2726,6 +2792,7 @@ static bool test_large_batch(const struct ecs_ops *ops, const struct test_profil
 		TRY(op_create_batch(f, types, 3, v, count, false, l.out));
 	}
 	TRY(check_all(f));
+	TRY(large_own_column(&l));
 	return large_close(&l);
 }
 
