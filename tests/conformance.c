@@ -2453,6 +2453,7 @@ static bool large_change_batch(struct large *l, uint32_t t, bool add, uint32_t m
 	struct fixture *f = &l->f;
 	uint32_t live = large_live(l), count = 0;
 	ecs_entity wrong = ECS_NULL;
+	most = most < LARGE_BATCH_MOST ? most : LARGE_BATCH_MOST; /* l->list's room */
 	for (uint32_t i = 0; i < live; i++) {
 		bool has = model_find(&f->m, l->live[i])->has[t] != 0;
 		if (has != add && count < most)
