@@ -2225,8 +2225,10 @@ static bool test_sparse_stays(const struct ecs_ops *ops, const struct test_profi
  * profile (L); allocation failures in the middle of large batches. Every test runs on every
  * backend, through the interface only, beside the reference model.
  *
- * What they cost is kept small for make test (about 30 s in all, plain and under the
- * sanitizers). For a developer who wants more, ECSB_TEST_SCALE=N (make test TEST_SCALE=N, or
+ * What they cost is kept small for make test: 6.8 s of CPU plain and 19.6 s under ASan+UBSan
+ * (`build/conformance large-` and `build/asan/conformance large-`, user time, on a shared 2-core
+ * Xeon under load), about a tenth of the rest of the suite measured beside them (74.5 s and
+ * 211.7 s); every check against the model costs what the state's size does. For a developer who wants more, ECSB_TEST_SCALE=N (make test TEST_SCALE=N, or
  * --scale N) makes N runs of the model test, each from its own seed and each growing to twice
  * the live entities of the one before (6,000, 12,000, ... up to 96,000).
  */
