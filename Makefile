@@ -62,7 +62,7 @@ RUN_VARS += FORMAT:sweep:
 # The other targets' variables, and the build's (VARIANT: make's own, for build/VARIANT/)
 OTHER_VARS := OUTPUT PLOTS REFERENCE FULL BACKEND WORKLOAD CSV BASELINE OLD NEW PROFILES \
 	REPEAT_WORKLOADS REPEAT_ENTITIES REPEAT_COMPONENTS FUZZ_SECONDS CC OPT CFLAGS V VARIANT \
-	HISTORY_DIR HISTORY_N
+	HISTORY_DIR HISTORY_N TEST_SCALE
 
 field = $(word $(1),$(subst :, ,$(2)))
 # The names that the runs $(1) (sweep, scenario, both) read, in the list's order
@@ -511,9 +511,16 @@ repeat: $(BIN) $(COMPARE_BIN)
 
 # --- Tests ------------------------------------------------------------------------------------------
 # Every program of every build; the fuzzer (clang and libFuzzer's runtime: deps-fuzz) too, which
-# tests/fuzz.sh runs for a fixed number of executions from a fixed seed.
+# tests/fuzz.sh runs for a fixed number of executions from a fixed seed. TEST_SCALE=N: the
+# conformance suite's large model test N times, each run twice as large (tests/conformance.c).
+TEST_SCALE ?= 1
+ifneq ($(filter test,$(MAKECMDGOALS)),)
+ifeq ($(shell case $(call q,$(TEST_SCALE)) in ([1-9] | [1-5][0-9] | 6[0-4]) echo y;; esac),)
+$(error TEST_SCALE=$(TEST_SCALE): a whole number from 1 to 64)
+endif
+endif
 test: $(ALL_PROGRAMS) | deps-valgrind deps-plots deps-fuzz deps-gbench
-	$(Q)tests/run.sh
+	$(Q)ECSB_TEST_SCALE=$(call q,$(TEST_SCALE)) tests/run.sh
 
 # The report page in headless Chromium (a small run into a scratch folder): a screenshot, and a
 # failure if an image did not load. .ci/run runs it after make test.
@@ -597,7 +604,8 @@ make report           one page with every figure and table of the run -> results
                       (OUTPUT=x.csv -> x-report.html); opens from the file system
 make test             conformance suite (plain and ASan+UBSan), the fuzzer from a fixed seed,
                       the parallel pass under ThreadSanitizer, scenario files and engine,
-                      command-line and figure tests
+                      command-line and figure tests (TEST_SCALE=N: N runs of the large model
+                      test, each twice as large as the one before; default 1)
 make test-browser     the report page in headless Chromium: every image loads; a screenshot
 make fuzz             libFuzzer on every backend for FUZZ_SECONDS (default 60)
 make clean            remove build/

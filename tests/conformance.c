@@ -3,9 +3,11 @@
  * tested by adding it to the table), through the interface only. Each test is reported as
  * test/backend[/profile]; the run ends with "N passed, N failed".
  *
- * usage: conformance [--ops N] [FILTER | -FILTER]...
+ * usage: conformance [--ops N] [--scale N] [FILTER | -FILTER]...
  *        FILTER: run only tests whose name contains it; -FILTER: skip those.
- *        ECSB_TEST_OPS=N also sets the random test's operation count (default 100000).
+ *        ECSB_TEST_OPS=N also sets the random test's operation count (default 100000);
+ *        ECSB_TEST_SCALE=N (--scale N) runs the large model test N times (default 1: see
+ *        "larger scales" below).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -2209,6 +2211,742 @@ static bool test_sparse_stays(const struct ecs_ops *ops, const struct test_profi
 	return fixture_close(&f);
 }
 
+/* --- larger scales (one block, kept together for merges) ----------------------------------- */
+
+/*
+ * The model test and conformance cases at the sizes a game's storage reaches, where the tests
+ * above (a few hundred live entities, batches of tens, values of at most 64 bytes) stay below
+ * what the backends' structures do at size: thousands of live entities, so that sparse's and
+ * hybrid's paged sparse arrays (pages of 4096 indices) are crossed and archetype's tables grow
+ * and shrink many times; free lists thousands long, recycled in random order; generations
+ * wrapping; batches of thousands over many tables, their handles in random order and their
+ * values packed, one for all (stride 0), spaced, or read from the storage itself (a column of a
+ * pass, or one stored value); component sizes from 1 byte to ECS_MAX_COMPONENT_SIZE in one
+ * profile (L); allocation failures in the middle of large batches. Every test runs on every
+ * backend, through the interface only, beside the reference model.
+ *
+ * What they cost is kept small for make test: 6.8 s of CPU plain and 19.6 s under ASan+UBSan
+ * (`build/conformance large-` and `build/asan/conformance large-`, user time, on a shared 2-core
+ * Xeon under load), about a tenth of the rest of the suite measured beside them (74.5 s and
+ * 211.7 s); every check against the model costs what the state's size does. For a developer who wants more, ECSB_TEST_SCALE=N (make test TEST_SCALE=N, or
+ * --scale N) makes N runs of the model test, each from its own seed and each growing to twice
+ * the live entities of the one before (6,000, 12,000, ... up to 96,000).
+ */
+enum {
+	LARGE_TYPES = 40,
+	LARGE_SYSTEMS = 24,
+	LARGE_LIVE = 6000,       /* live entities the model test grows to: two sparse pages */
+	LARGE_BATCH_MOST = 2500, /* entities in one batch */
+	LARGE_ONE_TYPE = 5,      /* one-type systems over the large types: columns to read from */
+	/* types of note (large_size) */
+	LARGE_4096 = 6,
+	LARGE_513 = 9,
+	LARGE_2048 = 10,
+	LARGE_3000 = 17,
+	LARGE_4093 = LARGE_TYPES - 1,
+};
+
+static const struct test_profile profile_large = {"L", LARGE_TYPES, LARGE_SYSTEMS};
+static uint32_t large_scale = 1;
+
+/* 1 byte to 4 KiB. The types the random operations favour (some_type: 0..5) and most systems
+ * use (register_systems: 0..5) are small, so that checking every value costs what thousands
+ * of entities' values of a few bytes to 4 KiB cost, not a 4 KiB value on every entity; one of
+ * register_systems' systems is over the profile's last type, 4093 bytes. */
+static uint32_t large_size(uint32_t t)
+{
+	static const uint32_t sizes[20] = {12,  24,   8, 1,  100,  2,    ECS_MAX_COMPONENT_SIZE,
+	                                   4095, 16, 513, 2048, 4,    33, 1024, 7,   256,
+	                                   64,  3000, 1000, 5};
+	return t == LARGE_4093 ? ECS_MAX_COMPONENT_SIZE - 3 : sizes[t % 20];
+}
+
+/* The types of the one-type systems (their passes hand out the columns values are read from). */
+static const uint32_t large_one_type[LARGE_ONE_TYPE] = {LARGE_4096, 7, LARGE_2048, LARGE_3000,
+                                                        LARGE_4093};
+
+struct large {
+	struct fixture f;
+	uint32_t one_type_system[LARGE_ONE_TYPE]; /* the system id of each, or UINT32_MAX */
+	/* the random values of a batch, one block per type of it, kept from batch to batch: a
+	 * fresh block of megabytes each time is mostly page faults */
+	unsigned char *scratch[6];
+	size_t scratch_size[6];
+	ecs_entity *live; /* large_live's */
+	uint32_t live_cap;
+	ecs_entity list[LARGE_BATCH_MOST + 1];
+	ecs_entity out[4 * LARGE_BATCH_MOST];
+};
+
+/* types: LARGE_TYPES, or fewer (the first ones) where a test needs no more; storage: their
+ * hints, or NULL: drawn from the seed. */
+static bool large_open(struct large *l, const struct ecs_ops *ops, uint32_t types, uint64_t seed,
+                       const uint8_t *storage)
+{
+	TRY(fixture_open_sized(&l->f, ops, types, LARGE_SYSTEMS, seed, large_size, storage));
+	for (uint32_t i = 0; i < LARGE_ONE_TYPE; i++)
+		l->one_type_system[i] = UINT32_MAX;
+	return true;
+}
+
+static bool large_close(struct large *l)
+{
+	free(l->live);
+	l->live = NULL;
+	l->live_cap = 0;
+	for (uint32_t i = 0; i < 6; i++) {
+		free(l->scratch[i]);
+		l->scratch[i] = NULL;
+		l->scratch_size[i] = 0;
+	}
+	return fixture_close(&l->f);
+}
+
+static bool large_register_one_type(struct large *l)
+{
+	for (uint32_t i = 0; i < LARGE_ONE_TYPE; i++) {
+		l->one_type_system[i] = l->f.m.system_count;
+		TRY(op_register(&l->f, &large_one_type[i], 1));
+	}
+	return true;
+}
+
+/* Every live handle, in random order in l->live; their number. */
+static uint32_t large_live(struct large *l)
+{
+	struct fixture *f = &l->f;
+	uint32_t n = 0;
+	if (f->m.live > l->live_cap) {
+		ecs_entity *p = realloc(l->live, f->m.live * sizeof *p);
+		if (!p) {
+			check_failed(__FILE__, __LINE__, "out of memory");
+			abort();
+		}
+		l->live = p;
+		l->live_cap = f->m.live;
+	}
+	for (uint32_t i = 0; i < f->m.entity_count; i++) {
+		struct model_entity *r = &f->m.entities[i];
+		if (r->alive && model_find(&f->m, r->handle) == r && n < l->live_cap)
+			l->live[n++] = r->handle;
+	}
+	lived_shuffle(f, l->live, n);
+	return n;
+}
+
+/* bytes random bytes, eight from each step of a generator seeded by the fixture's, a word at
+ * a time (megabytes of them per batch: a byte at a time costs seconds under the sanitizers). */
+static void large_fill(struct fixture *f, unsigned char *p, size_t bytes)
+{
+	uint64_t x = next_random(f) | 1;
+	for (size_t b = 0; b < bytes; b += 8) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		if (bytes - b >= 8)
+			memcpy(p + b, &x, 8); /* a store, not a call */
+		else
+			for (size_t i = b; i < bytes; i++)
+				p[i] = (unsigned char)(x >> (i - b) * 8);
+	}
+}
+
+enum large_source {
+	LARGE_PACKED,   /* random bytes, stride = size */
+	LARGE_ONE,      /* one random value for all: stride 0 */
+	LARGE_SPACED,   /* random bytes, stride > size */
+	LARGE_COLUMN,   /* a column of a one-type system's pass over a type at least as large */
+	LARGE_STORED,   /* one live entity's value of a type at least as large, for all */
+	LARGE_SOURCES
+};
+
+/*
+ * Values of type t for up to *count entities, from `source` (where the storage has no such
+ * column or value, random bytes packed instead). A column is as long as the pass's first batch,
+ * so *count may come down to it. Random bytes are in l->scratch[slot] (0..5: one for each type
+ * of a batch), good until the next call with that slot.
+ */
+static bool large_values(struct large *l, uint32_t t, enum large_source source, uint32_t *count,
+                         struct ecs_values *v, uint32_t slot)
+{
+	struct fixture *f = &l->f;
+	uint32_t size = f->sizes[t];
+	/* From the storage: the first batch of a one-type system's pass over a type at least as
+	 * large (from a random one on): its column, or its first value for all. */
+	bool stored = source == LARGE_STORED;
+	for (uint32_t k = 0, at = below(f, LARGE_ONE_TYPE);
+	     (stored || source == LARGE_COLUMN) && k < LARGE_ONE_TYPE; k++) {
+		uint32_t i = (at + k) % LARGE_ONE_TYPE, u = large_one_type[i];
+		struct ecs_iter it;
+		struct ecs_batch b;
+		if (l->one_type_system[i] == UINT32_MAX || f->sizes[u] < size)
+			continue;
+		CHECK_OK(f->ops->system_iter_begin(f->s, l->one_type_system[i], &it));
+		if (!f->ops->system_iter_next(&it, &b) || (!stored && !b.columns[0]))
+			continue;
+		v->data = b.columns[0] ? b.columns[0] : b.pointers[0][0];
+		v->stride = stored ? 0 : f->sizes[u];
+		if (!stored && *count > b.count)
+			*count = b.count;
+		return true;
+	}
+	/* else any stored value (a slow search) */
+	if (source == LARGE_STORED && f->m.entity_count > 0)
+		for (uint32_t k = 0, n = f->m.entity_count, at = below(f, n); k < n; k++) {
+			struct model_entity *r = &f->m.entities[(at + k) % n];
+			if (!r->alive)
+				continue;
+			for (uint32_t u = 0; u < f->m.component_count; u++)
+				if (r->has[u] && f->sizes[u] >= size) {
+					void *p;
+					CHECK_OK(f->ops->component_get(f->s, r->handle, u, &p));
+					v->data = p;
+					v->stride = 0;
+					return true;
+				}
+		}
+	v->stride = source == LARGE_ONE ? 0 : source == LARGE_SPACED ? size + 1 + below(f, 9) : size;
+	size_t bytes = (size_t)(*count ? *count - 1 : 0) * v->stride + size;
+	if (bytes > l->scratch_size[slot]) {
+		free(l->scratch[slot]);
+		CHECK((l->scratch[slot] = malloc(bytes)) != NULL);
+		l->scratch_size[slot] = bytes;
+	}
+	large_fill(f, l->scratch[slot], bytes);
+	v->data = l->scratch[slot];
+	return true;
+}
+
+/* A type: the first six (the systems' and the random operations') half the time, else any. */
+static uint32_t large_type(struct fixture *f)
+{
+	return below(f, 2) ? below(f, 6) : below(f, LARGE_TYPES);
+}
+
+/* A create batch of `count` entities with k distinct random types (0..4: many tables), each
+ * type's values from a random source. */
+static bool large_create_batch(struct large *l, uint32_t count)
+{
+	struct fixture *f = &l->f;
+	uint32_t k = below(f, 5), types[4];
+	struct ecs_values values[4];
+	for (uint32_t i = 0; i < k; i++) {
+		bool again = true;
+		while (again) {
+			types[i] = large_type(f);
+			again = false;
+			for (uint32_t j = 0; j < i; j++)
+				again |= types[j] == types[i];
+		}
+	}
+	for (uint32_t i = 0; i < k; i++)
+		TRY(large_values(l, types[i], (enum large_source)below(f, LARGE_SOURCES), &count,
+		                 &values[i], i));
+	return op_create_batch(f, types, k, k ? values : NULL, count, false, l->out);
+}
+
+/*
+ * An add (or remove) batch of type t over up to `most` live entities that lack (have) it, in
+ * random order; with `misuse`, one entry in the middle is wrong (a dead handle, a repeat, one
+ * that has (lacks) t), so that the whole batch must fail and change nothing.
+ */
+static bool large_change_batch(struct large *l, uint32_t t, bool add, uint32_t most, bool misuse)
+{
+	struct fixture *f = &l->f;
+	uint32_t live = large_live(l), count = 0;
+	ecs_entity wrong = ECS_NULL;
+	most = most < LARGE_BATCH_MOST ? most : LARGE_BATCH_MOST; /* l->list's room */
+	for (uint32_t i = 0; i < live; i++) {
+		bool has = model_find(&f->m, l->live[i])->has[t] != 0;
+		if (has != add && count < most)
+			l->list[count++] = l->live[i];
+		else if (has == add)
+			wrong = l->live[i];
+	}
+	if (misuse && count > 1) {
+		uint32_t at = count / 2 + below(f, count / 2), dice = below(f, 3);
+		for (uint32_t i = 0; dice == 0 && i < f->m.entity_count; i++)
+			if (!f->m.entities[i].alive)
+				wrong = f->m.entities[i].handle;
+		if (dice == 1 || wrong == ECS_NULL)
+			wrong = l->list[below(f, at)]; /* a repeat */
+		l->list[count++] = l->list[at];
+		l->list[at] = wrong;
+	}
+	if (!add)
+		return op_remove_batch(f, l->list, count, t, false);
+	struct ecs_values v;
+	enum large_source source = (enum large_source)below(f, LARGE_SOURCES);
+	if (source == LARGE_COLUMN && misuse)
+		source = LARGE_STORED; /* the count must stay: the wrong entry is among them */
+	TRY(large_values(l, t, source, &count, &v, 0));
+	return op_add_batch(f, l->list, count, t, &v, false);
+}
+
+/* Destroys one live entity in `one_in`, in a random order (the free list's). */
+static bool large_destroy_some(struct large *l, uint32_t one_in)
+{
+	uint32_t live = large_live(l);
+	for (uint32_t i = 0; i < live; i++)
+		if (below(&l->f, one_in) == 0)
+			TRY(op_destroy(&l->f, l->live[i]));
+	return true;
+}
+
+/*
+ * The model test at scale, round after round: grow to LARGE_LIVE live entities with create
+ * batches of hundreds to thousands (many tables; values of every source), add and remove
+ * batches of thousands in random order (misuse in the middle now and then), the random
+ * operations (misuse included), a group hint at random, then destroy a random share in a
+ * random order, so that the free list is thousands long and recycled in no order; once, three
+ * indices recycled 1100 times (their generations wrap where the free list gives the latest
+ * indices back first). Twice a round, check_all: every value against the model (every type of every live
+ * entity, and through every system's pass), liveness of every handle ever given out.
+ */
+static bool large_model_round(struct large *l, uint32_t round, uint32_t target,
+                              uint32_t *wrapped)
+{
+	struct fixture *f = &l->f;
+	while (f->m.live < target) {
+		uint32_t room = target - f->m.live;
+		uint32_t count = 100 + below(f, LARGE_BATCH_MOST - 100);
+		TRY(large_create_batch(l, count < room ? count : room));
+	}
+	for (uint32_t i = 0; i < 6; i++) {
+		uint32_t t = large_type(f);
+		TRY(large_change_batch(l, t, i % 2 == 0, 500 + below(f, LARGE_BATCH_MOST - 500),
+		                       below(f, 4) == 0));
+	}
+	for (uint32_t i = 0; i < 300; i++)
+		TRY(random_op(f, target + 200));
+	TRY(op_group(f, below(f, f->m.system_count + 1)));
+	TRY(check_all(f));
+	TRY(large_destroy_some(l, 2 + round % 3));
+	if (round == 1) {
+		/* three created and destroyed (in a random order) 1100 times: where the free list
+		 * gives the latest indices back first, the same three, whose generations wrap */
+		ecs_entity e[3], previous[3] = {ECS_NULL, ECS_NULL, ECS_NULL};
+		for (uint32_t i = 0; i < 1100; i++) {
+			for (uint32_t j = 0; j < 3; j++) {
+				TRY(op_create(f, &e[j]));
+				for (uint32_t k = 0; k < 3; k++)
+					*wrapped += previous[k] != ECS_NULL &&
+					            ecs_entity_index(e[j]) == ecs_entity_index(previous[k]) &&
+					            ecs_entity_generation(e[j]) < ecs_entity_generation(previous[k]);
+			}
+			lived_shuffle(f, e, 3);
+			for (uint32_t j = 0; j < 3; j++)
+				TRY(op_destroy(f, previous[j] = e[j]));
+		}
+	}
+	return check_all(f);
+}
+
+static bool test_large_model(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	static struct large l;
+	uint32_t wrapped = 0, highest = 0;
+	for (uint32_t run = 0; run < large_scale; run++) {
+		/* with --scale, runs that grow to twice, four, eight and sixteen times as many */
+		uint32_t target = LARGE_LIVE << (run < 4 ? run : 4);
+		TRY(large_open(&l, ops, LARGE_TYPES, 61 + run, NULL));
+		TRY(register_systems(&l.f, p->system_count - LARGE_ONE_TYPE - 4));
+		TRY(op_group(&l.f, 1)); /* {1, 3} excluding 2: owned (group) before any entity */
+		TRY(large_register_one_type(&l));
+		for (uint32_t round = 0; round < 3; round++) {
+			TRY(large_model_round(&l, round, target, &wrapped));
+			if (round == 1) /* systems registered while thousands of entities exist */
+				TRY(register_systems(&l.f, 4));
+		}
+		for (uint32_t i = 0; i < l.f.m.entity_count; i++) {
+			uint32_t index = ecs_entity_index(l.f.m.entities[i].handle);
+			highest = index > highest ? index : highest;
+		}
+		TRY(large_close(&l));
+	}
+	printf("note %s: %u run(s), highest index %u, generations wrapped %u times\n",
+	       runner_test(), large_scale, highest, wrapped);
+	return true;
+}
+
+/* The live entity whose index is `index`, or ECS_NULL. */
+static ecs_entity large_at_index(struct large *l, uint32_t index)
+{
+	struct model *m = &l->f.m;
+	if (index >= m->latest_cap || m->latest[index] == 0)
+		return ECS_NULL;
+	struct model_entity *r = &m->entities[m->latest[index] - 1];
+	return r->alive ? r->handle : ECS_NULL;
+}
+
+/*
+ * Page boundaries: sparse's pools (and hybrid's, for the types marked sparse) map an entity
+ * index to its dense slot through pages of 4096 indices, each allocated when an index of its
+ * range first gets the type, and reached through a page table of 4 pages at first, grown as
+ * indices need. 16,500 entities, then components on the entities at the last and first index
+ * of each page (4095 and 4096, ... 16383 and 16384), given in an order that allocates the
+ * pages out of order, the first past the page table's first size; every other entity
+ * destroyed (in a random order), and 6,000 created again in one batch into the recycled
+ * indices on every page; components removed from the boundary entities (their pages emptied)
+ * and added to all in a batch. Every type table, then every type sparse. The state is checked
+ * against the model after each step.
+ */
+static bool large_pages(const struct ecs_ops *ops, uint8_t hint)
+{
+	static struct large l;
+	struct fixture *f = &l.f;
+	uint8_t storage[8]; /* 8 types are enough: checking 16,500 entities costs less */
+	memset(storage, hint, sizeof storage);
+	TRY(large_open(&l, ops, 8, 71, storage));
+	static const uint32_t r0[] = {0, 2}, r1[] = {2}, x1[] = {3}, r2[] = {3}, r3[] = {0, 3};
+	TRY(op_register(f, r0, 2));
+	TRY(op_register_excluding(f, r1, 1, x1, 1));
+	TRY(op_register(f, r2, 1));
+	TRY(op_register(f, r3, 2));
+	TRY(op_create_batch(f, NULL, 0, NULL, 3000, false, l.out));
+	TRY(op_create_batch(f, NULL, 0, NULL, 6500, false, l.out));
+	TRY(op_create_batch(f, NULL, 0, NULL, 7000, false, l.out));
+	enum { B = 8 };
+	static const uint32_t boundary[B] = {16384, 4095, 8192, 12288, 16383, 4096, 12287, 8191};
+	ecs_entity at[B];
+	uint32_t found = 0;
+	for (uint32_t i = 0; i < B; i++) {
+		at[i] = large_at_index(&l, boundary[i]);
+		if (at[i] == ECS_NULL)
+			continue;
+		found++;
+		TRY(op_add(f, at[i], 0));
+		TRY(op_add(f, at[i], 3));
+		if (i % 2)
+			TRY(op_add(f, at[i], 2));
+	}
+	if (found < B) /* the interface does not promise which indices come first */
+		printf("note %s: %u of the %u boundary indices handed out\n", runner_test(), found, B);
+	TRY(check_all(f));
+	uint32_t live = large_live(&l);
+	for (uint32_t i = 0; i < live; i++) {
+		bool keep = false;
+		for (uint32_t j = 0; j < B; j++)
+			keep |= l.live[i] == at[j];
+		if (!keep)
+			TRY(op_destroy(f, l.live[i]));
+	}
+	TRY(check_all(f));
+	static const uint32_t two[] = {2, 0};
+	struct ecs_values v[2];
+	uint32_t count = 6000;
+	TRY(large_values(&l, 2, LARGE_PACKED, &count, &v[0], 0));
+	TRY(large_values(&l, 0, LARGE_ONE, &count, &v[1], 1));
+	TRY(op_create_batch(f, two, 2, v, count, false, l.out));
+	TRY(check_all(f));
+	for (uint32_t i = 0; i < B; i++)
+		if (at[i] != ECS_NULL)
+			TRY(op_remove(f, at[i], 3));
+	TRY(large_change_batch(&l, 3, true, LARGE_BATCH_MOST, false));
+	TRY(large_change_batch(&l, 3, true, LARGE_BATCH_MOST, false));
+	TRY(large_change_batch(&l, 0, false, LARGE_BATCH_MOST, false));
+	TRY(check_all(f));
+	return large_close(&l);
+}
+
+static bool test_large_pages(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	(void)p;
+	TRY(large_pages(ops, ECS_STORAGE_TABLE));
+	return large_pages(ops, ECS_STORAGE_SPARSE);
+}
+
+/*
+ * The batch of system y's pass with a column whose entities hold fewest types (in archetype,
+ * a table of the system's type alone, where there is one), or false when no batch has a column.
+ */
+static bool large_leanest_column(struct large *l, uint32_t y, struct ecs_batch *out)
+{
+	struct fixture *f = &l->f;
+	struct ecs_iter it;
+	struct ecs_batch b;
+	uint32_t best = UINT32_MAX;
+	if (f->ops->system_iter_begin(f->s, y, &it) != ECS_OK)
+		return false;
+	while (f->ops->system_iter_next(&it, &b)) {
+		if (!b.columns[0])
+			continue;
+		uint32_t most = 0;
+		for (uint32_t i = 0; i < b.count; i++) {
+			struct model_entity *r = model_find(&f->m, b.entities[i]);
+			uint32_t held = 0;
+			for (uint32_t t = 0; r && t < f->m.component_count; t++)
+				held += r->has[t];
+			most = held > most ? held : most;
+		}
+		if (most < best) {
+			best = most;
+			*out = b;
+		}
+	}
+	return best != UINT32_MAX;
+}
+
+/*
+ * Values read from the very rows a batch changes: 600 entities of the 3000-byte type alone;
+ * then, from the column of the pass's batch whose entities hold fewest types (archetype: the
+ * table of that type alone), as many created again with that type (the create grows the table
+ * it reads from), and a type added to that batch's entities, shuffled, the column their values
+ * (their rows leave the table, the last rows filling the holes, while the values are read).
+ */
+static bool large_own_column(struct large *l)
+{
+	struct fixture *f = &l->f;
+	uint32_t y = l->one_type_system[3], u = large_one_type[3], t = LARGE_2048, count = 600;
+	struct ecs_values v;
+	struct ecs_batch b;
+	CHECK(u == LARGE_3000 && y != UINT32_MAX);
+	TRY(large_values(l, u, LARGE_PACKED, &count, &v, 0));
+	TRY(op_create_batch(f, &u, 1, &v, count, false, l->out));
+	if (!large_leanest_column(l, y, &b))
+		return true; /* no columns: nothing to read from */
+	v.data = b.columns[0];
+	v.stride = f->sizes[u];
+	TRY(op_create_batch(f, &u, 1, &v, b.count < LARGE_BATCH_MOST ? b.count : LARGE_BATCH_MOST,
+	                    false, l->out));
+	TRY(check_all(f));
+	if (!large_leanest_column(l, y, &b))
+		return true;
+	count = 0;
+	for (uint32_t i = 0; i < b.count && count < LARGE_BATCH_MOST; i++) /* those lacking t */
+		if (!model_find(&f->m, b.entities[i])->has[t])
+			l->list[count++] = b.entities[i];
+	lived_shuffle(f, l->list, count);
+	v.data = b.columns[0];
+	TRY(op_add_batch(f, l->list, count, t, &v, false));
+	return check_all(f);
+}
+
+/*
+ * Batches of thousands over many tables: 2,200 entities of 64 type sets (each a subset of types
+ * 0, 2, 3, 5, 6, 8: tables, or mixes of pools), created set by set in batches in a random
+ * order of the sets, a third destroyed in a random order and created again in one batch; then
+ * add and remove batches of thousands in random handle order, their values packed, one for
+ * all, spaced, a column of a pass, one stored 4 KiB value; the same batches with one wrong
+ * entry in the middle (nothing may change); a create batch of thousands whose values are read
+ * from a column.
+ */
+static bool test_large_batch(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	(void)p;
+	static struct large l;
+	struct fixture *f = &l.f;
+	TRY(large_open(&l, ops, LARGE_TYPES, 73, NULL));
+	static const uint32_t r0[] = {0, 2}, r1[] = {9}, x1[] = {3}, r2[] = {1, 9}, r3[] = {5},
+	                      x3[] = {0, 9};
+	TRY(op_register(f, r0, 2));
+	TRY(op_register_excluding(f, r1, 1, x1, 1));
+	TRY(op_register(f, r2, 2));
+	TRY(op_register_excluding(f, r3, 1, x3, 2));
+	TRY(large_register_one_type(&l));
+	TRY(op_group(f, below(f, f->m.system_count)));
+	static const uint32_t pool[6] = {0, 2, 3, 5, 6, 8};
+	uint32_t sets[64];
+	for (uint32_t s = 0; s < 64; s++)
+		sets[s] = s;
+	lived_shuffle(f, sets, 64);
+	for (uint32_t s = 0; s < 64; s++) {
+		uint32_t types[6], k = 0, count = 25 + below(f, 20);
+		struct ecs_values v[6];
+		for (uint32_t b = 0; b < 6; b++)
+			if (sets[s] >> b & 1)
+				types[k++] = pool[b];
+		lived_shuffle(f, types, k);
+		for (uint32_t i = 0; i < k; i++)
+			TRY(large_values(&l, types[i], (enum large_source)(s % 3), &count, &v[i], i));
+		TRY(op_create_batch(f, types, k, v, count, false, l.out));
+	}
+	uint32_t created = f->m.live;
+	TRY(large_destroy_some(&l, 3));
+	TRY(large_create_batch(&l, created - f->m.live));
+	TRY(large_change_batch(&l, LARGE_3000, true, created / 2, false)); /* columns to read */
+	TRY(check_all(f));
+	/* one source after another, each on thousands of entities; half removed again */
+	for (uint32_t source = 0; source < LARGE_SOURCES; source++) {
+		uint32_t t = source % 2 ? LARGE_513 : LARGE_4096, count = LARGE_BATCH_MOST;
+		uint32_t live = large_live(&l), n = 0;
+		for (uint32_t i = 0; i < live && n < count; i++)
+			if (!model_find(&f->m, l.live[i])->has[t])
+				l.list[n++] = l.live[i];
+		struct ecs_values v;
+		TRY(large_values(&l, t, (enum large_source)source, &n, &v, 0));
+		TRY(op_add_batch(f, l.list, n, t, &v, false));
+		TRY(check_all(f));
+		TRY(large_change_batch(&l, t, false, n / 2, false));
+	}
+	/* the same with a wrong entry in the middle, several times over: nothing may change */
+	for (uint32_t i = 0; i < 8; i++)
+		TRY(large_change_batch(&l, i % 2 ? LARGE_513 : 0, i % 4 < 2, LARGE_BATCH_MOST, true));
+	TRY(check_all(f));
+	/* thousands created with the values of a column and of one stored value (the table or pool
+	 * they come from grows under them) */
+	for (uint32_t i = 0; i < 3; i++) {
+		static const uint32_t types[3] = {LARGE_4096, LARGE_513, 0};
+		struct ecs_values v[3];
+		uint32_t count = LARGE_BATCH_MOST;
+		TRY(large_values(&l, LARGE_4096, LARGE_COLUMN, &count, &v[0], 0));
+		TRY(large_values(&l, LARGE_513, LARGE_COLUMN, &count, &v[1], 1));
+		TRY(large_values(&l, 0, LARGE_STORED, &count, &v[2], 2));
+		TRY(op_create_batch(f, types, 3, v, count, false, l.out));
+	}
+	TRY(check_all(f));
+	TRY(large_own_column(&l));
+	return large_close(&l);
+}
+
+/*
+ * Components of 4 KiB (ECS_MAX_COMPONENT_SIZE) moving between tables: 600 entities with a
+ * 4096-byte and a 4093-byte component, each given and taken another type in a random order
+ * (archetype moves the row, both large values with it, to a neighbouring table and back);
+ * large values given from the storage: another entity's (its table or pool grows under the
+ * value) and the entity's own (in archetype, a column of the table it leaves); batches of them,
+ * stride 0 and packed from a column.
+ */
+static bool test_large_component(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	(void)p;
+	static struct large l;
+	struct fixture *f = &l.f;
+	enum { N = 600, BIG = LARGE_4096, BIG2 = LARGE_4093 };
+	static const uint32_t r0[] = {BIG, 0}, r1[] = {BIG2}, x1[] = {2}, pair[] = {BIG, BIG2};
+	TRY(large_open(&l, ops, LARGE_TYPES, 79, NULL));
+	TRY(op_register(f, r0, 2));
+	TRY(op_register_excluding(f, r1, 1, x1, 1));
+	TRY(large_register_one_type(&l));
+	static ecs_entity e[N];
+	unsigned char *a = malloc(ECS_MAX_COMPONENT_SIZE), *b = malloc(ECS_MAX_COMPONENT_SIZE);
+	CHECK(a && b);
+	bool ok = true;
+	for (uint32_t i = 0; i < N && ok; i++) {
+		large_fill(f, a, ECS_MAX_COMPONENT_SIZE);
+		large_fill(f, b, ECS_MAX_COMPONENT_SIZE);
+		const void *values[2] = {a, b};
+		ok = op_create_with(f, pair, 2, values, &e[i]);
+	}
+	free(a);
+	free(b);
+	TRY(ok);
+	TRY(check_all(f));
+	uint32_t order[N];
+	for (uint32_t round = 0; round < 4; round++) {
+		for (uint32_t i = 0; i < N; i++)
+			order[i] = i;
+		lived_shuffle(f, order, N);
+		uint32_t t = round % 2 ? 2 : 0;
+		for (uint32_t i = 0; i < N; i++)
+			TRY(op_add(f, e[order[i]], t));
+		TRY(check_all(f));
+		lived_shuffle(f, order, N);
+		for (uint32_t i = 0; i < N; i++) {
+			/* BIG2 from the entity's own BIG, or BIG from another's */
+			ecs_entity x = e[order[i]], y = e[order[(i + 1) % N]];
+			if (i % 3 == 0) {
+				TRY(op_remove(f, x, BIG2));
+				TRY(op_add_from(f, x, BIG2, x, BIG));
+			} else if (i % 3 == 1) {
+				TRY(op_remove(f, x, BIG));
+				TRY(op_add_from(f, x, BIG, y, BIG));
+			}
+			TRY(op_remove(f, x, t));
+		}
+		TRY(check_all(f));
+	}
+	/* batches of 4 KiB values: BIG2 taken from all, given back from BIG's column; BIG taken
+	 * from half and given back with one stored value */
+	for (uint32_t source = LARGE_COLUMN; source <= LARGE_STORED; source++) {
+		uint32_t t = source == LARGE_COLUMN ? BIG2 : BIG;
+		for (uint32_t i = 0; i < N; i++)
+			order[i] = i;
+		lived_shuffle(f, order, N);
+		uint32_t n = source == LARGE_COLUMN ? N : N / 2;
+		for (uint32_t i = 0; i < n; i++)
+			l.list[i] = e[order[i]];
+		TRY(op_remove_batch(f, l.list, n, t, false));
+		TRY(check_all(f));
+		struct ecs_values v;
+		TRY(large_values(&l, t, (enum large_source)source, &n, &v, 0));
+		TRY(op_add_batch(f, l.list, n, t, &v, false));
+		TRY(check_all(f));
+	}
+	return large_close(&l);
+}
+
+/*
+ * One large batch with the allocator failing at its k-th allocation, for k = 1, 2, ... 8, then
+ * 16, 32, ... until the batch needs no more: in the middle of a batch of thousands (the family
+ * of hash, tree and vector allocates an index node per entity, so a failure there comes after
+ * thousands of changes that must be taken back). Each failure must return ECS_ERR_NO_MEMORY and
+ * leave everything as it was (the whole state checked against the model); then the batch
+ * succeeds. The storage is the same throughout: what a failed batch grew and kept is allowed.
+ * kind: 0 create, 1 add, 2 remove. Returns the number of failures survived in *points.
+ */
+static bool large_failure_sweep(struct large *l, uint32_t kind, uint32_t *points)
+{
+	struct fixture *f = &l->f;
+	static const uint32_t types[3] = {LARGE_4096, LARGE_513, 0};
+	for (uint32_t k = 1;; k = k < 8 ? k + 1 : 2 * k) {
+		f->allow_oom = true;
+		f->oom_seen = 0;
+		f->counter.fail_at = k;
+		/* the same batch each time: drawn from the generator as it was */
+		uint64_t rng = f->rng;
+		if (kind == 0) {
+			struct ecs_values v[3];
+			uint32_t count = 1500;
+			TRY(large_values(l, LARGE_4096, LARGE_PACKED, &count, &v[0], 0));
+			TRY(large_values(l, LARGE_513, LARGE_STORED, &count, &v[1], 1));
+			TRY(large_values(l, 0, LARGE_SPACED, &count, &v[2], 2));
+			TRY(op_create_batch(f, types, 3, v, count, false, l->out));
+		} else {
+			/* type 2's remove makes entities join the system that excludes it */
+			TRY(large_change_batch(l, kind == 1 ? LARGE_2048 : 2, kind == 1, 1500, false));
+		}
+		f->allow_oom = false;
+		if (!f->oom_seen) { /* it needed fewer than k allocations: done */
+			f->counter.fail_at = 0;
+			f->counter.failures = 0;
+			break;
+		}
+		(*points)++;
+		f->rng = rng;
+		TRY(model_check(&f->m, f->ops, f->s)); /* right after the failure: nothing changed */
+	}
+	return check_all(f);
+}
+
+static bool test_large_batch_failure(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	(void)p;
+	static struct large l;
+	struct fixture *f = &l.f;
+	TRY(large_open(&l, ops, LARGE_TYPES, 83, NULL));
+	TRY(register_systems(f, 6));
+	TRY(large_register_one_type(&l));
+	static const uint32_t one_two[] = {1, 2};
+	TRY(op_register_excluding(f, one_two, 1, one_two + 1, 1));
+	while (f->m.live < 1200)
+		TRY(large_create_batch(&l, 200 + below(f, 400)));
+	/* entities of the system over type 1 but for type 2, which it excludes: the remove batch
+	 * makes them join it, its list grow */
+	unsigned char value[64];
+	large_fill(f, value, sizeof value);
+	const struct ecs_values v12[] = {{value, 0}, {value + 32, 0}};
+	TRY(op_create_batch(f, one_two, 2, v12, 1000, false, l.out));
+	TRY(large_destroy_some(&l, 3)); /* a free list of about 750, in a random order */
+	TRY(check_all(f));
+	uint32_t points[3] = {0, 0, 0};
+	for (uint32_t kind = 0; kind < 3; kind++)
+		TRY(large_failure_sweep(&l, kind, &points[kind]));
+	printf("note %s: allocation failures survived: create batch %u, add batch %u, remove "
+	       "batch %u\n", runner_test(), points[0], points[1], points[2]);
+	return large_close(&l);
+}
+
 static const struct test tests[] = {
 	{"basic", test_basic, {&profile_a, &profile_aaa}, NULL},
 	{"misuse", test_misuse, {&profile_a, &profile_aaa}, NULL},
@@ -2247,7 +2985,26 @@ static const struct test tests[] = {
 	{"batch-failure", test_batch_failure, {&profile_a, &profile_aaa}, NULL},
 	{"groups", test_groups, {&profile_a, &profile_aaa}, NULL},
 	{"group", test_group, {&profile_a, &profile_aaa}, "group"},
+	{"large-model", test_large_model, {&profile_large}, NULL},
+	{"large-pages", test_large_pages, {&profile_large}, NULL},
+	{"large-batch", test_large_batch, {&profile_large}, NULL},
+	{"large-component", test_large_component, {&profile_large}, NULL},
+	{"large-batch-failure", test_large_batch_failure, {&profile_large}, NULL},
 };
+
+/* The large model test's scale: a whole number from 1 to 64, or a message and false. */
+static bool scale_parse(const char *text)
+{
+	char *end;
+	unsigned long n = strtoul(text, &end, 10);
+	if (end == text || *end || n < 1 || n > 64 || text[0] == '-') {
+		fprintf(stderr, "conformance: scale '%s' is not a whole number from 1 to 64 "
+		        "(ECSB_TEST_SCALE, --scale, make test TEST_SCALE=)\n", text);
+		return false;
+	}
+	large_scale = (uint32_t)n;
+	return true;
+}
 
 int main(int argc, char **argv)
 {
@@ -2256,9 +3013,15 @@ int main(int argc, char **argv)
 	int includes = 0, excludes = 0;
 	if (env)
 		random_ops = strtoull(env, NULL, 10);
+	if ((env = getenv("ECSB_TEST_SCALE")) && *env && !scale_parse(env))
+		return 2;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--ops") == 0 && i + 1 < argc)
 			random_ops = strtoull(argv[++i], NULL, 10);
+		else if (strcmp(argv[i], "--scale") == 0 && i + 1 < argc) {
+			if (!scale_parse(argv[++i]))
+				return 2;
+		}
 		else if (argv[i][0] == '-' && excludes < 32)
 			exclude[excludes++] = argv[i] + 1;
 		else if (includes < 32)

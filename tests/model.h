@@ -1,11 +1,11 @@
 /*
  * model.h: the reference model the conformance suite checks every backend against. It is as
- * simple as it can be (a record per entity ever created, a byte per component type, a value
- * buffer), keeps the handles the backend gave out, and says what every operation must return.
- * model_check compares the whole state of a storage with it: liveness of every handle ever
- * given out, every component and value of the live ones, and what each system's iteration
- * visits (each matching entity exactly once, with pointers to its values). An entity matches a
- * system when it has every type the system requires and none it excludes.
+ * simple as it can be (a record per entity ever created, a byte per component type, a copy of
+ * each value it holds), keeps the handles the backend gave out, and says what every operation
+ * must return. model_check compares the whole state of a storage with it: liveness of every
+ * handle ever given out, every component and value of the live ones, and what each system's
+ * iteration visits (each matching entity exactly once, with pointers to its values). An entity
+ * matches a system when it has every type the system requires and none it excludes.
  */
 #ifndef ECSB_MODEL_H
 #define ECSB_MODEL_H
@@ -18,15 +18,17 @@
 struct model_entity {
 	ecs_entity handle;
 	bool alive;
-	uint8_t *has;          /* component_count flags, NULL once dead */
-	unsigned char *values; /* at offsets[t], NULL once dead */
+	uint8_t *has;           /* component_count flags, NULL once dead */
+	unsigned char **values; /* per type, its value (a block of its size) while the entity has
+	                           it, else NULL; the array NULL once dead. A block per value, not
+	                           one buffer of every type's size: with types of up to 4 KiB
+	                           (ECS_MAX_COMPONENT_SIZE), thousands of live entities would
+	                           otherwise hold tens of megabytes the model never reads */
 };
 
 struct model {
 	uint32_t component_count, system_max, system_count;
 	const uint32_t *sizes;
-	uint32_t *offsets; /* of each type in an entity's value buffer */
-	uint32_t value_bytes;
 	uint32_t system_types[ECS_MAX_SYSTEMS][ECS_SYSTEM_MAX_COMPONENTS];
 	uint32_t system_type_count[ECS_MAX_SYSTEMS];
 	uint32_t system_excluded[ECS_MAX_SYSTEMS][ECS_SYSTEM_MAX_EXCLUDED];
@@ -60,6 +62,7 @@ int model_expect_batch(struct model *m, const ecs_entity *entities, uint32_t cou
 /* Apply an operation the backend reported as done. */
 bool model_created(struct model *m, ecs_entity e);
 void model_destroyed(struct model *m, ecs_entity e);
+/* (The model's own allocations are the test program's: if one fails, it says so and aborts.) */
 void model_added(struct model *m, ecs_entity e, uint32_t type, const void *value);
 void model_removed(struct model *m, ecs_entity e, uint32_t type);
 /* What system_register must return for these lists (ECS_ERR_BAD_SYSTEM once full). */
@@ -67,6 +70,7 @@ int model_expect_register(struct model *m, const uint32_t *types, uint32_t count
                           const uint32_t *excluded, uint32_t excluded_count);
 void model_system(struct model *m, const uint32_t *types, uint32_t count,
                   const uint32_t *excluded, uint32_t excluded_count);
+/* The value of a type the entity has. */
 void *model_value(struct model *m, ecs_entity e, uint32_t type);
 
 /* Compares the storage with the model (see above); a failed check prints why. */

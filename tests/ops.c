@@ -28,8 +28,9 @@ bool fixture_open(struct fixture *f, const struct ecs_ops *ops, uint32_t compone
 	return fixture_open_hinted(f, ops, components, systems, seed, seed);
 }
 
-bool fixture_open_hinted(struct fixture *f, const struct ecs_ops *ops, uint32_t components,
-                         uint32_t systems, uint64_t seed, uint64_t hint_seed)
+static bool fixture_setup(struct fixture *f, const struct ecs_ops *ops, uint32_t components,
+                          uint32_t systems, uint64_t seed, uint64_t hint_seed,
+                          uint32_t (*size_of)(uint32_t), const uint8_t *storage)
 {
 	memset(f, 0, sizeof *f);
 	f->ops = ops;
@@ -37,7 +38,7 @@ bool fixture_open_hinted(struct fixture *f, const struct ecs_ops *ops, uint32_t 
 	f->sizes = malloc(components * sizeof *f->sizes);
 	CHECK(f->sizes != NULL);
 	for (uint32_t t = 0; t < components; t++)
-		f->sizes[t] = size_of_type(t);
+		f->sizes[t] = size_of(t);
 	struct ecs_allocator alloc = counting_alloc_init(&f->counter);
 	CHECK(counting_alloc_track(&f->counter) == 0); /* every block's size is checked */
 	/* Every type table or sparse at random (ecs.h's hint, which no result may depend on), from
@@ -51,10 +52,25 @@ bool fixture_open_hinted(struct fixture *f, const struct ecs_ops *ops, uint32_t 
 		h ^= h << 17;
 		f->storage[t] = (uint8_t)(h >> 32 & 1 ? ECS_STORAGE_SPARSE : ECS_STORAGE_TABLE);
 	}
+	if (storage)
+		memcpy(f->storage, storage, components);
 	struct ecs_config cfg = {components, systems, f->sizes, f->storage};
 	CHECK(model_init(&f->m, &cfg));
 	CHECK_OK(ops->create(&cfg, &alloc, &f->s));
 	return true;
+}
+
+bool fixture_open_hinted(struct fixture *f, const struct ecs_ops *ops, uint32_t components,
+                         uint32_t systems, uint64_t seed, uint64_t hint_seed)
+{
+	return fixture_setup(f, ops, components, systems, seed, hint_seed, size_of_type, NULL);
+}
+
+bool fixture_open_sized(struct fixture *f, const struct ecs_ops *ops, uint32_t components,
+                        uint32_t systems, uint64_t seed, uint32_t (*size_of)(uint32_t),
+                        const uint8_t *storage)
+{
+	return fixture_setup(f, ops, components, systems, seed, seed, size_of, storage);
 }
 
 /* Destroys the storage and checks that every byte came back, with the size it had. */
@@ -167,9 +183,13 @@ bool random_create_with(struct fixture *f, uint32_t most, ecs_entity *out)
 {
 	uint32_t count = below(f, most + 1), types[ECS_CREATE_MAX_COMPONENTS];
 	const void *values[ECS_CREATE_MAX_COMPONENTS];
-	unsigned char random[ECS_CREATE_MAX_COMPONENTS][64];
 	CHECK(count <= ECS_CREATE_MAX_COMPONENTS);
-	for (uint32_t i = 0; i < count; i++) {
+	/* room for a value of any type; 64 random bytes drawn at least, as when no type was
+	 * larger, so that the small profiles' draws stay what they were */
+	unsigned char *random = malloc((size_t)ECS_CREATE_MAX_COMPONENTS * ECS_MAX_COMPONENT_SIZE);
+	CHECK(random != NULL);
+	bool ok = true;
+	for (uint32_t i = 0; i < count && ok; i++) {
 		/* Mostly distinct types: a repeat is misuse, one list in twenty or so. */
 		for (uint32_t tries = 0, again = 1; tries < 4 && again; tries++) {
 			types[i] = some_type(f);
@@ -178,18 +198,27 @@ bool random_create_with(struct fixture *f, uint32_t most, ecs_entity *out)
 				again |= types[j] == types[i];
 			again = again && below(f, 20) != 0;
 		}
-		for (uint32_t b = 0; b < sizeof random[i]; b++)
-			random[i][b] = (unsigned char)next_random(f);
-		values[i] = random[i];
+		unsigned char *v = random + (size_t)i * ECS_MAX_COMPONENT_SIZE;
+		uint32_t bytes = types[i] < f->m.component_count ? f->sizes[types[i]] : 0;
+		for (uint32_t b = 0; b < (bytes > 64 ? bytes : 64); b++)
+			v[b] = (unsigned char)next_random(f);
+		values[i] = v;
 		ecs_entity from = some_live(f);
 		void *p;
 		if (below(f, 2) && types[i] < f->m.component_count &&
 		    model_expect_remove(&f->m, from, types[i]) == ECS_OK) {
-			CHECK_OK(f->ops->component_get(f->s, from, types[i], &p));
+			int rc = f->ops->component_get(f->s, from, types[i], &p);
+			if (rc != ECS_OK) {
+				check_failed(__FILE__, __LINE__, "component_get of a component %08x has "
+				             "returned %s", from, ecs_status_name(rc));
+				ok = false;
+			}
 			values[i] = p;
 		}
 	}
-	return op_create_with(f, types, count, values, out);
+	ok = ok && op_create_with(f, types, count, values, out);
+	free(random);
+	return ok;
 }
 
 bool op_destroy(struct fixture *f, ecs_entity e)
@@ -663,7 +692,7 @@ bool random_create_batch(struct fixture *f, bool fallback)
 	fallback = fallback || !f->ops->entity_create_batch;
 	uint32_t type_count = below(f, 4), types[3], count = below(f, 4) ? below(f, 9)
 	                                                                 : below(f, BATCH_MOST + 1);
-	static unsigned char buffers[3][BATCH_MOST * (64 + 8) + 8];
+	static unsigned char buffers[3][BATCH_MOST * (ECS_MAX_COMPONENT_SIZE + 8) + 8];
 	struct ecs_values values[3];
 	for (uint32_t i = 0; i < type_count; i++) {
 		types[i] = some_type(f);
@@ -721,7 +750,7 @@ bool change_batch_of(struct fixture *f, uint32_t type, ecs_entity first, bool ad
 	}
 	if (!add)
 		return op_remove_batch(f, list, count, type, fallback);
-	static unsigned char buffer[(BATCH_MOST + 2) * (64 + 8) + 8];
+	static unsigned char buffer[(BATCH_MOST + 2) * (ECS_MAX_COMPONENT_SIZE + 8) + 8];
 	struct ecs_values values;
 	batch_values(f, type, count, fallback, buffer, &values);
 	return op_add_batch(f, list, count, type, &values, fallback);

@@ -31,6 +31,11 @@ bool fixture_open(struct fixture *f, const struct ecs_ops *ops, uint32_t compone
 /* fixture_open with the storage hints drawn from hint_seed instead of seed. */
 bool fixture_open_hinted(struct fixture *f, const struct ecs_ops *ops, uint32_t components,
                          uint32_t systems, uint64_t seed, uint64_t hint_seed);
+/* fixture_open with type t of size_of(t) bytes, and the storage hints given (component_count
+ * of them), or NULL: drawn from seed. */
+bool fixture_open_sized(struct fixture *f, const struct ecs_ops *ops, uint32_t components,
+                        uint32_t systems, uint64_t seed, uint32_t (*size_of)(uint32_t),
+                        const uint8_t *storage);
 bool fixture_close(struct fixture *f); /* destroy, then every byte must have come back */
 bool injected_oom(struct fixture *f, int rc);
 

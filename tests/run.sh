@@ -1,13 +1,17 @@
 #!/bin/sh
 # run.sh: every test suite, each ending with its own "N passed, N failed" line, then the sum of
 # them all as the last line (what CI reads). Exit status 1 if anything failed or a suite crashed.
-#   build/conformance        the conformance suite, every backend, every test
+#   build/conformance        the conformance suite, every backend, every test; its large-* tests
+#                            (thousands of live entities, batches of thousands, 4 KiB values)
+#                            with ECSB_TEST_SCALE=N runs of the model test (make test
+#                            TEST_SCALE=N; default 1)
 #   build/asan/conformance   the same under AddressSanitizer and UndefinedBehaviorSanitizer
 #   build/asan/fuzz_replay   the fuzz target over the committed corpus (tests/corpus)
 #   tests/fuzz.sh            the fuzz target under libFuzzer (clang, ASan+UBSan): from the
 #                            corpus, a fixed seed and number of executions, every backend
 #                            beside its model; what it makes goes to build/fuzz/test/
-#   valgrind build/conformance   the suite, reduced, under memcheck: no error, no leak
+#   valgrind build/conformance   the suite, reduced (no large-* tests), under memcheck: no error,
+#                            no leak
 #   build/scenario_file      scenario files: the shipped ones, good and bad files, overrides
 #   build/asan/scenario_file the same under AddressSanitizer and UndefinedBehaviorSanitizer
 #   build/tails              the frame-time tails (p95, p99, max across processes) and the
@@ -41,6 +45,14 @@
 #   tests/links.sh           every relative link, image and #anchor of the committed Markdown
 set -u
 cd "$(dirname "$0")/.." || exit 1
+# checked before anything runs, not found by the first suite after the build
+case ${ECSB_TEST_SCALE:-1} in
+[1-9] | [1-5][0-9] | 6[0-4]) ;;
+*)
+	echo "run.sh: TEST_SCALE (ECSB_TEST_SCALE) '$ECSB_TEST_SCALE' is not a whole number from 1 to 64" >&2
+	exit 2
+	;;
+esac
 total_passed=0
 total_failed=0
 log=$(mktemp)
@@ -77,10 +89,11 @@ suite "conformance (ASan+UBSan)" env ASAN_OPTIONS=detect_leaks=1:abort_on_error=
 suite "fuzz corpus replay (ASan+UBSan)" sh -c 'build/asan/fuzz_replay tests/corpus/*'
 suite "fuzz (libFuzzer, fixed seed)" tests/fuzz.sh
 # memcheck on a reduced size: profile A, fewer random operations, and not the entity-limit test
-# (4 million entities would take minutes under valgrind)
+# (4 million entities would take minutes under valgrind) nor the larger scales' (ASan's run
+# has them; under valgrind they would take minutes too)
 suite "conformance (valgrind memcheck)" valgrind -q --error-exitcode=99 --leak-check=full \
 	--errors-for-leak-kinds=all --show-leak-kinds=all build/conformance --ops 3000 -capacity \
-	-/AA
+	-/AA -large
 suite "scenario files" build/scenario_file
 suite "scenario files (ASan+UBSan)" env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 build/asan/scenario_file
