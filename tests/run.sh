@@ -39,6 +39,8 @@
 #   tests/instr.sh           the instruction check (make instr): the committed baseline holds,
 #                            a build with a heavier backend fails it, not-comparable builds say so
 #   tests/links.sh           every relative link, image and #anchor of the committed Markdown
+#   tests/setup.sh           make's preflight: packages checked before anything compiles, apt's
+#                            broken states in one line, outputs that cannot be written refused
 set -u
 cd "$(dirname "$0")/.." || exit 1
 total_passed=0
@@ -103,6 +105,7 @@ suite "google benchmark JSON" tests/gbench.sh
 suite history tests/history.sh
 suite "instruction counts" tests/instr.sh
 suite links tests/links.sh
+suite set-up tests/setup.sh
 
 echo "$total_passed passed, $total_failed failed"
 [ "$total_failed" -eq 0 ]
