@@ -259,15 +259,16 @@ objs = $(patsubst %.c,$(B)/%.o,$(1))
 LINK = $(QUIET_LD)$(CC) $(FINAL_CFLAGS) $^ -o $@ $(LDLIBS)
 
 # The groups of packages scripts/deps.sh installs when missing, beside core (make deps)
-DEPS_GROUPS := fuzz tsan valgrind plots browser gbench
+DEPS_GROUPS := fuzz tsan valgrind plots browser gbench png
 
 BIN := build/ecsbench
 CG_BIN := build/cachegrind/ecsbench
 COMPARE_BIN := build/ecsbench-compare
 FUZZ_BIN := build/fuzz/fuzz
-# Every program of every build: what make test needs
+# Every program of every build, and the tests' reader of a figure's pixels: what make test needs
+PNG_INK := build/png_ink
 ALL_PROGRAMS := $(addprefix build/,$(plain_PROGRAMS)) \
-	$(foreach v,$(VARIANTS),$(addprefix build/$(v)/,$($(v)_PROGRAMS))) $(FUZZ_BIN)
+	$(foreach v,$(VARIANTS),$(addprefix build/$(v)/,$($(v)_PROGRAMS))) $(FUZZ_BIN) $(PNG_INK)
 
 .PHONY: all programs deps $(DEPS_GROUPS:%=deps-%) preflight bench \
 	bench-locked small fixed-cost reference plots cachegrind profile table answer compare report repeat instr \
@@ -315,6 +316,9 @@ $(B)/tails: $(call objs,tests/tails.c tests/runner.c harness/core/stats.c harnes
 # The parallel pass on every backend, beside the model
 $(B)/parallel: $(call objs,tests/parallel.c tests/runner.c tests/ops.c tests/model.c $(HARNESS_LIB_SRC) $(IMPL_SRC))
 	$(LINK)
+# Where a figure has ink (tests/figure_text.sh), with libpng (deps-png)
+build/png_ink: $(call objs,tests/png_ink.c)
+	$(LINK) -lpng
 
 # The fuzzer, built with clang (libFuzzer is clang's) from the sources in one command.
 $(FUZZ_BIN): $(FUZZ_SRC) $(IMPL_SRC) $(wildcard impls/*.h tests/*.h harness/*/*.h) | preflight
@@ -355,7 +359,7 @@ goals := $(or $(MAKECMDGOALS),all)
 # The groups each goal needs beside core (a variant's program asked for by its path: its
 # variant's, NAME_DEPS)
 goal_groups = $(foreach g,$(1),$(eval $(g)_GROUPS := $(2)))
-$(call goal_groups,test,valgrind plots fuzz tsan gbench)
+$(call goal_groups,test,valgrind plots fuzz tsan gbench png)
 $(call goal_groups,test-browser,plots browser)
 $(call goal_groups,bench small reference plots scenario-plots fixed-cost compare history,plots)
 $(call goal_groups,cachegrind,valgrind plots)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs the Debian packages ecsbench needs, only when something is missing.
-# Usage: scripts/deps.sh [core|plots|valgrind|fuzz|tsan|browser|gbench|all]...   (default: core)
+# Usage: scripts/deps.sh [core|plots|valgrind|fuzz|tsan|browser|gbench|png|all]...   (default: core)
 # Checks files and commands, not dpkg state, so a system where the headers come from
 # elsewhere is left alone. Runs apt-get as root, through sudo otherwise; failing both,
 # prints the exact command to run and exits 1. Where apt-get cannot install (dpkg interrupted,
@@ -70,8 +70,9 @@ for group in "$@"; do
 		want libbenchmark-tools /usr/share/benchmark/compare.py
 		want python3-scipy /usr/lib/python3/dist-packages/scipy
 		;;
-	all) exec "$0" core plots valgrind fuzz tsan browser gbench ;;
-	*) echo "deps.sh: unknown group '$group' (valid: core, plots, valgrind, fuzz, tsan, browser, gbench, all)" >&2; exit 2 ;;
+	png) want libpng-dev /usr/include/png.h ;; # make test's reader of a figure's pixels (tests/png_ink.c)
+	all) exec "$0" core plots valgrind fuzz tsan browser gbench png ;;
+	*) echo "deps.sh: unknown group '$group' (valid: core, plots, valgrind, fuzz, tsan, browser, gbench, png, all)" >&2; exit 2 ;;
 	esac
 done
 

@@ -24,6 +24,9 @@
 #   tests/tails.sh           the frame-time tails and growth frames of real scenario runs, the
 #                            answer's tails, the trace, create-unreserved's blocks and figure
 #   tests/figures.sh         the figure and table scripts on synthetic files (gnuplot, no valgrind)
+#   tests/figure_text.sh     every kind of figure at the longest texts the runs make: its title,
+#                            labels and key inside the canvas, covering nothing (build/png_ink);
+#                            every log scale drawn from times of 0 and intervals reaching 0
 #   tests/report.sh          make compare's figures and make report's page, on small real runs
 #   tests/stats.sh           the statistics: the paired best never beaten, noisy, the A/A test
 #                            (--twin), make repeat's coverage over every pair
@@ -97,6 +100,7 @@ suite cli tests/cli.sh
 suite "scenario command line" tests/scenario_cli.sh
 suite "tails and growth, end to end" tests/tails.sh
 suite figures tests/figures.sh
+suite "figure text" tests/figure_text.sh
 suite report tests/report.sh
 suite stats tests/stats.sh
 suite machine tests/machine.sh

@@ -82,7 +82,7 @@ done
 : >"$tmp/log"
 DEPS_SH=$tmp/deps make_tree -j2 test
 first=$(head -n 1 "$tmp/log")
-if [ "$(grep -c '^deps ' "$tmp/log")" -eq 1 ] && [ "$first" = "deps core fuzz gbench plots tsan valgrind" ] &&
+if [ "$(grep -c '^deps ' "$tmp/log")" -eq 1 ] && [ "$first" = "deps core fuzz gbench plots png tsan valgrind" ] &&
 	[ "$(compiled)" -ge 1 ]; then
 	ok packages-checked-once-first
 else
