@@ -512,7 +512,7 @@ report:
 # Simulated caches over the timed call only -> RESULTS_DIR/cachegrind-$(PROFILE).csv (a case
 # measured again replaces its row), then PLOTS/$(PROFILE)/cache-*.png.
 cachegrind: $(CG_BIN) | preflight
-	scripts/cachegrind.sh -p $(PROFILE) -b $(call q,$(BACKENDS)) -w $(call q,$(CG_WORKLOADS)) \
+	$(Q)scripts/cachegrind.sh -p $(PROFILE) -b $(call q,$(BACKENDS)) -w $(call q,$(CG_WORKLOADS)) \
 		-n $(call q,$(CG_ENTITIES)) -B $(COMPONENT_SIZE) -s $(SCALE) -H $(call q,$(CG_HISTORY)) \
 		-o $(call q,$(RESULTS_DIR)/cachegrind-$(PROFILE).csv) -k $(call q,$(CG_COMPONENTS)) \
 		$(if $(SYSTEMS),-S $(SYSTEMS))
@@ -522,7 +522,7 @@ cachegrind: $(CG_BIN) | preflight
 BACKEND ?= hash
 WORKLOAD ?= iterate
 profile: $(CG_BIN) | preflight
-	scripts/profile.sh -p $(PROFILE) -b $(BACKEND) -w $(WORKLOAD) -n $(PF_ENTITIES) \
+	$(Q)scripts/profile.sh -p $(PROFILE) -b $(BACKEND) -w $(WORKLOAD) -n $(PF_ENTITIES) \
 		-B $(COMPONENT_SIZE) -s $(SCALE) -o $(call q,$(RESULTS_DIR)/profile-$(BACKEND)-$(WORKLOAD).txt) \
 		-k $(PF_COMPONENTS) $(if $(SYSTEMS),-S $(SYSTEMS))
 
@@ -625,9 +625,11 @@ make small PROFILE=A  the small worlds: N = 1..16384 (ENTITIES=), iterate, empty
                       -> results/small-A-fixed-cost.md, results/small-A-plots/fixed-cost.png
                       (make fixed-cost: the table and figure again from the CSV)
 make plots PROFILE=A  draw the plots again from results/
-make cachegrind PROFILE=A   D refs, D1/LLd misses of the timed call under valgrind
-                      -> results/cachegrind-A.csv (a case measured again replaces its row:
-                      the CSV as it was goes to results/previous/DATE-cachegrind-A/),
+make cachegrind PROFILE=A   D refs, D1/LLd misses of the timed call under valgrind; prints a
+                      table of D1/LLd misses per entity -> results/cachegrind-A.csv (a case
+                      measured again replaces its row: the CSV as it was goes to
+                      results/previous/DATE-cachegrind-A/), each case's valgrind summary
+                      -> results/cachegrind-A-summary.txt,
                       plots/A/cache-*.png (BACKENDS= WORKLOADS= ENTITIES=16384,131072 COMPONENTS=2 SYSTEMS=)
 make profile BACKEND=hash WORKLOAD=iterate   top functions of the timed call, per entity too
                       -> results/profile-hash-iterate.txt (ENTITIES=131072 COMPONENTS=2)

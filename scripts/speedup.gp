@@ -66,9 +66,10 @@ dodge(j) = (j - (nslots + 1) / 2.0) * slotw
 # An interval cut by the top of the axis: drawn up to it, then a triangle there and its end,
 # written downwards beside the bar (across, the ends of neighbouring bars ran together).
 top(v) = v > ytop ? ytop : v
-# (two sprintf: gnuplot's cuts a long result)
+# (the label's format joined, not through sprintf: gnuplot's sprintf cut a result holding "%%"
+# a few characters short where the path was long)
 cut(j, f, ls) = sprintf(", '%s' using ($1 + %g):($4 > ytop ? ytop : NaN) with points linestyle %s pointtype 9 pointsize 1.3 notitle", f, dodge(j), ls) . \
-	sprintf(", '%s' using ($1 + %g):($4 > ytop ? ytop : NaN):(sprintf('%%.3g', $4))", f, dodge(j)) . " with labels rotate by 90 right offset 0.9, -0.9 font ',8' notitle"
+	", '" . f . "' using ($1 + " . sprintf("%g", dodge(j)) . "):($4 > ytop ? ytop : NaN):(sprintf('%.3g', $4)) with labels rotate by 90 right offset 0.9, -0.9 font ',8' notitle"
 # The ideal: T threads, T times as fast.
 set style line 52 linecolor rgb "#909090" linewidth 1.5 dashtype (2, 4) pointtype 0
 
