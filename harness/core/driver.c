@@ -41,6 +41,27 @@
 #define CHILD_FD 3
 #define LONG_RUN_NS (3600 * 1e9) /* a run estimated to take longer says so */
 
+/*
+ * The guess of a run's time before anything is measured, from its plan alone: per participant
+ * of a group, a part that does not grow with N (its process's fork, its calibration run, its
+ * samples of about SAMPLE_TARGET_NS each) and a part that grows with the entities its runs go
+ * over (N, times a round-based workload's rounds): building its storage through its history,
+ * and runs longer than a sample. The constants: the first process of a default `make bench
+ * PROFILE=A` on our 2-core Xeon timed row group by row group while make test ran beside it (664
+ * s; 57 million entity rounds over its participants), scaled to the 7 minutes the same process
+ * took in a run with less beside it. A row group can differ from the guess several times over
+ * either way (churn and fragmented at 2^18 took 2.4 to 3.6 times theirs, the storage iterate,
+ * get and parallel-iterate share less than half); the progress line corrects it from the pace
+ * of the row groups measured. Later processes take the sampling the first one decided and
+ * verify nothing: about LATER_PROCESS_SHARE of its time.
+ */
+#define GUESS_PARTICIPANT_NS 30e6
+#define GUESS_ENTITY_NS 7e3
+#define LATER_PROCESS_SHARE 0.7
+#define GUESS_SHOWN_NS (30 * 1e9) /* a run guessed shorter starts without a word */
+#define GUESS_PAUSE_NS (15 * 60 * 1e9) /* longer, on a terminal: a pause to think again */
+#define GUESS_PAUSE_S 5
+
 /* The measuring process under way, for driver_stop (a signal handler's: hence not in a struct
  * that the handler would have to be given). */
 static volatile pid_t running_child;
@@ -65,7 +86,30 @@ struct progress {
 	                               checks: the later ones take less) */
 	double first_pass_estimate; /* sum of the groups' estimates seen in the first process */
 	bool long_warned;
+	double guess_total;    /* the guesses of every group of the plan (group_guess_ns) */
+	double guess_done;     /* of the groups this process has finished (the first process) */
+	double done_ns;        /* when it finished the last of them, since the process started */
 };
+
+static double group_guess_ns(const struct group *g)
+{
+	double rounds = g->workload && g->workload->rounds > 1 ? g->workload->rounds : 1;
+	return g->participants * (GUESS_PARTICIPANT_NS + GUESS_ENTITY_NS * (double)g->n * rounds);
+}
+
+/* What is left of a run still in its first process: the groups' guesses scaled by the pace of
+ * those finished (measured time over guessed, with a tenth of the guess counted as measured at
+ * its own pace, so that the first small groups, whose fixed costs the guess knows least, do not
+ * swing it tenfold), then the later processes, each LATER_PROCESS_SHARE of the first. */
+static double progress_left_first_ns(const struct progress *pr, double pass_elapsed_ns)
+{
+	double prior = 0.1 * pr->guess_total;
+	double scale = (pr->done_ns + prior) / (pr->guess_done + prior);
+	double rest = scale * (pr->guess_total - pr->guess_done) - (pass_elapsed_ns - pr->done_ns);
+	if (rest < 0)
+		rest = 0;
+	return rest + scale * pr->guess_total * LATER_PROCESS_SHARE * (pr->c->o->processes - 1);
+}
 
 static void format_duration(char *buf, size_t len, double s)
 {
@@ -94,20 +138,29 @@ static void progress_show(struct progress *pr, bool force)
 	format_duration(took, sizeof took, elapsed);
 	snprintf(row, sizeof row, "%s", g->label);
 	if (pr->in_sample && pr->participant < g->participants) {
-		char at[32], of[32] = "";
-		format_duration(at, sizeof at, (double)(now - pr->sample_start_ns) / 1e9);
-		if (pr->sample_estimate_ns > 0)
-			format_duration(of, sizeof of, pr->sample_estimate_ns / 1e9);
+		/* The participant; its sample or calibration run only where it lasts a second or more
+		 * (samples of SAMPLE_TARGET_NS read "0 s of ~0 s") */
+		double at_s = (double)(now - pr->sample_start_ns) / 1e9;
 		size_t len = strlen(row);
-		snprintf(row + len, sizeof row - len, ", %s %s (%s%s%s)",
-		         plan_participant_name(c->o, g, pr->participant),
-		         pr->sample == UINT32_MAX ? "calibration run" : "sample", at, of[0] ? " of ~" : "",
-		         of);
+		snprintf(row + len, sizeof row - len, ", %s", plan_participant_name(c->o, g, pr->participant));
+		if (at_s >= 1 || pr->sample_estimate_ns >= 1e9) {
+			char at[32], of[32] = "";
+			format_duration(at, sizeof at, at_s);
+			if (pr->sample_estimate_ns >= 1e9)
+				format_duration(of, sizeof of, pr->sample_estimate_ns / 1e9);
+			len = strlen(row);
+			snprintf(row + len, sizeof row - len, " %s (%s%s%s)",
+			         pr->sample == UINT32_MAX ? "calibration run" : "sample", at, of[0] ? " of ~" : "", of);
+		}
 	}
-	if (pr->pass_ns > 0) {
-		double pass_elapsed = (double)(now - pr->pass_start_ns);
-		double rest = (c->o->processes - pr->pass - 1) * pr->pass_ns +
-		              (pr->pass_ns > pass_elapsed ? pr->pass_ns - pass_elapsed : 0);
+	double pass_elapsed = (double)(now - pr->pass_start_ns);
+	double rest = -1;
+	if (pr->pass_ns > 0)
+		rest = (c->o->processes - pr->pass - 1) * pr->pass_ns +
+		       (pr->pass_ns > pass_elapsed ? pr->pass_ns - pass_elapsed : 0);
+	else if (pr->guess_total > 0 && !c->o->fork_processes)
+		rest = progress_left_first_ns(pr, pass_elapsed);
+	if (rest >= 0) {
 		char r[32];
 		format_duration(r, sizeof r, rest / 1e9);
 		snprintf(left, sizeof left, ", about %s left", r);
@@ -206,6 +259,10 @@ static void on_group_end(void *ctx, uint32_t g)
 	struct progress *pr = ctx;
 	pr->in_sample = false;
 	pr->groups_done++;
+	if (pr->pass == 0 && g < pr->plan->count) {
+		pr->guess_done += group_guess_ns(&pr->plan->groups[g]);
+		pr->done_ns = (double)(measure_now_ns() - pr->pass_start_ns);
+	}
 	collection_group_end(pr->c, pr->pass, g);
 }
 
@@ -670,10 +727,43 @@ static int run_child(const struct options *o, struct plan *plan, struct progress
 	return 0;
 }
 
+/* Before the first process: the guess of the run's time, from its plan (a run guessed at less
+ * than GUESS_SHOWN_NS says nothing); a long one on a terminal waits GUESS_PAUSE_S, so that
+ * Ctrl-C stops it before the machine is busy. */
+static void driver_guess(const struct options *o, const struct plan *plan, struct progress *pr)
+{
+	uint32_t most_n = 0, most_participants = 0;
+	for (uint32_t g = 0; g < plan->count; g++) {
+		pr->guess_total += group_guess_ns(&plan->groups[g]);
+		most_n = plan->groups[g].n > most_n ? plan->groups[g].n : most_n;
+		if (plan->groups[g].participants > most_participants)
+			most_participants = plan->groups[g].participants;
+	}
+	double guess = pr->guess_total * (1 + LATER_PROCESS_SHARE * (o->processes - 1));
+	if (guess < GUESS_SHOWN_NS)
+		return;
+	char d[32];
+	format_duration(d, sizeof d, guess / 1e9);
+	bool pause = pr->c->tty && guess >= GUESS_PAUSE_NS;
+	char wait[32] = "";
+	if (pause)
+		snprintf(wait, sizeof wait, "; starting in %d s", GUESS_PAUSE_S);
+	collection_message(pr->c,
+	                   "about %s: %u row group%s of up to %u participants, N up to %u, %u "
+	                   "process%s (a first guess from the plan, corrected as rows are measured); "
+	                   "Ctrl-C stops it and leaves the previous results as they were%s",
+	                   d, plan->count, plan->count == 1 ? "" : "s", most_participants, most_n,
+	                   o->processes, o->processes == 1 ? "" : "es", wait);
+	if (pause)
+		sleep(GUESS_PAUSE_S);
+}
+
 int driver_run(const struct options *o, struct plan *plan, struct collection *c,
                const struct driver_after *after)
 {
 	struct progress pr = {.c = c, .plan = plan, .start_ns = measure_now_ns()};
+	driver_guess(o, plan, &pr);
+	pr.start_ns = measure_now_ns();
 	if (o->processes == 1) {
 		const char *malloc_mode;
 		pass_process_setup(o, plan, c->pinning, sizeof c->pinning, &malloc_mode);
