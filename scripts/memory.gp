@@ -36,7 +36,7 @@ eval fit_key
 # panels' titles, the second over its x tics and label, then the key's strip.
 ph_px = 290
 row1_top_px = title_h + lineh(10) + 14
-row2_top_px = row1_top_px + ph_px + lineh(10) + 8 + lineh(10) + 14
+row2_top_px = row1_top_px + ph_px + 2 * lineh(10) + 20 + lineh(10) + 14
 canvas_h = int(row2_top_px + ph_px + 2 * lineh(10) + 18 + key_h + edge)
 set terminal pngcairo size canvas_w, canvas_h font "DejaVu Sans,10" noenhanced
 set output out
