@@ -209,8 +209,8 @@ COMMIT_SRC := $(shell grep -l ECSB_COMMIT $(HARNESS_SRC) /dev/null)
 
 # --- Build variants -------------------------------------------------------------------------------
 # A variant is this file made again with VARIANT=NAME: its programs in build/NAME/, built with
-# NAME_FLAGS after the project's and the user's, once the packages of NAME_DEPS are installed. build/ itself is
-# the optimised build, the one make bench times.
+# NAME_FLAGS after the project's and the user's, once the packages of the groups NAME_DEPS are
+# installed (preflight). build/ itself is the optimised build, the one make bench times.
 VARIANTS := asan tsan check cachegrind heavier
 plain_PROGRAMS := ecsbench conformance scenario_file scenario_engine ecsbench-compare tails
 # AddressSanitizer and UndefinedBehaviorSanitizer: the conformance suite, the fuzz target over
