@@ -57,6 +57,9 @@
  */
 #define GUESS_PARTICIPANT_NS 30e6
 #define GUESS_ENTITY_NS 7e3
+/* A run over one entity where --inner fixes the runs per sample (cachegrind's --inner 1, a
+ * test's 100000): an operation of a pass or a create, tens of nanoseconds */
+#define GUESS_RUN_ENTITY_NS 20
 #define LATER_PROCESS_SHARE 0.7
 #define GUESS_SHOWN_NS (30 * 1e9) /* a run guessed shorter starts without a word */
 #define GUESS_PAUSE_NS (15 * 60 * 1e9) /* longer, on a terminal: a pause to think again */
@@ -89,26 +92,40 @@ struct progress {
 	double guess_total;    /* the guesses of every group of the plan (group_guess_ns) */
 	double guess_done;     /* of the groups this process has finished (the first process) */
 	double done_ns;        /* when it finished the last of them, since the process started */
+	uint64_t group_start_ns;   /* when the group under way began */
+	double group_estimate_ns;  /* its samples' time from its calibration runs (0: not yet) */
 };
 
-static double group_guess_ns(const struct group *g)
+static double group_guess_ns(const struct options *o, const struct group *g)
 {
 	double rounds = g->workload && g->workload->rounds > 1 ? g->workload->rounds : 1;
-	return g->participants * (GUESS_PARTICIPANT_NS + GUESS_ENTITY_NS * (double)g->n * rounds);
+	double each = GUESS_PARTICIPANT_NS + GUESS_ENTITY_NS * (double)g->n * rounds;
+	/* --inner fixes the runs of every sample, whatever they cost: each of the warm-up and
+	 * timed samples is that many runs over the N entities */
+	if (o->inner)
+		each += (double)(o->warmup + o->reps) * o->inner * GUESS_RUN_ENTITY_NS * (double)g->n * rounds;
+	return g->participants * each;
 }
 
-/* What is left of a run still in its first process: the groups' guesses scaled by the pace of
- * those finished (measured time over guessed, with a tenth of the guess counted as measured at
- * its own pace, so that the first small groups, whose fixed costs the guess knows least, do not
- * swing it tenfold), then the later processes, each LATER_PROCESS_SHARE of the first. */
-static double progress_left_first_ns(const struct progress *pr, double pass_elapsed_ns)
+/* What is left of a run still in its first process. The groups not begun: their guesses scaled
+ * by the pace of those finished (measured time over guessed, with a tenth of the guess counted
+ * as measured at its own pace, so that the first small groups, whose fixed costs the guess knows
+ * least, do not swing it tenfold); the group under way: its calibration's estimate once it has
+ * one (a sample of hours is not a guess's minutes), its scaled guess before; then the later
+ * processes, each LATER_PROCESS_SHARE of the first as these make it. */
+static double progress_left_first_ns(const struct progress *pr, uint64_t now)
 {
 	double prior = 0.1 * pr->guess_total;
 	double scale = (pr->done_ns + prior) / (pr->guess_done + prior);
-	double rest = scale * (pr->guess_total - pr->guess_done) - (pass_elapsed_ns - pr->done_ns);
-	if (rest < 0)
-		rest = 0;
-	return rest + scale * pr->guess_total * LATER_PROCESS_SHARE * (pr->c->o->processes - 1);
+	double cur_guess = pr->group < pr->plan->count ? group_guess_ns(pr->c->o, &pr->plan->groups[pr->group]) : 0;
+	double in_group = (double)(now - pr->group_start_ns);
+	double cur = pr->group_estimate_ns > scale * cur_guess ? pr->group_estimate_ns : scale * cur_guess;
+	double cur_left = cur > in_group ? cur - in_group : 0;
+	double others_left = scale * (pr->guess_total - pr->guess_done - cur_guess);
+	if (others_left < 0)
+		others_left = 0;
+	double first = pr->done_ns + in_group + cur_left + others_left;
+	return cur_left + others_left + first * LATER_PROCESS_SHARE * (pr->c->o->processes - 1);
 }
 
 static void format_duration(char *buf, size_t len, double s)
@@ -141,16 +158,18 @@ static void progress_show(struct progress *pr, bool force)
 		/* The participant; its sample or calibration run only where it lasts a second or more
 		 * (samples of SAMPLE_TARGET_NS read "0 s of ~0 s") */
 		double at_s = (double)(now - pr->sample_start_ns) / 1e9;
+		bool calibrating = pr->sample == UINT32_MAX;
 		size_t len = strlen(row);
-		snprintf(row + len, sizeof row - len, ", %s", plan_participant_name(c->o, g, pr->participant));
+		snprintf(row + len, sizeof row - len, ", %s%s", plan_participant_name(c->o, g, pr->participant),
+		         calibrating ? " calibration run" : "");
 		if (at_s >= 1 || pr->sample_estimate_ns >= 1e9) {
 			char at[32], of[32] = "";
 			format_duration(at, sizeof at, at_s);
 			if (pr->sample_estimate_ns >= 1e9)
 				format_duration(of, sizeof of, pr->sample_estimate_ns / 1e9);
 			len = strlen(row);
-			snprintf(row + len, sizeof row - len, " %s (%s%s%s)",
-			         pr->sample == UINT32_MAX ? "calibration run" : "sample", at, of[0] ? " of ~" : "", of);
+			snprintf(row + len, sizeof row - len, "%s (%s%s%s)", calibrating ? "" : " sample", at,
+			         of[0] ? " of ~" : "", of);
 		}
 	}
 	double pass_elapsed = (double)(now - pr->pass_start_ns);
@@ -159,7 +178,7 @@ static void progress_show(struct progress *pr, bool force)
 		rest = (c->o->processes - pr->pass - 1) * pr->pass_ns +
 		       (pr->pass_ns > pass_elapsed ? pr->pass_ns - pass_elapsed : 0);
 	else if (pr->guess_total > 0 && !c->o->fork_processes)
-		rest = progress_left_first_ns(pr, pass_elapsed);
+		rest = progress_left_first_ns(pr, now);
 	if (rest >= 0) {
 		char r[32];
 		format_duration(r, sizeof r, rest / 1e9);
@@ -193,6 +212,8 @@ static void on_group_begin(void *ctx, uint32_t g)
 	struct progress *pr = ctx;
 	pr->group = g;
 	pr->in_sample = false;
+	pr->group_start_ns = measure_now_ns();
+	pr->group_estimate_ns = 0;
 	progress_show(pr, false);
 }
 
@@ -206,8 +227,9 @@ static void on_sampled_as(void *ctx, uint32_t g, uint32_t p, const struct sampli
 static void on_estimate(void *ctx, uint32_t g, double estimate_ns)
 {
 	struct progress *pr = ctx;
-	(void)g;
 	if (pr->pass == 0 && estimate_ns > 0) {
+		if (g == pr->group)
+			pr->group_estimate_ns = estimate_ns;
 		pr->first_pass_estimate += estimate_ns;
 		progress_estimate(pr, pr->first_pass_estimate * pr->c->o->processes);
 	}
@@ -260,7 +282,7 @@ static void on_group_end(void *ctx, uint32_t g)
 	pr->in_sample = false;
 	pr->groups_done++;
 	if (pr->pass == 0 && g < pr->plan->count) {
-		pr->guess_done += group_guess_ns(&pr->plan->groups[g]);
+		pr->guess_done += group_guess_ns(pr->c->o, &pr->plan->groups[g]);
 		pr->done_ns = (double)(measure_now_ns() - pr->pass_start_ns);
 	}
 	collection_group_end(pr->c, pr->pass, g);
@@ -734,7 +756,7 @@ static void driver_guess(const struct options *o, const struct plan *plan, struc
 {
 	uint32_t most_n = 0, most_participants = 0;
 	for (uint32_t g = 0; g < plan->count; g++) {
-		pr->guess_total += group_guess_ns(&plan->groups[g]);
+		pr->guess_total += group_guess_ns(o, &plan->groups[g]);
 		most_n = plan->groups[g].n > most_n ? plan->groups[g].n : most_n;
 		if (plan->groups[g].participants > most_participants)
 			most_participants = plan->groups[g].participants;
