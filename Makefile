@@ -138,8 +138,13 @@ enc = $(subst $(space),$(unit_sep),$(1))
 dec = $(subst $(unit_sep),$(space),$(1))
 q = '$(subst ','\'',$(1))'
 path_dir = $(call dec,$(patsubst %/,%,$(dir $(call enc,$(1)))))
-path_base = $(call dec,$(basename $(call enc,$(1))))
 path_name = $(call dec,$(basename $(notdir $(call enc,$(1)))))
+# What is made from an output x.csv is named from x (x-plots/, x-answer.md, x-samples.csv); from
+# an output not named .csv, from its whole name (OUTPUT=x.txt: x.txt-plots/, x.txt-answer.md), as
+# build/ecsbench names its samples file and the scripts their files, and so that x.txt and x.csv
+# side by side never share one.
+csv_base = $(call dec,$(patsubst %.csv,%,$(call enc,$(1))))
+csv_name = $(call dec,$(notdir $(patsubst %.csv,%,$(call enc,$(1)))))
 same_path = $(filter $(call enc,$(abspath $(call enc,$(1)))),$(call enc,$(abspath $(call enc,$(2)))))
 
 RESULTS_ROOT := $(if $(REFERENCE),results/reference,results)
@@ -149,7 +154,7 @@ OUTPUT ?= $(RESULTS_ROOT)/$(PROFILE).csv
 # from the CSV files in x.csv's folder, and its cache figures and profiles go to that folder too,
 # so that a trial run never overwrites other results or figures nor mixes with them.
 default_output = $(call same_path,$(RESULTS_ROOT)/$(PROFILE).csv,$(OUTPUT))
-PLOTS ?= $(if $(default_output),$(PLOTS_ROOT),$(call path_base,$(OUTPUT))-plots)
+PLOTS ?= $(if $(default_output),$(PLOTS_ROOT),$(call csv_base,$(OUTPUT))-plots)
 RESULTS_DIR = $(if $(default_output),$(RESULTS_ROOT),$(call path_dir,$(OUTPUT)))
 # A scenario run (harness/scenario/scenario_run.h) writes RESULTS_ROOT/scenario-NAME[-KEY].csv
 # (or OUTPUT=), and its figure in PLOTS_ROOT (or beside a non-default OUTPUT, in x-plots/).
@@ -157,19 +162,19 @@ SC_NAME = $(call path_name,$(SCENARIO))
 SC_KEY = $(firstword $(subst =, ,$(SWEEP)))
 sc_output_given = $(filter command line environment,$(origin OUTPUT))
 SC_OUTPUT = $(if $(sc_output_given),$(OUTPUT),$(RESULTS_ROOT)/scenario-$(SC_NAME)$(if $(SWEEP),-$(SC_KEY)).csv)
-SC_PLOTS = $(if $(sc_output_given),$(call path_base,$(OUTPUT))-plots,$(PLOTS_ROOT))
+SC_PLOTS = $(if $(sc_output_given),$(call csv_base,$(OUTPUT))-plots,$(PLOTS_ROOT))
 # The figure scripts/scenario_plot.sh draws: SC_PLOTS/<the CSV's name>.png
-SC_FIGURE = $(SC_PLOTS)/$(call path_name,$(SC_OUTPUT)).png
+SC_FIGURE = $(SC_PLOTS)/$(call csv_name,$(SC_OUTPUT)).png
 # Its samples file, and the per-frame trace scripts/scenario_trace.sh draws from it
-SC_SAMPLES = $(call path_base,$(SC_OUTPUT))-samples.csv
-SC_TRACE = $(SC_PLOTS)/$(call path_name,$(SC_OUTPUT))-trace.png
+SC_SAMPLES = $(call csv_base,$(SC_OUTPUT))-samples.csv
+SC_TRACE = $(SC_PLOTS)/$(call csv_name,$(SC_OUTPUT))-trace.png
 # What make makes from a CSV: its answer, its table (make table; the default CSV's is
 # RESULTS_ROOT/table-PROFILE.md) and its report page (make report: RESULTS_ROOT/report.html for
 # the default OUTPUT, with every profile's CSV and the figures in PLOTS; x-report.html beside
 # OUTPUT=x.csv, with the figures in x-plots/)
-answer_of = $(call dec,$(patsubst %.csv,%,$(call enc,$(1))))-answer.md
-table_of = $(if $(call same_path,$(RESULTS_ROOT)/$(PROFILE).csv,$(1)),$(RESULTS_ROOT)/table-$(PROFILE).md,$(call path_base,$(1))-table.md)
-REPORT = $(if $(default_output),$(RESULTS_ROOT)/report.html,$(call path_base,$(OUTPUT))-report.html)
+answer_of = $(call csv_base,$(1))-answer.md
+table_of = $(if $(call same_path,$(RESULTS_ROOT)/$(PROFILE).csv,$(1)),$(RESULTS_ROOT)/table-$(PROFILE).md,$(call csv_base,$(1))-table.md)
+REPORT = $(if $(default_output),$(RESULTS_ROOT)/report.html,$(call csv_base,$(OUTPUT))-report.html)
 
 # Under valgrind (~50x slower) smaller defaults than make bench's; ENTITIES, COMPONENTS and
 # WORKLOADS given on the command line or in the environment win.
@@ -204,8 +209,8 @@ COMMIT_SRC := $(shell grep -l ECSB_COMMIT $(HARNESS_SRC) /dev/null)
 
 # --- Build variants -------------------------------------------------------------------------------
 # A variant is this file made again with VARIANT=NAME: its programs in build/NAME/, built with
-# NAME_FLAGS after the project's and the user's, once NAME_DEPS are installed. build/ itself is
-# the optimised build, the one make bench times.
+# NAME_FLAGS after the project's and the user's, once the packages of the groups NAME_DEPS are
+# installed (preflight). build/ itself is the optimised build, the one make bench times.
 VARIANTS := asan tsan check cachegrind heavier
 plain_PROGRAMS := ecsbench conformance scenario_file scenario_engine ecsbench-compare tails
 # AddressSanitizer and UndefinedBehaviorSanitizer: the conformance suite, the fuzz target over
@@ -216,7 +221,7 @@ asan_PROGRAMS := conformance fuzz_replay scenario_file scenario_engine
 # short parallel-iterate run
 tsan_FLAGS := -O1 -fsanitize=thread -fno-omit-frame-pointer
 tsan_PROGRAMS := parallel ecsbench
-tsan_DEPS := deps-tsan
+tsan_DEPS := tsan
 # The harness with the timed regions checked: nothing that makes values or draws decisions may
 # run inside one (harness/core/measure.h). make test runs every workload with it.
 check_FLAGS := -DECSB_CHECK_TIMED
@@ -225,12 +230,12 @@ check_PROGRAMS := ecsbench
 # make profile)
 cachegrind_FLAGS := -DECSB_CALLGRIND
 cachegrind_PROGRAMS := ecsbench
-cachegrind_DEPS := deps-valgrind
+cachegrind_DEPS := valgrind
 # The callgrind build with sparse's operations made heavier (impls/backends.c): the regression
 # that tests/instr.sh must see the instruction check (make instr) catch. Never measures.
 heavier_FLAGS := -DECSB_CALLGRIND -DECSB_TEST_HEAVIER
 heavier_PROGRAMS := ecsbench
-heavier_DEPS := deps-valgrind
+heavier_DEPS := valgrind
 
 ifneq ($(filter-out $(VARIANTS),$(VARIANT)),)
 $(error VARIANT=$(VARIANT): make's own, one of $(VARIANTS); make builds build/VARIANT/ itself when a target needs it)
@@ -254,17 +259,18 @@ objs = $(patsubst %.c,$(B)/%.o,$(1))
 LINK = $(QUIET_LD)$(CC) $(FINAL_CFLAGS) $^ -o $@ $(LDLIBS)
 
 # The groups of packages scripts/deps.sh installs when missing, beside core (make deps)
-DEPS_GROUPS := fuzz tsan valgrind plots browser gbench
+DEPS_GROUPS := fuzz tsan valgrind plots browser gbench png
 
 BIN := build/ecsbench
 CG_BIN := build/cachegrind/ecsbench
 COMPARE_BIN := build/ecsbench-compare
 FUZZ_BIN := build/fuzz/fuzz
-# Every program of every build: what make test needs
+# Every program of every build, and the tests' reader of a figure's pixels: what make test needs
+PNG_INK := build/png_ink
 ALL_PROGRAMS := $(addprefix build/,$(plain_PROGRAMS)) \
-	$(foreach v,$(VARIANTS),$(addprefix build/$(v)/,$($(v)_PROGRAMS))) $(FUZZ_BIN)
+	$(foreach v,$(VARIANTS),$(addprefix build/$(v)/,$($(v)_PROGRAMS))) $(FUZZ_BIN) $(PNG_INK)
 
-.PHONY: all programs deps $(DEPS_GROUPS:%=deps-%) bench \
+.PHONY: all programs deps $(DEPS_GROUPS:%=deps-%) preflight bench \
 	bench-locked small fixed-cost reference plots cachegrind profile table answer compare report repeat instr \
 	instr-baseline track history \
 	scenario-plots test test-browser fuzz fuzz-merge clean help FORCE
@@ -276,7 +282,7 @@ programs: $(addprefix $(B)/,$($(variant)_PROGRAMS))
 ifeq ($(VARIANT),)
 # One make per variant for all of its programs: two at once would write the same objects.
 $(foreach v,$(VARIANTS),$(eval $(addprefix build/$(v)/,$($(v)_PROGRAMS)): variant-$(v) ;))
-variant-%: FORCE
+variant-%: FORCE | preflight
 	$(Q)$(MAKE) --no-print-directory VARIANT=$* programs
 endif
 
@@ -310,9 +316,12 @@ $(B)/tails: $(call objs,tests/tails.c tests/runner.c harness/core/stats.c harnes
 # The parallel pass on every backend, beside the model
 $(B)/parallel: $(call objs,tests/parallel.c tests/runner.c tests/ops.c tests/model.c $(HARNESS_LIB_SRC) $(IMPL_SRC))
 	$(LINK)
+# Where a figure has ink (tests/figure_text.sh), with libpng (deps-png)
+build/png_ink: $(call objs,tests/png_ink.c)
+	$(LINK) -lpng
 
 # The fuzzer, built with clang (libFuzzer is clang's) from the sources in one command.
-$(FUZZ_BIN): $(FUZZ_SRC) $(IMPL_SRC) $(wildcard impls/*.h tests/*.h harness/*/*.h) | deps-fuzz
+$(FUZZ_BIN): $(FUZZ_SRC) $(IMPL_SRC) $(wildcard impls/*.h tests/*.h harness/*/*.h) | preflight
 	@mkdir -p build/fuzz
 	$(QUIET_CLANG)clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all $(FUZZ_SRC) $(IMPL_SRC) -o $@
@@ -320,7 +329,7 @@ $(FUZZ_BIN): $(FUZZ_SRC) $(IMPL_SRC) $(wildcard impls/*.h tests/*.h harness/*/*.
 # A flags file per build folder (git's GIT-CFLAGS): a change of compiler or flags (OPT=-O2,
 # CFLAGS=...) rebuilds that folder. The commit rebuilds only what compiles it in.
 write_if_changed = echo $(call q,$(1)) | cmp -s - $@ || echo $(call q,$(1)) > $@
-$(B)/.flags: FORCE | deps $($(variant)_DEPS)
+$(B)/.flags: FORCE | preflight
 	$(Q)mkdir -p $(B)
 	$(Q)$(call write_if_changed,$(CC) $(FINAL_CFLAGS))
 $(B)/.commit: FORCE
@@ -329,11 +338,59 @@ $(B)/.commit: FORCE
 $(call objs,$(COMMIT_SRC)): $(B)/.commit
 FORCE:
 
-# The packages a target needs, installed when missing (scripts/deps.sh)
+# The packages a target needs, installed when missing (scripts/deps.sh): make deps-GROUP installs
+# one group; the targets check theirs in preflight, below.
 deps:
-	$(Q)scripts/deps.sh core
+	$(Q)$(DEPS_SH) core
 $(DEPS_GROUPS:%=deps-%): deps-%:
-	$(Q)scripts/deps.sh $*
+	$(Q)$(DEPS_SH) $*
+
+# --- preflight: what can be checked before anything is compiled or run ---------------------------
+# Every build waits for it (the flags file of each build folder, each variant's make, the fuzzer),
+# and so does every target that runs something: first the files the goals write (scripts/lock.sh
+# --check: one line, and nothing run, where one cannot be written), then the packages of every
+# goal, each group once (scripts/deps.sh: one line with the command that mends apt where apt
+# cannot install) (make test used to compile for minutes before it found one missing). The
+# make that checked tells the makes it runs (ECSBENCH_PREFLIGHT in their environment), which
+# check nothing again; the tests' makes are a user's, and check. DEPS_SH: the package check (a
+# test gives a stub).
+DEPS_SH ?= scripts/deps.sh
+goals := $(or $(MAKECMDGOALS),all)
+# The groups each goal needs beside core (a variant's program asked for by its path: its
+# variant's, NAME_DEPS)
+goal_groups = $(foreach g,$(1),$(eval $(g)_GROUPS := $(2)))
+$(call goal_groups,test,valgrind plots fuzz tsan gbench png)
+$(call goal_groups,test-browser,plots browser)
+$(call goal_groups,bench small reference plots scenario-plots fixed-cost compare history,plots)
+$(call goal_groups,cachegrind,valgrind plots)
+$(call goal_groups,profile instr instr-baseline,valgrind)
+$(call goal_groups,fuzz fuzz-merge,fuzz)
+PREFLIGHT_GROUPS = core $(sort $(foreach g,$(goals),$($(g)_GROUPS)) \
+	$(foreach v,$(VARIANTS),$(if $(filter build/$(v)/%,$(goals)),$($(v)_DEPS))) \
+	$(if $(VARIANT),$($(VARIANT)_DEPS)) $(if $(filter $(FUZZ_BIN),$(goals)),fuzz))
+# The file each goal writes, where it has one (what is made beside it is named from it: its
+# folder is checked with it)
+bench_WRITES = $(RUN_OUTPUT)
+small_WRITES = $(SM_OUTPUT)
+reference_WRITES = $(OUTPUT)
+cachegrind_WRITES = $(RESULTS_DIR)/cachegrind-$(PROFILE).csv
+profile_WRITES = $(RESULTS_DIR)/profile-$(BACKEND)-$(WORKLOAD).txt
+repeat_WRITES = $(REPEAT_DIR)/$(PROFILE)-1.csv
+answer_WRITES = $(call answer_of,$(RUN_OUTPUT))
+table_WRITES = $(TABLE)
+# goal:path, a word each (a path may hold spaces)
+PREFLIGHT_WRITES = $(foreach g,$(goals),$(if $($(g)_WRITES),$(g):$(call enc,$($(g)_WRITES))))
+write_goal = $(firstword $(subst :, ,$(1)))
+write_path = $(call dec,$(patsubst $(call write_goal,$(1)):%,%,$(1)))
+preflight_done := $(ECSBENCH_PREFLIGHT)
+ifeq ($(preflight_done),)
+preflight:
+	$(Q)$(DEPS_SH) $(PREFLIGHT_GROUPS)
+else
+preflight:
+	@:
+endif
+export ECSBENCH_PREFLIGHT := 1
 
 # --- make bench: a run of the workload sweep, or of a scenario (SCENARIO=) --------------------------
 # The two kinds as a table: the variables each passes on, its CSV, what build/ecsbench keeps
@@ -343,13 +400,13 @@ RUN := $(if $(SCENARIO),scenario,sweep)
 sweep_OUTPUT = $(OUTPUT)
 scenario_OUTPUT = $(SC_OUTPUT)
 RUN_OUTPUT = $($(RUN)_OUTPUT)
-RUN_NAME = $(call path_name,$(RUN_OUTPUT))
+RUN_NAME = $(call csv_name,$(RUN_OUTPUT))
 sweep_DERIVED = --derived $(call q,$(PLOTS)/$(PROFILE)=$(RUN_NAME)-plots/$(PROFILE)) \
 	$(if $(default_output),,--derived $(call q,$(REPORT)=$(RUN_NAME)-report.html))
 scenario_DERIVED = --derived $(call q,$(SC_FIGURE)=$(RUN_NAME)-plots/$(RUN_NAME).png) \
 	--derived $(call q,$(SC_TRACE)=$(RUN_NAME)-plots/$(RUN_NAME)-trace.png)
 RUN_DERIVED = --derived $(call q,$(call table_of,$(RUN_OUTPUT))=$(RUN_NAME)-table.md) \
-	--derived $(call q,$(call path_base,$(RUN_OUTPUT))-compare=$(RUN_NAME)-compare) $($(RUN)_DERIVED)
+	--derived $(call q,$(call csv_base,$(RUN_OUTPUT))-compare=$(RUN_NAME)-compare) $($(RUN)_DERIVED)
 sweep_FIGURES = plots PLOTS=$(call q,$(PLOTS))
 sweep_NOT_DRAWN = the plots were not drawn
 scenario_FIGURES = scenario-plots
@@ -365,7 +422,7 @@ report_again = $(if $(filter sweep,$(RUN)),$(shell test -f $(call q,$(REPORT)) &
 # it shows the answer so far, marked provisional (--provisional); the run ends with its answer
 # (scripts/answer.sh): per workload, N and k, the fastest backend and every other's paired
 # ratio, and how many verdicts changed since the first provisional one.
-bench: $(BIN)
+bench: $(BIN) | preflight
 	$(Q)scripts/lock.sh $(call q,$(RUN_OUTPUT)) 'make bench' \
 		$(MAKE) --no-print-directory bench-locked
 bench-locked: $(BIN)
@@ -386,20 +443,20 @@ SM_ENTITIES = $(call default_of,ENTITIES,1..16384)
 SM_COMPONENTS = $(call default_of,COMPONENTS,2)
 SM_WORKLOADS = $(call default_of,WORKLOADS,iterate$(comma)empty-pass$(comma)systems-64$(comma)destroy$(comma)get$(comma)get-ordered)
 SM_OUTPUT = $(if $(filter command line environment,$(origin OUTPUT)),$(OUTPUT),$(RESULTS_ROOT)/small-$(PROFILE).csv)
-small: $(BIN)
+small: $(BIN) | preflight
 	$(Q)$(MAKE) --no-print-directory bench WORKLOADS=$(call q,$(SM_WORKLOADS)) \
 		ENTITIES=$(call q,$(SM_ENTITIES)) COMPONENTS=$(call q,$(SM_COMPONENTS)) OUTPUT=$(call q,$(SM_OUTPUT))
 	$(Q)$(MAKE) --no-print-directory fixed-cost OUTPUT=$(call q,$(SM_OUTPUT))
-fixed-cost: | deps-plots
+fixed-cost: | preflight
 	@test -f $(call q,$(SM_OUTPUT)) || { echo "make fixed-cost: no $(SM_OUTPUT): run make small first" >&2; exit 2; }
-	@mkdir -p $(call q,$(call path_base,$(SM_OUTPUT))-plots)
-	$(Q)scripts/fixed_cost.sh -o $(call q,$(call path_base,$(SM_OUTPUT))-plots/fixed-cost.png) \
-		$(call q,$(SM_OUTPUT)) > $(call q,$(call path_base,$(SM_OUTPUT))-fixed-cost.md)
-	@cat $(call q,$(call path_base,$(SM_OUTPUT))-fixed-cost.md)
+	@mkdir -p $(call q,$(call csv_base,$(SM_OUTPUT))-plots)
+	$(Q)scripts/fixed_cost.sh -o $(call q,$(call csv_base,$(SM_OUTPUT))-plots/fixed-cost.png) \
+		$(call q,$(SM_OUTPUT)) > $(call q,$(call csv_base,$(SM_OUTPUT))-fixed-cost.md)
+	@cat $(call q,$(call csv_base,$(SM_OUTPUT))-fixed-cost.md)
 
 # The reference run that the README cites, from committed code only: make bench and make table
 # made again with REFERENCE=1.
-reference:
+reference: | preflight
 	@case '$(COMMIT)' in *-dirty | unknown*) echo "make reference: impls/ or harness/ differ from \
 	the commit (or no git): commit them first, so that the reference names the code it measured" >&2; \
 	exit 2 ;; esac
@@ -408,11 +465,11 @@ reference:
 
 # --- What make makes from results -----------------------------------------------------------------
 # Draws PLOTS/$(PROFILE)/*.png and PLOTS/profiles/*.png from the CSV files in RESULTS_DIR.
-plots: | deps-plots
+plots: | preflight
 	$(Q)scripts/plot.sh -r $(call q,$(RESULTS_DIR)) -i $(call q,$(OUTPUT)) -o $(call q,$(PLOTS)) $(PROFILE)
 
 # The figure of a scenario run again from its CSV (the same SCENARIO, SWEEP and OUTPUT).
-scenario-plots: | deps-plots
+scenario-plots: | preflight
 	@test -n '$(SCENARIO)' || { echo "usage: make scenario-plots SCENARIO=file [SWEEP=KEY=A..B] [OUTPUT=x.csv]" >&2; exit 2; }
 	$(Q)scripts/scenario_plot.sh -o $(call q,$(SC_PLOTS)) $(call q,$(SC_OUTPUT))
 	$(Q)! test -f $(call q,$(SC_SAMPLES)) || scripts/scenario_trace.sh -o $(call q,$(SC_PLOTS)) $(call q,$(SC_SAMPLES))
@@ -422,7 +479,7 @@ scenario-plots: | deps-plots
 BASELINE ?= hash
 CSV ?= $(RESULTS_ROOT)/$(PROFILE).csv
 TABLE = $(call table_of,$(CSV))
-table:
+table: | preflight
 	@test -r $(call q,$(CSV)) || { echo "make table: cannot read $(CSV); run make bench PROFILE=$(PROFILE) first, or give CSV= (REFERENCE=1: the reference results)" >&2; exit 2; }
 	@scripts/table.sh $(call q,$(CSV)) $(call q,$(BASELINE)) $(call q,$(TB_ENTITIES)) $(call q,$(TB_COMPONENTS)) > $(call q,$(TABLE).tmp) || \
 		{ rm -f $(call q,$(TABLE).tmp); echo "make table: $(TABLE) was not written" >&2; exit 2; }
@@ -433,14 +490,14 @@ table:
 # make answer: the answer that ends make bench again, from OUTPUT=x.csv (or the SCENARIO's CSV)
 # into x-answer.md, which build/ecsbench moves into previous/ with the CSV when a run replaces it.
 # (Not under the output's lock: make bench, which holds it, calls the script itself.)
-answer:
+answer: | preflight
 	@test -f $(call q,$(RUN_OUTPUT)) || { echo "make answer: no $(RUN_OUTPUT): run make bench$(if $(SCENARIO), SCENARIO=$(SCENARIO), PROFILE=$(PROFILE)) first (REFERENCE=1: the reference results)" >&2; exit 2; }
 	$(Q)scripts/answer.sh -b -o $(call q,$(call answer_of,$(RUN_OUTPUT))) $(call q,$(RUN_OUTPUT))
 
 # make compare: ecsbench-compare's verdicts on stdout, then a figure per workload with both runs
 # (and NEW/OLD under it) beside NEW: NEW=y.csv -> y-compare/*.png, its verdicts.csv and
 # compare.txt.
-compare: $(COMPARE_BIN) | deps-plots
+compare: $(COMPARE_BIN) | preflight
 	@test -n "$(OLD)" -a -n "$(NEW)" || { echo "usage: make compare OLD=results/x.csv NEW=results/y.csv [PROFILES=1]" >&2; exit 2; }
 	@scripts/compare.sh $(if $(PROFILES),-p) $(call q,$(OLD)) $(call q,$(NEW))
 
@@ -454,8 +511,8 @@ report:
 # --- Runs under valgrind, and the repeatability check -----------------------------------------------
 # Simulated caches over the timed call only -> RESULTS_DIR/cachegrind-$(PROFILE).csv (a case
 # measured again replaces its row), then PLOTS/$(PROFILE)/cache-*.png.
-cachegrind: $(CG_BIN) | deps-plots
-	scripts/cachegrind.sh -p $(PROFILE) -b $(call q,$(BACKENDS)) -w $(call q,$(CG_WORKLOADS)) \
+cachegrind: $(CG_BIN) | preflight
+	$(Q)scripts/cachegrind.sh -p $(PROFILE) -b $(call q,$(BACKENDS)) -w $(call q,$(CG_WORKLOADS)) \
 		-n $(call q,$(CG_ENTITIES)) -B $(COMPONENT_SIZE) -s $(SCALE) -H $(call q,$(CG_HISTORY)) \
 		-o $(call q,$(RESULTS_DIR)/cachegrind-$(PROFILE).csv) -k $(call q,$(CG_COMPONENTS)) \
 		$(if $(SYSTEMS),-S $(SYSTEMS))
@@ -464,8 +521,8 @@ cachegrind: $(CG_BIN) | deps-plots
 # Where one backend spends a workload's timed call -> RESULTS_DIR/profile-$(BACKEND)-$(WORKLOAD).txt
 BACKEND ?= hash
 WORKLOAD ?= iterate
-profile: $(CG_BIN)
-	scripts/profile.sh -p $(PROFILE) -b $(BACKEND) -w $(WORKLOAD) -n $(PF_ENTITIES) \
+profile: $(CG_BIN) | preflight
+	$(Q)scripts/profile.sh -p $(PROFILE) -b $(BACKEND) -w $(WORKLOAD) -n $(PF_ENTITIES) \
 		-B $(COMPONENT_SIZE) -s $(SCALE) -o $(call q,$(RESULTS_DIR)/profile-$(BACKEND)-$(WORKLOAD).txt) \
 		-k $(PF_COMPONENTS) $(if $(SYSTEMS),-S $(SYSTEMS))
 
@@ -477,7 +534,7 @@ HISTORY_DIR ?= results/history
 HISTORY_N ?=
 track: $(COMPARE_BIN)
 	$(Q)scripts/track.sh -d $(call q,$(HISTORY_DIR)) $(call q,$(if $(filter command line,$(origin CSV)),$(CSV),$(OUTPUT)))
-history: | deps-plots
+history: | preflight
 	$(Q)scripts/history.sh -d $(call q,$(HISTORY_DIR)) $(if $(HISTORY_N),-n $(call q,$(HISTORY_N))) \
 		$(if $(filter command line,$(origin PLOTS)),-p $(call q,$(PLOTS)))
 
@@ -486,9 +543,9 @@ history: | deps-plots
 # callgrind, each timed call alone; make instr prints every row's change against the committed
 # baseline (tests/instr-baseline.csv) and fails when one grew by more than 2%; make
 # instr-baseline writes that baseline again (commit it with the change it accepts).
-instr: $(CG_BIN)
+instr: $(CG_BIN) | preflight
 	$(Q)scripts/instr.sh check
-instr-baseline: $(CG_BIN)
+instr-baseline: $(CG_BIN) | preflight
 	$(Q)scripts/instr.sh baseline
 
 # The repeatability check: a reduced but representative sweep of PROFILE, run twice from
@@ -502,7 +559,7 @@ REPEAT_DIR = $(RESULTS_ROOT)/repeat
 repeat_run = $(if $(REFERENCE),ECSBENCH_REFERENCE=1 )scripts/outlive.sh $(BIN) --profile $(PROFILE) \
 	--workloads $(REPEAT_WORKLOADS) --entities $(REPEAT_ENTITIES) --components $(REPEAT_COMPONENTS) \
 	--scale $(SCALE) --seed $(SEED) --output $(REPEAT_DIR)/$(PROFILE)-$(1).csv
-repeat: $(BIN) $(COMPARE_BIN)
+repeat: $(BIN) $(COMPARE_BIN) | preflight
 	@mkdir -p $(REPEAT_DIR)
 	$(call repeat_run,1)
 	$(call repeat_run,2)
@@ -519,13 +576,13 @@ ifeq ($(shell case $(call q,$(TEST_SCALE)) in ([1-9] | [1-5][0-9] | 6[0-4]) echo
 $(error TEST_SCALE=$(TEST_SCALE): a whole number from 1 to 64)
 endif
 endif
-test: $(ALL_PROGRAMS) | deps-valgrind deps-plots deps-fuzz deps-gbench
-	$(Q)ECSB_TEST_SCALE=$(call q,$(TEST_SCALE)) tests/run.sh
+test: $(ALL_PROGRAMS) | preflight
+	$(Q)env -u ECSBENCH_PREFLIGHT ECSB_TEST_SCALE=$(call q,$(TEST_SCALE)) tests/run.sh
 
 # The report page in headless Chromium (a small run into a scratch folder): a screenshot, and a
 # failure if an image did not load. .ci/run runs it after make test.
-test-browser: $(BIN) $(COMPARE_BIN) | deps-plots deps-browser
-	$(Q)tests/browser.sh
+test-browser: $(BIN) $(COMPARE_BIN) | preflight
+	$(Q)env -u ECSBENCH_PREFLIGHT tests/browser.sh
 
 FUZZ_SECONDS ?= 60
 fuzz: $(FUZZ_BIN)
@@ -575,9 +632,11 @@ make small PROFILE=A  the small worlds: N = 1..16384 (ENTITIES=), iterate, empty
                       -> results/small-A-fixed-cost.md, results/small-A-plots/fixed-cost.png
                       (make fixed-cost: the table and figure again from the CSV)
 make plots PROFILE=A  draw the plots again from results/
-make cachegrind PROFILE=A   D refs, D1/LLd misses of the timed call under valgrind
-                      -> results/cachegrind-A.csv (a case measured again replaces its row:
-                      the CSV as it was goes to results/previous/DATE-cachegrind-A/),
+make cachegrind PROFILE=A   D refs, D1/LLd misses of the timed call under valgrind; prints a
+                      table of D1/LLd misses per entity -> results/cachegrind-A.csv (a case
+                      measured again replaces its row: the CSV as it was goes to
+                      results/previous/DATE-cachegrind-A/), each case's valgrind summary
+                      -> results/cachegrind-A-summary.txt,
                       plots/A/cache-*.png (BACKENDS= WORKLOADS= ENTITIES=16384,131072 COMPONENTS=2 SYSTEMS=)
 make profile BACKEND=hash WORKLOAD=iterate   top functions of the timed call, per entity too
                       -> results/profile-hash-iterate.txt (ENTITIES=131072 COMPONENTS=2)
@@ -623,5 +682,15 @@ endef
 help:
 	$(info $(HELP))
 	@:
+
+# preflight's files, checked as make reads this file (here, where every name they are made from
+# is known): a refusal is then one line, with no recipe's error after it
+ifeq ($(preflight_done),)
+preflight_refusal := $(strip $(foreach w,$(PREFLIGHT_WRITES),$(shell scripts/lock.sh --check \
+	$(call q,$(call write_path,$(w))) 'make $(call write_goal,$(w))' 2>&1 >/dev/null)))
+ifneq ($(preflight_refusal),)
+$(error $(preflight_refusal))
+endif
+endif
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -19,8 +19,36 @@ nb = words(backends)
 if (!exists("floor")) floor = 0
 nslots = nb + floor
 canvas_w = np > 1 ? (70 * nslots + 140) * np + 100 : 70 * nslots + 460
-set terminal pngcairo size canvas_w, 600 \
-	font "DejaVu Sans,10" noenhanced
+runs = ""
+do for [i = 1:nruns] { runs = runs . "\n" . value(sprintf("runtext%d", i)) }
+title_in = sprintf("%s: simulated cache misses per entity, timed call only, profile %s\ncallgrind --cache-sim=yes; %s (size:ways:line)\n%s%s", \
+	workload, profile, config, source, runs)
+eval fit_title
+eval key_reset
+key_with = "with boxes fillcolor rgb '#808080' fillstyle solid 0.9 border rgb '#404040'"; key_title = "D1 misses (solid)"; eval key_add
+key_with = "with boxes fillcolor rgb '#808080' fillstyle pattern 4 border rgb '#404040'"; key_title = "LLd misses (hatched)"; eval key_add
+eval fit_key
+# The panels' titles, wrapped to a panel's width (a panel drawn from several runs names them):
+# ptitle<i>, and the most lines of any
+pl = sx(84)
+pr = 1 - sx(edge + 14)
+gap = sx(50)
+ptitle_lines = 1
+do for [i = 1:np] {
+	r = word(cases, 3 * i) + 0
+	wrap_in = sprintf("k = %s, N = %s%s%s", word(cases, 3 * i - 2), word(cases, 3 * i - 1), r > 1 ? sprintf(" x %d rounds", r) : "", \
+		nruns > 1 ? sprintf(" (run%s %s)", strstrt(value(sprintf("run%d", i)), ",") ? "s" : "", value(sprintf("run%d", i))) : "")
+	wrap_n = int(panel_w(np) * canvas_w / charw(10))
+	eval wrap
+	eval sprintf("ptitle%d = wrap_out", i)
+	ptitle_lines = wrap_lines > ptitle_lines ? wrap_lines : ptitle_lines
+}
+# From the top, in pixels: the title, the panels' titles, the panels, their tic labels (two
+# lines: the floor's), the key's strip.
+p_top_px = title_h + ptitle_lines * lineh(10) + 14
+p_bottom_px = p_top_px + 340
+canvas_h = int(p_bottom_px + 2 * lineh(10) + 16 + key_h + edge)
+set terminal pngcairo size canvas_w, canvas_h font "DejaVu Sans,10" noenhanced
 set output out
 
 series(k, n) = sprintf("%s/%s-%s-%s.dat", dir, size, k, n)
@@ -46,23 +74,16 @@ llfloor(unused) = sprintf("'%s' using ($1 + 0.19):(strcol(2) eq 'floor' ? $4 : N
 values(f) = "'" . f . "' using ($1 - 0.19):3:(sprintf('%.3g', $3)) with labels offset 0, 0.7 font ',8' notitle, '" \
 	. f . "' using ($1 + 0.19):4:(sprintf('%.3g', $4)) with labels offset 0, 0.7 font ',8' notitle"
 
-key_top = 0.07
-pl = np > 1 ? 0.07 : 0.12
-gap = 0.05
-runs = ""
-do for [i = 1:nruns] { runs = runs . "\n" . value(sprintf("runtext%d", i)) }
-set multiplot title sprintf("%s: simulated cache misses per entity, timed call only, profile %s\ncallgrind --cache-sim=yes; %s (size:ways:line)\n%s%s", \
-	workload, profile, config, source, runs) font ",11"
-set bmargin at screen 0.16
-set tmargin at screen 0.79 - (nruns - 1) * 0.035
+set multiplot title title_text font title_font
+set bmargin at screen sy(p_bottom_px)
+set tmargin at screen sy(p_top_px)
 do for [i = 1:np] {
 	k = word(cases, 3 * i - 2)
 	n = word(cases, 3 * i - 1)
 	r = word(cases, 3 * i) + 0
 	set lmargin at screen panel_l(i, np)
 	set rmargin at screen panel_r(i, np)
-	set title sprintf("k = %s, N = %s%s%s", k, n, r > 1 ? sprintf(" x %d rounds", r) : "", \
-		nruns > 1 ? sprintf(" (run%s %s)", strstrt(value(sprintf("run%d", i)), ",") ? "s" : "", value(sprintf("run%d", i))) : "")
+	set title value(sprintf("ptitle%d", i))
 	if (i == 1) {
 		set ylabel sprintf("misses per entity%s (linear)", r > 1 ? " per round" : "")
 	} else {
@@ -88,7 +109,5 @@ do for [i = 1:np] {
 	eval "plot " . cmd[3:*] . ", " . values(series(k, n))
 	unset label
 }
-keycmd = ", keyentry with boxes fillcolor rgb '#808080' fillstyle solid 0.9 border rgb '#404040' title 'D1 misses (solid)'" . \
-	", keyentry with boxes fillcolor rgb '#808080' fillstyle pattern 4 border rgb '#404040' title 'LLd misses (hatched)'"
 eval draw_key
 unset multiplot

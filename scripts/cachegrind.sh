@@ -2,8 +2,11 @@
 # cachegrind.sh: simulated cache figures of the timed phase of workloads, one valgrind run per
 # backend x workload x N x k and one for the floor (the same work over plain arrays) of each
 # swept workload x N x k, written to a CSV in which a case measured again replaces its old row
-# (the other cases stay); prints cachegrind's closing summary for each (as Vigier quotes it in
-# his post), and a line of progress as each case ends.
+# (the other cases stay). What it prints is short: the cases, progress (a line rewritten on a
+# terminal; in a log a line as each tenth of the cases ends), then a table of each case's D1
+# and LLd misses per entity, a row per workload x N x k; cachegrind's closing summary of each
+# case (as Vigier quotes it in his post) goes to NAME-summary.txt beside the CSV (NAME.csv), for
+# this run's cases, and valgrind's own files of each case stay in FOLDER (-W).
 #
 # Usage: scripts/cachegrind.sh [-p PROFILE] [-b BACKENDS] [-w WORKLOADS] [-n ENTITIES]
 #                              [-k COMPONENTS] [-S SYSTEMS] [-B BYTES] [-s SCALE] [-H HISTORY]
@@ -154,11 +157,18 @@ run_case() { # run_case NAME BACKEND WORKLOAD N K
 		echo "exit $?" >>"$work/$1.log"
 	: >"$work/$1.done"
 	awk -v done="$(ls "$work" | grep -c '\.done$')" -v total="$total" -v took=$(($(date +%s) - started)) \
-		-v what="$2 $3 N=$4 k=$5" '
+		-v what="$2 $3 N=$4 k=$5" -v tty="$tty" '
 		function span(s) { return s < 100 ? sprintf("%d s", s) : sprintf("%.0f min", s / 60) }
-		BEGIN { printf "cachegrind.sh: %d of %d cases done (%s); %s so far%s\n", done, total, what,
-			span(took), done < total ? ", about " span(took / done * (total - done)) " left" : "" }' >&2
+		BEGIN {
+			# in a log, a line as each tenth of the cases ends (every case of ten or fewer)
+			if (!tty && done < total && int(done * 10 / total) == int((done - 1) * 10 / total)) exit
+			printf "%scachegrind.sh: %d of %d cases done (%s); %s so far%s%s", tty ? "\r" : "", done, total, what,
+				span(took), done < total ? ", about " span(took / done * (total - done)) " left" : "",
+				tty ? "\033[K" : "\n" }' >&2
 }
+# progress on a terminal: one line, rewritten (stderr a terminal)
+tty=
+[ -t 2 ] && tty=1
 
 # Varkor's workloads run at their own N and k: one case each, whatever -n and -k say (the row
 # tells the N and k they ran at), and have no floor. The floor of a swept workload x N x k: a
@@ -199,15 +209,19 @@ for c in $cases; do
 	fi
 done
 wait
+[ -z "$tty" ] || printf '\r\033[K' >&2
 echo "cachegrind.sh: valgrind runs took $(($(date +%s) - started)) s" >&2
 
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 status=0
 fresh=$work/fresh.$$.csv # this run's rows, merged into $out at the end
 merged=$out.tmp.$$
-trap 'rm -f "$fresh" "$merged"' EXIT
+summary=${out%.csv}-summary.txt # cachegrind's closing lines of each case of this run
+summary_tmp=$summary.tmp.$$
+trap 'rm -f "$fresh" "$merged" "$summary_tmp"' EXIT
 trap 'exit 1' HUP INT TERM
 : >"$fresh"
+echo "cachegrind.sh, $date: the timed phase of each case under callgrind (caches I1 $I1, D1 $D1, LL $LL)" >"$summary_tmp"
 for c in $cases; do
 	# shellcheck disable=SC2046
 	set -- $(echo "$c" | tr ':' ' ')
@@ -225,7 +239,7 @@ for c in $cases; do
 	{
 		awk '!/^#/ && NF' "$work/$name.csv" | head -n 2
 		sed -n 's/^events: //p; s/^totals: //p; s/^summary: //p' "$work/$name.out" | head -n 2
-	} | awk -v date="$date" -v commit="$commit" -v i1="$I1" -v d1="$D1" -v ll="$LL" '
+	} | awk -v date="$date" -v commit="$commit" -v i1="$I1" -v d1="$D1" -v ll="$LL" -v summary="$summary_tmp" '
 		NR == 1 { for (i = split($0, h, ","); i > 0; i--) c[h[i]] = i; next }
 		NR == 2 {
 			split($0, v, ",")
@@ -255,16 +269,16 @@ for c in $cases; do
 			# The closing lines of cachegrind as Vigier quotes them in his post, for the timed phase alone.
 			printf "\n%s %s, profile %s, N=%s, k=%s%s: timed phase, %s run%s%s = %.0f entity operations\n",
 				backend, workload, prof, n, k, (bytes == 8 ? "" : ", " bytes "-byte components"),
-				inner, (inner == 1 ? "" : "s"), (rounds > 1 ? " of " rounds " rounds" : ""), ops > "/dev/stderr"
+				inner, (inner == 1 ? "" : "s"), (rounds > 1 ? " of " rounds " rounds" : ""), ops >> summary
 			n = "%" length(big(refs)) "s"  # right-aligned as cachegrind does
 			p = "%" (length(big(refs)) - 1) ".1f%%"
-			printf "D   refs:      " n "  (%s rd   + %s wr)\n", big(refs), big(dr), big(dw) > "/dev/stderr"
-			printf "D1  misses:    " n "  (%s rd   + %s wr)\n", big(d1m), big(d1r), big(d1w) > "/dev/stderr"
-			printf "LLd misses:    " n "  (%s rd   + %s wr)\n", big(llm), big(llr), big(llw) > "/dev/stderr"
-			printf "D1  miss rate: " p " (%.1f%%  + %.1f%%  )\n", pct(d1m, refs), pct(d1r, dr), pct(d1w, dw) > "/dev/stderr"
-			printf "LLd miss rate: " p " (%.1f%%  + %.1f%%  )\n", pct(llm, refs), pct(llr, dr), pct(llw, dw) > "/dev/stderr"
+			printf "D   refs:      " n "  (%s rd   + %s wr)\n", big(refs), big(dr), big(dw) >> summary
+			printf "D1  misses:    " n "  (%s rd   + %s wr)\n", big(d1m), big(d1r), big(d1w) >> summary
+			printf "LLd misses:    " n "  (%s rd   + %s wr)\n", big(llm), big(llr), big(llw) >> summary
+			printf "D1  miss rate: " p " (%.1f%%  + %.1f%%  )\n", pct(d1m, refs), pct(d1r, dr), pct(d1w, dw) >> summary
+			printf "LLd miss rate: " p " (%.1f%%  + %.1f%%  )\n", pct(llm, refs), pct(llr, dr), pct(llw, dw) >> summary
 			printf "per entity: %.1f instructions, %.2f D refs, %.3f D1 misses, %.3f LLd misses\n",
-				ir / ops, refs / ops, d1m / ops, llm / ops > "/dev/stderr"
+				ir / ops, refs / ops, d1m / ops, llm / ops >> summary
 		}
 		function pct(a, b) { return b ? 100 * a / b : 0 }
 		function big(x,    s, out) { # 1234567 -> 1,234,567
@@ -307,5 +321,22 @@ awk -F, -v d="$date" '$1 == "date" { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		if (key in sum && sum[key] != s) { print "cachegrind.sh: checksum mismatch: " key ": " who[key] " " sum[key] ", " b " " s; bad = 1 }
 		sum[key] = s; who[key] = b }
 	END { exit bad }' "$out" >&2 || status=1
-echo "cachegrind.sh: wrote $out" >&2
+# What this run measured, in short: per workload x N x k, each backend's D1 and LLd misses per
+# entity (of one run's timed phase; the figures draw them, the summary file has every count).
+mv "$summary_tmp" "$summary"
+awk -F, '
+	{ b = $3; key = $6 " N=" $7 " k=" $8; if (!(b in col)) { col[b] = ++nb; name[nb] = b }
+	  if (!(key in row)) { row[key] = ++nr; rkey[nr] = key }; v[key, b] = sprintf("%.3g/%.3g", $20, $21) }
+	END {
+		if (!nr) exit
+		printf "D1/LLd misses per entity (timed phase):\n%-28s", ""
+		for (j = 1; j <= nb; j++) printf " %13s", name[j]
+		printf "\n"
+		for (i = 1; i <= nr; i++) {
+			printf "%-28s", rkey[i]
+			for (j = 1; j <= nb; j++) printf " %13s", ((rkey[i], name[j]) in v) ? v[rkey[i], name[j]] : "-"
+			printf "\n"
+		}
+	}' "$fresh" >&2
+echo "cachegrind.sh: wrote $out; each case's closing summary in $summary" >&2
 exit $status

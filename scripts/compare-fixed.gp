@@ -15,8 +15,9 @@ load scripts . "/styles.gp"
 nb = words(backends)
 ng = words(xtics) / 2  # '("name" 1, ...)': two words a group
 canvas_w = 1200
-set terminal pngcairo size canvas_w, 1000 font "DejaVu Sans,10" noenhanced
-set output out
+title_in = sprintf("Varkor's workloads (fixed size): OLD against NEW, time of one run, %s\n%s\n%s\n%s\n%s\n%s%s", \
+	profile, oldline, newline, drifttext, note, marktext, flagdiff eq "" ? "" : "\n" . flagdiff)
+eval fit_title
 
 hollow(p) = (p == 5 || p == 7 || p == 9 || p == 11 || p == 13) ? p - 1 : p
 bw = 0.84 / nb
@@ -39,17 +40,32 @@ do for [g = 1:ng - 1] {
 	set arrow from g + 0.5, graph 0 to g + 0.5, graph 1 nohead linestyle 100
 }
 
-lines = 5 + (flagdiff eq "" ? 0 : 1)
-title_h = 0.024 * lines + 0.02
-key_top = 0.06
-set lmargin at screen 0.075
-set rmargin at screen 0.985
-set multiplot title sprintf("Varkor's workloads (fixed size): OLD against NEW, time of one run, %s\n%s\n%s\n%s\n%s\n%s%s", \
-	profile, oldline, newline, drifttext, note, marktext, flagdiff eq "" ? "" : "\n" . flagdiff) font ",11"
+eval key_reset
+do for [j = 1:nb] {
+	key_with = sprintf("with points linestyle %s", word(styles, j)); key_title = word(backends, j); eval key_add
+}
+key_with = "with points linecolor rgb '#606060' pointtype 6 pointsize 1.0"; key_title = "OLD (left)"; eval key_add
+key_with = "with points linecolor rgb '#606060' pointtype 7 pointsize 1.1"; key_title = "NEW (right)"; eval key_add
+key_with = "with points " . fasterkey; key_title = "NEW faster"; eval key_add
+key_with = "with points " . slowerkey; key_title = "NEW slower"; eval key_add
+key_with = "with boxes fillcolor rgb '#606060' fillstyle transparent solid 0.3 noborder"; key_title = "NEW/OLD 95% interval"; eval key_add
+eval fit_key
+# From the top, in pixels: the title, the first panel's title, the times, their tic labels, NEW/OLD
+# and its tic labels, the key's strip.
+t_top_px = title_h + lineh(10) + 14
+t_bottom_px = t_top_px + 360
+r_top_px = t_bottom_px + lineh(10) + 24
+r_bottom_px = r_top_px + 240
+canvas_h = int(r_bottom_px + lineh(10) + 18 + key_h + edge)
+set terminal pngcairo size canvas_w, canvas_h font "DejaVu Sans,10" noenhanced
+set output out
+set lmargin at screen sx(84)
+set rmargin at screen 1 - sx(edge + 14)
+set multiplot title title_text font title_font
 
 # --- time of one run, both runs ---
-set tmargin at screen 1 - title_h - 0.03
-set bmargin at screen 0.43
+set tmargin at screen sy(t_top_px)
+set bmargin at screen sy(t_bottom_px)
 set title "time of one run of the whole workload (median, error bars)"
 set ylabel "ms per run (log scale)"
 ylo = tmin / 2
@@ -60,10 +76,10 @@ cmd = ""
 do for [j = 1:nb] {
 	s = word(styles, j) + 0
 	if (inslots(oldslots, j)) {
-		cmd = cmd . sprintf(", '%s/old.dat' using (xold($1, $2)):($2 == %d ? $3 : NaN):4:5 with yerrorbars linestyle %d pointtype %d pointsize 1.0 notitle", dir, j, s, hollow(point(s)))
+		cmd = cmd . sprintf(", '%s/old.dat' using (xold($1, $2)):($2 == %d ? $3 : NaN):($4 > 0 ? $4 : ylo):5 with yerrorbars linestyle %d pointtype %d pointsize 1.0 notitle", dir, j, s, hollow(point(s)))
 	}
 	if (inslots(newslots, j)) {
-		cmd = cmd . sprintf(", '%s/new.dat' using (xnew($1, $2)):($2 == %d ? $3 : NaN):4:5 with yerrorbars linestyle %d notitle", dir, j, s)
+		cmd = cmd . sprintf(", '%s/new.dat' using (xnew($1, $2)):($2 == %d ? $3 : NaN):($4 > 0 ? $4 : ylo):5 with yerrorbars linestyle %d notitle", dir, j, s)
 	}
 }
 if (nfaster > 0) {
@@ -79,8 +95,8 @@ unset key
 eval "plot " . cmd[3:*]
 
 # --- NEW/OLD ---
-set tmargin at screen 0.36
-set bmargin at screen 0.12
+set tmargin at screen sy(r_top_px)
+set bmargin at screen sy(r_bottom_px)
 unset title
 set ylabel "NEW / OLD (log scale)"
 set yrange [rmin : rmax]
@@ -91,7 +107,7 @@ set label 2 sprintf("dotted: %s %.3fx", driftlabel, drift) at graph 0.008, graph
 cmd = sprintf("1 with lines linecolor rgb '#404040' linewidth 1.5 notitle, %.6g with lines linecolor rgb '#404040' linewidth 1.5 dashtype (2, 4) notitle", drift)
 do for [j = 1:nb] {
 	if (inslots(ratioslots, j)) {
-		cmd = cmd . sprintf(", '%s/ratio.dat' using (xof($1, $2)):($2 == %d ? $3 : NaN):(xof($1, $2) - bw * 0.35):(xof($1, $2) + bw * 0.35):4:5 with boxxyerror fillcolor rgb '%s' fillstyle transparent solid 0.3 noborder notitle", dir, j, colour(word(styles, j) + 0))
+		cmd = cmd . sprintf(", '%s/ratio.dat' using (xof($1, $2)):($2 == %d ? $3 : NaN):(xof($1, $2) - bw * 0.35):(xof($1, $2) + bw * 0.35):($4 > 0 ? $4 : $4 == $4 ? rmin : $3):($5 > 0 ? $5 : $3) with boxxyerror fillcolor rgb '%s' fillstyle transparent solid 0.3 noborder notitle", dir, j, colour(word(styles, j) + 0))
 		cmd = cmd . sprintf(", '%s/ratio.dat' using (xof($1, $2)):($2 == %d ? $3 : NaN) with points linestyle %s notitle", dir, j, word(styles, j))
 	}
 }
@@ -99,14 +115,5 @@ eval "plot " . cmd
 unset label
 unset arrow
 
-keycmd = ""
-do for [j = 1:nb] {
-	keycmd = keycmd . sprintf(", keyentry with points linestyle %s title '%s'", word(styles, j), word(backends, j))
-}
-keycmd = keycmd . ", keyentry with points linecolor rgb '#606060' pointtype 6 pointsize 1.0 title 'OLD (left)'"
-keycmd = keycmd . ", keyentry with points linecolor rgb '#606060' pointtype 7 pointsize 1.1 title 'NEW (right)'"
-keycmd = keycmd . ", keyentry with points " . fasterkey . " title 'NEW faster'"
-keycmd = keycmd . ", keyentry with points " . slowerkey . " title 'NEW slower'"
-keycmd = keycmd . ", keyentry with boxes fillcolor rgb '#606060' fillstyle transparent solid 0.3 noborder title 'NEW/OLD 95% interval'"
 eval draw_key
 unset multiplot

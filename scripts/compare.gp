@@ -4,7 +4,9 @@
 # little left of N, NEW a little right, so that the bars never hide each other), the floor grey
 # (OLD) and black (NEW), and a large open triangle around each NEW point whose verdict is faster
 # (pointing down: the time went down) or slower (up); under it, NEW/OLD per backend with its 95%
-# interval shaded, 1.0 drawn solid and the drift (or the profiles' median ratio) dotted.
+# interval as a bar, the backends a little apart on x (as in the time figures' ratio panels:
+# seven shaded bands over each other read as one grey smear), 1.0 drawn solid and the drift (or
+# the profiles' median ratio) dotted.
 # Variables (set by compare.sh with -e): scripts (this folder), dir (series files
 # dir/<k>-<backend>-old.dat "N,ns per entity,bar low,bar high", -new.dat the same and a mark
 # (1 faster, -1 slower, 0), -ratio.dat "N,ratio,low,high"; backend "floor" too), out, workload,
@@ -17,10 +19,13 @@
 load scripts . "/styles.gp"
 
 nk = words(ks)
+np_here = nk
 nb = words(backends)
-canvas_w = nk > 1 ? 480 * nk + 120 : 1000
-set terminal pngcairo size canvas_w, 1060 font "DejaVu Sans,10" noenhanced
-set output out
+canvas_w = nk > 1 ? 480 * nk + 120 : 1100
+title_in = sprintf("%s: OLD against NEW, time per entity, %s\n%s%s\n%s\n%s\n%s\n%s%s", workload, profile, \
+	what eq "" ? "" : "timed: " . what . "\n", oldline, newline, drifttext, note, marktext, \
+	flagdiff eq "" ? "" : "\n" . flagdiff)
+eval fit_title
 
 series(k, b, run) = sprintf("%s/%s-%s-%s.dat", dir, k, b, run)
 has(k, b, run) = strstrt(have . marks, sprintf(" %s-%s-%s ", k, b, run)) > 0
@@ -48,18 +53,38 @@ do for [e = e0:e1] {
 }
 set mxtics 1
 
-lines = 5 + (what eq "" ? 0 : 1) + (flagdiff eq "" ? 0 : 1)
-title_h = 0.022 * lines + 0.02
-key_top = 0.075
-pl = nk > 1 ? 0.07 : 0.1
-gap = 0.045
-t_top = 1 - title_h - 0.03
-t_bottom = 0.42
-r_top = 0.36
-r_bottom = 0.15
-set multiplot title sprintf("%s: OLD against NEW, time per entity, %s\n%s%s\n%s\n%s\n%s\n%s%s", workload, profile, \
-	what eq "" ? "" : "timed: " . what . "\n", oldline, newline, drifttext, note, marktext, \
-	flagdiff eq "" ? "" : "\n" . flagdiff) font ",11"
+# The key: each backend, how OLD and NEW are drawn, the floors, the marks, the ratio's bar
+eval key_reset
+do for [j = 1:nb] {
+	key_with = sprintf("with linespoints linestyle %s", word(styles, j)); key_title = word(backends, j); eval key_add
+}
+key_with = sprintf("with linespoints linecolor rgb '#606060' linewidth 2 %s pointtype 6", oldstyle); key_title = "OLD"; eval key_add
+key_with = "with linespoints linecolor rgb '#606060' linewidth 2 pointtype 7 pointsize 1.1"; key_title = "NEW"; eval key_add
+key_with = "with lines " . oldfloor; key_title = "floor OLD"; eval key_add
+key_with = "with lines linestyle 50"; key_title = "floor NEW (plain arrays)"; eval key_add
+key_with = "with points " . fasterkey; key_title = "NEW faster"; eval key_add
+key_with = "with points " . slowerkey; key_title = "NEW slower"; eval key_add
+key_with = "with yerrorbars linecolor rgb '#606060' pointtype 7 pointsize 0.8"; key_title = "NEW/OLD, 95% interval"; eval key_add
+eval fit_key
+# From the top, in pixels: the title, the panels' titles, the times, their x tics, NEW/OLD,
+# its x tics and label, the key's strip.
+t_top_px = title_h + lineh(10) + 14
+t_bottom_px = t_top_px + 380
+r_top_px = t_bottom_px + lineh(10) + 22
+r_bottom_px = r_top_px + 250
+canvas_h = int(r_bottom_px + 2 * lineh(10) + 18 + key_h + edge)
+set terminal pngcairo size canvas_w, canvas_h font "DejaVu Sans,10" noenhanced
+set output out
+pl = sx(84)
+pr = 1 - sx(edge + 14)
+gap = sx(45)
+t_top = sy(t_top_px)
+t_bottom = sy(t_bottom_px)
+r_top = sy(r_top_px)
+r_bottom = sy(r_bottom_px)
+# the backends' x offsets under the times: j of nb, 0.05 of a doubling apart
+rdodge(j) = 2 ** ((j - (nb + 1) / 2.0) * 0.05)
+set multiplot title title_text font title_font
 
 do for [i = 1:nk] {
 	k = word(ks, i)
@@ -122,11 +147,13 @@ do for [i = 1:nk] {
 			cmd = cmd . sprintf(", '%s' using ($1 * dnew):($5 < 0 ? $2 : NaN) with points %s notitle", f, slowermark)
 		}
 	}
-	missing = (onlyold eq "" ? "" : "not in NEW: " . onlyold . "  ") . (onlynew eq "" ? "" : "not in OLD: " . onlynew . "  ") \
+	missing = (onlyold eq "" ? "" : "not in NEW: " . onlyold . "; ") . (onlynew eq "" ? "" : "not in OLD: " . onlynew . "; ") \
 		. (absent eq "" ? "" : "not measured: " . absent)
+	if (strlen(missing) > 2 && missing[strlen(missing) - 1:*] eq "; ") { missing = missing[1:strlen(missing) - 2] }
 	unset label
 	if (missing ne "") {
-		set label 1 missing at graph 0.03, graph 0.96 left font ",9" textcolor rgb "#606060"
+		wrap_in = missing; eval fit_panel_note
+		set label 1 wrap_out at graph 0.03, graph 0.96 left font ",9" textcolor rgb "#606060"
 	}
 	unset key
 	eval "plot " . cmd[3:*]
@@ -148,35 +175,19 @@ do for [i = 1:nk] {
 	}
 	set label 2 sprintf("dotted: %s %.3fx", driftlabel, drift) at graph 0.015, graph 0.92 left font ",9" textcolor rgb "#404040" front
 	cmd = sprintf("1 with lines linecolor rgb '#404040' linewidth 1.5 notitle, %.6g with lines linecolor rgb '#404040' linewidth 1.5 dashtype (2, 4) notitle", drift)
-	do for [j = 1:nb] {
-		b = word(backends, j)
-		if (has(k, b, "ratio")) {
-			cmd = cmd . sprintf(", '%s' using 1:3:4 with filledcurves fillcolor rgb '%s' fillstyle transparent solid 0.2 noborder notitle", \
-				series(k, b, "ratio"), colour(word(styles, j) + 0))
-		}
-	}
 	if (has(k, "floor", "ratio")) {
 		cmd = cmd . sprintf(", '%s' using 1:2 with lines linestyle 50 notitle", series(k, "floor", "ratio"))
 	}
 	do for [j = 1:nb] {
 		b = word(backends, j)
 		if (has(k, b, "ratio")) {
-			cmd = cmd . sprintf(", '%s' using 1:2 with linespoints linestyle %s notitle", series(k, b, "ratio"), word(styles, j))
+			cmd = cmd . sprintf(", '%s' using ($1 * rdodge(%d)):2 with lines linestyle %s linewidth 1 notitle", series(k, b, "ratio"), j, word(styles, j))
+			# (an interval from 0 reaches the bottom of the log axis; one not known is no bar)
+			cmd = cmd . sprintf(", '%s' using ($1 * rdodge(%d)):2:($3 > 0 ? $3 : $3 == $3 ? rmin : $2):($4 > 0 ? $4 : $2) with yerrorbars linestyle %s pointsize 0.8 notitle", series(k, b, "ratio"), j, word(styles, j))
 		}
 	}
 	eval "plot " . cmd
 	unset label
 }
-keycmd = ""
-do for [j = 1:nb] {
-	keycmd = keycmd . sprintf(", keyentry with linespoints linestyle %s title '%s'", word(styles, j), word(backends, j))
-}
-keycmd = keycmd . sprintf(", keyentry with linespoints linecolor rgb '#606060' linewidth 2 %s pointtype 6 title 'OLD'", oldstyle)
-keycmd = keycmd . ", keyentry with linespoints linecolor rgb '#606060' linewidth 2 pointtype 7 pointsize 1.1 title 'NEW'"
-keycmd = keycmd . ", keyentry with lines " . oldfloor . " title 'floor OLD'"
-keycmd = keycmd . ", keyentry with lines linestyle 50 title 'floor NEW (plain arrays)'"
-keycmd = keycmd . ", keyentry with points " . fasterkey . " title 'NEW faster'"
-keycmd = keycmd . ", keyentry with points " . slowerkey . " title 'NEW slower'"
-keycmd = keycmd . ", keyentry with boxes fillcolor rgb '#606060' fillstyle transparent solid 0.2 noborder title 'NEW/OLD 95% interval'"
 eval draw_key
 unset multiplot

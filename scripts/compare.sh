@@ -17,7 +17,7 @@
 #                   error bar, the floor (plain arrays) as grey (OLD) and black (NEW) dashed
 #                   lines; a large open triangle around a NEW point whose verdict is faster
 #                   (pointing down) or slower (up); under it the ratio NEW/OLD per backend with
-#                   its interval shaded, 1.0 drawn and the drift dotted, on a log axis whose tics
+#                   its interval as a bar, 1.0 drawn and the drift dotted, on a log axis whose tics
 #                   follow the range, so that a 3% change reads as clearly as a 3x one;
 #   varkor.png      Varkor's fixed-size workloads the same way, a group per workload.
 # Each title names whether the two runs met the machine in the same state (ecsbench-compare's
@@ -177,7 +177,7 @@ machine=$(sed -n 's/^# machine //p' "$tmp/verdicts.csv" | head -n 1)
 [ -z "$machine" ] || flagdiff="${flagdiff:+$flagdiff; }$machine"
 bars="bars: each run's 95% CI"
 has_ci "$old" && has_ci "$new" || bars="bars: 95% CI where a CSV has it, else min..max"
-bars="$bars; under: NEW/OLD, its 95% interval shaded"
+bars="$bars; under: NEW/OLD, its 95% interval as a bar"
 profiletext="profile $nprof"
 [ "$profiles" = 0 ] || profiletext="profile $oprof (OLD) against $nprof (NEW)"
 
@@ -261,7 +261,10 @@ for workload in $(awk -F, -v re="$fixed_re" '$2 !~ re' "$tmp/ratios.csv" | disti
 	# shellcheck disable=SC2086
 	styles=$(styles_of $backends)
 	ks=$(cat "$d/old-rows.csv" "$d/new-rows.csv" | distinct 5 | sort -n | tr '\n' ' ')
-	have=" $(cd "$d" && ls -- *.dat | sed 's/\.dat$//' | tr '\n' ' ')"
+	# the series with a point to draw: a time or ratio above 0 (the axes are log scales, where a
+	# file of zeros draws nothing and gnuplot warns)
+	have=" $(cd "$d" && for f in *.dat; do
+		awk -F, '$2 + 0 > 0 { f = 1 } END { exit !f }' "$f" && printf '%s ' "${f%.dat}"; done)"
 	# a threaded workload: the T its rows have (normalise keeps the largest of each run)
 	tmost=$(cat "$d/old-rows.csv" "$d/new-rows.csv" | distinct 17 | sort -n | tr '\n' '/' | sed 's,/$,,')
 	title=$workload
@@ -342,7 +345,9 @@ if awk -F, -v re="$fixed_re" '$2 ~ re { found = 1; exit } END { exit !found }' "
 	rmin=$1 rmax=$2
 	touch "$d/old.dat" "$d/new.dat" "$d/ratio.dat"
 	marked=$(awk -F, '$6 != 0' "$d/new.dat" | wc -l)
-	slots() { printf ' %s ' "$(cut -d, -f2 "$1" | sort -un | tr '\n' ' ')"; }
+	# the slots of a file with a value above 0 to draw (the axes are log scales: a slot of zeros
+	# draws nothing and gnuplot warns)
+	slots() { printf ' %s ' "$(awk -F, '$3 + 0 > 0 { print $2 }' "$1" | sort -un | tr '\n' ' ')"; }
 	out=$stage/varkor.png
 	gp "$here/compare-fixed.gp" "scripts='$(gp_quote "$here")'; dir='$(gp_quote "$d")'; out='$(gp_quote "$out")'; \
 		missing='$(gp_quote "$missing")'; backends='$backends'; styles='$styles'; \

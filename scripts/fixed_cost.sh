@@ -115,6 +115,9 @@ for b in $backends; do
 	styles="$styles ${i:-8}"
 done
 nmax=$(awk -F, '{ print $2; exit }' "$tmp/table")
-gnuplot -e "dir='$tmp'; out='$out'; backends='$backends'; styles='$styles'; floor='$has_floor'; k='$k_used'; hist='$hist_used'; nmax='$nmax'; source='$(basename "$csv")'; scripts='$here'" \
+# the series files there are (a backend with fewer than two iterate rows above 0 has none)
+have=" $(cd "$tmp" && for f in it-*.dat ep-*.dat; do [ ! -s "$f" ] || printf '%s ' "${f%.dat}"; done)"
+case "$have" in *" it-"*) ;; *) echo "$prog: no backend has two iterate rows above 0: $out not drawn" >&2; exit 0 ;; esac
+gnuplot -e "dir='$tmp'; out='$out'; backends='$backends'; styles='$styles'; floor='$has_floor'; have='$have'; k='$k_used'; hist='$hist_used'; nmax='$nmax'; source='$(basename "$csv")'; scripts='$here'" \
 	"$here/fixed_cost.gp" || { echo "$prog: gnuplot failed; $out not drawn" >&2; exit 2; }
 echo "(figure: $out)"

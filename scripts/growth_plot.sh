@@ -87,15 +87,18 @@ grep -v '^#' "$samples" | awk -F, -v dir="$tmp" -v n="$n" -v k="$k" '
 				y = median(b SUBSEP i, samples[b])
 				mark = (grew[b, i] * 2 > samples[b]) ? sprintf("%.6g", y) : "NaN"
 				printf "%d,%.6g,%s\n", i, y, mark > (dir "/" b ".dat")
-				if (ymin == "" || y < ymin) ymin = y
+				# (the axis is a log scale: its range from positive times alone)
+				if (y > 0 && (ymin == "" || y < ymin)) ymin = y
 				if (y > ymax) ymax = y
 			}
 			if (cm[b]) {
 				y = median(b SUBSEP "create", cm[b])
 				printf "%s %.6g\n", b, y > (dir "/create")
-				if (y < ymin) ymin = y
+				if (y > 0 && (ymin == "" || y < ymin)) ymin = y
 			}
 		}
+		if (ymin == "") { ymin = 1; ymax = 10 }  # no positive time at all: a decade from 1 ns
+		if (ymax <= ymin) ymax = ymin * 10
 		printf "%.6g %.6g %d\n", ymin, ymax, nblocks > (dir "/range")
 	}'
 read -r ymin ymax nblocks <"$tmp/range"

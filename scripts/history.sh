@@ -79,13 +79,21 @@ for w in $(grep -v '^#' "$history" | tail -n +2 | cut -d, -f6 | awk '!seen[$0]++
 	nk=$(echo "$ks" | wc -w)
 	xtics=$(awk '{ printf "%s\"%s\\n%s\" %d", (NR > 1 ? ", " : ""), $2, $3, $1 }' "$tmp/xtics")
 	nruns=$(wc -l <"$tmp/xtics")
+	# The y axis is a log scale: its range from the positive values alone (a time of 0, or an
+	# interval reaching 0, has no place on it; a workload with none at all still draws, a
+	# decade either side of 1 ns)
+	# shellcheck disable=SC2046
+	set -- $(cat "$tmp"/*.dat | awk -F, '{ for (i = 2; i <= 4; i++) if ($i + 0 > 0) {
+			if (lo == "" || $i + 0 < lo) lo = $i + 0; if ($i + 0 > hi) hi = $i + 0 } }
+		END { if (lo == "") { lo = 0.1; hi = 10 } if (hi <= lo) hi = lo * 10; print lo / 1.5, hi * 1.5 }')
+	yrange="$1:$2"
 	{
 		echo "set terminal pngcairo size $((420 + 520 * nk)),560 font 'sans,10'"
 		echo "set output '$out/$w.png'"
 		echo "load 'scripts/styles.gp'"
 		# (printf: the shell's echo would turn gnuplot's \n into a new line)
 		printf '%s\n' "set multiplot layout 1,$nk title \"$w: time per entity across tracked runs, machine $fp\\n{/*0.8 $machine}\\n{/*0.8 bars: 95% interval across processes; open triangle: make compare's verdict against the run before, faster (down) or slower (up)}\""
-		echo "set logscale y; set format y '%g'; set ylabel 'ns per entity'"
+		echo "set logscale y; set yrange [$yrange]; set format y '%g'; set ylabel 'ns per entity'"
 		printf '%s\n' "set xrange [0.5:$nruns.5]; set xtics ($xtics) font ',8'; set xlabel 'tracked run (date, commit)'"
 		echo "set key outside bottom center horizontal"
 		for k in $ks; do

@@ -16,9 +16,29 @@
 load scripts . "/styles.gp"
 
 nk = words(ks)
+np_here = nk
 nb = words(backends)
-canvas_w = nk > 1 ? 480 * nk + 100 : 900
-set terminal pngcairo size canvas_w, 900 font "DejaVu Sans,10" noenhanced
+canvas_w = nk > 1 ? 480 * nk + 100 : 1000
+if (!exists("history")) history = ""
+title_in = sprintf("%s: memory per entity, profile %s\n%s%s\ncounting allocator (every allocation a storage makes goes through it): exact, no interval\n%s", \
+	workload, profile, what eq "" ? "" : what . "\n", history eq "" ? "" : history, source)
+eval fit_title
+floorstyle = nmin == nmax ? "linespoints linestyle 51" : "lines linestyle 50"
+eval key_reset
+do for [j = 1:nb] {
+	key_with = sprintf("with linespoints linestyle %s", word(styles, j)); key_title = word(backends, j); eval key_add
+}
+if (floor) {
+	key_with = "with " . floorstyle; key_title = floor_title; eval key_add
+}
+eval fit_key
+# From the top, in pixels: the title, then two rows of panels (held, peak), each under its
+# panels' titles, the second over its x tics and label, then the key's strip.
+ph_px = 290
+row1_top_px = title_h + lineh(10) + 14
+row2_top_px = row1_top_px + ph_px + 2 * lineh(10) + 20 + lineh(10) + 14
+canvas_h = int(row2_top_px + ph_px + 2 * lineh(10) + 18 + key_h + edge)
+set terminal pngcairo size canvas_w, canvas_h font "DejaVu Sans,10" noenhanced
 set output out
 
 series(k, b) = sprintf("%s/k%s-%s.dat", dir, k, b)
@@ -36,22 +56,15 @@ set mxtics 1
 set yrange [ymin / 1.5 : ymax * 1.5]  # one range for every panel, live and peak, so that they compare
 ydec = log10(ymax * 1.5 / (ymin / 1.5))
 eval logticks_y
-floorstyle = nmin == nmax ? "linespoints linestyle 51" : "lines linestyle 50"
 
-key_top = 0.05
-pl = nk > 1 ? 0.065 : 0.1
-gap = 0.04
-if (!exists("history")) history = ""
-set multiplot title sprintf("%s: memory per entity, profile %s\n%s%s\ncounting allocator (every allocation a storage makes goes through it): exact, no interval\n%s", \
-	workload, profile, what eq "" ? "" : what . "\n", history eq "" ? "" : history, source) font ",11"
-top = 0.87 - (what eq "" ? 0 : 0.02) - (history eq "" ? 0 : 0.02)
-bottom = 0.12
-vgap = 0.09
-ph = (top - bottom - vgap) / 2
+pl = sx(84)
+pr = 1 - sx(edge + 14)
+gap = sx(40)
+set multiplot title title_text font title_font
 do for [row = 1:2] {
 	col = row == 1 ? 2 : 3
-	set tmargin at screen (row == 1 ? top : top - ph - vgap)
-	set bmargin at screen (row == 1 ? top - ph : bottom)
+	set tmargin at screen sy(row == 1 ? row1_top_px : row2_top_px)
+	set bmargin at screen sy((row == 1 ? row1_top_px : row2_top_px) + ph_px)
 	do for [i = 1:nk] {
 		k = word(ks, i)
 		set lmargin at screen panel_l(i, nk)
@@ -84,19 +97,13 @@ do for [row = 1:2] {
 		}
 		unset label
 		if (missing ne "") {
-			set label 1 "not measured: " . missing at graph 0.03, graph 0.96 left font ",9" textcolor rgb "#606060"
+			wrap_in = "not measured: " . missing; eval fit_panel_note
+			set label 1 wrap_out at graph 0.03, graph 0.96 left font ",9" textcolor rgb "#606060"
 		}
 		unset key
 		eval "plot " . cmd[3:*]
 	}
 }
 unset label
-keycmd = ""
-do for [j = 1:nb] {
-	keycmd = keycmd . sprintf(", keyentry with linespoints linestyle %s title '%s'", word(styles, j), word(backends, j))
-}
-if (floor) {
-	keycmd = keycmd . ", keyentry with " . floorstyle . " title floor_title"
-}
 eval draw_key
 unset multiplot

@@ -728,6 +728,7 @@ fi
 # draw goes (a workload the CSV no longer has, a profile whose CSV is gone): PLOTS_DIR/PROFILE/
 # and PLOTS_DIR/profiles/ hold exactly the figures of the files drawn from. (make bench has
 # build/ecsbench move the figures of a CSV it replaces into that CSV's previous/ folder first.)
+moved=0 folders=
 for sub in "$profile" profiles; do
 	[ -d "$stage/$sub" ] || [ -d "$plots/$sub" ] || continue
 	mkdir -p "$plots/$sub"
@@ -737,7 +738,10 @@ for sub in "$profile" profiles; do
 	for f in "$stage/$sub"/*.png; do
 		[ -e "$f" ] || continue
 		mv -f "$f" "$plots/$sub/" || exit 1
-		echo "plot.sh: wrote $plots/$sub/${f##*/}" >&2
+		moved=$((moved + 1))
+		case "$folders" in *" $plots/$sub/") ;; *) folders="$folders $plots/$sub/" ;; esac
 	done
 	rmdir "$plots/$sub" 2>/dev/null || true
 done
+# one line for them all (a run draws dozens)
+echo "plot.sh: wrote $moved figure$([ "$moved" = 1 ] || echo s) into${folders}" >&2

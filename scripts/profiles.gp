@@ -21,15 +21,37 @@ load scripts . "/styles.gp"
 np = words(panels) / 3
 nb = words(backends)
 canvas_w = np > 1 ? 440 * np + 100 : 1000
-set terminal pngcairo size canvas_w, 680 font "DejaVu Sans,10" noenhanced
+if (!exists("absent")) absent = ""
+if (!exists("centre")) centre = "median"
+title_in = sprintf("%s: time per entity by profile (profiles measured: %s%s)\n%s%s; %s; N = the largest entity count every measured profile has\n%s", \
+	workload, present, absent eq "" ? "" : "; not measured: " . absent, \
+	what eq "" ? "" : "timed: " . what . "\n", centre, bars, runs)
+eval fit_title
+eval key_reset
+do for [j = 1:nb] {
+	key_with = sprintf("with yerrorlines linestyle %s", word(styles, j)); key_title = word(backends, j); eval key_add
+}
+if (floor) {
+	key_with = "with linespoints linestyle 51"; key_title = floor_title; eval key_add
+}
+if (noisyhave ne " ") {
+	key_with = "with points linestyle 60"; key_title = "noisy row"; eval key_add
+}
+eval fit_key
+# From the top, in pixels: the title, the panels' titles (two lines where a panel's N is below
+# what a profile measured), the panels, their tic labels (three lines a profile), the key.
+notes = 0
+do for [i = 1:np] { if (exists(sprintf("pnote%d", i))) { notes = 1 } }
+p_top_px = title_h + (notes ? 2 : 1) * lineh(10) + 14
+p_bottom_px = p_top_px + 380
+canvas_h = int(p_bottom_px + 3 * lineh(10) + 16 + key_h + edge)
+set terminal pngcairo size canvas_w, canvas_h font "DejaVu Sans,10" noenhanced
 set output out
 
 series(k, s, b) = sprintf("%s/%s-%s-%s.dat", dir, k, s, b)
 
 # x: every profile, A, AA and AAA, the backends side by side around each (a small dodge, so that
 # their bars do not hide one another); a profile not measured keeps its slot, which says so.
-if (!exists("absent")) absent = ""
-if (!exists("centre")) centre = "median"
 px(p) = p eq "A" ? 0 : p eq "AA" ? 1 : 2
 lines(s) = strstrt(s, "|") ? s[1:strstrt(s, "|") - 1] . "\n" . lines(s[strstrt(s, "|") + 1:*]) : s  # "a|b" -> two lines
 pname(x) = x == 0 ? "A\n32 types\n16 systems" : x == 1 ? "AA\n128 types\n32 systems" : "AAA\n512 types\n64 systems"
@@ -45,17 +67,12 @@ eval logticks_y
 unset xlabel  # the tic labels name the profiles
 set grid noxtics
 
-key_top = 0.07
-pl = np > 1 ? 0.08 : 0.13
-gap = 0.045
-notes = 0
-do for [i = 1:np] { if (exists(sprintf("pnote%d", i))) { notes = 1 } }
-set multiplot title sprintf("%s: time per entity by profile (profiles measured: %s%s)\n%s%s; %s; N = the largest entity count every measured profile has\n%s", \
-	workload, present, absent eq "" ? "" : "; not measured: " . absent, \
-	what eq "" ? "" : "timed: " . what . "\n", centre, bars, runs) font ",11"
-set bmargin at screen 0.2
-# (runs may end in a line of its own: what 1 or 2 processes' intervals cannot say)
-set tmargin at screen (what eq "" ? 0.82 : 0.79) - (notes ? 0.03 : 0) - (strstrt(runs, "\n") ? 0.03 : 0)
+pl = sx(82)
+pr = 1 - sx(edge + 14)
+gap = sx(44)
+set multiplot title title_text font title_font
+set bmargin at screen sy(p_bottom_px)
+set tmargin at screen sy(p_top_px)
 do for [i = 1:np] {
 	k = word(panels, 3 * i - 2)
 	s = word(panels, 3 * i - 1)
@@ -92,15 +109,5 @@ do for [i = 1:np] {
 	eval "plot " . cmd[3:*]
 }
 unset label
-keycmd = ""
-do for [j = 1:nb] {
-	keycmd = keycmd . sprintf(", keyentry with yerrorlines linestyle %s title '%s'", word(styles, j), word(backends, j))
-}
-if (floor) {
-	keycmd = keycmd . ", keyentry with linespoints linestyle 51 title floor_title"
-}
-if (noisyhave ne " ") {
-	keycmd = keycmd . ", keyentry with points linestyle 60 title 'noisy row'"
-}
 eval draw_key
 unset multiplot

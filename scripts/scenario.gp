@@ -3,8 +3,10 @@
 # processes measured, in words, from the CSV's "# processes" line), source (commit, date, cpu).
 # mode 'bars': dir/bars.dat "participant,phase..." (medians, in `unit`), dir/frames.dat
 #   "x,frame median,ci low,ci high,label height,frame in plain units,cut (1: the bar is cut at the
-#   top),the frame against the fastest's in words"; nphases; ymax (the top of the y axis, in
-#   unit); ncut (how many bars are cut); fastest (the fastest backend); dir/tails.dat "x,p99,
+#   top),the frame against the fastest's in words,icut (1: the bar ends below the top and its
+#   interval above)"; nphases; ymax (the top of the y axis, in unit); ncut, nicut (how many bars,
+#   how many intervals alone are cut); nbars; keylong (the key's longest text, in characters);
+#   fastest (the fastest backend); dir/tails.dat "x,p99,
 #   longest frame, where a longest frame above the figure is marked, its label" (in unit, NaN
 #   where none) and tails (how many rows have a p99).
 # mode 'sweep': dir/<participant>.dat "x,median,ci low,ci high,ratio,ratio low,ratio high" (ns);
@@ -17,8 +19,18 @@ load scripts . "/styles.gp"
 set datafile separator comma
 
 if (mode eq "bars") {
-	canvas_w = 1100
-	set terminal pngcairo size canvas_w, 680 font "DejaVu Sans,10" noenhanced
+	if (!exists("nicut")) { nicut = 0 }
+	if (!exists("keylong")) { keylong = 43 }
+	if (!exists("nbars")) { nbars = 9 }
+	# Wide enough for a bar slot of 90 pixels each beside the key (outside, right)
+	key_px = (keylong + 8) * 0.8 * key_fs
+	canvas_w = 84 + 90 * nbars + key_px + 2 * edge
+	canvas_w = canvas_w < 1100 ? 1100 : canvas_w
+	title_in = sprintf("%s: time per frame by phase, per storage backend, fastest first\n%s\npoint and bar on top: the frame's median and 95%% interval; over them the frame, and how many times the fastest backend's frame (%s's) it takes%s\n%s", \
+		name, processes, fastest, ncut + nicut > 0 ? "; a bar or interval cut at the top is marked there, its label below the mark" : "", source)
+	eval fit_title
+	canvas_h = int(title_h + 14 + 520 + lineh(11) + 18 + edge)
+	set terminal pngcairo size canvas_w, canvas_h font "DejaVu Sans,10" noenhanced
 	set output out
 	unset logscale y
 	set ytics auto
@@ -31,42 +43,85 @@ if (mode eq "bars") {
 	set boxwidth 0.62 relative
 	set ylabel sprintf("time per frame (%s): each phase's median, stacked", unit eq "us" ? "µs" : unit)
 	set xtics nomirror scale 0 font ",11"
-	set title sprintf("%s: time per frame by phase, per storage backend, fastest first\n%s\npoint and bar on top: the frame's median and 95%% interval; over them the frame, and how many\ntimes the fastest backend's frame (%s's) it takes; a bar cut at the top has them inside, in white\n%s", \
-		name, processes, fastest, source) font ",11"
+	# the title over the whole canvas, the plot between the y label and the key
+	set multiplot title title_text font title_font
+	set tmargin at screen sy(title_h + 14)
+	set bmargin at screen sy(title_h + 14 + 520)
+	set lmargin at screen sx(84)
+	set rmargin at screen 1 - sx(key_px + edge)
 	set key outside right top vertical reverse Left samplen 1.5 spacing 1.1 title "phase (in frame order)"
+	if (exists("test_no_key")) { unset key }
+	# A label over a bar or an interval cut at the top: dark on a white box, readable over any
+	# phase's colour (white letters vanished on the light ones)
+	set style textbox 1 opaque fillcolor rgb "#ffffff" border lc rgb "#808080" margins 2, 2
 	# Phase i: palette colour i, lighter in each further cycle of eight.
 	shade(i) = (i - 1) / 8 == 0 ? 0.95 : (i - 1) / 8 == 1 ? 0.55 : 0.3
-	plot for [i = 2:nphases + 1] dir . "/bars.dat" using i:xtic(1) title columnhead(i) \
-			linecolor rgb colour(i - 1) fillstyle solid shade(i - 1) border rgb "#505050", \
-		dir . "/frames.dat" using 1:($7 > 0 ? NaN : $2):3:4 with yerrorbars linecolor rgb "#000000" \
-			pointtype 7 pointsize 0.7 linewidth 1.3 title "frame (median, 95% interval)", \
-		dir . "/frames.dat" using 1:($7 > 0 ? NaN : $5):(strcol(6) . "\n" . strcol(8)) with labels \
-			offset 0, 1.5 font ",9" notitle, \
-		dir . "/frames.dat" using 1:($7 > 0 ? $5 : NaN):(strcol(6) . ", " . strcol(8)) with labels \
-			rotate by 90 right offset 0, -0.5 font ",9" textcolor rgb "#ffffff" notitle, \
-		dir . "/frames.dat" using 1:($7 > 0 ? ymax * 0.975 : NaN) with points pointtype 9 \
-			pointsize 1.6 linecolor rgb "#000000" \
-			title (ncut > 0 ? "bar cut at the top" : ""), \
-		dir . "/tails.dat" using ($1 + 0.38):2 with points pointtype 3 pointsize 1.3 linewidth 1.5 \
-			linecolor rgb "#b00000" title (tails > 0 ? "p99 frame (per process, geometric mean)" : ""), \
-		dir . "/tails.dat" using ($1 + 0.38):3 with points pointtype 8 pointsize 1.3 linewidth 1.5 \
-			linecolor rgb "#b00000" title (tails > 0 ? "longest frame (per process, geometric mean)" : ""), \
-		dir . "/tails.dat" using ($1 + 0.38):4 with points pointtype 9 pointsize 1.3 \
-			linecolor rgb "#b00000" notitle, \
-		dir . "/tails.dat" using ($1 + 0.38):4:5 with labels rotate by 90 right offset 1.2, -1 \
-			font ",8" textcolor rgb "#b00000" notitle
+	# The plot, built as a string: each kind of mark only where a bar has one (a series of none
+	# draws nothing, and gnuplot warns)
+	if (!exists("nover")) { nover = 0 }
+	frames = "'" . dir . "/frames.dat'"
+	tailsf = "'" . dir . "/tails.dat'"
+	cmd = "for [i = 2:nphases + 1] '" . dir . "/bars.dat' using i:xtic(1) title columnhead(i) linecolor rgb colour(i - 1) fillstyle solid shade(i - 1) border rgb '#505050'"
+	if (ncut < nbars) {
+		cmd = cmd . ", " . frames . " using 1:($7 > 0 ? NaN : $2):3:4 with yerrorbars linecolor rgb '#000000' pointtype 7 pointsize 0.7 linewidth 1.3 title 'frame (median, 95% interval)'"
+	}
+	if (ncut + nicut < nbars) {
+		cmd = cmd . ", " . frames . " using 1:($7 > 0 || $9 > 0 ? NaN : $5):(strcol(6) . \"\\n\" . strcol(8)) with labels offset 0, 1.5 font ',9' notitle"
+	}
+	if (nicut > 0) {
+		cmd = cmd . ", " . frames . " using 1:($9 > 0 ? $5 : NaN):(strcol(6) . \"\\n\" . strcol(8)) with labels boxed bs 1 font ',9' notitle"
+	}
+	if (ncut > 0) {
+		cmd = cmd . ", " . frames . " using 1:($7 > 0 ? $5 : NaN):(strcol(6) . ', ' . strcol(8)) with labels rotate by 90 right boxed bs 1 font ',9' notitle"
+	}
+	if (ncut + nicut > 0) {
+		cmd = cmd . ", " . frames . " using 1:($7 > 0 || $9 > 0 ? ymax * 0.975 : NaN) with points pointtype 9 pointsize 1.6 linecolor rgb '#000000' title 'bar or interval cut at the top'"
+	}
+	if (tails > 0) {
+		cmd = cmd . ", " . tailsf . " using ($1 + 0.38):2 with points pointtype 3 pointsize 1.3 linewidth 1.5 linecolor rgb '#b00000' title 'p99 frame (per process, geometric mean)'"
+		cmd = cmd . ", " . tailsf . " using ($1 + 0.38):3 with points pointtype 8 pointsize 1.3 linewidth 1.5 linecolor rgb '#b00000' title 'longest frame (per process, geometric mean)'"
+	}
+	if (nover > 0) {
+		cmd = cmd . ", " . tailsf . " using ($1 + 0.38):4 with points pointtype 9 pointsize 1.3 linecolor rgb '#b00000' notitle"
+		cmd = cmd . ", " . tailsf . " using ($1 + 0.38):4:5 with labels rotate by 90 right offset 1.2, -1 font ',8' textcolor rgb '#b00000' notitle"
+	}
+	eval "plot " . cmd
+	unset multiplot
 	exit
 }
 
 # --- sweep -----------------------------------------------------------------------------------
 canvas_w = 1200
-set terminal pngcairo size canvas_w, 640 font "DejaVu Sans,10" noenhanced
-set output out
 nb = words(backends)
+if (!exists("categories")) { categories = "" }
+title_in = sprintf("%s: time per frame against %s\n%s; error bars: 95%% intervals; dotted: where two backends cross\n%s", \
+	name, key, processes, source)
+eval fit_title
+eval key_reset
+do for [j = 1:nb] {
+	key_with = sprintf("with yerrorlines linestyle %s", word(styles, j)); key_title = word(backends, j); eval key_add
+}
+if (floor) { key_with = "with linespoints linestyle 51"; key_title = "floor (plain arrays)"; eval key_add }
+if (harness) { key_with = "with linespoints linestyle 51 dashtype 3 pointtype 6"; key_title = "harness alone"; eval key_add }
+eval fit_key
+pl = sx(84)
+pr = 1 - sx(edge + 14)
+gap = sx(84)
+# The panels' titles, wrapped to a panel's width
+wrap_n = int(panel_w(2) * canvas_w / charw(10))
+wrap_in = "time per frame (median)"; eval wrap; ptitle1 = wrap_out; ptitle_lines = wrap_lines
+wrap_in = rmax > 5 ? "ratio to the fastest backend at that point (1 = fastest; above 5: off the panel)" : "ratio to the fastest backend at that point (1 = fastest)"
+eval wrap
+ptitle2 = wrap_out
+ptitle_lines = wrap_lines > ptitle_lines ? wrap_lines : ptitle_lines
+p_top_px = title_h + ptitle_lines * lineh(10) + 14
+p_bottom_px = p_top_px + 380
+canvas_h = int(p_bottom_px + (categories eq "" ? 1 : 2) * lineh(10) + lineh(10) + 22 + key_h + edge)
+set terminal pngcairo size canvas_w, canvas_h font "DejaVu Sans,10" noenhanced
+set output out
 series(b) = sprintf("%s/%s.dat", dir, b)
 xunit = percent ? "%" : ""
 xformat = percent ? "%g%%" : "%g"
-if (!exists("categories")) { categories = "" }
 if (categories ne "") {
 	# a point per value, named under it; the lines between them only join the points
 	unset logscale x
@@ -118,20 +173,15 @@ while (rest ne "") {
 		100 + ci, what, cx, xunit, decided ? "" : " (not decided)", cx, 0.97, shade)
 }
 
-set multiplot title sprintf("%s: time per frame against %s\n%s; error bars: 95%% intervals; dotted: where two backends cross\n%s", \
-	name, key, processes, source) font ",11"
-key_top = 0.08
-pl = 0.07
-pr = 0.985
-gap = 0.07
-set bmargin at screen 0.2
-set tmargin at screen 0.82
+set multiplot title title_text font title_font
+set bmargin at screen sy(p_bottom_px)
+set tmargin at screen sy(p_top_px)
 unset key
 
 # Panel 1: ns per frame.
 set lmargin at screen panel_l(1, 2)
 set rmargin at screen panel_r(1, 2)
-set title "time per frame (median)"
+set title ptitle1
 set ylabel "ns per frame (log scale)"
 # a run with no positive time at all (every row 0) still draws: a decade around 1 ns
 if (ymax <= 0) { ymax = 10 }
@@ -152,14 +202,15 @@ eval "plot " . cmd[3:*]
 set lmargin at screen panel_l(2, 2)
 set rmargin at screen panel_r(2, 2)
 set ylabel "ratio (log scale)"
+set title ptitle2
 if (rmax > 5) {
-	set title "ratio to the fastest backend at that point (1 = fastest; above 5: off the panel)"
 	set yrange [0.9 : 5]
-} else {
-	set title "ratio to the fastest backend at that point (1 = fastest)"
+} else { if (rmax > 0) {
 	set yrange [0.9 : *]
 	set autoscale yfixmax # up to the largest ratio, not to the next tic
-}
+} else {
+	set yrange [0.9 : 2] # no ratio above 1 (every row tied, or none measured): the axis still stands
+} }
 set logscale y 10
 set ytics (1, 1.5, 2, 3, 5, 10, 20, 50, 100, 200, 500, 1000)
 set mytics 10
@@ -171,11 +222,5 @@ eval "plot " . cmd[3:*]
 unset arrow
 unset label
 
-keycmd = ""
-do for [j = 1:nb] {
-	keycmd = keycmd . sprintf(", keyentry with yerrorlines linestyle %s title '%s'", word(styles, j), word(backends, j))
-}
-if (floor) { keycmd = keycmd . ", keyentry with linespoints linestyle 51 title 'floor (plain arrays)'" }
-if (harness) { keycmd = keycmd . ", keyentry with linespoints linestyle 51 dashtype 3 pointtype 6 title 'harness alone'" }
 eval draw_key
 unset multiplot

@@ -178,31 +178,44 @@ if [ -z "$sweep_key" ]; then
 				else if (ratio[b] != "") than = sprintf("%.2f times", ratio[b])
 				l = lo[b] == "" ? frame[b] : lo[b]; h = hi[b] == "" ? frame[b] : hi[b]
 				at = h > stack[b] ? h : stack[b]
-				cut = frame[b] > 5 * fastest || at > ymax
-				ncut += cut
-				printf "%d,%.6g,%.6g,%.6g,%.6g,%s,%d,%s\n", i - 1, frame[b] / unit, l / unit, h / unit, \
-					(cut ? ymax * 0.9 : at) / unit, label, cut, than > (dir "/frames.dat")
+				# cut: the bar itself reaches above the axis (its label goes inside it, across the
+				# top); icut: the bar ends below the top, its interval above (marked where the axis
+				# cuts it, its label a little below). Whether a bar is cut is for the axis to say:
+				# one left out of the scale (above 5 times the fastest) may still fit under it.
+				cut = stack[b] > ymax || frame[b] > ymax
+				icut = !cut && at > ymax
+				cutb[b] = cut
+				ncut += cut; nicut += icut
+				printf "%d,%.6g,%.6g,%.6g,%.6g,%s,%d,%s,%d\n", i - 1, frame[b] / unit, l / unit, h / unit, \
+					(cut ? ymax * 0.9 : icut ? ymax * 0.8 : at) / unit, label, cut, than, icut > (dir "/frames.dat")
 			}
 			# tails.dat: x, the p99 and the longest frame (geometric means over processes), NaN
 			# where the CSV has none, the bar is cut or the point is off the figure; a longest
 			# frame off the figure (of a bar not cut): where its mark goes at the top, and its label
 			for (i = 1; i <= m; i++) {
-				b = order[i]; cut = frame[b] > 5 * fastest
+				b = order[i]; cut = cutb[b]
 				over = longest[b] != "" && !cut && longest[b] > ymax
 				printf "%d,%s,%s,%s,%s\n", i - 1, (p99[b] == "" || cut || p99[b] > ymax) ? "NaN" : sprintf("%.6g", p99[b] / unit), \
 					(longest[b] == "" || cut || longest[b] > ymax) ? "NaN" : sprintf("%.6g", longest[b] / unit), \
 					over ? sprintf("%.6g", ymax * 0.97 / unit) : "NaN", over ? "longest " plain(longest[b]) : "" > (dir "/tails.dat")
-				ntails += p99[b] != ""
+				ntails += p99[b] != ""; nover += over
 			}
 			printf "%d\n", ntails > (dir "/ntails")
+			printf "%d\n", nover > (dir "/nover")
 			printf "%d\n", np > (dir "/nphases")
 			printf "%d\n", ncut > (dir "/ncut")
+			printf "%d\n", nicut > (dir "/nicut")
+			# the longest text of the key: the name of a phase, or the longest fixed entry
+			keylen = 43
+			for (j = 1; j <= np; j++) if (length(phases[j]) > keylen) keylen = length(phases[j])
+			printf "%d\n", keylen > (dir "/keylong")
 			printf "%s\n", order[1] > (dir "/fastest")
 		}'
 	unit=$(cat "$tmp/unit")
 	gp -e "scripts='$top/scripts'; mode='bars'; out='$(gp_quote "$out")'; dir='$tmp'; \
 		unit='$unit'; ymax=$(cat "$tmp/ymax"); nphases=$(cat "$tmp/nphases"); ncut=$(cat "$tmp/ncut"); \
-		tails=$(cat "$tmp/ntails"); \
+		nicut=$(cat "$tmp/nicut"); keylong=$(cat "$tmp/keylong"); nbars=$(wc -l <"$tmp/frames.dat"); \
+		tails=$(cat "$tmp/ntails"); nover=$(cat "$tmp/nover"); \
 		fastest='$(cat "$tmp/fastest")'; \
 		name='$(gp_quote "$scenario_line")'; processes='$(gp_quote "$processes")'; \
 		source='$(gp_quote "$source")'" "$top/scripts/scenario.gp"

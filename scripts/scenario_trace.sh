@@ -77,8 +77,9 @@ grep -v '^#' "$samples" | awk -F, -v dir="$tmp" -v proc="$process" -v want="$poi
 			growth[b] += g
 			frames[b]++; allocs[b] += f[n - 1] + 0 > 0
 			row[b, frames[b]] = f[5] "," f[6] "," (g ? f[6] : "NaN") "," (f[n - 1] + 0 > 0 && !g ? f[6] : "NaN")
+			# (the axis is a log scale: its range from positive times alone)
 			if (f[6] + 0 > ymax) ymax = f[6] + 0
-			if (ymin == "" || f[6] + 0 < ymin) ymin = f[6] + 0
+			if (f[6] + 0 > 0 && (ymin == "" || f[6] + 0 < ymin)) ymin = f[6] + 0
 		}
 		if (!m) { print "no frame of process " proc > "/dev/stderr"; exit 4 }
 		# the frames that allocate, marked only for a storage whose frames mostly do not
@@ -90,6 +91,8 @@ grep -v '^#' "$samples" | awk -F, -v dir="$tmp" -v proc="$process" -v want="$poi
 				print r > (dir "/" b ".dat")
 			}
 		}
+		if (ymin == "") { ymin = 1; ymax = 10 }  # no positive frame at all: a decade from 1 ns
+		if (ymax <= ymin) ymax = ymin * 10
 		printf "%s|%.6g|%.6g\n", want, ymin, ymax > (dir "/range")
 		for (k = 1; k <= m; k++) printf "%s %d\n", names[k], growth[names[k]] > (dir "/growth")
 	}' || { echo "scenario_trace.sh: $samples: nothing to draw (see above)" >&2; exit 2; }
@@ -106,6 +109,12 @@ for b in $listed; do
 	growth_text="$growth_text$(awk -v b="$b" '$1 == b { printf "%s%s %d", sep, b, $2 }' "$tmp/growth"), "
 done
 growth_text=${growth_text%, }
+# the backends with a frame to ring (grew) or mark with a triangle (allocated): a series of
+# none would draw nothing and gnuplot warn
+# (each "b " from an awk that reads the series: a loop of tests would end the script under set -e)
+marked() { for b in $backends; do awk -F, -v c="$1" -v b="$b" '$c != "NaN" { printf "%s ", b; exit }' "$tmp/$b.dat"; done; }
+grew=" $(marked 3)"
+allocated=" $(marked 4)"
 backends=${backends# }
 styles=${styles# }
 [ -n "$backends" ] || { echo "scenario_trace.sh: $samples: no backend this build knows" >&2; exit 2; }
@@ -114,7 +123,8 @@ what="$name"
 
 gp_out=$tmp/gnuplot.err
 if ! gnuplot -e "scripts='$top/scripts'; out='$(gp_quote "$out")'; dir='$tmp'; \
-	backends='$backends'; styles='$styles'; ymin=$ymin; ymax=$ymax; process=$process; \
+	backends='$backends'; styles='$styles'; grew='$grew'; allocated='$allocated'; \
+	ymin=$ymin; ymax=$ymax; process=$process; \
 	processes='$(gp_quote "$processes")'; name='$(gp_quote "$what")'; \
 	growth='$(gp_quote "$growth_text")'; floor=$([ -s "$tmp/floor.dat" ] && echo 1 || echo 0); \
 	source='$(gp_quote "$source")'" "$top/scripts/scenario_trace.gp" 2>"$gp_out"; then

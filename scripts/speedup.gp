@@ -17,9 +17,31 @@
 load scripts . "/styles.gp"
 
 nk = words(ks)
+np_here = nk
 nb = words(backends)
-canvas_w = nk > 1 ? 480 * nk + 100 : 900
-set terminal pngcairo size canvas_w, 660 font "DejaVu Sans,10" noenhanced
+canvas_w = nk > 1 ? 480 * nk + 100 : 1000
+title_in = sprintf("%s: speedup against threads, profile %s, N = %s\n%s%s\n%s\n%s", \
+	workload, profile, n, what eq "" ? "" : "timed: " . what . "\n", note, pinning, source)
+eval fit_title
+# The key: every backend, the floor, the ideal, and the mark of a cut interval where there is one
+eval key_reset
+do for [j = 1:nb] {
+	key_with = sprintf("with yerrorlines linestyle %s", word(styles, j)); key_title = word(backends, j); eval key_add
+}
+if (floor) {
+	key_with = "with yerrorlines linestyle 51"; key_title = floor_title; eval key_add
+}
+key_with = "with lines linestyle 52"; key_title = "ideal (T)"; eval key_add
+if (cuthave ne " ") {
+	key_with = "with points pointtype 9 pointsize 1.3 linecolor rgb '#404040'"; key_title = "interval cut at the top (its end)"; eval key_add
+}
+eval fit_key
+# From the top, in pixels: the title, the panels' titles, the panels, their x tics and label,
+# the key's strip.
+p_top_px = title_h + lineh(10) + 14
+p_bottom_px = p_top_px + 380
+canvas_h = int(p_bottom_px + 2 * lineh(10) + 18 + key_h + edge)
+set terminal pngcairo size canvas_w, canvas_h font "DejaVu Sans,10" noenhanced
 set output out
 
 series(k, b) = sprintf("%s/k%s-%s.dat", dir, k, b)
@@ -41,21 +63,22 @@ set xlabel "threads T (each pinned to a CPU of its own)"
 nslots = nb + (floor ? 1 : 0)
 slotw = nslots > 1 ? (0.5 / nslots < 0.09 ? 0.5 / nslots : 0.09) : 0
 dodge(j) = (j - (nslots + 1) / 2.0) * slotw
-# An interval cut by the top of the axis: drawn up to it, then a triangle there and its end.
+# An interval cut by the top of the axis: drawn up to it, then a triangle there and its end,
+# written downwards beside the bar (across, the ends of neighbouring bars ran together).
 top(v) = v > ytop ? ytop : v
-cut(j, f, ls) = sprintf(", '%s' using ($1 + %g):($4 > ytop ? ytop : NaN) with points linestyle %s pointtype 9 pointsize 1.3 notitle, '%s' using ($1 + %g):($4 > ytop ? ytop : NaN):(sprintf('%%.3g', $4)) with labels left offset 0.7, -0.6 font ',8' notitle", f, dodge(j), ls, f, dodge(j))
-cuts = 0
+# (the label's format joined, not through sprintf: gnuplot's sprintf cut a result holding "%%"
+# a few characters short where the path was long)
+cut(j, f, ls) = sprintf(", '%s' using ($1 + %g):($4 > ytop ? ytop : NaN) with points linestyle %s pointtype 9 pointsize 1.3 notitle", f, dodge(j), ls) . \
+	", '" . f . "' using ($1 + " . sprintf("%g", dodge(j)) . "):($4 > ytop ? ytop : NaN):(sprintf('%.3g', $4)) with labels rotate by 90 right offset 0.9, -0.9 font ',8' notitle"
 # The ideal: T threads, T times as fast.
 set style line 52 linecolor rgb "#909090" linewidth 1.5 dashtype (2, 4) pointtype 0
 
-key_top = 0.07
-pl = nk > 1 ? 0.065 : 0.1
-gap = 0.04
-set multiplot title sprintf("%s: speedup against threads, profile %s, N = %s\n%s%s\n%s\n%s", \
-	workload, profile, n, what eq "" ? "" : "timed: " . what . "\n", note, pinning, source) \
-	font ",11"
-set bmargin at screen 0.16
-set tmargin at screen (what eq "" ? 0.8 : 0.77)
+pl = sx(84)
+pr = 1 - sx(edge + 14)
+gap = sx(40)
+set multiplot title title_text font title_font
+set bmargin at screen sy(p_bottom_px)
+set tmargin at screen sy(p_top_px)
 do for [i = 1:nk] {
 	k = word(ks, i)
 	set lmargin at screen panel_l(i, nk)
@@ -72,7 +95,6 @@ do for [i = 1:nk] {
 			series(k, "floor"), dodge(nslots))
 		if (strstrt(cuthave, sprintf(" %s/floor ", k)) > 0) {
 			cmd = cmd . cut(nslots, series(k, "floor"), "51")
-			cuts = cuts + 1
 		}
 	}
 	missing = ""
@@ -82,30 +104,19 @@ do for [i = 1:nk] {
 				series(k, word(backends, j)), dodge(j), word(styles, j))
 			if (strstrt(cuthave, sprintf(" %s/%s ", k, word(backends, j))) > 0) {
 				cmd = cmd . cut(j, series(k, word(backends, j)), word(styles, j))
-				cuts = cuts + 1
-			}
+				}
 		} else {
 			missing = missing . (missing eq "" ? "" : ", ") . word(backends, j)
 		}
 	}
 	unset label
 	if (missing ne "") {
-		set label 1 "not measured: " . missing at graph 0.03, graph 0.96 left font ",9" textcolor rgb "#606060"
+		wrap_in = "not measured: " . missing; eval fit_panel_note
+			set label 1 wrap_out at graph 0.03, graph 0.96 left font ",9" textcolor rgb "#606060"
 	}
 	unset key
 	eval "plot " . cmd[3:*]
 }
 unset label
-keycmd = ""
-do for [j = 1:nb] {
-	keycmd = keycmd . sprintf(", keyentry with yerrorlines linestyle %s title '%s'", word(styles, j), word(backends, j))
-}
-if (floor) {
-	keycmd = keycmd . ", keyentry with yerrorlines linestyle 51 title floor_title"
-}
-keycmd = keycmd . ", keyentry with lines linestyle 52 title 'ideal (T)'"
-if (cuts > 0) {
-	keycmd = keycmd . ", keyentry with points pointtype 9 pointsize 1.3 linecolor rgb '#404040' title 'interval cut at the top (its end)'"
-}
 eval draw_key
 unset multiplot

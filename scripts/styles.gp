@@ -51,10 +51,60 @@ pl = 0.07
 pr = 0.985
 gap = 0.04
 
-# After the panels of a multiplot: a plot over the strip from the bottom of the canvas to
-# key_top (screen units) that holds the key alone, keycmd (", keyentry ... title ..." entries),
-# in rows of at most canvas_w / 170 entries (canvas_w: the figure's width in pixels; gnuplot's own
-# count lets long names run into the next entry), so that the key covers no data and names every
-# series of the figure once.
+# --- Layout in pixels: text that fits its canvas ----------------------------------------------
+# A figure is laid out from the top in pixels: its title (wrapped to the canvas), the panels,
+# their labels, and a strip at the bottom for the key (as many rows as its entries need); the
+# canvas is then as tall as all of them, so that no text is cut at an edge, none overlaps
+# another and no panel is squeezed by a long title. gnuplot cannot measure a string, so the
+# layout counts characters at a width none of our texts exceeds on average (DejaVu Sans in
+# pngcairo: 0.69 of its size in points per character over a title line of ours, 0.75 counted) and
+# lines at the pitch pngcairo sets them (1.57 of the size). tests/figure_text.sh renders every
+# kind of figure at the longest texts the runs make and checks where the ink is.
+edge = 10                           # pixels left white at every side of the canvas
+charw(fs) = 0.75 * fs               # pixels per character of a font of fs points, at most
+lineh(fs) = 1.6 * fs                # pixels per line
+chars_in(px, fs) = int((px - 2 * edge) / charw(fs))
+# screen units of a pixel position: x from the left, y from the top (sy) or the bottom (sb)
+sx(px) = px / (canvas_w + 0.0)
+sy(px) = 1 - px / (canvas_h + 0.0)
+sb(px) = px / (canvas_h + 0.0)
 canvas_w = 800
-draw_key = 'unset title; unset xlabel; unset ylabel; unset border; unset tics; unset grid; unset logscale; unset label; unset object; set xrange [0:1]; set yrange [0:1]; set lmargin at screen 0.01; set rmargin at screen 0.99; set bmargin at screen 0; set tmargin at screen key_top; set key center center horizontal reverse Left samplen 2.5 spacing 1.2 width 0 maxcols int(canvas_w / 170) box linestyle 100; eval "plot NaN notitle" . keycmd'
+canvas_h = 600
+
+# eval wrap: wrap_in with every line longer than wrap_n characters broken at a space (after a
+# "; " where there is one in the line's second half, so that a clause stays whole), its own
+# line breaks kept -> wrap_out and wrap_lines (how many lines). A word longer than a line is cut.
+wrap = 'wrap_out = ""; wrap_lines = 0; wrap_rest = wrap_in . "\n"; while (strlen(wrap_rest) > 0) { wrap_at = strstrt(wrap_rest, "\n"); wrap_line = wrap_rest[1:wrap_at - 1]; wrap_rest = wrap_rest[wrap_at + 1:*]; while (strlen(wrap_line) > wrap_n) { wrap_cut = 0; wrap_semi = 0; do for [wrap_i = 2:wrap_n + 1] { if (wrap_line[wrap_i:wrap_i] eq " ") { wrap_cut = wrap_i; if (wrap_line[wrap_i - 1:wrap_i - 1] eq ";" && wrap_i > wrap_n / 2) { wrap_semi = wrap_i } } }; if (wrap_semi > 0) { wrap_cut = wrap_semi }; if (wrap_cut == 0) { wrap_out = wrap_out . wrap_line[1:wrap_n] . "\n"; wrap_line = wrap_line[wrap_n + 1:*] } else { wrap_out = wrap_out . wrap_line[1:wrap_cut - 1] . "\n"; wrap_line = wrap_line[wrap_cut + 1:*] }; wrap_lines = wrap_lines + 1 }; wrap_out = wrap_out . wrap_line . "\n"; wrap_lines = wrap_lines + 1 }; wrap_out = wrap_out[1:strlen(wrap_out) - 1]'
+wrap_lines = 0
+
+# eval fit_panel_note: wrap_in (a note at the top left of a panel, font 9) wrapped to the panel's
+# width (pl, pr, gap, and the panels' count np_here) -> wrap_out, so that it never runs into
+# the next panel
+np_here = 1
+fit_panel_note = 'wrap_n = int((panel_w(np_here) * canvas_w - 20) / charw(9)); eval wrap'
+
+# eval fit_title: title_in (its lines joined by "\n") wrapped to the canvas's width -> title_text,
+# title_lines, title_h (pixels from the top of the canvas to below its last line). Then
+# "set multiplot title title_text font title_font" (or "set title" for a single plot).
+title_fs = 11
+title_font = ",11"
+# (test_no_title: the same figure without its title's text, for tests/figure_text.sh)
+fit_title = 'wrap_in = title_in; wrap_n = chars_in(canvas_w, title_fs); eval wrap; title_text = exists("test_no_title") ? "" : wrap_out; title_lines = wrap_lines; title_h = 14 + title_lines * lineh(title_fs)'
+
+# The key: eval key_reset, then for each entry key_with ("with lines linestyle 3") and key_title
+# set and eval key_add; after the last, eval fit_key -> key_cols, key_rows (as many columns as
+# the widest title lets the canvas hold) and key_h (pixels of the strip at the bottom of the
+# canvas that holds it: 0 for no entry). A column is as wide as gnuplot makes it, or wider (its
+# longest title, the sample and the gaps, at gnuplot's own 0.8 of the size a character), so that
+# gnuplot never makes more rows than the strip holds.
+key_fs = 10
+key_reset = 'keycmd = ""; key_n = 0; key_long = 0'
+key_add = 'keycmd = keycmd . ", keyentry " . key_with . " title \"" . key_title . "\""; key_n = key_n + 1; key_long = strlen(key_title) > key_long ? strlen(key_title) : key_long'
+fit_key = 'key_colw = (key_long + 9) * 0.8 * key_fs; key_cols = int((canvas_w - 2 * edge - 24) / key_colw); key_cols = key_cols < 1 ? 1 : key_cols > key_n ? key_n : key_cols; key_rows = key_n > 0 ? int((key_n + key_cols - 1) / key_cols) : 0; key_h = key_n > 0 ? 2 * edge + 10 + key_rows * 1.25 * lineh(key_fs) : 0'
+eval key_reset
+
+# After the panels of a multiplot: a plot over the strip from the bottom of the canvas to
+# key_h pixels up that holds the key alone, keycmd, in key_cols columns (fit_key), so that the
+# key covers no data and names every series of the figure once. (test_no_key: the figure
+# without its key, for tests/figure_text.sh.)
+draw_key = 'if (key_n > 0 && !exists("test_no_key")) { unset title; unset xlabel; unset ylabel; unset border; unset tics; unset grid; unset logscale; unset label; unset object; unset arrow; set xrange [0:1]; set yrange [0:1]; set lmargin at screen sx(edge); set rmargin at screen 1 - sx(edge); set bmargin at screen sb(edge); set tmargin at screen sb(key_h - edge); set key center center horizontal reverse Left samplen 2.5 spacing 1.2 width 0 maxcols key_cols box linestyle 100; eval "plot NaN notitle" . keycmd }'

@@ -25,14 +25,48 @@
 load scripts . "/styles.gp"
 
 nk = words(ks)
+np_here = nk
 nb = words(backends)
-# Wide enough for the key in two rows of five (eight backends, the floor, the noisy ring), and
-# for the title's longest line (the note on samples, bars and noisy rows) over one panel.
+# Wide enough for two panels' worth of title over one panel; a panel a k beyond.
 canvas_w = nk > 1 ? 480 * nk + 100 : 1150
 if (!exists("ratios")) ratios = 0
 if (!exists("rnote")) rnote = ""
 if (!exists("rnote2")) rnote2 = ""
-canvas_h = ratios ? 980 : 640
+if (!exists("history")) history = ""
+# empty-pass's rows are per pass (its ns_per_entity: harness/sweep/fixed_cost.c)
+unit = strstrt(workload, "empty-pass") == 1 ? "pass" : "entity"
+title_in = sprintf("%s: time per %s, profile %s\n%s%s%s\n%s%s", workload, unit, profile, \
+	what eq "" ? "" : "timed: " . what . "\n", history eq "" ? "" : history . "\n", note, \
+	ratios ? rnote . "\n" . rnote2 . "\n" : "", source)
+eval fit_title
+# The key: every backend of the figure (and the floor, the ring of a noisy row, a tied point)
+floorstyle = nmin == nmax ? "linespoints linestyle 51" : "lines linestyle 50"
+eval key_reset
+do for [j = 1:nb] {
+	key_with = sprintf("with yerrorlines linestyle %s", word(styles, j)); key_title = word(backends, j); eval key_add
+}
+if (floor) {
+	key_with = "with " . floorstyle; key_title = floor_title; eval key_add
+}
+if (noisyhave ne " ") {
+	key_with = "with points linestyle 60"; key_title = "noisy row"; eval key_add
+}
+if (ratios && tiedhave ne " ") {
+	key_with = "with points linecolor rgb '#606060' pointtype 4 pointsize 1.1 linewidth 1.2"; key_title = "tied with the fastest"; eval key_add
+}
+eval fit_key
+# From the top, in pixels: the title, each panel's own title, the time panels, their x tics, the
+# ratio panels, their x tics and label, then the key's strip.
+ptitle_h = lineh(10) + 14
+t_h = ratios ? 330 : 380
+r_gap = lineh(10) + 22
+r_h = 260
+xlab_h = 2 * lineh(10) + 18
+t_top_px = title_h + ptitle_h
+t_bottom_px = t_top_px + t_h
+r_top_px = t_bottom_px + (ratios ? r_gap : 0)
+r_bottom_px = r_top_px + (ratios ? r_h : 0)
+canvas_h = int(r_bottom_px + xlab_h + key_h + edge)
 set terminal pngcairo size canvas_w, canvas_h font "DejaVu Sans,10" noenhanced
 set output out
 
@@ -52,30 +86,20 @@ do for [e = e0:e1] {
 }
 set mxtics 1
 set yrange [ymin / 1.5 : ymax * 1.5]
-# The floor: a dashed line, with a mark at each point where there is one N only (no line).
-floorstyle = nmin == nmax ? "linespoints linestyle 51" : "lines linestyle 50"
+# (The floor: a dashed line, with a mark at each point where there is one N only: floorstyle.)
 set xlabel "entities N (log2 scale; 1k = 1024)"
 
-# The panels in one row; under them, a strip with the key, once, with an entry for every
-# backend of the figure (and the floor), so that it never covers data and never misses a backend
-# that a panel lacks.
-pl = nk > 1 ? 0.065 : 0.1
-gap = 0.04
-if (!exists("history")) history = ""
-# empty-pass's rows are per pass (its ns_per_entity: harness/sweep/fixed_cost.c)
-unit = strstrt(workload, "empty-pass") == 1 ? "pass" : "entity"
-set multiplot title sprintf("%s: time per %s, profile %s\n%s%s%s\n%s%s", workload, unit, profile, \
-	what eq "" ? "" : "timed: " . what . "\n", history eq "" ? "" : history . "\n", note, \
-	ratios ? rnote . "\n" . rnote2 . "\n" : "", source) font ",11"
-# Screen heights (fractions of the canvas): the title's lines, the time panels, under them the
-# ratio panels (with room between for the time panels' x tics), then the x label and the key.
-# A title line is about 19 pixels.
-lines = 4 + (what eq "" ? 0 : 1) + (history eq "" ? 0 : 1) + (ratios ? 2 : 0)
-t_top = 1 - (19.0 * lines + 40) / canvas_h
-t_bottom = ratios ? 0.49 : 0.16
-r_top = 0.43
-r_bottom = 0.125
-key_top = ratios ? 0.055 : 0.07
+# The panels in one row, between a left margin for the y label and tics and the edge; under
+# them, the key's strip, once, with an entry for every backend of the figure (and the floor), so
+# that it never covers data and never misses a backend that a panel lacks.
+pl = sx(84)
+pr = 1 - sx(edge + 14)
+gap = sx(40)
+set multiplot title title_text font title_font
+t_top = sy(t_top_px)
+t_bottom = sy(t_bottom_px)
+r_top = sy(r_top_px)
+r_bottom = sy(r_bottom_px)
 # the backends' x offsets in the ratio panels: j of nb, 0.05 of a doubling apart
 dodge(j) = 2 ** ((j - (nb + 1) / 2.0) * 0.05)
 hollow(p) = (p == 5 || p == 7 || p == 9 || p == 11 || p == 13) ? p - 1 : p
@@ -114,7 +138,8 @@ do for [i = 1:nk] {
 	}
 	unset label
 	if (missing ne "") {
-		set label 1 "not measured: " . missing at graph 0.03, graph 0.96 left font ",9" textcolor rgb "#606060"
+		wrap_in = "not measured: " . missing; eval fit_panel_note
+			set label 1 wrap_out at graph 0.03, graph 0.96 left font ",9" textcolor rgb "#606060"
 	}
 	unset key
 	if (ratios) {
@@ -165,18 +190,5 @@ do for [i = 1:nk] {
 	}
 }
 unset label
-keycmd = ""
-do for [j = 1:nb] {
-	keycmd = keycmd . sprintf(", keyentry with yerrorlines linestyle %s title '%s'", word(styles, j), word(backends, j))
-}
-if (floor) {
-	keycmd = keycmd . ", keyentry with " . floorstyle . " title floor_title"
-}
-if (noisyhave ne " ") {
-	keycmd = keycmd . ", keyentry with points linestyle 60 title 'noisy row'"
-}
-if (ratios && tiedhave ne " ") {
-	keycmd = keycmd . ", keyentry with points linecolor rgb '#606060' pointtype 4 pointsize 1.1 linewidth 1.2 title 'tied with the fastest'"
-}
 eval draw_key
 unset multiplot

@@ -15,7 +15,24 @@ load scripts . "/styles.gp"
 nb = words(backends)
 ng = words(xtics_short) / 2  # '("name" 1, ...)': two words a group
 canvas_w = 1200
-set terminal pngcairo size canvas_w, 1300 font "DejaVu Sans,10" noenhanced
+title_in = sprintf("Varkor's workloads (from Varkor's refactor post; fixed size, not swept over N): profile %s\n%s\n%s%s", \
+	profile, note, (noisy eq "" ? "" : noisy . "\n"), source)
+eval fit_title
+eval key_reset
+do for [j = 1:nb] {
+	key_with = sprintf("with boxes linestyle %s", word(styles, j)); key_title = word(backends, j); eval key_add
+}
+eval fit_key
+# From the top, in pixels: the title, then three panels, each under its title and over its tic
+# labels (the last's three lines: a workload's N, k and rounds), then the key's strip.
+ph_px = 290
+ptitle_px = lineh(10) + 14
+tics_px = 2 * lineh(10) + 10
+p1_top_px = title_h + ptitle_px
+p2_top_px = p1_top_px + ph_px + tics_px + ptitle_px
+p3_top_px = p2_top_px + ph_px + tics_px + ptitle_px
+canvas_h = int(p3_top_px + ph_px + 3 * lineh(10) + 16 + key_h + edge)
+set terminal pngcairo size canvas_w, canvas_h font "DejaVu Sans,10" noenhanced
 set output out
 
 bw = 0.84 / nb                                # a bar's slot
@@ -36,15 +53,9 @@ short(x) = x >= 1e6 ? sprintf("%.3gM", x / 1e6) : x >= 1e4 ? sprintf("%.3gk", x 
 	x >= 1000 ? sprintf("%.0f", x) : sprintf("%.3g", x)
 
 # Rows of panels, top to bottom; the strip under them holds the key.
-key_top = 0.035
-top = 0.89
-bottom = 0.11
-vgap = 0.055
-ph = (top - bottom - 2 * vgap) / 3
-set lmargin at screen 0.075
-set rmargin at screen 0.985
-set multiplot title sprintf("Varkor's workloads (from Varkor's refactor post; fixed size, not swept over N): profile %s\n%s\n%s%s", \
-	profile, note, (noisy eq "" ? "" : noisy . "\n"), source) font ",11"
+set lmargin at screen sx(84)
+set rmargin at screen 1 - sx(edge + 14)
+set multiplot title title_text font title_font
 
 # The bars of one column of data (col, divided by div): a series per backend, in its colour;
 # the value written over each bar (fmt, of the row), at the bottom for a zero.
@@ -53,8 +64,8 @@ labels(col, div, fmt) = sprintf("'%s' using (xof($1, $2)):(column(%d) > 0 ? colu
 absent = missing eq "" ? "" : sprintf(", '%s' using (xof($1, $2)):(ylo):('not measured') with labels rotate by 90 left offset 0, 0.4 font ',8' textcolor rgb '#808080' notitle", missing)
 
 # 1: time of one run
-set tmargin at screen top
-set bmargin at screen top - ph
+set tmargin at screen sy(p1_top_px)
+set bmargin at screen sy(p1_top_px + ph_px)
 set title "time of one run of the whole workload (median, error bars)"
 set ylabel "ms per run (log scale)"
 ylo = tmin / 2.0
@@ -66,8 +77,8 @@ eval "plot " . bars(4, "1") . sprintf(", '%s' using (xof($1, $2)):5:(0):($6 - $5
 	. ", " . labels(6, "1", "short($4) . ($9 > 0 ? \" noisy\" : \"\")") . absent
 
 # 2: peak memory
-set tmargin at screen top - ph - vgap
-set bmargin at screen top - 2 * ph - vgap
+set tmargin at screen sy(p2_top_px)
+set bmargin at screen sy(p2_top_px + ph_px)
 set title "peak memory of the storage (counting allocator)"
 set ylabel sprintf("peak %s (log scale)", munit)
 ylo = mmin * 1.0 / mdiv / 2
@@ -77,8 +88,8 @@ eval logticks_y
 eval "plot " . bars(7, "mdiv") . ", " . labels(7, "mdiv", "short($7 / mdiv)") . absent
 
 # 3: allocations
-set tmargin at screen top - 2 * ph - 2 * vgap
-set bmargin at screen bottom
+set tmargin at screen sy(p3_top_px)
+set bmargin at screen sy(p3_top_px + ph_px)
 set title "allocation calls in one run"
 set ylabel "allocations (log scale)"
 ylo = amin / 2.0  # (2.0: amin may be a whole number, and 1 / 2 is 0 in gnuplot)
@@ -89,9 +100,5 @@ eval "set xtics " . xtics_full
 eval "plot " . bars(8, "1") . ", " . labels(8, "1", "short($8)") . absent
 
 unset arrow
-keycmd = ""
-do for [j = 1:nb] {
-	keycmd = keycmd . sprintf(", keyentry with boxes linestyle %s title '%s'", word(styles, j), word(backends, j))
-}
 eval draw_key
 unset multiplot

@@ -454,19 +454,38 @@ else
 fi
 
 # A row far longer than a sample: progress and an estimate show within seconds, and a run
-# estimated to take hours says so.
+# estimated to take hours says so (before it starts, from its plan: 100000 runs a sample; once
+# its calibration run ends, from that: on a loaded machine that may take longer than the test).
 "$bin" --backends tree --workloads churn --history pristine --entities 1048576 --components 1 \
 	--inner 100000 --output "$out" 2>"$tmp/stderr" &
 pid=$!
 sleep 5
 kill -INT "$pid"
 { wait "$pid"; } 2>/dev/null
-if ! grep -q "this run will take at least .* h" "$tmp/stderr"; then
+if ! grep -q "^ecsbench: about [0-9.]* h: \|this run will take at least .* h" "$tmp/stderr"; then
 	fail long-run-says-so "no estimate of hours: $(cat "$tmp/stderr")"
-elif ! grep -q "churn N=1048576 k=1 pristine, [a-z]* \(sample\|calibration run\) ([0-9]* s" "$tmp/stderr"; then
+elif ! grep -q "^ecsbench: \[process 1/5, row group 1/1\] churn N=1048576 k=1 pristine[,;].* so far, about [0-9.]* h left" "$tmp/stderr"; then
 	fail long-run-says-so "no progress inside the row: $(cat "$tmp/stderr")"
 else
 	ok long-run-says-so
+fi
+
+# The run's time before it starts, guessed from its plan (the row groups, their participants and
+# N): its first line; then the progress line's estimate of what is left from the first process's
+# first seconds, and no sample of a few milliseconds shown as "(0 s of ~0 s)".
+"$bin" --workloads all --entities 64k --components 2 --processes 5 --output "$out" 2>"$tmp/stderr" &
+pid=$!
+sleep 5
+kill -INT "$pid"
+{ wait "$pid"; } 2>/dev/null
+if ! head -n 1 "$tmp/stderr" | grep -q "^ecsbench: about [0-9.]* \(s\|min\|h\): [0-9]* row groups of up to [0-9]* participants, N up to [0-9]*, 5 processes (a first guess from the plan"; then
+	fail run-guessed-before "no guess as its first line: $(head -n 2 "$tmp/stderr")"
+elif ! grep -q "^ecsbench: \[process 1/5, row group [0-9]*/[0-9]*\] .*; [0-9]* s so far, about [0-9.]* \(s\|min\|h\) left$" "$tmp/stderr"; then
+	fail run-guessed-before "no estimate of what is left in the first process: $(cat "$tmp/stderr")"
+elif grep -q "(0 s" "$tmp/stderr"; then
+	fail run-guessed-before "a sample shown as 0 s: $(grep '(0 s' "$tmp/stderr" | head -n 1)"
+else
+	ok run-guessed-before
 fi
 
 # Interrupted (SIGINT, then SIGTERM): the previous results file stays as it was, no temporary

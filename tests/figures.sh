@@ -443,11 +443,12 @@ check answer-scenario-brief "brief: the per-phase rows are not left out of stdou
 # without (an older harness) the figure as it was.
 png_height() { od -An -tu1 -j20 -N4 "$1" | awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4 }'; }
 plotted plot-ratio-panels -r "$tmp/ans" -o "$tmp/ans/plots" A
-check plot-ratio-panels-drawn "create.png is $(png_height "$tmp/ans/plots/A/create.png" 2>&1) pixels high, not 980 (the ratio panels), or a figure is missing: $(ls "$tmp/ans/plots/A" | tr '\n' ' ')" \
-	sh -c "[ \"\$(od -An -tu1 -j20 -N4 '$tmp/ans/plots/A/create.png' | awk '{ print \$3 * 256 + \$4 }')\" -eq 980 ] &&
+# (the layout is in pixels, styles.gp: the ratio panels add about 250 pixels under the times)
+check plot-ratio-panels-drawn "create.png is $(png_height "$tmp/ans/plots/A/create.png" 2>&1) pixels high, under 850 (no ratio panels?), or a figure is missing: $(ls "$tmp/ans/plots/A" | tr '\n' ' ')" \
+	sh -c "[ \"\$(od -An -tu1 -j20 -N4 '$tmp/ans/plots/A/create.png' | awk '{ print \$3 * 256 + \$4 }')\" -ge 850 ] &&
 		[ -s '$tmp/ans/plots/A/get-pristine.png' ] && [ -s '$tmp/ans/plots/A/parallel-iterate.png' ]"
-check plot-no-ratio-panels "iterate.png of a CSV without paired ratios is $(png_height "$tmp/plots/A/iterate.png" 2>&1) pixels high, not 640" \
-	[ "$(png_height "$tmp/plots/A/iterate.png")" -eq 640 ]
+check plot-no-ratio-panels "iterate.png of a CSV without paired ratios is $(png_height "$tmp/plots/A/iterate.png" 2>&1) pixels high, over 760 (ratio panels drawn?)" \
+	[ "$(png_height "$tmp/plots/A/iterate.png")" -le 760 ]
 
 # --- the palette --------------------------------------------------------------------------
 (cd scripts && gnuplot -e "load 'styles.gp'; do for [i = 1:64] { print sprintf('%d %s %d', i, colour(i), point(i)) }") \

@@ -28,6 +28,9 @@
 #   tests/tails.sh           the frame-time tails and growth frames of real scenario runs, the
 #                            answer's tails, the trace, create-unreserved's blocks and figure
 #   tests/figures.sh         the figure and table scripts on synthetic files (gnuplot, no valgrind)
+#   tests/figure_text.sh     every kind of figure at the longest texts the runs make: its title,
+#                            labels and key inside the canvas, covering nothing (build/png_ink);
+#                            every log scale drawn from times of 0 and intervals reaching 0
 #   tests/report.sh          make compare's figures and make report's page, on small real runs
 #   tests/stats.sh           the statistics: the paired best never beaten, noisy, the A/A test
 #                            (--twin), make repeat's coverage over every pair
@@ -43,6 +46,8 @@
 #   tests/instr.sh           the instruction check (make instr): the committed baseline holds,
 #                            a build with a heavier backend fails it, not-comparable builds say so
 #   tests/links.sh           every relative link, image and #anchor of the committed Markdown
+#   tests/setup.sh           make's preflight: packages checked before anything compiles, apt's
+#                            broken states in one line, outputs that cannot be written refused
 set -u
 cd "$(dirname "$0")/.." || exit 1
 # checked before anything runs, not found by the first suite after the build
@@ -108,6 +113,7 @@ suite cli tests/cli.sh
 suite "scenario command line" tests/scenario_cli.sh
 suite "tails and growth, end to end" tests/tails.sh
 suite figures tests/figures.sh
+suite "figure text" tests/figure_text.sh
 suite report tests/report.sh
 suite stats tests/stats.sh
 suite machine tests/machine.sh
@@ -116,6 +122,7 @@ suite "google benchmark JSON" tests/gbench.sh
 suite history tests/history.sh
 suite "instruction counts" tests/instr.sh
 suite links tests/links.sh
+suite set-up tests/setup.sh
 
 echo "$total_passed passed, $total_failed failed"
 [ "$total_failed" -eq 0 ]

@@ -320,10 +320,10 @@ if command -v gnuplot >/dev/null 2>&1; then
 		done
 	} >"$tmp/labels.csv"
 	if scripts/scenario_plot.sh -o "$tmp/plots" -k "$tmp/labels-data" "$tmp/labels.csv" >"$tmp/stdout" 2>"$tmp/stderr" &&
-		grep -q '^1,[^,]*,[^,]*,[^,]*,[^,]*,1.11 ms,0,3.80 times$' "$tmp/labels-data/frames.dat" &&
-		grep -q '^0,[^,]*,[^,]*,[^,]*,[^,]*,292 µs,0,fastest$' "$tmp/labels-data/frames.dat" &&
-		grep -q '^2,[^,]*,[^,]*,[^,]*,[^,]*,5 ms,1,17.12 times$' "$tmp/labels-data/frames.dat" &&
-		grep -q '^3,[^,]*,[^,]*,[^,]*,[^,]*,150 µs,0,0.51 times$' "$tmp/labels-data/frames.dat" &&
+		grep -q '^1,[^,]*,[^,]*,[^,]*,[^,]*,1.11 ms,0,3.80 times,0$' "$tmp/labels-data/frames.dat" &&
+		grep -q '^0,[^,]*,[^,]*,[^,]*,[^,]*,292 µs,0,fastest,0$' "$tmp/labels-data/frames.dat" &&
+		grep -q '^2,[^,]*,[^,]*,[^,]*,[^,]*,5 ms,1,17.12 times,0$' "$tmp/labels-data/frames.dat" &&
+		grep -q '^3,[^,]*,[^,]*,[^,]*,[^,]*,150 µs,0,0.51 times,0$' "$tmp/labels-data/frames.dat" &&
 		! grep -q 'e+\|(x' "$tmp/labels-data/frames.dat" && [ "$(cat "$tmp/labels-data/ncut")" = 1 ]; then
 		ok figure-labels-plain
 	else

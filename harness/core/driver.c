@@ -41,6 +41,30 @@
 #define CHILD_FD 3
 #define LONG_RUN_NS (3600 * 1e9) /* a run estimated to take longer says so */
 
+/*
+ * The guess of a run's time before anything is measured, from its plan alone: per participant
+ * of a group, a part that does not grow with N (its process's fork, its calibration run, its
+ * samples of about SAMPLE_TARGET_NS each) and a part that grows with the entities its runs go
+ * over (N, times a round-based workload's rounds): building its storage through its history,
+ * and runs longer than a sample. The constants: the first process of a default `make bench
+ * PROFILE=A` on our 2-core Xeon timed row group by row group while make test ran beside it (664
+ * s; 57 million entity rounds over its participants), scaled to the 7 minutes the same process
+ * took in a run with less beside it. A row group can differ from the guess several times over
+ * either way (churn and fragmented at 2^18 took 2.4 to 3.6 times theirs, the storage iterate,
+ * get and parallel-iterate share less than half); the progress line corrects it from the pace
+ * of the row groups measured. Later processes take the sampling the first one decided and
+ * verify nothing: about LATER_PROCESS_SHARE of its time.
+ */
+#define GUESS_PARTICIPANT_NS 30e6
+#define GUESS_ENTITY_NS 7e3
+/* A run over one entity where --inner fixes the runs per sample (cachegrind's --inner 1, a
+ * test's 100000): an operation of a pass or a create, tens of nanoseconds */
+#define GUESS_RUN_ENTITY_NS 20
+#define LATER_PROCESS_SHARE 0.7
+#define GUESS_SHOWN_NS (30 * 1e9) /* a run guessed shorter starts without a word */
+#define GUESS_PAUSE_NS (15 * 60 * 1e9) /* longer, on a terminal: a pause to think again */
+#define GUESS_PAUSE_S 5
+
 /* The measuring process under way, for driver_stop (a signal handler's: hence not in a struct
  * that the handler would have to be given). */
 static volatile pid_t running_child;
@@ -65,7 +89,44 @@ struct progress {
 	                               checks: the later ones take less) */
 	double first_pass_estimate; /* sum of the groups' estimates seen in the first process */
 	bool long_warned;
+	double guess_total;    /* the guesses of every group of the plan (group_guess_ns) */
+	double guess_done;     /* of the groups this process has finished (the first process) */
+	double done_ns;        /* when it finished the last of them, since the process started */
+	uint64_t group_start_ns;   /* when the group under way began */
+	double group_estimate_ns;  /* its samples' time from its calibration runs (0: not yet) */
 };
+
+static double group_guess_ns(const struct options *o, const struct group *g)
+{
+	double rounds = g->workload && g->workload->rounds > 1 ? g->workload->rounds : 1;
+	double each = GUESS_PARTICIPANT_NS + GUESS_ENTITY_NS * (double)g->n * rounds;
+	/* --inner fixes the runs of every sample, whatever they cost: each of the warm-up and
+	 * timed samples is that many runs over the N entities */
+	if (o->inner)
+		each += (double)(o->warmup + o->reps) * o->inner * GUESS_RUN_ENTITY_NS * (double)g->n * rounds;
+	return g->participants * each;
+}
+
+/* What is left of a run still in its first process. The groups not begun: their guesses scaled
+ * by the pace of those finished (measured time over guessed, with a tenth of the guess counted
+ * as measured at its own pace, so that the first small groups, whose fixed costs the guess knows
+ * least, do not swing it tenfold); the group under way: its calibration's estimate once it has
+ * one (a sample of hours is not a guess's minutes), its scaled guess before; then the later
+ * processes, each LATER_PROCESS_SHARE of the first as these make it. */
+static double progress_left_first_ns(const struct progress *pr, uint64_t now)
+{
+	double prior = 0.1 * pr->guess_total;
+	double scale = (pr->done_ns + prior) / (pr->guess_done + prior);
+	double cur_guess = pr->group < pr->plan->count ? group_guess_ns(pr->c->o, &pr->plan->groups[pr->group]) : 0;
+	double in_group = (double)(now - pr->group_start_ns);
+	double cur = pr->group_estimate_ns > scale * cur_guess ? pr->group_estimate_ns : scale * cur_guess;
+	double cur_left = cur > in_group ? cur - in_group : 0;
+	double others_left = scale * (pr->guess_total - pr->guess_done - cur_guess);
+	if (others_left < 0)
+		others_left = 0;
+	double first = pr->done_ns + in_group + cur_left + others_left;
+	return cur_left + others_left + first * LATER_PROCESS_SHARE * (pr->c->o->processes - 1);
+}
 
 static void format_duration(char *buf, size_t len, double s)
 {
@@ -94,20 +155,31 @@ static void progress_show(struct progress *pr, bool force)
 	format_duration(took, sizeof took, elapsed);
 	snprintf(row, sizeof row, "%s", g->label);
 	if (pr->in_sample && pr->participant < g->participants) {
-		char at[32], of[32] = "";
-		format_duration(at, sizeof at, (double)(now - pr->sample_start_ns) / 1e9);
-		if (pr->sample_estimate_ns > 0)
-			format_duration(of, sizeof of, pr->sample_estimate_ns / 1e9);
+		/* The participant; its sample or calibration run only where it lasts a second or more
+		 * (samples of SAMPLE_TARGET_NS read "0 s of ~0 s") */
+		double at_s = (double)(now - pr->sample_start_ns) / 1e9;
+		bool calibrating = pr->sample == UINT32_MAX;
 		size_t len = strlen(row);
-		snprintf(row + len, sizeof row - len, ", %s %s (%s%s%s)",
-		         plan_participant_name(c->o, g, pr->participant),
-		         pr->sample == UINT32_MAX ? "calibration run" : "sample", at, of[0] ? " of ~" : "",
-		         of);
+		snprintf(row + len, sizeof row - len, ", %s%s", plan_participant_name(c->o, g, pr->participant),
+		         calibrating ? " calibration run" : "");
+		if (at_s >= 1 || pr->sample_estimate_ns >= 1e9) {
+			char at[32], of[32] = "";
+			format_duration(at, sizeof at, at_s);
+			if (pr->sample_estimate_ns >= 1e9)
+				format_duration(of, sizeof of, pr->sample_estimate_ns / 1e9);
+			len = strlen(row);
+			snprintf(row + len, sizeof row - len, "%s (%s%s%s)", calibrating ? "" : " sample", at,
+			         of[0] ? " of ~" : "", of);
+		}
 	}
-	if (pr->pass_ns > 0) {
-		double pass_elapsed = (double)(now - pr->pass_start_ns);
-		double rest = (c->o->processes - pr->pass - 1) * pr->pass_ns +
-		              (pr->pass_ns > pass_elapsed ? pr->pass_ns - pass_elapsed : 0);
+	double pass_elapsed = (double)(now - pr->pass_start_ns);
+	double rest = -1;
+	if (pr->pass_ns > 0)
+		rest = (c->o->processes - pr->pass - 1) * pr->pass_ns +
+		       (pr->pass_ns > pass_elapsed ? pr->pass_ns - pass_elapsed : 0);
+	else if (pr->guess_total > 0 && !c->o->fork_processes)
+		rest = progress_left_first_ns(pr, now);
+	if (rest >= 0) {
 		char r[32];
 		format_duration(r, sizeof r, rest / 1e9);
 		snprintf(left, sizeof left, ", about %s left", r);
@@ -140,6 +212,8 @@ static void on_group_begin(void *ctx, uint32_t g)
 	struct progress *pr = ctx;
 	pr->group = g;
 	pr->in_sample = false;
+	pr->group_start_ns = measure_now_ns();
+	pr->group_estimate_ns = 0;
 	progress_show(pr, false);
 }
 
@@ -153,8 +227,9 @@ static void on_sampled_as(void *ctx, uint32_t g, uint32_t p, const struct sampli
 static void on_estimate(void *ctx, uint32_t g, double estimate_ns)
 {
 	struct progress *pr = ctx;
-	(void)g;
 	if (pr->pass == 0 && estimate_ns > 0) {
+		if (g == pr->group)
+			pr->group_estimate_ns = estimate_ns;
 		pr->first_pass_estimate += estimate_ns;
 		progress_estimate(pr, pr->first_pass_estimate * pr->c->o->processes);
 	}
@@ -206,6 +281,10 @@ static void on_group_end(void *ctx, uint32_t g)
 	struct progress *pr = ctx;
 	pr->in_sample = false;
 	pr->groups_done++;
+	if (pr->pass == 0 && g < pr->plan->count) {
+		pr->guess_done += group_guess_ns(pr->c->o, &pr->plan->groups[g]);
+		pr->done_ns = (double)(measure_now_ns() - pr->pass_start_ns);
+	}
 	collection_group_end(pr->c, pr->pass, g);
 }
 
@@ -670,10 +749,43 @@ static int run_child(const struct options *o, struct plan *plan, struct progress
 	return 0;
 }
 
+/* Before the first process: the guess of the run's time, from its plan (a run guessed at less
+ * than GUESS_SHOWN_NS says nothing); a long one on a terminal waits GUESS_PAUSE_S, so that
+ * Ctrl-C stops it before the machine is busy. */
+static void driver_guess(const struct options *o, const struct plan *plan, struct progress *pr)
+{
+	uint32_t most_n = 0, most_participants = 0;
+	for (uint32_t g = 0; g < plan->count; g++) {
+		pr->guess_total += group_guess_ns(o, &plan->groups[g]);
+		most_n = plan->groups[g].n > most_n ? plan->groups[g].n : most_n;
+		if (plan->groups[g].participants > most_participants)
+			most_participants = plan->groups[g].participants;
+	}
+	double guess = pr->guess_total * (1 + LATER_PROCESS_SHARE * (o->processes - 1));
+	if (guess < GUESS_SHOWN_NS)
+		return;
+	char d[32];
+	format_duration(d, sizeof d, guess / 1e9);
+	bool pause = pr->c->tty && guess >= GUESS_PAUSE_NS;
+	char wait[32] = "";
+	if (pause)
+		snprintf(wait, sizeof wait, "; starting in %d s", GUESS_PAUSE_S);
+	collection_message(pr->c,
+	                   "about %s: %u row group%s of up to %u participants, N up to %u, %u "
+	                   "process%s (a first guess from the plan, corrected as rows are measured); "
+	                   "Ctrl-C stops it and leaves the previous results as they were%s",
+	                   d, plan->count, plan->count == 1 ? "" : "s", most_participants, most_n,
+	                   o->processes, o->processes == 1 ? "" : "es", wait);
+	if (pause)
+		sleep(GUESS_PAUSE_S);
+}
+
 int driver_run(const struct options *o, struct plan *plan, struct collection *c,
                const struct driver_after *after)
 {
 	struct progress pr = {.c = c, .plan = plan, .start_ns = measure_now_ns()};
+	driver_guess(o, plan, &pr);
+	pr.start_ns = measure_now_ns();
 	if (o->processes == 1) {
 		const char *malloc_mode;
 		pass_process_setup(o, plan, c->pinning, sizeof c->pinning, &malloc_mode);
