@@ -300,7 +300,10 @@ done:
 
 double stats_group_level(uint32_t candidates)
 {
-	return candidates > 2 ? 1 - 0.05 / (candidates - 1) : 0.95;
+	/* Every pair, not the K - 1 comparisons with the best: which row is the best is decided by
+	 * the same samples, so any pair may be the one compared (docs/method.md). */
+	double pairs = candidates > 2 ? candidates * (candidates - 1.0) / 2 : 1;
+	return 1 - 0.05 / pairs;
 }
 
 int stats_group(struct stats_member *m, uint32_t count, uint32_t processes)

@@ -61,10 +61,15 @@ bool stats_ratio(const double *x, uint32_t x_reps, const double *y, uint32_t y_r
 /*
  * The rows of a row group and their comparison with its best. Candidates (the backends; not
  * the floor, not a scenario's harness row) with a positive centre compete: the best is the one
- * with the lowest centre, and each other candidate's ratio to it has a Bonferroni interval over
- * the group's K - 1 comparisons (each at two-sided 1 - 0.05 / (K - 1)), so that a row as fast as
- * the best is called slower with probability at most 2.5% whichever row came out best: the best
- * is chosen from the very samples the comparison uses (docs/method.md, the winner's curse).
+ * with the lowest centre, and each other candidate's ratio to it has an interval that is part
+ * of a simultaneous 95% set: Bonferroni over every pair of the group's K candidates, each
+ * interval at two-sided 1 - 0.05 / (K (K - 1) / 2) (stats_group_level). Every pair's interval
+ * holds its true ratio, all of them together, in at least 95% of runs, whichever row came out
+ * best; the ratios to the best are some of those pairs, so a row as fast as the best is called
+ * slower, anywhere in the group, in at most 5% of runs, whatever K. (The best is chosen from
+ * the very samples the comparison uses: Bonferroni over its K - 1 comparisons alone protects
+ * only the truly fastest, and lets some row of K equal ones be called slower in 8% (K = 5) to
+ * 10% (K = 7) of groups: docs/method.md, "The winner's curse".)
  */
 struct stats_member {
 	/* in */
@@ -83,7 +88,8 @@ struct stats_member {
 /* Returns the index of the best, or -1 if no candidate has a sample. */
 int stats_group(struct stats_member *m, uint32_t count, uint32_t processes);
 
-/* The two-sided level of each of a group's comparisons with its best, K candidates. */
+/* The two-sided level of each of a group's comparisons with its best, K candidates: 0.95 for
+ * K <= 2, else 1 - 0.05 / (K (K - 1) / 2). Together the group's intervals are 95%. */
 double stats_group_level(uint32_t candidates);
 
 /* The same ratio paired by process and round instead (what ecsbench wrote before it paired by
