@@ -42,6 +42,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "answer.h"
+#include "answer_report.h"
 #include "compare_stats.h"
 #include "csvread.h"
 #include "../core/machine.h"
@@ -52,7 +54,9 @@ static void usage(void)
 	fprintf(stderr, "usage: ecsbench-compare [--profiles] OLD.csv NEW.csv [--output VERDICTS.csv]\n"
 	                "       ecsbench-compare --repeat RUN1.csv RUN2.csv\n"
 	                "       ecsbench-compare --machine OLD.csv NEW.csv [--brief]\n"
-	                "       ecsbench-compare --stats RUN.csv\n");
+	                "       ecsbench-compare --stats RUN.csv\n"
+	                "       ecsbench-compare --answer RUN.csv [--first FIRST.csv] [--figures DIR] "
+	                "[--brief] [--note TEXT]\n");
 	exit(2);
 }
 
@@ -503,8 +507,68 @@ static int machine_main(const char *old_path, const char *new_path, bool brief)
 	return differ == 1;
 }
 
+/*
+ * --answer RUN.csv: the run's answer (answer.h) as records for scripts/answer.sh
+ * (answer_report.h), from its CSV alone. --first: the run's first provisional CSV, whose
+ * verdicts the answer counts the changes from; --figures: the folder of the run's figures;
+ * --brief: a terminal's, without what --note says holds the rest.
+ */
+static int answer_main(int argc, char **argv)
+{
+	struct answer_report_options o = {0};
+	const char *first = NULL;
+	for (int i = 2; i < argc; i++) {
+		if (argv[i][0] != '-' && !o.path)
+			o.path = argv[i];
+		else if (strcmp(argv[i], "--brief") == 0)
+			o.brief = true;
+		else if (i + 1 < argc && strcmp(argv[i], "--first") == 0)
+			first = argv[++i];
+		else if (i + 1 < argc && strcmp(argv[i], "--figures") == 0)
+			o.figures = argv[++i];
+		else if (i + 1 < argc && strcmp(argv[i], "--note") == 0)
+			o.note = argv[++i];
+		else
+			usage();
+	}
+	if (!o.path)
+		usage();
+	struct csv_file f, was;
+	char err[512];
+	if (csv_read(o.path, false, &f, err, sizeof err)) {
+		fprintf(stderr, "ecsbench-compare: %s\n", err);
+		return 2;
+	}
+	if (!f.has_ratios) {
+		fprintf(stderr, "ecsbench-compare: %s has no ratio_to_best or vs_best column: a CSV from "
+		                "before paired ratios; the answer needs them\n",
+		        o.path);
+		csv_free(&f);
+		return 2;
+	}
+	struct answer a;
+	int rc = answer_make(&f, &a) ? 2 : 0;
+	if (!rc && first && strcmp(first, o.path) != 0) {
+		if (csv_read(first, false, &was, err, sizeof err) == 0) {
+			o.first = first;
+			rc = answer_changes(&a, &was) ? 2 : 0;
+			csv_free(&was);
+		} else
+			fprintf(stderr, "ecsbench-compare: the first provisional answer's CSV: %s\n", err);
+	}
+	if (rc)
+		fprintf(stderr, "ecsbench-compare: out of memory\n");
+	else
+		answer_report_print(stdout, &a, &o);
+	answer_free(&a);
+	csv_free(&f);
+	return fflush(stdout) == 0 && !ferror(stdout) ? rc : 1;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc >= 3 && strcmp(argv[1], "--answer") == 0)
+		return answer_main(argc, argv);
 	if ((argc == 4 || (argc == 5 && strcmp(argv[4], "--brief") == 0)) &&
 	    strcmp(argv[1], "--machine") == 0)
 		return machine_main(argv[2], argv[3], argc == 5);
