@@ -292,7 +292,7 @@ EOF
 			printf '<p>No table: %s</p>\n' "$(esc <"$tmp/table.err")"
 		fi
 		echo "<h3>Performance: ratios to the floor and to the best backend</h3>"
-		echo "<p>At each workload's largest N. <i>ratio to floor</i>: median_ns over the floor's (the same work over plain arrays) in the same run; <i>ratio to best</i>: median_ns over that of the row group's best (the backend with the lowest median_ns, so never below 1), with the interval of the log medians paired by process, each at 1 &minus; 5%/(K &minus; 1) for a group of K backends (Bonferroni: the best is chosen from the same samples); <i>vs best</i>: slower when that interval lies above 1, tied otherwise (as the CSV's header says; an older CSV paired by process and round).</p>"
+		echo "<p>At each workload's largest N. <i>ratio to floor</i>: median_ns over the floor's (the same work over plain arrays) in the same run; <i>ratio to best</i>: median_ns over that of the row group's best (the backend with the lowest median_ns, so never below 1), with the interval of the log medians paired by process, simultaneous 95% for its group (Bonferroni over every pair of its K backends, each at 1 &minus; 5%/(K(K &minus; 1)/2): the best is chosen from the same samples; an older CSV's are each at 1 &minus; 5%/(K &minus; 1), as its header says); <i>vs best</i>: slower when that interval lies above 1, tied otherwise.</p>"
 		performance
 		echo "<details><summary>Every N</summary>"
 		performance all
