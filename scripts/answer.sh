@@ -71,6 +71,8 @@ case $csv in
 *) figures=${csv%.csv}-plots ;;
 esac
 [ -z "$profile" ] || figures=$figures/$profile
+# A provisional CSV's figures are not drawn yet.
+! grep -q '^# provisional after ' "$csv" || figures=
 
 # records BRIEF NOTE: build/ecsbench-compare --answer's records on stdout
 records() {

@@ -25,6 +25,8 @@ static void t3(char *buf, size_t len, double x)
 		snprintf(buf, len, "%.1f", x);
 	else if (x >= 1)
 		snprintf(buf, len, "%.2f", x);
+	else if (x >= 0.1)
+		snprintf(buf, len, "%.3f", x);
 	else
 		snprintf(buf, len, "%.3g", x);
 }
@@ -267,16 +269,15 @@ static void print_use(FILE *out, const struct answer *a, const struct answer_use
 	char where[160], fig[512] = "", text[1400];
 	const struct answer_group *g = u->group;
 	if (!u->workload) {
-		record(out, "li", "%s: not measured by the workloads, which time whole passes: a "
-		                  "scenario's frames are (make bench SCENARIO=scenarios/shooter.ini: its "
-		                  "p99 and longest frame per backend)",
+		record(out, "li", "%s: a scenario's (make bench SCENARIO=scenarios/shooter.ini: its p99 "
+		                  "and longest frame per backend); the workloads time whole passes",
 		       u->label);
 		return;
 	}
 	if (!g)
 		return; /* print_uses names it with the others this run lacks */
 	case_of(where, sizeof where, a, g);
-	if (u->figure) {
+	if (u->figure && o->figures && o->figures[0]) {
 		char path[480];
 		figure_path(path, sizeof path, o, u->figure);
 		snprintf(fig, sizeof fig, " -> %s", path);
@@ -370,8 +371,8 @@ static void workloads_table(FILE *out, const struct answer *a)
 static void workloads_answer(FILE *out, const struct answer *a, const struct answer_report_options *o)
 {
 	if (a->provisional)
-		record(out, "title", "Which storage for what (%s; the run goes on): %s",
-		       a->provisional_note, o->path);
+		record(out, "title", "Which storage for what (%s; the run goes on)",
+		       a->provisional_note);
 	else
 		record(out, "title", "Which storage for what: %s", o->path);
 	if (!a->provisional) {
@@ -585,8 +586,8 @@ static void scenario_answer(FILE *out, const struct answer *a, const struct answ
 	snprintf(name, sizeof name, "%s", named ? named + 9 : scenario);
 	name[strcspn(name, ":")] = '\0';
 	if (a->provisional) {
-		record(out, "title", "Which storage for this game (%s; the run goes on): %s",
-		       a->provisional_note, o->path);
+		record(out, "title", "Which storage for this game (%s; the run goes on)",
+		       a->provisional_note);
 		scenario_summary(out, a, points, np, sweep, o);
 		record(out, "p", "The tables come when the run ends.");
 		return;
