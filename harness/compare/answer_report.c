@@ -16,10 +16,11 @@
 
 /* --- numbers as a reader reads them ------------------------------------------------------- */
 
-/* Three significant digits: 123, 12.3, 1.23, 0.123 */
-static void t3(char *buf, size_t len, double x)
+void answer_report_digits(char *buf, size_t len, double x)
 {
-	if (x >= 100)
+	if (isnan(x))
+		snprintf(buf, len, "-");
+	else if (x >= 100)
 		snprintf(buf, len, "%.0f", x);
 	else if (x >= 10)
 		snprintf(buf, len, "%.1f", x);
@@ -35,14 +36,14 @@ static void t3(char *buf, size_t len, double x)
 static void duration(char *buf, size_t len, double ns)
 {
 	char v[32];
-	t3(v, sizeof v, ns >= 1e6 ? ns / 1e6 : ns >= 1e3 ? ns / 1e3 : ns);
+	answer_report_digits(v, sizeof v, ns >= 1e6 ? ns / 1e6 : ns >= 1e3 ? ns / 1e3 : ns);
 	snprintf(buf, len, "%s %s", v, ns >= 1e6 ? "ms" : ns >= 1e3 ? "µs" : "ns");
 }
 
 /* A bound of an interval in the unit of the value it goes with. */
 static void bound(char *buf, size_t len, double ns, double ref)
 {
-	t3(buf, len, ref >= 1e6 ? ns / 1e6 : ref >= 1e3 ? ns / 1e3 : ns);
+	answer_report_digits(buf, len, ref >= 1e6 ? ns / 1e6 : ref >= 1e3 ? ns / 1e3 : ns);
 }
 
 /* A ratio: 1.05, 12.3, 150, 1.2e+05 */
@@ -118,13 +119,13 @@ static void time_of(char *buf, size_t len, const struct answer *a, const struct 
 		duration(v, sizeof v, x->median);
 		snprintf(buf, len, "%s%s", v, a->file->scenario ? "" : " a run");
 	} else if (strcmp(x->base, "empty-pass") == 0) {
-		t3(v, sizeof v, x->ns_per_entity);
+		answer_report_digits(v, sizeof v, x->ns_per_entity);
 		snprintf(buf, len, "%s ns a pass", v);
 	} else if (x->ns_per_entity < 0.1) {
-		t3(v, sizeof v, x->ns_per_entity * 1000);
+		answer_report_digits(v, sizeof v, x->ns_per_entity * 1000);
 		snprintf(buf, len, "%s ps an entity", v);
 	} else {
-		t3(v, sizeof v, x->ns_per_entity);
+		answer_report_digits(v, sizeof v, x->ns_per_entity);
 		snprintf(buf, len, "%s ns an entity", v);
 	}
 }

@@ -33,4 +33,8 @@ struct answer_report_options {
 
 void answer_report_print(FILE *out, const struct answer *a, const struct answer_report_options *o);
 
+/* Three significant digits (123, 12.3, 1.23, 0.123), "-" for NaN: a time as the answer and
+ * make compare print it. */
+void answer_report_digits(char *buf, size_t len, double x);
+
 #endif
