@@ -25,6 +25,27 @@
  * best is undecided (tied) and the ratio's interval reaches beyond this (docs/method.md). */
 #define STATS_NOISY_RATIO 1.10
 
+/*
+ * How far an estimate moves between two runs of the same command beyond what their own
+ * intervals explain: one standard deviation of the log difference between two runs' estimates,
+ * less their sampling variance. One run cannot see it (each process of a run shares the run's
+ * calibration, its heap's history, the machine's state of that hour); make repeat measures it
+ * (build/ecsbench-compare --repeat, docs/trust.md "A rerun"). These are make bench's default
+ * sweep's, on our machine: a row's median_ns, and a ratio of two backends of one group. They
+ * are the between-run term of a rerun's prediction interval (stats_rerun) and of make compare's
+ * verdicts.
+ */
+#ifndef STATS_RERUN_ROW_SD
+#define STATS_RERUN_ROW_SD 0.095
+#endif
+#ifndef STATS_RERUN_RATIO_SD
+#define STATS_RERUN_RATIO_SD 0.075
+#endif
+/* A backend's rows move together between runs (one allocator, one code layout): its geometric
+ * mean over them, against the median row's, moves by this much between two runs of one build
+ * (one standard deviation of the log; make compare's figure per backend). */
+#define STATS_RERUN_BACKEND_SD 0.03
+
 struct row_stats {
 	uint32_t samples;    /* present (not NaN) */
 	uint32_t processes;  /* with at least one sample */
@@ -37,9 +58,13 @@ struct row_stats {
 	                        absolute deviation, in % of its median */
 	bool has_interval;   /* at least two units */
 	double ci_low, ci_high; /* centre x exp(-+ t(0.975, units - 1) x sd / sqrt(units)) */
+	double log_se;       /* the standard error of log_centre (sd / sqrt(units)) */
 	bool across_processes; /* the units are processes (false: the rounds of one process) */
 	bool has_spread;
 	double spread_pct;   /* standard deviation of the processes' log medians, x 100 (~%) */
+	bool has_rerun;      /* a rerun's 95% prediction interval of its centre (stats_rerun with
+	                        STATS_RERUN_ROW_SD) */
+	double rerun_low, rerun_high;
 };
 
 /* samples: P rows of `reps` (process-major), NaN where missing; samples <= 0 count as missing
@@ -53,6 +78,7 @@ struct stats_ratio {
 	double ratio;        /* centre(x) / centre(y) */
 	bool has_interval;   /* at least two units in common */
 	double low, high;
+	double log_se;       /* the standard error of the log ratio */
 	uint32_t pairs;      /* units in common */
 };
 bool stats_ratio(const double *x, uint32_t x_reps, const double *y, uint32_t y_reps,
@@ -84,9 +110,19 @@ struct stats_member {
 	                          none), or "" (not compared) */
 	bool noisy;            /* tied, with an interval that reaches beyond STATS_NOISY_RATIO or
 	                          none; the best: another row of its group is noisy */
+	bool has_rerun;        /* not the best: a rerun's 95% prediction interval of its ratio to
+	                          this best (stats_rerun with STATS_RERUN_RATIO_SD) */
+	double rerun_low, rerun_high;
 };
 /* Returns the index of the best, or -1 if no candidate has a sample. */
 int stats_group(struct stats_member *m, uint32_t count, uint32_t processes);
+
+/* A rerun's 95% prediction interval around an estimate (a row's centre, a ratio) with log
+ * standard error se on df degrees of freedom, between_sd the between-run term
+ * (STATS_RERUN_*): estimate x exp(+- sqrt(2 (t(0.975, df) se)^2 + (1.96 between_sd)^2)); the
+ * rerun's own sampling error taken as this run's. False (low, high NaN) where df < 1. */
+bool stats_rerun(double estimate, double se, double df, double between_sd, double *low,
+                 double *high);
 
 /* The two-sided level of each of a group's comparisons with its best, K candidates: 0.95 for
  * K <= 2, else 1 - 0.05 / (K (K - 1) / 2). Together the group's intervals are 95%. */
