@@ -560,17 +560,25 @@ static void scenario_summary(FILE *out, const struct answer *a, const char **poi
 		uint32_t n = order_by_tail(g, 1, byq);
 		if (n == 0 || isnan(byq[0]->tail[1]))
 			continue;
-		char first[160], second[400] = "";
+		char first[160], second[160] = "";
 		tail_text(first, sizeof first, byq[0], 1);
+		bool apart = true;
 		if (n > 1 && !isnan(byq[1]->tail[1])) {
-			char t[160];
-			tail_text(t, sizeof t, byq[1], 1);
-			bool apart = !isnan(byq[0]->tail_high[1]) && !isnan(byq[1]->tail_low[1]) &&
-			             byq[0]->tail_high[1] < byq[1]->tail_low[1];
-			snprintf(second, sizeof second, "; next %s %s, %s", byq[1]->backend, t,
-			         apart ? "decided (their intervals are apart)" : "within the noise");
+			tail_text(second, sizeof second, byq[1], 1);
+			apart = !isnan(byq[0]->tail_high[1]) && !isnan(byq[1]->tail_low[1]) &&
+			        byq[0]->tail_high[1] < byq[1]->tail_low[1];
 		}
-		record(out, "li", "the worst frames%s (p99): %s %s%s", at, byq[0]->backend, first, second);
+		/* the lowest p99 is named only where its interval is apart from the next one's */
+		if (!second[0])
+			record(out, "li", "the worst frames%s (p99): %s %s", at, byq[0]->backend, first);
+		else if (apart)
+			record(out, "li", "the worst frames%s (p99): %s, %s; next %s %s (their intervals are "
+			                  "apart)",
+			       at, byq[0]->backend, first, byq[1]->backend, second);
+		else
+			record(out, "li", "the worst frames%s (p99): no decision: %s %s and %s %s, their "
+			                  "intervals overlap",
+			       at, byq[0]->backend, first, byq[1]->backend, second);
 	}
 	(void)o;
 }
@@ -673,8 +681,10 @@ static void scenario_answer(FILE *out, const struct answer *a, const struct answ
 			char p99[2600], longest[2600];
 			tail_order(p99, sizeof p99, g, 1, tail_names[1]);
 			tail_order(longest, sizeof longest, g, 2, "longest frame");
-			record(out, "p", "%s%s%s%s%s %s", sweep ? "At " : "", sweep ? key : "",
-			       sweep ? " = " : "", sweep ? points[i] : "", sweep ? ": " : "", p99);
+			if (sweep)
+				record(out, "p", "At %s = %s: %s", key, points[i], p99);
+			else
+				record(out, "p", "%s", p99);
 			record(out, "p", "%s", longest);
 		}
 	}

@@ -35,12 +35,8 @@
  * are the between-run term of a rerun's prediction interval (stats_rerun) and of make compare's
  * verdicts.
  */
-#ifndef STATS_RERUN_ROW_SD
 #define STATS_RERUN_ROW_SD 0.095
-#endif
-#ifndef STATS_RERUN_RATIO_SD
 #define STATS_RERUN_RATIO_SD 0.075
-#endif
 /* A backend's rows move together between runs (one allocator, one code layout): its geometric
  * mean over them, against the median row's, moves by this much between two runs of one build
  * (one standard deviation of the log; make compare's figure per backend). */
