@@ -83,7 +83,7 @@ static void reach_text(char *buf, size_t len, double x)
  * none spans more than ANSWER_MAX_SPAN. If not, why, naming the first that fails the first
  * rule in that order and how many more do.
  */
-static void decide(struct answer_group *g)
+static void decide(struct answer_group *g, bool provisional)
 {
 	const struct csv_row *lowest = g->lowest;
 	const struct csv_row *first[3] = {NULL, NULL, NULL};
@@ -116,8 +116,8 @@ static void decide(struct answer_group *g)
 	if (rule == 0)
 		snprintf(g->why, sizeof g->why, "%s has no interval to %s, %s%s", x->backend,
 		         lowest->backend,
-		         x->processes < 2 && x->reps < 2 ? "one process so far"
-		                                         : "too few processes or samples",
+		         provisional && x->processes < 2 ? "one process so far"
+		                                         : "too few processes or samples for one",
 		         more);
 	else if (rule == 1) {
 		reach_text(reach, sizeof reach, x->ratio_high);
@@ -169,7 +169,7 @@ static int group_make(struct answer *a, struct answer_group *g, const struct csv
 			g->members[g->count++] =
 				(struct answer_member){.backend = a->backends[b], .place = ANSWER_ABSENT};
 	}
-	decide(g);
+	decide(g, a->provisional);
 	return 0;
 }
 
