@@ -167,6 +167,7 @@ if grep -q '^# provisional after ' "$csv"; then
 		# count of lines, which the next block moves up over
 		cols=$(stty size </dev/tty 2>/dev/null | cut -d' ' -f2)
 		case $cols in '' | *[!0-9]*) cols=80 ;; esac
+		[ "$cols" -ge 20 ] || cols=80 # a terminal that does not say its size
 		sed '$d' "$tmpdir/block" | awk -v cols="$cols" '{
 			out = ""; w = 0
 			for (i = 1; i <= length($0); i++) {
