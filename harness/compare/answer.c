@@ -95,8 +95,9 @@ static void decide(struct answer_group *g, bool provisional)
 		int rule = -1;
 		if (isnan(x->ratio_low) || isnan(x->ratio_high))
 			rule = 0;
-		else if (x->noisy || (g->members[i].place == ANSWER_TIED && x->ratio_high > STATS_NOISY_RATIO))
-			rule = 1;
+		else if (g->members[i].place == ANSWER_TIED &&
+		         (x->noisy || x->ratio_high > STATS_NOISY_RATIO))
+			rule = 1; /* (a CSV of an older ecsbench flags slower rows noisy by another rule) */
 		else if (x->ratio_high > ANSWER_MAX_SPAN * x->ratio_low)
 			rule = 2;
 		if (rule < 0)
@@ -240,21 +241,24 @@ static const struct {
 };
 #define USE_COUNT (sizeof use_table / sizeof use_table[0])
 
-/* The group of headline workload w that a use reads: k = 2 where the run has it (the default
+/* The group of workload w that a use reads: the headline's (lived-in), else another history's
+ * (a run of pristine storage alone: its name says so); k = 2 where the run has it (the default
  * sweep's and the README's), else its first k. */
 static const struct answer_group *use_group(const struct answer *a, const char *w)
 {
-	const struct answer_group *any = NULL;
+	const struct answer_group *found[2][2] = {{NULL, NULL}, {NULL, NULL}}; /* [other][not k 2] */
 	for (uint32_t i = 0; i < a->group_count; i++) {
 		const struct csv_row *r = a->groups[i].lowest;
-		if (!r->headline || strcmp(r->workload, w) != 0)
+		if (strcmp(r->base, w) != 0)
 			continue;
-		if (r->components == 2)
-			return &a->groups[i];
-		if (!any)
-			any = &a->groups[i];
+		const struct answer_group **slot = &found[!r->headline][r->components != 2];
+		if (!*slot)
+			*slot = &a->groups[i];
 	}
-	return any;
+	for (int k = 0; k < 4; k++)
+		if (found[k / 2][k % 2])
+			return found[k / 2][k % 2];
+	return NULL;
 }
 
 static int make_uses(struct answer *a)
