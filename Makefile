@@ -422,10 +422,10 @@ report_again = $(if $(filter sweep,$(RUN)),$(shell test -f $(call q,$(REPORT)) &
 # it shows the answer so far, marked provisional (--provisional); the run ends with its answer
 # (scripts/answer.sh): per workload, N and k, the fastest backend and every other's paired
 # ratio, and how many verdicts changed since the first provisional one.
-bench: $(BIN) | preflight
+bench: $(BIN) $(COMPARE_BIN) | preflight
 	$(Q)scripts/lock.sh $(call q,$(RUN_OUTPUT)) 'make bench' \
 		$(MAKE) --no-print-directory bench-locked
-bench-locked: $(BIN)
+bench-locked: $(BIN) $(COMPARE_BIN)
 	@mkdir -p $(call q,$(call path_dir,$(RUN_OUTPUT)))
 	$(if $(REFERENCE),ECSBENCH_REFERENCE=1 )scripts/outlive.sh $(BIN) $(call run_options,$($(RUN)_VARS)) \
 		--output $(call q,$(RUN_OUTPUT)) $(RUN_DERIVED) --provisional 'scripts/answer.sh -b -f'
@@ -490,7 +490,7 @@ table: | preflight
 # make answer: the answer that ends make bench again, from OUTPUT=x.csv (or the SCENARIO's CSV)
 # into x-answer.md, which build/ecsbench moves into previous/ with the CSV when a run replaces it.
 # (Not under the output's lock: make bench, which holds it, calls the script itself.)
-answer: | preflight
+answer: $(COMPARE_BIN) | preflight
 	@test -f $(call q,$(RUN_OUTPUT)) || { echo "make answer: no $(RUN_OUTPUT): run make bench$(if $(SCENARIO), SCENARIO=$(SCENARIO), PROFILE=$(PROFILE)) first (REFERENCE=1: the reference results)" >&2; exit 2; }
 	$(Q)scripts/answer.sh -b -o $(call q,$(call answer_of,$(RUN_OUTPUT))) $(call q,$(RUN_OUTPUT))
 
@@ -504,7 +504,7 @@ compare: $(COMPARE_BIN) | preflight
 # (quoted for the shell: a path may hold spaces)
 REPORT_CSVS = $(if $(default_output),$(foreach f,$(wildcard $(foreach p,A AA AAA,$(RESULTS_ROOT)/$(p).csv)),$(call q,$(f))),$(if \
 	$(shell test -f $(call q,$(OUTPUT)) && echo y),$(call q,$(OUTPUT))))
-report:
+report: $(COMPARE_BIN)
 	@$(if $(REPORT_CSVS),true,false) || { echo "make report: no $(OUTPUT): run make bench PROFILE=$(PROFILE)$(if $(default_output),, OUTPUT=$(OUTPUT)) first" >&2; exit 2; }
 	$(Q)scripts/report.sh -o $(call q,$(REPORT)) -p $(call q,$(PLOTS)) $(REPORT_CSVS)
 

@@ -12,8 +12,9 @@
 #       profile, PLOTS_DIR/profiles/*.png once
 #
 # The tables, per CSV:
-#   the answer    scripts/answer.sh -H CSV: per workload and k at the largest N, the fastest
-#                 backend (highlighted), its distance to the floor, every other backend's paired
+#   the answer    scripts/answer.sh -H CSV: its summary (a line per use), then per workload and
+#                 k at the largest N the fastest backend (highlighted; "no decision" where the
+#                 run cannot name one), its distance to the floor, every other backend's paired
 #                 ratio to it with its interval, tied where the interval holds 1
 #   at a glance   ns per entity (median_ns, its 95% interval under it) per backend and
 #                 workload, at the largest N each workload measured, k = 2 (or the one k a
@@ -242,7 +243,7 @@ table.num td { text-align: right; } table.num td:first-child { text-align: left;
 td small { display: block; color: #707070; }
 tr.floor td { color: #505050; font-style: italic; }
 td.fastest, tr.best td { background: #dcefd5; } td.fastest { font-weight: bold; }
-.tied { color: #8a5a00; font-size: 0.85em; }
+.tied { color: #8a5a00; font-size: 0.85em; } td.nodecision { color: #b04000; font-style: italic; }
 table.answer td { text-align: left; } table.answer td:not(:last-child) { white-space: nowrap; }
 .noisy { color: #b04000; font-size: 0.85em; } .absent { color: #909090; }
 pre { background: #f6f6f6; padding: 0.6em; overflow-x: auto; font-size: 12px; }
@@ -292,7 +293,7 @@ EOF
 			printf '<p>No table: %s</p>\n' "$(esc <"$tmp/table.err")"
 		fi
 		echo "<h3>Performance: ratios to the floor and to the best backend</h3>"
-		echo "<p>At each workload's largest N. <i>ratio to floor</i>: median_ns over the floor's (the same work over plain arrays) in the same run; <i>ratio to best</i>: median_ns over that of the row group's best (the backend with the lowest median_ns, so never below 1), with the interval of the log medians paired by process, each at 1 &minus; 5%/(K &minus; 1) for a group of K backends (Bonferroni: the best is chosen from the same samples); <i>vs best</i>: slower when that interval lies above 1, tied otherwise (as the CSV's header says; an older CSV paired by process and round).</p>"
+		echo "<p>At each workload's largest N. <i>ratio to floor</i>: median_ns over the floor's (the same work over plain arrays) in the same run; <i>ratio to best</i>: median_ns over that of the row group's best (the backend with the lowest median_ns, so never below 1), with the interval of the log medians paired by process, simultaneous 95% for its group (Bonferroni over every pair of its K backends, each at 1 &minus; 5%/(K(K &minus; 1)/2): the best is chosen from the same samples; an older CSV's are each at 1 &minus; 5%/(K &minus; 1), as its header says); <i>vs best</i>: slower when that interval lies above 1, tied otherwise.</p>"
 		performance
 		echo "<details><summary>Every N</summary>"
 		performance all

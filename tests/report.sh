@@ -194,14 +194,15 @@ check report-two-processes "the page of a run of 2 processes does not say what i
 check report-tables "a table is missing (at a glance, Varkor's, performance)" \
 	sh -c "grep -q 'At a glance' '$page' && grep -q '<th>allocations</th>' '$page' && grep -q '<th>ratio to best</th>' '$page'"
 # The run's answer, the fastest of each row highlighted: the backend the CSV calls best (iterate,
-# N = 2048, k = 1), and a highlighted row per workload and k (iterate, create: k = 1, 2;
-# varkor-create); the best rows of the performance table highlighted too.
+# N = 2048, k = 1), or "no decision" where the run's two processes cannot name one, and a row
+# per workload and k (iterate, create: k = 1, 2; varkor-create) so marked; the best rows of the
+# performance table highlighted too.
 best=$(grep -v '^#' "$tmp/runs/new.csv" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	$c["workload"] == "iterate" && $c["entities"] == 2048 && $c["components"] == 1 && $c["vs_best"] == "best" { print $c["backend"] }')
 check report-answer-fastest "the answer does not highlight $best as the fastest of iterate, N = 2048, k = 1: $(grep -o '<tr><td>iterate</td>[^\n]*' "$page" | head -n 1 | cut -c1-200)" \
 	sh -c "[ -n '$best' ] && grep -q 'id=\"answer1\"' '$page' &&
-		grep -qF '<tr><td>iterate</td><td>2<sup>11</sup></td><td>1</td><td class=\"fastest\">$best</td>' '$page' &&
-		[ \"\$(grep -o '<td class=\"fastest\">' '$page' | wc -l)\" -eq 5 ] && grep -q '<tr class=\"best\">' '$page'"
+		grep -q '<tr><td>iterate</td><td>2<sup>11</sup></td><td>1</td><td class=\"\\(fastest\">$best\\|nodecision\">no decision\\)</td>' '$page' &&
+		[ \"\$(grep -o '<td class=\"\\(fastest\\|nodecision\\)\">' '$page' | wc -l)\" -eq 5 ] && grep -q '<tr class=\"best\">' '$page'"
 # A backend that lacks a row at the largest N is written "not measured", never left blank.
 awk -F, '!/^(#|backend,)/ && $1 == "tree" && $4 == "iterate" && $6 == 2048 { next } { print }' \
 	"$tmp/runs/new.csv" >"$tmp/lacking.csv"

@@ -42,6 +42,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "answer.h"
+#include "answer_report.h"
 #include "compare_stats.h"
 #include "csvread.h"
 #include "../core/machine.h"
@@ -52,7 +54,9 @@ static void usage(void)
 	fprintf(stderr, "usage: ecsbench-compare [--profiles] OLD.csv NEW.csv [--output VERDICTS.csv]\n"
 	                "       ecsbench-compare --repeat RUN1.csv RUN2.csv\n"
 	                "       ecsbench-compare --machine OLD.csv NEW.csv [--brief]\n"
-	                "       ecsbench-compare --stats RUN.csv\n");
+	                "       ecsbench-compare --stats RUN.csv\n"
+	                "       ecsbench-compare --answer RUN.csv [--first FIRST.csv] [--figures DIR] "
+	                "[--brief] [--note TEXT]\n");
 	exit(2);
 }
 
@@ -140,9 +144,66 @@ static void check_pair(const struct csv_file *old, const struct csv_file *new_, 
 	}
 }
 
+/* What each run measured that the other did not (compare_settings): said before the rows, so
+ * that a comparison of runs of other settings says what it compares and what it cannot. */
+static void print_settings(const struct csv_file *old, const struct csv_file *new_,
+                           const struct compare_result *res)
+{
+	struct compare_settings s;
+	compare_settings(old, new_, &s);
+	printf("Compared: the %u rows both runs measured.\n", res->count);
+	static const char *side[2] = {"OLD", "NEW"};
+	for (int i = 0; i < 2; i++) {
+		if (!s.workloads[i][0] && !s.entities[i][0] && !s.components[i][0] && !s.backends[i][0])
+			continue;
+		printf("Only in %s, not compared:", side[i]);
+		const char *sep = "";
+		if (s.workloads[i][0]) {
+			printf(" workloads %s", s.workloads[i]);
+			sep = ";";
+		}
+		if (s.entities[i][0]) {
+			printf("%s N = %s (of workloads both measured)", sep, s.entities[i]);
+			sep = ";";
+		}
+		if (s.components[i][0]) {
+			printf("%s k = %s", sep, s.components[i]);
+			sep = ";";
+		}
+		if (s.backends[i][0])
+			printf("%s backends %s", sep, s.backends[i]);
+		printf(".\n");
+	}
+	if (s.processes[0] != s.processes[1] || s.reps[0] != s.reps[1])
+		printf("Measured otherwise: OLD in %u processes of %u samples a row, NEW in %u of %u; "
+		       "each row is compared with its own interval, so the rows of the run with fewer "
+		       "processes decide less.\n",
+		       s.processes[0], s.reps[0], s.processes[1], s.reps[1]);
+	for (int i = 0; i < 2; i++)
+		if (s.processes[i] == 2)
+			printf("%s has 2 processes a row: its intervals are Student's t with 1 degree of "
+			       "freedom (%.1f standard errors each side, where 5 processes have %.2f), too "
+			       "wide to decide most rows; run it with PROCESSES=5 to compare.\n",
+			       side[i], stats_t975(1), stats_t975(4));
+		else if (s.processes[i] < 2)
+			printf("%s has 1 process a row: its intervals are within that process only and "
+			       "say nothing of another run.\n",
+			       side[i]);
+}
+
+/* A row's time as make compare prints it, as the answer gives it: ns an entity (the CSV's
+ * ns_per_entity: per entity and round for Varkor's, per pass for empty-pass), a scenario's ns
+ * a frame. */
+static double per_entity(const struct csv_row *r)
+{
+	if (!isnan(r->ns_per_entity))
+		return r->ns_per_entity;
+	return r->entities ? r->median / r->entities : r->median;
+}
+
 static void print_pairs_head(const struct csv_file *old, const struct csv_file *new_,
                              const char *machine_paths[2], bool profiles, const char *drift_is,
-                             char *machine, size_t machine_len)
+                             char *machine, size_t machine_len, const struct compare_result *res)
 {
 	printf("OLD %s (commit %s, %s)\nNEW %s (commit %s, %s)\n", machine_paths[0], old->commit,
 	       old->date, machine_paths[1], new_->commit, new_->date);
@@ -154,26 +215,58 @@ static void print_pairs_head(const struct csv_file *old, const struct csv_file *
 		printf("Scenario %s: a row per participant and phase (frame: the whole frame), ns per "
 		       "frame; entities: at the start.\n",
 		       new_->rows[0].profile);
+	else
+		printf("Times: ns an entity (the CSV's ns_per_entity: Varkor's workloads per entity and "
+		       "round, empty-pass per pass).\n");
+	print_settings(old, new_, res);
 	printf("\n");
-	printf("%-10s %-30s %8s %2s %13s %13s %22s  %-9s %s\n", "backend",
+	printf("%-10s %-30s %8s %2s %10s %10s %22s  %-9s %s\n", "backend",
 	       new_->scenario ? "phase" : "workload", "entities", "k",
-	       new_->scenario ? "old ns/frame" : "old ns/run",
-	       new_->scenario ? "new ns/frame" : "new ns/run", "new/old [95% interval]", "verdict",
-	       "without drift");
+	       new_->scenario ? "old ns" : "old ns/e", new_->scenario ? "new ns" : "new ns/e",
+	       "new/old [95% interval]", "verdict", "without drift");
 }
 
 static void print_pair(const struct csv_file *new_, const struct compare_pair *p)
 {
-	char interval[40] = "";
+	char interval[40] = "", was[24], now[24];
 	if (p->has_interval)
 		snprintf(interval, sizeof interval, "%.3f [%.3f, %.3f]", p->ratio, p->low, p->high);
 	else
 		snprintf(interval, sizeof interval, "%.3f [no interval]", p->ratio);
 	char label[96];
 	row_label(new_, p->new_, label, sizeof label);
-	printf("%-10s %-30s %8u %2u %13.1f %13.1f %22s  %-9s %s\n", p->new_->backend, label,
-	       p->new_->entities, p->new_->components, p->old->median, p->new_->median, interval,
-	       p->verdict, p->adjusted);
+	answer_report_digits(was, sizeof was, new_->scenario ? p->old->median : per_entity(p->old));
+	answer_report_digits(now, sizeof now, new_->scenario ? p->new_->median : per_entity(p->new_));
+	printf("%-10s %-30s %8u %2u %10s %10s %22s  %-9s %s\n", p->new_->backend, label,
+	       p->new_->entities, p->new_->components, was, now, interval, p->verdict, p->adjusted);
+}
+
+/* Why rows are undecided, where most are: their intervals, and what makes them wide. */
+static void print_undecided(const struct compare_result *res)
+{
+	unsigned undecided = res->verdicts[0][COMPARE_UNDECIDED];
+	if (!res->count || undecided * 4 < res->count)
+		return;
+	double *own = calloc(res->count + 1, sizeof *own);
+	uint32_t n = 0;
+	for (uint32_t i = 0; own && i < res->count; i++)
+		if (res->pairs[i].has_interval)
+			own[n++] = res->pairs[i].own_half;
+	double median = n ? stats_median(own, n) : NAN;
+	free(own);
+	printf("%u of the %u rows are undecided: their interval holds 1 and reaches beyond +-%.0f%%. ",
+	       undecided, res->count, 100 * COMPARE_SAME_MARGIN);
+	if (n)
+		printf("Half of the rows' own intervals (the two runs' sampling) are wider than "
+		       "+-%.1f%%, and the between-run term adds +-%.1f%%: %s\n",
+		       100 * (exp(median) - 1), 100 * (exp(1.959964 * STATS_RERUN_ROW_SD) - 1),
+		       median > 1.959964 * STATS_RERUN_ROW_SD
+		           ? "the runs' own intervals decide less than the machine allows: more "
+		             "processes (PROCESSES=9) in both runs narrow them"
+		           : "two runs on this machine cannot tell changes that small; compare the "
+		             "backends' geometric means below, or run both sides in one session");
+	else
+		printf("No row has an interval in both runs.\n");
 }
 
 static void print_summary(const struct compare_result *res, bool profiles,
@@ -188,9 +281,17 @@ static void print_summary(const struct compare_result *res, bool profiles,
 	if (res->has_floor_drift)
 		printf("; the floor rows alone: %.3fx", exp(res->floor_drift));
 	printf(".\n");
-	printf("Between the runs, rows also moved by about +-%.1f%% (one standard deviation) on their "
-	       "own, beyond the drift and their intervals; the verdicts without drift allow for it.\n",
-	       100 * (exp(res->between) - 1));
+	printf("Between two runs a row moves by about +-%.1f%% (one standard deviation) beyond its "
+	       "own interval (make repeat, make bench's default sweep: docs/trust.md); every interval "
+	       "above allows for it. ",
+	       100 * (exp(STATS_RERUN_ROW_SD) - 1));
+	if (res->between > 0)
+		printf("These two runs' rows moved by about +-%.1f%% beyond the drift and their "
+		       "intervals; the verdicts without drift allow for the larger.\n",
+		       100 * (exp(res->between) - 1));
+	else
+		printf("These two runs' rows moved no more than their own intervals say (too few rows, "
+		       "or intervals wider than the rows moved).\n");
 	double drift = res->drift;
 	if (profiles)
 		printf("Profile %s ran %.0f%% %s than profile %s in the median row: the verdicts say "
@@ -209,10 +310,25 @@ static void print_summary(const struct compare_result *res, bool profiles,
 		         : "",
 		       res->verdicts[a][COMPARE_FASTER], res->verdicts[a][COMPARE_SLOWER],
 		       res->verdicts[a][COMPARE_SAME], res->verdicts[a][COMPARE_UNDECIDED]);
-	printf("\nGeometric mean of new/old per backend:");
-	for (uint32_t i = 0; i < res->backend_count; i++)
-		printf(" %s %.3f", res->backends[i].name, res->backends[i].geomean);
-	printf("\n");
+	print_undecided(res);
+	printf("\nPer backend, the geometric mean of new/old over its rows, with a 95%% t interval "
+	       "across them and what a backend's rows move together between runs (+-%.1f%%), then "
+	       "over the %s:\n",
+	       100 * (exp(STATS_RERUN_BACKEND_SD) - 1),
+	       profiles ? "median row" : "drift (the median row)");
+	for (uint32_t i = 0; i < res->backend_count; i++) {
+		const struct compare_backend *b = &res->backends[i];
+		if (b->rows < 2)
+			printf("  %-10s %.3f (%u row)\n", b->name, b->geomean, b->rows);
+		else
+			printf("  %-10s %.3f [%.3f, %.3f]; over the %s %.3f [%.3f, %.3f]: %s (%u rows)\n",
+			       b->name, b->geomean, b->low, b->high, profiles ? "median" : "drift",
+			       b->relative, b->relative_low, b->relative_high,
+			       b->relative_low > 1   ? "slower than the other rows"
+			       : b->relative_high < 1 ? "faster than the other rows"
+			                             : "moved as the other rows did",
+			       b->rows);
+	}
 }
 
 /* The verdicts file (--output): a row per pair. */
@@ -272,7 +388,7 @@ static int compare_main(const char *old_path, const char *new_path, const char *
 	}
 	const char *paths[2] = {old_path, new_path};
 	char machine[400];
-	print_pairs_head(&old, &new_, paths, profiles, drift_is, machine, sizeof machine);
+	print_pairs_head(&old, &new_, paths, profiles, drift_is, machine, sizeof machine, &res);
 	if (out)
 		write_verdicts(out, &old, &new_, paths, &res, machine, profiles, drift_is);
 	for (uint32_t i = 0; i < res.count; i++)
@@ -349,6 +465,24 @@ static void print_repeat(const struct repeat_result *r)
 	       "(%.1f%%) of run 2's fall inside run 1's interval\n",
 	       r->agree, r->rows, 100.0 * r->agree / r->rows, r->row_covered,
 	       100.0 * r->row_covered / r->rows);
+	printf("(d) a rerun's prediction intervals (95%%, the between-run terms of make bench's default "
+	       "sweep: rows +-%.1f%%, ratios +-%.1f%%): %u of %u (%.1f%%) of run 2's row centres fall "
+	       "inside run 1's, %u of %u (%.1f%%) of its pair ratios\n",
+	       100 * (exp(STATS_RERUN_ROW_SD) - 1), 100 * (exp(STATS_RERUN_RATIO_SD) - 1),
+	       r->rows_predicted, r->rows_with_pi,
+	       r->rows_with_pi ? 100.0 * r->rows_predicted / r->rows_with_pi : 0.0, r->pairs_predicted,
+	       r->pairs_with_pi, r->pairs_with_pi ? 100.0 * r->pairs_predicted / r->pairs_with_pi : 0.0);
+	printf("    the between-run terms these two runs show (one standard deviation of the log "
+	       "difference beyond the sampling: the moment estimate, then the term that puts 95%% "
+	       "inside): rows %.4f, %.4f; ratios %.4f, %.4f\n",
+	       r->row_between, r->row_between_95, r->ratio_between, r->ratio_between_95);
+	printf("(e) make compare on the two runs (the same command twice, so every call is false): "
+	       "%u of %u rows (%.1f%%) called faster or slower; %u (%.1f%%) with the drift divided "
+	       "out\n",
+	       r->compare_called[0], r->compare_rows,
+	       r->compare_rows ? 100.0 * r->compare_called[0] / r->compare_rows : 0.0,
+	       r->compare_called[1],
+	       r->compare_rows ? 100.0 * r->compare_called[1] / r->compare_rows : 0.0);
 }
 
 static int repeat_main(const char *path1, const char *path2)
@@ -409,8 +543,11 @@ static void print_restat_row(const struct csv_row *r, const struct stats_member 
 static void print_restat_totals(const struct restat_totals *t, uint32_t file_rows)
 {
 	printf("# %u groups, %u backend rows: %u best, %u slower, %u tied; ratio_to_best below 1: "
-	       "%u; slower without the correction for choosing the best (each at 95%%): %u\n",
-	       t->groups, t->rows, t->best, t->slower, t->tied, t->below, t->slower_plain);
+	       "%u; slower without the correction for choosing the best (each at 95%%): %u; at 1 - "
+	       "5%%/(K - 1), Bonferroni over the comparisons with the best alone (ecsbench before): "
+	       "%u\n",
+	       t->groups, t->rows, t->best, t->slower, t->tied, t->below, t->slower_plain,
+	       t->slower_before);
 	printf("# noisy: %u of the %u backend rows (%.1f%%); %u of the %u that are not the best "
 	       "(%.1f%%); the file flags %u of its %u rows\n",
 	       t->noisy, t->rows, t->rows ? 100.0 * t->noisy / t->rows : 0.0, t->others_noisy,
@@ -423,10 +560,12 @@ static void print_restat_totals(const struct restat_totals *t, uint32_t file_row
 		printf("# A/A (copies of one backend, --twin): %u groups whose best has a copy; in %u of "
 		       "them (%.1f%%) a copy is called slower than the best, a false call; %u of the %u "
 		       "copies (%.1f%%); without the correction for choosing the best (each comparison "
-		       "at 95%%): %u groups (%.1f%%)\n",
+		       "at 95%%): %u groups (%.1f%%); with Bonferroni over the K - 1 comparisons with the "
+		       "best alone (ecsbench before): %u groups (%.1f%%)\n",
 		       t->aa_groups, t->aa_false, 100.0 * t->aa_false / t->aa_groups, t->aa_copies_false,
 		       t->aa_copies, 100.0 * t->aa_copies_false / t->aa_copies, t->aa_false_plain,
-		       100.0 * t->aa_false_plain / t->aa_groups);
+		       100.0 * t->aa_false_plain / t->aa_groups, t->aa_false_before,
+		       100.0 * t->aa_false_before / t->aa_groups);
 }
 
 /*
@@ -503,8 +642,68 @@ static int machine_main(const char *old_path, const char *new_path, bool brief)
 	return differ == 1;
 }
 
+/*
+ * --answer RUN.csv: the run's answer (answer.h) as records for scripts/answer.sh
+ * (answer_report.h), from its CSV alone. --first: the run's first provisional CSV, whose
+ * verdicts the answer counts the changes from; --figures: the folder of the run's figures;
+ * --brief: a terminal's, without what --note says holds the rest.
+ */
+static int answer_main(int argc, char **argv)
+{
+	struct answer_report_options o = {0};
+	const char *first = NULL;
+	for (int i = 2; i < argc; i++) {
+		if (argv[i][0] != '-' && !o.path)
+			o.path = argv[i];
+		else if (strcmp(argv[i], "--brief") == 0)
+			o.brief = true;
+		else if (i + 1 < argc && strcmp(argv[i], "--first") == 0)
+			first = argv[++i];
+		else if (i + 1 < argc && strcmp(argv[i], "--figures") == 0)
+			o.figures = argv[++i];
+		else if (i + 1 < argc && strcmp(argv[i], "--note") == 0)
+			o.note = argv[++i];
+		else
+			usage();
+	}
+	if (!o.path)
+		usage();
+	struct csv_file f, was;
+	char err[512];
+	if (csv_read(o.path, false, &f, err, sizeof err)) {
+		fprintf(stderr, "ecsbench-compare: %s\n", err);
+		return 2;
+	}
+	if (!f.has_ratios) {
+		fprintf(stderr, "ecsbench-compare: %s has no ratio_to_best or vs_best column: a CSV from "
+		                "before paired ratios; the answer needs them\n",
+		        o.path);
+		csv_free(&f);
+		return 2;
+	}
+	struct answer a;
+	int rc = answer_make(&f, &a) ? 2 : 0;
+	if (!rc && first && strcmp(first, o.path) != 0) {
+		if (csv_read(first, false, &was, err, sizeof err) == 0) {
+			o.first = first;
+			rc = answer_changes(&a, &was) ? 2 : 0;
+			csv_free(&was);
+		} else
+			fprintf(stderr, "ecsbench-compare: the first provisional answer's CSV: %s\n", err);
+	}
+	if (rc)
+		fprintf(stderr, "ecsbench-compare: out of memory\n");
+	else
+		answer_report_print(stdout, &a, &o);
+	answer_free(&a);
+	csv_free(&f);
+	return fflush(stdout) == 0 && !ferror(stdout) ? rc : 1;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc >= 3 && strcmp(argv[1], "--answer") == 0)
+		return answer_main(argc, argv);
 	if ((argc == 4 || (argc == 5 && strcmp(argv[4], "--brief") == 0)) &&
 	    strcmp(argv[1], "--machine") == 0)
 		return machine_main(argv[2], argv[3], argc == 5);

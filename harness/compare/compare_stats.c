@@ -1,8 +1,9 @@
 /*
  * compare_stats.c: the statistics of build/ecsbench-compare (compare_stats.h); nothing here
- * prints. Two runs: per row NEW/OLD with Welch's interval from each row's own interval, the
- * drift (the median log ratio, and its quartiles), the rows' own movement between runs (a
- * robust spread), the verdicts with and without the drift. Repeatability: pairs of backends of
+ * prints. Two runs: per row NEW/OLD with Welch's interval from each row's own interval and the
+ * between-run term make repeat measured (STATS_RERUN_ROW_SD), the drift (the median log ratio,
+ * and its quartiles), the rows' own movement between these runs (a robust spread), the
+ * verdicts with and without the drift; what each run measured that the other did not. Repeatability: pairs of backends of
  * a group compared in each run (stats_ratio, stats_ratio_rounds, stats_bootstrap_ratio) and
  * how run 2 falls against run 1's intervals. --stats: stats_group over each group's samples.
  *
@@ -10,6 +11,7 @@
  * the quantiles; a bootstrap of BOOTSTRAP_RESAMPLES per pair of backends in --repeat.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,7 +77,8 @@ static void pair_rows(const struct csv_file *old, const struct csv_file *new_,
 		if (log_se(o, &se_o, &df_o) && log_se(p->new_, &se_n, &df_n)) {
 			double v = se_o * se_o + se_n * se_n;
 			double df = v * v / (pow(se_o, 4) / df_o + pow(se_n, 4) / df_n);
-			p->half = stats_t975(df < 1 ? 1 : df) * sqrt(v);
+			p->own_half = stats_t975(df < 1 ? 1 : df) * sqrt(v);
+			p->half = hypot(p->own_half, 1.959964 * STATS_RERUN_ROW_SD);
 			p->has_interval = true;
 		}
 	}
@@ -88,7 +91,9 @@ static void pair_rows(const struct csv_file *old, const struct csv_file *new_,
  * between-run spread is estimated from the rows themselves, robustly (most rows of two runs
  * did not change): the median absolute deviation of the drift-adjusted log ratios, scaled to a
  * standard deviation, less the part the rows' own standard errors explain. The verdicts without
- * drift add it to each row's uncertainty (a random effect per row).
+ * drift add it, or make repeat's figure (STATS_RERUN_ROW_SD) where that is larger, to each
+ * row's uncertainty (a random effect per row): a robust spread of two runs' rows cannot tell a
+ * change from noise, and too few rows moved by chance give it too little.
  */
 static double between_runs(const struct compare_result *res)
 {
@@ -98,7 +103,7 @@ static double between_runs(const struct compare_result *res)
 	for (uint32_t i = 0; i < n && dev && se2; i++)
 		if (res->pairs[i].has_interval) {
 			dev[m] = fabs(res->pairs[i].log_ratio - res->drift);
-			se2[m++] = pow(res->pairs[i].half / 1.96, 2);
+			se2[m++] = pow(res->pairs[i].own_half / 1.96, 2);
 		}
 	if (m >= 8) {
 		double mad = 1.4826 * quantile(dev, m, 0.5), own = quantile(se2, m, 0.5);
@@ -121,7 +126,7 @@ static void decide(struct compare_result *res)
 			p->low = exp(p->log_ratio - p->half);
 			p->high = exp(p->log_ratio + p->half);
 			p->verdict = verdict(p->low, p->high);
-			double half = sqrt(p->half * p->half + pow(1.96 * res->between, 2));
+			double half = hypot(p->own_half, 1.959964 * res->between_used);
 			p->adjusted = verdict(exp(p->log_ratio - res->drift - half),
 			                      exp(p->log_ratio - res->drift + half));
 		}
@@ -142,14 +147,24 @@ static void backend_means(struct compare_result *res)
 			first = first && strcmp(res->pairs[j].new_->backend, name) != 0;
 		if (!first)
 			continue;
-		double sum = 0;
+		double sum = 0, squares = 0;
 		unsigned m = 0;
 		for (uint32_t j = i; j < res->count; j++)
 			if (strcmp(res->pairs[j].new_->backend, name) == 0) {
 				sum += res->pairs[j].log_ratio;
+				squares += res->pairs[j].log_ratio * res->pairs[j].log_ratio;
 				m++;
 			}
-		res->backends[res->backend_count++] = (struct compare_backend){name, exp(sum / m)};
+		double mean = sum / m, half = NAN;
+		if (m >= 2) /* across its rows, and what a backend's rows move together between runs */
+			half = hypot(stats_t975(m - 1) *
+			                 sqrt(fmax(0, (squares - m * mean * mean) / (m - 1)) / m),
+			             1.959964 * STATS_RERUN_BACKEND_SD);
+		res->backends[res->backend_count++] = (struct compare_backend){
+			.name = name, .rows = m, .geomean = exp(mean), .low = exp(mean - half),
+			.high = exp(mean + half), .relative = exp(mean - res->drift),
+			.relative_low = exp(mean - res->drift - half),
+			.relative_high = exp(mean - res->drift + half)};
 	}
 }
 
@@ -181,6 +196,7 @@ int compare_runs(const struct csv_file *old, const struct csv_file *new_,
 		res->has_floor_drift = nf > 0;
 		res->floor_drift = nf ? quantile(floors, nf, 0.5) : NAN;
 		res->between = between_runs(res);
+		res->between_used = fmax(res->between, STATS_RERUN_ROW_SD);
 		decide(res);
 		backend_means(res);
 	}
@@ -198,6 +214,78 @@ void compare_result_free(struct compare_result *res)
 	free(res->backends);
 	res->pairs = NULL;
 	res->backends = NULL;
+}
+
+/* --- what two runs measured ------------------------------------------------------------- */
+
+/* Appends item to list (joined by ", ") unless it is there already. */
+static void list_add(char *list, size_t len, const char *item)
+{
+	size_t n = strlen(item), used = strlen(list);
+	for (const char *p = list; (p = strstr(p, item)) != NULL; p += n)
+		if ((p == list || p[-2] == ',') && (p[n] == '\0' || p[n] == ','))
+			return;
+	if (used + n + 3 < len)
+		snprintf(list + used, len - used, "%s%s", used ? ", " : "", item);
+}
+
+static bool has_workload(const struct csv_file *f, const char *w)
+{
+	for (uint32_t i = 0; i < f->count; i++)
+		if (strcmp(f->rows[i].workload, w) == 0)
+			return true;
+	return false;
+}
+
+/* Whether f has a row of workload w at N = n (any backend, k, T), or k = k (n 0). */
+static bool has_case(const struct csv_file *f, const char *w, uint32_t n, int k)
+{
+	for (uint32_t i = 0; i < f->count; i++) {
+		const struct csv_row *r = &f->rows[i];
+		if (strcmp(r->workload, w) == 0 && (n == 0 || r->entities == n) &&
+		    (k < 0 || r->components == (uint32_t)k))
+			return true;
+	}
+	return false;
+}
+
+static bool has_backend(const struct csv_file *f, const char *b)
+{
+	for (uint32_t i = 0; i < f->count; i++)
+		if (strcmp(f->rows[i].backend, b) == 0)
+			return true;
+	return false;
+}
+
+void compare_settings(const struct csv_file *old, const struct csv_file *new_,
+                      struct compare_settings *s)
+{
+	memset(s, 0, sizeof *s);
+	for (int side = 0; side < 2; side++) {
+		const struct csv_file *f = side ? new_ : old, *other = side ? old : new_;
+		for (uint32_t i = 0; i < f->count; i++) {
+			const struct csv_row *r = &f->rows[i];
+			char item[48];
+			if (r->processes > s->processes[side])
+				s->processes[side] = r->processes;
+			if (r->reps > s->reps[side])
+				s->reps[side] = r->reps;
+			if (!has_backend(other, r->backend))
+				list_add(s->backends[side], sizeof s->backends[side], r->backend);
+			if (!has_workload(other, r->workload)) {
+				list_add(s->workloads[side], sizeof s->workloads[side], r->workload);
+				continue;
+			}
+			if (!has_case(other, r->workload, r->entities, -1)) {
+				snprintf(item, sizeof item, "%u", r->entities);
+				list_add(s->entities[side], sizeof s->entities[side], item);
+			}
+			if (!has_case(other, r->workload, 0, (int)r->components)) {
+				snprintf(item, sizeof item, "%u", r->components);
+				list_add(s->components[side], sizeof s->components[side], item);
+			}
+		}
+	}
 }
 
 /* --- repeatability --------------------------------------------------------------------- */
@@ -263,9 +351,74 @@ static bool inside(double v, double low, double high)
 	return v >= low && v <= high;
 }
 
+/* One estimate in both runs, for the prediction intervals: its log difference between the
+ * runs, run 1's standard error and degrees of freedom, run 2's standard error. */
+struct rerun_case {
+	double d, se1, df1, se2;
+};
+
+struct rerun_cases {
+	struct rerun_case *v;
+	uint32_t count, cap;
+};
+
+static void rerun_add(struct rerun_cases *c, double x1, double se1, double df1, double x2,
+                      double se2)
+{
+	if (!(x1 > 0) || !(x2 > 0) || isnan(se1) || isnan(se2) || df1 < 1)
+		return;
+	if (c->count == c->cap) {
+		uint32_t cap = c->cap ? 2 * c->cap : 256;
+		struct rerun_case *v = realloc(c->v, cap * sizeof *v);
+		if (!v)
+			return;
+		c->v = v;
+		c->cap = cap;
+	}
+	c->v[c->count++] = (struct rerun_case){log(x2 / x1), se1, df1, se2};
+}
+
+/* How many of c's run 2 estimates fall inside run 1's prediction interval with term between. */
+static unsigned rerun_covered(const struct rerun_cases *c, double between)
+{
+	unsigned n = 0;
+	for (uint32_t i = 0; i < c->count; i++) {
+		double lo, hi;
+		stats_rerun(1, c->v[i].se1, c->v[i].df1, between, &lo, &hi);
+		n += inside(exp(c->v[i].d), lo, hi);
+	}
+	return n;
+}
+
+/* The between-run term of c: the moment estimate, and the smallest that covers 95%. */
+static void rerun_between(const struct rerun_cases *c, double *moment, double *at95)
+{
+	*moment = *at95 = NAN;
+	if (c->count < 8)
+		return;
+	double excess = 0;
+	for (uint32_t i = 0; i < c->count; i++)
+		excess += c->v[i].d * c->v[i].d - c->v[i].se1 * c->v[i].se1 - c->v[i].se2 * c->v[i].se2;
+	*moment = sqrt(fmax(0, excess / c->count));
+	double lo = 0, hi = 4;
+	if (rerun_covered(c, lo) >= 0.95 * c->count) {
+		*at95 = 0;
+		return;
+	}
+	for (int k = 0; k < 60; k++) {
+		double mid = (lo + hi) / 2;
+		if (rerun_covered(c, mid) >= 0.95 * c->count)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	*at95 = hi;
+}
+
 /* Pair x1/y1 of run 1 against x2/y2 of run 2; seed: the bootstrap's for run 1, seed + 1 run 2's. */
 static void repeat_pair(struct repeat_result *r, const struct csv_row *x1, const struct csv_row *y1,
-                        const struct csv_row *x2, const struct csv_row *y2, uint64_t seed)
+                        const struct csv_row *x2, const struct csv_row *y2, uint64_t seed,
+                        struct rerun_cases *ratios)
 {
 	/* Every pair counts, whatever its rows' samples per process: a long run's one sample per
 	 * process against another's three is paired by process. */
@@ -290,6 +443,7 @@ static void repeat_pair(struct repeat_result *r, const struct csv_row *x1, const
 		return;
 	}
 	const struct stats_ratio *r1 = &f1.ratio, *r2 = &f2.ratio;
+	rerun_add(ratios, r1->ratio, r1->log_se, r1->pairs - 1.0, r2->ratio, r2->log_se);
 	bool c1 = r1->low > 1 || r1->high < 1, c2 = r2->low > 1 || r2->high < 1;
 	if ((c1 || c2) && (r1->ratio > 1) != (r2->ratio > 1)) {
 		/* a swap that both runs call is a contradiction, one that a run calls a tie a near
@@ -322,6 +476,7 @@ int compare_repeat(const struct csv_file *a, const struct csv_file *b, struct re
 		return -1;
 	}
 	uint64_t seed = 1;
+	struct rerun_cases rows = {0}, ratios = {0};
 	for (uint32_t i = 0; i < a->count; i++) {
 		const struct csv_row *x1 = &a->rows[i], *x2 = csv_find(b, x1);
 		if (!x2)
@@ -333,6 +488,11 @@ int compare_repeat(const struct csv_file *a, const struct csv_file *b, struct re
 		stats_row(x2->samples, x2->processes, x2->reps, &s2);
 		r->agree += s1.centre > 0 && fabs(s2.centre / s1.centre - 1) <= 0.05;
 		r->row_covered += s1.has_interval && inside(s2.centre, s1.ci_low, s1.ci_high);
+		if (s1.has_rerun && s2.has_interval) {
+			r->rows_with_pi++;
+			r->rows_predicted += inside(s2.centre, s1.rerun_low, s1.rerun_high);
+			rerun_add(&rows, s1.centre, s1.log_se, s1.units - 1.0, s2.centre, s2.log_se);
+		}
 		if (compare_is_floor(x1))
 			continue;
 		for (uint32_t j = i + 1; j < a->count; j++) {
@@ -342,9 +502,22 @@ int compare_repeat(const struct csv_file *a, const struct csv_file *b, struct re
 			const struct csv_row *y2 = csv_find(b, y1);
 			if (!y2)
 				continue;
-			repeat_pair(r, x1, y1, x2, y2, seed);
+			repeat_pair(r, x1, y1, x2, y2, seed, &ratios);
 			seed += 2;
 		}
+	}
+	r->pairs_with_pi = ratios.count;
+	r->pairs_predicted = rerun_covered(&ratios, STATS_RERUN_RATIO_SD);
+	rerun_between(&rows, &r->row_between, &r->row_between_95);
+	rerun_between(&ratios, &r->ratio_between, &r->ratio_between_95);
+	free(rows.v);
+	free(ratios.v);
+	struct compare_result cr;
+	if (compare_runs(a, b, &cr) == 0) {
+		r->compare_rows = cr.count;
+		for (int k = 0; k < 2; k++)
+			r->compare_called[k] = cr.verdicts[k][COMPARE_FASTER] + cr.verdicts[k][COMPARE_SLOWER];
+		compare_result_free(&cr);
 	}
 	return 0;
 }
@@ -364,13 +537,28 @@ static size_t base_length(const char *name)
 	return strcspn(name, "~");
 }
 
-/* Whether m[k] is slower than the best m[b] by the uncorrected 95% interval. */
-static bool slower_at_95(const struct stats_member *m, uint32_t k, int b, uint32_t processes)
+/* Whether m[k] is slower than the best m[b] by an interval at two-sided `level`. */
+static bool slower_at(const struct stats_member *m, uint32_t k, int b, uint32_t processes,
+                      double level)
 {
 	struct stats_ratio plain;
-	return stats_ratio(m[k].samples, m[k].reps, m[b].samples, m[b].reps, processes, 0.95,
+	return stats_ratio(m[k].samples, m[k].reps, m[b].samples, m[b].reps, processes, level,
 	                   &plain) &&
 	       plain.has_interval && plain.low > 1;
+}
+
+static bool slower_at_95(const struct stats_member *m, uint32_t k, int b, uint32_t processes)
+{
+	return slower_at(m, k, b, processes, 0.95);
+}
+
+/* The candidates of a group (the rows stats_group compares). */
+static uint32_t candidates_of(const struct stats_member *m, uint32_t n)
+{
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < n; i++)
+		k += m[i].candidate && m[i].row.units > 0;
+	return k;
 }
 
 /* A/A: the copies of the best's backend, other than the best itself. */
@@ -385,8 +573,12 @@ static void copies_of_best(const struct csv_file *f, uint32_t i, const struct st
 			continue;
 		g->copies++;
 		g->copies_slower += strcmp(m[k].verdict, "slower") == 0;
-		/* the same comparison at 95%, as if the best had been named in advance */
+		/* the same comparison at 95%, as if the best had been named in advance; and at the
+		 * level ecsbench used before, Bonferroni over the K - 1 comparisons with the best */
 		g->copies_slower_plain += slower_at_95(m, k, g->best, g->processes);
+		uint32_t K = candidates_of(m, g->n);
+		g->copies_slower_before +=
+			slower_at(m, k, g->best, g->processes, K > 2 ? 1 - 0.05 / (K - 1) : 0.95);
 	}
 }
 
@@ -405,7 +597,8 @@ int compare_restat(const struct csv_file *f, uint32_t i, uint32_t n, struct stat
 	 * well) reads as missing the last ones. */
 	g->held = calloc(n, sizeof *g->held);
 	g->slower_plain = calloc(n + 1, sizeof *g->slower_plain);
-	if (!g->slower_plain)
+	g->slower_before = calloc(n + 1, sizeof *g->slower_before);
+	if (!g->slower_plain || !g->slower_before)
 		return -1;
 	for (uint32_t k = 0; k < n && g->held; k++) {
 		const struct csv_row *r = &f->rows[i + k];
@@ -432,6 +625,11 @@ int compare_restat(const struct csv_file *f, uint32_t i, uint32_t n, struct stat
 	for (uint32_t k = 0; k < n; k++)
 		if (m[k].has_ratio && (int)k != g->best)
 			g->slower_plain[k] = slower_at_95(m, k, g->best, g->processes);
+	uint32_t K = candidates_of(m, n);
+	for (uint32_t k = 0; k < n; k++)
+		if (m[k].has_ratio && (int)k != g->best)
+			g->slower_before[k] =
+				slower_at(m, k, g->best, g->processes, K > 2 ? 1 - 0.05 / (K - 1) : 0.95);
 	if (g->best >= 0)
 		copies_of_best(f, i, m, g);
 	return 0;
@@ -443,6 +641,8 @@ void compare_restat_free(struct restat_group *g)
 		free(g->held[k]);
 	free(g->held);
 	free(g->slower_plain);
+	free(g->slower_before);
+	g->slower_before = NULL;
 	g->held = NULL;
 	g->slower_plain = NULL;
 }
@@ -467,12 +667,14 @@ void compare_restat_add(struct restat_totals *t, const struct csv_file *f, uint3
 			t->others++;
 			t->others_noisy += x->noisy;
 			t->slower_plain += g->slower_plain[k];
+			t->slower_before += g->slower_before[k];
 		}
 	}
 	if (g->best >= 0) {
 		t->aa_groups += g->copies > 0;
 		t->aa_false += g->copies_slower > 0;
 		t->aa_false_plain += g->copies_slower_plain > 0;
+		t->aa_false_before += g->copies_slower_before > 0;
 		t->aa_copies += g->copies;
 		t->aa_copies_false += g->copies_slower;
 	}

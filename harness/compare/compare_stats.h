@@ -15,20 +15,28 @@
 
 #define COMPARE_SAME_MARGIN 0.05 /* "same": the interval lies within +-5% */
 
-/* One row in both runs: NEW/OLD of the median, its 95% interval, and the verdicts. */
+/* One row in both runs: NEW/OLD of the median, its 95% interval, and the verdicts. The
+ * interval holds both rows' own intervals (Welch) and what a row moves between two runs beyond
+ * them (STATS_RERUN_ROW_SD, measured by make repeat): one run's interval cannot see that, and
+ * two runs of the same build would otherwise differ in one row of seven (docs/comparing.md). */
 struct compare_pair {
 	const struct csv_row *old, *new_;
 	double log_ratio, half; /* half: the interval's half width on a log scale */
+	double own_half;        /* the part of it the two rows' own intervals give (Welch) */
 	bool has_interval;
 	double ratio, low, high; /* low, high NaN without an interval */
 	const char *verdict;     /* faster, slower, same, undecided */
 	const char *adjusted;    /* the same with the drift divided out */
 };
 
-/* A backend's geometric mean of NEW/OLD over its pairs. */
+/* A backend's geometric mean of NEW/OLD over its pairs, and over the drift: with 95% t
+ * intervals across its rows widened by STATS_RERUN_BACKEND_SD (NaN with fewer than two rows), a
+ * verdict where single rows have none. */
 struct compare_backend {
 	const char *name;
-	double geomean;
+	uint32_t rows;
+	double geomean, low, high;
+	double relative, relative_low, relative_high; /* geomean / drift */
 };
 
 enum { COMPARE_FASTER, COMPARE_SLOWER, COMPARE_SAME, COMPARE_UNDECIDED, COMPARE_VERDICTS };
@@ -40,11 +48,27 @@ struct compare_result {
 	double drift, q1, q3;        /* log NEW/OLD: the median over the pairs, and its quartiles */
 	bool has_floor_drift;
 	double floor_drift;          /* the same over the floor rows alone */
-	double between;              /* rows' own movement between runs (log, one sd) */
+	double between;              /* rows' own movement between these runs, beyond their
+	                                intervals and the drift (log, one sd), as they show it */
+	double between_used;         /* the verdicts without drift allow for the larger of it and
+	                                STATS_RERUN_ROW_SD */
 	unsigned verdicts[2][COMPARE_VERDICTS]; /* [0] as measured, [1] without drift */
 	struct compare_backend *backends; /* in order of first appearance */
 	uint32_t backend_count;
 };
+
+/* What each of two runs measured that the other did not, and how: the rows make compare
+ * cannot compare, said rather than left out. Lists joined by ", ", "" where none. */
+struct compare_settings {
+	char workloads[2][1024]; /* [0]: only in OLD, [1]: only in NEW */
+	char entities[2][512];   /* N that one run has for a workload both measured */
+	char components[2][128];
+	char backends[2][512];
+	uint32_t processes[2];   /* each run's processes a row (the most of any row) */
+	uint32_t reps[2];        /* and its timed samples a process (the most of any row) */
+};
+void compare_settings(const struct csv_file *old, const struct csv_file *new_,
+                      struct compare_settings *s);
 
 /* NEW against OLD, row by row. 0; -1 if out of memory (result->count 0: no row in common). */
 int compare_runs(const struct csv_file *old, const struct csv_file *new_,
@@ -66,6 +90,16 @@ struct repeat_result {
 	double width_sum, rounds_width_sum, boot_width_sum; /* log widths of run 1's intervals */
 	struct repeat_pair *swaps, *missing_pairs;
 	uint32_t swap_count, missing_count;
+	/* A rerun's 95% prediction intervals (stats_rerun, with STATS_RERUN_ROW_SD and
+	 * STATS_RERUN_RATIO_SD): how many of run 2's row centres and pair ratios fall inside run
+	 * 1's; and the between-run term these two runs show: the moment estimate (the root mean
+	 * square of the log differences less their sampling variance) and the smallest term that
+	 * would put 95% of them inside. */
+	unsigned rows_with_pi, rows_predicted, pairs_with_pi, pairs_predicted;
+	double row_between, row_between_95, ratio_between, ratio_between_95;
+	/* make compare on the two runs (an A/A across runs: every call is false): rows compared,
+	 * and those called faster or slower, as measured and with the drift divided out */
+	unsigned compare_rows, compare_called[2];
 };
 
 /* Run 2 against run 1, from their samples. 0; -1 if out of memory. */
@@ -81,8 +115,11 @@ struct restat_group {
 	int best;           /* the best row (stats_group), or -1 */
 	int pooled;         /* the best by the pooled median of all samples (ecsbench before) */
 	bool *slower_plain; /* per row: called slower than the best at 95% without the correction */
+	bool *slower_before; /* and at 1 - 5%/(K - 1), Bonferroni over the comparisons with the
+	                        best alone (ecsbench before) */
 	/* A/A: the copies of the best's backend (--twin), other than the best itself */
 	unsigned copies, copies_slower, copies_slower_plain;
+	unsigned copies_slower_before; /* at 1 - 5%/(K - 1) each: ecsbench's level before */
 	double **held;      /* padded samples of rows measured in fewer processes */
 };
 
@@ -95,7 +132,8 @@ void compare_restat_free(struct restat_group *g);
 struct restat_totals {
 	unsigned groups, rows, best, slower, tied, below, noisy, others, others_noisy, file_noisy;
 	unsigned aa_groups, aa_false, aa_copies, aa_copies_false, aa_false_plain, pooled_differs;
-	unsigned slower_plain;
+	unsigned aa_false_before;
+	unsigned slower_plain, slower_before;
 };
 void compare_restat_add(struct restat_totals *t, const struct csv_file *f, uint32_t i,
                         const struct stats_member *m, const struct restat_group *g);

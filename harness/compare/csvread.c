@@ -149,9 +149,40 @@ static int read_samples(struct csv_file *f, char *err, size_t errlen)
 	return 0;
 }
 
-/* The columns csv_read looks for, by their names in the header row. */
+/* The columns csv_read looks for, by their names in the header row: a run of the workloads',
+ * then a scenario's, which names the same figures otherwise (scenario_run.c): the scenario for
+ * the profile, the phase for the workload, the frames for the samples per process. The columns
+ * up to MEDIAN are required. */
 enum { BACKEND, PROFILE, WORKLOAD, ENTITIES, COMPONENTS, MEDIAN, PROCESSES, REPS, LOW, HIGH,
-       NOISY, THREADS, HISTORY, SWEEP_VALUE, NCOLS };
+       NOISY, THREADS, HISTORY, SWEEP_VALUE, NS_PER_ENTITY, BYTES_PER_ENTITY, RATIO, RATIO_LOW,
+       RATIO_HIGH, VS_BEST, FLOOR_RATIO, FLOOR_LOW, FLOOR_HIGH, SWEEP_KEY, P95, P95_LOW, P95_HIGH,
+       P99, P99_LOW, P99_HIGH, MAX_FRAME, MAX_LOW, MAX_HIGH, GROWTH, GROWTH_PCT, ALLOC_FRAMES,
+       NCOLS };
+static const char *const column_names[NCOLS][2] = {
+	{"backend", "backend"}, {"profile", "scenario"}, {"workload", "phase"},
+	{"entities", "entities_start"}, {"components", ""}, {"median_ns", "median_ns"},
+	{"processes", "processes"}, {"reps", "frames"}, {"ci_low_ns", "ci_low_ns"},
+	{"ci_high_ns", "ci_high_ns"}, {"noisy", "noisy"}, {"threads", ""}, {"history", ""},
+	{"sweep_value", "sweep_value"}, {"ns_per_entity", ""}, {"live_bytes_per_entity", ""},
+	{"ratio_to_best", "ratio_to_best"}, {"ratio_ci_low", "ratio_ci_low"},
+	{"ratio_ci_high", "ratio_ci_high"}, {"vs_best", "vs_best"}, {"ratio_to_floor", ""},
+	{"floor_ci_low", ""}, {"floor_ci_high", ""}, {"", "sweep_key"}, {"", "p95_ns"},
+	{"", "p95_ci_low_ns"}, {"", "p95_ci_high_ns"}, {"", "p99_ns"}, {"", "p99_ci_low_ns"},
+	{"", "p99_ci_high_ns"}, {"", "max_frame_ns"}, {"", "max_ci_low_ns"}, {"", "max_ci_high_ns"},
+	{"", "growth_frames"}, {"", "growth_pct"}, {"", "alloc_frames"}};
+
+/* Column i's field of a line, "" where the file or the line has none. */
+static const char *field_of(char **fields, int nf, const int *c, int i)
+{
+	return c[i] >= 0 && c[i] < nf ? fields[c[i]] : "";
+}
+
+/* A number, NaN for an empty field. */
+static double number_of(char **fields, int nf, const int *c, int i)
+{
+	const char *v = field_of(fields, nf, c, i);
+	return v[0] ? strtod(v, NULL) : NAN;
+}
 
 /* One data line's fields into r; c: each column's position, -1 where the file has none. */
 static void parse_row(const struct csv_file *f, struct csv_row *r, char **fields, int nf,
@@ -160,15 +191,17 @@ static void parse_row(const struct csv_file *f, struct csv_row *r, char **fields
 	memset(r, 0, sizeof *r);
 	snprintf(r->backend, sizeof r->backend, "%s", fields[c[BACKEND]]);
 	snprintf(r->profile, sizeof r->profile, "%s", fields[c[PROFILE]]);
+	const char *history = c[HISTORY] >= 0 && c[HISTORY] < nf ? fields[c[HISTORY]] : NULL;
+	snprintf(r->base, sizeof r->base, "%s", fields[c[WORKLOAD]]);
 	if (!f->scenario)
-		workload_with_history(r->workload, sizeof r->workload, fields[c[WORKLOAD]],
-		                      c[HISTORY] >= 0 && c[HISTORY] < nf ? fields[c[HISTORY]] : NULL);
-	else if (c[SWEEP_VALUE] >= 0 && c[SWEEP_VALUE] < nf && fields[c[SWEEP_VALUE]][0])
+		workload_with_history(r->workload, sizeof r->workload, fields[c[WORKLOAD]], history);
+	else if (field_of(fields, nf, c, SWEEP_VALUE)[0])
 		snprintf(r->workload, sizeof r->workload, "%.30s at %.24s", fields[c[WORKLOAD]],
 		         fields[c[SWEEP_VALUE]]);
 	else
 		snprintf(r->workload, sizeof r->workload, "%s", fields[c[WORKLOAD]]);
-	r->entities = (uint32_t)strtoul(fields[c[ENTITIES]], NULL, 10);
+	r->headline = f->scenario || strcmp(r->workload, r->base) == 0;
+	r->entities = c[ENTITIES] >= 0 ? (uint32_t)strtoul(fields[c[ENTITIES]], NULL, 10) : 0;
 	r->components = c[COMPONENTS] >= 0 ? (uint32_t)strtoul(fields[c[COMPONENTS]], NULL, 10) : 0;
 	r->median = strtod(fields[c[MEDIAN]], NULL);
 	r->processes = c[PROCESSES] >= 0 && c[PROCESSES] < nf
@@ -180,10 +213,58 @@ static void parse_row(const struct csv_file *f, struct csv_row *r, char **fields
 		r->ci_low = strtod(fields[c[LOW]], NULL);
 		r->ci_high = strtod(fields[c[HIGH]], NULL);
 	}
-	r->noisy = c[NOISY] >= 0 && c[NOISY] < nf && strcmp(fields[c[NOISY]], "1") == 0;
+	r->noisy = strcmp(field_of(fields, nf, c, NOISY), "1") == 0;
 	r->threads = c[THREADS] >= 0 && c[THREADS] < nf
 	                 ? (uint32_t)strtoul(fields[c[THREADS]], NULL, 10)
 	                 : 1;
+	r->ns_per_entity = number_of(fields, nf, c, NS_PER_ENTITY);
+	r->bytes_per_entity = number_of(fields, nf, c, BYTES_PER_ENTITY);
+	r->ratio = number_of(fields, nf, c, RATIO);
+	r->ratio_low = number_of(fields, nf, c, RATIO_LOW);
+	r->ratio_high = number_of(fields, nf, c, RATIO_HIGH);
+	snprintf(r->vs_best, sizeof r->vs_best, "%s", field_of(fields, nf, c, VS_BEST));
+	r->floor_ratio = number_of(fields, nf, c, FLOOR_RATIO);
+	r->floor_low = number_of(fields, nf, c, FLOOR_LOW);
+	r->floor_high = number_of(fields, nf, c, FLOOR_HIGH);
+	snprintf(r->sweep_key, sizeof r->sweep_key, "%s", field_of(fields, nf, c, SWEEP_KEY));
+	snprintf(r->sweep_value, sizeof r->sweep_value, "%s", field_of(fields, nf, c, SWEEP_VALUE));
+	for (int q = 0; q < 3; q++) {
+		r->tail[q] = number_of(fields, nf, c, P95 + 3 * q);
+		r->tail_low[q] = number_of(fields, nf, c, P95_LOW + 3 * q);
+		r->tail_high[q] = number_of(fields, nf, c, P95_HIGH + 3 * q);
+	}
+	snprintf(r->growth, sizeof r->growth, "%s", field_of(fields, nf, c, GROWTH));
+	snprintf(r->growth_pct, sizeof r->growth_pct, "%s", field_of(fields, nf, c, GROWTH_PCT));
+	snprintf(r->alloc_frames, sizeof r->alloc_frames, "%s", field_of(fields, nf, c, ALLOC_FRAMES));
+}
+
+/* Keeps a '#' line (without "# " and its line end) in f->notes. 0, or -1 out of memory. */
+static int keep_note(struct csv_file *f, const char *line)
+{
+	if (f->note_count % 32 == 0) {
+		char **notes = realloc(f->notes, (f->note_count + 32) * sizeof *notes);
+		if (!notes)
+			return -1;
+		f->notes = notes;
+	}
+	const char *text = line + 1 + (line[1] == ' ');
+	size_t len = strcspn(text, "\r\n");
+	char *copy = malloc(len + 1);
+	if (!copy)
+		return -1;
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	f->notes[f->note_count++] = copy;
+	return 0;
+}
+
+const char *csv_note(const struct csv_file *f, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	for (uint32_t i = 0; i < f->note_count; i++)
+		if (strncmp(f->notes[i], prefix, n) == 0)
+			return f->notes[i];
+	return NULL;
 }
 
 int csv_read(const char *path, bool samples, struct csv_file *f, char *err, size_t errlen)
@@ -194,20 +275,16 @@ int csv_read(const char *path, bool samples, struct csv_file *f, char *err, size
 	if (!in)
 		return errorf(err, errlen, "cannot read %s: %s", path, strerror(errno));
 	char line[4096], *fields[MAX_FIELDS];
-	static const char *names[NCOLS] = {"backend",    "profile",   "workload",  "entities",
-	                                   "components", "median_ns", "processes", "reps",
-	                                   "ci_low_ns",  "ci_high_ns", "noisy",    "threads",
-	                                   "history",    "sweep_value"};
-	/* A scenario's CSV names the same figures otherwise (scenario_run.c): the scenario for the
-	 * profile, the phase for the workload, the frames for the samples per process. */
-	static const char *scenario_names[NCOLS] = {
-		"backend",   "scenario",  "phase",     "entities_start", "",      "median_ns", "processes",
-		"frames",    "ci_low_ns", "ci_high_ns", "noisy",         "",      "",          "sweep_value"};
 	int c[NCOLS];
 	bool header = false;
 	uint32_t cap = 0;
 	while (fgets(line, sizeof line, in)) {
 		if (line[0] == '#') {
+			if (!header && keep_note(f, line)) {
+				fclose(in);
+				csv_free(f);
+				return errorf(err, errlen, "out of memory");
+			}
 			header_value(line, "ecsbench commit", f->commit, sizeof f->commit);
 			header_value(line, "date", f->date, sizeof f->date);
 			header_value(line, "cpu", f->cpu, sizeof f->cpu);
@@ -220,15 +297,18 @@ int csv_read(const char *path, bool samples, struct csv_file *f, char *err, size
 			f->scenario = column(fields, nf, "workload") < 0 && column(fields, nf, "scenario") >= 0 &&
 			              column(fields, nf, "phase") >= 0;
 			for (int i = 0; i < NCOLS; i++)
-				c[i] = column(fields, nf, f->scenario ? scenario_names[i] : names[i]);
+				c[i] = column_names[i][f->scenario][0]
+				           ? column(fields, nf, column_names[i][f->scenario])
+				           : -1;
 			for (int i = 0; i <= MEDIAN; i++)
-				if (c[i] < 0 && !(f->scenario && i == COMPONENTS)) {
+				if (c[i] < 0 && !(f->scenario && (i == COMPONENTS || i == ENTITIES))) {
 					fclose(in);
 					csv_free(f);
 					return errorf(err, errlen, "%s has no column %s: not an ecsbench CSV", path,
-					              f->scenario ? scenario_names[i] : names[i]);
+					              column_names[i][f->scenario]);
 				}
 			f->has_ci = c[LOW] >= 0 && c[HIGH] >= 0 && c[PROCESSES] >= 0;
+			f->has_ratios = c[RATIO] >= 0 && c[VS_BEST] >= 0;
 			header = true;
 			continue;
 		}
@@ -270,4 +350,9 @@ void csv_free(struct csv_file *f)
 	free(f->rows);
 	f->rows = NULL;
 	f->count = 0;
+	for (uint32_t i = 0; i < f->note_count; i++)
+		free(f->notes[i]);
+	free(f->notes);
+	f->notes = NULL;
+	f->note_count = 0;
 }

@@ -1,7 +1,7 @@
 /*
  * csvread.h: reads what ecsbench writes (csvread.c): a results CSV and its raw samples, for the
- * tools that compare runs (compare.c). Columns are found by their names in the header row;
- * the '#' lines before it are kept for the report.
+ * tools that compare runs (compare.c) and the answer (compare_answer.c). Columns are found by
+ * their names in the header row; the '#' lines before it are kept for the reports.
  */
 #ifndef ECSB_CSVREAD_H
 #define ECSB_CSVREAD_H
@@ -19,6 +19,19 @@ struct csv_row {
 	uint32_t threads; /* T of a threaded workload's row; 1 where the file has no such column */
 	double median, ci_low, ci_high; /* ci NaN when the file has none */
 	bool noisy;
+	/* What the answer reads (compare_answer.c); NaN, or "", where the file has none. */
+	char base[48];        /* the workload without its history (a scenario: the phase) */
+	bool headline;        /* lived-in, or a workload that takes no history */
+	double ns_per_entity; /* ns_per_entity as the file states it */
+	double bytes_per_entity; /* live_bytes_per_entity */
+	double ratio, ratio_low, ratio_high; /* ratio_to_best and its interval */
+	char vs_best[8];      /* best, slower, tied */
+	double floor_ratio, floor_low, floor_high; /* ratio_to_floor and its interval */
+	/* A scenario's: the point of a sweep, and the frame-time tails p95, p99 and the longest
+	 * frame with their intervals; growth_frames, growth_pct and alloc_frames as written. */
+	char sweep_key[48], sweep_value[24];
+	double tail[3], tail_low[3], tail_high[3];
+	char growth[24], growth_pct[16], alloc_frames[24];
 	/* The raw samples of the row (from the -samples.csv beside it), processes x reps, NaN
 	 * where missing; NULL when there is no samples file. */
 	double *samples;
@@ -31,7 +44,12 @@ struct csv_file {
 	uint32_t count;
 	bool has_ci;
 	bool has_samples;
+	bool has_ratios; /* ratio_to_best and vs_best (an ecsbench from before paired ratios: not) */
 	bool scenario; /* a scenario's CSV: a row per participant and phase (see csv_row) */
+	/* Its '#' lines, without the "# ", in order (the run's header: what it measured, its
+	 * warnings, a scenario's crossovers). */
+	char **notes;
+	uint32_t note_count;
 };
 
 /* Reads path (and, with samples, path's -samples.csv). 0, or -1 with the reason in err. */
@@ -42,5 +60,7 @@ void csv_free(struct csv_file *f);
 struct csv_row *csv_find(const struct csv_file *f, const struct csv_row *r);
 /* Same case, any backend: for rows of one group. */
 bool csv_same_group(const struct csv_row *a, const struct csv_row *b);
+/* The first of f's '#' lines that starts with prefix (without "# "), or NULL. */
+const char *csv_note(const struct csv_file *f, const char *prefix);
 
 #endif

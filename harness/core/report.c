@@ -105,9 +105,10 @@ void report_stats_header(FILE *f, uint32_t processes, const char *participant,
 		        centre);
 	fprintf(f, "# comparisons: ratio_to_best is %s over the best's, the best being the %s with "
 	           "the lowest %s of its group, so that no ratio is below 1; ratio_ci_low and "
-	           "ratio_ci_high: Student's t over the differences of %s, each at 1 - 5%%/(K - 1) for "
-	           "a group of K (Bonferroni: a %s as fast as the best is called slower with "
-	           "probability at most 2.5%%, although the best is chosen from the same samples); "
+	           "ratio_ci_high: Student's t over the differences of %s, simultaneous 95%% for "
+	           "the group, each at 1 - 5%%/(K(K - 1)/2) for a group of K (Bonferroni over every "
+	           "pair: the best is chosen from the same samples, so a %s as fast as the best is "
+	           "called slower, anywhere in the group, in at most 5%% of runs); "
 	           "vs_best: slower when that interval lies above 1, tied otherwise; rows tied with "
 	           "the best whose ratio interval reaches beyond %.2f (or that have none) are flagged "
 	           "noisy, and the best of a group that has one\n",

@@ -245,8 +245,11 @@ void stats_row(const double *samples, uint32_t processes, uint32_t reps, struct 
 			out->spread_pct = 100 * sd;
 		}
 		out->has_interval = true;
+		out->log_se = sd / sqrt(m);
 		out->ci_low = exp(out->log_centre - half);
 		out->ci_high = exp(out->log_centre + half);
+		out->has_rerun = stats_rerun(out->centre, out->log_se, m - 1, STATS_RERUN_ROW_SD,
+		                             &out->rerun_low, &out->rerun_high);
 	}
 done:
 	free(logs);
@@ -284,7 +287,8 @@ bool stats_ratio(const double *x, uint32_t x_reps, const double *y, uint32_t y_r
 			d[n++] = lx[i] - ly[i];
 	out->pairs = n;
 	if (n >= 2) {
-		double half = stats_t_quantile(1 - (1 - level) / 2, n - 1) * sd_of(d, n) / sqrt(n);
+		out->log_se = sd_of(d, n) / sqrt(n);
+		double half = stats_t_quantile(1 - (1 - level) / 2, n - 1) * out->log_se;
 		out->has_interval = true;
 		out->low = out->ratio * exp(-half);
 		out->high = out->ratio * exp(half);
@@ -298,9 +302,25 @@ done:
 	return ok;
 }
 
+bool stats_rerun(double estimate, double se, double df, double between_sd, double *low,
+                 double *high)
+{
+	*low = *high = NAN;
+	if (!(df >= 1) || !(estimate > 0) || isnan(se))
+		return false;
+	double own = stats_t975(df) * se, between = 1.959964 * between_sd;
+	double half = sqrt(2 * own * own + between * between);
+	*low = estimate * exp(-half);
+	*high = estimate * exp(half);
+	return true;
+}
+
 double stats_group_level(uint32_t candidates)
 {
-	return candidates > 2 ? 1 - 0.05 / (candidates - 1) : 0.95;
+	/* Every pair, not the K - 1 comparisons with the best: which row is the best is decided by
+	 * the same samples, so any pair may be the one compared (docs/method.md). */
+	double pairs = candidates > 2 ? candidates * (candidates - 1.0) / 2 : 1;
+	return 1 - 0.05 / pairs;
 }
 
 int stats_group(struct stats_member *m, uint32_t count, uint32_t processes)
@@ -310,6 +330,7 @@ int stats_group(struct stats_member *m, uint32_t count, uint32_t processes)
 	for (uint32_t i = 0; i < count; i++) {
 		stats_row(m[i].samples, processes, m[i].reps, &m[i].row);
 		m[i].has_ratio = false;
+		m[i].has_rerun = false;
 		m[i].verdict = "";
 		m[i].noisy = false;
 		if (!m[i].candidate || m[i].row.units == 0)
@@ -338,6 +359,9 @@ int stats_group(struct stats_member *m, uint32_t count, uint32_t processes)
 		                           level, &x->vs_best);
 		if (!x->has_ratio)
 			continue;
+		x->has_rerun = x->vs_best.has_interval &&
+		               stats_rerun(x->vs_best.ratio, x->vs_best.log_se, x->vs_best.pairs - 1,
+		                           STATS_RERUN_RATIO_SD, &x->rerun_low, &x->rerun_high);
 		bool slower = x->vs_best.has_interval && x->vs_best.low > 1;
 		x->verdict = slower ? "slower" : "tied";
 		x->noisy = !slower && !(x->vs_best.has_interval && x->vs_best.high <= STATS_NOISY_RATIO);

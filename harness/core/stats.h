@@ -25,6 +25,23 @@
  * best is undecided (tied) and the ratio's interval reaches beyond this (docs/method.md). */
 #define STATS_NOISY_RATIO 1.10
 
+/*
+ * How far an estimate moves between two runs of the same command beyond what their own
+ * intervals explain: one standard deviation of the log difference between two runs' estimates,
+ * less their sampling variance. One run cannot see it (each process of a run shares the run's
+ * calibration, its heap's history, the machine's state of that hour); make repeat measures it
+ * (build/ecsbench-compare --repeat, docs/trust.md "A rerun"). These are make bench's default
+ * sweep's, on our machine: a row's median_ns, and a ratio of two backends of one group. They
+ * are the between-run term of a rerun's prediction interval (stats_rerun) and of make compare's
+ * verdicts.
+ */
+#define STATS_RERUN_ROW_SD 0.095
+#define STATS_RERUN_RATIO_SD 0.075
+/* A backend's rows move together between runs (one allocator, one code layout): its geometric
+ * mean over them, against the median row's, moves by this much between two runs of one build
+ * (one standard deviation of the log; make compare's figure per backend). */
+#define STATS_RERUN_BACKEND_SD 0.03
+
 struct row_stats {
 	uint32_t samples;    /* present (not NaN) */
 	uint32_t processes;  /* with at least one sample */
@@ -37,9 +54,13 @@ struct row_stats {
 	                        absolute deviation, in % of its median */
 	bool has_interval;   /* at least two units */
 	double ci_low, ci_high; /* centre x exp(-+ t(0.975, units - 1) x sd / sqrt(units)) */
+	double log_se;       /* the standard error of log_centre (sd / sqrt(units)) */
 	bool across_processes; /* the units are processes (false: the rounds of one process) */
 	bool has_spread;
 	double spread_pct;   /* standard deviation of the processes' log medians, x 100 (~%) */
+	bool has_rerun;      /* a rerun's 95% prediction interval of its centre (stats_rerun with
+	                        STATS_RERUN_ROW_SD) */
+	double rerun_low, rerun_high;
 };
 
 /* samples: P rows of `reps` (process-major), NaN where missing; samples <= 0 count as missing
@@ -53,6 +74,7 @@ struct stats_ratio {
 	double ratio;        /* centre(x) / centre(y) */
 	bool has_interval;   /* at least two units in common */
 	double low, high;
+	double log_se;       /* the standard error of the log ratio */
 	uint32_t pairs;      /* units in common */
 };
 bool stats_ratio(const double *x, uint32_t x_reps, const double *y, uint32_t y_reps,
@@ -61,10 +83,15 @@ bool stats_ratio(const double *x, uint32_t x_reps, const double *y, uint32_t y_r
 /*
  * The rows of a row group and their comparison with its best. Candidates (the backends; not
  * the floor, not a scenario's harness row) with a positive centre compete: the best is the one
- * with the lowest centre, and each other candidate's ratio to it has a Bonferroni interval over
- * the group's K - 1 comparisons (each at two-sided 1 - 0.05 / (K - 1)), so that a row as fast as
- * the best is called slower with probability at most 2.5% whichever row came out best: the best
- * is chosen from the very samples the comparison uses (docs/method.md, the winner's curse).
+ * with the lowest centre, and each other candidate's ratio to it has an interval that is part
+ * of a simultaneous 95% set: Bonferroni over every pair of the group's K candidates, each
+ * interval at two-sided 1 - 0.05 / (K (K - 1) / 2) (stats_group_level). Every pair's interval
+ * holds its true ratio, all of them together, in at least 95% of runs, whichever row came out
+ * best; the ratios to the best are some of those pairs, so a row as fast as the best is called
+ * slower, anywhere in the group, in at most 5% of runs, whatever K. (The best is chosen from
+ * the very samples the comparison uses: Bonferroni over its K - 1 comparisons alone protects
+ * only the truly fastest, and lets some row of K equal ones be called slower in 8% (K = 5) to
+ * 10% (K = 7) of groups: docs/method.md, "The winner's curse".)
  */
 struct stats_member {
 	/* in */
@@ -79,11 +106,22 @@ struct stats_member {
 	                          none), or "" (not compared) */
 	bool noisy;            /* tied, with an interval that reaches beyond STATS_NOISY_RATIO or
 	                          none; the best: another row of its group is noisy */
+	bool has_rerun;        /* not the best: a rerun's 95% prediction interval of its ratio to
+	                          this best (stats_rerun with STATS_RERUN_RATIO_SD) */
+	double rerun_low, rerun_high;
 };
 /* Returns the index of the best, or -1 if no candidate has a sample. */
 int stats_group(struct stats_member *m, uint32_t count, uint32_t processes);
 
-/* The two-sided level of each of a group's comparisons with its best, K candidates. */
+/* A rerun's 95% prediction interval around an estimate (a row's centre, a ratio) with log
+ * standard error se on df degrees of freedom, between_sd the between-run term
+ * (STATS_RERUN_*): estimate x exp(+- sqrt(2 (t(0.975, df) se)^2 + (1.96 between_sd)^2)); the
+ * rerun's own sampling error taken as this run's. False (low, high NaN) where df < 1. */
+bool stats_rerun(double estimate, double se, double df, double between_sd, double *low,
+                 double *high);
+
+/* The two-sided level of each of a group's comparisons with its best, K candidates: 0.95 for
+ * K <= 2, else 1 - 0.05 / (K (K - 1) / 2). Together the group's intervals are 95%. */
 double stats_group_level(uint32_t candidates);
 
 /* The same ratio paired by process and round instead (what ecsbench wrote before it paired by

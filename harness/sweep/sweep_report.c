@@ -26,7 +26,8 @@ static const char *const columns =
 	"ns_per_entity,entities_per_sec,ratio_to_floor,floor_ci_low,floor_ci_high,ratio_to_best,"
 	"ratio_ci_low,ratio_ci_high,"
 	"vs_best,speedup,speedup_ci_low,speedup_ci_high,off_cpu_pct,peak_bytes,live_bytes,"
-	"live_bytes_per_entity,allocations,reuse,checksum\n";
+	"live_bytes_per_entity,allocations,reuse,checksum,rerun_low_ns,rerun_high_ns,"
+	"ratio_rerun_low,ratio_rerun_high\n";
 
 struct row_out {
 	/* A threaded workload's row: its time at T = 1 over its time at T (the ratio of their
@@ -124,10 +125,11 @@ static void write_row(FILE *f, const struct options *o, const struct group *g, u
 	double units = sweep_report_units(g);
 	const struct stats_ratio *fl = &x->floor_of;
 	char lo[32], hi[32], spread[32], floor_ratio[32], rb[32], rl[32], rh[32], reuse[32], off[32];
-	char sm[32], sl[32], sh[32], fll[32], flh[32];
+	char sm[32], sl[32], sh[32], fll[32], flh[32], pl[32], ph[32], rpl[32], rph[32];
 	fprintf(f,
 	        "%s,%s,%u,%s,%s,%u,%u,%u,%u,%u,%u,%u,%.1f,%s,%s,%d,%s,%.2f,%.1f,%.1f,%.4g,%.0f,%s,%s,%s,%s,%s,"
-	        "%s,%s,%s,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu64 ",%s,%016" PRIx64 "\n",
+	        "%s,%s,%s,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu64 ",%s,%016" PRIx64
+	        ",%s,%s,%s,%s\n",
 	        plan_participant_name(o, g, p), o->profile->name, o->systems, g->workload->name,
 	        history_name(g->history), g->n, g->k,
 	        g->threads, o->component_size, s->processes, r->reps, r->inner, s->centre,
@@ -149,7 +151,11 @@ static void write_row(FILE *f, const struct options *o, const struct group *g, u
 	        report_figure(off, sizeof off, d->wall_sum > 0, "%.1f", off_cpu_pct(d)),
 	        r->peak_bytes,
 	        r->live_bytes, (double)r->live_bytes / g->n, r->allocations,
-	        report_figure(reuse, sizeof reuse, r->reuse > 0, "%.3f", r->reuse), r->checksum);
+	        report_figure(reuse, sizeof reuse, r->reuse > 0, "%.3f", r->reuse), r->checksum,
+	        report_figure(pl, sizeof pl, s->has_rerun, "%.1f", s->rerun_low),
+	        report_figure(ph, sizeof ph, s->has_rerun, "%.1f", s->rerun_high),
+	        report_figure(rpl, sizeof rpl, m->has_rerun, "%.3f", m->rerun_low),
+	        report_figure(rph, sizeof rph, m->has_rerun, "%.3f", m->rerun_high));
 }
 
 /*
