@@ -60,16 +60,31 @@ case ${ECSB_TEST_SCALE:-1} in
 esac
 total_passed=0
 total_failed=0
+start=$(date +%s)
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+trap 'rm -f "$log" "$log.times" "$log.cpu0" "$log.cpu1"' EXIT
 
+# the CPU seconds (user + system) every child so far has used, from the shell's `times` (into a
+# file: in a pipe or $(...) it would be a subshell's, without children)
+children_cpu() {
+	times >"$log.times"
+	tail -n 1 "$log.times" | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); sub("s", "", a[2]); t += a[1] * 60 + a[2] } printf "%.1f", t }'
+}
+
+# each suite's own time, wall and CPU, after its output: what make test's 10 minutes go on
 suite() {
 	name=$1
 	shift
 	echo "== $name"
+	wall0=$(date +%s)
+	children_cpu >"$log.cpu0"
 	"$@" >"$log" 2>&1
 	rc=$?
+	wall=$(($(date +%s) - wall0))
+	children_cpu >"$log.cpu1"
+	cpu=$(awk 'NR == FNR { c0 = $1; next } { printf "%.0f", $1 - c0 }' "$log.cpu0" "$log.cpu1")
 	grep -v '^ok ' "$log"
+	echo "-- $name: $wall s, $cpu s of CPU"
 	# the last summary line (a sanitizer's report at exit may follow it)
 	last=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
 	p=$(echo "$last" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
@@ -124,5 +139,6 @@ suite "instruction counts" tests/instr.sh
 suite links tests/links.sh
 suite set-up tests/setup.sh
 
+echo "make test: $(($(date +%s) - start)) s"
 echo "$total_passed passed, $total_failed failed"
 [ "$total_failed" -eq 0 ]
