@@ -157,6 +157,7 @@ struct ecs_storage {
 	uint32_t record_used; /* indices ever handed out */
 	uint32_t record_cap;
 	uint32_t free_head; /* first dead index, or ARCH_NONE */
+	uint32_t free_count; /* indices on the free list: a batch's ECS_ERR_FULL without a walk */
 
 	struct arch_table *tables;
 	uint32_t table_count, table_cap;
@@ -1024,6 +1025,7 @@ static inline ecs_entity record_take(ecs_storage *s, bool fresh, uint32_t table,
 	} else {
 		index = s->free_head;
 		s->free_head = s->records[index].row;
+		s->free_count--;
 	}
 	struct arch_record *r = &s->records[index];
 	r->gen |= ARCH_ALIVE;
@@ -1249,6 +1251,7 @@ static __attribute__((noinline)) int arch_entity_create_with(ecs_storage *s,
 	} else {
 		index = s->free_head;
 		s->free_head = s->records[index].row;
+		s->free_count--;
 	}
 	struct arch_record *r = &s->records[index];
 	r->gen |= ARCH_ALIVE;
@@ -1288,6 +1291,7 @@ static int arch_entity_destroy(ecs_storage *s, ecs_entity e)
 	r->table = ARCH_NONE;
 	r->row = s->free_head;
 	s->free_head = index;
+	s->free_count++;
 	return ECS_OK;
 }
 
@@ -1754,7 +1758,7 @@ static inline void batch_copy(unsigned char *to, const unsigned char *data, size
  * count entities of one set at once: the set's table looked up (or made) once, the records
  * and the table grown once, the values copied a column at a time (one memmove per column when
  * packed), the handles and records written in one loop. Indices come from the free list first
- * (walked once to count them against ECS_ERR_FULL), then fresh ones. Values that point into
+ * (its length counted as it changes, for ECS_ERR_FULL), then fresh ones. Values that point into
  * the table being grown (or a pool, in hybrid) are moved along with it (table_grow_keeping,
  * hyb_pool_grow); every value is written to a new row, so none is overwritten before it is
  * read. On error nothing has changed but capacities and the tables that exist.
@@ -1771,9 +1775,9 @@ static int arch_entity_create_batch(ecs_storage *s, const uint32_t *types, uint3
 		return checked;
 	if (!count)
 		return ECS_OK;
-	uint32_t from_free = 0;
-	for (uint32_t i = s->free_head; i != ARCH_NONE && from_free < count; i = s->records[i].row)
-		from_free++;
+	/* ECS_ERR_FULL from the free list's length, counted as it changes: the list is walked once,
+	 * where its indices are taken, not a second time to count them. */
+	uint32_t from_free = s->free_count < count ? s->free_count : count;
 	uint32_t fresh = count - from_free;
 	if (fresh > ECS_MAX_ENTITIES - s->record_used)
 		return ECS_ERR_FULL;
@@ -1856,6 +1860,7 @@ static int arch_entity_create_batch(ecs_storage *s, const uint32_t *types, uint3
 		t->entities[row + j] = e;
 		out[j] = e;
 	}
+	s->free_count -= from_free;
 	struct arch_record *fresh_records = s->records + s->record_used - from_free;
 	ecs_entity *fresh_entities = t->entities + row;
 	for (uint32_t j = from_free; j < count; j++) {

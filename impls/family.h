@@ -44,9 +44,9 @@
  *                   and the systems it joins are the same for every entity), then O(W + k L +
  *                   L per system joined) an entity: one growth of each pool's values and
  *                   owners, of the per-entity arrays and of each joined system's list for the
- *                   whole batch, a free-list walk of at most M links (to know how many indices
- *                   are fresh: ECS_ERR_FULL before any change), the values copied last, one
- *                   memcpy a type when packed (stride = size). The index still inserts one key
+ *                   whole batch (ECS_ERR_FULL before any change, from the free list's length,
+ *                   counted as it changes: no walk), the values copied last, one memcpy a
+ *                   type when packed (stride = size). The index still inserts one key
  *                   at a time: a node each for hash and tree, a geometric growth for vector.
  *   component_add_batch / component_remove_batch (M entities)  O(M) checks (one pass marking
  *                   each index in a spare bit of its generation: repeats without a sort), one
@@ -190,6 +190,7 @@ struct ecs_storage {
 	 * separate stack of 4 bytes per index). */
 	family_word *entity_bits;
 	uint32_t free_head;    /* the most recently freed index, or FAMILY_NO_FREE */
+	uint32_t free_count;   /* indices on the free list: a batch's ECS_ERR_FULL without a walk */
 };
 
 /*
@@ -477,6 +478,7 @@ static int family_entity_create(ecs_storage *s, ecs_entity *out)
 	if (index != FAMILY_NO_FREE) {
 		family_word *bits = family_bits(s, index);
 		s->free_head = bits[0];
+		s->free_count--;
 		bits[0] = 0;
 	} else {
 		index = s->entity_used;
@@ -580,10 +582,12 @@ static __attribute__((noinline)) int create_with_careful(ecs_storage *s, const u
 			pool_remove(s, &s->pools[types[pushed]], index);
 		return rc;
 	}
-	if (fresh)
+	if (fresh) {
 		s->entity_used = index + 1;
-	else
+	} else {
 		s->free_head = link;
+		s->free_count--;
+	}
 	s->entity_gen[index] = (uint16_t)(gen | FAMILY_ALIVE);
 	*out = e;
 	return ECS_OK;
@@ -672,10 +676,12 @@ static __attribute__((noinline)) int family_entity_create_with(ecs_storage *s,
 			pool_remove(s, &pools[types[i]], index);
 		return create_with_careful(s, types, count, values, out);
 	}
-	if (fresh)
+	if (fresh) {
 		s->entity_used = index + 1;
-	else
+	} else {
 		s->free_head = link;
+		s->free_count--;
+	}
 	s->entity_gen[index] = (uint16_t)(gen | FAMILY_ALIVE);
 	*out = e;
 	return ECS_OK;
@@ -717,6 +723,7 @@ static int family_entity_destroy(ecs_storage *s, ecs_entity e)
 	for (uint32_t w = 1; w < s->words; w++) /* none at profile A: no memset call */
 		bits[w] = 0;
 	s->free_head = index;
+	s->free_count++;
 	s->entity_gen[index] = (uint16_t)((s->entity_gen[index] + 1) & ECS_GENERATION_MASK);
 	return ECS_OK;
 }
@@ -1219,6 +1226,7 @@ static void batch_unplace(ecs_storage *s, ecs_entity e, const uint32_t *types, u
 	}
 	bits[0] = s->free_head;
 	s->free_head = index;
+	s->free_count++;
 	s->entity_gen[index] &= (uint16_t)~FAMILY_ALIVE;
 }
 
@@ -1244,12 +1252,10 @@ static int family_entity_create_batch(ecs_storage *s, const uint32_t *types, uin
 		return checked;
 	if (count == 0)
 		return ECS_OK;
-	/* ECS_ERR_FULL: how many come from the free list (a walk of at most count links), and
-	 * whether the rest fit below ECS_MAX_ENTITIES. */
-	uint32_t recycled = 0;
-	for (uint32_t i = s->free_head; i != FAMILY_NO_FREE && recycled < count;
-	     i = family_bits(s, i)[0])
-		recycled++;
+	/* ECS_ERR_FULL: how many come from the free list (counted as it changes: no walk of its
+	 * links here, which at a large batch would be a miss each), and whether the rest fit below
+	 * ECS_MAX_ENTITIES. */
+	uint32_t recycled = s->free_count < count ? s->free_count : count;
 	uint32_t fresh = count - recycled, used_before = s->entity_used;
 	if (fresh > ECS_MAX_ENTITIES - used_before)
 		return ECS_ERR_FULL;
@@ -1305,6 +1311,7 @@ static int family_entity_create_batch(ecs_storage *s, const uint32_t *types, uin
 		if (from_free) {
 			bits = family_bits(s, index);
 			s->free_head = bits[0];
+			s->free_count--;
 		} else {
 			index = s->entity_used++;
 			s->entity_gen[index] = 0;

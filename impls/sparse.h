@@ -104,8 +104,10 @@
  * memory in the same order once grown, hence a gain far below Varkor's.
  *
  * Batches (entity_create_batch, component_add_batch, component_remove_batch; M entities):
- *   create batch      O(M k): every check first, then one growth of the records and of each
- *                     pool's dense part (and the pages the indices need) for the whole batch,
+ *   create batch      O(M k): every check first (ECS_ERR_FULL from the free list's length,
+ *                     counted as it changes), the free list walked once for the handles, then
+ *                     one growth of the records and of each pool's dense part (and the pages
+ *                     the indices need) for the whole batch,
  *                     then each type's values copied a column at a time (one memcpy where the
  *                     stride is the size, a loop otherwise) into its pool's dense tail.
  *   add batch         O(M): the checks, one growth of the pool, M appends.
@@ -190,6 +192,7 @@ struct ecs_storage {
 	uint32_t entity_used; /* indices ever handed out */
 	uint32_t entity_cap;
 	uint32_t free_head; /* last destroyed index, or SPARSE_NO_INDEX */
+	uint32_t free_count; /* indices on the free list: a batch's ECS_ERR_FULL without a walk */
 #if SPARSE_GROUPS
 	uint32_t *groups; /* the grouped systems' ids, system_max entries */
 	uint32_t group_count;
@@ -710,6 +713,7 @@ static int sparse_entity_create(ecs_storage *s, ecs_entity *out)
 	if (index != SPARSE_NO_INDEX) {
 		ecs_entity record = s->records[index];
 		s->free_head = ecs_entity_index(record);
+		s->free_count--;
 		s->records[index] = ecs_entity_make(index, ecs_entity_generation(record));
 	} else {
 		if (s->entity_used >= ECS_MAX_ENTITIES)
@@ -761,10 +765,12 @@ static __attribute__((noinline)) int create_with_careful(ecs_storage *s, const u
 	}
 	for (uint32_t i = 0; i < count; i++)
 		pool_append(s, types[i], &s->pools[types[i]], e, v[i]);
-	if (fresh)
+	if (fresh) {
 		s->entity_used++;
-	else
+	} else {
 		s->free_head = ecs_entity_index(s->records[index]);
+		s->free_count--;
+	}
 	s->records[index] = e;
 	group_created(s, &e, 1, types, count);
 	*out = e;
@@ -834,10 +840,12 @@ static __attribute__((noinline)) int sparse_entity_create_with(ecs_storage *s,
 		}
 		return create_with_careful(s, types, count, values, out);
 	}
-	if (fresh)
+	if (fresh) {
 		s->entity_used++;
-	else
+	} else {
 		s->free_head = ecs_entity_index(s->records[index]);
+		s->free_count--;
+	}
 	s->records[index] = e;
 	group_created(s, &e, 1, types, count);
 	*out = e;
@@ -871,6 +879,7 @@ static int sparse_entity_destroy(ecs_storage *s, ecs_entity e)
 	}
 	s->records[index] = ecs_entity_make(s->free_head, ecs_entity_generation(e) + 1);
 	s->free_head = index;
+	s->free_count++;
 	return ECS_OK;
 }
 
@@ -1628,15 +1637,19 @@ static int sparse_entity_create_batch(ecs_storage *s, const uint32_t *types, uin
 		return checked;
 	if (count == 0)
 		return ECS_OK;
-	/* ECS_ERR_FULL: the free list's indices (a walk of at most count links), then whether the
-	 * rest fit below ECS_MAX_ENTITIES. The handles are written to out[] on the way. */
-	uint32_t recycled = 0;
-	for (uint32_t i = s->free_head; i != SPARSE_NO_INDEX && recycled < count;
-	     i = ecs_entity_index(s->records[i]))
-		out[recycled++] = ecs_entity_make(i, ecs_entity_generation(s->records[i]));
+	/* ECS_ERR_FULL from the free list's length (counted as it changes), then the handles in
+	 * out[]: the free list's, walked once without taking them (each record gives the
+	 * generation and the next link in one load), then fresh ones. */
+	uint32_t recycled = s->free_count < count ? s->free_count : count;
 	uint32_t fresh = count - recycled, used = s->entity_used;
 	if (fresh > ECS_MAX_ENTITIES - used)
 		return ECS_ERR_FULL;
+	uint32_t next_free = s->free_head;
+	for (uint32_t j = 0; j < recycled; j++) {
+		ecs_entity record = s->records[next_free];
+		out[j] = ecs_entity_make(next_free, ecs_entity_generation(record));
+		next_free = ecs_entity_index(record);
+	}
 	for (uint32_t j = 0; j < fresh; j++)
 		out[recycled + j] = ecs_entity_make(used + j, 0);
 	int rc;
@@ -1650,12 +1663,12 @@ static int sparse_entity_create_batch(ecs_storage *s, const uint32_t *types, uin
 		if ((rc = pool_make_room_batch(s, &s->pools[types[i]], out, count, max_page, data,
 		                               type_count)) != ECS_OK)
 			return rc;
-	/* Nothing fails from here on. */
-	for (uint32_t j = 0; j < recycled; j++) {
-		uint32_t index = ecs_entity_index(out[j]);
-		s->free_head = ecs_entity_index(s->records[index]);
-		s->records[index] = out[j];
-	}
+	/* Nothing fails from here on. The free list's indices taken: stores only, the walk above
+	 * found where the list goes on. */
+	for (uint32_t j = 0; j < recycled; j++)
+		s->records[ecs_entity_index(out[j])] = out[j];
+	s->free_head = next_free;
+	s->free_count -= recycled;
 	for (uint32_t j = 0; j < fresh; j++)
 		s->records[used + j] = out[recycled + j];
 	s->entity_used = used + fresh;
