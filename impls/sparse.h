@@ -21,7 +21,15 @@
  *   entity_destroy    O(P) sparse probes, + O(1) per component removed (swap-remove)
  *   component_add     O(1) amortised: a dense append; a 16 KiB page when its range is new
  *   component_remove  O(1): swap-remove; no system is told
- *   component_get/has O(1): page table, page, value
+ *   component_get/has O(1): page table, page, value. A lookup in no order on storage beyond
+ *                     the caches (docs/backends.md, "Random access"): the page's entry, then
+ *                     the value (the strategy's two dependent loads a component); beside them
+ *                     the record (ours: the handle's check), once per entity. EnTT's release
+ *                     build checks nothing; its sparse array holds each entry's generation,
+ *                     which would fold our check into the entry's load at the price of a mask
+ *                     on every probe of every pass (not done: the passes are the hot path)
+ *   component_get_batch  the same loads; the next handles' records and entries prefetched
+ *                     (ECS_GET_AHEAD ahead, checks.h) and each value prefetched for the caller
  *   system_register   O(k): nothing to match now or to update later
  *   iteration         walks the smallest required pool (n values), probing the other k-1 pools
  *                     for each: O(n (k-1)) lookups at most, and as EnTT's exclude, the x
@@ -935,19 +943,79 @@ static int sparse_component_remove(ecs_storage *s, ecs_entity e, uint32_t type)
 	return ECS_OK;
 }
 
-static int sparse_component_get(ecs_storage *s, ecs_entity e, uint32_t type, void **out)
+/*
+ * A lookup: the handle checked against its index's record, then the pool's page table, the
+ * page's entry (the value's slot), the value: the strategy's two dependent loads (entry, value)
+ * and our one beside them (the record, read once per entity whatever the types asked). The
+ * status of a lookup that fails, in ecs.h's order, is worked out out of line (get_failure): the
+ * hit path makes no test that only a failure needs.
+ */
+static inline bool sparse_get_live(const ecs_storage *s, ecs_entity e, const void **state)
 {
-	if (!out)
-		return ECS_ERR_INVALID;
-	int rc = sparse_check(s, e, type);
-	if (rc != ECS_OK)
-		return rc;
+	*state = NULL;
+	return sparse_alive(s, e);
+}
+
+static inline bool sparse_get_value(const ecs_storage *s, const void *state, ecs_entity e,
+                                    uint32_t type, void **value)
+{
+	(void)state;
 	const struct sparse_pool *p = &s->pools[type];
 	uint32_t slot = pool_find(p, ecs_entity_index(e));
 	if (slot == SPARSE_ABSENT)
-		return ECS_ERR_NO_COMPONENT;
-	*out = pool_value(p, slot);
+		return false;
+	*value = pool_value(p, slot);
+	return true;
+}
+
+/* A batch's read-ahead: the record and each type's entry. */
+static inline void sparse_get_ahead(const ecs_storage *s, ecs_entity e, const uint32_t *types,
+                                    uint32_t type_count)
+{
+	uint32_t index = ecs_entity_index(e), page = index >> SPARSE_PAGE_BITS;
+	if (index < s->entity_used)
+		__builtin_prefetch(&s->records[index]);
+	for (uint32_t i = 0; i < type_count; i++) {
+		if (types[i] >= s->component_count)
+			continue;
+		const struct sparse_pool *p = &s->pools[types[i]];
+		if (page < p->page_count && p->pages[page])
+			__builtin_prefetch(&p->pages[page][index & SPARSE_PAGE_MASK]);
+	}
+}
+
+/* Why a lookup found nothing: ECS_ERR_DEAD_ENTITY, ECS_ERR_BAD_COMPONENT or
+ * ECS_ERR_NO_COMPONENT, in that order. */
+static __attribute__((noinline)) int get_failure(const ecs_storage *s, ecs_entity e,
+                                                 uint32_t type)
+{
+	int rc = sparse_check(s, e, type);
+	return rc != ECS_OK ? rc : ECS_ERR_NO_COMPONENT;
+}
+
+static int sparse_component_get(ecs_storage *s, ecs_entity e, uint32_t type, void **out)
+{
+	if (!s || !out)
+		return ECS_ERR_INVALID;
+	const void *state;
+	void *value;
+	if (!sparse_get_live(s, e, &state) || type >= s->component_count ||
+	    !sparse_get_value(s, state, e, type, &value))
+		return get_failure(s, e, type);
+	*out = value;
 	return ECS_OK;
+}
+
+/* Many lookups (checks.h: ecs_get_batch_loop): each record read once for all its types, and
+ * the records and entries of the handles ECS_GET_AHEAD places on prefetched, so that their
+ * cache misses overlap. */
+static int sparse_component_get_batch(ecs_storage *s, const ecs_entity *entities, uint32_t count,
+                                      const uint32_t *types, uint32_t type_count, void **out,
+                                      int *status)
+{
+	return ecs_get_batch_loop(s, entities, count, types, type_count, out, status,
+	                          s ? s->component_count : 0, ECS_GET_AHEAD, sparse_get_ahead,
+	                          sparse_get_live, sparse_get_value, get_failure);
 }
 
 static int sparse_component_has(const ecs_storage *s, ecs_entity e, uint32_t type)
