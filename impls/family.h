@@ -34,7 +34,13 @@
  *                   notified)
  *   component_remove the same (it may now fail for want of memory: it can make the entity
  *                   join the systems that exclude t)
- *   component_get   O(L), component_has O(1)
+ *   component_get   O(L), component_has O(1). A lookup in no order on storage beyond the caches
+ *                   (docs/backends.md, "Random access"): the generation (ours: the handle's
+ *                   check) and the bitset (the strategy's), side by side, once per entity;
+ *                   then, per component, the index's loads (vector: the slot; hash: the bucket,
+ *                   then the node; tree: a descent) and the value that depends on them
+ *   component_get_batch  the same loads; the next handles' generations and bitsets prefetched
+ *                   (ECS_GET_AHEAD ahead, checks.h) and each value prefetched for the caller
  *   iteration       O(L) per required component per entity, through the system's packed list;
  *                   but where the list and the pools hold the entities in the same order (a
  *                   run of creations), O(L) per component per run: one lookup and a memcmp of
@@ -116,6 +122,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checks.h"
 #include "ecs.h"
 
 #ifndef FAMILY_NAME
@@ -860,19 +867,76 @@ static int family_component_remove(ecs_storage *s, ecs_entity e, uint32_t type)
 	return ECS_OK;
 }
 
+/*
+ * A lookup: the handle's generation and the entity's bitset (ours and the strategy's: two
+ * arrays, two loads beside each other, read once per entity whatever the types asked), then the
+ * index (the strategy's: vector one load, hash a bucket and a node, tree a descent) and the
+ * value. The status of a lookup that fails, in ecs.h's order, is worked out out of line
+ * (get_failure): the hit path makes no test that only a failure needs.
+ */
+static inline bool family_get_live(const ecs_storage *s, ecs_entity e, const void **state)
+{
+	*state = NULL;
+	if (!family_alive(s, e))
+		return false;
+	*state = family_bits(s, ecs_entity_index(e));
+	return true;
+}
+
+static inline bool family_get_value(const ecs_storage *s, const void *state, ecs_entity e,
+                                    uint32_t type, void **value)
+{
+	if (!bit_test(state, type))
+		return false;
+	const struct family_pool *p = &s->pools[type];
+	*value = p->values + (size_t)index_get(&p->index, ecs_entity_index(e)) * p->size;
+	return true;
+}
+
+/* A batch's read-ahead: the generation and the bitset. */
+static inline void family_get_ahead(const ecs_storage *s, ecs_entity e, const uint32_t *types,
+                                    uint32_t type_count)
+{
+	(void)types, (void)type_count;
+	uint32_t index = ecs_entity_index(e);
+	if (index < s->entity_used) {
+		__builtin_prefetch(&s->entity_gen[index]);
+		__builtin_prefetch(family_bits(s, index));
+	}
+}
+
+/* Why a lookup found nothing: ECS_ERR_DEAD_ENTITY, ECS_ERR_BAD_COMPONENT or
+ * ECS_ERR_NO_COMPONENT, in that order. */
+static __attribute__((noinline)) int get_failure(const ecs_storage *s, ecs_entity e,
+                                                 uint32_t type)
+{
+	int rc = family_check(s, e, type);
+	return rc != ECS_OK ? rc : ECS_ERR_NO_COMPONENT;
+}
+
 static int family_component_get(ecs_storage *s, ecs_entity e, uint32_t type, void **out)
 {
-	if (!out)
+	if (!s || !out)
 		return ECS_ERR_INVALID;
-	int rc = family_check(s, e, type);
-	if (rc != ECS_OK)
-		return rc;
-	uint32_t index = ecs_entity_index(e);
-	if (!bit_test(family_bits(s, index), type))
-		return ECS_ERR_NO_COMPONENT;
-	const struct family_pool *p = &s->pools[type];
-	*out = p->values + (size_t)index_get(&p->index, index) * p->size;
+	const void *state;
+	void *value;
+	if (!family_get_live(s, e, &state) || type >= s->component_count ||
+	    !family_get_value(s, state, e, type, &value))
+		return get_failure(s, e, type);
+	*out = value;
 	return ECS_OK;
+}
+
+/* Many lookups (checks.h: ecs_get_batch_loop): each generation and bitset read once for all
+ * the handle's types, and those of the handles ECS_GET_AHEAD places on prefetched, so that
+ * their cache misses overlap. */
+static int family_component_get_batch(ecs_storage *s, const ecs_entity *entities, uint32_t count,
+                                      const uint32_t *types, uint32_t type_count, void **out,
+                                      int *status)
+{
+	return ecs_get_batch_loop(s, entities, count, types, type_count, out, status,
+	                          s ? s->component_count : 0, ECS_GET_AHEAD, family_get_ahead,
+	                          family_get_live, family_get_value, get_failure);
 }
 
 static int family_component_has(const ecs_storage *s, ecs_entity e, uint32_t type)
@@ -1487,6 +1551,7 @@ const struct ecs_ops FAMILY_CAT(ecs_backend_, FAMILY_NAME) = {
 	.component_add = family_component_add,
 	.component_remove = family_component_remove,
 	.component_get = family_component_get,
+	.component_get_batch = family_component_get_batch,
 	.component_has = family_component_has,
 	.system_register = family_system_register,
 	.system_iter_begin = family_system_iter_begin,
