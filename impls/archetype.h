@@ -1408,8 +1408,8 @@ static int arch_component_remove(ecs_storage *s, ecs_entity e, uint32_t type)
  * A lookup: one record (its generation checked in the load that gives the table and the row),
  * the type's column in that table from the table's column_of (table_column_direct), the
  * value at the row. A hybrid's sparse type is in its pool instead (page table, page, value).
- * The status of a lookup that fails, in ecs.h's order, is worked out out of line
- * (get_failure): the hit path makes no test that only a failure needs.
+ * A failure's status from what the hit path already knows (no second load: a missing component
+ * is a common answer).
  */
 static inline bool arch_get_live(const ecs_storage *s, ecs_entity e, const void **state)
 {
@@ -1459,24 +1459,18 @@ static inline void arch_get_ahead(const ecs_storage *s, ecs_entity e, const uint
 		__builtin_prefetch(&s->records[index]);
 }
 
-/* Why a lookup found nothing: ECS_ERR_DEAD_ENTITY, ECS_ERR_BAD_COMPONENT or
- * ECS_ERR_NO_COMPONENT, in that order. */
-static __attribute__((noinline)) int get_failure(const ecs_storage *s, ecs_entity e,
-                                                 uint32_t type)
-{
-	int rc = arch_check(s, e, type);
-	return rc != ECS_OK ? rc : ECS_ERR_NO_COMPONENT;
-}
-
 static int arch_component_get(ecs_storage *s, ecs_entity e, uint32_t type, void **out)
 {
 	if (!s || !out)
 		return ECS_ERR_INVALID;
 	const void *state;
 	void *value;
-	if (!arch_get_live(s, e, &state) || type >= s->component_count ||
-	    !arch_get_value(s, state, e, type, &value))
-		return get_failure(s, e, type);
+	if (!arch_get_live(s, e, &state))
+		return ECS_ERR_DEAD_ENTITY;
+	if (type >= s->component_count)
+		return ECS_ERR_BAD_COMPONENT;
+	if (!arch_get_value(s, state, e, type, &value))
+		return ECS_ERR_NO_COMPONENT;
 	*out = value;
 	return ECS_OK;
 }
@@ -1490,7 +1484,7 @@ static int arch_component_get_batch(ecs_storage *s, const ecs_entity *entities, 
 {
 	return ecs_get_batch_loop(s, entities, count, types, type_count, out, status,
 	                          s ? s->component_count : 0, ECS_GET_AHEAD, arch_get_ahead,
-	                          arch_get_live, arch_get_value, get_failure);
+	                          arch_get_live, arch_get_value);
 }
 
 static int arch_component_has(const ecs_storage *s, ecs_entity e, uint32_t type)

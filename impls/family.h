@@ -871,8 +871,8 @@ static int family_component_remove(ecs_storage *s, ecs_entity e, uint32_t type)
  * A lookup: the handle's generation and the entity's bitset (ours and the strategy's: two
  * arrays, two loads beside each other, read once per entity whatever the types asked), then the
  * index (the strategy's: vector one load, hash a bucket and a node, tree a descent) and the
- * value. The status of a lookup that fails, in ecs.h's order, is worked out out of line
- * (get_failure): the hit path makes no test that only a failure needs.
+ * value. A failure's status from what the hit path already knows (no second load: a missing
+ * component is a common answer).
  */
 static inline bool family_get_live(const ecs_storage *s, ecs_entity e, const void **state)
 {
@@ -905,24 +905,18 @@ static inline void family_get_ahead(const ecs_storage *s, ecs_entity e, const ui
 	}
 }
 
-/* Why a lookup found nothing: ECS_ERR_DEAD_ENTITY, ECS_ERR_BAD_COMPONENT or
- * ECS_ERR_NO_COMPONENT, in that order. */
-static __attribute__((noinline)) int get_failure(const ecs_storage *s, ecs_entity e,
-                                                 uint32_t type)
-{
-	int rc = family_check(s, e, type);
-	return rc != ECS_OK ? rc : ECS_ERR_NO_COMPONENT;
-}
-
 static int family_component_get(ecs_storage *s, ecs_entity e, uint32_t type, void **out)
 {
 	if (!s || !out)
 		return ECS_ERR_INVALID;
 	const void *state;
 	void *value;
-	if (!family_get_live(s, e, &state) || type >= s->component_count ||
-	    !family_get_value(s, state, e, type, &value))
-		return get_failure(s, e, type);
+	if (!family_get_live(s, e, &state))
+		return ECS_ERR_DEAD_ENTITY;
+	if (type >= s->component_count)
+		return ECS_ERR_BAD_COMPONENT;
+	if (!family_get_value(s, state, e, type, &value))
+		return ECS_ERR_NO_COMPONENT;
 	*out = value;
 	return ECS_OK;
 }
@@ -936,7 +930,7 @@ static int family_component_get_batch(ecs_storage *s, const ecs_entity *entities
 {
 	return ecs_get_batch_loop(s, entities, count, types, type_count, out, status,
 	                          s ? s->component_count : 0, ECS_GET_AHEAD, family_get_ahead,
-	                          family_get_live, family_get_value, get_failure);
+	                          family_get_live, family_get_value);
 }
 
 static int family_component_has(const ecs_storage *s, ecs_entity e, uint32_t type)

@@ -946,9 +946,9 @@ static int sparse_component_remove(ecs_storage *s, ecs_entity e, uint32_t type)
 /*
  * A lookup: the handle checked against its index's record, then the pool's page table, the
  * page's entry (the value's slot), the value: the strategy's two dependent loads (entry, value)
- * and our one beside them (the record, read once per entity whatever the types asked). The
- * status of a lookup that fails, in ecs.h's order, is worked out out of line (get_failure): the
- * hit path makes no test that only a failure needs.
+ * and our one beside them (the record, read once per entity whatever the types asked).
+ * A failure's status from what the hit path already knows (no second load: a missing component
+ * is a common answer).
  */
 static inline bool sparse_get_live(const ecs_storage *s, ecs_entity e, const void **state)
 {
@@ -984,24 +984,18 @@ static inline void sparse_get_ahead(const ecs_storage *s, ecs_entity e, const ui
 	}
 }
 
-/* Why a lookup found nothing: ECS_ERR_DEAD_ENTITY, ECS_ERR_BAD_COMPONENT or
- * ECS_ERR_NO_COMPONENT, in that order. */
-static __attribute__((noinline)) int get_failure(const ecs_storage *s, ecs_entity e,
-                                                 uint32_t type)
-{
-	int rc = sparse_check(s, e, type);
-	return rc != ECS_OK ? rc : ECS_ERR_NO_COMPONENT;
-}
-
 static int sparse_component_get(ecs_storage *s, ecs_entity e, uint32_t type, void **out)
 {
 	if (!s || !out)
 		return ECS_ERR_INVALID;
 	const void *state;
 	void *value;
-	if (!sparse_get_live(s, e, &state) || type >= s->component_count ||
-	    !sparse_get_value(s, state, e, type, &value))
-		return get_failure(s, e, type);
+	if (!sparse_get_live(s, e, &state))
+		return ECS_ERR_DEAD_ENTITY;
+	if (type >= s->component_count)
+		return ECS_ERR_BAD_COMPONENT;
+	if (!sparse_get_value(s, state, e, type, &value))
+		return ECS_ERR_NO_COMPONENT;
 	*out = value;
 	return ECS_OK;
 }
@@ -1015,7 +1009,7 @@ static int sparse_component_get_batch(ecs_storage *s, const ecs_entity *entities
 {
 	return ecs_get_batch_loop(s, entities, count, types, type_count, out, status,
 	                          s ? s->component_count : 0, ECS_GET_AHEAD, sparse_get_ahead,
-	                          sparse_get_live, sparse_get_value, get_failure);
+	                          sparse_get_live, sparse_get_value);
 }
 
 static int sparse_component_has(const ecs_storage *s, ecs_entity e, uint32_t type)
