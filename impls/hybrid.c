@@ -24,7 +24,8 @@
  * holding a value):
  *   component_add/remove of a sparse type  O(1) amortised: a dense append or a swap-remove,
  *                     the row stays where it is (no table move, no system told)
- *   component_get/has of a sparse type    O(1): page table, page, value
+ *   component_get/has of a sparse type    O(1): page table, page, value (beside the record,
+ *                     which the handle's check reads as for a table type)
  *   entity_destroy    archetype's, plus O(P) probes when the entity holds a sparse component
  *                     (none otherwise: the record's count says so)
  *   entity_create_with  a list with sparse types: O(k) scan, their appends (under the handle the
@@ -97,6 +98,7 @@ const struct ecs_ops ecs_backend_hybrid = {
 	.component_add = arch_component_add,
 	.component_remove = arch_component_remove,
 	.component_get = arch_component_get,
+	.component_get_batch = arch_component_get_batch,
 	.component_has = arch_component_has,
 	.system_register = arch_system_register,
 	.system_iter_begin = arch_system_iter_begin,

@@ -24,6 +24,7 @@ const struct ecs_ops ecs_backend_sparse = {
 	.component_add = sparse_component_add,
 	.component_remove = sparse_component_remove,
 	.component_get = sparse_component_get,
+	.component_get_batch = sparse_component_get_batch,
 	.component_has = sparse_component_has,
 	.system_register = sparse_system_register,
 	.system_iter_begin = sparse_system_iter_begin,
