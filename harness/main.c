@@ -27,11 +27,13 @@
 #include "core/output.h"
 #include "core/run_kind.h"
 #include "core/stats.h"
+#include "advise/advise_run.h"
 #include "scenario/scenario_run.h"
 #include "sweep/sweep_run.h"
 
 /* The kinds of run, the first that the command line asks for wins: the sweep takes any. */
-static const struct run_kind *const run_kinds[] = {&scenario_run_kind, &sweep_run_kind};
+static const struct run_kind *const run_kinds[] = {&advise_run_kind, &scenario_run_kind,
+                                                   &sweep_run_kind};
 
 static void append_text(char *buf, size_t *len, const char *text)
 {
@@ -137,6 +139,8 @@ int main(int argc, char **argv)
 	kind->options(&o);
 	if (o.child_pass < 0)
 		cli_check_output(&o);
+	if (kind->drive)
+		return kind->drive(&o);
 	struct plan plan;
 	if (kind->plan_make(&o, &plan)) {
 		fprintf(stderr, "ecsbench: out of memory\n");
