@@ -200,16 +200,22 @@ static void verdict(const struct advisor *a, FILE *f)
 		           "survey.",
 		        r->name[m->fastest]);
 		break;
+	case ADVISE_ALONE:
+		fprintf(f, "Only one backend was measured (--backends): the survey compares no storage "
+		           "with another, only its designs.");
+		break;
 	}
 	if (m->slower[0])
 		fprintf(f, " Slower (ratio to the fastest, with the survey's interval): %s.", m->slower);
-	fprintf(f, "\n\nThe fastest frame of the survey is %s (%s); the slowest contender's (within "
-	           "%.0fx of it) %s (%s), %.2fx; the floor (the same frames over plain arrays) %s, "
-	           "the harness alone (the engine with no storage and no work) %s.\n\n",
-	        duration(m->fastest_ns, b1, sizeof b1), r->name[m->fastest], 2.0,
-	        duration(m->slowest_contender_ns, b2, sizeof b2), m->slowest_name,
-	        m->slowest_contender_ns / m->fastest_ns, duration(m->floor_ns, b3, sizeof b3),
-	        duration(m->harness_ns, b4, sizeof b4));
+	fprintf(f, "\n\nThe fastest frame of the survey is %s (%s)",
+	        duration(m->fastest_ns, b1, sizeof b1), r->name[m->fastest]);
+	if (m->contenders > 1)
+		fprintf(f, "; the slowest contender's (within %.0fx of it) %s (%s), %.2fx", 2.0,
+		        duration(m->slowest_contender_ns, b2, sizeof b2), m->slowest_name,
+		        m->slowest_contender_ns / m->fastest_ns);
+	fprintf(f, "; the floor (the same frames over plain arrays) %s, the harness alone (the "
+	           "engine with no storage and no work) %s.\n\n",
+	        duration(m->floor_ns, b3, sizeof b3), duration(m->harness_ns, b4, sizeof b4));
 	fprintf(f, "What makes it so:\n\n");
 	fprintf(f, "- the systems' own work: the passes are %.0f%% of the fastest design's frame",
 	        100 * m->systems_share);
@@ -220,7 +226,7 @@ static void verdict(const struct advisor *a, FILE *f)
 	fprintf(f, ";\n");
 	char world[32], cache[32];
 	snprintf(world, sizeof world, "%.0f KiB", m->world_bytes / 1024);
-	if (m->world_bytes >= 4 << 20)
+	if (m->world_bytes >= 1 << 20)
 		snprintf(world, sizeof world, "%.1f MiB", m->world_bytes / (1 << 20));
 	if (m->cache_bytes > 0) {
 		snprintf(cache, sizeof cache, "%.0f MiB", m->cache_bytes / (1 << 20));
@@ -231,9 +237,9 @@ static void verdict(const struct advisor *a, FILE *f)
 		fprintf(f, "- the world: the entities at the start hold %s of components;\n", world);
 	}
 	if (!isnan(m->changes_share))
-		fprintf(f, "- structural changes: about %.2g%% of the entities are spawned, despawned or "
-		           "given or relieved of an effect a frame (the systems' own changes aside);\n",
-		        100 * m->changes_share);
+		fprintf(f, "- structural changes: about %.*f%% of the entities are spawned, despawned "
+		           "or given or relieved of an effect a frame (the systems' own changes aside);\n",
+		        m->changes_share < 0.01 ? 2 : 0, 100 * m->changes_share);
 	if (!isnan(m->harness_ns))
 		fprintf(f, "- the harness alone is %.0f%% of the fastest frame: every design pays it "
 		           "alike.\n",

@@ -595,8 +595,8 @@ static void step_done(struct advisor *a, struct advise_step *st, struct outlook 
 	char line[600] = "";
 	if (st->reference >= 0 && st->entry_count > 1) {
 		const struct advise_entry *e = &st->entry[1];
-		snprintf(line, sizeof line, "%.3fx [%.3f, %.3f] the best so far: %s", e->vs.ratio,
-		         e->vs.low, e->vs.high, st->decision);
+		snprintf(line, sizeof line, "%s takes %.3fx [%.3f, %.3f] %s's frame: %s", e->name,
+		         e->vs.ratio, e->vs.low, e->vs.high, st->entry[0].name, st->decision);
 	} else {
 		snprintf(line, sizeof line, "%s", st->decision);
 	}
@@ -884,6 +884,11 @@ static int contest(struct advisor *a, struct outlook *ol)
 		uint32_t b = order[i];
 		if (a->improved[b] || a->survey_ns[b] <= ADVISE_REACH * fastest)
 			step_add(st, "best", &a->best[b]);
+	}
+	if (st->entry_count < 2) { /* one backend in reach: its best leads */
+		a->leader = st->entry[0].design;
+		a->have_leader = true;
+		return 0;
 	}
 	int rc = step_run(a, st, a->processes, false, ol);
 	if (rc)

@@ -362,7 +362,8 @@ void advise_search_matter(struct advisor *a)
 	m->tied_backends = tied_backends;
 	/* "hardly matters": at least three backends, and half of those measured, are within the
 	 * noise of the fastest; "some tied": two or more */
-	m->verdict = tied_backends >= 3 && 2 * tied_backends >= backends ? ADVISE_HARDLY_MATTERS
+	m->verdict = backends < 2                                          ? ADVISE_ALONE
+	             : tied_backends >= 3 && 2 * tied_backends >= backends ? ADVISE_HARDLY_MATTERS
 	             : tied_backends >= 2                                 ? ADVISE_SOME_TIED
 	                                                                  : ADVISE_MATTERS;
 	/* by phase: the contenders' spread, beside the floor's and the harness's */

@@ -57,7 +57,7 @@ struct advise_step {
 enum advise_status { ADVISE_RUNNING, ADVISE_DONE, ADVISE_INTERRUPTED, ADVISE_FAILED };
 
 /* How much the storage choice moves the frame, from the survey (advise_search_matter). */
-enum advise_verdict { ADVISE_MATTERS, ADVISE_SOME_TIED, ADVISE_HARDLY_MATTERS };
+enum advise_verdict { ADVISE_MATTERS, ADVISE_SOME_TIED, ADVISE_HARDLY_MATTERS, ADVISE_ALONE };
 struct advise_phase_spread {
 	char phase[ADVISE_NAME_SIZE];
 	double fastest_ns, slowest_ns; /* among the contenders, each its own median */

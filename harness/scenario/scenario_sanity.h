@@ -52,7 +52,7 @@ struct scenario_sanity_row {
 	bool backend; /* a storage; else the floor or the harness alone */
 	bool harness;
 };
-/* The frames': the shortest backend or floor frame under SCENARIO_CLOCK_STEPS steps of the
+/* The frames': the shortest backend frame under SCENARIO_CLOCK_STEPS steps of the
  * clock, and each backend whose frame is decidedly shorter (95% paired interval below 1) than
  * the floor's or the harness alone's. */
 void scenario_sanity_frames(const struct scenario_sanity_row *rows, uint32_t count,
