@@ -253,6 +253,7 @@ static const struct advise_design *current_design(const struct advisor *a)
 }
 
 /* Everything written again: the steps CSV, the advice, the advised file. */
+static int backend_index(const struct advisor *a, const char *name);
 static void publish(struct advisor *a)
 {
 	a->elapsed_s = now_s(a);
@@ -262,15 +263,26 @@ static void publish(struct advisor *a)
 	const struct advise_design *d = current_design(a);
 	if (!d)
 		return;
+	/* the marks the chosen backend acts on are the advisor's; those it ignores stay as the file
+	 * had them, for the backends that follow them */
+	struct advise_design ini;
+	advise_design_of(a->base, d->backend, &ini);
+	int b = backend_index(a, d->backend);
+	if (b < 0 || a->follows_sparse[b])
+		memcpy(ini.sparse, d->sparse, sizeof ini.sparse);
+	if (b < 0 || a->follows_group[b])
+		memcpy(ini.group, d->group, sizeof ini.group);
+	memcpy(ini.batch_kind, d->batch_kind, sizeof ini.batch_kind);
+	memcpy(ini.batch_effect, d->batch_effect, sizeof ini.batch_effect);
 	char marks[1000], head[3 * 4096 + 2000], err[400];
 	advise_design_marks_text(a->base, d, marks, sizeof marks);
 	snprintf(head, sizeof head,
-	         "; %s with the storage marks the advisor chose (make advise SCENARIO=%s): %s.\n"
-	         "; Its backend: %s (a scenario file names none: make bench BACKENDS=%s,... to "
-	         "measure it among others).\n"
-	         "; The advice, the steps and their intervals: %s. A mark changes no result.\n",
-	         a->file, a->file, marks, d->backend, d->backend, a->md);
-	if (advise_design_write_ini(a->file, a->base, d, head, a->ini, err, sizeof err))
+	         "; %s with the storage marks the advisor chose (make advise SCENARIO=%s) for %s: "
+	         "%s; the marks %s ignores are as the file had them.\n"
+	         "; A scenario file names no backend: make bench BACKENDS=%s,... measures it among "
+	         "others. The advice, its steps and their intervals: %s. A mark changes no result.\n",
+	         a->file, a->file, d->backend, marks, d->backend, d->backend, a->md);
+	if (advise_design_write_ini(a->file, a->base, &ini, head, a->ini, err, sizeof err))
 		fprintf(stderr, "advise: %s\n", err);
 }
 
@@ -358,7 +370,30 @@ static struct advise_step *step_begin(struct advisor *a, enum advise_stage stage
 	return st;
 }
 
-static void step_add(struct advise_step *st, const char *name, const struct advise_design *d)
+static int backend_index(const struct advisor *a, const char *name)
+{
+	for (uint32_t b = 0; b < a->backend_count; b++)
+		if (strcmp(a->backends[b]->name, name) == 0)
+			return (int)b;
+	return -1;
+}
+
+/* d as its backend sees it: the marks it does not follow set aside (a backend that ignores the
+ * storage hint has no sparse components, one without groups no group), so that two designs
+ * that run alike are one, and "no marks" means none that the backend acts on. */
+static void effective(const struct advisor *a, struct advise_design *d)
+{
+	int b = backend_index(a, d->backend);
+	if (b < 0)
+		return;
+	if (!a->follows_sparse[b])
+		memset(d->sparse, 0, sizeof d->sparse);
+	if (!a->follows_group[b])
+		memset(d->group, 0, sizeof d->group);
+}
+
+static void step_add(const struct advisor *a, struct advise_step *st, const char *name,
+                     const struct advise_design *d)
 {
 	if (st->entry_count == ADVISE_MAX_DESIGNS)
 		return;
@@ -366,14 +401,7 @@ static void step_add(struct advise_step *st, const char *name, const struct advi
 	memset(e, 0, sizeof *e);
 	snprintf(e->name, sizeof e->name, "%s:%s", d->backend, name);
 	e->design = *d;
-}
-
-static int backend_index(const struct advisor *a, const char *name)
-{
-	for (uint32_t b = 0; b < a->backend_count; b++)
-		if (strcmp(a->backends[b]->name, name) == 0)
-			return (int)b;
-	return -1;
+	effective(a, &e->design);
 }
 
 /* The step's CPU seconds as the survey predicts them: each design's frames, warm-up included,
@@ -428,6 +456,8 @@ static int step_run(struct advisor *a, struct advise_step *st, uint32_t processe
                     const struct outlook *ol)
 {
 	const struct options *o = a->o;
+	if (stop_signal)
+		return 1;
 	st->processes = processes;
 	st->frames = a->base->frames;
 	st->estimate = estimate_s(a, st, processes, floor);
@@ -621,8 +651,8 @@ static int try_design(struct advisor *a, enum advise_stage stage, struct advise_
 	struct advise_step *st = step_begin(a, stage, "%s", what);
 	if (!st)
 		return -1;
-	step_add(st, "best", best);
-	step_add(st, "try", try);
+	step_add(a, st, "best", best);
+	step_add(a, st, "try", try);
 	st->reference = 0;
 	int rc = step_run(a, st, a->processes, false, ol);
 	if (rc)
@@ -646,8 +676,8 @@ static double pair_estimate(const struct advisor *a, const struct advise_design 
 {
 	struct advise_step probe;
 	memset(&probe, 0, sizeof probe);
-	step_add(&probe, "best", d);
-	step_add(&probe, "try", d);
+	step_add(a, &probe, "best", d);
+	step_add(a, &probe, "try", d);
 	return estimate_s(a, &probe, a->processes, false);
 }
 
@@ -656,8 +686,8 @@ static double confirm_estimate(const struct advisor *a, const struct advise_desi
 {
 	struct advise_step probe;
 	memset(&probe, 0, sizeof probe);
-	step_add(&probe, "chosen", d);
-	step_add(&probe, "other", d);
+	step_add(a, &probe, "chosen", d);
+	step_add(a, &probe, "other", d);
 	return estimate_s(a, &probe, a->wide_processes, false);
 }
 
@@ -684,23 +714,14 @@ static int survey(struct advisor *a)
 	                                    "every backend as marked and with no marks, the floor, "
 	                                    "the harness alone");
 	struct advise_design file, bare;
-	bool batches = false, sparse = false, groups = false;
-	advise_design_of(a->base, "", &file);
-	for (uint32_t k = 0; k < a->base->kind_count; k++)
-		batches = batches || file.batch_kind[k];
-	for (uint32_t e = 0; e < a->base->effect_count; e++)
-		batches = batches || file.batch_effect[e];
-	for (uint32_t t = 0; t < a->base->component_count; t++)
-		sparse = sparse || file.sparse[t];
-	for (uint32_t s = 0; s < a->base->system_count; s++)
-		groups = groups || file.group[s];
 	for (uint32_t b = 0; b < a->backend_count; b++) {
 		const char *name = a->backends[b]->name;
 		advise_design_of(a->base, name, &file);
+		effective(a, &file);
 		advise_design_bare(a->base, name, &bare);
-		step_add(st, "file", &file);
-		if (batches || (sparse && a->follows_sparse[b]) || (groups && a->follows_group[b]))
-			step_add(st, "bare", &bare);
+		step_add(a, st, "file", &file);
+		if (!advise_design_same(a->base, &file, &bare))
+			step_add(a, st, "bare", &bare);
 	}
 	fprintf(stderr, "advise: step 1 is the survey: every backend, the floor and the harness "
 	                "alone, %u processes (the longest step; its time sets the estimates)\n",
@@ -883,7 +904,7 @@ static int contest(struct advisor *a, struct outlook *ol)
 	for (uint32_t i = 0; i < a->backend_count; i++) {
 		uint32_t b = order[i];
 		if (a->improved[b] || a->survey_ns[b] <= ADVISE_REACH * fastest)
-			step_add(st, "best", &a->best[b]);
+			step_add(a, st, "best", &a->best[b]);
 	}
 	if (st->entry_count < 2) { /* one backend in reach: its best leads */
 		a->leader = st->entry[0].design;
@@ -917,21 +938,26 @@ static int search_batches(struct advisor *a, struct outlook *ol, double reserve)
 	int lb = backend_index(a, a->leader.backend);
 	uint32_t n = advise_search_batch_candidates(
 		a->base, &a->survey, lb >= 0 ? survey_row(a, (uint32_t)lb) : -1, c, share);
+	double total[2] = {0, 0};
+	for (uint32_t i = 0; i < n; i++)
+		total[c[i].effect] += c[i].rate;
 	for (uint32_t i = 0; i < n; i++) {
 		struct advise_design try = a->leader;
 		const char *name = c[i].effect ? a->base->effects[c[i].index].name
 		                               : a->base->kinds[c[i].index].name;
 		uint8_t *mark = c[i].effect ? &try.batch_effect[c[i].index] : &try.batch_kind[c[i].index];
 		*mark = !*mark;
-		double phase = share[c[i].effect];
+		/* its part of the phase it changes: the phase's share of the frame, split by the
+		 * candidates' spawns (or adds) a frame */
+		double phase = share[c[i].effect] * c[i].rate / total[c[i].effect];
 		char what[240];
 		snprintf(what, sizeof what, "%s %s %s (%s; %.0f %s a frame)", c[i].effect ? "effect" : "kind",
 		         name, *mark ? "batched" : "one call at a time", try.backend, c[i].rate,
 		         c[i].effect ? "adds" : "spawns");
 		if (phase < ADVISE_MIN_SHARE) {
-			note(a, "%s: not tried: the %s phase%s %.2g%% of %s's frame in the survey, too little "
-			        "to move it beyond the noise",
-			     what, c[i].effect ? "add and remove" : "spawn", c[i].effect ? "s are" : " is",
+			note(a, "%s: not tried: its part of the %s phase%s about %.2g%% of %s's frame in the "
+			        "survey, too little to move it beyond the noise",
+			     what, c[i].effect ? "add and remove" : "spawn", c[i].effect ? "s is" : " is",
 			     100 * phase, try.backend);
 			continue;
 		}
@@ -988,9 +1014,9 @@ static int confirm(struct advisor *a, struct outlook *ol)
 	struct advise_step *st = step_begin(a, ADVISE_CONFIRM, "%s against %s",
 	                                    "the chosen design", same ? "the next fastest backend"
 	                                                              : "the fastest with no marks");
-	step_add(st, "chosen", &a->chosen);
+	step_add(a, st, "chosen", &a->chosen);
 	struct advise_design o = *other;
-	step_add(st, other_name, &o);
+	step_add(a, st, other_name, &o);
 	st->reference = 0;
 	int rc = step_run(a, st, a->wide_processes, false, ol);
 	if (rc)
