@@ -1,6 +1,7 @@
 /*
  * main.c: build/ecsbench. Reads the command line (cli.c), looks up the kind of run it asks for
- * in the table below (run_kind.h: the workload sweep or a scenario run), which checks its
+ * in the table below (run_kind.h: the workload sweep, a scenario run, or the advisor, which
+ * drives scenario runs of its own: advise_run.h), which checks its
  * options and makes the plan; takes the output's lock (output.c), has the plan measured in
  * separate processes (driver.c, pass.c, collection.c), and has the kind write the CSV and its
  * raw samples through temporary files renamed at the end (output.c), so that an interrupted or
