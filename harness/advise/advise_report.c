@@ -184,6 +184,7 @@ static void verdict(const struct advisor *a, FILE *f)
 		return;
 	const struct advise_rows *r = &a->survey;
 	char b1[32], b2[32], b3[32], b4[32];
+	fprintf(f, "In the survey (every backend as the file marks it and with no marks): ");
 	switch (m->verdict) {
 	case ADVISE_HARDLY_MATTERS:
 		fprintf(f, "**For this frame the storage hardly matters**: %u of the %u backends "
