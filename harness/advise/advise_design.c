@@ -176,12 +176,9 @@ int advise_design_apply(const struct scenario *sc, const struct advise_design *d
 	memcpy(out, sc, sizeof *out);
 	char *save = NULL;
 	strtok_r(arg, " ", &save); /* the backend and name */
-	for (char *kv = strtok_r(NULL, " ", &save); kv; kv = strtok_r(NULL, " ", &save)) {
-		char *eq = strchr(kv, '=');
-		*eq = '\0';
-		if (scenario_set(out, kv, eq + 1, err, errlen) != SCENARIO_OK)
+	for (char *kv = strtok_r(NULL, " ", &save); kv; kv = strtok_r(NULL, " ", &save))
+		if (scenario_set_assignment(out, kv, err, errlen) != SCENARIO_OK)
 			return -1;
-	}
 	return 0;
 }
 
@@ -304,7 +301,28 @@ int advise_design_write_ini(const char *src, const struct scenario *sc,
 		fclose(in);
 		return -1;
 	}
-	fputs(header, out);
+	/* the header as comment lines within inih's 198 characters: a long path wraps */
+	for (const char *h = header; *h;) {
+		size_t len = strcspn(h, "\n");
+		while (len > 0) {
+			size_t take = len;
+			if (take > 180) {
+				take = 180;
+				while (take > 20 && h[take] != ' ')
+					take--;
+				if (h[take] != ' ')
+					take = 180;
+			}
+			fprintf(out, "%s%.*s\n", h[0] == ';' ? "" : "; ", (int)take, h);
+			h += take;
+			len -= take;
+			while (len > 0 && *h == ' ') {
+				h++;
+				len--;
+			}
+		}
+		h += h[0] == '\n';
+	}
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t got;

@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -208,6 +209,20 @@ static void verdict(const struct advisor *a, FILE *f)
 	}
 	if (m->slower[0])
 		fprintf(f, " Slower (ratio to the fastest, with the survey's interval): %s.", m->slower);
+	double quickest = INFINITY;
+	for (uint32_t b = 0; b < a->backend_count; b++)
+		if (a->quick_ns[b] < quickest)
+			quickest = a->quick_ns[b];
+	for (uint32_t b = 0, n = 0; b < a->backend_count; b++)
+		if (!a->surveyed[b])
+			fprintf(f, "%s%s about %.1fx", n++ ? ", " : " Left out of the survey, far behind in "
+			                                            "a quick look (no interval):",
+			        a->backends[b]->name, a->quick_ns[b] / quickest);
+	for (uint32_t b = 0; b < a->backend_count; b++)
+		if (!a->surveyed[b]) {
+			fputc('.', f);
+			break;
+		}
 	fprintf(f, "\n\nThe fastest frame of the survey is %s (%s)",
 	        duration(m->fastest_ns, b1, sizeof b1), r->name[m->fastest]);
 	if (m->contenders > 1)

@@ -39,6 +39,7 @@
 
 #include "../core/measure.h"
 #include "../core/output.h"
+#include "../core/report.h"
 #include "../scenario/scenario_engine.h"
 #include "../scenario/scenario_sanity.h"
 #include "advise_report.h"
@@ -133,14 +134,8 @@ static void advise_options(struct options *o)
 	}
 	bool frames_given = false;
 	for (size_t i = 0; i < o->set_count; i++) {
-		const char *eq = strchr(o->sets[i], '=');
-		char key[128];
-		if (!eq || eq == o->sets[i] || (size_t)(eq - o->sets[i]) >= sizeof key)
-			options_usage_error("--set '%s' is not KEY=VALUE (e.g. scenario.scale=0.1)", o->sets[i]);
-		memcpy(key, o->sets[i], (size_t)(eq - o->sets[i]));
-		key[eq - o->sets[i]] = '\0';
-		frames_given = frames_given || strcmp(key, "scenario.frames") == 0;
-		if (scenario_set(base, key, eq + 1, err, sizeof err) != SCENARIO_OK)
+		frames_given = frames_given || strncmp(o->sets[i], "scenario.frames=", 16) == 0;
+		if (scenario_set_assignment(base, o->sets[i], err, sizeof err) != SCENARIO_OK)
 			options_usage_error("--set %s", err);
 	}
 	/* Each step compares its designs process by process: a process's median over 60 frames is
@@ -222,25 +217,6 @@ static double loadavg(void)
 		fclose(f);
 	}
 	return v;
-}
-
-static void cpu_model(char *buf, size_t len)
-{
-	snprintf(buf, len, "an unknown CPU");
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	if (!f)
-		return;
-	char line[512];
-	while (fgets(line, sizeof line, f))
-		if (strncmp(line, "model name", 10) == 0 && strchr(line, ':')) {
-			const char *v = strchr(line, ':') + 1;
-			while (*v == ' ')
-				v++;
-			snprintf(buf, len, "%.*s (%ld CPUs)", (int)strcspn(v, "\n"), v,
-			         sysconf(_SC_NPROCESSORS_ONLN));
-			break;
-		}
-	fclose(f);
 }
 
 /* The design the advised file holds while the search runs: the leader, else the survey's
@@ -671,24 +647,16 @@ static int try_design(struct advisor *a, enum advise_stage stage, struct advise_
 	return 0;
 }
 
-/* The estimate of a two-design step on design d's backend. */
-static double pair_estimate(const struct advisor *a, const struct advise_design *d)
+/* The estimate of a step of two designs on design d's backend, in `processes` processes: a
+ * search step's, or the confirmation's. */
+static double pair_estimate(const struct advisor *a, const struct advise_design *d,
+                            uint32_t processes)
 {
 	struct advise_step probe;
 	memset(&probe, 0, sizeof probe);
 	step_add(a, &probe, "best", d);
 	step_add(a, &probe, "try", d);
-	return estimate_s(a, &probe, a->processes, false);
-}
-
-/* The confirmation's estimate: two designs at the wide process count. */
-static double confirm_estimate(const struct advisor *a, const struct advise_design *d)
-{
-	struct advise_step probe;
-	memset(&probe, 0, sizeof probe);
-	step_add(a, &probe, "chosen", d);
-	step_add(a, &probe, "other", d);
-	return estimate_s(a, &probe, a->wide_processes, false);
+	return estimate_s(a, &probe, processes, false);
 }
 
 /* The survey's row of backend b's best design there. */
@@ -711,11 +679,23 @@ static int survey_row(const struct advisor *a, uint32_t b)
 static int survey(struct advisor *a)
 {
 	struct advise_step *st = step_begin(a, ADVISE_SURVEY,
-	                                    "every backend as marked and with no marks, the floor, "
-	                                    "the harness alone");
+	                                    "every backend as marked and with no marks (those within "
+	                                    "%.0fx in the quick look), the floor, the harness alone",
+	                                    ADVISE_QUICK_CUT);
 	struct advise_design file, bare;
+	double quickest = INFINITY;
+	for (uint32_t b = 0; b < a->backend_count; b++)
+		if (a->quick_ns[b] < quickest)
+			quickest = a->quick_ns[b];
 	for (uint32_t b = 0; b < a->backend_count; b++) {
 		const char *name = a->backends[b]->name;
+		if (!a->surveyed[b]) {
+			note(a, "%s was left out of the survey: its frame took %.1fx the fastest's in a quick "
+			        "look (%d frames in the advisor's own process, no warm-up: a rough figure, no "
+			        "interval), beyond %.0fx, so it is no contender",
+			     name, a->quick_ns[b] / quickest, ADVISE_QUICK_FRAMES, ADVISE_QUICK_CUT);
+			continue;
+		}
 		advise_design_of(a->base, name, &file);
 		effective(a, &file);
 		advise_design_bare(a->base, name, &bare);
@@ -723,7 +703,7 @@ static int survey(struct advisor *a)
 		if (!advise_design_same(a->base, &file, &bare))
 			step_add(a, st, "bare", &bare);
 	}
-	fprintf(stderr, "advise: step 1 is the survey: every backend, the floor and the harness "
+	fprintf(stderr, "advise: step 1 is the survey: the backends, the floor and the harness "
 	                "alone, %u processes (the longest step; its time sets the estimates)\n",
 	        a->wide_processes);
 	int rc = step_run(a, st, a->wide_processes, true, NULL);
@@ -804,7 +784,7 @@ static void plan_outlook(struct advisor *a, struct outlook *ol)
 		                                            a->base, &a->survey, survey_row(a, b),
 		                                            systems, ns)
 		                                      : 0);
-		ol->left_s += steps * pair_estimate(a, &a->best[b]);
+		ol->left_s += steps * pair_estimate(a, &a->best[b], a->processes);
 	}
 	if (a->have_leader) {
 		struct advise_batch_candidate c[SCENARIO_MAX_KINDS + SCENARIO_MAX_EFFECTS];
@@ -813,7 +793,7 @@ static void plan_outlook(struct advisor *a, struct outlook *ol)
 		uint32_t nb = advise_search_batch_candidates(a->base, &a->survey,
 		                                             lb >= 0 ? survey_row(a, (uint32_t)lb) : -1,
 		                                             c, share);
-		ol->left_s += nb * pair_estimate(a, &a->leader) + 2 * confirm_estimate(a, &a->leader);
+		ol->left_s += nb * pair_estimate(a, &a->leader, a->processes) + 2 * pair_estimate(a, &a->leader, a->wide_processes);
 	}
 }
 
@@ -831,7 +811,7 @@ static int search_sparse(struct advisor *a, uint32_t b, struct outlook *ol, doub
 		snprintf(what, sizeof what, "%s %s (%s; about %.0f changes a frame)",
 		         a->base->types[t].name, try.sparse[t] ? "sparse" : "back in the tables",
 		         a->backends[b]->name, rate[i]);
-		if (!fits(a, pair_estimate(a, &try), reserve)) {
+		if (!fits(a, pair_estimate(a, &try, a->processes), reserve)) {
 			note(a, "the budget left no room for: %s", what);
 			continue;
 		}
@@ -873,7 +853,7 @@ static int search_groups(struct advisor *a, uint32_t b, struct outlook *ol, doub
 				continue;
 			}
 		}
-		if (!fits(a, pair_estimate(a, &try), reserve)) {
+		if (!fits(a, pair_estimate(a, &try, a->processes), reserve)) {
 			note(a, "the budget left no room for: %s", what);
 			continue;
 		}
@@ -961,7 +941,7 @@ static int search_batches(struct advisor *a, struct outlook *ol, double reserve)
 			     100 * phase, try.backend);
 			continue;
 		}
-		if (!fits(a, pair_estimate(a, &try), reserve)) {
+		if (!fits(a, pair_estimate(a, &try, a->processes), reserve)) {
 			note(a, "the budget left no room for: %s", what);
 			continue;
 		}
@@ -1042,6 +1022,12 @@ static int search(struct advisor *a)
 		snprintf(a->status_text, sizeof a->status_text, "the probe failed: %s", err);
 		return -1;
 	}
+	fprintf(stderr, "advise: a quick look at every backend (%d frames each, no warm-up) ...\n",
+	        ADVISE_QUICK_FRAMES);
+	if (advise_search_quick_look(a, err, sizeof err)) {
+		snprintf(a->status_text, sizeof a->status_text, "the quick look failed: %s", err);
+		return -1;
+	}
 	int rc = survey(a);
 	if (rc)
 		return rc;
@@ -1075,11 +1061,13 @@ static int search(struct advisor *a)
 	        "no groups)",
 	     follow[0][0] ? follow[0] : "none", follow[1][0] ? follow[1] : "none");
 	/* room kept for the contest and the confirmation */
-	double reserve = a->have_leader ? 2 * confirm_estimate(a, &a->leader) : 0;
+	double reserve = a->have_leader ? 2 * pair_estimate(a, &a->leader, a->wide_processes) : 0;
 	uint32_t order[MAX_LIST];
 	by_frame(a, order);
 	for (uint32_t i = 0; i < a->backend_count; i++) {
 		uint32_t b = order[i];
+		if (!a->surveyed[b])
+			continue;
 		if (a->follows_sparse[b] && nt && reachable(a, b, "sparse components") &&
 		    (rc = search_sparse(a, b, &ol, reserve)))
 			return rc;
@@ -1089,7 +1077,7 @@ static int search(struct advisor *a)
 	}
 	if ((rc = contest(a, &ol)))
 		return rc;
-	reserve = a->have_leader ? confirm_estimate(a, &a->leader) : 0;
+	reserve = a->have_leader ? pair_estimate(a, &a->leader, a->wide_processes) : 0;
 	if (a->have_leader && (rc = search_batches(a, &ol, reserve)))
 		return rc;
 	if (!a->have_leader)
@@ -1115,7 +1103,9 @@ static int advise_drive(const struct options *o)
 		return 2;
 	}
 	a->start_ns = measure_now_ns();
-	cpu_model(a->cpu, sizeof a->cpu);
+	char model[128];
+	report_cpu_model(model, sizeof model);
+	snprintf(a->cpu, sizeof a->cpu, "%s (%ld CPUs)", model, sysconf(_SC_NPROCESSORS_ONLN));
 	a->loadavg_start = loadavg();
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
@@ -1127,10 +1117,16 @@ static int advise_drive(const struct options *o)
 	a->loadavg_end = loadavg();
 	if (stop_signal || rc == 1) {
 		a->status = ADVISE_INTERRUPTED;
-		snprintf(a->status_text, sizeof a->status_text,
-		         "interrupted (%s) after step %u: what the finished steps found",
-		         stop_signal == SIGTERM ? "SIGTERM" : stop_signal == SIGHUP ? "SIGHUP" : "SIGINT",
-		         a->step_count);
+		const char *sig = stop_signal == SIGTERM ? "SIGTERM"
+		                  : stop_signal == SIGHUP ? "SIGHUP"
+		                                          : "SIGINT";
+		if (a->step_count)
+			snprintf(a->status_text, sizeof a->status_text,
+			         "interrupted (%s) after step %u: what the finished steps found", sig,
+			         a->step_count);
+		else
+			snprintf(a->status_text, sizeof a->status_text,
+			         "interrupted (%s) in the survey: nothing was measured to its end", sig);
 	} else if (rc) {
 		a->status = ADVISE_FAILED;
 	} else {

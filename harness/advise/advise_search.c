@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../core/measure.h"
 #include "../scenario/scenario_engine.h"
 #include "../scenario/scenario_sanity.h"
 #include "advise_search.h"
@@ -254,6 +255,39 @@ out:
 	free(marked);
 	free(plain);
 	return rc;
+}
+
+int advise_search_quick_look(struct advisor *a, char *err, size_t errlen)
+{
+	double fastest = INFINITY;
+	for (uint32_t b = 0; b < a->backend_count; b++) {
+		struct scenario_engine *e;
+		char why[300];
+		if (scenario_engine_open(&e, a->base, a->backends[b], SCENARIO_MODE_STORAGE, why,
+		                         sizeof why)) {
+			snprintf(err, errlen, "%s: %s", a->backends[b]->name, why);
+			return -1;
+		}
+		double best = INFINITY;
+		for (int f = 0; f < ADVISE_QUICK_FRAMES; f++) {
+			uint64_t t0 = measure_now_ns();
+			if (scenario_engine_frame(e)) {
+				snprintf(err, errlen, "%s: %s", a->backends[b]->name, scenario_engine_error(e));
+				scenario_engine_close(e);
+				return -1;
+			}
+			double ns = (double)(measure_now_ns() - t0);
+			if (ns < best)
+				best = ns;
+		}
+		scenario_engine_close(e);
+		a->quick_ns[b] = best;
+		if (best < fastest)
+			fastest = best;
+	}
+	for (uint32_t b = 0; b < a->backend_count; b++)
+		a->surveyed[b] = a->quick_ns[b] <= ADVISE_QUICK_CUT * fastest;
+	return 0;
 }
 
 /* --- how much it matters ------------------------------------------------------------------- */

@@ -31,10 +31,22 @@
 #define ADVISE_CONTENDER 2.0   /* a design this far behind is no contender (how much it matters) */
 #define ADVISE_PROBE_ENTITIES 2000.0
 #define ADVISE_PROBE_FRAMES 3
+#define ADVISE_QUICK_FRAMES 3  /* the quick look: frames timed per backend */
+#define ADVISE_QUICK_CUT 4.0   /* a backend this far behind in it is left out of the survey */
 
 /* Which of a->backends follow the storage hint and groups (a->follows_*). 0, or -1 with a
  * message. */
 int advise_search_probe(struct advisor *a, char *err, size_t errlen);
+
+/*
+ * The quick look, before the survey: each backend's storage made at the scenario's full size
+ * in this process, ADVISE_QUICK_FRAMES frames timed on the wall clock with no warm-up, the
+ * shortest kept (a->quick_ns). A rough figure with no interval, for one decision only: a
+ * backend over ADVISE_QUICK_CUT times the fastest is no contender, and the survey leaves it out
+ * (a->surveyed), so that a storage ten times slower does not take most of the budget (its
+ * frames, warm-up included, cost what they cost). 0, or -1 with a message.
+ */
+int advise_search_quick_look(struct advisor *a, char *err, size_t errlen);
 
 /* The component types that come and go, most changes a frame first; rate[i]: about how many
  * adds (or removes, for a type only removed) a frame. Their number. */

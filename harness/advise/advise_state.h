@@ -94,6 +94,8 @@ struct advisor {
 	const struct ecs_ops *backends[MAX_LIST];
 	uint32_t backend_count;
 	bool follows_sparse[MAX_LIST], follows_group[MAX_LIST];
+	double quick_ns[MAX_LIST];   /* the quick look's frame (advise_search_quick_look) */
+	bool surveyed[MAX_LIST];     /* in the survey: within ADVISE_QUICK_CUT in the quick look */
 	struct advise_step *steps;
 	uint32_t step_count;
 	struct advise_rows survey;   /* the survey's samples, for how much it matters */

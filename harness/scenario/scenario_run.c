@@ -204,17 +204,15 @@ static void add_design(struct options *o, const struct scenario *base, const cha
 		options_usage_error("out of memory");
 	memcpy(sc, base, sizeof *sc);
 	for (char *kv = strtok_r(NULL, " \t", &save); kv; kv = strtok_r(NULL, " \t", &save)) {
-		char *eq = strchr(kv, '=');
-		if (!eq || eq == kv)
-			options_usage_error("--design '%s': '%s' is not KEY=VALUE", text, kv);
-		*eq = '\0';
-		if (!design_key_allowed(kv))
+		char key[128];
+		snprintf(key, sizeof key, "%.*s", (int)strcspn(kv, "="), kv);
+		if (strchr(kv, '=') && !design_key_allowed(key))
 			options_usage_error("--design '%s': %s is not a marking (a design sets "
 			                    "component.X.storage, system.X.group, kind.X.batch, "
 			                    "effect.X.batch or scenario.storage; --set changes the frame)",
-			                    text, kv);
+			                    text, key);
 		char err[400];
-		if (scenario_set(sc, kv, eq + 1, err, sizeof err) != SCENARIO_OK)
+		if (scenario_set_assignment(sc, kv, err, sizeof err) != SCENARIO_OK)
 			options_usage_error("--design '%s': %s", text, err);
 	}
 	designs[design_count].ops = *ops;
@@ -521,16 +519,9 @@ static struct scenario_run *load_points(struct options *o)
 	char err[400];
 	if (scenario_load(run->base, o->scenario_file, err, sizeof err) != SCENARIO_OK)
 		file_error(err);
-	for (size_t i = 0; i < o->set_count; i++) {
-		const char *eq = strchr(o->sets[i], '=');
-		char key[128];
-		if (!eq || eq == o->sets[i] || (size_t)(eq - o->sets[i]) >= sizeof key)
-			options_usage_error("--set '%s' is not KEY=VALUE (e.g. scenario.scale=0.1)", o->sets[i]);
-		memcpy(key, o->sets[i], (size_t)(eq - o->sets[i]));
-		key[eq - o->sets[i]] = '\0';
-		if (scenario_set(run->base, key, eq + 1, err, sizeof err) != SCENARIO_OK)
+	for (size_t i = 0; i < o->set_count; i++)
+		if (scenario_set_assignment(run->base, o->sets[i], err, sizeof err) != SCENARIO_OK)
 			options_usage_error("--set %s", err);
-	}
 	const char *slash = strrchr(o->scenario_file, '/');
 	snprintf(run->name, sizeof run->name, "%s", slash ? slash + 1 : o->scenario_file);
 	size_t len = strlen(run->name);
