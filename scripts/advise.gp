@@ -8,7 +8,7 @@ height = 140 + 19 * rows
 set terminal pngcairo size 1000, height font "DejaVu Sans,10" noenhanced
 set output out
 set datafile separator comma
-set title sprintf("%s: each design tried, its frame against the step's reference (the best so far)\n%s\n%s", \
+set title sprintf("%s: every design the search tried, against its step's reference\n%s\n%s", \
 	name, status, cpu) font ",11"
 # styles.gp's log y axis is for times; here y is a row
 unset logscale y

@@ -96,10 +96,11 @@ static void header(const struct advisor *a, FILE *f)
 	fprintf(f, "# cpu %s; load average %.2f at the start", a->cpu, a->loadavg_start);
 	if (a->status != ADVISE_RUNNING)
 		fprintf(f, ", %.2f at the end", a->loadavg_end);
-	fprintf(f, "\n# budget %.0f s, used %.0f s; per search step %u processes, the survey and "
+	fprintf(f, "\n# budget %.0f s, used %.0f s; per search step %u processes, the survey %u, "
 	           "the confirmation %u; %u frames after %u warm-up frames a process\n",
-	        a->budget_s, a->elapsed_s, a->processes, a->wide_processes, a->base->frames,
-	        a->base->warmup);
+	        a->budget_s, a->elapsed_s, a->processes,
+	        a->survey_step >= 0 ? a->steps[a->survey_step].processes : a->wide_processes,
+	        a->wide_processes, a->base->frames, a->base->warmup);
 	fprintf(f, "# columns: ratio is the design's frame to the step's reference (against: the "
 	           "best so far) or to its fastest, paired by process, with its interval at level; "
 	           "verdict faster, slower or tied (the interval holds 1)\n");
@@ -178,6 +179,52 @@ static void design_line(const struct advisor *a, const struct advise_design *d, 
 	snprintf(buf, len, "%s, %s", d->backend, marks);
 }
 
+/* The advice's first line (advise_search_matter decides which). */
+static void headline(const struct advisor *a, FILE *f)
+{
+	const struct advise_matter *m = &a->matter;
+	const struct advise_step *cs = a->confirm_step >= 0 ? &a->steps[a->confirm_step] : NULL;
+	if (!cs || cs->entry_count < 2)
+		return;
+	const struct advise_entry *o = &cs->entry[1];
+	double gain = 100 * (1 - 1 / o->vs.ratio);
+	switch (m->headline) {
+	case ADVISE_HEAD_NONE: return;
+	case ADVISE_HEAD_HARDLY:
+		fprintf(f, "**For this frame the storage hardly matters**: most backends are within the "
+		           "noise of one another (below), and the chosen design's lead over %s, %.1f%% of "
+		           "its frame, is under the tenth a game would feel. Any of the tied will do.",
+		        o->name, gain);
+		break;
+	case ADVISE_HEAD_MARKS:
+		fprintf(f, "**The marks matter here, the backend hardly**: most backends are within the "
+		           "noise of one another as the file marks them (below), but the chosen marks "
+		           "take %.1f%% off the frame of %s.",
+		        gain, o->name);
+		break;
+	case ADVISE_HEAD_MATTERS:
+		fprintf(f, "**The storage matters for this frame**: the chosen design takes %.1f%% off "
+		           "the frame of %s.",
+		        gain, o->name);
+		break;
+	case ADVISE_HEAD_SMALL:
+		fprintf(f, "**The chosen design is decidedly the fastest, by a little**: %.1f%% of the "
+		           "frame of %s, under the tenth a game would feel.",
+		        gain, o->name);
+		break;
+	case ADVISE_HEAD_EITHER:
+		fprintf(f, "**Either will do**: the confirmation cannot tell the chosen design from %s.",
+		        o->name);
+		break;
+	case ADVISE_HEAD_REVERSED:
+		fprintf(f, "**Not confirmed**: in the fresh run %s was decidedly faster than the chosen "
+		           "design; take %s, and read the search's steps as the noise they were.",
+		        o->name, o->name);
+		break;
+	}
+	fprintf(f, "\n\n");
+}
+
 static void verdict(const struct advisor *a, FILE *f)
 {
 	const struct advise_matter *m = &a->matter;
@@ -188,22 +235,20 @@ static void verdict(const struct advisor *a, FILE *f)
 	fprintf(f, "In the survey (every backend as the file marks it and with no marks): ");
 	switch (m->verdict) {
 	case ADVISE_HARDLY_MATTERS:
-		fprintf(f, "**For this frame the storage hardly matters**: %u of the %u backends "
-		           "measured are within the noise of the fastest (%s): any of them will do.",
+		fprintf(f, "%u of the %u backends measured are within the noise of the fastest (%s): "
+		           "any of them will do.",
 		        m->tied_backends, m->backends, m->tied);
 		break;
 	case ADVISE_SOME_TIED:
-		fprintf(f, "**A few designs are within the noise of one another** (%s): any of them "
-		           "will do; the others are decidedly slower.",
+		fprintf(f, "a few designs are within the noise of one another (%s), the others decidedly "
+		           "slower.",
 		        m->tied);
 		break;
 	case ADVISE_MATTERS:
-		fprintf(f, "**The storage matters for this frame**: %s is decidedly the fastest in the "
-		           "survey.",
-		        r->name[m->fastest]);
+		fprintf(f, "%s is decidedly the fastest.", r->name[m->fastest]);
 		break;
 	case ADVISE_ALONE:
-		fprintf(f, "Only one backend was measured (--backends): the survey compares no storage "
+		fprintf(f, "only one backend was measured (--backends): the survey compares no storage "
 		           "with another, only its designs.");
 		break;
 	}
@@ -216,7 +261,7 @@ static void verdict(const struct advisor *a, FILE *f)
 	for (uint32_t b = 0, n = 0; b < a->backend_count; b++)
 		if (!a->surveyed[b])
 			fprintf(f, "%s%s about %.1fx", n++ ? ", " : " Left out of the survey, far behind in "
-			                                            "a quick look (no interval):",
+			                                            "a quick look (no interval): ",
 			        a->backends[b]->name, a->quick_ns[b] / quickest);
 	for (uint32_t b = 0; b < a->backend_count; b++)
 		if (!a->surveyed[b]) {
@@ -317,6 +362,7 @@ static void advice_body(const struct advisor *a, FILE *f)
 		fprintf(f, " (Not confirmed: the confirmation run did not take place.)");
 	}
 	fprintf(f, "\n\n");
+	headline(a, f);
 	verdict(a, f);
 	if (a->have_chosen || a->have_leader)
 		fprintf(f, "Take away: `%s` is `%s` with these marks (the backend is yours to pick: a "
@@ -423,11 +469,12 @@ static void advice_body(const struct advisor *a, FILE *f)
 		fprintf(f, " and %.2f at the end", a->loadavg_end);
 	fprintf(f, " (other work on the machine slows every participant of a step alike: its frames "
 	           "are interleaved). Budget %.0f s, used %.0f s. Per search step %u processes; the "
-	           "survey and the confirmation %u. %u frames after the file's %u warm-up frames in "
+	           "survey %u, the confirmation %u. %u frames after the file's %u warm-up frames in "
 	           "each process (the file's `frames`, at most 60, unless `--set scenario.frames=N`). "
 	           "Every step's CSV, samples and log: `%s/`; the steps as a table: `%s`.\n",
-	        a->budget_s, a->elapsed_s, a->processes, a->wide_processes, a->base->frames,
-	        a->base->warmup, a->steps_dir, a->csv);
+	        a->budget_s, a->elapsed_s, a->processes,
+	        a->survey_step >= 0 ? a->steps[a->survey_step].processes : a->wide_processes,
+	        a->wide_processes, a->base->frames, a->base->warmup, a->steps_dir, a->csv);
 }
 
 int advise_report_markdown(const struct advisor *a, const char *path)

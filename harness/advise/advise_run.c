@@ -52,6 +52,11 @@
 #define ADVISE_FRAMES 60u
 #define MIN_BUDGET_S 10.0
 #define MAX_BUDGET_S (7 * 24 * 3600.0)
+#define ADVISE_CONTEST_MAX 3u
+/* A survey's wall time over its frames at their quick-look time (warm-up included), for the
+ * warmed-up frames, the setups and the checks: a guess on the safe side (the quick look is
+ * timed under the machine's load already). */
+#define ADVISE_QUICK_SLOWER 4.0
 
 /* The signal that stopped the search (0: none) and the step's process, for the handler: the
  * one thing a handler needs, kept here as driver.c keeps its child's pid. */
@@ -703,10 +708,26 @@ static int survey(struct advisor *a)
 		if (!advise_design_same(a->base, &file, &bare))
 			step_add(a, st, "bare", &bare);
 	}
+	/* Five processes, unless the quick look says they would take over a third of the budget:
+	 * then the search's own (its frames, warm-up included, at their quick-look time, times
+	 * ADVISE_QUICK_SLOWER for the warmed-up frames, the setups and the checks). */
+	uint32_t processes = a->wide_processes;
+	double quick = quickest; /* the floor, about the fastest */
+	for (uint32_t b = 0; b < a->backend_count; b++)
+		quick += a->surveyed[b] ? a->quick_ns[b] : 0;
+	double expect = ADVISE_QUICK_SLOWER * processes * quick *
+	                ((double)a->base->warmup + a->base->frames) / 1e9;
+	if (expect > a->budget_s / 3 && a->processes < processes) {
+		note(a, "the survey ran %u processes, not %u: the quick look put %u at about %.0f s, over "
+		        "a third of the budget (its intervals are the wider for it; the confirmation runs "
+		        "%u)",
+		     a->processes, processes, processes, expect, a->wide_processes);
+		processes = a->processes;
+	}
 	fprintf(stderr, "advise: step 1 is the survey: the backends, the floor and the harness "
 	                "alone, %u processes (the longest step; its time sets the estimates)\n",
-	        a->wide_processes);
-	int rc = step_run(a, st, a->wide_processes, true, NULL);
+	        processes);
+	int rc = step_run(a, st, processes, true, NULL);
 	if (rc)
 		return rc;
 	a->survey_step = (int)a->step_count;
@@ -766,107 +787,167 @@ static bool reachable(struct advisor *a, uint32_t b, const char *marks)
 	return false;
 }
 
-/* The outlook once the survey is in: every candidate step the search means to run. */
-static void plan_outlook(struct advisor *a, struct outlook *ol)
+/* A candidate of the marks' search: a component kept sparse (or not) or a system's owning group
+ * (or none) on one backend, scored by at most how much of the fastest frame it could win back,
+ * read from the survey: a sparse component, its share (by changes a frame) of how far the
+ * backend's add and remove phases are from the best of any design's; a group, how far the
+ * system's pass is from the best pass of any participant, the floor's included (for a group
+ * taken away, the whole pass: what it frees is other passes', which the survey cannot bound). */
+struct candidate {
+	enum advise_stage stage; /* ADVISE_SPARSE or ADVISE_GROUP */
+	uint32_t backend, index;
+	double rate; /* changes a frame, or the pass (ns) */
+	double score;
+};
+
+/* Survey row `row`'s median of the sum of phases `first` and `second` (NULL: none); NaN if the
+ * survey has no such phase. */
+static double survey_phases(const struct advisor *a, int row, const char *first,
+                            const char *second)
+{
+	const struct advise_rows *r = &a->survey;
+	double sum = 0;
+	for (int i = 0; i < 2; i++) {
+		const char *name = i ? second : first;
+		if (!name)
+			continue;
+		int ph = advise_rows_phase_index(r, name);
+		if (row < 0 || ph < 0)
+			return NAN;
+		struct advise_centre c;
+		advise_rows_centre(r, advise_rows_phase(r, (uint32_t)row, (uint32_t)ph), &c);
+		sum += c.ns;
+	}
+	return sum;
+}
+
+/* The least of it over every participant of the survey (the floor's too). */
+static double survey_phases_min(const struct advisor *a, const char *first, const char *second)
+{
+	double least = INFINITY;
+	for (uint32_t i = 0; i < a->survey.count; i++) {
+		if (strcmp(a->survey.name[i], "harness") == 0)
+			continue;
+		double v = survey_phases(a, (int)i, first, second);
+		if (v < least)
+			least = v;
+	}
+	return least;
+}
+
+static uint32_t mark_candidates(struct advisor *a, struct candidate *c, uint32_t max)
 {
 	uint32_t types[SCENARIO_MAX_COMPONENTS];
-	double rate[SCENARIO_MAX_COMPONENTS];
+	double rate[SCENARIO_MAX_COMPONENTS], total = 0;
 	uint32_t nt = advise_search_sparse_candidates(a->base, types, rate);
+	for (uint32_t i = 0; i < nt; i++)
+		total += rate[i];
 	double fastest = fastest_survey_ns(a);
-	ol->left_s = 0;
+	uint32_t n = 0;
 	for (uint32_t b = 0; b < a->backend_count; b++) {
-		if (a->survey_ns[b] > ADVISE_REACH * fastest)
+		if (!a->surveyed[b] || (!a->follows_sparse[b] && !a->follows_group[b]))
 			continue;
-		uint32_t systems[SCENARIO_MAX_SYSTEMS];
-		double ns[SCENARIO_MAX_SYSTEMS];
-		uint32_t steps = (a->follows_sparse[b] ? nt : 0) +
-		                 (a->follows_group[b] ? advise_search_group_candidates(
-		                                            a->base, &a->survey, survey_row(a, b),
-		                                            systems, ns)
-		                                      : 0);
-		ol->left_s += steps * pair_estimate(a, &a->best[b], a->processes);
+		if (!reachable(a, b, a->follows_sparse[b] ? "sparse components" : "owning groups"))
+			continue;
+		a->searched[b] = true;
+		int row = survey_row(a, b);
+		if (a->follows_sparse[b] && total > 0) {
+			double excess = survey_phases(a, row, "add", "remove") -
+			                survey_phases_min(a, "add", "remove");
+			for (uint32_t i = 0; i < nt && n < max; i++)
+				c[n++] = (struct candidate){ADVISE_SPARSE, b, types[i], rate[i],
+				                            (excess > 0 ? excess : 0) * rate[i] / total / fastest};
+		}
+		if (a->follows_group[b]) {
+			uint32_t systems[SCENARIO_MAX_SYSTEMS];
+			double ns[SCENARIO_MAX_SYSTEMS];
+			uint32_t ng = advise_search_group_candidates(a->base, &a->survey, row, systems, ns);
+			for (uint32_t i = 0; i < ng && n < max; i++) {
+				char phase[ADVISE_NAME_SIZE];
+				snprintf(phase, sizeof phase, "system:%s", a->base->systems[systems[i]].name);
+				double excess = a->best[b].group[systems[i]]
+				                    ? ns[i]
+				                    : ns[i] - survey_phases_min(a, phase, NULL);
+				c[n++] = (struct candidate){ADVISE_GROUP, b, systems[i], ns[i],
+				                            (excess > 0 ? excess : 0) / fastest};
+			}
+		}
 	}
+	for (uint32_t i = 1; i < n; i++)
+		for (uint32_t j = i; j > 0 && c[j - 1].score < c[j].score; j--) {
+			struct candidate t = c[j];
+			c[j] = c[j - 1];
+			c[j - 1] = t;
+		}
+	return n;
+}
+
+/* The outlook once the survey is in: every candidate step the search means to run. */
+static void plan_outlook(struct advisor *a, const struct candidate *c, uint32_t n,
+                         struct outlook *ol)
+{
+	ol->left_s = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (c[i].score >= ADVISE_MIN_SHARE)
+			ol->left_s += pair_estimate(a, &a->best[c[i].backend], a->processes);
 	if (a->have_leader) {
-		struct advise_batch_candidate c[SCENARIO_MAX_KINDS + SCENARIO_MAX_EFFECTS];
+		struct advise_batch_candidate bc[SCENARIO_MAX_KINDS + SCENARIO_MAX_EFFECTS];
 		double share[2];
 		int lb = backend_index(a, a->leader.backend);
 		uint32_t nb = advise_search_batch_candidates(a->base, &a->survey,
 		                                             lb >= 0 ? survey_row(a, (uint32_t)lb) : -1,
-		                                             c, share);
-		ol->left_s += nb * pair_estimate(a, &a->leader, a->processes) + 2 * pair_estimate(a, &a->leader, a->wide_processes);
+		                                             bc, share);
+		ol->left_s += nb * pair_estimate(a, &a->leader, a->processes) +
+		              2 * pair_estimate(a, &a->leader, a->wide_processes);
 	}
 }
 
-static int search_sparse(struct advisor *a, uint32_t b, struct outlook *ol, double reserve)
+/* One candidate: its step against its backend's best so far, unless it cannot matter, the
+ * storage declines it, or the budget has no room for it. */
+static int try_candidate(struct advisor *a, const struct candidate *c, struct outlook *ol,
+                         double reserve, struct scenario *applied)
 {
-	uint32_t types[SCENARIO_MAX_COMPONENTS];
-	double rate[SCENARIO_MAX_COMPONENTS];
-	uint32_t n = advise_search_sparse_candidates(a->base, types, rate);
-	a->searched[b] = true;
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t t = types[i];
-		struct advise_design try = a->best[b];
-		try.sparse[t] = !try.sparse[t];
-		char what[240];
+	uint32_t b = c->backend, i = c->index;
+	struct advise_design try = a->best[b];
+	char what[240], took[32];
+	if (c->stage == ADVISE_SPARSE) {
+		try.sparse[i] = !try.sparse[i];
 		snprintf(what, sizeof what, "%s %s (%s; about %.0f changes a frame)",
-		         a->base->types[t].name, try.sparse[t] ? "sparse" : "back in the tables",
-		         a->backends[b]->name, rate[i]);
-		if (!fits(a, pair_estimate(a, &try, a->processes), reserve)) {
-			note(a, "the budget left no room for: %s", what);
-			continue;
-		}
-		bool kept;
-		int rc = try_design(a, ADVISE_SPARSE, &a->best[b], &try, what, ol, &kept);
-		if (rc)
-			return rc;
-		a->improved[b] = a->improved[b] || kept;
+		         a->base->types[i].name, try.sparse[i] ? "sparse" : "back in the tables",
+		         a->backends[b]->name, c->rate);
+	} else {
+		try.group[i] = !try.group[i];
+		scenario_sanity_duration(c->rate, took, sizeof took);
+		snprintf(what, sizeof what, "%s %s (%s; its pass %s)", a->base->systems[i].name,
+		         try.group[i] ? "an owning group" : "no group", a->backends[b]->name, took);
 	}
-	return 0;
-}
-
-static int search_groups(struct advisor *a, uint32_t b, struct outlook *ol, double reserve)
-{
-	uint32_t systems[SCENARIO_MAX_SYSTEMS];
-	double ns[SCENARIO_MAX_SYSTEMS];
-	uint32_t n = advise_search_group_candidates(a->base, &a->survey, survey_row(a, b), systems,
-	                                            ns);
-	a->searched[b] = true;
-	struct scenario *applied = malloc(sizeof *applied);
-	if (!applied)
-		return -1;
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t s = systems[i];
-		struct advise_design try = a->best[b];
-		try.group[s] = !try.group[s];
-		char what[240], err[300], took[32];
-		scenario_sanity_duration(ns[i], took, sizeof took);
-		snprintf(what, sizeof what, "%s %s (%s; its pass %s)", a->base->systems[s].name,
-		         try.group[s] ? "an owning group" : "no group", a->backends[b]->name, took);
-		if (try.group[s]) {
-			int8_t grouped[SCENARIO_MAX_SYSTEMS];
-			if (advise_design_apply(a->base, &try, applied, err, sizeof err) ||
-			    scenario_storage_groups(applied, a->backends[b], grouped, err, sizeof err) ||
-			    grouped[s] != 1) {
-				note(a, "%s declines an owning group for %s (a pool of its types is another "
-				        "group's): not tried",
-				     a->backends[b]->name, a->base->systems[s].name);
-				continue;
-			}
-		}
-		if (!fits(a, pair_estimate(a, &try, a->processes), reserve)) {
-			note(a, "the budget left no room for: %s", what);
-			continue;
-		}
-		bool kept;
-		int rc = try_design(a, ADVISE_GROUP, &a->best[b], &try, what, ol, &kept);
-		if (rc) {
-			free(applied);
-			return rc;
-		}
-		a->improved[b] = a->improved[b] || kept;
+	if (c->score < ADVISE_MIN_SHARE) {
+		note(a, "%s: not tried: the survey leaves it at most %.2g%% of the fastest frame to win "
+		        "(below %.0f%%, within the noise)",
+		     what, 100 * c->score, 100 * ADVISE_MIN_SHARE);
+		return 0;
 	}
-	free(applied);
-	return 0;
+	if (c->stage == ADVISE_GROUP && try.group[i]) {
+		int8_t grouped[SCENARIO_MAX_SYSTEMS];
+		char err[300];
+		if (advise_design_apply(a->base, &try, applied, err, sizeof err) ||
+		    scenario_storage_groups(applied, a->backends[b], grouped, err, sizeof err) ||
+		    grouped[i] != 1) {
+			note(a, "%s declines an owning group for %s (a pool of its types is another group's): "
+			        "not tried",
+			     a->backends[b]->name, a->base->systems[i].name);
+			return 0;
+		}
+	}
+	if (!fits(a, pair_estimate(a, &try, a->processes), reserve)) {
+		note(a, "the budget left no room for: %s", what);
+		return 0;
+	}
+	bool kept;
+	int rc = try_design(a, c->stage, &a->best[b], &try, what, ol, &kept);
+	if (!rc)
+		a->improved[b] = a->improved[b] || kept;
+	return rc;
 }
 
 /* Each backend's best design together, when a search changed one: the leader is the fastest. */
@@ -878,14 +959,15 @@ static int contest(struct advisor *a, struct outlook *ol)
 	if (!any)
 		return 0; /* the survey compared them all already */
 	struct advise_step *st = step_begin(a, ADVISE_CONTEST, "each backend's best design");
-	double fastest = fastest_survey_ns(a);
+	/* the backends a search improved, then the survey's fastest, up to ADVISE_CONTEST_MAX */
 	uint32_t order[MAX_LIST];
 	by_frame(a, order);
-	for (uint32_t i = 0; i < a->backend_count; i++) {
-		uint32_t b = order[i];
-		if (a->improved[b] || a->survey_ns[b] <= ADVISE_REACH * fastest)
-			step_add(a, st, "best", &a->best[b]);
-	}
+	for (uint32_t i = 0; i < a->backend_count; i++)
+		if (a->improved[order[i]] && st->entry_count < ADVISE_CONTEST_MAX)
+			step_add(a, st, "best", &a->best[order[i]]);
+	for (uint32_t i = 0; i < a->backend_count && st->entry_count < ADVISE_CONTEST_MAX; i++)
+		if (!a->improved[order[i]] && a->surveyed[order[i]] && isfinite(a->survey_ns[order[i]]))
+			step_add(a, st, "best", &a->best[order[i]]);
 	if (st->entry_count < 2) { /* one backend in reach: its best leads */
 		a->leader = st->entry[0].design;
 		a->have_leader = true;
@@ -1031,8 +1113,6 @@ static int search(struct advisor *a)
 	int rc = survey(a);
 	if (rc)
 		return rc;
-	struct outlook ol;
-	plan_outlook(a, &ol);
 	uint32_t types[SCENARIO_MAX_COMPONENTS];
 	double rate[SCENARIO_MAX_COMPONENTS];
 	uint32_t nt = advise_search_sparse_candidates(a->base, types, rate);
@@ -1060,25 +1140,32 @@ static int search(struct advisor *a)
 	        "that come and go are marked sparse ignores the hint; one without system_group has "
 	        "no groups)",
 	     follow[0][0] ? follow[0] : "none", follow[1][0] ? follow[1] : "none");
+	/* every backend's candidates in one order, the most a step could win first, so that the
+	 * budget goes where the survey says the frame can move */
+	struct candidate *cands = calloc(2 * MAX_LIST * (SCENARIO_MAX_COMPONENTS + SCENARIO_MAX_SYSTEMS),
+	                                 sizeof *cands);
+	struct scenario *applied = malloc(sizeof *applied);
+	if (!cands || !applied) {
+		free(cands);
+		free(applied);
+		snprintf(a->status_text, sizeof a->status_text, "out of memory");
+		return -1;
+	}
+	uint32_t nc = mark_candidates(a, cands, 2 * MAX_LIST * (SCENARIO_MAX_COMPONENTS + SCENARIO_MAX_SYSTEMS));
+	struct outlook ol;
+	plan_outlook(a, cands, nc, &ol);
 	/* room kept for the contest and the confirmation */
 	double reserve = a->have_leader ? 2 * pair_estimate(a, &a->leader, a->wide_processes) : 0;
-	uint32_t order[MAX_LIST];
-	by_frame(a, order);
-	for (uint32_t i = 0; i < a->backend_count; i++) {
-		uint32_t b = order[i];
-		if (!a->surveyed[b])
-			continue;
-		if (a->follows_sparse[b] && nt && reachable(a, b, "sparse components") &&
-		    (rc = search_sparse(a, b, &ol, reserve)))
-			return rc;
-		if (a->follows_group[b] && a->base->system_count && reachable(a, b, "owning groups") &&
-		    (rc = search_groups(a, b, &ol, reserve)))
-			return rc;
-	}
+	for (uint32_t i = 0; i < nc && rc == 0; i++)
+		rc = try_candidate(a, &cands[i], &ol, reserve, applied);
+	free(cands);
+	free(applied);
+	if (rc)
+		return rc;
 	if ((rc = contest(a, &ol)))
 		return rc;
-	reserve = a->have_leader ? pair_estimate(a, &a->leader, a->wide_processes) : 0;
-	if (a->have_leader && (rc = search_batches(a, &ol, reserve)))
+	double reserve_confirm = a->have_leader ? pair_estimate(a, &a->leader, a->wide_processes) : 0;
+	if (a->have_leader && (rc = search_batches(a, &ol, reserve_confirm)))
 		return rc;
 	if (!a->have_leader)
 		return 0;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../core/measure.h"
+#include "../core/stats.h"
 #include "../scenario/scenario_engine.h"
 #include "../scenario/scenario_sanity.h"
 #include "advise_search.h"
@@ -370,7 +371,10 @@ void advise_search_matter(struct advisor *a)
 			known = known || (strlen(seen[j]) == bl && strncmp(seen[j], name, bl) == 0);
 		if (!known)
 			snprintf(seen[backends++], ADVISE_NAME_SIZE, "%.*s", (int)bl, name);
-		bool tied = (int)i == best || strcmp(advise_ratio_verdict(&vs[i]), "tied") == 0;
+		/* within the noise: its interval holds 1, and it is not far from 1 merely because the
+		 * interval is wide (stats.h's noisy rows) */
+		bool tied = (int)i == best || (strcmp(advise_ratio_verdict(&vs[i]), "tied") == 0 &&
+		                               vs[i].ratio <= STATS_NOISY_RATIO);
 		contender[i] = vs[i].ratio <= ADVISE_CONTENDER || (int)i == best;
 		if (contender[i]) {
 			m->contenders++;
@@ -388,8 +392,9 @@ void advise_search_matter(struct advisor *a)
 			if (!counted)
 				snprintf(tied_seen[tied_backends++], ADVISE_NAME_SIZE, "%.*s", (int)bl, name);
 		} else {
-			append(m->slower, sizeof m->slower, "%s%s %.2fx [%.2f, %.2f]",
-			       m->slower[0] ? ", " : "", name, vs[i].ratio, vs[i].low, vs[i].high);
+			append(m->slower, sizeof m->slower, "%s%s %.2fx [%.2f, %.2f]%s",
+			       m->slower[0] ? ", " : "", name, vs[i].ratio, vs[i].low, vs[i].high,
+			       strcmp(advise_ratio_verdict(&vs[i]), "tied") == 0 ? " (undecided)" : "");
 		}
 	}
 	m->backends = backends;
@@ -454,4 +459,23 @@ void advise_search_matter(struct advisor *a)
 	m->world_bytes = bytes;
 	m->cache_bytes = cache_bytes();
 	m->changes_share = sc->entities_start ? changes / (double)sc->entities_start : NAN;
+	/* the first line: the survey's verdict against the confirmation's ratio (the other design's
+	 * frame over the chosen one's) */
+	m->headline = ADVISE_HEAD_NONE;
+	if (a->confirm_step < 0 || a->steps[a->confirm_step].entry_count < 2)
+		return;
+	const struct advise_step *cs = &a->steps[a->confirm_step];
+	const struct advise_ratio *q = &cs->entry[1].vs;
+	const char *v = advise_ratio_verdict(q);
+	bool marks = advise_design_marks(sc, &cs->entry[0].design) > 0;
+	if (strcmp(v, "faster") == 0)
+		m->headline = ADVISE_HEAD_REVERSED;
+	else if (m->verdict == ADVISE_HARDLY_MATTERS)
+		m->headline = strcmp(v, "slower") == 0 && q->ratio >= ADVISE_FELT && marks
+		                  ? ADVISE_HEAD_MARKS
+		                  : ADVISE_HEAD_HARDLY;
+	else if (strcmp(v, "tied") == 0)
+		m->headline = ADVISE_HEAD_EITHER;
+	else
+		m->headline = q->ratio >= ADVISE_FELT ? ADVISE_HEAD_MATTERS : ADVISE_HEAD_SMALL;
 }

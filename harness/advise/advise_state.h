@@ -65,9 +65,25 @@ struct advise_phase_spread {
 	double floor_ns, harness_ns;   /* NaN when the run had none */
 	double moves;                  /* (slowest - fastest) / the fastest design's frame */
 };
+/* The advice's first line, from the survey's verdict and the confirmation's ratio. */
+enum advise_headline {
+	ADVISE_HEAD_NONE,     /* no survey, or no confirmation yet */
+	ADVISE_HEAD_HARDLY,   /* the survey finds most backends within the noise, and the chosen
+	                         design wins less than ADVISE_FELT (or nothing decided) */
+	ADVISE_HEAD_MARKS,    /* the same survey, but the chosen marks win ADVISE_FELT or more */
+	ADVISE_HEAD_MATTERS,  /* the chosen design is decidedly faster, by ADVISE_FELT or more */
+	ADVISE_HEAD_SMALL,    /* decidedly faster, by less */
+	ADVISE_HEAD_EITHER,   /* the confirmation cannot tell the two apart */
+	ADVISE_HEAD_REVERSED, /* the confirmation finds the other decidedly faster */
+};
+/* A difference of a tenth of the frame: the line between a gain a game feels and one it does
+ * not (stats.h's STATS_NOISY_RATIO draws the same line for a noisy row). */
+#define ADVISE_FELT 1.10
+
 struct advise_matter {
 	bool known;
 	enum advise_verdict verdict;
+	enum advise_headline headline;
 	uint32_t designs, contenders, backends, tied_backends;
 	int fastest;                       /* survey row */
 	double fastest_ns, slowest_contender_ns, floor_ns, harness_ns;
