@@ -4,7 +4,9 @@
 # step's reference (the best design so far; in the survey, the contest and the confirmation the
 # step's fastest or the chosen design) on a log axis, with its interval as a bar (95%, or the
 # survey's Bonferroni level), a line at 1. Colour says what the step made of it: kept (the
-# search's new best), not kept, a reference, or a survey's or a contest's design.
+# search's new best), not kept, a reference, or a survey's or a contest's design. The title says the
+# outcome (the chosen design and the confirmation's ratio); the rows name each design by its
+# backend and marks; the axis's label says which reference each kind of step has.
 #
 # Usage: scripts/advise_plot.sh [-v] [-o PNG] CSV
 #   -o  the PNG (default: the CSV's name with .png, beside it)
@@ -55,7 +57,7 @@ grep -v '^#' "$csv" | awk -F, -v dir="$tmp" '
 		if (search && (v == "reference")) next
 		n++
 		s[n] = step; st[n] = stage; r[n] = $c["ratio"]; lo[n] = $c["ratio_ci_low"]
-		hi[n] = $c["ratio_ci_high"]; d[n] = $c["design"]; w[n] = $c["what"]
+		hi[n] = $c["ratio_ci_high"]; d[n] = $c["design"]; w[n] = $c["what"]; mk[n] = $c["marks"]
 		dec = $c["decision"]
 		style[n] = search ? (dec == "kept" ? 1 : 2) : (v == "reference" || v == "fastest") ? 3 \
 			: (stage == "confirm" ? 5 : 4)
@@ -64,11 +66,11 @@ grep -v '^#' "$csv" | awk -F, -v dir="$tmp" '
 		# survey and contest rows: by ratio within their step (the fastest first)
 		for (i = 2; i <= n; i++)
 			for (j = i; j > 1 && s[j] == s[j - 1] && st[j] != "confirm" && r[j] + 0 < r[j - 1] + 0; j--) {
-				split(s[j] SUBSEP st[j] SUBSEP r[j] SUBSEP lo[j] SUBSEP hi[j] SUBSEP d[j] SUBSEP w[j] SUBSEP style[j], a, SUBSEP)
+				split(s[j] SUBSEP st[j] SUBSEP r[j] SUBSEP lo[j] SUBSEP hi[j] SUBSEP d[j] SUBSEP w[j] SUBSEP style[j] SUBSEP mk[j], a, SUBSEP)
 				s[j] = s[j - 1]; st[j] = st[j - 1]; r[j] = r[j - 1]; lo[j] = lo[j - 1]; hi[j] = hi[j - 1]
-				d[j] = d[j - 1]; w[j] = w[j - 1]; style[j] = style[j - 1]
+				d[j] = d[j - 1]; w[j] = w[j - 1]; style[j] = style[j - 1]; mk[j] = mk[j - 1]
 				s[j - 1] = a[1]; st[j - 1] = a[2]; r[j - 1] = a[3]; lo[j - 1] = a[4]; hi[j - 1] = a[5]
-				d[j - 1] = a[6]; w[j - 1] = a[7]; style[j - 1] = a[8]
+				d[j - 1] = a[6]; w[j - 1] = a[7]; style[j - 1] = a[8]; mk[j - 1] = a[9]
 			}
 		lmin = 1; lmax = 1
 		for (i = 1; i <= n; i++) {
@@ -76,11 +78,16 @@ grep -v '^#' "$csv" | awk -F, -v dir="$tmp" '
 			if (hi[i] == "") hi[i] = r[i]
 			if (lo[i] + 0 > 0 && lo[i] + 0 < lmin) lmin = lo[i] + 0
 			if (hi[i] + 0 > lmax) lmax = hi[i] + 0
-			if (st[i] == "sparse" || st[i] == "group" || st[i] == "batch") label = w[i]
-			else label = d[i]
-			sub(/ \(.*$/, "", label)  # the parenthesis of a search step: the row says the backend
+			b = d[i]; sub(/:.*/, "", b)
 			if (st[i] == "sparse" || st[i] == "group" || st[i] == "batch") {
-				b = d[i]; sub(/:.*/, "", b); label = label " (" b ")"
+				# what was tried, less its parenthesis; the row says the backend
+				label = w[i]; sub(/ \(.*$/, "", label); label = label " (" b ")"
+			} else {
+				# a design of the survey, the contest or the confirmation by what a user chooses
+				# (the backend and its marks), not by its name in the run (hybrid:best)
+				# (no comma: the rows are comma-separated)
+				label = b " (" mk[i] ")"
+				if (st[i] == "confirm" && style[i] == 3) label = label ": chosen"
 			}
 			if (length(label) > 48) label = substr(label, 1, 47) "~"
 			printf "%d,%.6g,%.6g,%.6g,%d,%s %s: %s\n", n - i, r[i], lo[i], hi[i], style[i], s[i], st[i], label > (dir "/rows.dat")
@@ -92,6 +99,25 @@ rows=$(sed -n 1p "$tmp/range")
 lmin=$(sed -n 2p "$tmp/range")
 lmax=$(sed -n 3p "$tmp/range")
 name=$(basename "$csv" .csv)
+# The outcome, from the confirmation's rows (none when the search stopped before it): the chosen
+# design, the confirmation's decision and the other design's ratio to it.
+outcome=$(grep -v '^#' "$csv" | awk -F, '
+	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["stage"] != "confirm" { next }
+	$c["verdict"] == "reference" {
+		b = $c["design"]; sub(/:.*/, "", b); chosen = b " (" $c["marks"] ")"
+		dec = $c["decision"]; sub(/ \(.*$/, "", dec); next
+	}
+	{ b = $c["design"]; sub(/:.*/, "", b)
+	  other = sprintf("%s (%s) takes %.2fx [%.2f, %.2f] its frame", b, $c["marks"], $c["ratio"], $c["ratio_ci_low"], $c["ratio_ci_high"]) }
+	END { if (chosen != "") printf "chosen: %s; in the confirmation %s (%s)", chosen, other, dec }')
+[ -n "$outcome" ] || outcome="no confirmation run (the search stopped before it): the advice names the best design so far"
+# the title wrapped to the width gnuplot centres it on (the plot's, right of the labels: about
+# 90 characters at 11 points),
+# given to gnuplot as a file (its lines hold any character a path can)
+printf '%s: every design tried, its frame against its step'"'"'s reference\n%s\n%s\n%s\n' \
+	"$name" "$outcome" "$status" "$cpu" | fold -s -w 88 > "$tmp/title"
+lines=$(wc -l < "$tmp/title")
 
 gp() {
 	if [ "$verbose" -eq 1 ]; then
@@ -103,8 +129,8 @@ gp() {
 	fi
 }
 gp -e "scripts='$top/scripts'; out='$(gp_quote "$out")'; data='$tmp/rows.dat'; rows=$rows; \
-	lmin=$lmin; lmax=$lmax; name='$(gp_quote "$name")'; status='$(gp_quote "$status")'; \
-	cpu='$(gp_quote "$cpu")'" "$top/scripts/advise.gp"
+	lmin=$lmin; lmax=$lmax; title_file='$tmp/title'; title_lines=$lines" \
+	"$top/scripts/advise.gp"
 [ -s "$out" ] || { echo "advise_plot.sh: gnuplot wrote no figure" >&2; exit 1; }
 mv "$out" "$png"
 echo "$png"
