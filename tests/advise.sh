@@ -151,7 +151,8 @@ else
 	fail advised-file-checksum "a run failed: $(cat "$tmp/err")"
 fi
 
-# SIGTERM in the middle: the steps done stay. Longer frames, so that a step lasts a while.
+# SIGTERM in the middle: the steps done stay. Longer frames, so that a step lasts a while (and
+# the advised file's header names that --set, which its copy of the file does not hold).
 mkdir "$tmp/stop"
 "$bin" --advise "$tmp/known.ini" --backends hybrid --processes 2 --set scenario.frames=200 \
 	--output "$tmp/stop/advise-known.csv" >"$tmp/stop/stdout" 2>"$tmp/stop/stderr" &
@@ -174,6 +175,8 @@ elif ! grep -q '^# advise .*interrupted (SIGTERM) after step' "$tmp/stop/advise-
 elif ! [ -s "$tmp/stop/advise-known-steps/step-01-survey.csv" ] ||
 	! [ -s "$tmp/stop/known-advised.ini" ]; then
 	fail interrupted "the survey's own CSV or the advised file is gone: $(ls "$tmp/stop" "$tmp/stop/advise-known-steps")"
+elif ! grep -q '^; Searched with --set: scenario.frames=200\.' "$tmp/stop/known-advised.ini"; then
+	fail interrupted "the advised file does not name the search's --set: $(head -n 4 "$tmp/stop/known-advised.ini")"
 elif [ -n "$(find "$tmp/stop" -name '*.tmp*')" ]; then
 	fail interrupted "temporary files left: $(find "$tmp/stop" -name '*.tmp*')"
 else

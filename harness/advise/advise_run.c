@@ -263,6 +263,20 @@ static void publish(struct advisor *a)
 	         "; A scenario file names no backend: make bench BACKENDS=%s,... measures it among "
 	         "others. The advice, its steps and their intervals: %s. A mark changes no result.\n",
 	         a->file, a->file, d->backend, marks, d->backend, d->backend, a->md);
+	/* the search ran the file with its --set: a mark they changed is in the marks above (and
+	 * "as the file had them" means as they left it); any other key they changed is not in this
+	 * copy, which keeps the file's text, so the header names them for make bench's SET= */
+	if (a->o->set_count > 0) {
+		size_t len = strlen(head);
+		len += (size_t)snprintf(head + len, sizeof head - len,
+		                        "; Searched with --set:");
+		for (size_t i = 0; i < a->o->set_count && len < sizeof head - 1; i++)
+			len += (size_t)snprintf(head + len, sizeof head - len, " %s", a->o->sets[i]);
+		if (len < sizeof head - 1)
+			snprintf(head + len, sizeof head - len,
+			         ". The marks above are the file's with them applied; any other key they set "
+			         "is not in this copy: give it to make bench as SET=.\n");
+	}
 	if (advise_design_write_ini(a->file, a->base, &ini, head, a->ini, err, sizeof err))
 		fprintf(stderr, "advise: %s\n", err);
 }
