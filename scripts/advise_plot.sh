@@ -100,7 +100,7 @@ lmin=$(sed -n 2p "$tmp/range")
 lmax=$(sed -n 3p "$tmp/range")
 name=$(basename "$csv" .csv)
 # The outcome, from the confirmation's rows (none when the search stopped before it): the chosen
-# design, the confirmation's decision and the other design's ratio to it.
+# design, then the other design's ratio to it and the confirmation's decision.
 outcome=$(grep -v '^#' "$csv" | awk -F, '
 	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	$c["stage"] != "confirm" { next }
@@ -109,14 +109,15 @@ outcome=$(grep -v '^#' "$csv" | awk -F, '
 		dec = $c["decision"]; sub(/ \(.*$/, "", dec); next
 	}
 	{ b = $c["design"]; sub(/:.*/, "", b)
-	  other = sprintf("%s (%s) takes %.2fx [%.2f, %.2f] its frame", b, $c["marks"], $c["ratio"], $c["ratio_ci_low"], $c["ratio_ci_high"]) }
-	END { if (chosen != "") printf "chosen: %s; in the confirmation %s (%s)", chosen, other, dec }')
+	  other = sprintf("%s (%s) takes %.2fx [%.2f,\001%.2f] its frame", b, $c["marks"], $c["ratio"], $c["ratio_ci_low"], $c["ratio_ci_high"]) }
+	END { if (chosen != "") printf "chosen: %s\nin a fresh run %s: %s", chosen, other, dec }')
 [ -n "$outcome" ] || outcome="no confirmation run (the search stopped before it): the advice names the best design so far"
 # the title wrapped to the width gnuplot centres it on (the plot's, right of the labels: about
 # 90 characters at 11 points),
-# given to gnuplot as a file (its lines hold any character a path can)
+# given to gnuplot as a file (its lines hold any character a path can); an interval's two
+# ends kept on one line (joined by a control character until it is wrapped)
 printf '%s: every design tried, its frame against its step'"'"'s reference\n%s\n%s\n%s\n' \
-	"$name" "$outcome" "$status" "$cpu" | fold -s -w 88 > "$tmp/title"
+	"$name" "$outcome" "$status" "$cpu" | fold -s -w 88 | tr '\001' ' ' > "$tmp/title"
 lines=$(wc -l < "$tmp/title")
 
 gp() {
