@@ -111,6 +111,8 @@ fi
 
 # The known best: hybrid alone (the search of its marks), three processes a step (with two, t has
 # one degree of freedom and a process disturbed by the machine can leave the gain undecided).
+# Tag sparse is the known best; batching the tag's adds may win a little besides (kept once, in
+# a run on a loaded machine: "hybrid, sparse Tag; batch tag"), which the test lets be.
 mkdir "$tmp/known"
 "$bin" --advise "$tmp/known.ini" --backends hybrid --processes 3 --budget 2m \
 	--output "$tmp/known/advise-known.csv" >"$tmp/known/stdout" 2>"$tmp/known/stderr"
@@ -123,7 +125,7 @@ elif ! grep -v '^#' "$steps" | awk -F, '$2 == "sparse" && $3 ~ /^Tag sparse/ && 
 elif ! awk '/^\[component Tag\]/ { on = 1; next } /^\[/ { on = 0 } on && /^storage = sparse/ { k = 1 } END { exit !k }' \
 	"$tmp/known/known-advised.ini"; then
 	fail known-best "known-advised.ini does not mark Tag sparse: $(cat "$tmp/known/known-advised.ini")"
-elif ! grep -q '^\*\*hybrid, sparse Tag\*\*' "$tmp/known/advise-known.md"; then
+elif ! grep -q '^\*\*hybrid, sparse Tag[*;]' "$tmp/known/advise-known.md"; then
 	fail known-best "the advice does not name hybrid with Tag sparse: $(sed -n '5,8p' "$tmp/known/advise-known.md")"
 elif ! grep -q 'confirmed: the chosen design is decidedly faster' "$tmp/known/advise-known.md"; then
 	fail known-best "the confirmation does not agree: $(grep -i confirm "$tmp/known/advise-known.md" | head -n 2)"
