@@ -27,6 +27,9 @@
 #                            shipped scenario whose checksums agree, a sweep, the check build
 #   build/tsan/parallel      the parallel pass on every backend under ThreadSanitizer
 #   tests/parallel.sh        a short parallel-iterate run of the harness under ThreadSanitizer
+#   tests/advise.sh          the advisor (--advise, make advise) on tiny scenarios: bad input, a
+#                            known best design found and confirmed, the advised file's checksum,
+#                            SIGTERM keeps the steps done, every sanity warning, its figure
 #   tests/cli.sh             build/ecsbench's and make's command lines: bad input, a good run,
 #                            SIGINT, previous results kept, one run at a time, a full disk
 #   tests/tails.sh           the frame-time tails and growth frames of real scenario runs, the
@@ -151,6 +154,7 @@ lane_scripts() {
 	suite "scenario files" build/scenario_file
 	suite "frame-time tails and growth" build/tails
 	suite "scenario engine" build/scenario_engine
+	suite advise tests/advise.sh
 	suite cli tests/cli.sh
 	suite "scenario command line" tests/scenario_cli.sh
 	suite "tails and growth, end to end" tests/tails.sh
