@@ -68,9 +68,13 @@ case ${ECSB_TEST_SCALE:-1} in
 	;;
 esac
 start=$(date +%s)
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-: >"$dir/tally"
+if [ "${1:-}" = --lane ]; then # one lane of the run below, in its folder
+	dir=$2
+else
+	dir=$(mktemp -d)
+	trap 'rm -rf "$dir"' EXIT
+	: >"$dir/tally"
+fi
 
 # the CPU seconds (user + system) every child of this shell so far has used, from `times` (into
 # a file: in a pipe or $(...) it would be a subshell's, without children)
@@ -172,8 +176,16 @@ lane_scripts() {
 	suite set-up tests/setup.sh
 }
 
-lane_programs &
-lane_scripts &
+# One lane, as a shell of its own: `run.sh --lane DIR NAME`
+if [ "${1:-}" = --lane ]; then
+	"lane_$3"
+	exit 0
+fi
+# Each lane a shell started with & (no job control: it would start with SIGINT and SIGQUIT
+# ignored), so with their defaults restored: a suite sees the signals a serial run gave it
+# (cli.sh's Ctrl-C test), and a Ctrl-C at the terminal stops the lanes with make test.
+env --default-signal=INT,QUIT sh tests/run.sh --lane "$dir" programs &
+env --default-signal=INT,QUIT sh tests/run.sh --lane "$dir" scripts &
 wait
 total_passed=$(awk '{ s += $1 } END { print s + 0 }' "$dir/tally")
 total_failed=$(awk '{ s += $2 } END { print s + 0 }' "$dir/tally")
