@@ -123,6 +123,12 @@ struct workload {
 	/* Each run changes the state the checksum reads (a pass moves every Position): the
 	 * checksum is taken after the first run, when every participant has made exactly one. */
 	bool count_dependent;
+	/* Its first run meets what every later one does: setup touched (and freed) the memory a
+	 * run allocates, and prepare puts the storage back into the state setup left before each
+	 * sample (create after turnover). A run over SETTLE_RUN_NS whose cold calibration run took
+	 * no more than SETTLED_FAULTS page faults then needs no warm-up (pass.c). Not
+	 * create-unreserved: its first run grows the storage, later ones find it grown. */
+	bool first_run_alike;
 	bool threaded;           /* swept over --threads: a row per thread count T */
 	/* Swept over --history (history.h): WORKLOAD_WORLD builds its storage under each history
 	 * before the clock; WORKLOAD_SPAWNS spawns inside it as the history says (only the

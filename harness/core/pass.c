@@ -158,10 +158,24 @@ static uint64_t sample_ns(const struct options *o, const struct group *gr,
 
 /* A single run longer than this (5 samples' worth) is a sample on its own: the participant
  * takes one timed sample per process (the interval of a row comes from the spread across
- * processes, not from samples within one), and no warm-up if the run allocates nothing (its
- * setup already touched its memory, and a cold start is a small part of a run this long). In
- * the first process its calibration run is its warm-up. */
+ * processes, not from samples within one), and no warm-up if its memory is touched already:
+ * the run allocates nothing (its setup touched what it uses), or its first run is like every
+ * other (workload.first_run_alike: creation into a storage whose predecessors died, restored
+ * before each sample), it lasts over SETTLE_RUN_NS and its cold calibration run took no more
+ * page faults than a settled sample may (what it allocates, setup had touched and freed). A
+ * cold start is a small part of a run this long; a warm-up there costs a run and a restore
+ * (tree's create at N = 2^18: 3.2 s and 7.2 s, loaded, before a timed run of 3.5 s). Not
+ * between LONG_RUN_NS and SETTLE_RUN_NS: a later process's heap, laid out at another offset,
+ * can still take a few hundred faults where the first one took none (vector's and hybrid's
+ * create-batch at 2^18: 255, about 0.1 ms), a larger part of a shorter run. In the first
+ * process its calibration run is its warm-up. */
 #define LONG_RUN_NS (5 * SAMPLE_TARGET_NS)
+#define SETTLED_FAULTS 8 /* page faults (32 KiB first touched) a settled sample may take */
+/* A run longer than this takes no extra warm-up (warm_until_settled): there the faults are a
+ * small part of the run (10,000 faults of about 0.5 us, 5 ms of a second's run), and another
+ * warm-up costs a run: tree's churn at N = 2^20, k = 2 took two more of 7.5 and 11.9 s in a
+ * process before its timed one of 9.1 s. */
+#define SETTLE_RUN_NS 1e9
 
 struct participant {
 	struct bench_case c;
@@ -198,7 +212,7 @@ static uint32_t inner_for(double run_ns, const struct group *g)
  * they are taken after the same work: see pass_run.) --inner fixes the runs for all.
  */
 static void decide_sampling(const struct options *o, const struct group *g, struct participant *x,
-                            uint64_t calls)
+                            uint64_t calls, long faults)
 {
 	x->s.warmup = o->warmup;
 	x->s.reps = o->reps;
@@ -209,7 +223,8 @@ static void decide_sampling(const struct options *o, const struct group *g, stru
 	x->s.inner = inner_for(x->run_ns, g);
 	if (x->run_ns > LONG_RUN_NS) {
 		x->s.reps = 1;
-		if (calls == 0)
+		if (calls == 0 || (g->workload->first_run_alike && x->run_ns > SETTLE_RUN_NS &&
+		                   faults <= SETTLED_FAULTS))
 			x->s.warmup = 0;
 	}
 }
@@ -234,12 +249,7 @@ static uint32_t warmups_here(const struct options *o, const struct participant *
  * the timed sample paid the heap's growth, a cost of the process's history, not of the
  * storage. Not where every participant must make the same runs (--inner, a scenario's frames).
  */
-#define SETTLED_FAULTS 8 /* page faults (32 KiB first touched) a settled sample may take */
-#define MAX_EXTRA_WARMUP 4
-/* Not for a run longer than this: there the faults are a small part of the run (10,000 faults
- * of about 0.5 us, 5 ms of a second's run), and another warm-up costs a run: tree's churn at
- * N = 2^20, k = 2 took two more of 7.5 and 11.9 s in a process before its timed one of 9.1 s. */
-#define SETTLE_RUN_NS 1e9
+#define MAX_EXTRA_WARMUP 4 /* and none for a run over SETTLE_RUN_NS (above) */
 
 /* One group being measured in this process: its participants and what they share. */
 struct group_run {
@@ -375,7 +385,7 @@ static void group_calibrate(struct group_run *m)
 			x->run_ns = (double)sample_ns(o, m->gr, &t);
 			x->warm_faults = t.minflt;
 		}
-		decide_sampling(o, m->gr, x, t.allocations);
+		decide_sampling(o, m->gr, x, t.allocations, t.minflt);
 	}
 	if (calibrate && m->gr->workload->count_dependent) {
 		m->verified_early = true;

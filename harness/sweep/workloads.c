@@ -680,6 +680,7 @@ static const struct workload workload_create = {
 	.timed = "create N entities with their k components (and their kind's own), into a storage "
 	         "whose N predecessors died (lived-in; an empty one under pristine), reserved",
 	.history = WORKLOAD_SPAWNS,
+	.first_run_alike = true,
 	.setup = create_setup,
 	.prepare = create_prepare,
 	.execute = create_execute,
@@ -692,6 +693,7 @@ static const struct workload workload_create_batch = {
 	.timed = "create's N entities through entity_create_batch, in batches of one kind of up to "
 	         "1024, into create's storage",
 	.history = WORKLOAD_SPAWNS,
+	.first_run_alike = true,
 	.setup = create_batch_setup,
 	.prepare = create_prepare,
 	.execute = create_batch_execute,
