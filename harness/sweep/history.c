@@ -810,6 +810,15 @@ static int turnover_deaths(struct world *w, const struct turnover *t, const ecs_
 	return 0;
 }
 
+/* Whether a creation into the storage grows it: fewer predecessors than creations, and no
+ * reserve (create-unreserved: half its creations grow the storage). Then the deaths of what a
+ * sample created leave a storage already grown to hold all N, where every later sample would
+ * only recycle: such a storage is built again before each sample instead. */
+static bool turnover_grows(const struct turnover *t, uint32_t n)
+{
+	return !t->reserve && t->predecessors < n;
+}
+
 /* A storage under the history whose predecessors lived and died: the test build's break of
  * rule 'created' leaves it empty. */
 static int turnover_build(struct run *run, struct world *w, bool first)
@@ -882,6 +891,13 @@ int history_turnover_prepare(struct run *run)
 			}
 			t->used[j] = false;
 			run->worlds_open++;
+		} else if (t->used[j] && turnover_grows(t, n)) {
+			/* what the last sample grew, no death takes back: the storage built again */
+			world_close(w);
+			if (turnover_build(run, w, false)) {
+				world_close(w); /* closed again at the end with the rest: a no-op */
+				return -1;
+			}
 		} else if (t->used[j] &&
 		           turnover_deaths(w, t, history_turnover_handles(run, j), n, n, run->r))
 			return -1;
