@@ -2,7 +2,7 @@
  * checks.h: the common case of ecs.h's argument checks, inline, for the backends' hot paths.
  * Internal to impls/: the harness and the tests never include it.
  *
- * ecs_create_types_check (backends.c) is out of line and returns the first error in ecs.h's
+ * ecs_create_types_check (ecs.c) is out of line and returns the first error in ecs.h's
  * order, which takes two passes and early exits. entity_create_with calls it once per entity:
  * at k = 2 that call was 52 instructions of sparse's 379 an entity (callgrind, create,
  * N = 2^17), more than the floor's whole work. Here one pass asks only "is anything wrong"

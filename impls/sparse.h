@@ -1512,7 +1512,7 @@ static bool sparse_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
  * complement, which no handle of that index equals, so a second occurrence of the handle (or
  * another generation of its index) fails the liveness test. The marking stops at the first
  * handle that fails it and the records marked so far (all distinct live handles) are restored;
- * only then, on that error path, does ecs_batch_has_repeat (impls/backends.c) sort. A failed
+ * only then, on that error path, does ecs_batch_has_repeat (impls/ecs.c) sort. A failed
  * record is never restored by value: a dead index's record (the free list) may happen to equal
  * a complement.
  */
