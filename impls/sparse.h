@@ -118,14 +118,15 @@
  * were when the call began. Fast path: stride == size copies a column with one memcpy.
  * Lived-in: yes (the stride is the caller's layout, not the storage's history).
  *
- * The code is written once for two backends: sparse.c includes it with SPARSE_GROUPS 0, group.c
- * with SPARSE_GROUPS 1 (EnTT's owning groups; its header says what they cost). A compile-time
- * parameter, as family.h's index: every group hook below is an empty inline function in the
- * sparse build, so sparse's code and its instruction counts are what they were (make instr),
- * and neither backend pays a run-time test for the other's strategy.
+ * The code is written once for two backends, as family.h for its index: a variant defines its
+ * fields (SPARSE_*_FIELDS) before the include and, after it, the hooks declared below struct
+ * ecs_storage. sparse.c's hooks are empty and compile away (sparse's code is the pools' alone:
+ * make instr holds its rows); group.c's keep EnTT's owning groups (its header says what they
+ * cost). Neither backend pays a run-time test for the other's strategy.
  */
-#ifndef SPARSE_GROUPS
-#error "define SPARSE_GROUPS (0: sparse, 1: owning groups) before including sparse.h"
+#if !defined(SPARSE_POOL_FIELDS) || !defined(SPARSE_SYSTEM_FIELDS) ||                         \
+    !defined(SPARSE_STORAGE_FIELDS)
+#error "define SPARSE_POOL_FIELDS, SPARSE_SYSTEM_FIELDS, SPARSE_STORAGE_FIELDS before sparse.h"
 #endif
 
 #include <stdbool.h>
@@ -149,7 +150,6 @@
  * a shorter one becomes the start of a pointer batch of up to ECS_BATCH_MAX entities. */
 #define SPARSE_COLUMN_RUN (ECS_BATCH_MAX / 4u)
 #define SPARSE_COMPARE_CHUNK 256u /* handles compared at once when extending such a run */
-#define SPARSE_NO_GROUP UINT32_MAX /* a pool no group owns */
 
 struct sparse_pool {
 	uint32_t size;       /* bytes per value */
@@ -160,20 +160,14 @@ struct sparse_pool {
 	unsigned char *values; /* count values, packed: the start of the pool's block */
 	ecs_entity *entities;  /* their owners, in step with values, in the same block */
 	uint32_t live_pos; /* position in the storage's live_pools while count > 0 */
-#if SPARSE_GROUPS
-	uint32_t owner;     /* the system whose group owns the pool, or SPARSE_NO_GROUP */
-	uint32_t excluders; /* groups that exclude the type */
-#endif
+	SPARSE_POOL_FIELDS /* the variant's */
 };
 
 struct sparse_system {
 	uint32_t type_count, excluded_count;
 	uint32_t types[ECS_SYSTEM_MAX_COMPONENTS];
 	uint32_t excluded[ECS_SYSTEM_MAX_EXCLUDED];
-#if SPARSE_GROUPS
-	bool grouped; /* an owning group: its members at [0, group_len) of every owned pool */
-	uint32_t group_len;
-#endif
+	SPARSE_SYSTEM_FIELDS /* the variant's */
 };
 
 struct ecs_storage {
@@ -190,11 +184,33 @@ struct ecs_storage {
 	uint32_t entity_used; /* indices ever handed out */
 	uint32_t entity_cap;
 	uint32_t free_head; /* last destroyed index, or SPARSE_NO_INDEX */
-#if SPARSE_GROUPS
-	uint32_t *groups; /* the grouped systems' ids, system_max entries */
-	uint32_t group_count;
-#endif
+	SPARSE_STORAGE_FIELDS /* the variant's */
 };
+
+/*
+ * The hooks a variant supplies (defined after the include), called where the storage changes
+ * which entities hold a type, so that a variant can keep its own order (group.c: owning
+ * groups); sparse.c's are empty and compile away.
+ */
+/* create's part (ECS_OK or ECS_ERR_NO_MEMORY; destroy then frees what there is), destroy's. */
+static int groups_create(ecs_storage *s);
+static void groups_release(ecs_storage *s);
+/* After index got type (appended at the end of its pool). */
+static void group_added(ecs_storage *s, uint32_t index, uint32_t type);
+/* Before index loses type (its swap-remove), and after. */
+static void group_removing(ecs_storage *s, uint32_t index, uint32_t type);
+static void group_removed(ecs_storage *s, uint32_t index, uint32_t type);
+/* Before index is destroyed. */
+static void group_destroying(ecs_storage *s, uint32_t index);
+/* After n new entities (handles[]) got the same types, all they have. */
+static void group_created(ecs_storage *s, const ecs_entity *handles, uint32_t n,
+                          const uint32_t *types, uint32_t count);
+/* iter_split's part: whether the variant walks system y's pass itself (it then sets up `it`),
+ * and that pass's batches (group_iter_owns: whether `it` is such a pass). */
+static bool group_iter_split(ecs_storage *s, const struct sparse_system *y, uint32_t system,
+                             uint32_t part, uint32_t parts, struct ecs_iter *it);
+static bool group_iter_owns(const struct ecs_iter *it);
+static bool group_iter_next(struct ecs_iter *it, struct ecs_batch *b);
 
 /* --- allocation ------------------------------------------------------------------------ */
 
@@ -427,217 +443,6 @@ static void pool_release(ecs_storage *s, struct sparse_pool *p)
 	pool_release_dense(s, p);
 }
 
-/* --- owning groups (group.c; in the sparse build each hook is empty) -------------------- */
-
-#if SPARSE_GROUPS
-/* Swaps slots a and b of pool p: values, owners and the two entries. */
-static void pool_swap(struct sparse_pool *p, uint32_t a, uint32_t b)
-{
-	if (a == b)
-		return;
-	ecs_entity ea = p->entities[a], eb = p->entities[b];
-	p->entities[a] = eb;
-	p->entities[b] = ea;
-	*pool_entry(p, ecs_entity_index(ea)) = b;
-	*pool_entry(p, ecs_entity_index(eb)) = a;
-	unsigned char *x = pool_value(p, a), *y = pool_value(p, b), tmp[64];
-	uint32_t size = p->size;
-	if (size <= sizeof tmp) {
-		ecs_copy_value(tmp, x, size);
-		ecs_copy_value(x, y, size);
-		ecs_copy_value(y, tmp, size);
-		return;
-	}
-	for (uint32_t off = 0; off < size; off += (uint32_t)sizeof tmp) {
-		uint32_t n = size - off < sizeof tmp ? size - off : (uint32_t)sizeof tmp;
-		memcpy(tmp, x + off, n);
-		memcpy(x + off, y + off, n);
-		memcpy(y + off, tmp, n);
-	}
-}
-
-/* Whether index is a member of group y: its slot in the first owned pool is below the group's
- * length (SPARSE_ABSENT never is). */
-static inline bool group_member(const ecs_storage *s, const struct sparse_system *y,
-                                uint32_t index)
-{
-	return pool_find(&s->pools[y->types[0]], index) < y->group_len;
-}
-
-/* Whether index has every type group y owns and none it excludes. */
-static bool group_matches(const ecs_storage *s, const struct sparse_system *y, uint32_t index)
-{
-	for (uint32_t c = 0; c < y->type_count; c++)
-		if (pool_find(&s->pools[y->types[c]], index) == SPARSE_ABSENT)
-			return false;
-	for (uint32_t c = 0; c < y->excluded_count; c++)
-		if (pool_find(&s->pools[y->excluded[c]], index) != SPARSE_ABSENT)
-			return false;
-	return true;
-}
-
-/* A matching entity joins: in every owned pool it swaps with the first non-member. */
-static void group_join(ecs_storage *s, struct sparse_system *y, uint32_t index)
-{
-	uint32_t len = y->group_len;
-	for (uint32_t c = 0; c < y->type_count; c++) {
-		struct sparse_pool *p = &s->pools[y->types[c]];
-		pool_swap(p, *pool_entry(p, index), len);
-	}
-	y->group_len = len + 1;
-}
-
-/* A member leaves: in every owned pool it swaps with the last member. */
-static void group_leave(ecs_storage *s, struct sparse_system *y, uint32_t index)
-{
-	uint32_t last = --y->group_len;
-	for (uint32_t c = 0; c < y->type_count; c++) {
-		struct sparse_pool *p = &s->pools[y->types[c]];
-		pool_swap(p, *pool_entry(p, index), last);
-	}
-}
-
-static bool group_excludes(const struct sparse_system *y, uint32_t type)
-{
-	for (uint32_t c = 0; c < y->excluded_count; c++)
-		if (y->excluded[c] == type)
-			return true;
-	return false;
-}
-
-/* Out of line: only a type some group excludes gets here. */
-static __attribute__((noinline)) void group_excluded_changed(ecs_storage *s, uint32_t index,
-                                                             uint32_t type, bool added)
-{
-	for (uint32_t g = 0; g < s->group_count; g++) {
-		struct sparse_system *y = &s->systems[s->groups[g]];
-		if (!group_excludes(y, type))
-			continue;
-		if (added && group_member(s, y, index))
-			group_leave(s, y, index);
-		else if (!added && group_matches(s, y, index))
-			group_join(s, y, index);
-	}
-}
-
-/* After index got type (appended at the end of its pool): it joins the group that owns the
- * pool if it now matches, and leaves those that exclude the type. */
-static inline void group_added(ecs_storage *s, uint32_t index, uint32_t type)
-{
-	const struct sparse_pool *p = &s->pools[type];
-	if (p->owner != SPARSE_NO_GROUP) {
-		struct sparse_system *y = &s->systems[p->owner];
-		if (group_matches(s, y, index))
-			group_join(s, y, index);
-	}
-	if (p->excluders)
-		group_excluded_changed(s, index, type, true);
-}
-
-/* Before index loses type: a member of the group that owns the pool leaves it first, so that
- * the swap-remove takes a slot past the members. */
-static inline void group_removing(ecs_storage *s, uint32_t index, uint32_t type)
-{
-	const struct sparse_pool *p = &s->pools[type];
-	if (p->owner != SPARSE_NO_GROUP) {
-		struct sparse_system *y = &s->systems[p->owner];
-		if (group_member(s, y, index))
-			group_leave(s, y, index);
-	}
-}
-
-/* After index lost type: it may join the groups that exclude the type. */
-static inline void group_removed(ecs_storage *s, uint32_t index, uint32_t type)
-{
-	if (s->pools[type].excluders)
-		group_excluded_changed(s, index, type, false);
-}
-
-/* Before index is destroyed: it leaves every group it is in (its removes then never make it
- * join one, as removing an excluded type would). */
-static inline void group_destroying(ecs_storage *s, uint32_t index)
-{
-	for (uint32_t g = 0; g < s->group_count; g++) {
-		struct sparse_system *y = &s->systems[s->groups[g]];
-		if (group_member(s, y, index))
-			group_leave(s, y, index);
-	}
-}
-
-/* Whether a set of types (a new entity's: all it has) matches group y: a scan of the list, no
- * probe of the pools. */
-static bool group_matches_set(const struct sparse_system *y, const uint32_t *types,
-                              uint32_t count)
-{
-	for (uint32_t c = 0; c < y->type_count + y->excluded_count; c++) {
-		uint32_t t = c < y->type_count ? y->types[c] : y->excluded[c - y->type_count];
-		bool in = false;
-		for (uint32_t i = 0; i < count && !in; i++)
-			in = types[i] == t;
-		if (in != (c < y->type_count))
-			return false;
-	}
-	return true;
-}
-
-/* After n new entities (handles[]) got the same types (all they have): they join each group
- * their set matches. A group it matches owns its first type's pool, so each group is asked
- * once, from that type, and the set once for all n (no membership test: a new entity is in no
- * group yet). */
-static inline void group_created(ecs_storage *s, const ecs_entity *handles, uint32_t n,
-                                 const uint32_t *types, uint32_t count)
-{
-	if (!s->group_count)
-		return;
-	for (uint32_t i = 0; i < count; i++) {
-		const struct sparse_pool *p = &s->pools[types[i]];
-		if (p->owner == SPARSE_NO_GROUP)
-			continue;
-		struct sparse_system *y = &s->systems[p->owner];
-		if (y->types[0] == types[i] && group_matches_set(y, types, count))
-			for (uint32_t j = 0; j < n; j++)
-				group_join(s, y, ecs_entity_index(handles[j]));
-	}
-}
-
-static int groups_create(ecs_storage *s)
-{
-	for (uint32_t t = 0; t < s->component_count; t++)
-		s->pools[t].owner = SPARSE_NO_GROUP;
-	s->groups = sparse_malloc(s, (size_t)s->system_max * sizeof *s->groups);
-	return s->groups ? ECS_OK : ECS_ERR_NO_MEMORY;
-}
-
-static void groups_release(ecs_storage *s)
-{
-	sparse_free(s, s->groups, (size_t)s->system_max * sizeof *s->groups);
-}
-#else
-static inline void group_added(ecs_storage *s, uint32_t index, uint32_t type)
-{
-	(void)s, (void)index, (void)type;
-}
-static inline void group_removing(ecs_storage *s, uint32_t index, uint32_t type)
-{
-	(void)s, (void)index, (void)type;
-}
-static inline void group_removed(ecs_storage *s, uint32_t index, uint32_t type)
-{
-	(void)s, (void)index, (void)type;
-}
-static inline void group_destroying(ecs_storage *s, uint32_t index) { (void)s, (void)index; }
-static inline void group_created(ecs_storage *s, const ecs_entity *handles, uint32_t n,
-                                 const uint32_t *types, uint32_t count)
-{
-	(void)s, (void)handles, (void)n, (void)types, (void)count;
-}
-static inline int groups_create(ecs_storage *s)
-{
-	(void)s;
-	return ECS_OK;
-}
-static inline void groups_release(ecs_storage *s) { (void)s; }
-#endif
 
 /* --- the ops --------------------------------------------------------------------------- */
 
@@ -973,9 +778,9 @@ static int sparse_system_register(ecs_storage *s, const uint32_t *types, uint32_
 }
 
 /* Iterator state: the system, which of its components drives the walk, the next dense slot,
- * the slot where the walk stops (the driving pool's count, or a part's end); in the group
- * build, whether the pass is a group's (its slots then those of the group's packed front). */
-enum { ITER_SYSTEM, ITER_DRIVER, ITER_NEXT, ITER_END, ITER_GROUPED };
+ * the slot where the walk stops (the driving pool's count, or a part's end); a variant's own
+ * from ITER_VARIANT on. */
+enum { ITER_SYSTEM, ITER_DRIVER, ITER_NEXT, ITER_END, ITER_VARIANT };
 
 /* The system's component whose pool drives its walk: the smallest. */
 static uint32_t sparse_driver(const ecs_storage *s, const struct sparse_system *y)
@@ -1010,105 +815,22 @@ static uint32_t sparse_split_bound(const ecs_storage *s, const struct sparse_sys
 	return at;
 }
 
-#if SPARSE_GROUPS
-/*
- * Where part `part` of a group's pass starts among its members [0, group_len): an even share,
- * moved forward (by less than a part) to the next member whose value of the system's first
- * component starts a cache line. The members sit at the same slots of every owned pool, so
- * the values from there on are consecutive.
- */
-static uint32_t group_split_bound(const ecs_storage *s, const struct sparse_system *y,
-                                  uint32_t part, uint32_t parts)
-{
-	uint32_t total = y->group_len, at = ecs_split_bound(total, part, parts);
-	if (part == 0 || part == parts || total / parts < 2)
-		return at;
-	const struct sparse_pool *w = &s->pools[y->types[0]];
-	return at + ecs_split_align(pool_value(w, at), w->size, total / parts);
-}
-
-/*
- * Makes system an owning group (ecs.h, system_group) unless a pool of its types is owned
- * already: its pools are marked owned, the pools of its excluded types count one more
- * excluder, and the entities that match are swapped to the front of every owned pool, in
- * one walk of the smallest owned pool: O(n k) probes and a swap per member in each owned pool.
- */
-static int sparse_system_group(ecs_storage *s, uint32_t system)
-{
-	if (!s)
-		return ECS_ERR_INVALID;
-	if (system >= s->system_count)
-		return ECS_ERR_BAD_SYSTEM;
-	struct sparse_system *y = &s->systems[system];
-	if (y->grouped)
-		return 1;
-	for (uint32_t c = 0; c < y->type_count; c++)
-		if (s->pools[y->types[c]].owner != SPARSE_NO_GROUP)
-			return 0;
-	for (uint32_t c = 0; c < y->type_count; c++)
-		s->pools[y->types[c]].owner = system;
-	for (uint32_t c = 0; c < y->excluded_count; c++)
-		s->pools[y->excluded[c]].excluders++;
-	y->grouped = true;
-	y->group_len = 0;
-	s->groups[s->group_count++] = system;
-	/* A join swaps slot i with group_len <= i, whose entity was walked already and did not
-	 * match: the walk goes on from i + 1. */
-	const struct sparse_pool *dp = &s->pools[y->types[sparse_driver(s, y)]];
-	for (uint32_t i = 0; i < dp->count; i++) {
-		uint32_t index = ecs_entity_index(dp->entities[i]);
-		if (group_matches(s, y, index))
-			group_join(s, y, index);
-	}
-	return 1;
-}
-
-/* A group's pass: its members' slots of the part, whole columns of every owned pool, in one
- * batch. */
-static bool group_iter_next(struct ecs_iter *it, struct ecs_batch *b)
-{
-	ecs_storage *s = it->storage;
-	const struct sparse_system *y = &s->systems[it->state[ITER_SYSTEM]];
-	uint32_t i = (uint32_t)it->state[ITER_NEXT], end = (uint32_t)it->state[ITER_END];
-	b->count = 0;
-	for (uint32_t c = 0; c < ECS_SYSTEM_MAX_COMPONENTS; c++) {
-		b->columns[c] = NULL;
-		b->pointers[c] = NULL;
-	}
-	if (i >= end)
-		return false;
-	b->count = end - i;
-	b->entities = s->pools[y->types[0]].entities + i;
-	for (uint32_t c = 0; c < y->type_count; c++)
-		b->columns[c] = pool_value(&s->pools[y->types[c]], i);
-	it->state[ITER_NEXT] = end;
-	return true;
-}
-#endif
 
 /*
  * A range of the driving pool's dense slots: the walk, its probes and its pointer batches stay
  * inside it, so a batch never spans two parts. Balanced by the driving pool's entities; where
  * the other pools hold only some of them, the matches may be spread unevenly.
  */
-static int sparse_system_iter_split(ecs_storage *s, uint32_t system, uint32_t part,
-                                    uint32_t parts, struct ecs_iter *it)
+static inline int sparse_system_iter_split(ecs_storage *s, uint32_t system, uint32_t part,
+                                           uint32_t parts, struct ecs_iter *it)
 {
 	if (!s || !it || parts == 0 || parts > ECS_SPLIT_MAX || part >= parts)
 		return ECS_ERR_INVALID;
 	if (system >= s->system_count)
 		return ECS_ERR_BAD_SYSTEM;
 	const struct sparse_system *y = &s->systems[system];
-#if SPARSE_GROUPS
-	it->state[ITER_GROUPED] = y->grouped;
-	if (y->grouped) {
-		it->storage = s;
-		it->state[ITER_SYSTEM] = system;
-		it->state[ITER_NEXT] = group_split_bound(s, y, part, parts);
-		it->state[ITER_END] = group_split_bound(s, y, part + 1, parts);
+	if (group_iter_split(s, y, system, part, parts, it))
 		return ECS_OK;
-	}
-#endif
 	uint32_t driver = sparse_driver(s, y);
 	it->storage = s;
 	it->state[ITER_SYSTEM] = system;
@@ -1456,10 +1178,8 @@ iter_walk(struct ecs_iter *it, struct ecs_batch *b, const struct sparse_system *
  */
 static bool sparse_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 {
-#if SPARSE_GROUPS
-	if (it->state[ITER_GROUPED])
+	if (group_iter_owns(it))
 		return group_iter_next(it, b);
-#endif
 	ecs_storage *s = it->storage;
 	const struct sparse_system *y = &s->systems[it->state[ITER_SYSTEM]];
 	uint32_t driver = (uint32_t)it->state[ITER_DRIVER];
