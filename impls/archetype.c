@@ -103,8 +103,106 @@
  *                      written whole, no link followed. Lived-in: partly (once the free list
  *                      is used up; a storage with holes fills them first, in the other loop).
  */
-#define ARCH_SPARSE 0
+/* Nothing outside the tables: no fields of its own, every hook empty (they compile away). */
+#define ARCH_SYSTEM_FIELDS
+#define ARCH_STORAGE_FIELDS
+#define ARCH_RECORD_SPARE 0u
 #include "archetype.h"
+
+static inline int arch_hook_setup(ecs_storage *s, const struct ecs_config *cfg)
+{
+	(void)s, (void)cfg;
+	return ECS_OK;
+}
+static inline void arch_hook_release(ecs_storage *s) { (void)s; }
+static inline bool arch_hook_outside(const ecs_storage *s, uint32_t type)
+{
+	(void)s, (void)type;
+	return false;
+}
+static inline int arch_hook_add(ecs_storage *s, ecs_entity e, uint32_t type, const void *value)
+{
+	(void)s, (void)e, (void)type, (void)value;
+	return ECS_ERR_BAD_COMPONENT; /* never asked */
+}
+static inline int arch_hook_remove(ecs_storage *s, ecs_entity e, uint32_t type)
+{
+	(void)s, (void)e, (void)type;
+	return ECS_ERR_BAD_COMPONENT; /* never asked */
+}
+static inline int arch_hook_has(const ecs_storage *s, ecs_entity e, uint32_t type)
+{
+	(void)s, (void)e, (void)type;
+	return ECS_ERR_BAD_COMPONENT; /* never asked */
+}
+static inline int arch_hook_get(ecs_storage *s, ecs_entity e, uint32_t type, void **out)
+{
+	(void)s, (void)e, (void)type, (void)out;
+	return ECS_ERR_BAD_COMPONENT; /* never asked */
+}
+static inline bool arch_hook_list_outside(const ecs_storage *s, const uint32_t *types,
+                                          uint32_t count)
+{
+	(void)s, (void)types, (void)count;
+	return false;
+}
+static inline int arch_hook_create_with(ecs_storage *s, const uint32_t *types, uint32_t count,
+                                        const void *const *values, ecs_entity *out)
+{
+	(void)s, (void)types, (void)count, (void)values, (void)out;
+	return ECS_ERR_BAD_COMPONENT; /* never asked */
+}
+static inline void arch_hook_destroy(ecs_storage *s, struct arch_record *r, uint32_t index)
+{
+	(void)s, (void)r, (void)index;
+}
+static inline void arch_hook_system(const ecs_storage *s, struct arch_system *y)
+{
+	(void)s, (void)y;
+}
+static inline bool arch_hook_required_outside(const struct arch_system *y, uint32_t c)
+{
+	(void)y, (void)c;
+	return false;
+}
+static inline int arch_hook_batch(ecs_storage *s, const ecs_entity *entities, uint32_t count,
+                                  uint32_t type, const struct ecs_values *values)
+{
+	(void)s, (void)entities, (void)count, (void)type, (void)values;
+	return ECS_ERR_BAD_COMPONENT; /* never asked */
+}
+static inline int arch_hook_create_batch_room(ecs_storage *s, const uint32_t *types,
+                                              uint32_t type_count, uint32_t count,
+                                              uint32_t from_free, const void **base,
+                                              uint32_t *spare)
+{
+	(void)s, (void)types, (void)type_count, (void)count, (void)from_free, (void)base;
+	*spare = 0;
+	return ECS_OK;
+}
+static inline void arch_hook_create_batch_fill(ecs_storage *s, const uint32_t *types,
+                                               uint32_t type_count,
+                                               const struct ecs_values *values,
+                                               const void *const *base, const ecs_entity *out,
+                                               uint32_t count)
+{
+	(void)s, (void)types, (void)type_count, (void)values, (void)base, (void)out, (void)count;
+}
+static inline void arch_hook_iter_setup(const ecs_storage *s, const struct arch_system *y,
+                                        uint32_t part, uint32_t parts, struct ecs_iter *it)
+{
+	(void)s, (void)y, (void)part, (void)parts, (void)it;
+}
+static inline bool arch_hook_iter_own(const struct ecs_iter *it)
+{
+	(void)it;
+	return false;
+}
+static inline bool arch_hook_iter_next(struct ecs_iter *it, struct ecs_batch *b)
+{
+	(void)it, (void)b;
+	return false;
+}
 
 const struct ecs_ops ecs_backend_archetype = {
 	.version = ECS_INTERFACE_VERSION,
