@@ -1661,3 +1661,24 @@ static bool arch_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 	return false;
 }
 
+/* A variant's ops table but its name and description: every operation is the machinery's. */
+#define ARCH_OPS                                                                                   \
+	.version = ECS_INTERFACE_VERSION,                                                          \
+	.create = arch_create,                                                                     \
+	.destroy = arch_destroy,                                                                   \
+	.reserve = arch_reserve,                                                                   \
+	.entity_create = arch_entity_create,                                                       \
+	.entity_create_with = arch_entity_create_with,                                             \
+	.entity_destroy = arch_entity_destroy,                                                     \
+	.entity_alive = arch_entity_alive,                                                         \
+	.component_add = arch_component_add,                                                       \
+	.component_remove = arch_component_remove,                                                 \
+	.component_get = arch_component_get,                                                       \
+	.component_has = arch_component_has,                                                       \
+	.system_register = arch_system_register,                                                   \
+	.system_iter_begin = arch_system_iter_begin,                                               \
+	.system_iter_next = arch_system_iter_next,                                                 \
+	.system_iter_split = arch_system_iter_split,                                               \
+	.entity_create_batch = arch_entity_create_batch,                                           \
+	.component_add_batch = arch_component_add_batch,                                           \
+	.component_remove_batch = arch_component_remove_batch

@@ -62,14 +62,14 @@
 #include "ecs.h"
 
 #define SPARSE_NO_GROUP UINT32_MAX /* a pool no group owns */
-#define SPARSE_POOL_FIELDS                                                                     \
-	uint32_t owner;     /* the system whose group owns the pool, or SPARSE_NO_GROUP */          \
+#define SPARSE_POOL_FIELDS                                                                         \
+	uint32_t owner;     /* the system whose group owns the pool, or SPARSE_NO_GROUP */         \
 	uint32_t excluders; /* groups that exclude the type */
-#define SPARSE_SYSTEM_FIELDS                                                                   \
-	bool grouped; /* an owning group: its members at [0, group_len) of every owned pool */      \
+#define SPARSE_SYSTEM_FIELDS                                                                       \
+	bool grouped; /* an owning group: its members at [0, group_len) of every owned pool */     \
 	uint32_t group_len;
-#define SPARSE_STORAGE_FIELDS                                                                  \
-	uint32_t *groups; /* the grouped systems' ids, system_max entries */                        \
+#define SPARSE_STORAGE_FIELDS                                                                      \
+	uint32_t *groups; /* the grouped systems' ids, system_max entries */                       \
 	uint32_t group_count;
 #include "sparse.h"
 
@@ -354,27 +354,9 @@ static inline bool group_iter_owns(const struct ecs_iter *it)
 }
 
 const struct ecs_ops ecs_backend_group = {
-	.version = ECS_INTERFACE_VERSION,
+	SPARSE_OPS,
 	.name = "group",
 	.description = "sparse sets with EnTT-style owning groups: a grouped system's pools packed "
 	               "in step",
-	.create = sparse_create,
-	.destroy = sparse_destroy,
-	.reserve = sparse_reserve,
-	.entity_create = sparse_entity_create,
-	.entity_create_with = sparse_entity_create_with,
-	.entity_destroy = sparse_entity_destroy,
-	.entity_alive = sparse_entity_alive,
-	.component_add = sparse_component_add,
-	.component_remove = sparse_component_remove,
-	.component_get = sparse_component_get,
-	.component_has = sparse_component_has,
-	.system_register = sparse_system_register,
-	.system_iter_begin = sparse_system_iter_begin,
-	.system_iter_next = sparse_system_iter_next,
-	.system_iter_split = sparse_system_iter_split,
 	.system_group = sparse_system_group,
-	.entity_create_batch = sparse_entity_create_batch,
-	.component_add_batch = sparse_component_add_batch,
-	.component_remove_batch = sparse_component_remove_batch,
 };

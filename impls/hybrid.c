@@ -108,11 +108,11 @@ struct hyb_pool {
 
 /* bit c: types[c] (excluded[c]) is a sparse type, found in its pool, not in the tables */
 #define ARCH_SYSTEM_FIELDS uint8_t sparse_required, sparse_excluded;
-#define ARCH_STORAGE_FIELDS                                                                    \
-	uint8_t *sparse;        /* component_count: 1 for a type the config marks sparse */    \
-	uint32_t sparse_count;  /* types marked */                                              \
-	struct hyb_pool *pools; /* component_count, used for the marked types only */           \
-	uint32_t *live_pools;   /* marked types whose pool holds a value, unordered */          \
+#define ARCH_STORAGE_FIELDS                                                                        \
+	uint8_t *sparse;        /* component_count: 1 for a type the config marks sparse */        \
+	uint32_t sparse_count;  /* types marked */                                                 \
+	struct hyb_pool *pools; /* component_count, used for the marked types only */              \
+	uint32_t *live_pools;   /* marked types whose pool holds a value, unordered */             \
 	uint32_t live_count;
 #include "archetype.h"
 
@@ -837,25 +837,7 @@ static inline bool arch_hook_iter_own(const struct ecs_iter *it)
 }
 
 const struct ecs_ops ecs_backend_hybrid = {
-	.version = ECS_INTERFACE_VERSION,
+	ARCH_OPS,
 	.name = "hybrid",
 	.description = "archetype tables + sparse sets for types marked sparse (bevy, flecs)",
-	.create = arch_create,
-	.destroy = arch_destroy,
-	.reserve = arch_reserve,
-	.entity_create = arch_entity_create,
-	.entity_create_with = arch_entity_create_with,
-	.entity_destroy = arch_entity_destroy,
-	.entity_alive = arch_entity_alive,
-	.component_add = arch_component_add,
-	.component_remove = arch_component_remove,
-	.component_get = arch_component_get,
-	.component_has = arch_component_has,
-	.system_register = arch_system_register,
-	.system_iter_begin = arch_system_iter_begin,
-	.system_iter_next = arch_system_iter_next,
-	.system_iter_split = arch_system_iter_split,
-	.entity_create_batch = arch_entity_create_batch,
-	.component_add_batch = arch_component_add_batch,
-	.component_remove_batch = arch_component_remove_batch,
 };

@@ -56,25 +56,7 @@ static inline bool group_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 }
 
 const struct ecs_ops ecs_backend_sparse = {
-	.version = ECS_INTERFACE_VERSION,
+	SPARSE_OPS,
 	.name = "sparse",
 	.description = "sparse set per component type, paged; systems probe the smallest pool",
-	.create = sparse_create,
-	.destroy = sparse_destroy,
-	.reserve = sparse_reserve,
-	.entity_create = sparse_entity_create,
-	.entity_create_with = sparse_entity_create_with,
-	.entity_destroy = sparse_entity_destroy,
-	.entity_alive = sparse_entity_alive,
-	.component_add = sparse_component_add,
-	.component_remove = sparse_component_remove,
-	.component_get = sparse_component_get,
-	.component_has = sparse_component_has,
-	.system_register = sparse_system_register,
-	.system_iter_begin = sparse_system_iter_begin,
-	.system_iter_next = sparse_system_iter_next,
-	.system_iter_split = sparse_system_iter_split,
-	.entity_create_batch = sparse_entity_create_batch,
-	.component_add_batch = sparse_component_add_batch,
-	.component_remove_batch = sparse_component_remove_batch,
 };

@@ -1465,3 +1465,26 @@ static int sparse_component_remove_batch(ecs_storage *s, const ecs_entity *entit
 	sparse_free(s, copy, bytes);
 	return ECS_OK;
 }
+
+/* A variant's ops table but its name, description and what it adds: every operation is the
+ * storage's. */
+#define SPARSE_OPS                                                                                 \
+	.version = ECS_INTERFACE_VERSION,                                                          \
+	.create = sparse_create,                                                                   \
+	.destroy = sparse_destroy,                                                                 \
+	.reserve = sparse_reserve,                                                                 \
+	.entity_create = sparse_entity_create,                                                     \
+	.entity_create_with = sparse_entity_create_with,                                           \
+	.entity_destroy = sparse_entity_destroy,                                                   \
+	.entity_alive = sparse_entity_alive,                                                       \
+	.component_add = sparse_component_add,                                                     \
+	.component_remove = sparse_component_remove,                                               \
+	.component_get = sparse_component_get,                                                     \
+	.component_has = sparse_component_has,                                                     \
+	.system_register = sparse_system_register,                                                 \
+	.system_iter_begin = sparse_system_iter_begin,                                             \
+	.system_iter_next = sparse_system_iter_next,                                               \
+	.system_iter_split = sparse_system_iter_split,                                             \
+	.entity_create_batch = sparse_entity_create_batch,                                         \
+	.component_add_batch = sparse_component_add_batch,                                         \
+	.component_remove_batch = sparse_component_remove_batch
