@@ -894,12 +894,12 @@ static __attribute__((noinline)) int create_with_lookup(ecs_storage *s, const ui
                                                         const void *const *values,
                                                         ecs_entity *out)
 {
-	int rc = ecs_create_types_check(types, count, values, s->component_count);
+	uint32_t index;
+	int rc = ecs_create_with_open(types, count, values, s->component_count, &s->free_head,
+	                              ARCH_NONE, &s->record_used, &index);
 	if (rc != ECS_OK)
 		return rc;
 	bool fresh = s->free_head == ARCH_NONE;
-	if (fresh && s->record_used >= ECS_MAX_ENTITIES)
-		return ECS_ERR_FULL;
 	/* The set sorted (insertion sort: count is small), its values in step, and for each sorted
 	 * position the list's position it came from. */
 	uint32_t sorted[ECS_CREATE_MAX_COMPONENTS], given[ECS_CREATE_MAX_COMPONENTS];

@@ -38,6 +38,26 @@ static inline int ecs_create_types_check_fast(const uint32_t *types, uint32_t co
 	                                  : ECS_OK;
 }
 
+/* entity_create_with's opening, every backend's: the list checked, then the index the entity
+ * will take: the free list's first (*free_head; `none` when it is empty), else the next fresh
+ * one (*used, the indices ever handed out), ECS_ERR_FULL past ECS_MAX_ENTITIES. Nothing is
+ * taken: the caller takes the index last, once nothing can fail. (Pointers: the storage is read
+ * after the list's check, as the code this folds did.) */
+static inline int ecs_create_with_open(const uint32_t *types, uint32_t count,
+                                       const void *const *values, uint32_t component_count,
+                                       const uint32_t *free_head, uint32_t none,
+                                       const uint32_t *used, uint32_t *index)
+{
+	int rc = ecs_create_types_check_fast(types, count, values, component_count);
+	if (rc != ECS_OK)
+		return rc;
+	bool fresh = *free_head == none;
+	if (fresh && *used >= ECS_MAX_ENTITIES)
+		return ECS_ERR_FULL;
+	*index = fresh ? *used : *free_head;
+	return ECS_OK;
+}
+
 /* memcpy of a component value, with the common sizes known at compile time: a call to memcpy
  * for 8 bytes cost 12 instructions and a call (callgrind), the inline copy one load and one
  * store. Tests, not a switch: a jump table cost 7 instructions a copy. */

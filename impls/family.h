@@ -116,6 +116,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checks.h"
 #include "ecs.h"
 
 #ifndef FAMILY_NAME
@@ -512,19 +513,15 @@ static __attribute__((noinline)) int create_with_careful(ecs_storage *s, const u
                                                          const void *const *values,
                                                          ecs_entity *out)
 {
-	int rc = ecs_create_types_check(types, count, values, s->component_count);
+	uint32_t index;
+	int rc = ecs_create_with_open(types, count, values, s->component_count, &s->free_head,
+	                              FAMILY_NO_FREE, &s->entity_used, &index);
 	if (rc != ECS_OK)
 		return rc;
-	uint32_t index = s->free_head;
-	bool fresh = index == FAMILY_NO_FREE;
-	if (fresh) {
-		index = s->entity_used;
-		if (index >= ECS_MAX_ENTITIES)
-			return ECS_ERR_FULL;
-		if ((index >= s->gen_cap || index >= s->bits_cap) &&
-		    (rc = entities_grow(s, index + 1)) != ECS_OK)
-			return rc;
-	}
+	bool fresh = s->free_head == FAMILY_NO_FREE;
+	if (fresh && (index >= s->gen_cap || index >= s->bits_cap) &&
+	    (rc = entities_grow(s, index + 1)) != ECS_OK)
+		return rc;
 	uint32_t gen = fresh ? 0 : s->entity_gen[index];
 	ecs_entity e = ecs_entity_make(index, gen);
 	const void *v[ECS_CREATE_MAX_COMPONENTS];

@@ -343,13 +343,12 @@ static __attribute__((noinline)) int arch_hook_create_with(ecs_storage *s, const
                                                            const void *const *values,
                                                            ecs_entity *out)
 {
-	int rc = ecs_create_types_check_fast(types, count, values, s->component_count);
+	uint32_t index;
+	int rc = ecs_create_with_open(types, count, values, s->component_count, &s->free_head,
+	                              ARCH_NONE, &s->record_used, &index);
 	if (rc != ECS_OK)
 		return rc;
 	bool fresh = s->free_head == ARCH_NONE;
-	if (fresh && s->record_used >= ECS_MAX_ENTITIES)
-		return ECS_ERR_FULL;
-	uint32_t index = fresh ? s->record_used : s->free_head;
 	ecs_entity e = ecs_entity_make(index, fresh ? 0 : s->records[index].gen);
 	const void *v[ECS_CREATE_MAX_COMPONENTS], *tv[ECS_CREATE_MAX_COMPONENTS];
 	uint32_t tt[ECS_CREATE_MAX_COMPONENTS], nt = 0, held = 0;

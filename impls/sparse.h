@@ -540,22 +540,15 @@ static __attribute__((noinline)) int create_with_careful(ecs_storage *s, const u
                                                          const void *const *values,
                                                          ecs_entity *out)
 {
-	int rc = ecs_create_types_check(types, count, values, s->component_count);
+	uint32_t index;
+	int rc = ecs_create_with_open(types, count, values, s->component_count, &s->free_head,
+	                              SPARSE_NO_INDEX, &s->entity_used, &index);
 	if (rc != ECS_OK)
 		return rc;
-	uint32_t index = s->free_head;
-	bool fresh = index == SPARSE_NO_INDEX;
-	ecs_entity e;
-	if (fresh) {
-		if (s->entity_used >= ECS_MAX_ENTITIES)
-			return ECS_ERR_FULL;
-		if ((rc = records_grow(s, s->entity_used + 1)) != ECS_OK)
-			return rc;
-		index = s->entity_used;
-		e = ecs_entity_make(index, 0);
-	} else {
-		e = ecs_entity_make(index, ecs_entity_generation(s->records[index]));
-	}
+	bool fresh = s->free_head == SPARSE_NO_INDEX;
+	if (fresh && (rc = records_grow(s, index + 1)) != ECS_OK)
+		return rc;
+	ecs_entity e = ecs_entity_make(index, fresh ? 0 : ecs_entity_generation(s->records[index]));
 	const void *moved[ECS_CREATE_MAX_COMPONENTS];
 	const void *const *v = values;
 	for (uint32_t i = 0; i < count; i++) {
