@@ -6,6 +6,8 @@
 #                            with ECSB_TEST_SCALE=N runs of the model test (make test
 #                            TEST_SCALE=N; default 1)
 #   build/asan/conformance   the same under AddressSanitizer and UndefinedBehaviorSanitizer
+#   build/conformance-bare   the suite on archetype.h and sparse.h with every hook empty
+#                            (tests/bare_*.c): the shared machinery without its variants
 #   build/asan/fuzz_replay   the fuzz target over the committed corpus (tests/corpus)
 #   tests/fuzz.sh            the fuzz target under libFuzzer (clang, ASan+UBSan): from the
 #                            corpus, a fixed seed and number of executions, every backend
@@ -101,6 +103,9 @@ suite() {
 }
 
 suite conformance build/conformance
+# archetype.h and sparse.h with every hook empty: the machinery its variants share stands alone
+# (20,000 random operations per random test, not 100,000: the plain run above has them)
+suite "conformance (hook-less archetype.h and sparse.h)" build/conformance-bare --ops 20000
 # under the sanitizers with 40,000 random operations per random test, not 100,000: seven
 # backends and the batches' tests made the full count 70 s of make test (the plain run above
 # keeps it)
