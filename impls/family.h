@@ -124,13 +124,10 @@
 #endif
 
 /*
- * Bitset words are 32 bits, so that profile A's 32 types cost 4 bytes per entity (64-bit words
- * would spend 8, a sixth of vector's whole footprint at k = 2). Wider profiles only read the
- * words a requirement uses (family_satisfies) and the words of one entity on destroy.
- *
- * Per entity index the family keeps 2 bytes of generation and the bitset (4 bytes at A, 64 at
- * AAA), and no free stack (see entity_bits); vector's live bytes after creating 2^20 entities
- * with k = 2 at A are 6 + 2 x (8 value + 4 owner + 4 index) + (4 entity + 4 index) = 46.
+ * Bitset words are 32 bits, so that profile A's 32 types cost 4 bytes an entity (64-bit words
+ * would spend 8, a sixth of vector's footprint at k = 2). Wider profiles only read the words a
+ * requirement uses (family_satisfies) and one entity's on destroy. No free stack: see
+ * entity_bits.
  */
 typedef uint32_t family_word;
 #define FAMILY_WORD_BITS 32u
@@ -160,10 +157,8 @@ struct family_system {
 	 * The requirement and exclusion bitsets, as the words they touch: at profile AAA a check
 	 * reads the one or two words a system needs instead of all 16. An entity matches when
 	 * (bits[word_index[k]] & word_mask[k]) == word_want[k] for every k: word_mask holds the
-	 * required and the excluded bits of the word, word_want the required ones. One test a word
-	 * for both: a second loop for the excluded words cost 3.5 instructions more an add, with no
-	 * system excluding anything (callgrind, vector create N = 16384, k = 2: 426.4 against 419.4
-	 * an entity).
+	 * required and the excluded bits of the word, word_want the required ones: one test a word
+	 * for both (docs/performance.md: a second loop for the excluded words cost more).
 	 */
 	uint32_t word_count;
 	uint32_t word_index[ECS_SYSTEM_MAX_COMPONENTS + ECS_SYSTEM_MAX_EXCLUDED];
