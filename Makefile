@@ -582,8 +582,9 @@ ifeq ($(shell case $(call q,$(TEST_SCALE)) in ([1-9] | [1-5][0-9] | 6[0-4]) echo
 $(error TEST_SCALE=$(TEST_SCALE): a whole number from 1 to 64)
 endif
 endif
+# The tests' makes are a user's: none of this make's flags (-j2's job server among them: .ci/run)
 test: $(ALL_PROGRAMS) | preflight
-	$(Q)env -u ECSBENCH_PREFLIGHT ECSB_TEST_SCALE=$(call q,$(TEST_SCALE)) tests/run.sh
+	$(Q)env -u ECSBENCH_PREFLIGHT -u MAKEFLAGS -u MFLAGS -u MAKELEVEL ECSB_TEST_SCALE=$(call q,$(TEST_SCALE)) tests/run.sh
 
 # The report page in headless Chromium (a small run into a scratch folder): a screenshot, and a
 # failure if an image did not load. .ci/run runs it after make test.

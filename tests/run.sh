@@ -1,17 +1,21 @@
 #!/bin/sh
 # run.sh: every test suite, each ending with its own "N passed, N failed" line, then the sum of
 # them all as the last line (what CI reads). Exit status 1 if anything failed or a suite crashed.
+# The suites run in two lanes at once (below); each one's output is printed whole when it ends,
+# with its wall and CPU seconds.
 #   build/conformance        the conformance suite, every backend, every test; its large-* tests
 #                            (thousands of live entities, batches of thousands, 4 KiB values)
 #                            with ECSB_TEST_SCALE=N runs of the model test (make test
 #                            TEST_SCALE=N; default 1)
-#   build/asan/conformance   the same under AddressSanitizer and UndefinedBehaviorSanitizer
+#   build/asan/conformance   the same under AddressSanitizer and UndefinedBehaviorSanitizer,
+#                            reduced (fewer random operations; AAA without its slowest tests)
 #   build/conformance-bare   the suite on archetype.h and sparse.h with every hook empty
 #                            (tests/bare_*.c): the shared machinery without its variants
-#   build/asan/fuzz_replay   the fuzz target over the committed corpus (tests/corpus)
-#   tests/fuzz.sh            the fuzz target under libFuzzer (clang, ASan+UBSan): from the
-#                            corpus, a fixed seed and number of executions, every backend
-#                            beside its model; what it makes goes to build/fuzz/test/
+#   tests/fuzz.sh            the fuzz target under libFuzzer (clang, ASan+UBSan): every input
+#                            of the committed corpus (tests/corpus), then mutations from a fixed
+#                            seed, every backend beside its model; what it makes goes to
+#                            build/fuzz/test/ (build/asan/fuzz_replay FILE... replays inputs
+#                            alone under gcc's sanitizers: make test does not run it)
 #   valgrind build/conformance   the suite, reduced (no large-* tests), under memcheck: no error,
 #                            no leak
 #   build/scenario_file      scenario files: the shipped ones, good and bad files, overrides
@@ -60,90 +64,117 @@ case ${ECSB_TEST_SCALE:-1} in
 	exit 2
 	;;
 esac
-total_passed=0
-total_failed=0
 start=$(date +%s)
-log=$(mktemp)
-trap 'rm -f "$log" "$log.times" "$log.cpu0" "$log.cpu1"' EXIT
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+: >"$dir/tally"
 
-# the CPU seconds (user + system) every child so far has used, from the shell's `times` (into a
-# file: in a pipe or $(...) it would be a subshell's, without children)
+# the CPU seconds (user + system) every child of this shell so far has used, from `times` (into
+# a file: in a pipe or $(...) it would be a subshell's, without children)
 children_cpu() {
-	times >"$log.times"
-	tail -n 1 "$log.times" | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); sub("s", "", a[2]); t += a[1] * 60 + a[2] } printf "%.1f", t }'
+	times >"$dir/times.$lane"
+	tail -n 1 "$dir/times.$lane" | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); sub("s", "", a[2]); t += a[1] * 60 + a[2] } printf "%.1f", t }'
 }
 
-# each suite's own time, wall and CPU, after its output: what make test's 10 minutes go on
+# One suite: its output kept until it ends, then printed whole (the other lane's suites never
+# cut into it) with its own time, wall and CPU: what make test's minutes go on. Its count goes
+# to the tally; a suite that ends without its summary line counts as one failure.
 suite() {
 	name=$1
 	shift
-	echo "== $name"
+	log=$dir/log.$lane
 	wall0=$(date +%s)
-	children_cpu >"$log.cpu0"
+	children_cpu >"$dir/cpu0.$lane"
 	"$@" >"$log" 2>&1
 	rc=$?
 	wall=$(($(date +%s) - wall0))
-	children_cpu >"$log.cpu1"
-	cpu=$(awk 'NR == FNR { c0 = $1; next } { printf "%.0f", $1 - c0 }' "$log.cpu0" "$log.cpu1")
-	grep -v '^ok ' "$log"
-	echo "-- $name: $wall s, $cpu s of CPU"
+	children_cpu >"$dir/cpu1.$lane"
+	cpu=$(awk 'NR == FNR { c0 = $1; next } { printf "%.0f", $1 - c0 }' "$dir/cpu0.$lane" "$dir/cpu1.$lane")
 	# the last summary line (a sanitizer's report at exit may follow it)
 	last=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
 	p=$(echo "$last" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
 	f=$(echo "$last" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
-	if [ -z "$p" ]; then # crashed before its summary: count the suite as one failure
-		echo "FAIL $name: exit status $rc without a summary"
-		p=0 f=1
-	elif [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-		echo "FAIL $name: exit status $rc"
-		f=1
-	fi
-	total_passed=$((total_passed + p))
-	total_failed=$((total_failed + f))
+	{
+		echo "== $name"
+		grep -v '^ok ' "$log"
+		if [ -z "$p" ]; then
+			echo "FAIL $name: exit status $rc without a summary"
+			p=0 f=1
+		elif [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+			echo "FAIL $name: exit status $rc"
+			f=1
+		fi
+		echo "-- $name: $wall s, $cpu s of CPU"
+	} >"$dir/block.$lane"
+	flock "$dir/tally" sh -c 'cat "$1" && echo "$2 $3" >>"$4"' sh "$dir/block.$lane" "$p" "$f" \
+		"$dir/tally"
 }
 
-suite conformance build/conformance
-# archetype.h and sparse.h with every hook empty: the machinery its variants share stands alone
-# (20,000 random operations per random test, not 100,000: the plain run above has them)
-suite "conformance (hook-less archetype.h and sparse.h)" build/conformance-bare --ops 20000
-# under the sanitizers with 40,000 random operations per random test, not 100,000: seven
-# backends and the batches' tests made the full count 70 s of make test (the plain run above
-# keeps it)
-suite "conformance (ASan+UBSan)" env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 build/asan/conformance --ops 40000
-suite "fuzz corpus replay (ASan+UBSan)" sh -c 'build/asan/fuzz_replay tests/corpus/*'
-suite "fuzz (libFuzzer, fixed seed)" tests/fuzz.sh
-# memcheck on a reduced size: profile A, fewer random operations, and not the entity-limit test
-# (4 million entities would take minutes under valgrind) nor the larger scales' (ASan's run
-# has them; under valgrind they would take minutes too)
-suite "conformance (valgrind memcheck)" valgrind -q --error-exitcode=99 --leak-check=full \
-	--errors-for-leak-kinds=all --show-leak-kinds=all build/conformance --ops 3000 -capacity \
-	-/AA -large
-suite "scenario files" build/scenario_file
-suite "scenario files (ASan+UBSan)" env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 build/asan/scenario_file
-suite "frame-time tails and growth" build/tails
-suite "scenario engine" build/scenario_engine
-suite "scenario engine (ASan+UBSan)" env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 build/asan/scenario_engine
-suite "parallel pass (ThreadSanitizer)" env TSAN_OPTIONS=halt_on_error=1:exitcode=66 \
-	build/tsan/parallel
-suite "parallel-iterate (ThreadSanitizer)" tests/parallel.sh
-suite cli tests/cli.sh
-suite "scenario command line" tests/scenario_cli.sh
-suite "tails and growth, end to end" tests/tails.sh
-suite figures tests/figures.sh
-suite "figure text" tests/figure_text.sh
-suite report tests/report.sh
-suite stats tests/stats.sh
-suite machine tests/machine.sh
-suite "valgrind scripts" tests/valgrind_scripts.sh
-suite "google benchmark JSON" tests/gbench.sh
-suite history tests/history.sh
-suite "instruction counts" tests/instr.sh
-suite links tests/links.sh
-suite set-up tests/setup.sh
+asan() {
+	env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 "$@"
+}
 
+# Two lanes at once, one a core (CI's machine has two): the programs under the sanitizers and
+# the fuzzer in one, the scripts (every make they call, one at a time) and the plain and
+# valgrind runs in the other, about as long as each other. Measured on 2026-11-27 (an Intel
+# Xeon, loaded): the suites took 983 s of CPU one after another, CI 1,360 s in all.
+lane_programs() {
+	lane=programs
+	# under the sanitizers with 10,000 random operations per random test on profile A and the
+	# larger scales, and on AAA (512 types: masks of many words) without its three slowest
+	# kinds of test (lived-in, group, the failure tests: 83 s of CPU under ASan); the plain run
+	# in the other lane runs everything at 30,000
+	suite "conformance (ASan+UBSan)" asan build/asan/conformance --ops 10000 -/AA
+	suite "conformance AAA (ASan+UBSan)" asan build/asan/conformance --ops 5000 /AAA \
+		-lived-in -failure -group
+	# every input of the committed corpus first, then mutations from a fixed seed (the corpus
+	# alone, which build/asan/fuzz_replay replays, is what the run starts with)
+	suite "fuzz (libFuzzer, fixed seed)" tests/fuzz.sh
+	suite "scenario files (ASan+UBSan)" asan build/asan/scenario_file
+	suite "scenario engine (ASan+UBSan)" asan build/asan/scenario_engine
+	suite "parallel pass (ThreadSanitizer)" env TSAN_OPTIONS=halt_on_error=1:exitcode=66 \
+		build/tsan/parallel
+	suite "parallel-iterate (ThreadSanitizer)" tests/parallel.sh
+}
+
+lane_scripts() {
+	lane=scripts
+	# 30,000 random operations a random test (100,000 with --ops 100000: 83 s of CPU)
+	suite conformance build/conformance --ops 30000
+	# archetype.h and sparse.h with every hook empty: the machinery their variants share
+	# stands alone (10,000 random operations a random test: the run above has more)
+	suite "conformance (hook-less archetype.h and sparse.h)" build/conformance-bare --ops 10000
+	# memcheck on a reduced size: profile A, fewer random operations, and not the entity-limit
+	# test (4 million entities would take minutes under valgrind) nor the larger scales' (ASan's
+	# run has them; under valgrind they would take minutes too)
+	suite "conformance (valgrind memcheck)" valgrind -q --error-exitcode=99 --leak-check=full \
+		--errors-for-leak-kinds=all --show-leak-kinds=all build/conformance --ops 3000 \
+		-capacity -/AA -large
+	suite "scenario files" build/scenario_file
+	suite "frame-time tails and growth" build/tails
+	suite "scenario engine" build/scenario_engine
+	suite cli tests/cli.sh
+	suite "scenario command line" tests/scenario_cli.sh
+	suite "tails and growth, end to end" tests/tails.sh
+	suite figures tests/figures.sh
+	suite "figure text" tests/figure_text.sh
+	suite report tests/report.sh
+	suite stats tests/stats.sh
+	suite machine tests/machine.sh
+	suite "valgrind scripts" tests/valgrind_scripts.sh
+	suite "google benchmark JSON" tests/gbench.sh
+	suite history tests/history.sh
+	suite "instruction counts" tests/instr.sh
+	suite links tests/links.sh
+	suite set-up tests/setup.sh
+}
+
+lane_programs &
+lane_scripts &
+wait
+total_passed=$(awk '{ s += $1 } END { print s + 0 }' "$dir/tally")
+total_failed=$(awk '{ s += $2 } END { print s + 0 }' "$dir/tally")
 echo "make test: $(($(date +%s) - start)) s"
 echo "$total_passed passed, $total_failed failed"
 [ "$total_failed" -eq 0 ]
