@@ -223,8 +223,10 @@ tsan_FLAGS := -O1 -fsanitize=thread -fno-omit-frame-pointer
 tsan_PROGRAMS := parallel ecsbench
 tsan_DEPS := tsan
 # The harness with the timed regions checked: nothing that makes values or draws decisions may
-# run inside one (harness/core/measure.h). make test runs every workload with it.
-check_FLAGS := -DECSB_CHECK_TIMED
+# run inside one (harness/core/measure.h). make test runs every workload with it. It can also
+# break one rule of the state a game is in where ECSB_BREAK_RULE names it
+# (harness/sweep/state.h), so that tests/state.sh sees each check fail.
+check_FLAGS := -DECSB_CHECK_TIMED -DECSB_TEST_BREAK_RULES
 check_PROGRAMS := ecsbench
 # The harness with callgrind's collection switched on around the timed call (make cachegrind,
 # make profile)

@@ -58,7 +58,7 @@ bad components-four "component count '4' is out of range (valid: 1..3)" --compon
 bad reps-zero "repetition count '0' is out of range" --reps 0
 bad warmup-text "warm-up count 'x' is not a number" --warmup x
 bad systems-too-many "system count '17' is out of range (valid: 1..16)" --systems 17
-bad empty-pass-one-system "workload 'empty-pass' needs --systems 2 or more" --workloads empty-pass --systems 1
+bad empty-pass-one-system "workload 'empty-pass' needs --systems 6 or more" --workloads empty-pass --systems 1
 bad destroy-inner "--inner 5000: workload 'destroy' holds a storage per run, at most 1000" --workloads destroy --inner 5000
 bad seed-negative "seed '-1' is negative" --seed -1
 bad scale-zero "scale '0' is out of range (valid: 0.001..100)" --scale 0

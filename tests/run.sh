@@ -47,6 +47,8 @@
 #                            on the tiniest real cases under valgrind
 #   tests/gbench.sh          --format json: google benchmark's fields on small runs, and its
 #                            compare.py (Debian's libbenchmark-tools) reading two of them
+#   tests/state.sh           the state a game is in: creation takes recycled indices on every
+#                            backend; each rule broken (the check build) fails its rows
 #   tests/history.sh         make track and make history: two runs appended and drawn, a run
 #                            made slower marked so, the same run or another CPU's refused
 #   tests/instr.sh           the instruction check (make instr): the committed baseline holds,
@@ -164,6 +166,7 @@ lane_scripts() {
 	suite machine tests/machine.sh
 	suite "valgrind scripts" tests/valgrind_scripts.sh
 	suite "google benchmark JSON" tests/gbench.sh
+	suite "state a game is in" tests/state.sh
 	suite history tests/history.sh
 	suite "instruction counts" tests/instr.sh
 	suite links tests/links.sh

@@ -2,8 +2,9 @@
  * fixed_cost.c: what a pass costs before it visits anything, for the small worlds of the sweep
  * (docs/workloads.md, "Small worlds and fixed costs"):
  *
- *   empty-pass  one pass of system 1, which matches no entity (world.h: systems 1.. require
- *               pairs of the profile's other types, which no measured entity has all of), over
+ *   empty-pass  one pass of a system that matches no entity (world.h: WORLD_EMPTY, the first
+ *               of the systems that require pairs of the profile's other types, which no
+ *               measured entity has both of), over
  *               iterate's storage of N entities: what a backend spends to begin and end a pass
  *               (finding the system's list, its tables or its smallest pool) and nothing else.
  *               Its rows are per pass: ns_per_entity is the pass's time (struct workload's
@@ -24,13 +25,14 @@
 
 /* empty-pass --------------------------------------------------------------------------- */
 
-/* System 1: the profile registers it (world_open) and no entity has both its types. */
-enum { EMPTY_SYSTEM = 1 };
+/* The profile registers it (world_open) and no entity has both its types. */
+enum { EMPTY_SYSTEM = WORLD_EMPTY };
 
 static int empty_pass_adopt(struct run *run)
 {
 	if (run->c->systems <= EMPTY_SYSTEM) /* refused before the run (sweep_run.c) */
-		return bench_fail(run->r, "empty-pass needs a system beside system 0 (--systems 2 or more)");
+		return bench_fail(run->r, "empty-pass needs a system that matches nothing (--systems %u or more)",
+		                  EMPTY_SYSTEM + 1);
 	run->expected = 0;
 	return 0;
 }
@@ -55,7 +57,7 @@ static int empty_pass_execute(struct run *run)
 
 const struct workload workload_empty_pass = {
 	.name = "empty-pass",
-	.timed = "one pass of a system that matches nothing (system 1), over iterate's storage of N "
+	.timed = "one pass of a system that matches nothing, over iterate's storage of N "
 	         "entities: a pass's fixed cost (ns_per_entity is per pass)",
 	.floor = &floor_empty_pass,
 	.history = WORKLOAD_WORLD,

@@ -6,24 +6,26 @@
  * floor leaves out is what a real storage needs: generations and handle checks, bookkeeping of
  * who has what, growth, and systems to keep informed.
  *
- *   create      take the next index, mark it alive, write its k values into preallocated
- *               arrays, and the values of its kind's own types where the history spawns kinds
- *               (history.h) into arrays of their own
+ *   create      take the next index (under lived-in, the next of a free list holding the
+ *               predecessors' indices in their order of death, as the backends recycle them),
+ *               mark it alive, write its k values into preallocated arrays, and the values of
+ *               its kind's own types where the history spawns kinds (history.h) into arrays of
+ *               their own
  *   create-batch  create's entities in create-batch's batches (history.h: struct batch_plan),
  *               the way plain arrays take a batch: the alive marks of its range set with one
  *               memset, each type of S's packed values copied with one memcpy, the kinds' own
- *               types filled with their one value
+ *               types filled with their one value; under lived-in, entity by entity at the
+ *               recycled indices (a batch of them has no range)
  *   iterate     the update over the k arrays, in order (iterate-aged: the same; the floor
  *               does not age)
  *   churn       the same as create, taking indices from a free list first; then, for each
  *               entity in the history's order of destruction, clear its alive mark and push its
  *               index on the free list; the arrays and the free list are reused from round to
  *               round
- *   add-remove  set the entity's presence bit and write its Velocity, for every entity; then
- *               clear every bit
- *   add-remove-batch  add-remove's work a batch of 1024 at a time, the way plain arrays take
- *               it: the presence bits of the batch's range set (then cleared) a word at a
- *               time, its Velocity values copied with one memcpy
+ *   add-remove  for every entity in the backends' order of visits (shuffled under lived-in),
+ *               set its presence bit and write its status; then clear every bit in that order
+ *   add-remove-batch  the same: a batch of scattered entities has no range plain arrays could
+ *               set at once
  *   get         read the k values of every entity in the same shuffled order, from the arrays
  *               (get-ordered: in creation order, entity i at index i)
  *   destroy     for each entity in the backends' order, clear its alive mark (one array of
@@ -54,7 +56,8 @@ struct floor {
 	uint32_t free_count, next;
 	uint32_t alive_runs;    /* destroy: the runs `alive` has marks for */
 	uint32_t *index;        /* churn: the index each entity of the round got */
-	uint64_t *present;      /* add-remove: Velocity's presence bits */
+	uint64_t *present;      /* add-remove: the status's presence bits */
+	unsigned char *status;  /* add-remove: the status's values */
 	uint32_t *order;        /* get: the shuffled order */
 	uint32_t *slot;         /* fragmented: entity -> packed slot, or UINT32_MAX */
 	unsigned char *has;     /* fragmented: bit 0 Position, bit 1 Velocity */
@@ -92,6 +95,7 @@ static void floor_release(struct run *run)
 	free(f->free_list);
 	free(f->index);
 	free(f->present);
+	free(f->status);
 	free(f->order);
 	free(f->slot);
 	free(f->has);
@@ -166,6 +170,13 @@ static int create_setup(struct run *run)
 	if (!f->alive)
 		return bench_fail(run->r, "out of memory in the harness");
 	floor_bytes(run, c->entities);
+	/* Under a lived-in history the backends recycle their predecessors' indices: so does the
+	 * floor, from a free list of its own (history_turnover_indices). */
+	uint32_t predecessors = workloads_predecessors(c);
+	if (predecessors && !(f->index = history_turnover_indices(c, predecessors)))
+		return bench_fail(run->r, "out of memory in the harness");
+	if (predecessors)
+		floor_bytes(run, (uint64_t)c->entities * sizeof *f->index);
 	return 0;
 }
 
@@ -226,6 +237,17 @@ static inline void create_all(const struct copy_plan *p, unsigned char *alive, u
 	}
 }
 
+/* The same, entity i at the index the free list gives it. */
+static inline void create_recycled(const struct copy_plan *p, unsigned char *alive,
+                                   const uint32_t *index, uint32_t n, bool kinds)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t e = index[i];
+		alive[e] = 1;
+		copy_values(p, e, i, kinds);
+	}
+}
+
 static int create_execute(struct run *run)
 {
 	struct floor *f = floor_of(run);
@@ -233,7 +255,11 @@ static int create_execute(struct run *run)
 	unsigned char *alive = f->alive;
 	uint32_t n = run->c->entities;
 	for (uint32_t j = 0; j < run->inner; j++) {
-		if (plan.kind)
+		if (f->index && plan.kind)
+			create_recycled(&plan, alive, f->index, n, true);
+		else if (f->index)
+			create_recycled(&plan, alive, f->index, n, false);
+		else if (plan.kind)
 			create_all(&plan, alive, n, true);
 		else
 			create_all(&plan, alive, n, false);
@@ -247,7 +273,8 @@ static int create_finish(struct run *run)
 {
 	if (!run->verify)
 		return 0;
-	run->r->checksum = floor_checksum(run, workloads_sweep_types, run->c->k, NULL, NULL);
+	run->r->checksum = floor_checksum(run, workloads_sweep_types, run->c->k, floor_of(run)->index,
+	                                  NULL);
 	return 0;
 }
 
@@ -279,6 +306,26 @@ static void fill_extra(unsigned char *dst, uint32_t count)
 		memcpy(dst + (size_t)j * 8, &v, 8);
 }
 
+/* Batch x of create-batch's plan at the indices the free list gives its positions. */
+static void create_batch_recycled(struct floor *f, const struct batch_plan *b, uint32_t x,
+                                  uint32_t k, bool kinds)
+{
+	uint32_t first = b->first[x], count = b->count[x], list = b->list[x];
+	for (uint32_t pos = first; pos < first + count; pos++) {
+		uint32_t e = f->index[pos];
+		f->alive[e] = 1;
+		for (uint32_t t = 0; t < k; t++)
+			world_value_copy(f->v.data[t] + (size_t)e * b->size[t],
+			                 b->values[t] + (size_t)pos * b->size[t], b->size[t]);
+		if (kinds && list == 1)
+			world_value_copy(f->extra[0] + (size_t)e * 8, history_extra_value, 8);
+		else if (kinds && list == 2) {
+			world_value_copy(f->extra[1] + (size_t)e * 8, history_extra_value, 8);
+			world_value_copy(f->extra[2] + (size_t)e * 8, history_extra_value, 8);
+		}
+	}
+}
+
 static int create_batch_execute(struct run *run)
 {
 	struct floor *f = floor_of(run);
@@ -288,6 +335,10 @@ static int create_batch_execute(struct run *run)
 	for (uint32_t j = 0; j < run->inner; j++) {
 		for (uint32_t x = 0; x < b->batches; x++) {
 			uint32_t first = b->first[x], count = b->count[x];
+			if (f->index) { /* recycled indices: no range to fill at once */
+				create_batch_recycled(f, b, x, k, kinds);
+				continue;
+			}
 			memset(f->alive + first, 1, count);
 			for (uint32_t t = 0; t < k; t++)
 				memcpy(f->v.data[t] + (size_t)first * b->size[t],
@@ -467,75 +518,49 @@ const struct workload floor_churn = {
 
 /* add-remove --------------------------------------------------------------------------- */
 
-/* The entities keep k components (Position, then Mass, then Health); Velocity comes and goes. */
-static const uint32_t resident_types[COMP_MAX_K] = {COMP_POSITION, COMP_MASS, COMP_HEALTH};
-
-static int add_remove_setup(struct run *run)
+/* On iterate's arrays (the backends' storage is iterate's): the status's presence bits and
+ * values, visited in the backends' order (workloads_visit_order), the values packed in it. */
+static int add_remove_adopt(struct run *run)
 {
 	const struct bench_case *c = run->c;
-	if (floor_new(run))
-		return -1;
 	struct floor *f = floor_of(run);
-	/* Arrays of every type the backends' entities use: the k resident ones and Velocity. */
-	if (world_values_make(&f->v, c->entities, c->seed, 0, c->component_size))
+	uint32_t n = c->entities;
+	size_t size = c->values->size[COMP_HEALTH];
+	if (workloads_visit_order(c, WORKLOADS_ADD_REMOVE_ORDER, &f->order, run->r))
+		return -1;
+	f->present = calloc((n + 63) / 64 + 1, sizeof *f->present);
+	f->status = malloc((size_t)n * size + 1);
+	f->packed_v = malloc((size_t)n * size + 1);
+	if (!f->present || !f->status || !f->packed_v)
 		return bench_fail(run->r, "out of memory in the harness");
-	f->present = calloc((c->entities + 63) / 64 + 1, sizeof *f->present);
-	if (!f->present)
-		return bench_fail(run->r, "out of memory in the harness");
-	for (uint32_t t = 0; t < c->k; t++)
-		floor_bytes(run, (uint64_t)c->entities * f->v.size[resident_types[t]]);
-	floor_bytes(run, (uint64_t)c->entities * f->v.size[COMP_VELOCITY] + c->entities / 8);
+	for (uint32_t i = 0; i < n; i++)
+		memcpy(f->packed_v + (size_t)i * size, world_value_of(c->values, COMP_HEALTH, f->order[i]),
+		       size);
+	floor_bytes(run, (uint64_t)n * size + n / 8);
 	return 0;
 }
 
+/* Per entity in the visits' order: its presence bit set and its status written; then every
+ * bit cleared in the same order. add-remove-batch's floor is the same: a batch of scattered
+ * entities has no range to set at once. */
 static int add_remove_execute(struct run *run)
 {
 	struct floor *f = floor_of(run);
 	uint64_t *present = f->present;
-	uint32_t n = run->c->entities, size = f->v.size[COMP_VELOCITY];
-	unsigned char *velocity = f->v.data[COMP_VELOCITY];
-	const unsigned char *values = run->c->values->data[COMP_VELOCITY];
+	const uint32_t *order = f->order;
+	uint32_t n = run->c->entities, size = run->c->values->size[COMP_HEALTH];
+	unsigned char *status = f->status;
+	const unsigned char *values = f->packed_v;
 	for (uint32_t j = 0; j < run->inner; j++) {
 		for (uint32_t i = 0; i < n; i++) {
-			present[i / 64] |= 1ull << (i % 64);
-			world_value_copy(velocity + (size_t)i * size, values + (size_t)i * size, size);
+			uint32_t e = order[i];
+			present[e / 64] |= 1ull << (e % 64);
+			world_value_copy(status + (size_t)e * size, values + (size_t)i * size, size);
 		}
 		measure_clobber();
-		for (uint32_t i = 0; i < n; i++)
-			present[i / 64] &= ~(1ull << (i % 64));
-		measure_clobber();
-	}
-	return 0;
-}
-
-/* Sets (or clears) the bits [a, b) of `bits`: whole words at once, the ends masked. */
-static inline void bits_range(uint64_t *bits, uint32_t a, uint32_t b, bool set)
-{
-	while (a < b) {
-		uint32_t w = a / 64, lo = a % 64, hi = b - w * 64 < 64 ? b - w * 64 : 64;
-		uint64_t mask = (hi == 64 ? ~0ull : (1ull << hi) - 1) & ~((1ull << lo) - 1);
-		bits[w] = set ? bits[w] | mask : bits[w] & ~mask;
-		a = w * 64 + hi;
-	}
-}
-
-static int add_remove_batch_execute(struct run *run)
-{
-	struct floor *f = floor_of(run);
-	uint64_t *present = f->present;
-	uint32_t n = run->c->entities, size = f->v.size[COMP_VELOCITY];
-	unsigned char *velocity = f->v.data[COMP_VELOCITY];
-	const unsigned char *values = run->c->values->data[COMP_VELOCITY];
-	for (uint32_t j = 0; j < run->inner; j++) {
-		for (uint32_t i = 0; i < n; i += HISTORY_SPAWN_BATCH) {
-			uint32_t count = n - i < HISTORY_SPAWN_BATCH ? n - i : HISTORY_SPAWN_BATCH;
-			bits_range(present, i, i + count, true);
-			memcpy(velocity + (size_t)i * size, values + (size_t)i * size, (size_t)count * size);
-		}
-		measure_clobber();
-		for (uint32_t i = 0; i < n; i += HISTORY_SPAWN_BATCH) {
-			uint32_t count = n - i < HISTORY_SPAWN_BATCH ? n - i : HISTORY_SPAWN_BATCH;
-			bits_range(present, i, i + count, false);
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t e = order[i];
+			present[e / 64] &= ~(1ull << (e % 64));
 		}
 		measure_clobber();
 	}
@@ -544,22 +569,23 @@ static int add_remove_batch_execute(struct run *run)
 
 static bool add_remove_has(struct run *run, uint32_t e, uint32_t type)
 {
-	return type != COMP_VELOCITY || (floor_of(run)->present[e / 64] >> (e % 64) & 1);
+	return type != COMP_STATUS || (floor_of(run)->present[e / 64] >> (e % 64) & 1);
 }
 
 static int add_remove_finish(struct run *run)
 {
 	if (!run->verify)
 		return 0;
-	uint32_t types[COMP_MAX_K + 1] = {COMP_VELOCITY}; /* absent everywhere, as the backends' */
-	memcpy(types + 1, resident_types, run->c->k * sizeof *types);
+	uint32_t types[COMP_MAX_K + 1] = {COMP_STATUS}; /* absent everywhere, as the backends' */
+	memcpy(types + 1, workloads_sweep_types, run->c->k * sizeof *types);
 	run->r->checksum = floor_checksum(run, types, run->c->k + 1, NULL, add_remove_has);
 	return 0;
 }
 
 const struct workload floor_add_remove = {
 	.name = "add-remove",
-	.build = add_remove_setup,
+	.build = iterate_build,
+	.adopt = add_remove_adopt,
 	.execute = add_remove_execute,
 	.finish = add_remove_finish,
 	.release = floor_release,
@@ -567,8 +593,9 @@ const struct workload floor_add_remove = {
 
 const struct workload floor_add_remove_batch = {
 	.name = "add-remove-batch",
-	.build = add_remove_setup,
-	.execute = add_remove_batch_execute,
+	.build = iterate_build,
+	.adopt = add_remove_adopt,
+	.execute = add_remove_execute,
 	.finish = add_remove_finish,
 	.release = floor_release,
 };

@@ -14,6 +14,10 @@
  * largest over the runs: a growth block when it is at least 64 KiB, as a scenario's growth
  * frame). The clock costs 65 reads of CLOCK_MONOTONIC (vDSO, about 20 ns each) a run, inside
  * the timed region: its median_ns is create's plus the growth plus those reads, docs/workloads.md.
+ * Under a lived-in history the storage is not empty (rule 'created', state.h): it held N / 2
+ * predecessors, built without reserve, that died in a random order, so that the first half of
+ * the creations recycle their indices and the second half grow the storage, as a wave larger
+ * than the last one does.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,19 +34,18 @@ struct growth_blocks {
 
 static int unreserved_setup(struct run *run)
 {
-	const struct bench_case *c = run->c;
-	if (!(run->spawn = calloc(1, sizeof *run->spawn)) ||
-	    !(run->state = calloc(1, sizeof(struct growth_blocks))))
+	if (!(run->state = calloc(1, sizeof(struct growth_blocks))))
 		return bench_fail(run->r, "out of memory in the harness");
-	return history_spawn_plan_make(run->spawn, c->history, c, workloads_sweep_types, c->k,
-	                               c->values, HISTORY_STREAM_CREATE, run->r);
+	return workloads_create_setup(run, false);
 }
 
-/* Fresh storages, told nothing of what is coming; the blocks' figures zeroed. */
+/* The storages, told nothing of what is coming (after turnover under a lived-in history: half
+ * the creations recycle the predecessors' indices, half grow the storage); the blocks' figures
+ * zeroed. */
 static int unreserved_prepare(struct run *run)
 {
 	memset(run->state, 0, sizeof(struct growth_blocks));
-	return world_fresh_prepare(run);
+	return run->turnover ? history_turnover_prepare(run) : world_fresh_prepare(run);
 }
 
 static int unreserved_execute(struct run *run)
@@ -51,13 +54,13 @@ static int unreserved_execute(struct run *run)
 	uint32_t n = run->c->entities;
 	for (uint32_t j = 0; j < run->inner; j++) {
 		struct world *w = &run->worlds[j];
+		ecs_entity *handles = workloads_created(run, j);
 		uint64_t t = measure_now_ns();
 		for (uint32_t k = 0; k < GROWTH_BLOCKS; k++) {
 			uint32_t first = (uint32_t)((uint64_t)n * k / GROWTH_BLOCKS);
 			uint32_t end = (uint32_t)((uint64_t)n * (k + 1) / GROWTH_BLOCKS);
 			counting_alloc_largest_reset(&w->counter);
-			if (history_spawn_planned_range(w, run->spawn, first, end - first, run->handles,
-			                                run->r))
+			if (history_spawn_planned_range(w, run->spawn, first, end - first, handles, run->r))
 				return -1;
 			uint64_t now = measure_now_ns();
 			b->ns[k] += (double)(now - t);
@@ -67,15 +70,6 @@ static int unreserved_execute(struct run *run)
 		}
 	}
 	return 0;
-}
-
-static int unreserved_finish(struct run *run)
-{
-	if (!run->verify)
-		return 0;
-	struct world *last = &run->worlds[run->worlds_open - 1];
-	return world_checksum_values(last, run->c->entities, workloads_sweep_types, run->c->k,
-	                             run->handles, &run->r->checksum, run->r);
 }
 
 /* Per block its ns per entity (over the sample's runs), then its largest allocation. */
@@ -97,15 +91,15 @@ static const double *unreserved_figures(struct run *run, uint32_t *count)
 
 const struct workload workload_create_unreserved = {
 	.name = "create-unreserved",
-	.timed = "create's N entities into an empty storage told nothing of them (no reserve), "
-	         "in 64 blocks, the clock read between them",
+	.timed = "create's N entities into a storage told nothing of them (no reserve; lived-in: "
+	         "N / 2 predecessors died), in 64 blocks, the clock read between them",
 	.history = WORKLOAD_SPAWNS,
 	.figure_count = 2 * GROWTH_BLOCKS,
 	.setup = unreserved_setup,
 	.prepare = unreserved_prepare,
 	.execute = unreserved_execute,
-	.end_sample = world_fresh_end_sample,
-	.finish = unreserved_finish,
+	.end_sample = workloads_create_end_sample,
+	.finish = workloads_create_finish,
 	.figures = unreserved_figures,
 	.floor = &floor_create,
 };

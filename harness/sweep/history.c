@@ -8,6 +8,7 @@
 
 #include "history.h"
 #include "../core/measure.h"
+#include "state.h"
 
 const struct history histories[] = {
 	{
@@ -20,6 +21,7 @@ const struct history histories[] = {
 		.shuffle_eighths = 4,
 		.shuffled_destroy = true,
 		.spawns = true,
+		.lived = true,
 	},
 	{
 		.name = "pristine",
@@ -46,6 +48,7 @@ const struct history histories[] = {
 		.shuffle_eighths = 4,
 		.shuffled_destroy = true,
 		.waves = 64,
+		.lived = true,
 	},
 	{
 		.name = "alternating",
@@ -725,11 +728,11 @@ int history_check(struct world *w, const struct history *h, const struct populat
 			             "the entity before in index order: the pool is still in order",
 			                h->name, in_order, pairs, pop->aged[a]);
 	}
-	/* system 0's order, where it visits the measured entities */
+	/* the measured system's order, where it visits the measured entities */
 	struct ecs_iter it;
 	struct ecs_batch batch;
 	uint32_t visited = 0, ascending = 0, previous = UINT32_MAX;
-	if (!rc && w->ops->system_iter_begin(w->s, 0, &it) == ECS_OK) {
+	if (!rc && w->ops->system_iter_begin(w->s, w->measured, &it) == ECS_OK) {
 		while (w->ops->system_iter_next(&it, &batch))
 			for (uint32_t j = 0; j < batch.count; j++) {
 				uint32_t x = ecs_entity_index(batch.entities[j]);
@@ -738,10 +741,181 @@ int history_check(struct world *w, const struct history *h, const struct populat
 				visited++;
 			}
 		if (visited >= CHECK_MIN_ENTITIES && ascending * 2 > visited)
-			rc = bench_fail(r, "in the %s storage, system 0 visits %u of %u entities right after "
+			rc = bench_fail(r, "in the %s storage, the measured system visits %u of %u entities right after "
 			             "the one of the index before: it still walks in index order",
 			                h->name, ascending, visited);
 	}
 	free(by_index);
 	return rc;
+}
+
+/* --- creation after turnover --------------------------------------------------------------- */
+
+struct turnover {
+	uint32_t predecessors;  /* measured entities that lived and died before each creation */
+	bool reserve;
+	uint32_t *deaths;       /* their order of death, as places in creation; then the order the
+	                           created ones die in before the next sample */
+	ecs_entity *handles;    /* cap x N: per storage, what its last run created */
+	bool *used;             /* per storage: a sample has created into it */
+	uint32_t cap;
+	struct history_state st; /* the predecessors' population */
+	struct history_outcome outcome; /* of the first storage's history (all are alike) */
+};
+
+void history_turnover_free(struct turnover *t)
+{
+	if (!t)
+		return;
+	free(t->deaths);
+	free(t->handles);
+	free(t->used);
+	free(t);
+}
+
+int history_turnover_open(struct run *run, uint32_t predecessors, bool reserve)
+{
+	const struct bench_case *c = run->c;
+	struct turnover *t = calloc(1, sizeof *t);
+	if (!t)
+		return out_of_memory(run->r);
+	run->turnover = t;
+	t->predecessors = predecessors < c->entities ? predecessors : c->entities;
+	t->reserve = reserve;
+	history_kinds_population(&t->st.pop, &t->st.kinds, c->history, c, workloads_sweep_types, c->k);
+	t->st.pop.n = t->predecessors;
+	if (!(t->deaths = rng_permutation(c->seed, HISTORY_STREAM_DEATHS, c->entities)))
+		return out_of_memory(run->r);
+	return 0;
+}
+
+ecs_entity *history_turnover_handles(const struct run *run, uint32_t j)
+{
+	return run->turnover->handles + (size_t)j * run->c->entities;
+}
+
+/* Destroys `n` entities of `handles` in the order of t->deaths (its places below n). */
+static int turnover_deaths(struct world *w, const struct turnover *t, const ecs_entity *handles,
+                           uint32_t n, uint32_t all, struct bench_result *r)
+{
+	for (uint32_t d = 0; d < all; d++) {
+		uint32_t i = t->deaths[d];
+		if (i >= n)
+			continue;
+		int rc = w->ops->entity_destroy(w->s, handles[i]);
+		if (rc != ECS_OK)
+			return bench_fail(r, "destroying entity %u before the creation returned %s", i,
+			                  ecs_status_name(rc));
+	}
+	return 0;
+}
+
+/* A storage under the history whose predecessors lived and died: the test build's break of
+ * rule 'created' leaves it empty. */
+static int turnover_build(struct run *run, struct world *w, bool first)
+{
+	const struct bench_case *c = run->c;
+	struct turnover *t = run->turnover;
+	if (world_open(c, w, run->r))
+		return -1;
+	if (t->reserve && world_reserve(w, history_entities(c->history, c->entities), run->r))
+		return -1;
+	if (state_break(STATE_CREATED) || !t->predecessors)
+		return 0;
+	ecs_entity *pred = malloc((size_t)t->predecessors * sizeof *pred + 1);
+	if (!pred)
+		return out_of_memory(run->r);
+	/* The history but its reshuffles: they reorder the predecessors' entries in their pools,
+	 * and every predecessor dies (what a creation lands among is the props, the holes and the
+	 * free list; at N = 2^18 the reshuffles were a third of tree's setup). */
+	struct history h = *c->history;
+	h.shuffle_eighths = 0;
+	struct history_outcome out;
+	int rc = history_build(w, &h, c, &t->st.pop, HISTORY_STREAM_PREDECESSORS, pred, &out, run->r);
+	if (!rc && first && run->verify) {
+		uint32_t *order = malloc((size_t)t->predecessors * sizeof *order + 1), m = 0;
+		for (uint32_t d = 0; order && d < c->entities; d++)
+			if (t->deaths[d] < t->predecessors)
+				order[m++] = t->deaths[d];
+		rc = order ? state_check_order_of(order, m, pred, "the predecessors' deaths", run->r)
+		           : out_of_memory(run->r);
+		free(order);
+	}
+	if (!rc)
+		rc = turnover_deaths(w, t, pred, t->predecessors, c->entities, run->r);
+	if (first)
+		t->outcome = out;
+	free(pred);
+	return rc;
+}
+
+int history_turnover_prepare(struct run *run)
+{
+	struct turnover *t = run->turnover;
+	uint32_t n = run->c->entities, inner = run->inner;
+	if (inner > t->cap) {
+		/* A storage's allocator holds the address of its world's counter: the worlds cannot
+		 * move, so more of them (after calibration) means building them all again. */
+		for (uint32_t j = 0; j < run->worlds_open; j++)
+			world_close(&run->worlds[j]);
+		run->worlds_open = 0;
+		struct world *w = realloc(run->worlds, inner * sizeof *w);
+		if (w)
+			run->worlds = w;
+		ecs_entity *h = w ? realloc(t->handles, (size_t)inner * n * sizeof *h + 1) : NULL;
+		if (h)
+			t->handles = h;
+		bool *used = h ? realloc(t->used, inner * sizeof *used) : NULL;
+		if (!used)
+			return out_of_memory(run->r);
+		t->used = used;
+		t->cap = run->worlds_cap = inner;
+	}
+	for (uint32_t j = 0; j < inner; j++) {
+		struct world *w = &run->worlds[j];
+		if (j >= run->worlds_open) {
+			bool first = run->worlds_open == 0;
+			if (turnover_build(run, w, first)) {
+				if (w->s)
+					world_close(w);
+				return -1;
+			}
+			t->used[j] = false;
+			run->worlds_open++;
+		} else if (t->used[j] &&
+		           turnover_deaths(w, t, history_turnover_handles(run, j), n, n, run->r))
+			return -1;
+		t->used[j] = true;
+	}
+	return 0;
+}
+
+int history_turnover_check(struct run *run, const char *workload)
+{
+	const struct turnover *t = run->turnover;
+	uint32_t props = run->c->history->props ? t->predecessors / 4 : 0;
+	uint32_t alive = props - t->outcome.holes;
+	return state_check_created(history_turnover_handles(run, run->inner - 1), run->c->entities,
+	                           t->predecessors + t->outcome.holes, t->outcome.holes, alive,
+	                           workload, run->r);
+}
+
+uint32_t *history_turnover_indices(const struct bench_case *c, uint32_t predecessors)
+{
+	uint32_t n = c->entities;
+	uint32_t *deaths = rng_permutation(c->seed, HISTORY_STREAM_DEATHS, n);
+	uint32_t *index = deaths ? malloc((size_t)n * sizeof *index + 1) : NULL;
+	if (!index) {
+		free(deaths);
+		return NULL;
+	}
+	/* the free list: the predecessors pushed in their order of death, popped last first */
+	uint32_t top = 0;
+	for (uint32_t d = 0; d < n; d++)
+		if (deaths[d] < predecessors)
+			index[top++] = deaths[d];
+	for (uint32_t i = 0; i < n; i++)
+		deaths[i] = i < top ? index[top - 1 - i] : i;
+	free(index);
+	return deaths;
 }

@@ -55,6 +55,10 @@ struct history {
 	bool shuffled_destroy;     /* churn: a round's entities destroyed in a random order */
 	bool spawns;       /* it changes how create and churn spawn (else it is not theirs) */
 	uint32_t waves;    /* kinds that came and went before: waves of N/16 entities each */
+	/* The state a game is in (state.h): creation runs after turnover, timed loops visit in a
+	 * game's order, and the first process checks both. The others are labelled best cases or
+	 * diagnostics: empty reserved storage for creation, visits in creation order. */
+	bool lived;
 };
 
 extern const struct history histories[];
@@ -173,16 +177,49 @@ uint32_t history_entities(const struct history *h, uint32_t n);
 /* The same for a case (a workload's peak_entities; the case's history, or the most any has). */
 uint64_t history_peak_entities(const struct bench_case *c);
 
+/*
+ * Creation after turnover (rule 'created', state.h): under a lived-in history, a creation runs
+ * into a storage built under the history with `predecessors` measured entities of its own set
+ * (and the history's props, turnover and reshuffles), after those predecessors died in a random
+ * order: the free list holds their indices in no index order, the tables and pools have holes
+ * and the props alive. A run's storage is reused from sample to sample: before each sample,
+ * untimed, what the last one created dies in the same random order (a wave spawns where the
+ * last one died, as churn's rounds do), so that setup costs a destroy per run rather than a
+ * storage's whole history. The handles the runs create go to history_turnover_handles.
+ */
+struct turnover;
+/* The plan (untimed, in setup): predecessors (at most c->entities), reserved or not (reserved:
+ * for the most entities the storage holds at once). The same draws for every creation
+ * workload (HISTORY_STREAM_PREDECESSORS, HISTORY_STREAM_DEATHS). */
+int history_turnover_open(struct run *run, uint32_t predecessors, bool reserve);
+/* run->worlds[0..run->inner) ready for a sample's creations (prepare). */
+int history_turnover_prepare(struct run *run);
+/* Where run j of a sample puts the handles of what it creates (N of them). */
+ecs_entity *history_turnover_handles(const struct run *run, uint32_t j);
+/* The first process's check, after a sample: the last run's creations took recycled indices in
+ * a storage with holes (state_check_created); workload names it. */
+int history_turnover_check(struct run *run, const char *workload);
+void history_turnover_free(struct turnover *t);
+/* The indices N creations take in the floor's plain arrays under a lived-in history, as the
+ * backends' storages recycle them: the predecessors' indices, popped from a free list they
+ * were pushed on in their order of death, then fresh ones; NULL under another history (entity i
+ * at index i). */
+uint32_t *history_turnover_indices(const struct bench_case *c, uint32_t predecessors);
+
 /* The streams of each workload's decisions: one apiece, so that no two workloads share a draw;
  * parallel-iterate takes iterate's (the same storage), a floor its workload's. */
 #define HISTORY_STREAM_ITERATE 0x6974657200ull
 #define HISTORY_STREAM_CREATE (HISTORY_STREAM_ITERATE + 1)
 #define HISTORY_STREAM_CHURN (HISTORY_STREAM_ITERATE + 2)
-#define HISTORY_STREAM_ADD_REMOVE (HISTORY_STREAM_ITERATE + 3)
+/* + 3 was add-remove's own, before add-remove shared iterate's storage */
 /* + 4 was get's own, before get shared iterate's storage (workloads_iterate_world) */
 #define HISTORY_STREAM_FRAGMENTED (HISTORY_STREAM_ITERATE + 5)
 #define HISTORY_STREAM_DESTROY (HISTORY_STREAM_ITERATE + 6)
 #define HISTORY_STREAM_SYSTEMS_64 (HISTORY_STREAM_ITERATE + 7)
+/* a creation's predecessors (history_turnover_open: create's, create-batch's and
+ * create-unreserved's, the same draws): their storage, and their order of death */
+#define HISTORY_STREAM_PREDECESSORS (HISTORY_STREAM_ITERATE + 8)
+#define HISTORY_STREAM_DEATHS (HISTORY_STREAM_ITERATE + 9)
 
 /* The measured set S of k types: entity i's list under kind-based histories (list_of). */
 struct history_kinds_population {

@@ -83,7 +83,7 @@ static int parallel_iterate_execute(struct run *run)
 	uint64_t visited = 0;
 	for (uint32_t j = 0; j < run->inner; j++) {
 		uint64_t n;
-		int rc = parallel_system_pass(pool, w->ops, w->s, 0, update_visit, &u, &n);
+		int rc = parallel_system_pass(pool, w->ops, w->s, w->measured, update_visit, &u, &n);
 		if (rc != ECS_OK)
 			return bench_fail(run->r, "system_iter_split in %u parts returned %s",
 			                  parallel_pool_threads(pool), ecs_status_name(rc));

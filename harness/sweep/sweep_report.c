@@ -45,9 +45,11 @@ static void write_header(FILE *f, const struct collection *c, bool samples)
 	report_run_header(f, c, samples);
 	fprintf(f, "# profile %s (%u component types, %u systems); systems registered %u\n",
 	        o->profile->name, o->profile->component_count, o->profile->system_count, o->systems);
-	fprintf(f, "# storage hints: type %u (Velocity, what add-remove adds and removes) sparse, "
-	           "every other type table; system 0 (the measured pass) asked to be an owning "
-	           "group; a backend that follows neither (all but hybrid and group) ignores them\n",
+	fprintf(f, "# storage hints: type %u (a status: what add-remove adds and removes, which a "
+	           "small system requires and no measured pass walks) sparse, every other type "
+	           "table; the hottest pass (the measured one; iterate-shared's: physics) asked to be "
+	           "an owning group; a backend that follows neither (all but hybrid and group) "
+	           "ignores them\n",
 	        (unsigned)PROFILE_SPARSE_TYPE);
 	char sampling[200];
 	if (o->inner)

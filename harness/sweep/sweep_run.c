@@ -52,8 +52,9 @@ static void check_histories(struct options *o, bool named)
 		options_usage_error("no workload has the histories asked for");
 }
 
-/* A workload that needs more of the profile's systems than --systems registers (empty-pass
- * passes over system 1) is refused when named, left out of "all"; so is, from "all", a
+/* A workload that needs more of the profile's systems than --systems registers (every one
+ * needs the game's systems, world.h, and the one after them that matches nothing) is refused
+ * when named, left out of "all"; so is, from "all", a
  * workload run only when named (struct workload's named_only). An --inner beyond a workload's
  * most runs per sample (destroy's storages, one per run) is refused. */
 static void check_workload_needs(struct options *o, bool named)
@@ -66,13 +67,15 @@ static void check_workload_needs(struct options *o, bool named)
 		if (w->max_inner && o->inner > w->max_inner)
 			options_usage_error("--inner %u: workload '%s' holds a storage per run, at most %u a "
 			                    "sample", o->inner, w->name, w->max_inner);
-		if (w->min_systems <= o->systems) {
+		uint32_t need = w->min_systems > WORLD_MIN_SYSTEMS ? w->min_systems : WORLD_MIN_SYSTEMS;
+		if (need <= o->systems) {
 			o->workloads[kept++] = w;
 			continue;
 		}
 		if (named)
-			options_usage_error("workload '%s' needs --systems %u or more (it passes over a system "
-			                    "beside system 0)", w->name, w->min_systems);
+			options_usage_error("workload '%s' needs --systems %u or more (the game's %u systems "
+			                    "that share Position, and one that matches nothing)", w->name, need,
+			                    (unsigned)WORLD_GAME_SYSTEMS);
 	}
 	o->workload_count = kept;
 	if (!kept)

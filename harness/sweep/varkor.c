@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "state.h"
 #include "world.h"
 
 #define VARKOR_TYPES 4u /* Position, Velocity, Mass, Health */
@@ -99,6 +100,39 @@ static int add_finish(struct run *run)
 	                             run->handles, &run->r->checksum, run->r);
 }
 
+/* The rounds' deletes (AddWriteDelete's, Distributed's): in a shuffled order drawn once
+ * (run->state), the same every round, as a game's entities die in play (rule 'order', state.h);
+ * the post says only "deletes all members". The writes, removes and adds before them visit the
+ * round's entities in creation order: the order a pass over them hands them out, since the
+ * round's entities are the storage's only ones and were appended in that order. */
+static int deaths_setup(struct run *run)
+{
+	if (!(run->state = rng_permutation(run->c->seed, WORKLOADS_VARKOR_DEATHS, run->c->entities)))
+		return bench_fail(run->r, "out of memory in the harness");
+	return 0;
+}
+
+static int deaths_despawn(struct run *run, struct world *w)
+{
+	const uint32_t *order = run->state;
+	int (*destroy)(ecs_storage *, ecs_entity) = w->ops->entity_destroy;
+	for (uint32_t i = 0; i < run->c->entities; i++)
+		if (check(run, destroy(w->s, run->handles[order[i]]), "entity_destroy", order[i]))
+			return -1;
+	return 0;
+}
+
+/* The first process, after its first sample: the deletes' order (rule 'order'). */
+static int deaths_end_sample(struct run *run)
+{
+	world_fresh_end_sample(run);
+	if (!run->verify || run->state_checked)
+		return 0;
+	run->state_checked = true;
+	return state_check_order_of(run->state, run->c->entities, run->handles, "Varkor's deletes",
+	                            run->r);
+}
+
 /* AddWriteDelete: creates 2,000 members, adds the same 4 components to each, writes values to
  * each member's components, then deletes all members; 300 times on the same storage. ------ */
 
@@ -118,8 +152,7 @@ static int add_write_delete_execute(struct run *run)
 	for (uint32_t j = 0; j < run->inner; j++) {
 		struct world *w = &run->worlds[j];
 		for (uint32_t round = 0; round < ADD_WRITE_DELETE_ROUNDS; round++) {
-			if (add_write_delete_round(run, w) ||
-			    world_despawn(w, run->c->entities, run->handles, run->r))
+			if (add_write_delete_round(run, w) || deaths_despawn(run, w))
 				return -1;
 			if (round == 0)
 				run->first_round_peak = w->counter.peak_bytes;
@@ -140,7 +173,7 @@ static int add_write_delete_finish(struct run *run)
 	    world_checksum_values(w, n, varkor_types, VARKOR_TYPES, run->handles, &run->r->checksum,
 	                          run->r))
 		return -1;
-	return world_despawn(w, n, run->handles, run->r);
+	return deaths_despawn(run, w);
 }
 
 /* DistributedAddWriteRemoveAddDelete: creates 2,000 members, each of which receives one of 4
@@ -180,8 +213,7 @@ static int distributed_execute(struct run *run)
 	for (uint32_t j = 0; j < run->inner; j++) {
 		struct world *w = &run->worlds[j];
 		for (uint32_t round = 0; round < DISTRIBUTED_ROUNDS; round++) {
-			if (distributed_round(run, w) ||
-			    world_despawn(w, run->c->entities, run->handles, run->r))
+			if (distributed_round(run, w) || deaths_despawn(run, w))
 				return -1;
 			if (round == 0)
 				run->first_round_peak = w->counter.peak_bytes;
@@ -201,7 +233,7 @@ static int distributed_finish(struct run *run)
 	    world_checksum_values(w, n, varkor_types, VARKOR_TYPES, run->handles, &run->r->checksum,
 	                          run->r))
 		return -1;
-	return world_despawn(w, n, run->handles, run->r);
+	return deaths_despawn(run, w);
 }
 
 /* RelationshipAddWriteDelete: creates 10 members with 2 components, 10 children on each with a
@@ -533,9 +565,10 @@ const struct workload workload_varkor_add_write_delete = {
 	.rounds = ADD_WRITE_DELETE_ROUNDS,
 	.k_fixed = true,
 	.fixed_components = VARKOR_TYPES,
+	.setup = deaths_setup,
 	.prepare = world_fresh_prepare,
 	.execute = add_write_delete_execute,
-	.end_sample = world_fresh_end_sample,
+	.end_sample = deaths_end_sample,
 	.finish = add_write_delete_finish,
 };
 const struct workload workload_varkor_distributed = {
@@ -545,9 +578,10 @@ const struct workload workload_varkor_distributed = {
 	.rounds = DISTRIBUTED_ROUNDS,
 	.k_fixed = true,
 	.fixed_components = 1,
+	.setup = deaths_setup,
 	.prepare = world_fresh_prepare,
 	.execute = distributed_execute,
-	.end_sample = world_fresh_end_sample,
+	.end_sample = deaths_end_sample,
 	.finish = distributed_finish,
 };
 const struct workload workload_varkor_relationship = {

@@ -20,6 +20,7 @@
 
 #include "history.h"
 #include "../core/measure.h"
+#include "state.h"
 #include "world.h"
 
 const uint32_t workloads_sweep_types[COMP_MAX_K] = {COMP_POSITION, COMP_VELOCITY, COMP_MASS};
@@ -36,19 +37,67 @@ static int spawn_setup(struct run *run, uint64_t stream)
 
 /* create ------------------------------------------------------------------------------- */
 
-static int create_setup(struct run *run) { return spawn_setup(run, HISTORY_STREAM_CREATE); }
+/*
+ * Under a lived-in history, creation runs into a storage whose predecessors died (rule
+ * 'created', state.h: history_turnover_*): N of them for create and create-batch, reserved for
+ * the most the storage holds; under the others, into an empty storage reserved for N (the
+ * labelled best case).
+ */
+uint32_t workloads_predecessors(const struct bench_case *c)
+{
+	if (!state_applies(c))
+		return 0;
+	return c->workload == &workload_create_unreserved ? c->entities / 2 : c->entities;
+}
+
+int workloads_create_setup(struct run *run, bool reserve)
+{
+	const struct bench_case *c = run->c;
+	if (spawn_setup(run, HISTORY_STREAM_CREATE))
+		return -1;
+	return state_applies(c) ? history_turnover_open(run, workloads_predecessors(c), reserve) : 0;
+}
+
+ecs_entity *workloads_created(const struct run *run, uint32_t j)
+{
+	return run->turnover ? history_turnover_handles(run, j) : run->handles;
+}
+
+/* The first process, after its first sample: what the creations took (rule 'created'). */
+int workloads_create_end_sample(struct run *run)
+{
+	world_fresh_end_sample(run);
+	if (!run->turnover || !run->verify || run->state_checked)
+		return 0;
+	run->state_checked = true;
+	return history_turnover_check(run, run->c->workload->name);
+}
+
+int workloads_create_finish(struct run *run)
+{
+	if (!run->verify)
+		return 0;
+	struct world *last = &run->worlds[run->inner - 1];
+	return world_checksum_values(last, run->c->entities, workloads_sweep_types, run->c->k,
+	                             workloads_created(run, run->inner - 1), &run->r->checksum, run->r);
+}
+
+static int create_setup(struct run *run) { return workloads_create_setup(run, true); }
 
 static int create_execute(struct run *run)
 {
 	for (uint32_t j = 0; j < run->inner; j++)
-		if (history_spawn_planned(&run->worlds[j], run->spawn, run->handles, run->r))
+		if (history_spawn_planned(&run->worlds[j], run->spawn, workloads_created(run, j), run->r))
 			return -1;
 	return 0;
 }
 
-/* Fresh storages, each told the N entities coming (reserve), before the clock starts. */
+/* The storages before the clock: after turnover (history_turnover_prepare), or fresh ones each
+ * told the N entities coming (reserve). */
 static int create_prepare(struct run *run)
 {
+	if (run->turnover)
+		return history_turnover_prepare(run);
 	if (world_fresh_prepare(run))
 		return -1;
 	for (uint32_t j = 0; j < run->worlds_open; j++)
@@ -57,21 +106,12 @@ static int create_prepare(struct run *run)
 	return 0;
 }
 
-static int create_finish(struct run *run)
-{
-	if (!run->verify)
-		return 0;
-	struct world *last = &run->worlds[run->worlds_open - 1];
-	return world_checksum_values(last, run->c->entities, workloads_sweep_types, run->c->k, run->handles,
-	                             &run->r->checksum, run->r);
-}
-
 /* create-batch ------------------------------------------------------------------------- */
 
 /* create's spawn plan, taken batch by batch (history.h: struct batch_plan), in run->state. */
 static int create_batch_setup(struct run *run)
 {
-	if (spawn_setup(run, HISTORY_STREAM_CREATE))
+	if (create_setup(run))
 		return -1;
 	if (!(run->state = calloc(1, sizeof(struct batch_plan))))
 		return bench_fail(run->r, "out of memory in the harness");
@@ -81,7 +121,8 @@ static int create_batch_setup(struct run *run)
 static int create_batch_execute(struct run *run)
 {
 	for (uint32_t j = 0; j < run->inner; j++)
-		if (history_spawn_batched(&run->worlds[j], run->spawn, run->state, run->handles, run->r))
+		if (history_spawn_batched(&run->worlds[j], run->spawn, run->state, workloads_created(run, j),
+		                          run->r))
 			return -1;
 	return 0;
 }
@@ -137,6 +178,23 @@ int workloads_iterate_finish(struct run *run)
 	                             &run->r->checksum, run->r);
 }
 
+/* iterate-shared ------------------------------------------------------------------------- */
+
+/*
+ * The pass of a system that shares its pools with a hotter one and so cannot own a group of its
+ * own: N entities with Position, Velocity and Mass (k = 3, iterate's draws), the props with
+ * Position and Velocity; the hottest system is physics (Position, Velocity: it visits the props
+ * too), the one a storage with owning groups is asked to own (struct workload's grouped_k); the
+ * measured pass is forces' (Position += Velocity * Mass * dt), whose Position and Velocity
+ * pools physics' group keeps in its own order. Beside iterate (a system that owns its group),
+ * the second row of a game's frame: every system reading Position but the grouped one.
+ */
+static int iterate_shared_setup(struct run *run)
+{
+	run->expected = run->c->entities;
+	return history_world(run, workloads_sweep_types, run->c->k, HISTORY_STREAM_ITERATE);
+}
+
 /* churn -------------------------------------------------------------------------------- */
 
 static int churn_setup(struct run *run)
@@ -155,6 +213,20 @@ static int churn_execute(struct run *run)
 			run->first_round_peak = run->world.counter.peak_bytes;
 	}
 	return 0;
+}
+
+/* The first process, after its first sample: the order churn destroys a round's entities in
+ * (rule 'order'), now that their handles exist. */
+static int churn_end_sample(struct run *run)
+{
+	const struct spawn_plan *p = run->spawn;
+	if (!run->verify || run->state_checked || !state_applies(run->c))
+		return 0;
+	run->state_checked = true;
+	if (!p->destroy_order)
+		return bench_fail(run->r, "churn destroys in creation order under %s (rule 'order', "
+		                  "docs/method.md#the-state-a-game-is-in)", run->c->history->name);
+	return state_check_order_of(p->destroy_order, p->n, run->handles, "churn's destroys", run->r);
 }
 
 /*
@@ -185,38 +257,79 @@ static int churn_finish(struct run *run)
 
 /* add-remove --------------------------------------------------------------------------- */
 
-/* The entities keep k components (Position, then Mass, then Health); Velocity comes and goes. */
-static const uint32_t resident_types[COMP_MAX_K] = {COMP_POSITION, COMP_MASS, COMP_HEALTH};
+/*
+ * iterate's storage (shared: the entities keep their k components), and a status comes and
+ * goes (bench.h: COMP_STATUS, marked sparse by the rule users are given; the game's status
+ * system requires it, no measured pass walks it). The handles are visited in a shuffled order
+ * under a lived-in history (a game adds a status to entities as play picks them, rule 'order'),
+ * in creation order under the others; the status values packed in that order (Health's table:
+ * 8 bytes, any values will do, every backend gets the same), so that the timed loops read both
+ * lists in order and the random access is the storage's alone.
+ */
+struct add_remove {
+	const unsigned char *values; /* the status of visit i at values + i * size */
+	size_t size;
+	unsigned char packed[];
+};
 
-/* add-remove and add-remove-batch measure the same storage (the same draws): a family builds
- * it once per participant (struct workload's shares). */
-static const char add_remove_world[] = "add-remove's storage";
-
-static int add_remove_setup(struct run *run)
+int workloads_visit_order(const struct bench_case *c, uint64_t stream, uint32_t **order,
+                          struct bench_result *r)
 {
-	return history_world(run, resident_types, run->c->k, HISTORY_STREAM_ADD_REMOVE);
+	uint32_t n = c->entities;
+	bool shuffled = state_applies(c) && !state_break(STATE_ORDER);
+	*order = shuffled ? rng_permutation(c->seed, stream, n) : malloc((size_t)n * sizeof **order + 1);
+	if (!*order)
+		return bench_fail(r, "out of memory in the harness");
+	for (uint32_t i = 0; !shuffled && i < n; i++)
+		(*order)[i] = i;
+	return 0;
+}
+
+static int add_remove_adopt(struct run *run)
+{
+	const struct bench_case *c = run->c;
+	uint32_t n = c->entities, *order;
+	size_t size = c->values->size[COMP_HEALTH];
+	if (workloads_visit_order(c, WORKLOADS_ADD_REMOVE_ORDER, &order, run->r))
+		return -1;
+	struct add_remove *a = malloc(sizeof *a + (size_t)n * size + 1);
+	run->shuffled = malloc((size_t)n * sizeof *run->shuffled + 1);
+	if (!a || !run->shuffled) {
+		free(a);
+		free(order);
+		return bench_fail(run->r, "out of memory in the harness");
+	}
+	run->state = a;
+	a->values = a->packed;
+	a->size = size;
+	for (uint32_t i = 0; i < n; i++) {
+		run->shuffled[i] = run->handles[order[i]];
+		memcpy(a->packed + (size_t)i * size, world_value_of(c->values, COMP_HEALTH, order[i]), size);
+	}
+	free(order);
+	if (run->verify && state_applies(c))
+		return state_check_order(run->shuffled, n, run->handles, n, "add-remove's visits", run->r);
+	return 0;
 }
 
 static int add_remove_execute(struct run *run)
 {
 	struct world *w = &run->world;
 	const struct ecs_ops *ops = w->ops;
+	const struct add_remove *a = run->state;
+	const ecs_entity *visit = run->shuffled;
 	uint32_t n = run->c->entities;
-	/* Velocity's values by address, not value_of (out of line: a call per add). */
-	const unsigned char *velocity = run->c->values->data[COMP_VELOCITY];
-	size_t size = run->c->values->size[COMP_VELOCITY];
 	for (uint32_t j = 0; j < run->inner; j++) {
 		for (uint32_t i = 0; i < n; i++) {
-			int rc = ops->component_add(w->s, run->handles[i], COMP_VELOCITY,
-			                            velocity + i * size);
+			int rc = ops->component_add(w->s, visit[i], COMP_STATUS, a->values + i * a->size);
 			if (rc != ECS_OK)
-				return bench_fail(run->r, "adding Velocity to entity %u returned %s", i,
+				return bench_fail(run->r, "adding the status to entity %u returned %s", i,
 				                  ecs_status_name(rc));
 		}
 		for (uint32_t i = 0; i < n; i++) {
-			int rc = ops->component_remove(w->s, run->handles[i], COMP_VELOCITY);
+			int rc = ops->component_remove(w->s, visit[i], COMP_STATUS);
 			if (rc != ECS_OK)
-				return bench_fail(run->r, "removing Velocity from entity %u returned %s", i,
+				return bench_fail(run->r, "removing the status from entity %u returned %s", i,
 				                  ecs_status_name(rc));
 		}
 	}
@@ -229,40 +342,38 @@ static int add_remove_finish(struct run *run)
 	world_note_memory(run, &run->world);
 	if (!run->verify)
 		return 0;
-	uint32_t types[COMP_MAX_K + 1] = {COMP_VELOCITY}; /* must be absent everywhere */
-	memcpy(types + 1, resident_types, c->k * sizeof *types);
+	uint32_t types[COMP_MAX_K + 1] = {COMP_STATUS}; /* must be absent everywhere */
+	memcpy(types + 1, workloads_sweep_types, c->k * sizeof *types);
 	return world_checksum_values(&run->world, c->entities, types, c->k + 1, run->handles,
 	                             &run->r->checksum, run->r);
 }
 
 /* add-remove-batch ----------------------------------------------------------------------- */
 
-/* add-remove's storage (the same draws: the two rows measure the same storage), and its work in
- * batches of HISTORY_SPAWN_BATCH handles in their lived-in order: each batch's Velocity values
- * one packed array, as add-remove's are read entity by entity. */
+/* add-remove's storage and visits, its work in batches of HISTORY_SPAWN_BATCH handles taken in
+ * that order (under lived-in, a batch of entities scattered over the storage, as a wave of hits
+ * a game applies at once): each batch's status values one packed array. */
 static int add_remove_batch_execute(struct run *run)
 {
 	struct world *w = &run->world;
 	const struct ecs_ops *ops = w->ops;
+	const struct add_remove *a = run->state;
+	const ecs_entity *visit = run->shuffled;
 	uint32_t n = run->c->entities;
-	const unsigned char *velocity = run->c->values->data[COMP_VELOCITY];
-	size_t size = run->c->values->size[COMP_VELOCITY];
 	for (uint32_t j = 0; j < run->inner; j++) {
 		for (uint32_t i = 0; i < n; i += HISTORY_SPAWN_BATCH) {
 			uint32_t count = n - i < HISTORY_SPAWN_BATCH ? n - i : HISTORY_SPAWN_BATCH;
-			struct ecs_values v = {velocity + (size_t)i * size, size};
-			int rc = ecs_component_add_batch(ops, w->s, run->handles + i, count, COMP_VELOCITY,
-			                                 &v);
+			struct ecs_values v = {a->values + (size_t)i * a->size, a->size};
+			int rc = ecs_component_add_batch(ops, w->s, visit + i, count, COMP_STATUS, &v);
 			if (rc != ECS_OK)
-				return bench_fail(run->r, "adding Velocity to entities %u.. returned %s", i,
+				return bench_fail(run->r, "adding the status to entities %u.. returned %s", i,
 				                  ecs_status_name(rc));
 		}
 		for (uint32_t i = 0; i < n; i += HISTORY_SPAWN_BATCH) {
 			uint32_t count = n - i < HISTORY_SPAWN_BATCH ? n - i : HISTORY_SPAWN_BATCH;
-			int rc = ecs_component_remove_batch(ops, w->s, run->handles + i, count,
-			                                    COMP_VELOCITY);
+			int rc = ecs_component_remove_batch(ops, w->s, visit + i, count, COMP_STATUS);
 			if (rc != ECS_OK)
-				return bench_fail(run->r, "removing Velocity from entities %u.. returned %s", i,
+				return bench_fail(run->r, "removing the status from entities %u.. returned %s", i,
 				                  ecs_status_name(rc));
 		}
 	}
@@ -286,6 +397,9 @@ static int get_adopt(struct run *run)
 	for (uint32_t i = 0; i < c->entities; i++)
 		run->shuffled[i] = run->handles[order[i]];
 	free(order);
+	if (run->verify && state_applies(c))
+		return state_check_order(run->shuffled, c->entities, run->handles, c->entities,
+		                         "get's fetches", run->r);
 	return 0;
 }
 
@@ -363,6 +477,9 @@ static int destroy_setup(struct run *run)
 	for (uint32_t i = 0; i < c->entities; i++)
 		run->shuffled[i] = run->handles[order[i]];
 	free(order);
+	if (run->verify && state_applies(c))
+		return state_check_order(run->shuffled, c->entities, run->handles, c->entities,
+		                         "destroy's order", run->r);
 	return 0;
 }
 
@@ -527,26 +644,26 @@ static int fragmented_finish(struct run *run)
 
 static const struct workload workload_create = {
 	.name = "create",
-	.timed = "create N entities with their k components (and their kind's own), into an empty "
-	         "storage reserved for N",
+	.timed = "create N entities with their k components (and their kind's own), into a storage "
+	         "whose N predecessors died (lived-in; an empty one under pristine), reserved",
 	.history = WORKLOAD_SPAWNS,
 	.setup = create_setup,
 	.prepare = create_prepare,
 	.execute = create_execute,
-	.end_sample = world_fresh_end_sample,
-	.finish = create_finish,
+	.end_sample = workloads_create_end_sample,
+	.finish = workloads_create_finish,
 	.floor = &floor_create,
 };
 static const struct workload workload_create_batch = {
 	.name = "create-batch",
 	.timed = "create's N entities through entity_create_batch, in batches of one kind of up to "
-	         "1024, into an empty storage reserved for N",
+	         "1024, into create's storage",
 	.history = WORKLOAD_SPAWNS,
 	.setup = create_batch_setup,
 	.prepare = create_prepare,
 	.execute = create_batch_execute,
-	.end_sample = world_fresh_end_sample,
-	.finish = create_finish,
+	.end_sample = workloads_create_end_sample,
+	.finish = workloads_create_finish,
 	.release = create_batch_release,
 	.floor = &floor_create_batch,
 };
@@ -564,22 +681,42 @@ static const struct workload workload_iterate = {
 	.end_sample = workloads_check_visited,
 	.finish = workloads_iterate_finish,
 };
+static const struct workload workload_iterate_shared = {
+	.name = "iterate-shared",
+	.timed = "one pass of a system that cannot own its group: Position += Velocity * Mass * dt "
+	         "over N entities, whose Position and Velocity the grouped system (physics, over "
+	         "Position and Velocity) owns",
+	.floor = &floor_iterate,
+	.history = WORKLOAD_WORLD,
+	.k_fixed = true,
+	.fixed_components = 3,
+	.grouped_k = 2,
+	.count_dependent = true,
+	.peak_entities = history_peak_entities,
+	.setup = iterate_shared_setup,
+	.execute = iterate_execute,
+	.end_sample = workloads_check_visited,
+	.finish = workloads_iterate_finish,
+};
 static const struct workload workload_churn = {
 	.name = "churn",
 	.timed = "create N entities with their k components, then destroy them all",
 	.history = WORKLOAD_SPAWNS,
 	.setup = churn_setup,
 	.execute = churn_execute,
+	.end_sample = churn_end_sample,
 	.finish = churn_finish,
 	.floor = &floor_churn,
 };
 static const struct workload workload_add_remove = {
 	.name = "add-remove",
-	.timed = "on N entities with k components, add Velocity to each, then remove it from each",
+	.timed = "on iterate's N entities (k components), add a status (a sparse-marked type a small "
+	         "system requires) to each, then remove it from each, in a shuffled order",
 	.history = WORKLOAD_WORLD,
 	.peak_entities = history_peak_entities,
-	.shares = add_remove_world,
-	.build = add_remove_setup,
+	.shares = workloads_iterate_world,
+	.build = workloads_iterate_build,
+	.adopt = add_remove_adopt,
 	.execute = add_remove_execute,
 	.finish = add_remove_finish,
 	.floor = &floor_add_remove,
@@ -587,11 +724,12 @@ static const struct workload workload_add_remove = {
 static const struct workload workload_add_remove_batch = {
 	.name = "add-remove-batch",
 	.timed = "add-remove's work through component_add_batch and component_remove_batch, in "
-	         "batches of 1024 handles in their lived-in order",
+	         "batches of 1024 handles in add-remove's order",
 	.history = WORKLOAD_WORLD,
 	.peak_entities = history_peak_entities,
-	.shares = add_remove_world,
-	.build = add_remove_setup,
+	.shares = workloads_iterate_world,
+	.build = workloads_iterate_build,
+	.adopt = add_remove_adopt,
 	.execute = add_remove_batch_execute,
 	.finish = add_remove_finish,
 	.floor = &floor_add_remove_batch,
@@ -658,6 +796,7 @@ const struct workload *const workloads[] = {
 	&workload_create_batch,
 	&workload_create_unreserved,
 	&workload_iterate,
+	&workload_iterate_shared,
 	&workload_parallel_iterate,
 	&workload_churn,
 	&workload_destroy,
@@ -796,6 +935,7 @@ static void run_free(struct run *run)
 		impl(run)->release(run);
 	world_run_release(run);
 	free(run->history);
+	history_turnover_free(run->turnover);
 	if (run->spawn)
 		history_spawn_plan_free(run->spawn);
 	free(run->spawn);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../core/measure.h"
+#include "state.h"
 #include "world.h"
 
 /* --- deterministic values ------------------------------------------------------------- */
@@ -116,6 +117,25 @@ void world_close(struct world *w)
 	w->sizes = NULL;
 }
 
+/* The game's systems (world.h), in the order they are registered: a status effect's pass, then
+ * render, AI, physics and forces, so that the measured one is never the first and shares
+ * Position's pool with four others (rule 'shared', state.h). */
+const struct world_system world_systems[WORLD_GAME_SYSTEMS] = {
+	[WORLD_STATUS] = {"status", {COMP_POSITION, COMP_STATUS}, 2},
+	[WORLD_RENDER] = {"render", {COMP_POSITION}, 1},
+	[WORLD_AI] = {"ai", {COMP_POSITION, COMP_VELOCITY, COMP_MASS, COMP_HEALTH}, 4},
+	[WORLD_PHYSICS] = {"physics", {COMP_POSITION, COMP_VELOCITY}, 2},
+	[WORLD_FORCES] = {"forces", {COMP_POSITION, COMP_VELOCITY, COMP_MASS}, 3},
+};
+
+/* The game's system over the first k of Position, Velocity, Mass and Health. */
+static uint32_t world_system_of(uint32_t k)
+{
+	static const uint32_t by_k[VALUE_TYPES + 1] = {WORLD_RENDER, WORLD_RENDER, WORLD_PHYSICS,
+	                                               WORLD_FORCES, WORLD_AI};
+	return by_k[k < 1 ? 1 : k < VALUE_TYPES ? k : VALUE_TYPES];
+}
+
 int world_open(const struct bench_case *c, struct world *w, struct bench_result *r)
 {
 	UNTIMED_ONLY("world_open (creating a storage)");
@@ -129,14 +149,16 @@ int world_open(const struct bench_case *c, struct world *w, struct bench_result 
 		w->sizes[t] = world_type_size(c, t);
 	struct ecs_allocator alloc = counting_alloc_bench(&w->counter);
 	uint32_t own = c->workload ? c->workload->own_systems : 0;
-	/* The profile's storage hints (bench.h: PROFILE_SPARSE_TYPE): the type the workloads add
+	/* The profile's storage hints (bench.h: PROFILE_SPARSE_TYPE): the status the workloads add
 	 * and remove is sparse, the rest table; the backends with one layout ignore them. */
 	uint8_t *hints = calloc(types, 1);
 	if (!hints) {
 		world_close(w);
 		return bench_fail(r, "out of memory in the harness");
 	}
-	hints[PROFILE_SPARSE_TYPE] = ECS_STORAGE_SPARSE;
+	/* (the test build's break of rule 'marks': the old mark, on a type a measured pass walks) */
+	w->sparse_type = state_break(STATE_MARKS) ? COMP_VELOCITY : PROFILE_SPARSE_TYPE;
+	hints[w->sparse_type] = ECS_STORAGE_SPARSE;
 	struct ecs_config cfg = {types, c->systems + own, w->sizes, hints};
 	int rc = c->ops->create(&cfg, &alloc, &w->s);
 	free(hints);
@@ -145,25 +167,42 @@ int world_open(const struct bench_case *c, struct world *w, struct bench_result 
 		world_close(w);
 		return bench_fail(r, "create returned %s", ecs_status_name(rc));
 	}
-	/* System 0: the workload's first k types (at most 4: Varkor's entities have 4). */
-	uint32_t required[VALUE_TYPES] = {COMP_POSITION, COMP_VELOCITY, COMP_MASS, COMP_HEALTH};
+	uint32_t k = c->k, grouped_k = c->workload ? c->workload->grouped_k : 0;
+	w->measured = world_system_of(k);
+	w->grouped = grouped_k ? world_system_of(grouped_k) : w->measured;
 	uint32_t id, others = types - FIRST_OTHER_TYPE;
-	uint32_t k = c->k < 1 ? 1 : c->k < VALUE_TYPES ? c->k : VALUE_TYPES;
-	rc = c->ops->system_register(w->s, required, k, NULL, 0, &id);
-	/* System 0 is the hot query the workloads measure: grouped where a backend has owning
-	 * groups (EnTT's group), a hint the others ignore. */
-	if (rc == ECS_OK) {
-		int grouped = ecs_system_group(c->ops, w->s, id);
+	/* The game's systems (--systems is at least WORLD_MIN_SYSTEMS: sweep_run.c). The test
+	 * build's break of rule 'shared' gives all but the measured one pairs of other types. */
+	for (uint32_t j = 0; j < WORLD_GAME_SYSTEMS && j < c->systems; j++) {
+		struct world_system y = world_systems[j];
+		if (state_break(STATE_SHARED) && j != w->measured)
+			y = (struct world_system){y.name, {FIRST_OTHER_TYPE + 2 * j, FIRST_OTHER_TYPE + 2 * j + 1}, 2};
+		w->registered[w->registered_count++] = y;
+		if (rc == ECS_OK)
+			rc = c->ops->system_register(w->s, y.types, y.count, NULL, 0, &id);
+	}
+	/* The hottest pass asked to own its pools, as a game groups its widest hot pass (EnTT's
+	 * group); a hint the backends without groups ignore, and the rest of the game's systems,
+	 * which share Position with it, cannot have one. */
+	if (rc == ECS_OK && w->grouped < w->registered_count) {
+		int grouped = ecs_system_group(c->ops, w->s, w->grouped);
 		rc = grouped < 0 ? grouped : ECS_OK;
 	}
-	for (uint32_t j = 1; rc == ECS_OK && j < c->systems; j++) {
-		uint32_t pair[2] = {FIRST_OTHER_TYPE + (2 * (j - 1)) % others,
-		                    FIRST_OTHER_TYPE + (2 * (j - 1) + 1) % others};
+	for (uint32_t j = WORLD_GAME_SYSTEMS; rc == ECS_OK && j < c->systems; j++) {
+		uint32_t q = j - WORLD_GAME_SYSTEMS;
+		uint32_t pair[2] = {FIRST_OTHER_TYPE + (2 * q) % others,
+		                    FIRST_OTHER_TYPE + (2 * q + 1) % others};
 		rc = c->ops->system_register(w->s, pair, 2, NULL, 0, &id);
 	}
 	if (rc != ECS_OK) {
 		world_close(w);
 		return bench_fail(r, "system_register returned %s", ecs_status_name(rc));
+	}
+	if (w->measured >= w->registered_count || state_check_profile(w, c, r)) {
+		if (w->measured >= w->registered_count)
+			bench_fail(r, "the measured system is not registered (--systems %u)", c->systems);
+		world_close(w);
+		return -1;
 	}
 	return 0;
 }
@@ -251,7 +290,7 @@ uint64_t world_system_pass(struct world *w, uint32_t k)
 	struct ecs_iter it;
 	struct ecs_batch b;
 	uint64_t visited = 0;
-	if (w->ops->system_iter_begin(w->s, 0, &it) != ECS_OK)
+	if (w->ops->system_iter_begin(w->s, w->measured, &it) != ECS_OK)
 		return UINT64_MAX;
 	while (w->ops->system_iter_next(&it, &b)) {
 		visited += b.count;
@@ -266,7 +305,7 @@ uint64_t world_visit_count(struct world *w)
 	struct ecs_iter it;
 	struct ecs_batch b;
 	uint64_t visited = 0;
-	if (w->ops->system_iter_begin(w->s, 0, &it) != ECS_OK)
+	if (w->ops->system_iter_begin(w->s, w->measured, &it) != ECS_OK)
 		return UINT64_MAX;
 	while (w->ops->system_iter_next(&it, &b))
 		visited += b.count;

@@ -9,8 +9,11 @@
  *   0 Position {float x, y}   1 Velocity {float x, y}   (both --component-size bytes, default 8)
  *   2 Mass {float}            3 Health {float hp, armour}
  *   4 Relationship {parent, first child, next sibling, depth} (Varkor's relationships)
- * Systems 1.. require pairs of types from FIRST_OTHER_TYPE on, so they match no workload entity
- * but are asked on every add and remove.
+ *   9 Status (8 bytes: PROFILE_SPARSE_TYPE, bench.h): what add-remove adds and removes
+ * The profile's systems are a game's (world_open, docs/method.md#the-state-a-game-is-in):
+ * several passes read Position, registered in an order of the game's, not the measured one
+ * first; the rest require pairs of types from FIRST_OTHER_TYPE on, so they match no workload
+ * entity but are asked on every add and remove.
  */
 #ifndef ECSB_WORLD_H
 #define ECSB_WORLD_H
@@ -51,15 +54,45 @@ static inline void world_value_copy(void *dst, const void *src, uint32_t size)
 	else
 		__builtin_memcpy(dst, src, size);
 }
+/*
+ * The game's systems, in the order world_open registers them (their ids): a status effect's
+ * small pass (the type add-remove moves), render, AI, physics and forces, every one of them
+ * over Position. The measured pass is the one over the workload's first k types of Position,
+ * Velocity, Mass and Health (k = 1 render, 2 physics, 3 forces, 4 AI): never the first
+ * registered, and sharing Position's pool with the other four. The systems after them (from
+ * WORLD_GAME_SYSTEMS on) require pairs of other types; the first of them is a pass that matches
+ * nothing (empty-pass's).
+ */
+enum {
+	WORLD_STATUS, WORLD_RENDER, WORLD_AI, WORLD_PHYSICS, WORLD_FORCES,
+	WORLD_GAME_SYSTEMS,
+	WORLD_EMPTY = WORLD_GAME_SYSTEMS,
+	WORLD_MIN_SYSTEMS = WORLD_EMPTY + 1, /* --systems below this is refused (sweep_run.c) */
+	WORLD_SYSTEM_MAX_TYPES = 4,
+};
+struct world_system {
+	const char *name;
+	uint32_t types[WORLD_SYSTEM_MAX_TYPES];
+	uint32_t count;
+};
+extern const struct world_system world_systems[WORLD_GAME_SYSTEMS];
+
 struct world {
 	const struct ecs_ops *ops;
 	ecs_storage *s;
 	struct counting_alloc counter;
 	uint32_t *sizes;
+	uint32_t measured; /* the system whose pass the workload measures */
+	uint32_t grouped;  /* the hottest, the one a storage with owning groups was asked to own */
+	uint32_t sparse_type; /* the one type marked ECS_STORAGE_SPARSE (PROFILE_SPARSE_TYPE) */
+	struct world_system registered[WORLD_GAME_SYSTEMS]; /* what world_open registered as them */
+	uint32_t registered_count;
 };
 
-/* All component types and systems of the profile; system 0 requires `k` of `types` (the
- * workload's, NULL: 0..k-1). */
+/* All component types and the profile's systems (world_systems, then pairs of other types);
+ * the measured system is the game's over the workload's first k types, the grouped one the
+ * workload's grouped_k's (0: the measured one). The rules of the profile (state.h) are
+ * checked: a world that breaks them is not opened. */
 int world_open(const struct bench_case *c, struct world *w, struct bench_result *r);
 void world_close(struct world *w);
 
@@ -80,10 +113,10 @@ int world_despawn(struct world *w, uint32_t n, const ecs_entity *handles, struct
 int world_write_components(struct world *w, ecs_entity e, uint32_t types, const struct values *writes,
                            uint32_t i, struct bench_result *r);
 
-/* One pass of system 0 (Position += Velocity * dt, ...) over k components; returns the
- * number of entities visited, UINT64_MAX if the iteration could not begin. */
+/* One pass of the measured system (Position += Velocity * dt, ...) over k components; returns
+ * the number of entities visited, UINT64_MAX if the iteration could not begin. */
 uint64_t world_system_pass(struct world *w, uint32_t k);
-/* The entities system 0 visits, without touching them. */
+/* The entities the measured system visits, without touching them. */
 uint64_t world_visit_count(struct world *w);
 
 #define CHECKSUM_START 0xcbf29ce484222325ull
@@ -111,6 +144,8 @@ struct run {
 	void *state;          /* a workload's own */
 	struct history_state *history; /* what its storage went through (history.h) */
 	struct spawn_plan *spawn;      /* create, churn: how they spawn (history.h) */
+	struct turnover *turnover;     /* create: its storages after their predecessors died */
+	bool state_checked;            /* the first sample's checks of the state done (state.h) */
 };
 
 /* Helpers for workloads that take a fresh storage per run (create and Varkor's). */
@@ -143,6 +178,14 @@ extern const struct workload *const workloads[];
 extern const size_t workload_count;
 const struct workload *workload_find(const char *name);
 
+/* The order a timed loop visits the N measured entities in (as places in creation order): a
+ * shuffle of rng_permutation's `stream` under a lived-in history (rule 'order', state.h),
+ * creation order under the others (workloads.c). */
+int workloads_visit_order(const struct bench_case *c, uint64_t stream, uint32_t **order,
+                          struct bench_result *r);
+#define WORKLOADS_ADD_REMOVE_ORDER 3u
+#define WORKLOADS_VARKOR_DEATHS 4u /* add-write-delete's and distributed's deletes (varkor.c) */
+
 /* destroy's order of destruction: rng_permutation's stream (get's shuffle is stream 1); and
  * the most storages a sample of it holds (one per run: 1000 storages of N = 1 are about 10 to
  * 40 MB). */
@@ -164,6 +207,17 @@ extern const struct workload workload_empty_pass, workload_systems_64;
 
 /* iterate's pass split over threads (parallel.c). */
 extern const struct workload workload_parallel_iterate;
+
+/* What create, create-batch and create-unreserved share (workloads.c): how many predecessors
+ * died before their creation (0 but under a lived-in history: N, create-unreserved's N / 2, so
+ * that half its entities grow the storage); their setup (the spawn plan, the turnover's when
+ * it applies; reserved or not); where run j's handles go; the first process's check of what a
+ * creation took; the checksum of the last run's creation. */
+uint32_t workloads_predecessors(const struct bench_case *c);
+int workloads_create_setup(struct run *run, bool reserve);
+ecs_entity *workloads_created(const struct run *run, uint32_t j);
+int workloads_create_end_sample(struct run *run);
+int workloads_create_finish(struct run *run);
 
 /* create without reserve, timed in blocks (growth.c): GROWTH_BLOCKS blocks of about N / 64. */
 #define GROWTH_BLOCKS 64u
