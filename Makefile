@@ -21,7 +21,9 @@ NATIVE_ARCH := $(shell $(CC) -march=native -Q --help=target 2>/dev/null | \
 	awk '$$1 == "-march=" { print $$2; exit }')
 NO_AVX512 := $(if $(shell grep -qw avx512f /proc/cpuinfo 2>/dev/null && echo y),-mno-avx512f)
 OPT ?= -O3 $(if $(NATIVE_ARCH),-march=native $(NO_AVX512))
-BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes $(OPT) -g
+# A variant may fix its own (VARIANT_OPT below): the instruction gate's build does, whatever OPT is.
+BASE_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes \
+	$(or $($(VARIANT)_OPT),$(OPT)) -g
 ALL_CFLAGS = $(BASE_CFLAGS) $(CFLAGS)
 LDLIBS := -lm -linih -pthread
 
@@ -211,7 +213,7 @@ COMMIT_SRC := $(shell grep -l ECSB_COMMIT $(HARNESS_SRC) /dev/null)
 # A variant is this file made again with VARIANT=NAME: its programs in build/NAME/, built with
 # NAME_FLAGS after the project's and the user's, once the packages of the groups NAME_DEPS are
 # installed (preflight). build/ itself is the optimised build, the one make bench times.
-VARIANTS := asan tsan check cachegrind heavier
+VARIANTS := asan tsan check cachegrind instr heavier
 plain_PROGRAMS := ecsbench conformance conformance-bare scenario_file scenario_engine ecsbench-compare tails
 # AddressSanitizer and UndefinedBehaviorSanitizer: the conformance suite, the fuzz target over
 # the committed corpus, the scenario tests
@@ -233,8 +235,19 @@ check_PROGRAMS := ecsbench
 cachegrind_FLAGS := -DECSB_CALLGRIND
 cachegrind_PROGRAMS := ecsbench
 cachegrind_DEPS := valgrind
-# The callgrind build with sparse's operations made heavier (impls/backends.c): the regression
-# that tests/instr.sh must see the instruction check (make instr) catch. Never measures.
+# The instruction gate's build (make instr, scripts/instr.sh): callgrind's marks, compiled for one
+# fixed target instead of -march=native, so that its counts are the same on every x86-64 machine
+# that builds and runs it (an AMD EPYC's -march=native and an Intel Xeon's make different code).
+# x86-64-v2 (SSE4.2, POPCNT, CMPXCHG16B): every x86-64 CPU since 2009 runs it, and valgrind runs
+# all of it. docs/comparing.md says why, and what pins the C library's part (scripts/instr.sh).
+INSTR_OPT := -O3 -march=x86-64-v2 -mtune=generic
+instr_OPT := $(INSTR_OPT)
+instr_FLAGS := -DECSB_CALLGRIND
+instr_PROGRAMS := ecsbench
+instr_DEPS := valgrind
+# The gate's build with sparse's operations made heavier (impls/backends.c): the regression that
+# tests/instr.sh must see the instruction check (make instr) catch. Never measures.
+heavier_OPT := $(INSTR_OPT)
 heavier_FLAGS := -DECSB_CALLGRIND -DECSB_TEST_HEAVIER
 heavier_PROGRAMS := ecsbench
 heavier_DEPS := valgrind
@@ -246,7 +259,9 @@ variant := $(or $(VARIANT),plain)
 B := build$(if $(VARIANT),/$(VARIANT))
 FINAL_CFLAGS = $(ALL_CFLAGS)$(if $(VARIANT), $($(VARIANT)_FLAGS))
 # What a CSV's header records (harness/core/report.c)
-RECORD_FLAGS = -DECSB_COMMIT='"$(COMMIT)"' -DECSB_CFLAGS='"$(FINAL_CFLAGS)"' -DECSB_MARCH='"$(NATIVE_ARCH)"'
+# (what -march=native resolved to, or that the build does not follow it)
+RECORD_FLAGS = -DECSB_COMMIT='"$(COMMIT)"' -DECSB_CFLAGS='"$(FINAL_CFLAGS)"' \
+	-DECSB_MARCH='"$(if $(findstring -march=native,$(FINAL_CFLAGS)),$(NATIVE_ARCH),not followed)"'
 COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD -- impls harness 2>/dev/null || echo -dirty)
 
 ifeq ($(V),1)
@@ -265,6 +280,7 @@ DEPS_GROUPS := fuzz tsan valgrind plots browser gbench png
 
 BIN := build/ecsbench
 CG_BIN := build/cachegrind/ecsbench
+INSTR_BIN := build/instr/ecsbench
 COMPARE_BIN := build/ecsbench-compare
 FUZZ_BIN := build/fuzz/fuzz
 # Every program of every build, and the tests' reader of a figure's pixels: what make test needs
@@ -551,9 +567,9 @@ history: | preflight
 # callgrind, each timed call alone; make instr prints every row's change against the committed
 # baseline (tests/instr-baseline.csv) and fails when one grew by more than 2%; make
 # instr-baseline writes that baseline again (commit it with the change it accepts).
-instr: $(CG_BIN) | preflight
+instr: $(INSTR_BIN) | preflight
 	$(Q)scripts/instr.sh check
-instr-baseline: $(CG_BIN) | preflight
+instr-baseline: $(INSTR_BIN) | preflight
 	$(Q)scripts/instr.sh baseline
 
 # The repeatability check: a reduced but representative sweep of PROFILE, run twice from

@@ -37,7 +37,14 @@
  *                      hole with the last row, in one pass. The first move along an edge looks the
  *                      neighbour up by hash (O(k)) and, the first time a set is met, creates its
  *                      table and offers it to every system (O(S log k))
- *   component_get/has  O(log k): binary search of the entity's table type
+ *   component_get      O(1): the record (the strategy's entity -> (table, row), our generation
+ *                      in the same 12 bytes: one load), the type's column in the table
+ *                      (column_of, a small array per table: no search, whose branches would
+ *                      follow the entity's table), the value: on storage beyond the caches one
+ *                      miss per entity and one per component, depending on it (docs/backends.md,
+ *                      "Random access"). component_get_batch: the same, the next handles'
+ *                      records prefetched (ECS_GET_AHEAD ahead) and each value for the caller
+ *   component_has      O(log k): binary search of the entity's table type
  *   system_register    O(T log k), once (k: required and excluded types)
  *   iteration          one batch per non-empty matching table: every column whole, no per-entity
  *                      work in the storage; empty tables are skipped; the tables a few batches
@@ -46,8 +53,8 @@
  *   entity_create_batch  O(k^2 + n c) for n entities: one set lookup (or a new table), the
  *                      records and the table grown once, the values copied a column at a time,
  *                      the handles and records written in two loops (the free list's
- *                      indices, then fresh ones written whole); the free list is walked
- *                      once first, to count the indices it gives against ECS_ERR_FULL
+ *                      indices, then fresh ones written whole); ECS_ERR_FULL from the free
+ *                      list's length, counted as it changes (no walk to count it)
  *   component_add_batch / component_remove_batch  O(n c + T): three passes over the entities:
  *                      the checks (alive, repeats by a mark bit in the records, whether each
  *                      has the type, asked once per source table: a 16-entry memo of source
@@ -135,10 +142,11 @@ static inline int arch_hook_has(const ecs_storage *s, ecs_entity e, uint32_t typ
 	(void)s, (void)e, (void)type;
 	return ECS_ERR_BAD_COMPONENT; /* never asked */
 }
-static inline int arch_hook_get(ecs_storage *s, ecs_entity e, uint32_t type, void **out)
+static inline bool arch_hook_value(const ecs_storage *s, ecs_entity e, uint32_t type,
+                                   void **value)
 {
-	(void)s, (void)e, (void)type, (void)out;
-	return ECS_ERR_BAD_COMPONENT; /* never asked */
+	(void)s, (void)e, (void)type, (void)value;
+	return false;
 }
 static inline bool arch_hook_list_outside(const ecs_storage *s, const uint32_t *types,
                                           uint32_t count)

@@ -59,7 +59,15 @@ struct arch_table {
 	struct arch_column *columns; /* type_count, sorted by type */
 	struct arch_edge *edges;     /* edge_cap slots: 0 or a power of two, at most 3/4 full */
 	uint32_t edge_count, edge_cap;
+	/* Each type's column, for the types from the table's first to its last:
+	 * column_of[type - type_base] for type_base <= type < type_base + type_span, or
+	 * ARCH_NO_COLUMN. A lookup by handle (component_get) reads it instead of searching the
+	 * table's types, whose branches follow the entity's table, which lookups in a game's
+	 * order keep changing (flecs' component record -> table record does the same). */
+	uint16_t *column_of;
+	uint32_t type_base, type_span;
 };
+#define ARCH_NO_COLUMN UINT16_MAX
 
 struct arch_record {
 	uint32_t gen;   /* generation | ARCH_ALIVE while alive */
@@ -127,6 +135,7 @@ struct ecs_storage {
 	uint32_t record_used; /* indices ever handed out */
 	uint32_t record_cap;
 	uint32_t free_head; /* first dead index, or ARCH_NONE */
+	uint32_t free_count; /* indices on the free list: a batch's ECS_ERR_FULL without a walk */
 
 	struct arch_table *tables;
 	uint32_t table_count, table_cap;
@@ -153,12 +162,14 @@ static void arch_hook_release(ecs_storage *s);
  * checked for NULLs only) names such a type. */
 static bool arch_hook_outside(const ecs_storage *s, uint32_t type);
 static bool arch_hook_list_outside(const ecs_storage *s, const uint32_t *types, uint32_t count);
-/* component_add, component_remove, component_has, component_get of a live entity and an
- * outside type; entity_create_with of a list with one. */
+/* component_add, component_remove, component_has of a live entity and an outside type;
+ * entity_create_with of a list with one. */
 static int arch_hook_add(ecs_storage *s, ecs_entity e, uint32_t type, const void *value);
 static int arch_hook_remove(ecs_storage *s, ecs_entity e, uint32_t type);
 static int arch_hook_has(const ecs_storage *s, ecs_entity e, uint32_t type);
-static int arch_hook_get(ecs_storage *s, ecs_entity e, uint32_t type, void **out);
+/* component_get's (and the batch's): the value of the live entity e's outside type, if it has
+ * it. */
+static bool arch_hook_value(const ecs_storage *s, ecs_entity e, uint32_t type, void **value);
 static int arch_hook_create_with(ecs_storage *s, const uint32_t *types, uint32_t count,
                                  const void *const *values, ecs_entity *out);
 /* entity_destroy's part, before the record is freed. */
@@ -232,6 +243,14 @@ static inline uint64_t type_hash(uint32_t type)
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
 	return z ^ (z >> 31);
+}
+
+/* The column of `type` in t, or ARCH_NONE, from its column_of: one load, no search. */
+static inline uint32_t table_column_direct(const struct arch_table *t, uint32_t type)
+{
+	uint32_t at = type - t->type_base; /* wraps below type_base: not < type_span */
+	uint32_t j = at < t->type_span ? t->column_of[at] : ARCH_NO_COLUMN;
+	return j == ARCH_NO_COLUMN ? ARCH_NONE : j;
 }
 
 /* The column of `type` in t, or ARCH_NONE. */
@@ -451,6 +470,17 @@ static int table_create(ecs_storage *s, struct arch_column *columns, uint32_t n,
 	                   sizeof *s->tables, 8, UINT32_MAX - 1);
 	if (rc == ECS_OK)
 		rc = table_slots_reserve(s, s->table_count + 1);
+	if (rc == ECS_OK && n) { /* the columns are sorted by type */
+		fresh.type_base = columns[0].type;
+		fresh.type_span = columns[n - 1].type - columns[0].type + 1;
+		fresh.column_of = arch_malloc(s, (size_t)fresh.type_span * sizeof *fresh.column_of);
+		if (!fresh.column_of)
+			rc = ECS_ERR_NO_MEMORY;
+		for (uint32_t at = 0; rc == ECS_OK && at < fresh.type_span; at++)
+			fresh.column_of[at] = ARCH_NO_COLUMN;
+		for (uint32_t j = 0; rc == ECS_OK && j < n; j++)
+			fresh.column_of[columns[j].type - fresh.type_base] = (uint16_t)j;
+	}
 	struct arch_match m;
 	for (uint32_t i = 0; rc == ECS_OK && i < s->system_count; i++) {
 		struct arch_system *y = &s->systems[i];
@@ -459,6 +489,7 @@ static int table_create(ecs_storage *s, struct arch_column *columns, uint32_t n,
 			               sizeof *y->matches, 4, UINT32_MAX);
 	}
 	if (rc != ECS_OK) {
+		arch_free(s, fresh.column_of, (size_t)fresh.type_span * sizeof *fresh.column_of);
 		arch_free(s, columns, (size_t)n * sizeof *columns);
 		return rc;
 	}
@@ -568,6 +599,7 @@ static void table_release(ecs_storage *s, struct arch_table *t)
 	arch_free(s, t->columns, (size_t)t->type_count * sizeof *t->columns);
 	arch_free(s, t->entities, (size_t)t->entities_cap * sizeof *t->entities);
 	arch_free(s, t->edges, (size_t)t->edge_cap * sizeof *t->edges);
+	arch_free(s, t->column_of, (size_t)t->type_span * sizeof *t->column_of);
 }
 
 /* table_neighbour past a missing edge: by hash (caching the edge both ways), else a new table. */
@@ -766,6 +798,7 @@ static inline ecs_entity record_take(ecs_storage *s, bool fresh, uint32_t table,
 	} else {
 		index = s->free_head;
 		s->free_head = s->records[index].row;
+		s->free_count--;
 	}
 	struct arch_record *r = &s->records[index];
 	r->gen |= ARCH_ALIVE;
@@ -987,6 +1020,7 @@ static __attribute__((noinline)) int arch_entity_create_with(ecs_storage *s,
 	} else {
 		index = s->free_head;
 		s->free_head = s->records[index].row;
+		s->free_count--;
 	}
 	struct arch_record *r = &s->records[index];
 	r->gen |= ARCH_ALIVE;
@@ -1023,6 +1057,7 @@ static int arch_entity_destroy(ecs_storage *s, ecs_entity e)
 	r->table = ARCH_NONE;
 	r->row = s->free_head;
 	s->free_head = index;
+	s->free_count++;
 	return ECS_OK;
 }
 
@@ -1101,22 +1136,77 @@ static int arch_component_remove(ecs_storage *s, ecs_entity e, uint32_t type)
 	return ECS_OK;
 }
 
+/*
+ * A lookup: one record (its generation checked in the load that gives the table and the row),
+ * the type's column in that table from the table's column_of (table_column_direct), the
+ * value at the row; an outside type's value from the variant (arch_hook_value).
+ * A failure's status from what the hit path already knows (no second load: a missing component
+ * is a common answer).
+ */
+static inline bool arch_get_live(const ecs_storage *s, ecs_entity e, const void **state)
+{
+	uint32_t index = ecs_entity_index(e);
+	*state = NULL;
+	if (index >= s->record_used)
+		return false;
+	const struct arch_record *r = &s->records[index];
+	*state = r;
+	return ARCH_RECORD_KEY(r->gen) == (ecs_entity_generation(e) | ARCH_ALIVE);
+}
+
+/* The value of `type` (in range) of the live entity e, whose record is `state`, if it has it. */
+static inline bool arch_get_value(const ecs_storage *s, const void *state, ecs_entity e,
+                                  uint32_t type, void **value)
+{
+	const struct arch_record *r = state;
+	if (arch_hook_outside(s, type))
+		return arch_hook_value(s, e, type, value);
+	const struct arch_table *t = &s->tables[r->table];
+	uint32_t j = table_column_direct(t, type);
+	if (j == ARCH_NONE)
+		return false;
+	const struct arch_column *col = &t->columns[j];
+	*value = col->data + (size_t)r->row * col->size;
+	return true;
+}
+
+/* A batch's read-ahead: the record (what a variant's outside types read next is found only
+ * through it). */
+static inline void arch_get_ahead(const ecs_storage *s, ecs_entity e, const uint32_t *types,
+                                  uint32_t type_count)
+{
+	(void)types, (void)type_count;
+	uint32_t index = ecs_entity_index(e);
+	if (index < s->record_used)
+		__builtin_prefetch(&s->records[index]);
+}
+
 static int arch_component_get(ecs_storage *s, ecs_entity e, uint32_t type, void **out)
 {
-	if (!out)
+	if (!s || !out)
 		return ECS_ERR_INVALID;
-	int rc = arch_check(s, e, type);
-	if (rc != ECS_OK)
-		return rc;
-	if (arch_hook_outside(s, type))
-		return arch_hook_get(s, e, type, out);
-	const struct arch_record *r = &s->records[ecs_entity_index(e)];
-	const struct arch_table *t = &s->tables[r->table];
-	uint32_t j = table_column(t, type);
-	if (j == ARCH_NONE)
+	const void *state;
+	void *value;
+	if (!arch_get_live(s, e, &state))
+		return ECS_ERR_DEAD_ENTITY;
+	if (type >= s->component_count)
+		return ECS_ERR_BAD_COMPONENT;
+	if (!arch_get_value(s, state, e, type, &value))
 		return ECS_ERR_NO_COMPONENT;
-	*out = t->columns[j].data + (size_t)r->row * t->columns[j].size;
+	*out = value;
 	return ECS_OK;
+}
+
+/* Many lookups (checks.h: ecs_get_batch_loop): each record read once for all its types, and
+ * the records of the handles ECS_GET_AHEAD places on prefetched, so that their cache misses
+ * overlap. */
+static int arch_component_get_batch(ecs_storage *s, const ecs_entity *entities, uint32_t count,
+                                    const uint32_t *types, uint32_t type_count, void **out,
+                                    int *status)
+{
+	return ecs_get_batch_loop(s, entities, count, types, type_count, out, status,
+	                          s ? s->component_count : 0, ECS_GET_AHEAD, arch_get_ahead,
+	                          arch_get_live, arch_get_value);
 }
 
 static int arch_component_has(const ecs_storage *s, ecs_entity e, uint32_t type)
@@ -1420,7 +1510,7 @@ static inline void batch_copy(unsigned char *to, const unsigned char *data, size
  * count entities of one set at once: the set's table looked up (or made) once, the records
  * and the table grown once, the values copied a column at a time (one memmove per column when
  * packed), the handles and records written in one loop. Indices come from the free list first
- * (walked once to count them against ECS_ERR_FULL), then fresh ones. Values that point into
+ * (its length counted as it changes, for ECS_ERR_FULL), then fresh ones. Values that point into
  * the table being grown (or a variant's outside storage) are moved along with it
  * (table_grow_keeping, arch_hook_create_batch_room); every value is written to a new row, so
  * none is overwritten before it is read. On error nothing has changed but capacities and the
@@ -1438,9 +1528,9 @@ static int arch_entity_create_batch(ecs_storage *s, const uint32_t *types, uint3
 		return checked;
 	if (!count)
 		return ECS_OK;
-	uint32_t from_free = 0;
-	for (uint32_t i = s->free_head; i != ARCH_NONE && from_free < count; i = s->records[i].row)
-		from_free++;
+	/* ECS_ERR_FULL from the free list's length, counted as it changes: the list is walked once,
+	 * where its indices are taken, not a second time to count them. */
+	uint32_t from_free = s->free_count < count ? s->free_count : count;
 	uint32_t fresh = count - from_free;
 	if (fresh > ECS_MAX_ENTITIES - s->record_used)
 		return ECS_ERR_FULL;
@@ -1498,6 +1588,7 @@ static int arch_entity_create_batch(ecs_storage *s, const uint32_t *types, uint3
 		t->entities[row + j] = e;
 		out[j] = e;
 	}
+	s->free_count -= from_free;
 	struct arch_record *fresh_records = s->records + s->record_used - from_free;
 	ecs_entity *fresh_entities = t->entities + row;
 	for (uint32_t j = from_free; j < count; j++) {
@@ -1674,6 +1765,7 @@ static bool arch_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 	.component_add = arch_component_add,                                                       \
 	.component_remove = arch_component_remove,                                                 \
 	.component_get = arch_component_get,                                                       \
+	.component_get_batch = arch_component_get_batch,                                           \
 	.component_has = arch_component_has,                                                       \
 	.system_register = arch_system_register,                                                   \
 	.system_iter_begin = arch_system_iter_begin,                                               \

@@ -73,4 +73,64 @@ static inline void ecs_copy_value(void *dst, const void *src, uint32_t size)
 		__builtin_memcpy(dst, src, size);
 }
 
+/*
+ * component_get_batch's loop, one for every backend: the checks, then for each handle the
+ * state its lookups share read once (`live`: its record; false where the handle is dead), each
+ * type's value (`value`, for a type in range; false where the entity lacks it), the value
+ * prefetched for the caller, who reads it next; a lookup that failed has its status from what
+ * the loop already knows (dead, else the type out of range, else missing: ecs.h's order, and no
+ * load again: a missing component is a common answer, not a rare one). `ahead` prefetches what
+ * the lookups of the handle `ahead_by` places on will read first, so that many handles' cache
+ * misses overlap. The
+ * functions are the backend's static inline ones: a constant pointer to each, so the compiler
+ * inlines them here. Found or not is a bool beside the pointer, so that no pointer is tested
+ * for NULL on the hit path.
+ */
+#ifndef ECS_GET_AHEAD
+#define ECS_GET_AHEAD 8u /* handles: how far ahead a batch of lookups prefetches */
+#endif
+typedef bool (*ecs_get_live_fn)(const ecs_storage *s, ecs_entity e, const void **state);
+typedef bool (*ecs_get_value_fn)(const ecs_storage *s, const void *state, ecs_entity e,
+                                 uint32_t type, void **value);
+typedef void (*ecs_get_ahead_fn)(const ecs_storage *s, ecs_entity e, const uint32_t *types,
+                                 uint32_t type_count);
+
+static inline __attribute__((always_inline)) int
+ecs_get_batch_loop(const ecs_storage *s, const ecs_entity *entities, uint32_t count,
+                   const uint32_t *types, uint32_t type_count, void **out, int *status,
+                   uint32_t component_count, uint32_t ahead_by, ecs_get_ahead_fn ahead,
+                   ecs_get_live_fn live, ecs_get_value_fn value)
+{
+	int rc = ecs_get_batch_check(s, entities, count, types, type_count, out);
+	if (rc != ECS_OK)
+		return rc;
+	for (uint32_t j = 0, r = 0; j < count; j++) {
+		if (j + ahead_by < count)
+			ahead(s, entities[j + ahead_by], types, type_count);
+		ecs_entity e = entities[j];
+		const void *state;
+		bool alive = live(s, e, &state);
+		for (uint32_t i = 0; i < type_count; i++, r++) {
+			uint32_t type = types[i];
+			void *v;
+			if (alive && type < component_count && value(s, state, e, type, &v)) {
+				__builtin_prefetch(v);
+				out[r] = v;
+				if (status)
+					status[r] = ECS_OK;
+				continue;
+			}
+			int failed = !alive                      ? ECS_ERR_DEAD_ENTITY
+			             : type >= component_count ? ECS_ERR_BAD_COMPONENT
+			                                       : ECS_ERR_NO_COMPONENT;
+			out[r] = NULL;
+			if (status)
+				status[r] = failed;
+			if (rc == ECS_OK)
+				rc = failed;
+		}
+	}
+	return rc;
+}
+
 #endif

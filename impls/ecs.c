@@ -229,3 +229,24 @@ int ecs_component_remove_batch_fallback(const struct ecs_ops *ops, ecs_storage *
 		rc = ops->component_remove(s, entities[j], type);
 	return rc;
 }
+
+int ecs_component_get_batch_fallback(const struct ecs_ops *ops, ecs_storage *s,
+                                     const ecs_entity *entities, uint32_t count,
+                                     const uint32_t *types, uint32_t type_count, void **out,
+                                     int *status)
+{
+	int rc = ecs_get_batch_check(s, entities, count, types, type_count, out);
+	if (rc != ECS_OK)
+		return rc;
+	for (uint32_t j = 0, r = 0; j < count; j++)
+		for (uint32_t i = 0; i < type_count; i++, r++) {
+			void *p = NULL;
+			int got = ops->component_get(s, entities[j], types[i], &p);
+			out[r] = got == ECS_OK ? p : NULL;
+			if (status)
+				status[r] = got;
+			if (got != ECS_OK && rc == ECS_OK)
+				rc = got;
+		}
+	return rc;
+}

@@ -57,8 +57,9 @@
  * 4: system_iter_split (optional; ecs_system_iter_split falls back when it is NULL).
  * 5: ecs_config.component_storage (a storage hint per type), system_group (an owning-group
  *    hint per system) and the batched operations entity_create_batch, component_add_batch and
- *    component_remove_batch, all optional (the wrappers below fall back when they are NULL). */
-#define ECS_INTERFACE_VERSION 5
+ *    component_remove_batch, all optional (the wrappers below fall back when they are NULL).
+ * 6: component_get_batch (optional; ecs_component_get_batch falls back when it is NULL). */
+#define ECS_INTERFACE_VERSION 6
 
 typedef uint32_t ecs_entity;
 
@@ -272,6 +273,26 @@ struct ecs_ops {
 	/* Removes `type` from each of count entities. */
 	int (*component_remove_batch)(ecs_storage *s, const ecs_entity *entities, uint32_t count,
 	                              uint32_t type);
+
+	/*
+	 * Optional (NULL: ecs_component_get_batch calls component_get for each): the lookups of
+	 * `type_count` types (1..ECS_CREATE_MAX_COMPONENTS, repeats allowed) of each of `count`
+	 * handles (repeats allowed), as a gather pass of an engine asks them: result r = j *
+	 * type_count + i is entities[j]'s value of types[i], out[r] what component_get would give
+	 * (NULL where it fails) and, where status is not NULL, status[r] what it would return
+	 * (ECS_OK, ECS_ERR_DEAD_ENTITY, ECS_ERR_BAD_COMPONENT or ECS_ERR_NO_COMPONENT, every
+	 * handle checked). Returns ECS_OK when every lookup found its value, else the first
+	 * failure's status (in the order of the results), or ECS_ERR_INVALID (s or types NULL,
+	 * type_count 0 or over the limit, entities or out NULL while count > 0), and then nothing
+	 * is written; count 0 does nothing else.
+	 * Reads only; the pointers are valid as component_get's. Where its strategy allows, a
+	 * backend overlaps the lookups' cache misses (one handle's record read once for all its
+	 * types; the loads of many handles in flight at once), which one call per lookup through
+	 * this table cannot.
+	 */
+	int (*component_get_batch)(ecs_storage *s, const ecs_entity *entities, uint32_t count,
+	                           const uint32_t *types, uint32_t type_count, void **out,
+	                           int *status);
 };
 
 /* Thin wrappers for the optional methods, so callers never test for NULL themselves. */
@@ -408,6 +429,36 @@ static inline int ecs_component_remove_batch(const struct ecs_ops *ops, ecs_stor
 	if (ops->component_remove_batch)
 		return ops->component_remove_batch(s, entities, count, type);
 	return ecs_component_remove_batch_fallback(ops, s, entities, count, type);
+}
+
+/* component_get_batch's fallback (impls/backends.c): its checks, then component_get for each
+ * lookup, in the order of the results. Nothing it cannot promise. */
+int ecs_component_get_batch_fallback(const struct ecs_ops *ops, ecs_storage *s,
+                                     const ecs_entity *entities, uint32_t count,
+                                     const uint32_t *types, uint32_t type_count, void **out,
+                                     int *status);
+
+static inline int ecs_component_get_batch(const struct ecs_ops *ops, ecs_storage *s,
+                                          const ecs_entity *entities, uint32_t count,
+                                          const uint32_t *types, uint32_t type_count, void **out,
+                                          int *status)
+{
+	if (ops->component_get_batch)
+		return ops->component_get_batch(s, entities, count, types, type_count, out, status);
+	return ecs_component_get_batch_fallback(ops, s, entities, count, types, type_count, out,
+	                                        status);
+}
+
+/* Checks component_get_batch's arguments: ECS_ERR_INVALID (s or types NULL, type_count 0 or
+ * over ECS_CREATE_MAX_COMPONENTS, entities or out NULL while count > 0), else ECS_OK. */
+static inline int ecs_get_batch_check(const ecs_storage *s, const ecs_entity *entities,
+                                      uint32_t count, const uint32_t *types, uint32_t type_count,
+                                      void *const *out)
+{
+	if (!s || !types || type_count == 0 || type_count > ECS_CREATE_MAX_COMPONENTS ||
+	    (count && (!entities || !out)))
+		return ECS_ERR_INVALID;
+	return ECS_OK;
 }
 
 /* The backend table (impls/backends.c). */

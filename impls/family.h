@@ -34,7 +34,13 @@
  *                   notified)
  *   component_remove the same (it may now fail for want of memory: it can make the entity
  *                   join the systems that exclude t)
- *   component_get   O(L), component_has O(1)
+ *   component_get   O(L), component_has O(1). A lookup in no order on storage beyond the caches
+ *                   (docs/backends.md, "Random access"): the generation (ours: the handle's
+ *                   check) and the bitset (the strategy's), side by side, once per entity;
+ *                   then, per component, the index's loads (vector: the slot; hash: the bucket,
+ *                   then the node; tree: a descent) and the value that depends on them
+ *   component_get_batch  the same loads; the next handles' generations and bitsets prefetched
+ *                   (ECS_GET_AHEAD ahead, checks.h) and each value prefetched for the caller
  *   iteration       O(L) per required component per entity, through the system's packed list;
  *                   but where the list and the pools hold the entities in the same order (a
  *                   run of creations), O(L) per component per run: one lookup and a memcmp of
@@ -44,9 +50,9 @@
  *                   and the systems it joins are the same for every entity), then O(W + k L +
  *                   L per system joined) an entity: one growth of each pool's values and
  *                   owners, of the per-entity arrays and of each joined system's list for the
- *                   whole batch, a free-list walk of at most M links (to know how many indices
- *                   are fresh: ECS_ERR_FULL before any change), the values copied last, one
- *                   memcpy a type when packed (stride = size). The index still inserts one key
+ *                   whole batch (ECS_ERR_FULL before any change, from the free list's length,
+ *                   counted as it changes: no walk), the values copied last, one memcpy a
+ *                   type when packed (stride = size). The index still inserts one key
  *                   at a time: a node each for hash and tree, a geometric growth for vector.
  *   component_add_batch / component_remove_batch (M entities)  O(M) checks (one pass marking
  *                   each index in a spare bit of its generation: repeats without a sort), one
@@ -186,6 +192,7 @@ struct ecs_storage {
 	 * separate stack of 4 bytes per index). */
 	family_word *entity_bits;
 	uint32_t free_head;    /* the most recently freed index, or FAMILY_NO_FREE */
+	uint32_t free_count;   /* indices on the free list: a batch's ECS_ERR_FULL without a walk */
 };
 
 /*
@@ -473,6 +480,7 @@ static int family_entity_create(ecs_storage *s, ecs_entity *out)
 	if (index != FAMILY_NO_FREE) {
 		family_word *bits = family_bits(s, index);
 		s->free_head = bits[0];
+		s->free_count--;
 		bits[0] = 0;
 	} else {
 		index = s->entity_used;
@@ -572,10 +580,12 @@ static __attribute__((noinline)) int create_with_careful(ecs_storage *s, const u
 			pool_remove(s, &s->pools[types[pushed]], index);
 		return rc;
 	}
-	if (fresh)
+	if (fresh) {
 		s->entity_used = index + 1;
-	else
+	} else {
 		s->free_head = link;
+		s->free_count--;
+	}
 	s->entity_gen[index] = (uint16_t)(gen | FAMILY_ALIVE);
 	*out = e;
 	return ECS_OK;
@@ -664,10 +674,12 @@ static __attribute__((noinline)) int family_entity_create_with(ecs_storage *s,
 			pool_remove(s, &pools[types[i]], index);
 		return create_with_careful(s, types, count, values, out);
 	}
-	if (fresh)
+	if (fresh) {
 		s->entity_used = index + 1;
-	else
+	} else {
 		s->free_head = link;
+		s->free_count--;
+	}
 	s->entity_gen[index] = (uint16_t)(gen | FAMILY_ALIVE);
 	*out = e;
 	return ECS_OK;
@@ -709,6 +721,7 @@ static int family_entity_destroy(ecs_storage *s, ecs_entity e)
 	for (uint32_t w = 1; w < s->words; w++) /* none at profile A: no memset call */
 		bits[w] = 0;
 	s->free_head = index;
+	s->free_count++;
 	s->entity_gen[index] = (uint16_t)((s->entity_gen[index] + 1) & ECS_GENERATION_MASK);
 	return ECS_OK;
 }
@@ -845,19 +858,70 @@ static int family_component_remove(ecs_storage *s, ecs_entity e, uint32_t type)
 	return ECS_OK;
 }
 
+/*
+ * A lookup: the handle's generation and the entity's bitset (ours and the strategy's: two
+ * arrays, two loads beside each other, read once per entity whatever the types asked), then the
+ * index (the strategy's: vector one load, hash a bucket and a node, tree a descent) and the
+ * value. A failure's status from what the hit path already knows (no second load: a missing
+ * component is a common answer).
+ */
+static inline bool family_get_live(const ecs_storage *s, ecs_entity e, const void **state)
+{
+	*state = NULL;
+	if (!family_alive(s, e))
+		return false;
+	*state = family_bits(s, ecs_entity_index(e));
+	return true;
+}
+
+static inline bool family_get_value(const ecs_storage *s, const void *state, ecs_entity e,
+                                    uint32_t type, void **value)
+{
+	if (!bit_test(state, type))
+		return false;
+	const struct family_pool *p = &s->pools[type];
+	*value = p->values + (size_t)index_get(&p->index, ecs_entity_index(e)) * p->size;
+	return true;
+}
+
+/* A batch's read-ahead: the generation and the bitset. */
+static inline void family_get_ahead(const ecs_storage *s, ecs_entity e, const uint32_t *types,
+                                    uint32_t type_count)
+{
+	(void)types, (void)type_count;
+	uint32_t index = ecs_entity_index(e);
+	if (index < s->entity_used) {
+		__builtin_prefetch(&s->entity_gen[index]);
+		__builtin_prefetch(family_bits(s, index));
+	}
+}
+
 static int family_component_get(ecs_storage *s, ecs_entity e, uint32_t type, void **out)
 {
-	if (!out)
+	if (!s || !out)
 		return ECS_ERR_INVALID;
-	int rc = family_check(s, e, type);
-	if (rc != ECS_OK)
-		return rc;
-	uint32_t index = ecs_entity_index(e);
-	if (!bit_test(family_bits(s, index), type))
+	const void *state;
+	void *value;
+	if (!family_get_live(s, e, &state))
+		return ECS_ERR_DEAD_ENTITY;
+	if (type >= s->component_count)
+		return ECS_ERR_BAD_COMPONENT;
+	if (!family_get_value(s, state, e, type, &value))
 		return ECS_ERR_NO_COMPONENT;
-	const struct family_pool *p = &s->pools[type];
-	*out = p->values + (size_t)index_get(&p->index, index) * p->size;
+	*out = value;
 	return ECS_OK;
+}
+
+/* Many lookups (checks.h: ecs_get_batch_loop): each generation and bitset read once for all
+ * the handle's types, and those of the handles ECS_GET_AHEAD places on prefetched, so that
+ * their cache misses overlap. */
+static int family_component_get_batch(ecs_storage *s, const ecs_entity *entities, uint32_t count,
+                                      const uint32_t *types, uint32_t type_count, void **out,
+                                      int *status)
+{
+	return ecs_get_batch_loop(s, entities, count, types, type_count, out, status,
+	                          s ? s->component_count : 0, ECS_GET_AHEAD, family_get_ahead,
+	                          family_get_live, family_get_value);
 }
 
 static int family_component_has(const ecs_storage *s, ecs_entity e, uint32_t type)
@@ -1211,6 +1275,7 @@ static void batch_unplace(ecs_storage *s, ecs_entity e, const uint32_t *types, u
 	}
 	bits[0] = s->free_head;
 	s->free_head = index;
+	s->free_count++;
 	s->entity_gen[index] &= (uint16_t)~FAMILY_ALIVE;
 }
 
@@ -1236,12 +1301,10 @@ static int family_entity_create_batch(ecs_storage *s, const uint32_t *types, uin
 		return checked;
 	if (count == 0)
 		return ECS_OK;
-	/* ECS_ERR_FULL: how many come from the free list (a walk of at most count links), and
-	 * whether the rest fit below ECS_MAX_ENTITIES. */
-	uint32_t recycled = 0;
-	for (uint32_t i = s->free_head; i != FAMILY_NO_FREE && recycled < count;
-	     i = family_bits(s, i)[0])
-		recycled++;
+	/* ECS_ERR_FULL: how many come from the free list (counted as it changes: no walk of its
+	 * links here, which at a large batch would be a miss each), and whether the rest fit below
+	 * ECS_MAX_ENTITIES. */
+	uint32_t recycled = s->free_count < count ? s->free_count : count;
 	uint32_t fresh = count - recycled, used_before = s->entity_used;
 	if (fresh > ECS_MAX_ENTITIES - used_before)
 		return ECS_ERR_FULL;
@@ -1297,6 +1360,7 @@ static int family_entity_create_batch(ecs_storage *s, const uint32_t *types, uin
 		if (from_free) {
 			bits = family_bits(s, index);
 			s->free_head = bits[0];
+			s->free_count--;
 		} else {
 			index = s->entity_used++;
 			s->entity_gen[index] = 0;
@@ -1472,6 +1536,7 @@ const struct ecs_ops FAMILY_CAT(ecs_backend_, FAMILY_NAME) = {
 	.component_add = family_component_add,
 	.component_remove = family_component_remove,
 	.component_get = family_component_get,
+	.component_get_batch = family_component_get_batch,
 	.component_has = family_component_has,
 	.system_register = family_system_register,
 	.system_iter_begin = family_system_iter_begin,

@@ -38,6 +38,11 @@
  *                     first owned pool's owners; split on cache-line bounds of the first
  *                     component's values, which are consecutive across the members. A system
  *                     that is not a group walks as sparse's do.
+ *   component_get, component_get_batch: sparse's, unchanged by groups (a group moves values
+ *                     within a pool; the entry still names the slot): at N = 2^20 on lived-in
+ *                     storage the record (ours: the handle's check, beside the chain), then per
+ *                     component the page's entry and the value (the strategy's two dependent
+ *                     loads); docs/backends.md, "Random access".
  * The swaps copy a value each way (a 64-byte buffer; larger values in pieces).
  *
  * Fast paths (sparse.h lists the storage's own; these are the group's), when each fires and

@@ -24,7 +24,8 @@
  * holding a value):
  *   component_add/remove of a sparse type  O(1) amortised: a dense append or a swap-remove,
  *                     the row stays where it is (no table move, no system told)
- *   component_get/has of a sparse type    O(1): page table, page, value
+ *   component_get/has of a sparse type    O(1): page table, page, value (beside the record,
+ *                     which the handle's check reads as for a table type)
  *   entity_destroy    archetype's, plus O(P) probes when the entity holds a sparse component
  *                     (none otherwise: the record's count says so)
  *   entity_create_with  a list with sparse types: O(k) scan, their appends (under the handle the
@@ -801,13 +802,15 @@ static inline int arch_hook_has(const ecs_storage *s, ecs_entity e, uint32_t typ
 	return hyb_slot(&s->pools[type], ecs_entity_index(e)) != HYB_ABSENT;
 }
 
-static inline int arch_hook_get(ecs_storage *s, ecs_entity e, uint32_t type, void **out)
+static inline bool arch_hook_value(const ecs_storage *s, ecs_entity e, uint32_t type,
+                                   void **value)
 {
-	void *value = hyb_value(&s->pools[type], ecs_entity_index(e));
-	if (!value)
-		return ECS_ERR_NO_COMPONENT;
-	*out = value;
-	return ECS_OK;
+	const struct hyb_pool *p = &s->pools[type];
+	uint32_t slot = hyb_slot(p, ecs_entity_index(e));
+	if (slot == HYB_ABSENT)
+		return false;
+	*value = p->values + (size_t)slot * p->size;
+	return true;
 }
 
 static inline void arch_hook_destroy(ecs_storage *s, struct arch_record *r, uint32_t index)

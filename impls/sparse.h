@@ -21,7 +21,15 @@
  *   entity_destroy    O(P) sparse probes, + O(1) per component removed (swap-remove)
  *   component_add     O(1) amortised: a dense append; a 16 KiB page when its range is new
  *   component_remove  O(1): swap-remove; no system is told
- *   component_get/has O(1): page table, page, value
+ *   component_get/has O(1): page table, page, value. A lookup in no order on storage beyond
+ *                     the caches (docs/backends.md, "Random access"): the page's entry, then
+ *                     the value (the strategy's two dependent loads a component); beside them
+ *                     the record (ours: the handle's check), once per entity. EnTT's release
+ *                     build checks nothing; its sparse array holds each entry's generation,
+ *                     which would fold our check into the entry's load at the price of a mask
+ *                     on every probe of every pass (not done: the passes are the hot path)
+ *   component_get_batch  the same loads; the next handles' records and entries prefetched
+ *                     (ECS_GET_AHEAD ahead, checks.h) and each value prefetched for the caller
  *   system_register   O(k): nothing to match now or to update later
  *   iteration         walks the smallest required pool (n values), probing the other k-1 pools
  *                     for each: O(n (k-1)) lookups at most, and as EnTT's exclude, the x
@@ -104,8 +112,10 @@
  * memory in the same order once grown, hence a gain far below Varkor's.
  *
  * Batches (entity_create_batch, component_add_batch, component_remove_batch; M entities):
- *   create batch      O(M k): every check first, then one growth of the records and of each
- *                     pool's dense part (and the pages the indices need) for the whole batch,
+ *   create batch      O(M k): every check first (ECS_ERR_FULL from the free list's length,
+ *                     counted as it changes), the free list walked once for the handles, then
+ *                     one growth of the records and of each pool's dense part (and the pages
+ *                     the indices need) for the whole batch,
  *                     then each type's values copied a column at a time (one memcpy where the
  *                     stride is the size, a loop otherwise) into its pool's dense tail.
  *   add batch         O(M): the checks, one growth of the pool, M appends.
@@ -184,6 +194,7 @@ struct ecs_storage {
 	uint32_t entity_used; /* indices ever handed out */
 	uint32_t entity_cap;
 	uint32_t free_head; /* last destroyed index, or SPARSE_NO_INDEX */
+	uint32_t free_count; /* indices on the free list: a batch's ECS_ERR_FULL without a walk */
 	SPARSE_STORAGE_FIELDS /* the variant's */
 };
 
@@ -515,6 +526,7 @@ static int sparse_entity_create(ecs_storage *s, ecs_entity *out)
 	if (index != SPARSE_NO_INDEX) {
 		ecs_entity record = s->records[index];
 		s->free_head = ecs_entity_index(record);
+		s->free_count--;
 		s->records[index] = ecs_entity_make(index, ecs_entity_generation(record));
 	} else {
 		if (s->entity_used >= ECS_MAX_ENTITIES)
@@ -559,10 +571,12 @@ static __attribute__((noinline)) int create_with_careful(ecs_storage *s, const u
 	}
 	for (uint32_t i = 0; i < count; i++)
 		pool_append(s, types[i], &s->pools[types[i]], e, v[i]);
-	if (fresh)
+	if (fresh) {
 		s->entity_used++;
-	else
+	} else {
 		s->free_head = ecs_entity_index(s->records[index]);
+		s->free_count--;
+	}
 	s->records[index] = e;
 	group_created(s, &e, 1, types, count);
 	*out = e;
@@ -632,10 +646,12 @@ static __attribute__((noinline)) int sparse_entity_create_with(ecs_storage *s,
 		}
 		return create_with_careful(s, types, count, values, out);
 	}
-	if (fresh)
+	if (fresh) {
 		s->entity_used++;
-	else
+	} else {
 		s->free_head = ecs_entity_index(s->records[index]);
+		s->free_count--;
+	}
 	s->records[index] = e;
 	group_created(s, &e, 1, types, count);
 	*out = e;
@@ -669,6 +685,7 @@ static int sparse_entity_destroy(ecs_storage *s, ecs_entity e)
 	}
 	s->records[index] = ecs_entity_make(s->free_head, ecs_entity_generation(e) + 1);
 	s->free_head = index;
+	s->free_count++;
 	return ECS_OK;
 }
 
@@ -724,19 +741,73 @@ static int sparse_component_remove(ecs_storage *s, ecs_entity e, uint32_t type)
 	return ECS_OK;
 }
 
-static int sparse_component_get(ecs_storage *s, ecs_entity e, uint32_t type, void **out)
+/*
+ * A lookup: the handle checked against its index's record, then the pool's page table, the
+ * page's entry (the value's slot), the value: the strategy's two dependent loads (entry, value)
+ * and our one beside them (the record, read once per entity whatever the types asked).
+ * A failure's status from what the hit path already knows (no second load: a missing component
+ * is a common answer).
+ */
+static inline bool sparse_get_live(const ecs_storage *s, ecs_entity e, const void **state)
 {
-	if (!out)
-		return ECS_ERR_INVALID;
-	int rc = sparse_check(s, e, type);
-	if (rc != ECS_OK)
-		return rc;
+	*state = NULL;
+	return sparse_alive(s, e);
+}
+
+static inline bool sparse_get_value(const ecs_storage *s, const void *state, ecs_entity e,
+                                    uint32_t type, void **value)
+{
+	(void)state;
 	const struct sparse_pool *p = &s->pools[type];
 	uint32_t slot = pool_find(p, ecs_entity_index(e));
 	if (slot == SPARSE_ABSENT)
+		return false;
+	*value = pool_value(p, slot);
+	return true;
+}
+
+/* A batch's read-ahead: the record and each type's entry. */
+static inline void sparse_get_ahead(const ecs_storage *s, ecs_entity e, const uint32_t *types,
+                                    uint32_t type_count)
+{
+	uint32_t index = ecs_entity_index(e), page = index >> SPARSE_PAGE_BITS;
+	if (index < s->entity_used)
+		__builtin_prefetch(&s->records[index]);
+	for (uint32_t i = 0; i < type_count; i++) {
+		if (types[i] >= s->component_count)
+			continue;
+		const struct sparse_pool *p = &s->pools[types[i]];
+		if (page < p->page_count && p->pages[page])
+			__builtin_prefetch(&p->pages[page][index & SPARSE_PAGE_MASK]);
+	}
+}
+
+static int sparse_component_get(ecs_storage *s, ecs_entity e, uint32_t type, void **out)
+{
+	if (!s || !out)
+		return ECS_ERR_INVALID;
+	const void *state;
+	void *value;
+	if (!sparse_get_live(s, e, &state))
+		return ECS_ERR_DEAD_ENTITY;
+	if (type >= s->component_count)
+		return ECS_ERR_BAD_COMPONENT;
+	if (!sparse_get_value(s, state, e, type, &value))
 		return ECS_ERR_NO_COMPONENT;
-	*out = pool_value(p, slot);
+	*out = value;
 	return ECS_OK;
+}
+
+/* Many lookups (checks.h: ecs_get_batch_loop): each record read once for all its types, and
+ * the records and entries of the handles ECS_GET_AHEAD places on prefetched, so that their
+ * cache misses overlap. */
+static int sparse_component_get_batch(ecs_storage *s, const ecs_entity *entities, uint32_t count,
+                                      const uint32_t *types, uint32_t type_count, void **out,
+                                      int *status)
+{
+	return ecs_get_batch_loop(s, entities, count, types, type_count, out, status,
+	                          s ? s->component_count : 0, ECS_GET_AHEAD, sparse_get_ahead,
+	                          sparse_get_live, sparse_get_value);
 }
 
 static int sparse_component_has(const ecs_storage *s, ecs_entity e, uint32_t type)
@@ -1341,15 +1412,19 @@ static int sparse_entity_create_batch(ecs_storage *s, const uint32_t *types, uin
 		return checked;
 	if (count == 0)
 		return ECS_OK;
-	/* ECS_ERR_FULL: the free list's indices (a walk of at most count links), then whether the
-	 * rest fit below ECS_MAX_ENTITIES. The handles are written to out[] on the way. */
-	uint32_t recycled = 0;
-	for (uint32_t i = s->free_head; i != SPARSE_NO_INDEX && recycled < count;
-	     i = ecs_entity_index(s->records[i]))
-		out[recycled++] = ecs_entity_make(i, ecs_entity_generation(s->records[i]));
+	/* ECS_ERR_FULL from the free list's length (counted as it changes), then the handles in
+	 * out[]: the free list's, walked once without taking them (each record gives the
+	 * generation and the next link in one load), then fresh ones. */
+	uint32_t recycled = s->free_count < count ? s->free_count : count;
 	uint32_t fresh = count - recycled, used = s->entity_used;
 	if (fresh > ECS_MAX_ENTITIES - used)
 		return ECS_ERR_FULL;
+	uint32_t next_free = s->free_head;
+	for (uint32_t j = 0; j < recycled; j++) {
+		ecs_entity record = s->records[next_free];
+		out[j] = ecs_entity_make(next_free, ecs_entity_generation(record));
+		next_free = ecs_entity_index(record);
+	}
 	for (uint32_t j = 0; j < fresh; j++)
 		out[recycled + j] = ecs_entity_make(used + j, 0);
 	int rc;
@@ -1363,12 +1438,12 @@ static int sparse_entity_create_batch(ecs_storage *s, const uint32_t *types, uin
 		if ((rc = pool_make_room_batch(s, &s->pools[types[i]], out, count, max_page, data,
 		                               type_count)) != ECS_OK)
 			return rc;
-	/* Nothing fails from here on. */
-	for (uint32_t j = 0; j < recycled; j++) {
-		uint32_t index = ecs_entity_index(out[j]);
-		s->free_head = ecs_entity_index(s->records[index]);
-		s->records[index] = out[j];
-	}
+	/* Nothing fails from here on. The free list's indices taken: stores only, the walk above
+	 * found where the list goes on. */
+	for (uint32_t j = 0; j < recycled; j++)
+		s->records[ecs_entity_index(out[j])] = out[j];
+	s->free_head = next_free;
+	s->free_count -= recycled;
 	for (uint32_t j = 0; j < fresh; j++)
 		s->records[used + j] = out[recycled + j];
 	s->entity_used = used + fresh;
@@ -1473,6 +1548,7 @@ static int sparse_component_remove_batch(ecs_storage *s, const ecs_entity *entit
 	.component_add = sparse_component_add,                                                     \
 	.component_remove = sparse_component_remove,                                               \
 	.component_get = sparse_component_get,                                                     \
+	.component_get_batch = sparse_component_get_batch,                                         \
 	.component_has = sparse_component_has,                                                     \
 	.system_register = sparse_system_register,                                                 \
 	.system_iter_begin = sparse_system_iter_begin,                                             \

@@ -1,7 +1,7 @@
 #!/bin/sh
 # instr.sh: instruction-count regressions. A small fixed set of rows (every backend and the floor,
 # every workload of the set, profile A, N = 1024, k = 2) is measured under callgrind over each
-# timed call alone (scripts/cachegrind.sh, build/cachegrind/ecsbench): instructions and data
+# timed call alone (scripts/cachegrind.sh, build/instr/ecsbench): instructions and data
 # references (reads + writes) per entity. Valgrind counts what the program executes, not time:
 # the same binary on the same inputs gives the same counts on a loaded machine as on an idle one.
 #
@@ -13,14 +13,26 @@
 #          against the baseline FILE (make instr; make test). Exit 1 when a row's instructions
 #          or data references per entity grew by more than PERCENT (default 2, docs/comparing.md
 #          says why), 0 otherwise; 0 too, saying so, when the baseline was made with another
-#          compiler, flags, CPU, valgrind or C library (its counts do not compare: not checked).
-#   BINARY: default build/cachegrind/ecsbench. JOBS: valgrind runs at once (default the cores).
+#          compiler, flags, valgrind, C library or pin of it (its counts do not compare: not checked).
+#   BINARY: default build/instr/ecsbench. JOBS: valgrind runs at once (default the cores).
+#
+# The same counts on every x86-64 machine. Two things follow the CPU, and both are fixed here:
+# - the code: build/instr/ is compiled for one target (-march=x86-64-v2, the Makefile's INSTR_OPT),
+#   not -march=native (an AMD EPYC's and an Intel Xeon's native builds are different programs);
+# - the C library's: glibc picks memset, memcpy, strlen... by the CPU it sees (ifuncs; under
+#   valgrind, a CPU valgrind presents after the host's). On an AVX2 host it picks
+#   __memset_avx2_unaligned_erms, whose `rep stosb` valgrind counts a byte at a time: 82,107 of
+#   sparse's create-batch's 171,712 instructions, against 9,145 in __memset_sse2_unaligned with
+#   AVX2 masked. GLIBC_TUNABLES (LIBC_PIN below) switches off every feature and preference an
+#   ifunc asks for beyond SSE2, which every x86-64 has, and fixes the cache sizes and thresholds
+#   glibc derives from the CPU: each string function is then its SSE2 variant on any host.
+#   Malloc and the copies stay counted: they are part of a backend's cost.
 #
 # What a baseline was made with (its `# identity` lines): the compiler and flags the binary
-# records in its CSV header (with -march=native resolved), the CPU model, valgrind's version and
-# the C library's. A flag -DECSB_TEST_* is left out of it: it is a test build of the same code
-# (tests/instr.sh makes one backend's timed call heavier with -DECSB_TEST_HEAVIER, which the
-# check must catch, not excuse).
+# records in its CSV header, valgrind's version, the C library's and its pin. The CPU is not
+# among them (the `# made on` line says which it was). A flag -DECSB_TEST_* is left out of it: it
+# is a test build of the same code (tests/instr.sh makes one backend's timed call heavier with
+# -DECSB_TEST_HEAVIER, which the check must catch, not excuse).
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -28,8 +40,21 @@ cd "$(dirname "$0")/.."
 # (105,500 entity operations, 8 of the 29 s of the whole set on one core); parallel-iterate
 # too: threads make its counts depend on the scheduler.
 PROFILE=A ENTITIES=1024 COMPONENTS=2 SCALE=0.001 HISTORY=lived-in
-SET_WORKLOADS=create,create-batch,iterate,churn,add-remove,add-remove-batch,get,fragmented,varkor-create,varkor-add,varkor-add-write-delete,varkor-distributed,varkor-random
+SET_WORKLOADS=create,create-batch,iterate,churn,add-remove,add-remove-batch,get,get-batch,fragmented,varkor-create,varkor-add,varkor-add-write-delete,varkor-distributed,varkor-random
 THRESHOLD=2
+# Every ifunc's choice pinned to SSE2 (see above); the cache sizes and thresholds are those glibc
+# 2.36 derives under valgrind 3.19 on an AVX2 host, fixed so that no other host moves them.
+LIBC_PIN=glibc.cpu.hwcaps=-AVX,-AVX2,-AVX512F,-AVX512VL,-AVX512BW,-AVX512DQ,-AVX512CD,-FMA,-FMA4
+LIBC_PIN=$LIBC_PIN,-BMI1,-BMI2,-LZCNT,-MOVBE,-POPCNT,-RTM,-SSSE3,-SSE4_1,-SSE4_2,-ERMS,-Prefer_ERMS
+LIBC_PIN=$LIBC_PIN,-Prefer_FSRM,-Fast_Rep_String,-Fast_Copy_Backward,-Fast_Unaligned_Copy
+LIBC_PIN=$LIBC_PIN,-Fast_Unaligned_Load,-Slow_BSF,-Prefer_No_VZEROUPPER,-AVX_Fast_Unaligned_Load
+LIBC_PIN=$LIBC_PIN,-Prefer_PMINUB_for_stringop,-Prefer_AVX2_STRCMP,-Slow_SSE4_2
+LIBC_PIN=$LIBC_PIN:glibc.cpu.x86_data_cache_size=0x8000:glibc.cpu.x86_shared_cache_size=0x800000
+LIBC_PIN=$LIBC_PIN:glibc.cpu.x86_non_temporal_threshold=0x200000
+LIBC_PIN=$LIBC_PIN:glibc.cpu.x86_rep_movsb_threshold=0x2000:glibc.cpu.x86_rep_stosb_threshold=0x800
+# for every run below, the identity's and valgrind's (whatever the caller's environment held)
+GLIBC_TUNABLES=$LIBC_PIN
+export GLIBC_TUNABLES
 COLUMNS_OUT=backend,workload,entities,components,entity_ops,instructions,d_refs,instr_per_entity,d_refs_per_entity
 
 usage() {
@@ -41,7 +66,7 @@ usage() {
 mode=$1
 shift
 case "$mode" in baseline | check) ;; *) usage ;; esac
-bin=build/cachegrind/ecsbench file='' threshold=$THRESHOLD backends=all workloads=$SET_WORKLOADS jobs=''
+bin=build/instr/ecsbench file='' threshold=$THRESHOLD backends=all workloads=$SET_WORKLOADS jobs=''
 while getopts x:o:c:t:b:w:j: opt; do
 	case "$opt" in
 	x) bin=$OPTARG ;;
@@ -75,9 +100,9 @@ trap 'exit 1' HUP INT TERM
 # What the binary was built with, as its own CSV header says, and what ran it.
 identity() { # identity CSV-OF-A-CASE
 	sed -n 's/^# compiler /compiler: /p' "$1" | sed 's/ -DECSB_TEST_[A-Za-z0-9_=]*//g'
-	sed -n 's/^# cpu \([^;]*\);.*/cpu: \1/p' "$1"
 	echo "valgrind: $(valgrind --version 2>/dev/null || echo none)"
 	echo "libc: $(getconf GNU_LIBC_VERSION 2>/dev/null || echo unknown)"
+	echo "libc pinned: GLIBC_TUNABLES=$LIBC_PIN"
 }
 
 # The binary's identity from a tiny run of its own outside valgrind (its CSV header), so that a
@@ -94,12 +119,12 @@ if [ "$mode" = check ]; then
 	sed -n 's/^# identity //p' "$file" >"$tmp/base-identity"
 	if ! cmp -s "$tmp/identity" "$tmp/base-identity"; then
 		echo "instr.sh: NOT COMPARABLE, not checked: $file was made with another build or machine; its"
-		echo "  counts and this build's differ by what the compiler, its flags, the CPU (glibc picks its"
-		echo "  memcpy by CPU), valgrind or the C library make of the same code, not by a change of ours."
+		echo "  counts and this build's differ by what the compiler, its flags, valgrind, the C library or"
+		echo "  its pin make of the same code, not by a change of ours."
 		echo "  What differs (baseline < > this build):"
 		diff "$tmp/base-identity" "$tmp/identity" | sed -n 's/^\([<>]\)/    \1/p'
-		echo "  On this machine: make instr-baseline writes a baseline of its own (commit it only from"
-		echo "  the machine whose baseline the repository keeps)."
+		echo "  With this build: make instr-baseline writes a baseline of its own (commit it only when"
+		echo "  the repository's build changes: a new compiler, flags or C library)."
 		exit 0
 	fi
 fi
@@ -127,6 +152,7 @@ if [ "$mode" = baseline ]; then
 		echo "# ecsbench instruction baseline: make instr-baseline (scripts/instr.sh baseline), $(date -u +%Y-%m-%dT%H:%M:%SZ), commit $commit"
 		echo "# the set: profile $PROFILE, N $ENTITIES, k $COMPONENTS, history $HISTORY, scale $SCALE, seed 1; every backend and the floor over $workloads; callgrind over each timed call alone (one run, --inner 1)"
 		sed 's/^/# identity /' "$tmp/identity"
+		echo "# made on $(sed -n 's/^# cpu \([^;]*\);.*/\1/p' "$tmp/id.csv") (not part of the identity: the counts do not depend on it)"
 		cat "$tmp/rows.csv"
 	} >"$tmp/baseline.csv"
 	mkdir -p "$(dirname "$file")"

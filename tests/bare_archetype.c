@@ -33,9 +33,9 @@ static int arch_hook_has(const ecs_storage *s, ecs_entity e, uint32_t type)
 {
 	return ECS_ERR_BAD_COMPONENT;
 }
-static int arch_hook_get(ecs_storage *s, ecs_entity e, uint32_t type, void **out)
+static bool arch_hook_value(const ecs_storage *s, ecs_entity e, uint32_t type, void **value)
 {
-	return ECS_ERR_BAD_COMPONENT;
+	return false;
 }
 static int arch_hook_create_with(ecs_storage *s, const uint32_t *types, uint32_t count,
                                  const void *const *values, ecs_entity *out)

@@ -669,9 +669,10 @@ static bool test_create_with_interleaved(const struct ecs_ops *ops, const struct
 /*
  * Archetype's entity_create_with places the entity straight into the table of its final set:
  * the first entity of a new set of k = 12 types costs that one table (its column list, its k
- * columns and its entity handles: k + 2 blocks) and the records, and nothing for the k - 1
- * intermediate sets that k adds pass through (each a table of its own, with its columns and
- * its edges: about 90 blocks more here, measured below through the fallback). A second entity
+ * columns, its entity handles and its map of types to columns: k + 3 blocks) and the records,
+ * and nothing for the k - 1 intermediate sets that k adds pass through (each a table of its
+ * own, with its columns and its edges: about 90 blocks more here, measured below through the
+ * fallback). A second entity
  * of the set, with room in the table, allocates nothing: one row written.
  */
 static bool test_create_with_direct(const struct ecs_ops *ops, const struct test_profile *p)
@@ -703,8 +704,8 @@ static bool test_create_with_direct(const struct ecs_ops *ops, const struct test
 		TRY(check_all(&f));
 		TRY(fixture_close(&f));
 	}
-	/* the table (k + 2), the records, the matches of a system or two; no other table */
-	CHECK(blocks[0] <= K + 2 + 1 + 2);
+	/* the table (k + 3), the records, the matches of a system or two; no other table */
+	CHECK(blocks[0] <= K + 3 + 1 + 2);
 	CHECK(blocks[1] >= blocks[0] + 3 * (K - 1)); /* each intermediate table: 3 blocks or more */
 	printf("note %s: first entity of a %u-type set: %llu allocations (k adds: %llu)\n",
 	       runner_test(), K, (unsigned long long)blocks[0], (unsigned long long)blocks[1]);
@@ -2947,9 +2948,195 @@ static bool test_large_batch_failure(const struct ecs_ops *ops, const struct tes
 	return large_close(&l);
 }
 
+/* --- lookups: every misuse, one at a time and in batches (issue 33) ----------------------- */
+
+static struct ecs_ops without_get_batch(const struct ecs_ops *ops)
+{
+	struct ecs_ops plain = *ops;
+	plain.component_get_batch = NULL;
+	return plain;
+}
+
+/*
+ * A batch of lookups against one component_get a lookup, through `ops` (native, or the
+ * fallback): each result's pointer (the same as component_get's, NULL where it fails) and status
+ * (the model's), the first failure returned, with status[] given and without.
+ */
+static bool check_get_batch(struct fixture *f, const struct ecs_ops *ops,
+                            const ecs_entity *handles, uint32_t count, const uint32_t *types,
+                            uint32_t type_count)
+{
+	size_t n = (size_t)count * type_count;
+	void **out = malloc((n + 1) * sizeof *out);
+	int *status = malloc((n + 1) * sizeof *status);
+	CHECK(out && status);
+	for (int with_status = 0; with_status < 2; with_status++) {
+		for (size_t r = 0; r < n; r++) {
+			out[r] = &out[r]; /* a sentinel: every result must be written */
+			status[r] = 99;
+		}
+		int rc = ecs_component_get_batch(ops, f->s, handles, count, types, type_count, out,
+		                                 with_status ? status : NULL);
+		int first = ECS_OK;
+		for (uint32_t j = 0, r = 0; j < count; j++)
+			for (uint32_t i = 0; i < type_count; i++, r++) {
+				int want = model_expect_remove(&f->m, handles[j], types[i]);
+				void *p = NULL;
+				CHECK_STATUS(f->ops->component_get(f->s, handles[j], types[i], &p), want);
+				CHECK(out[r] == (want == ECS_OK ? p : NULL));
+				CHECK_EQ(status[r], with_status ? want : 99);
+				if (first == ECS_OK)
+					first = want;
+			}
+		CHECK_STATUS(rc, first);
+	}
+	free(out);
+	free(status);
+	return true;
+}
+
+/*
+ * Lookups misused every way, on every backend, one at a time (component_get) and in batches
+ * (component_get_batch, natively and through the fallback): dead handles of every age (an index
+ * destroyed and not yet reused; one reused five times, each older generation asked; the
+ * generation after the live one; an index never handed out; ECS_NULL), a recycled index asked
+ * with its old generation, components the entity lacks, types out of range; in a batch, each
+ * of those among good lookups, repeats included, longer than the backends' read-ahead; and the
+ * batch's argument checks, which write nothing. Nothing is allocated and nothing changes.
+ */
+static bool test_lookup_misuse(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	struct fixture f;
+	TRY(fixture_open(&f, ops, p->component_count, p->system_count, 31));
+	TRY(register_systems(&f, 3));
+	uint32_t c = p->component_count;
+	enum { GOOD = 40, AGES = 6 };
+	ecs_entity good[GOOD], aged[AGES], gone;
+	for (uint32_t i = 0; i < GOOD; i++) {
+		TRY(op_create(&f, &good[i]));
+		TRY(op_add(&f, good[i], i % 3 == 2 ? 5 : 0));
+		if (i % 2)
+			TRY(op_add(&f, good[i], 1));
+	}
+	/* One index through AGES lives: each destroy's handle stays dead when the index is reused */
+	for (uint32_t g = 0; g < AGES; g++) {
+		TRY(op_create(&f, &aged[g]));
+		TRY(op_add(&f, aged[g], 0));
+		TRY(op_add(&f, aged[g], 1));
+		if (g + 1 < AGES)
+			TRY(op_destroy(&f, aged[g]));
+	}
+	ecs_entity live = aged[AGES - 1];
+	TRY(op_create(&f, &gone));
+	TRY(op_add(&f, gone, 0));
+	TRY(op_destroy(&f, gone));
+	ecs_entity bad[] = {
+		aged[0], aged[1], aged[AGES - 2], /* the index's older generations */
+		ecs_entity_make(ecs_entity_index(live), ecs_entity_generation(live) + 1),
+		gone, ecs_entity_make(ECS_MAX_ENTITIES - 5, 0), ecs_entity_make(ECS_MAX_ENTITIES - 1, 3),
+		ECS_NULL,
+	};
+	uint32_t types[] = {0, 1, 3, 5, c, c + 1, UINT32_MAX};
+	uint64_t allocations = f.counter.allocations, bytes = f.counter.live_bytes;
+	/* one at a time */
+	ecs_entity everyone[GOOD + AGES + sizeof bad / sizeof bad[0]];
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < GOOD; i++)
+		everyone[n++] = good[i];
+	everyone[n++] = live;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		everyone[n++] = bad[i];
+	for (uint32_t j = 0; j < n; j++)
+		for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+			TRY(op_get(&f, everyone[j], types[i], false));
+	void *ptr = &ptr;
+	CHECK_STATUS(ops->component_get(NULL, live, 0, &ptr), ECS_ERR_INVALID);
+	CHECK_STATUS(ops->component_get(f.s, live, 0, NULL), ECS_ERR_INVALID);
+	CHECK(ptr == &ptr);
+	/* in batches: each bad handle (and each bad type) among good lookups */
+	struct ecs_ops plain = without_get_batch(ops);
+	const struct ecs_ops *variant[2] = {ops, &plain};
+	ecs_entity mixed[3 * (GOOD + sizeof bad / sizeof bad[0])];
+	uint32_t m = 0;
+	for (uint32_t i = 0; i < GOOD; i++) {
+		mixed[m++] = good[i];
+		if (i < sizeof bad / sizeof bad[0])
+			mixed[m++] = bad[i];
+		if (i % 7 == 3)
+			mixed[m++] = good[i / 2]; /* a repeat */
+	}
+	uint32_t good_types[] = {0, 1}, with_bad[] = {0, c, 1, 3}, last_bad[] = {1, UINT32_MAX};
+	for (int v = 0; v < 2; v++) {
+		TRY(check_get_batch(&f, variant[v], good, GOOD, good_types, 1));
+		TRY(check_get_batch(&f, variant[v], good, GOOD, good_types, 2));
+		TRY(check_get_batch(&f, variant[v], mixed, m, good_types, 2));
+		TRY(check_get_batch(&f, variant[v], mixed, m, with_bad, 4));
+		TRY(check_get_batch(&f, variant[v], mixed + 1, m - 1, last_bad, 2));
+		TRY(check_get_batch(&f, variant[v], bad, sizeof bad / sizeof bad[0], good_types, 2));
+		TRY(check_get_batch(&f, variant[v], &live, 1, types, sizeof types / sizeof types[0]));
+		/* as many types as the limit, all one type */
+		uint32_t many[ECS_CREATE_MAX_COMPONENTS] = {0};
+		TRY(check_get_batch(&f, variant[v], good, 3, many, ECS_CREATE_MAX_COMPONENTS));
+		/* the arguments: ECS_ERR_INVALID, nothing written */
+		void *out[2 * ECS_CREATE_MAX_COMPONENTS] = {&ptr, &ptr};
+		int status[2] = {99, 99};
+		const struct ecs_ops *o = variant[v];
+		CHECK_STATUS(ecs_component_get_batch(o, NULL, good, 1, good_types, 2, out, status),
+		             ECS_ERR_INVALID);
+		CHECK_STATUS(ecs_component_get_batch(o, f.s, good, 1, NULL, 2, out, status),
+		             ECS_ERR_INVALID);
+		CHECK_STATUS(ecs_component_get_batch(o, f.s, good, 1, good_types, 0, out, status),
+		             ECS_ERR_INVALID);
+		CHECK_STATUS(ecs_component_get_batch(o, f.s, good, 1, many,
+		                                     ECS_CREATE_MAX_COMPONENTS + 1, out, status),
+		             ECS_ERR_INVALID);
+		CHECK_STATUS(ecs_component_get_batch(o, f.s, NULL, 1, good_types, 2, out, status),
+		             ECS_ERR_INVALID);
+		CHECK_STATUS(ecs_component_get_batch(o, f.s, good, 1, good_types, 2, NULL, status),
+		             ECS_ERR_INVALID);
+		CHECK(out[0] == &ptr && out[1] == &ptr && status[0] == 99 && status[1] == 99);
+		/* count 0: nothing to look up, NULL lists allowed */
+		CHECK_OK(ecs_component_get_batch(o, f.s, NULL, 0, good_types, 2, NULL, NULL));
+	}
+	CHECK_EQ(f.counter.allocations, allocations); /* lookups allocate nothing */
+	CHECK_EQ(f.counter.live_bytes, bytes);
+	TRY(check_all(&f));
+	return fixture_close(&f);
+}
+
+/*
+ * Batches of lookups on a storage with a random history (the random test's operations: holes,
+ * recycled indices, kinds, adds and removes in no order, and on hybrid random storage marks):
+ * random handles (live, dead, never created, ECS_NULL) and random types (some out of range),
+ * each batch against one component_get a lookup, natively and through the fallback.
+ */
+static bool test_lookup_random(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	struct fixture f;
+	TRY(fixture_open(&f, ops, p->component_count, p->system_count, 32));
+	TRY(register_systems(&f, 4));
+	struct ecs_ops plain = without_get_batch(ops);
+	ecs_entity handles[300];
+	uint32_t types[4];
+	for (uint32_t round = 0; round < 40; round++) {
+		for (uint32_t i = 0; i < 200; i++)
+			TRY(random_op(&f, 600));
+		uint32_t count = below(&f, 300), type_count = 1 + below(&f, 4);
+		for (uint32_t j = 0; j < count; j++)
+			handles[j] = some_handle(&f);
+		for (uint32_t i = 0; i < type_count; i++)
+			types[i] = some_type(&f);
+		TRY(check_get_batch(&f, round % 2 ? ops : &plain, handles, count, types, type_count));
+	}
+	TRY(check_all(&f));
+	return fixture_close(&f);
+}
+
 static const struct test tests[] = {
 	{"basic", test_basic, {&profile_a, &profile_aaa}, NULL},
 	{"misuse", test_misuse, {&profile_a, &profile_aaa}, NULL},
+	{"lookup-misuse", test_lookup_misuse, {&profile_a, &profile_aaa}, NULL},
+	{"lookup-random", test_lookup_random, {&profile_a, &profile_aaa}, NULL},
 	{"generations", test_generations, {&profile_a}, NULL},
 	{"systems", test_systems, {&profile_a, &profile_aa, &profile_aaa}, NULL},
 	{"value-from-storage", test_value_from_storage, {&profile_a, &profile_aa, &profile_aaa}, NULL},

@@ -2,7 +2,7 @@
 # instr.sh: the instruction check (scripts/instr.sh, make instr) as make test runs it.
 #   baseline     the committed baseline (tests/instr-baseline.csv) against this build: no row
 #                grew by more than the threshold (or, where the baseline was made with another
-#                compiler, flags, CPU, valgrind or C library, the check says it is not comparable
+#                compiler, flags, valgrind, C library or pin of it, the check says it is not comparable
 #                and passes: the counts of another build say nothing of a change of ours)
 #   heavier      a build whose sparse operations do more (build/heavier/, -DECSB_TEST_HEAVIER)
 #                against a baseline of this build made here: the check must fail, name sparse's

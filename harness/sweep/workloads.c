@@ -441,6 +441,39 @@ static int get_execute(struct run *run)
 	return 0;
 }
 
+/* get-batch: get's lookups in get's order, WORKLOADS_GET_BATCH handles a call through
+ * component_get_batch (ecs.h's fallback, one component_get a lookup, where a backend has none),
+ * as an engine's gather pass asks them; then the batch's values added up in get's order: the
+ * same sum as get's. */
+#define WORKLOADS_GET_BATCH ECS_BATCH_MAX
+static int get_batch_execute(struct run *run)
+{
+	struct world *w = &run->world;
+	const struct ecs_ops *ops = w->ops;
+	const ecs_entity *shuffled = run->shuffled;
+	uint32_t n = run->c->entities, k = run->c->k;
+	uint32_t types[COMP_MAX_K];
+	for (uint32_t t = 0; t < k; t++)
+		types[t] = t;
+	void *values[WORKLOADS_GET_BATCH * COMP_MAX_K];
+	double sum = 0;
+	for (uint32_t j = 0; j < run->inner; j++) {
+		sum = 0;
+		for (uint32_t i = 0; i < n; i += WORKLOADS_GET_BATCH) {
+			uint32_t m = n - i < WORKLOADS_GET_BATCH ? n - i : WORKLOADS_GET_BATCH;
+			int rc = ecs_component_get_batch(ops, w->s, shuffled + i, m, types, k, values, NULL);
+			if (rc != ECS_OK)
+				return bench_fail(run->r, "component_get_batch returned %s",
+				                  ecs_status_name(rc));
+			for (uint32_t v = 0; v < m * k; v++)
+				sum += *(const float *)values[v];
+		}
+	}
+	run->sum = sum;
+	measure_clobber();
+	return 0;
+}
+
 static int get_finish(struct run *run)
 {
 	const struct bench_case *c = run->c;
@@ -746,6 +779,19 @@ static const struct workload workload_get = {
 	.finish = get_finish,
 	.floor = &floor_get,
 };
+static const struct workload workload_get_batch = {
+	.name = "get-batch",
+	.timed = "fetch the k components of N entities, in get's shuffled order, 256 handles a call "
+	         "through component_get_batch",
+	.history = WORKLOAD_WORLD,
+	.peak_entities = history_peak_entities,
+	.shares = workloads_iterate_world,
+	.build = workloads_iterate_build,
+	.adopt = get_adopt,
+	.execute = get_batch_execute,
+	.finish = get_finish,
+	.floor = &floor_get_batch,
+};
 static const struct workload workload_get_ordered = {
 	.name = "get-ordered",
 	.timed = "fetch the k components of N entities, in creation order, through component_get "
@@ -803,6 +849,7 @@ const struct workload *const workloads[] = {
 	&workload_add_remove,
 	&workload_add_remove_batch,
 	&workload_get,
+	&workload_get_batch,
 	&workload_get_ordered,
 	&workload_fragmented,
 	&workload_empty_pass,
