@@ -1,64 +1,39 @@
 /*
- * group.c: sparse sets with EnTT's owning groups. The storage is sparse's (sparse.h, with this
- * file's hooks): one paged sparse set per component type, the same records, the same
- * batches. What this adds is system_group: a system made a group owns the pools of its
- * required types and keeps the entities that match it (every required type, none of the
- * excluded ones) at the front [0, len) of every owned pool, in the same order, so that its
- * pass is one batch of whole columns however the storage has aged.
+ * group.c: sparse sets with EnTT's owning groups: sparse.h's storage with this file's hooks.
+ * A system made a group (system_group) owns the pools of its required types and keeps the
+ * entities that match it at the front [0, len) of every owned pool, in the same order, so that
+ * its pass is one batch of whole columns however the storage has aged.
  *
- * What a group stores: per pool, the system that owns it (or none) and how many groups exclude
- * its type; per system, whether it is a group and its length; the grouped systems' ids, a list
- * (system_max entries, allocated with the storage). No memory per entity: a member is an entity
- * whose slot in the first owned pool is below the length.
+ * What a group stores: per pool the system that owns it (or none) and how many groups exclude
+ * its type; per system whether it is a group and its length; the grouped systems' ids. Nothing
+ * per entity: a member is an entity whose slot in the first owned pool is below the length.
  *
- * Costs (k = the group's required types, x its excluded ones, G = groups):
- *   system_group      O(n (k + x)) probes over the smallest owned pool (n entities), and k swaps
- *                     per member: the matching entities are sorted in. Returns 0, and changes
- *                     nothing, when one of the system's pools is owned already (a pool is kept
- *                     in one order only); 1 when it is a group (again: 1).
- *   component_add     sparse's append, then for an owned type: k + x probes whether the entity
- *                     now matches, and if so k swaps (one per owned pool: values, owners and two
- *                     entries each) to put it at position len; for a type some group excludes,
- *                     a probe per such group and k swaps for each member that leaves.
- *   component_remove  for an owned type, the entity leaves first if it is a member (a probe,
- *                     then k swaps to len - 1), then sparse's swap-remove; for an excluded type
- *                     the entity may join afterwards (k + x probes, k swaps).
- *   entity_destroy    a probe per group (membership: the first owned pool's slot against len)
- *                     and k swaps per group it leaves, then sparse's destroy.
- *   entity_create_with, entity_create_batch: after the appends, each group owning one of the
- *                     types is asked once whether the set matches (a scan of the type list, no
- *                     probe), for the whole batch; then k swaps per new entity if it does.
- *                     (create-batch, lived-in, N = 2^20, k = 2, group's ns per entity over
- *                     sparse's: 1.67 with a probe per entity, 1.36 this way; two runs of
- *                     `ecsbench --backends archetype,sparse,group --workloads create,create-batch
- *                     --entities 65536,1048576 --components 2 --processes 3`, one per build.)
- *   add and remove batches: as the adds and removes they are, entity by entity after the
- *                     appends (before and after the swap-removes).
- *   iteration         a group's pass: O(k) for the whole pass, one batch of k columns and the
- *                     first owned pool's owners; split on cache-line bounds of the first
- *                     component's values, which are consecutive across the members. A system
- *                     that is not a group walks as sparse's do.
- *   component_get, component_get_batch: sparse's, unchanged by groups (a group moves values
- *                     within a pool; the entry still names the slot): at N = 2^20 on lived-in
- *                     storage the record (ours: the handle's check, beside the chain), then per
- *                     component the page's entry and the value (the strategy's two dependent
- *                     loads); docs/backends.md, "Random access".
- * The swaps copy a value each way (a 64-byte buffer; larger values in pieces).
+ * Costs (k = the group's required types, x its excluded ones):
+ *   system_group        O(n (k + x)) probes over the smallest owned pool, k swaps a member; 0
+ *                       and no change when a pool of the system is owned already
+ *   component_add       sparse's, then for an owned type k + x probes and, if it now matches,
+ *                       k swaps (values, owners, two entries each) to slot len; for an excluded
+ *                       type a probe per excluding group, k swaps per member that leaves
+ *   component_remove    for an owned type a member leaves first (k swaps to len - 1), then
+ *                       sparse's; for an excluded type it may join after (k + x probes, k swaps)
+ *   entity_destroy      a probe per group, k swaps per group it leaves, then sparse's
+ *   entity_create_with, entity_create_batch  each group owning one of the types asks once
+ *                       whether the set matches (a scan of the list), for the whole batch; k
+ *                       swaps a new entity that joins
+ *   add and remove batches  entity by entity, as the adds and removes they are
+ *   component_get(_batch)  sparse's: a group moves values within a pool, the entry still names
+ *                       the slot
+ *   iteration           a group's pass: O(k), one batch of k columns, split on cache-line
+ *                       bounds of the first component; any other system walks as sparse's
  *
- * Fast paths (sparse.h lists the storage's own; these are the group's), when each fires and
- * whether it fires in a lived-in storage (destroys, recycled ids, interleaved kinds, components
- * removed and re-added in no order):
- *   group pass        the group's members are always packed at the front in the same order:
- *                     the pass is one batch of columns with no probe at all. Lived-in: yes:
- *                     that is what the swaps on add and remove pay for, whatever the history.
- *   no group touched  an add or remove of a type no group owns or excludes pays two tests of
- *                     the pool's fields (owner, excluders). Lived-in: yes (it follows the
- *                     groups, not the history).
- *   in-step non-group a system that is not a group but all of whose types one group owns
- *                     (system_group refused it: its pools are taken) finds the group's members
- *                     at the same slots [0, len) of those pools: sparse's in-step runs
- *                     (run_end) hand them out as columns. Lived-in: yes for the group's members
- *                     (the group keeps them in step), no beyond the group's length.
+ * Fast paths (lived-in: as in sparse.h):
+ *   group pass          the members are packed at the front in one order: one batch of columns,
+ *                       no probe. Lived-in: yes (what the swaps pay for).
+ *   no group touched    an add or remove of a type no group owns or excludes pays two tests.
+ *                       Lived-in: yes.
+ *   in-step non-group   a system all of whose types one group owns finds the members at the
+ *                       same slots: sparse's in-step runs hand them out as columns. Lived-in:
+ *                       yes for the members, no beyond the group's length.
  */
 #include <stdbool.h>
 #include <stdint.h>

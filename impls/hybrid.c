@@ -1,80 +1,52 @@
 /*
  * hybrid.c: archetype tables for the table types, and a sparse set per type the config marks
- * sparse (ecs_config.component_storage, ecs_config_sparse), kept outside the tables' keys, as
- * bevy's StorageType::SparseSet and flecs' sparse components: adding or removing a sparse type
- * never moves the entity between tables. Everything of archetype.c holds for the table types
- * (its header block: what it stores, its costs and fast paths); this file supplies archetype.h's
- * hooks, and with no type marked it behaves as archetype and does its work, plus a
- * test or two per component operation (is any type marked), per iteration batch (the walk) and
- * per entity_destroy (does the entity hold a sparse component), and a mask in the alive test.
+ * sparse (ecs_config_sparse), outside the tables' keys, as bevy's StorageType::SparseSet and
+ * flecs' sparse components: adding or removing a sparse type never moves the entity between
+ * tables. archetype.h's machinery with this file's hooks; archetype.c's header holds for the
+ * table types. With no type marked it does archetype's work, plus a test or two an operation
+ * (is any type marked), a test a destroy and a mask in the alive test.
  *
- * What it stores besides archetype's:
- *   - per type, whether it is marked sparse (a byte);
- *   - per marked type, a pool: a paged sparse array entity index -> dense slot (pages of 4096
- *     slots, allocated when an index of their range first gets the type), the values packed
- *     and their owners' handles in step; remove swaps the last into the hole;
- *   - the pools that hold a value, as a list (live_pools), and per entity record the number of
- *     sparse components it holds (in the record's generation word, above the generation: the
- *     records stay 12 bytes, as archetype's);
- *   - per system, which of its required and excluded types are sparse (two bytes of bits).
- * A table's key (its type set) holds table types only; a system matches tables on its table
- * types alone.
+ * What it stores besides archetype's: per type whether it is marked (a byte); per marked type a
+ * pool (a paged sparse array entity index -> dense slot, 4096 slots a page, made when an index
+ * of its range first gets the type; the values and their owners packed in step, remove swaps
+ * the last into the hole); the pools holding a value (live_pools); per record the number of
+ * sparse components held, in the generation word's spare bits (records stay 12 bytes); per
+ * system which of its required and excluded types are sparse (two bytes of bits). A system
+ * matches tables on its table types alone.
  *
  * Costs (besides archetype's; k_s = the sparse types an entity or system names, P = pools
  * holding a value):
- *   component_add/remove of a sparse type  O(1) amortised: a dense append or a swap-remove,
- *                     the row stays where it is (no table move, no system told)
- *   component_get/has of a sparse type    O(1): page table, page, value (beside the record,
- *                     which the handle's check reads as for a table type)
- *   entity_destroy    archetype's, plus O(P) probes when the entity holds a sparse component
- *                     (none otherwise: the record's count says so)
- *   entity_create_with  a list with sparse types: O(k) scan, their appends (under the handle the
- *                     entity is about to get), then archetype's way for the table types (its
- *                     create cache included); a list of table types only: archetype's, plus
- *                     the O(k) scan for sparse types when any type is marked
- *   iteration         a system of table types only: archetype's (whole columns). With sparse
- *                     types: pointer batches of at most ECS_BATCH_MAX, either the matching
- *                     tables' rows with k_s probes each (HYB_WALK_TABLES), or the smallest
- *                     required sparse pool's owners, each a record and (per run of owners in
- *                     one table) a match test, and k_s - 1 probes (HYB_WALK_POOL). iter_begin
- *                     drives from the pool when it holds fewer than half the matching tables'
- *                     rows (a driven entity costs more than a walked row, a walk whose probes
- *                     half miss pays mispredicted branches: measured, see hyb_iter_mode in
- *                     archetype.h; O(matching tables) to count them). The driving pool is not
- *                     probed (its slot is where the walk is).
- *                     Each sparse value found is prefetched. The table types' values are
- *                     handed out through pointers too: a batch is one kind or the other for
- *                     every component. A system that requires only table types and excludes
- *                     sparse ones gets columns: runs of rows cut at its excluded entities.
- *   system_iter_split the chosen walk's range cut in even parts: rows of the tables (as
- *                     archetype, cache-line aligned on the first required type when it is a
- *                     table type), or slots of the driving pool
- *   batches           archetype's (archetype.c) for table types; a sparse type's add batch
- *                     grows its pool once, then appends; a create batch appends each sparse
- *                     type's values a pool at a time
+ *   component_add/remove of a sparse type  O(1) amortised: an append or a swap-remove; the row
+ *                       stays, no system is told
+ *   component_get/has of a sparse type  O(1): the record (the handle's check), then the page
+ *                       table, page and value
+ *   entity_destroy      archetype's, plus O(P) probes when the entity holds a sparse type
+ *   entity_create_with  with sparse types: their appends under the handle the entity is about
+ *                       to get, then archetype's way (its cache included) for the table types
+ *   iteration           a system of table types: archetype's columns. With sparse types: pointer
+ *                       batches (ECS_BATCH_MAX), either the matching tables' rows with k_s
+ *                       probes each (walk), or the smallest required sparse pool's owners, a
+ *                       record and (per run in one table) a match test each, k_s - 1 probes
+ *                       (drive), chosen at iter_begin: the drive when the pool holds under half
+ *                       the tables' rows (O(matching tables) to count). A system that excludes
+ *                       sparse types and requires none gets columns cut at excluded rows
+ *   system_iter_split   the chosen walk's range cut in even parts
+ *   batches             archetype's for table types; a sparse type's add batch grows its pool
+ *                       once, then appends; a create batch fills each sparse pool at once
  *
- * Fast paths (lived-in: as in archetype.c's block, one that has had destroys, interleaved
- * kinds, components removed and added back in no order):
- *   archetype's       all of them, for the table types. Lived-in: as there.
- *   no sparse held    entity_destroy of an entity holding no sparse component probes no pool
- *                     (the record's count). Lived-in: yes (it follows what the entity holds).
- *   live pools        a destroy probes only the pools that hold a value. Lived-in: yes.
- *   pool drive        a system whose smallest required sparse pool holds under half its
- *                     tables' rows walks that pool, not the rows. Lived-in: yes (by counts, not
- *                     order).
- *   empty exclusions  an excluded sparse pool that holds nothing is not probed. Lived-in:
- *                     partly (where no entity has the excluded type).
- *   tables seen       the pool drive asks whether an owner's table matches (and finds its
- *                     columns) once per table and batch: 8 tables remembered, direct-mapped by
- *                     table index. Lived-in: yes while a system's owners sit in few tables (a
- *                     few kinds); many tables that collide ask again.
- *   prefetch ahead    the pool drive asks for the records 16 owners ahead and the rows of those
- *                     8 ahead (in a table seen): always, not conditional. Lived-in: yes.
- *   exclusion runs    a system of table types that excludes sparse ones walks its tables and
- *                     hands out runs of rows whose entities hold no excluded type as columns,
- *                     cut at each excluded entity (one probe a row and non-empty excluded
- *                     pool). Lived-in: yes (runs are as long as the excluded entities are
- *                     rare, whatever the order; an excluded pool that is empty costs nothing).
+ * Fast paths (lived-in: as in archetype.c; archetype's all hold for the table types):
+ *   no sparse held      a destroy of an entity holding no sparse type probes no pool (the
+ *                       record's count). Lived-in: yes.
+ *   live pools          a destroy probes only the pools that hold a value. Lived-in: yes.
+ *   pool drive          see iteration above. Lived-in: yes (by counts, not order).
+ *   empty exclusions    an excluded pool holding nothing is not probed. Lived-in: partly.
+ *   tables seen         the drive asks whether an owner's table matches once a table and batch
+ *                       (8 remembered, direct-mapped). Lived-in: yes while the owners sit in
+ *                       few tables.
+ *   prefetch ahead      the drive asks for the records 16 owners ahead and the rows of those 8
+ *                       ahead: always.
+ *   exclusion runs      runs of rows holding no excluded type handed out as columns. Lived-in:
+ *                       yes (as long as the excluded entities are rare).
  */
 #include <stdbool.h>
 #include <stdint.h>

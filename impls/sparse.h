@@ -1,138 +1,61 @@
 /*
  * sparse.h: one sparse set per component type (Varkor's refactor post, its new implementation;
- * EnTT's storage). No per-entity bitset and no per-system entity lists.
+ * EnTT's storage), written once for sparse.c and group.c, as family.h for its index: a variant
+ * defines its fields (SPARSE_*_FIELDS) before the include and, after it, the hooks declared
+ * below struct ecs_storage. sparse.c's are empty and compile away (its code is the pools'
+ * alone: make instr holds its rows); group.c's keep EnTT's owning groups.
  *
- * What it stores:
- *   - per entity index, one 32-bit record: the entity's handle while it is alive; once it is
- *     destroyed, the next index of the free list and the generation the index will come back
- *     with (EnTT's implicit free list: no free stack, no alive flag);
- *   - per component type, a pool: a sparse array entity index -> dense position, in pages of
- *     4096 positions (16 KiB) allocated when an index of their range first gets the component
- *     and kept until destroy, reached through a page table that grows geometrically; and the
- *     dense part, the values packed and their owners' handles in step, grown geometrically;
- *     remove swaps the last value and handle into the hole and fixes the moved one's entry;
- *   - the pools holding at least one value, as a list (for entity_destroy);
- *   - per system, its lists of required and excluded types, nothing more.
+ * What it stores: per entity index one 32-bit record, the handle while alive, else the next
+ * index of the free list and the generation it comes back with (EnTT's implicit free list);
+ * per type a pool: a sparse array entity index -> dense slot in 16 KiB pages (made when an
+ * index of their range first gets the type), and the dense values and owners' handles in one
+ * block, in step (remove swaps the last into the hole); the pools holding a value, as a list
+ * (what entity_destroy probes: no bitset, no per-entity type list); per system its type lists.
  *
- * Costs (k = the entity's or the system's components; P = pools holding at least one value):
- *   entity_create     O(1) amortised: free-list pop, or an append to the records
- *   entity_create_with  O(k) amortised: a dense append per type, as k adds (nothing to share),
- *                     in one pass over the types when no pool has to grow
- *   entity_destroy    O(P) sparse probes, + O(1) per component removed (swap-remove)
- *   component_add     O(1) amortised: a dense append; a 16 KiB page when its range is new
- *   component_remove  O(1): swap-remove; no system is told
- *   component_get/has O(1): page table, page, value. A lookup in no order on storage beyond
- *                     the caches (docs/backends.md, "Random access"): the page's entry, then
- *                     the value (the strategy's two dependent loads a component); beside them
- *                     the record (ours: the handle's check), once per entity. EnTT's release
- *                     build checks nothing; its sparse array holds each entry's generation,
- *                     which would fold our check into the entry's load at the price of a mask
- *                     on every probe of every pass (not done: the passes are the hot path)
- *   component_get_batch  the same loads; the next handles' records and entries prefetched
- *                     (ECS_GET_AHEAD ahead, checks.h) and each value prefetched for the caller
- *   system_register   O(k): nothing to match now or to update later
- *   iteration         walks the smallest required pool (n values), probing the other k-1 pools
- *                     for each: O(n (k-1)) lookups at most, and as EnTT's exclude, the x
- *                     excluded pools that hold anything: O(n x) more (an excluded pool smaller
- *                     than a run is walked instead). A run of entities that sit in the same
- *                     order in every pool (given their components in the same order) is found
- *                     with one lookup per pool and a memcmp of the pools' handle arrays, and
- *                     handed out as columns, however long, unless an excluded pool holds one
- *                     of them. Elsewhere batches of at most ECS_BATCH_MAX use pointers, and
- *                     each value a probe finds is prefetched (see sparse_system_iter_next).
- *   system_iter_split O(1) + O(k) probes: a range of the driving pool's dense slots
+ * Costs (k = the entity's or system's types, x its excluded ones, P = pools holding a value):
+ *   entity_create       O(1) amortised: a free-list pop, or an append to the records
+ *   entity_create_with  O(k) amortised: a dense append a type, one pass when no pool grows
+ *   entity_destroy      O(P) probes, O(1) a component removed (swap-remove)
+ *   component_add       O(1) amortised: a dense append (a 16 KiB page when its range is new)
+ *   component_remove    O(1): a swap-remove; no system is told
+ *   component_get/has   O(1): the record (the handle's check, beside the chain), then per
+ *                       component the page's entry and the value (the strategy's two dependent
+ *                       loads); component_get_batch prefetches the records and entries
+ *                       ECS_GET_AHEAD handles on and each value
+ *   system_register     O(k): nothing matched now or updated later
+ *   iteration           the smallest required pool walked, the other k - 1 and the x non-empty
+ *                       excluded pools probed a driven entity (a smaller excluded pool walked
+ *                       instead); runs in step in every pool handed out as columns, else
+ *                       pointer batches of at most ECS_BATCH_MAX
+ *   system_iter_split   O(1) + O(k) probes: a range of the driving pool's slots
+ *   batches (M entities)  create: the checks (ECS_ERR_FULL from the free list's length), one
+ *                       growth of the records and of each pool, each type's values a column at
+ *                       a time; add: one growth, M appends; remove: M swap-removes. Repeats
+ *                       are found by marking the records (O(M), no sort but on an error path)
  *
- * Fast paths: each branch that skips work the general path does, when it fires, and whether it
- * fires in a lived-in storage (one that has had destroys: holes and recycled indices; kinds
- * spawned interleaved; components removed and added back in no order, so that no pool is in
- * index order and the pools of one system are out of step):
- *   one-pass create   entity_create_with checks and appends each type in one pass when every
- *                     pool has room (capacity and page) and the records too, and the 64-bit
- *                     repeat mask sees no false repeat (types 64 apart); else the careful path
- *                     (create_with_careful). Lived-in: yes (room is the rule whatever the
- *                     history; a full pool or a new page is rare).
- *   one-type system   a system of one type with no non-empty excluded pool: the pool's dense
- *                     part is the batch, whole. Lived-in: yes (a pool is dense in any order).
- *   empty exclusions  an excluded pool that holds nothing is not probed. Lived-in: partly
- *                     (where no entity has the excluded type).
- *   in-step runs      run_end: where the driving pool's entities from a matching one on sit at
- *                     consecutive slots of every probed pool, one lookup a pool and a memcmp of
- *                     the handle arrays find the run, a batch of columns however long (if at
- *                     least SPARSE_COLUMN_RUN, else the start of a pointer batch). Lived-in:
- *                     partly: a run of entities that got the system's components in the same
- *                     order with no swap-remove among them since; after removes and re-adds in
- *                     no order the runs are short and the walk makes pointer batches, having
- *                     paid one compare of up to SPARSE_COMPARE_CHUNK handles a pool per batch.
- *                     Kept on measure: in the lived-in workloads it neither helps nor costs
- *                     (iterate, N = 2^17, k = 2: 37.7 instructions an entity with it, 37.3
- *                     without; k = 3: 82.7 and 82.0; fragmented 27.7 and 27.6; callgrind,
- *                     scripts/callgrind-pair.sh against a build without it), while a one-set
- *                     population with turnover (scenarios/crossover.ini: despawns by random
- *                     pick, spawns appended) keeps its pools in step with each other, and
- *                     there it makes the passes columns.
- *   small exclusions  run_end_excluding: an excluded pool smaller than the run is walked (its
- *                     entities looked up in the driving pool) instead of probed for each of the
- *                     run's entities. Lived-in: yes (by pool sizes, not order).
- *   2-type walk       walk_one: a system of two types excluding nothing walks with the probed
- *                     pool's fields in registers, and up to the first driving entity the probed
- *                     pool lacks, the driving pool stays a column (no handles or pointers
- *                     copied for it). Lived-in: yes for the loop; partly for the column (until
- *                     the first entity left out, as in a pristine storage with mixed kinds).
- *   probed column     a probed pool whose slots for a pointer batch happen to be consecutive
- *                     is handed out as a column (its pointers are written anyway). Lived-in: no
- *                     (slots in no order).
- *   prefetch          each value a probe finds in a pointer batch, always: not conditional.
- *   destroy           probes only the pools that hold a value (live_pools). Lived-in: yes.
- *
- * entity_destroy, without a bitset, probes the pools. Probing all of them would cost
- * component_count probes per destroy (512 in profile AAA) whatever the entity has; keeping each
- * entity's own type list would cost memory and a write on every add and remove. The list of
- * non-empty pools costs a write only when a pool empties or stops being empty, and a destroy
- * then probes only the component types in use (k in every workload).
- *
- * Layout, chosen by measurement. Varkor's refactor kept its sparse and dense arrays in two
- * allocations (new_0), then in one (new_1), markedly faster. Here the sparse array is paged and cannot share
- * a block with the dense part, so the choice left is the dense values and handles in two blocks
- * (commit 6fd29c3) or in one: kept, one block per pool, cap values then cap handles, grown by
- * one realloc and a memmove of the handles to their new offset. Profile A, k=2; ns per entity,
- * the least sample over 4 alternating runs of each build of
- *     ecsbench --backends sparse --workloads create,churn,iterate --entities 65536,1048576
- *              --components 2 --reps 15
- * (two blocks -> one block; the builds: `make build/ecsbench` at 6fd29c3 and here):
- *     create    N=2^16: 28.7 -> 27.2   N=2^20: 29.8 -> 29.2   (allocations 101 -> 75, 609 -> 575)
- *     churn             22.0 -> 20.5           25.4 -> 22.3
- *     iterate           1.11 -> 0.84           1.00 -> 0.97
- * A second series agreed within 3% on create and iterate and gave churn 0.88-0.94. Medians on
- * this shared 2-core machine moved up to 3x between runs, so the gain is small but steady; it
- * shows in cachegrind (whole run, --reps 1 --warmup 0, N=2^20): 1.9% fewer instructions in
- * create, 2.5% in churn (one capacity test and one realloc per growth instead of two), for
- * 6-13% more D1 misses (the memmove while growing). Peak bytes are equal as the counting
- * allocator reports them (it does not count a moving realloc's old and new block as both live,
- * which is where one block costs more: Varkor's peak went up). Both layouts touch the same
- * memory in the same order once grown, hence a gain far below Varkor's.
- *
- * Batches (entity_create_batch, component_add_batch, component_remove_batch; M entities):
- *   create batch      O(M k): every check first (ECS_ERR_FULL from the free list's length,
- *                     counted as it changes), the free list walked once for the handles, then
- *                     one growth of the records and of each pool's dense part (and the pages
- *                     the indices need) for the whole batch,
- *                     then each type's values copied a column at a time (one memcpy where the
- *                     stride is the size, a loop otherwise) into its pool's dense tail.
- *   add batch         O(M): the checks, one growth of the pool, M appends.
- *   remove batch      O(M): the checks, M swap-removes.
- * A repeated entity is found in O(M), without sorting: each live handle's record is marked
- * (records_mark) and restored; only a batch that is wrong (a dead handle, a repeat) is sorted,
- * in a copy from the storage's allocator, to tell the two apart in ecs.h's order. Values that
- * point into a pool's dense part are read at their offsets in the block after a growth moves
- * it (pool_grow), and appends never write over a value already held, so they are read as they
- * were when the call began. Fast path: stride == size copies a column with one memcpy.
- * Lived-in: yes (the stride is the caller's layout, not the storage's history).
- *
- * The code is written once for two backends, as family.h for its index: a variant defines its
- * fields (SPARSE_*_FIELDS) before the include and, after it, the hooks declared below struct
- * ecs_storage. sparse.c's hooks are empty and compile away (sparse's code is the pools' alone:
- * make instr holds its rows); group.c's keep EnTT's owning groups (its header says what they
- * cost). Neither backend pays a run-time test for the other's strategy.
+ * Fast paths (when each fires; lived-in: whether it fires in storage that has had destroys,
+ * interleaved kinds, components removed and added back in no order):
+ *   one-pass create     entity_create_with appends each type in one pass when every pool and
+ *                       the records have room and the 64-bit repeat mask sees no false repeat;
+ *                       else create_with_careful. Lived-in: yes (room is the rule).
+ *   one-type system     a pool's dense part is the batch, whole. Lived-in: yes.
+ *   empty exclusions    an excluded pool that holds nothing is not probed. Lived-in: partly.
+ *   in-step runs        run_end: entities at consecutive slots of every probed pool found by one
+ *                       lookup a pool and a memcmp of the handles, a batch of columns. Lived-in:
+ *                       partly (runs given their types in the same order since the last
+ *                       swap-remove; short after removes and re-adds in no order).
+ *   small exclusions    an excluded pool smaller than the run is walked, not probed. Lived-in:
+ *                       yes (by sizes, not order).
+ *   2-type walk         walk_one: a system of two types excluding nothing keeps the probed
+ *                       pool in registers; the driving pool stays a column up to the first
+ *                       entity left out. Lived-in: yes for the loop, partly for the column.
+ *   probed column       a probed pool whose slots for a batch happen to be consecutive is a
+ *                       column. Lived-in: no.
+ *   prefetch            each value a probe finds in a pointer batch: always.
+ *   destroy             only the pools that hold a value are probed. Lived-in: yes.
+ *   packed values       a batch copies a column with one memcpy when stride == size.
+ *                       Lived-in: yes (the caller's layout).
+ * docs/performance.md has the measurements behind the layout and the in-step runs.
  */
 #if !defined(SPARSE_POOL_FIELDS) || !defined(SPARSE_SYSTEM_FIELDS) ||                         \
     !defined(SPARSE_STORAGE_FIELDS)
