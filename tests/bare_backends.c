@@ -11,7 +11,10 @@
 extern const struct ecs_ops ecs_backend_archetype_bare;
 extern const struct ecs_ops ecs_backend_sparse_bare;
 
-const struct ecs_ops *const ecs_backends[] = {&ecs_backend_archetype_bare, &ecs_backend_sparse_bare};
+const struct ecs_ops *const ecs_backends[] = {
+	&ecs_backend_archetype_bare,
+	&ecs_backend_sparse_bare,
+};
 const size_t ecs_backend_count = sizeof ecs_backends / sizeof ecs_backends[0];
 
 const struct ecs_ops *ecs_backend_find(const char *name)
