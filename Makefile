@@ -62,7 +62,7 @@ RUN_VARS += HISTORY:sweep:lived-in
 # FORMAT=json: google benchmark's JSON beside the CSV too (x.json; its compare.py reads it)
 RUN_VARS += FORMAT:sweep:
 # The other targets' variables, and the build's (VARIANT: make's own, for build/VARIANT/)
-OTHER_VARS := OUTPUT PLOTS REFERENCE FULL BACKEND WORKLOAD CSV BASELINE OLD NEW PROFILES \
+OTHER_VARS := OUTPUT PLOTS REFERENCE FULL BACKEND WORKLOAD CSV BASELINE OLD NEW PROFILES BUDGET \
 	REPEAT_WORKLOADS REPEAT_ENTITIES REPEAT_COMPONENTS FUZZ_SECONDS CC OPT CFLAGS V VARIANT \
 	HISTORY_DIR HISTORY_N TEST_SCALE
 
@@ -291,7 +291,7 @@ ALL_PROGRAMS := $(addprefix build/,$(plain_PROGRAMS)) \
 .PHONY: all programs deps $(DEPS_GROUPS:%=deps-%) preflight bench \
 	bench-locked small fixed-cost reference plots cachegrind profile table answer compare report repeat instr \
 	instr-baseline track history \
-	scenario-plots test test-browser fuzz fuzz-merge clean help FORCE
+	scenario-plots advise advise-plots test test-browser fuzz fuzz-merge clean help FORCE
 all: $(addprefix $(B)/,$($(variant)_PROGRAMS))
 # The goal of make made again for a variant (a recipe, so that it does not say "Nothing to be done")
 programs: $(addprefix $(B)/,$($(variant)_PROGRAMS))
@@ -498,6 +498,28 @@ scenario-plots: | preflight
 	$(Q)scripts/scenario_plot.sh -o $(call q,$(SC_PLOTS)) $(call q,$(SC_OUTPUT))
 	$(Q)! test -f $(call q,$(SC_SAMPLES)) || scripts/scenario_trace.sh -o $(call q,$(SC_PLOTS)) $(call q,$(SC_SAMPLES))
 
+# make advise SCENARIO=mine.ini: which storage design is fastest for that frame, and how much it
+# matters (harness/advise/advise_run.h): the search's steps -> RESULTS_ROOT/advise-NAME.csv (or
+# OUTPUT=x.csv), the advice beside it (.md, also on the terminal), NAME-advised.ini (the file
+# with the chosen marks), every step's run in advise-NAME-steps/; then the search's figure ->
+# PLOTS_ROOT/advise-NAME.png (x-plots/x.png beside OUTPUT=x.csv). BUDGET=10m (the default),
+# PROCESSES=3 per step, BACKENDS=, SET='KEY=VALUE ...'. An interrupted search keeps its steps;
+# make advise-plots draws its figure.
+ADVISE_OUTPUT = $(if $(sc_output_given),$(OUTPUT),$(RESULTS_ROOT)/advise-$(SC_NAME).csv)
+ADVISE_FIGURE = $(SC_PLOTS)/$(call path_name,$(ADVISE_OUTPUT)).png
+advise_refused := $(filter SWEEP POINTS SPACING UNMARKED,$(command_line_vars))
+advise: $(BIN) | deps-plots
+	@test -n '$(SCENARIO)' || { echo "usage: make advise SCENARIO=file [BUDGET=10m] [PROCESSES=3] [BACKENDS=...] [SET='KEY=VALUE ...'] [OUTPUT=x.csv]" >&2; exit 2; }
+	@test -z '$(advise_refused)' || { echo "make advise: $(firstword $(advise_refused))= does not apply: the advisor chooses each step's designs itself; nothing was run" >&2; exit 2; }
+	@mkdir -p $(call q,$(call path_dir,$(ADVISE_OUTPUT)))
+	$(if $(REFERENCE),ECSBENCH_REFERENCE=1 )$(BIN) --advise $(call q,$(SCENARIO)) \
+		$(call run_options,BACKENDS PROCESSES SET BUDGET) --output $(call q,$(ADVISE_OUTPUT)) \
+		--derived $(call q,$(ADVISE_FIGURE)=$(call path_name,$(ADVISE_OUTPUT)).png)
+	$(Q)$(MAKE) --no-print-directory advise-plots
+advise-plots: | deps-plots
+	@test -n '$(SCENARIO)' || { echo "usage: make advise-plots SCENARIO=file [OUTPUT=x.csv]" >&2; exit 2; }
+	$(Q)scripts/advise_plot.sh -o $(call q,$(ADVISE_FIGURE)) $(call q,$(ADVISE_OUTPUT))
+
 # make table reads CSV (default: the profile's in RESULTS_ROOT) and writes its table beside it,
 # renamed into place: a failed write (a full disk) leaves none.
 BASELINE ?= hash
@@ -651,6 +673,12 @@ help_lines,($(call help_defaults,$(filter-out SCENARIO,$(scenario_VARS))) OUTPUT
                       SWEEP: results/scenario-NAME-KEY.csv, lines against the swept value;
                       the sweep's own do not apply (refused):$(call \
 help_lines,$(addsuffix =,$(call vars_read_by,sweep)))
+make advise SCENARIO=mine.ini   which storage design is fastest for that frame, searched
+                      step by step (each a paired run), confirmed in a fresh run, and how much
+                      the choice matters -> results/advise-mine.md (also on the terminal), its
+                      steps results/advise-mine.csv, results/mine-advised.ini (the file with the
+                      chosen marks), plots/advise-mine.png (BUDGET=10m PROCESSES=3 BACKENDS=
+                      SET= OUTPUT=; make advise-plots: the figure again)
 make small PROFILE=A  the small worlds: N = 1..16384 (ENTITIES=), iterate, empty-pass, systems-64,
                       destroy, get, get-ordered -> results/small-A.csv, and per backend the N
                       below which a pass costs over twice its per-entity cost x N

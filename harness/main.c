@@ -1,6 +1,7 @@
 /*
  * main.c: build/ecsbench. Reads the command line (cli.c), looks up the kind of run it asks for
- * in the table below (run_kind.h: the workload sweep or a scenario run), which checks its
+ * in the table below (run_kind.h: the workload sweep, a scenario run, or the advisor, which
+ * drives scenario runs of its own: advise_run.h), which checks its
  * options and makes the plan; takes the output's lock (output.c), has the plan measured in
  * separate processes (driver.c, pass.c, collection.c), and has the kind write the CSV and its
  * raw samples through temporary files renamed at the end (output.c), so that an interrupted or
@@ -27,11 +28,13 @@
 #include "core/output.h"
 #include "core/run_kind.h"
 #include "core/stats.h"
+#include "advise/advise_run.h"
 #include "scenario/scenario_run.h"
 #include "sweep/sweep_run.h"
 
 /* The kinds of run, the first that the command line asks for wins: the sweep takes any. */
-static const struct run_kind *const run_kinds[] = {&scenario_run_kind, &sweep_run_kind};
+static const struct run_kind *const run_kinds[] = {&advise_run_kind, &scenario_run_kind,
+                                                   &sweep_run_kind};
 
 static void append_text(char *buf, size_t *len, const char *text)
 {
@@ -137,6 +140,8 @@ int main(int argc, char **argv)
 	kind->options(&o);
 	if (o.child_pass < 0)
 		cli_check_output(&o);
+	if (kind->drive)
+		return kind->drive(&o);
 	struct plan plan;
 	if (kind->plan_make(&o, &plan)) {
 		fprintf(stderr, "ecsbench: out of memory\n");

@@ -29,6 +29,9 @@
 #                            shipped scenario whose checksums agree, a sweep, the check build
 #   build/tsan/parallel      the parallel pass on every backend under ThreadSanitizer
 #   tests/parallel.sh        a short parallel-iterate run of the harness under ThreadSanitizer
+#   tests/advise.sh          the advisor (--advise, make advise) on tiny scenarios: bad input, a
+#                            known best design found and confirmed, the advised file's checksum,
+#                            SIGTERM keeps the steps done, every sanity warning, its figure
 #   tests/cli.sh             build/ecsbench's and make's command lines: bad input, a good run,
 #                            SIGINT, previous results kept, one run at a time, a full disk
 #   tests/tails.sh           the frame-time tails and growth frames of real scenario runs, the
@@ -67,9 +70,13 @@ case ${ECSB_TEST_SCALE:-1} in
 	;;
 esac
 start=$(date +%s)
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-: >"$dir/tally"
+if [ "${1:-}" = --lane ]; then # one lane of the run below, in its folder
+	dir=$2
+else
+	dir=$(mktemp -d)
+	trap 'rm -rf "$dir"' EXIT
+	: >"$dir/tally"
+fi
 
 # the CPU seconds (user + system) every child of this shell so far has used, from `times` (into
 # a file: in a pipe or $(...) it would be a subshell's, without children)
@@ -156,6 +163,7 @@ lane_scripts() {
 	suite "scenario files" build/scenario_file
 	suite "frame-time tails and growth" build/tails
 	suite "scenario engine" build/scenario_engine
+	suite advise tests/advise.sh
 	suite cli tests/cli.sh
 	suite "scenario command line" tests/scenario_cli.sh
 	suite "tails and growth, end to end" tests/tails.sh
@@ -173,8 +181,16 @@ lane_scripts() {
 	suite set-up tests/setup.sh
 }
 
-lane_programs &
-lane_scripts &
+# One lane, as a shell of its own: `run.sh --lane DIR NAME`
+if [ "${1:-}" = --lane ]; then
+	"lane_$3"
+	exit 0
+fi
+# Each lane a shell started with & (no job control: it would start with SIGINT and SIGQUIT
+# ignored), so with their defaults restored: a suite sees the signals a serial run gave it
+# (cli.sh's Ctrl-C test), and a Ctrl-C at the terminal stops the lanes with make test.
+env --default-signal=INT,QUIT sh tests/run.sh --lane "$dir" programs &
+env --default-signal=INT,QUIT sh tests/run.sh --lane "$dir" scripts &
 wait
 total_passed=$(awk '{ s += $1 } END { print s + 0 }' "$dir/tally")
 total_failed=$(awk '{ s += $2 } END { print s + 0 }' "$dir/tally")

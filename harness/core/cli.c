@@ -101,9 +101,22 @@ static void help(void)
 	       "  --unmarked B,...   each backend B also runs as B-unmarked: every component\n"
 	       "                     given to it as a table type (the file's storage = sparse\n"
 	       "                     set aside), at every point, paired with B\n"
+	       "  --design 'B[:NAME] KEY=VALUE ...'  backend B as a participant of its own\n"
+	       "                     (B:NAME), the file's markings changed by the KEYs (each a\n"
+	       "                     component's storage, a system's group, a kind's or effect's\n"
+	       "                     batch), paired with the rest (repeatable; without --backends\n"
+	       "                     the designs are the only backends)\n"
 	       "  With --scenario: --backends, --processes, --output, --no-floor, --no-pin,\n"
 	       "  --layout, --malloc-default; the workload options are refused. Systems marked\n"
 	       "  parallel run on --set scenario.threads=T (default: all the CPUs), not --threads.\n\n"
+	       "The advisor (docs/scenarios.md, \"The advisor\"): which storage design is fastest\n"
+	       "for a scenario, searched step by step, each a paired run of its own:\n"
+	       "  --advise FILE      the scenario file (with --set, --backends, --processes, the\n"
+	       "                     processes of each step, default 3); writes\n"
+	       "                     results/advise-NAME.csv (its steps), -NAME.md (the advice),\n"
+	       "                     NAME-advised.ini (the file with the chosen marks)\n"
+	       "  --budget T         the search's time, e.g. 600, 10m, 1h (default: 10m); the\n"
+	       "                     steps that do not fit are left untried, and said so\n\n"
 	       "Exit status: 0 ok; 1 a row failed, checksums disagree or a process died;\n"
 	       "2 bad usage (nothing run, nothing written).\n",
 	       ECS_MAX_ENTITIES, cpus_usable(), MAX_PROCESSES, DEFAULT_PROCESSES, DEFAULT_REPS,
@@ -496,6 +509,8 @@ static const struct option longopts[] = {
 	{"scenario", required_argument, 0, 1010}, {"sweep", required_argument, 0, 1011},
 	{"points", required_argument, 0, 1012},   {"spacing", required_argument, 0, 1013},
 	{"set", required_argument, 0, 1014},      {"unmarked", required_argument, 0, 1015},
+	{"design", required_argument, 0, 1016},   {"advise", required_argument, 0, 1017},
+	{"budget", required_argument, 0, 1018},
 	/* Test-only (docs/method.md, the A/A test); not in --help. */
 	{"twin", required_argument, 0, 1030},
 	/* The experiment of docs/method.md, "Cheaper processes"; not in --help. */
@@ -598,6 +613,13 @@ static void apply_option(struct options *o, int ch, char **argv, bool *help_aske
 		o->sets[o->set_count++] = optarg;
 		break;
 	case 1015: o->unmarked = optarg; break;
+	case 1016:
+		if (o->design_count == MAX_LIST)
+			options_usage_error("too many --design options (at most %d)", MAX_LIST);
+		o->designs[o->design_count++] = optarg;
+		break;
+	case 1017: o->advise_file = optarg; break;
+	case 1018: o->budget = optarg; break;
 	case 1031: o->floor_alone = true; break;
 	case 1042:
 		if (strcmp(optarg, "json") == 0)

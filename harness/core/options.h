@@ -89,6 +89,11 @@ struct options {
 	const char *sets[MAX_LIST]; /* --set KEY=VALUE, in order */
 	const char *unmarked;       /* --unmarked BACKEND,... as given (scenario_run.c) */
 	size_t set_count;
+	/* --design 'BACKEND[:NAME] KEY=VALUE ...', in order: a participant each (scenario_run.c) */
+	const char *designs[MAX_LIST];
+	size_t design_count;
+	/* The advisor's (harness/advise/advise_run.h): --advise FILE, --budget T as given */
+	const char *advise_file, *budget;
 	bool given[128];               /* options given, by their short code */
 	/* What the kind of run (run_kind.h) resolved its options to (a scenario run's points),
 	 * which only that kind reads; set once, before the plan is made. */

@@ -29,7 +29,7 @@ const char *report_commit(void) { return ECSB_COMMIT; }
 const char *report_cflags(void) { return ECSB_CFLAGS; }
 const char *report_march(void) { return ECSB_MARCH; }
 
-static void cpu_model(char *buf, size_t len)
+void report_cpu_model(char *buf, size_t len)
 {
 	snprintf(buf, len, "unknown");
 	FILE *f = fopen("/proc/cpuinfo", "r");
@@ -52,7 +52,7 @@ void report_run_header(FILE *f, const struct collection *c, bool samples)
 {
 	const struct options *o = c->o;
 	char cpu[256], date[64];
-	cpu_model(cpu, sizeof cpu);
+	report_cpu_model(cpu, sizeof cpu);
 	time_t t = time(NULL);
 	strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
 	fprintf(f, "# ecsbench commit %s\n", ECSB_COMMIT);

@@ -19,6 +19,8 @@
 const char *report_commit(void);
 const char *report_cflags(void);
 const char *report_march(void);
+/* The CPU's model name from /proc/cpuinfo ("unknown" where it says none). */
+void report_cpu_model(char *buf, size_t len);
 
 /* The lines every CSV of a run starts with: commit, date, CPU and pinning, compiler and flags,
  * malloc mode, clock, and what the machine was doing (machine.h; with samples, the samples

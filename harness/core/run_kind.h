@@ -28,6 +28,10 @@ struct run_kind {
 	/* The CSV and its raw samples (and with --format json, json: google benchmark's JSON,
 	 * gbench.h; NULL otherwise): the number of rows the CSV has, or -1 if out of memory. */
 	int (*report_write)(const struct collection *c, FILE *csv, FILE *samples, FILE *json);
+	/* Optional: a kind that is a driver of runs of another kind (the advisor: each of its
+	 * steps a scenario run in a process of its own) takes over once its options are checked,
+	 * instead of the plan, the pass and the report above; returns the exit status. */
+	int (*drive)(const struct options *o);
 };
 
 #endif

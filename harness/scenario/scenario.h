@@ -225,6 +225,11 @@ int scenario_parse_string(struct scenario *sc, const char *name, const char *tex
 int scenario_set(struct scenario *sc, const char *key, const char *value, char *err,
                  size_t errlen);
 
+/* The same for "KEY=VALUE" as --set and --design give it; err gets "'TEXT' is not KEY=VALUE
+ * (...)" when it is not one. */
+int scenario_set_assignment(struct scenario *sc, const char *assignment, char *err,
+                            size_t errlen);
+
 /* Prints the resolved scenario as a few lines starting with "# " (for a CSV header).
  * 0, or -1 if writing failed. */
 int scenario_write_header(FILE *f, const struct scenario *sc);

@@ -1346,6 +1346,20 @@ int scenario_set(struct scenario *sc, const char *key, const char *value, char *
 	return SCENARIO_OK;
 }
 
+int scenario_set_assignment(struct scenario *sc, const char *assignment, char *err,
+                            size_t errlen)
+{
+	const char *eq = strchr(assignment, '=');
+	char key[128];
+	if (!eq || eq == assignment || (size_t)(eq - assignment) >= sizeof key) {
+		snprintf(err, errlen, "'%s' is not KEY=VALUE (e.g. scenario.scale=0.1)", assignment);
+		return SCENARIO_ERR_INVALID;
+	}
+	memcpy(key, assignment, (size_t)(eq - assignment));
+	key[eq - assignment] = '\0';
+	return scenario_set(sc, key, eq + 1, err, errlen);
+}
+
 static void print_types(FILE *f, const struct scenario *sc, const uint32_t *ids, uint32_t n)
 {
 	if (n == 0)

@@ -30,6 +30,7 @@
 #include "../sweep/world.h"
 #include "scenario_engine.h"
 #include "scenario_run.h"
+#include "scenario_sanity.h"
 
 #define DEFAULT_POINTS 6u
 #define MAX_POINTS 50u
@@ -120,6 +121,115 @@ static void add_unmarked(struct options *o)
 		unmarked_ops[i].create = unmarked_creates[i];
 		o->backends[o->backend_count++] = &unmarked_ops[i];
 	}
+}
+
+/*
+ * --design 'BACKEND[:NAME] KEY=VALUE ...': backend B once more as a participant of its own,
+ * named B:NAME (or B), whose frames run on the scenario with the KEYs set: a storage design a
+ * user can choose, as the marks are (a component's storage, a system's group, a kind's or an
+ * effect's batch; [scenario] storage), so that designs are paired frame by frame as backends
+ * are, and agree on the checksum as every participant must (a mark changes no result). The
+ * advisor (harness/advise/) runs its steps as such runs. Its participant is an ops copy under
+ * the design's name; the run's setup finds the design's scenario by that copy (design_point).
+ */
+static struct {
+	struct ecs_ops ops;
+	char name[48];
+	struct scenario *sc;
+	const char *text; /* as given */
+} designs[MAX_LIST];
+static uint32_t design_count;
+
+/* The keys a design may set: the markings, which change how a storage lays things out and how
+ * many calls a frame makes, never a result. */
+static bool design_key_allowed(const char *key)
+{
+	static const char *const prefixes[] = {"component.", "system.", "kind.", "effect."};
+	static const char *const suffixes[] = {".storage", ".group", ".batch", ".batch"};
+	if (strcmp(key, "scenario.storage") == 0)
+		return true;
+	size_t len = strlen(key);
+	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+		size_t p = strlen(prefixes[i]), q = strlen(suffixes[i]);
+		if (len > p + q && strncmp(key, prefixes[i], p) == 0 &&
+		    strcmp(key + len - q, suffixes[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
+static bool participant_named(const struct options *o, const char *name)
+{
+	for (size_t b = 0; b < o->backend_count; b++)
+		if (strcmp(o->backends[b]->name, name) == 0)
+			return true;
+	return false;
+}
+
+static void add_design(struct options *o, const struct scenario *base, const char *text)
+{
+	char words[2048];
+	if (snprintf(words, sizeof words, "%s", text) >= (int)sizeof words)
+		options_usage_error("--design '%.60s...': too long", text);
+	if (strpbrk(text, "\n\r"))
+		options_usage_error("--design: a line break in '%.60s'", text);
+	char *save = NULL, *first = strtok_r(words, " \t", &save);
+	if (!first)
+		options_usage_error("--design '%s': empty (BACKEND[:NAME] KEY=VALUE ...)", text);
+	if (design_count == MAX_LIST || o->backend_count == MAX_LIST)
+		options_usage_error("too many backends and designs (at most %d)", MAX_LIST);
+	char backend[48];
+	size_t blen = strcspn(first, ":");
+	if (blen >= sizeof backend || strlen(first) >= sizeof designs[0].name)
+		options_usage_error("--design '%s': the name '%s' is too long", text, first);
+	memcpy(backend, first, blen);
+	backend[blen] = '\0';
+	const struct ecs_ops *ops = NULL;
+	for (size_t i = 0; i < ecs_backend_count && !ops; i++)
+		if (strcmp(ecs_backends[i]->name, backend) == 0)
+			ops = ecs_backends[i];
+	if (!ops)
+		options_usage_error("--design '%s': unknown backend '%s'", text, backend);
+	if (first[blen] == ':' &&
+	    (!first[blen + 1] || strspn(first + blen + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOP"
+	                                                  "QRSTUVWXYZ0123456789_-+.") !=
+	                             strlen(first + blen + 1)))
+		options_usage_error("--design '%s': a design's NAME is letters, digits and _-+. (it names "
+		                    "a CSV row)",
+		                    text);
+	if (participant_named(o, first))
+		options_usage_error("--design '%s': %s is a participant already", text, first);
+	struct scenario *sc = malloc(sizeof *sc);
+	if (!sc)
+		options_usage_error("out of memory");
+	memcpy(sc, base, sizeof *sc);
+	for (char *kv = strtok_r(NULL, " \t", &save); kv; kv = strtok_r(NULL, " \t", &save)) {
+		char key[128];
+		snprintf(key, sizeof key, "%.*s", (int)strcspn(kv, "="), kv);
+		if (strchr(kv, '=') && !design_key_allowed(key))
+			options_usage_error("--design '%s': %s is not a marking (a design sets "
+			                    "component.X.storage, system.X.group, kind.X.batch, "
+			                    "effect.X.batch or scenario.storage; --set changes the frame)",
+			                    text, key);
+		char err[400];
+		if (scenario_set_assignment(sc, kv, err, sizeof err) != SCENARIO_OK)
+			options_usage_error("--design '%s': %s", text, err);
+	}
+	designs[design_count].ops = *ops;
+	snprintf(designs[design_count].name, sizeof designs[0].name, "%s", first);
+	designs[design_count].ops.name = designs[design_count].name;
+	designs[design_count].sc = sc;
+	designs[design_count].text = text;
+	o->backends[o->backend_count++] = &designs[design_count++].ops;
+}
+
+/* The scenario a participant's frames run on: its design's, or the point's. */
+static const struct scenario *design_point(const struct ecs_ops *ops, const struct scenario *point)
+{
+	for (uint32_t i = 0; ops && i < design_count; i++)
+		if (ops == &designs[i].ops)
+			return designs[i].sc;
+	return point;
 }
 
 static void file_error(const char *err)
@@ -378,7 +488,14 @@ static void refuse_options(const struct options *o)
 		                                        : o->set_count      ? "--set"
 		                                        : o->sweep_points   ? "--points"
 		                                        : o->unmarked       ? "--unmarked"
+		                                        : o->design_count   ? "--design"
+		                                        : o->budget         ? "--budget (with --advise FILE)"
 		                                                            : "--spacing");
+	if (o->design_count && o->sweep)
+		options_usage_error("--design compares designs at one point, not along a --sweep (a "
+		                    "marking's values: --sweep component.X.storage=table,sparse)");
+	if (o->budget)
+		options_usage_error("--budget is the advisor's (--advise FILE)");
 	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
 		if (o->given[refused[i].code])
 			options_usage_error("%s does not apply to a scenario run (%s)", refused[i].name,
@@ -402,16 +519,9 @@ static struct scenario_run *load_points(struct options *o)
 	char err[400];
 	if (scenario_load(run->base, o->scenario_file, err, sizeof err) != SCENARIO_OK)
 		file_error(err);
-	for (size_t i = 0; i < o->set_count; i++) {
-		const char *eq = strchr(o->sets[i], '=');
-		char key[128];
-		if (!eq || eq == o->sets[i] || (size_t)(eq - o->sets[i]) >= sizeof key)
-			options_usage_error("--set '%s' is not KEY=VALUE (e.g. scenario.scale=0.1)", o->sets[i]);
-		memcpy(key, o->sets[i], (size_t)(eq - o->sets[i]));
-		key[eq - o->sets[i]] = '\0';
-		if (scenario_set(run->base, key, eq + 1, err, sizeof err) != SCENARIO_OK)
+	for (size_t i = 0; i < o->set_count; i++)
+		if (scenario_set_assignment(run->base, o->sets[i], err, sizeof err) != SCENARIO_OK)
 			options_usage_error("--set %s", err);
-	}
 	const char *slash = strrchr(o->scenario_file, '/');
 	snprintf(run->name, sizeof run->name, "%s", slash ? slash + 1 : o->scenario_file);
 	size_t len = strlen(run->name);
@@ -486,11 +596,13 @@ static void scenario_options(struct options *o)
 	struct scenario_run *run = load_points(o);
 	check_points(run);
 	name_points(run);
-	if (!o->backend_count)
+	if (!o->backend_count && !o->design_count)
 		for (size_t i = 0; i < ecs_backend_count && i < MAX_LIST; i++)
 			o->backends[o->backend_count++] = ecs_backends[i];
 	if (o->unmarked)
 		add_unmarked(o);
+	for (size_t i = 0; i < o->design_count; i++)
+		add_design(o, run->base, o->designs[i]);
 	/* A sample is a frame: every process runs the warmup frames, then the timed ones. */
 	o->reps = run->base->frames;
 	o->warmup = run->base->warmup;
@@ -551,7 +663,7 @@ static int scenario_setup(struct run *run)
 	                                       : SCENARIO_MODE_FLOOR;
 	struct scenario_engine *e;
 	char err[200];
-	if (scenario_engine_open(&e, c->point, c->ops, mode, err, sizeof err))
+	if (scenario_engine_open(&e, design_point(c->ops, c->point), c->ops, mode, err, sizeof err))
 		return bench_fail(run->r, "%s", err);
 	/* phases on the frame's clock, so that they add up to it (wall for a threaded frame) */
 	scenario_engine_clock(e, !c->wall_clock && !c->workload->threaded);
@@ -787,10 +899,13 @@ static void write_groups(FILE *f, const struct options *o, const struct scenario
                          const char *prefix)
 {
 	for (uint32_t i = 0; i < run->point_count; i++) {
-		const struct scenario *sc = &run->points[i];
+		const struct scenario *point = &run->points[i];
 		bool any = false;
-		for (uint32_t s = 0; s < sc->system_count; s++)
-			any = any || sc->systems[s].group;
+		for (size_t b = 0; b < o->backend_count; b++) {
+			const struct scenario *sc = design_point(o->backends[b], point);
+			for (uint32_t s = 0; s < sc->system_count; s++)
+				any = any || sc->systems[s].group;
+		}
 		if (!any)
 			continue;
 		fprintf(f, "%sgroups", prefix);
@@ -798,6 +913,7 @@ static void write_groups(FILE *f, const struct options *o, const struct scenario
 			fprintf(f, " at %s=%s", run->sweep_key, run->values[i]);
 		fprintf(f, " (group = yes; ecs_system_group: 1 grouped, 0 declined):");
 		for (size_t b = 0; b < o->backend_count; b++) {
+			const struct scenario *sc = design_point(o->backends[b], point);
 			int8_t grouped[SCENARIO_MAX_SYSTEMS];
 			char err[200];
 			fprintf(f, "%s %s", b ? ";" : "", o->backends[b]->name);
@@ -813,7 +929,41 @@ static void write_groups(FILE *f, const struct options *o, const struct scenario
 	}
 }
 
-static void write_header(FILE *f, const struct collection *c, bool samples)
+/*
+ * The run's warnings (scenario_sanity.h), point by point: the file's own, then its frames'
+ * (the clock's resolution, a backend faster than the floor or the harness alone). The clock is
+ * read here, in the parent, on the clock the frames were timed on.
+ */
+static void collect_warnings(const struct collection *c, struct scenario_warnings *w)
+{
+	const struct options *o = c->o;
+	const struct scenario_run *run = o->kind_data;
+	w->count = 0;
+	struct scenario_clock clock;
+	scenario_sanity_clock(o->wall_clock || c->plan->threaded, &clock);
+	for (uint32_t gi = 0; gi < c->plan->count; gi++) {
+		const struct group *g = &c->plan->groups[gi];
+		char where[160] = "";
+		if (run->sweep_key)
+			snprintf(where, sizeof where, "at %s=%s: ", run->sweep_key, run->values[gi]);
+		scenario_sanity_file(g->point, where, w);
+		struct scenario_sanity_row rows[MAX_LIST + 2];
+		uint32_t n = 0;
+		for (uint32_t p = 0; p < g->participants && n < MAX_LIST + 2; p++) {
+			if (!row_usable(c, gi, p))
+				continue;
+			rows[n].name = plan_participant_name(o, g, p);
+			rows[n].samples = c->rows[(size_t)gi * c->plan->max_participants + p].samples;
+			rows[n].backend = plan_participant(o, g, p) != NULL;
+			rows[n].harness = plan_harness_row(g, p);
+			n++;
+		}
+		scenario_sanity_frames(rows, n, o->processes, o->reps, &clock, where, w);
+	}
+}
+
+static void write_header(FILE *f, const struct collection *c, bool samples,
+                         const struct scenario_warnings *w)
 {
 	const struct options *o = c->o;
 	const struct scenario_run *run = o->kind_data;
@@ -834,6 +984,13 @@ static void write_header(FILE *f, const struct collection *c, bool samples)
 	           "whole frame; ratio_to_best: to the fastest backend in that phase (its lowest "
 	           "median_ns), paired by process\n");
 	scenario_write_header(f, run->base);
+	for (uint32_t i = 0; i < design_count; i++) {
+		const char *keys = designs[i].text + strspn(designs[i].text, " \t");
+		keys += strcspn(keys, " \t");
+		keys += strspn(keys, " \t");
+		fprintf(f, "# design %s: %s\n", designs[i].name,
+		        *keys ? keys : "(the file's markings)");
+	}
 	write_groups(f, o, run, "# ");
 	if (run->sweep_key) {
 		fprintf(f, "# sweep %s: %u points, %s:", run->sweep_key, run->point_count,
@@ -846,6 +1003,8 @@ static void write_header(FILE *f, const struct collection *c, bool samples)
 		fputc('\n', f);
 		write_crossovers(f, c, "# ");
 	}
+	for (uint32_t i = 0; i < w->count; i++)
+		fprintf(f, "# warning: %s\n", w->line[i]);
 	fprintf(f, "# command");
 	for (int i = 0; i < o->argc; i++)
 		fprintf(f, " %s", o->argv[i]);
@@ -1070,7 +1229,9 @@ static int scenario_report_write(const struct collection *c, FILE *csv, FILE *sa
                                  FILE *json)
 {
 	(void)json; /* --format json is refused for a scenario (refuse_options) */
-	write_header(csv, c, false);
+	static struct scenario_warnings warnings;
+	collect_warnings(c, &warnings);
+	write_header(csv, c, false, &warnings);
 	fputs(columns, csv);
 	int written = 0;
 	for (uint32_t gi = 0; gi < c->plan->count; gi++) {
@@ -1082,10 +1243,13 @@ static int scenario_report_write(const struct collection *c, FILE *csv, FILE *sa
 		written += rows;
 	}
 	if (samples) {
-		write_header(samples, c, true);
+		write_header(samples, c, true, &warnings);
 		write_samples(samples, c);
 	}
 	summary(c);
+	/* said last, where the run's end is read; a provisional CSV has them in its header */
+	for (uint32_t i = 0; !c->o->provisional_of && i < warnings.count; i++)
+		fprintf(stderr, "ecsbench: warning: %s\n", warnings.line[i]);
 	return written;
 }
 

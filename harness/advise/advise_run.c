@@ -1,0 +1,1304 @@
+/*
+ * advise_run.c: the advisor's options and its loop (what and why: advise_run.h; the search
+ * space and its order: advise_search.h; docs/scenarios.md, "The advisor").
+ *
+ * A step is a child process running this program as an ordinary scenario run (--scenario FILE
+ * --design ... --output STEPS/step-NN-STAGE.csv), its stdout and stderr in a log beside its
+ * CSV; the advisor waits for it, reads its samples file back (advise_rows.h) and decides. So a
+ * step gets everything a scenario run has: separate processes, interleaved frames, the
+ * checksum agreement of every design (a design whose checksum differs fails the step, and the
+ * advisor stops), the CSV's lock and its atomic writes.
+ *
+ * The budget: before a step, its wall time is estimated from the survey (each design's frames,
+ * warm-up included, at its backend's median, times the ratio of wall time to that prediction
+ * over the steps done); a search step starts only if it, the steps it must leave room for (the
+ * contest, the confirmation) and the time already spent fit in the budget. The survey and the
+ * confirmation always run.
+ *
+ * Interruption: SIGINT, SIGTERM or SIGHUP stop the step under way (SIGTERM to its process,
+ * which removes its temporary files), and the advisor writes what the finished steps found,
+ * marked interrupted, then exits 128 + the signal. Every finished step is on disk as it ends:
+ * its own CSV, and the steps CSV, the advice and the advised file rewritten.
+ *
+ * Costs: a step costs its processes' setup and frames (the survey: every backend's); between
+ * steps, reading a samples file (linear) and the statistics (stats.c).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../core/measure.h"
+#include "../core/output.h"
+#include "../core/report.h"
+#include "../scenario/scenario_engine.h"
+#include "../scenario/scenario_sanity.h"
+#include "advise_report.h"
+#include "advise_run.h"
+#include "advise_search.h"
+
+#define DEFAULT_BUDGET_S 600.0
+#define STEP_PROCESSES 3u
+#define WIDE_PROCESSES DEFAULT_PROCESSES
+#define ADVISE_FRAMES 60u
+#define MIN_BUDGET_S 10.0
+#define MAX_BUDGET_S (7 * 24 * 3600.0)
+#define ADVISE_CONTEST_MAX 3u
+/* A survey's wall time over its frames at their quick-look time (warm-up included), for the
+ * warmed-up frames, the setups and the checks: a guess on the safe side (the quick look is
+ * timed under the machine's load already). */
+#define ADVISE_QUICK_SLOWER 4.0
+
+/* The signal that stopped the search (0: none) and the step's process, for the handler: the
+ * one thing a handler needs, kept here as driver.c keeps its child's pid. */
+static volatile sig_atomic_t stop_signal;
+static volatile pid_t step_child;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+	if (step_child > 0)
+		kill(step_child, SIGTERM);
+}
+
+/* --- options ---------------------------------------------------------------------------------- */
+
+static double parse_budget(const char *text)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(text, &end);
+	double unit = 1;
+	if (end != text && (*end == 's' || *end == 'm' || *end == 'h') && !end[1]) {
+		unit = *end == 'm' ? 60 : *end == 'h' ? 3600 : 1;
+		end++;
+	}
+	if (end == text || *end || errno || !(v * unit >= MIN_BUDGET_S) || v * unit > MAX_BUDGET_S ||
+	    text[0] < '0' || text[0] > '9')
+		options_usage_error("--budget '%s' is not a time from %.0f s to 7 days (600, 90s, 10m, 1h)",
+		                    text, MIN_BUDGET_S);
+	return v * unit;
+}
+
+static void refuse_options(const struct options *o)
+{
+	static const struct {
+		int code;
+		const char *name;
+	} refused[] = {
+		{'w', "--workloads"},      {'p', "--profile"}, {'n', "--entities"}, {'k', "--components"},
+		{'S', "--systems"},        {'r', "--reps"},    {'W', "--warmup"},   {'i', "--inner"},
+		{'z', "--component-size"}, {'x', "--scale"},   {'s', "--seed"},     {'H', "--history"},
+		{'F', "--no-floor"},
+	};
+	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+		if (o->given[refused[i].code])
+			options_usage_error("%s does not apply to the advisor (its steps are scenario runs of "
+			                    "the file: --set KEY=VALUE changes the frame)",
+			                    refused[i].name);
+	const char *other = o->scenario_file ? "--scenario"
+	                    : o->sweep       ? "--sweep"
+	                    : o->sweep_points ? "--points"
+	                    : o->sweep_spacing ? "--spacing"
+	                    : o->unmarked    ? "--unmarked"
+	                    : o->design_count ? "--design"
+	                    : o->twin_count  ? "--twin"
+	                    : o->thread_count ? "--threads"
+	                    : o->format_json ? "--format json"
+	                    : o->floor_alone ? "--floor-alone"
+	                    : o->provisional ? "--provisional"
+	                                     : NULL;
+	if (other)
+		options_usage_error("%s does not go with --advise FILE (the advisor chooses each step's "
+		                    "designs itself)",
+		                    other);
+}
+
+static void advise_options(struct options *o)
+{
+	refuse_options(o);
+	struct advisor *a = calloc(1, sizeof *a);
+	struct scenario *base = malloc(sizeof *base);
+	if (!a || !base)
+		options_usage_error("out of memory");
+	a->o = o;
+	a->file = o->advise_file;
+	char err[400];
+	if (scenario_load(base, a->file, err, sizeof err) != SCENARIO_OK) {
+		fprintf(stderr, "%s\n", err);
+		exit(2);
+	}
+	bool frames_given = false;
+	for (size_t i = 0; i < o->set_count; i++) {
+		frames_given = frames_given || strncmp(o->sets[i], "scenario.frames=", 16) == 0;
+		if (scenario_set_assignment(base, o->sets[i], err, sizeof err) != SCENARIO_OK)
+			options_usage_error("--set %s", err);
+	}
+	/* Each step compares its designs process by process: a process's median over 60 frames is
+	 * as steady as over 300, and the steps are many. */
+	if (!frames_given && base->frames > ADVISE_FRAMES) {
+		char v[16];
+		snprintf(v, sizeof v, "%u", ADVISE_FRAMES);
+		if (scenario_set(base, "scenario.frames", v, err, sizeof err) != SCENARIO_OK)
+			options_usage_error("%s", err);
+	}
+	if (scenario_engine_check(base, err, sizeof err))
+		options_usage_error("%s", err);
+	a->base = base;
+	const char *slash = strrchr(a->file, '/');
+	snprintf(a->name, sizeof a->name, "%s", slash ? slash + 1 : a->file);
+	size_t len = strlen(a->name);
+	if (len > 4 && strcmp(a->name + len - 4, ".ini") == 0)
+		a->name[len - 4] = '\0';
+	a->budget_s = o->budget ? parse_budget(o->budget) : DEFAULT_BUDGET_S;
+	a->processes = o->given['j'] ? o->processes : STEP_PROCESSES;
+	if (a->processes < 2)
+		options_usage_error("--processes %u: the advisor compares designs across processes (at "
+		                    "least 2; default %u)",
+		                    a->processes, STEP_PROCESSES);
+	a->wide_processes = a->processes > WIDE_PROCESSES ? a->processes : WIDE_PROCESSES;
+	if (!o->backend_count)
+		for (size_t i = 0; i < ecs_backend_count && i < MAX_LIST; i++)
+			o->backends[o->backend_count++] = ecs_backends[i];
+	for (size_t i = 0; i < o->backend_count; i++)
+		a->backends[a->backend_count++] = o->backends[i];
+	if (!o->output) {
+		static char output[300];
+		snprintf(output, sizeof output, "results/advise-%s.csv", a->name);
+		o->output = output;
+	}
+	size_t olen = strlen(o->output);
+	if (olen < 5 || strcmp(o->output + olen - 4, ".csv") != 0 || olen + 40 >= ADVISE_PATH)
+		options_usage_error("--output '%s': the advisor's steps CSV must end in .csv", o->output);
+	snprintf(a->csv, sizeof a->csv, "%s", o->output);
+	snprintf(a->md, sizeof a->md, "%.*s.md", (int)(olen - 4), o->output);
+	snprintf(a->steps_dir, sizeof a->steps_dir, "%.*s-steps", (int)(olen - 4), o->output);
+	const char *oslash = strrchr(o->output, '/');
+	snprintf(a->ini, sizeof a->ini, "%.*s%s-advised.ini",
+	         oslash ? (int)(oslash - o->output + 1) : 0, o->output, a->name);
+	a->survey_step = a->confirm_step = -1;
+	o->kind_data = a;
+}
+
+static bool advise_chosen(const struct options *o)
+{
+	return o->advise_file != NULL;
+}
+
+/* --- the record ------------------------------------------------------------------------------ */
+
+static void note(struct advisor *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(struct advisor *a, const char *fmt, ...)
+{
+	if (a->note_count == ADVISE_MAX_NOTES)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(a->note[a->note_count++], sizeof a->note[0], fmt, ap);
+	va_end(ap);
+}
+
+static double now_s(const struct advisor *a)
+{
+	return (double)(measure_now_ns() - a->start_ns) / 1e9;
+}
+
+static double loadavg(void)
+{
+	double v = NAN;
+	FILE *f = fopen("/proc/loadavg", "r");
+	if (f) {
+		if (fscanf(f, "%lf", &v) != 1)
+			v = NAN;
+		fclose(f);
+	}
+	return v;
+}
+
+/* The design the advised file holds while the search runs: the leader, else the survey's
+ * fastest. */
+static const struct advise_design *current_design(const struct advisor *a)
+{
+	if (a->have_chosen)
+		return &a->chosen;
+	return a->have_leader ? &a->leader : NULL;
+}
+
+/* Everything written again: the steps CSV, the advice, the advised file. */
+static int backend_index(const struct advisor *a, const char *name);
+static void publish(struct advisor *a)
+{
+	a->elapsed_s = now_s(a);
+	advise_report_csv(a, a->csv);
+	advise_search_matter(a);
+	advise_report_markdown(a, a->md);
+	const struct advise_design *d = current_design(a);
+	if (!d)
+		return;
+	/* the marks the chosen backend acts on are the advisor's; those it ignores stay as the file
+	 * had them, for the backends that follow them */
+	struct advise_design ini;
+	advise_design_of(a->base, d->backend, &ini);
+	int b = backend_index(a, d->backend);
+	if (b < 0 || a->follows_sparse[b])
+		memcpy(ini.sparse, d->sparse, sizeof ini.sparse);
+	if (b < 0 || a->follows_group[b])
+		memcpy(ini.group, d->group, sizeof ini.group);
+	memcpy(ini.batch_kind, d->batch_kind, sizeof ini.batch_kind);
+	memcpy(ini.batch_effect, d->batch_effect, sizeof ini.batch_effect);
+	char marks[1000], head[3 * 4096 + 2000], err[400];
+	advise_design_marks_text(a->base, d, marks, sizeof marks);
+	snprintf(head, sizeof head,
+	         "; %s with the storage marks the advisor chose (make advise SCENARIO=%s) for %s: "
+	         "%s; the marks %s ignores are as the file had them.\n"
+	         "; A scenario file names no backend: make bench BACKENDS=%s,... measures it among "
+	         "others. The advice, its steps and their intervals: %s. A mark changes no result.\n",
+	         a->file, a->file, d->backend, marks, d->backend, d->backend, a->md);
+	/* the search ran the file with its --set: a mark they changed is in the marks above (and
+	 * "as the file had them" means as they left it); any other key they changed is not in this
+	 * copy, which keeps the file's text, so the header names them for make bench's SET= */
+	if (a->o->set_count > 0) {
+		size_t len = strlen(head);
+		len += (size_t)snprintf(head + len, sizeof head - len,
+		                        "; Searched with --set:");
+		for (size_t i = 0; i < a->o->set_count && len < sizeof head - 1; i++)
+			len += (size_t)snprintf(head + len, sizeof head - len, " %s", a->o->sets[i]);
+		if (len < sizeof head - 1)
+			snprintf(head + len, sizeof head - len,
+			         ". The marks above are the file's with them applied; any other key they set "
+			         "is not in this copy: give it to make bench as SET=.\n");
+	}
+	if (advise_design_write_ini(a->file, a->base, &ini, head, a->ini, err, sizeof err))
+		fprintf(stderr, "advise: %s\n", err);
+}
+
+/* Moves a previous advice (its CSV, advice, advised file, steps, and --derived files) into
+ * previous/DATE-NAME/ beside the CSV, as every run keeps its previous results (output.h). */
+static void keep_previous(struct advisor *a)
+{
+	const char *paths[4 + MAX_LIST] = {a->csv, a->md, a->ini, a->steps_dir};
+	size_t count = 4;
+	for (size_t i = 0; i < a->o->derived_count; i++) {
+		static char derived[MAX_LIST][ADVISE_PATH];
+		const char *eq = strrchr(a->o->derived[i], '=');
+		snprintf(derived[i], sizeof derived[i], "%.*s", (int)(eq - a->o->derived[i]),
+		         a->o->derived[i]);
+		paths[count++] = derived[i];
+	}
+	struct stat st;
+	time_t when = 0;
+	bool any = false;
+	for (size_t i = 0; i < count; i++)
+		if (lstat(paths[i], &st) == 0) {
+			any = true;
+			if (st.st_mtime > when)
+				when = st.st_mtime;
+		}
+	if (!any)
+		return;
+	char dir[ADVISE_PATH], folder[2 * ADVISE_PATH], stamp[32];
+	const char *slash = strrchr(a->csv, '/');
+	snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - a->csv) : 1, slash ? a->csv : ".");
+	struct tm tm;
+	gmtime_r(&when, &tm);
+	strftime(stamp, sizeof stamp, "%Y-%m-%dT%H%M%SZ", &tm);
+	snprintf(folder, sizeof folder, "%s/previous", dir);
+	mkdir(folder, 0777);
+	snprintf(folder, sizeof folder, "%s/previous/%s-advise-%s", dir, stamp, a->name);
+	if (mkdir(folder, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "advise: cannot keep the previous advice in %s: %s; nothing was run\n",
+		        folder, strerror(errno));
+		exit(2);
+	}
+	for (size_t i = 0; i < count; i++) {
+		if (lstat(paths[i], &st) != 0)
+			continue;
+		const char *base = strrchr(paths[i], '/');
+		char to[ADVISE_PATH * 3 + 8];
+		snprintf(to, sizeof to, "%s/%s", folder, base ? base + 1 : paths[i]);
+		if (rename(paths[i], to) != 0) {
+			fprintf(stderr, "advise: cannot move %s to %s: %s; nothing was run\n", paths[i], to,
+			        strerror(errno));
+			exit(2);
+		}
+	}
+	fprintf(stderr, "advise: the previous advice went to %s\n", folder);
+}
+
+/* --- a step ----------------------------------------------------------------------------------- */
+
+/* What the search knows of the work left, for the estimate it shows. */
+struct outlook {
+	double left_s; /* the estimates of the steps it still means to run */
+};
+
+static struct advise_step *step_begin(struct advisor *a, enum advise_stage stage, const char *fmt,
+                                      ...) __attribute__((format(printf, 3, 4)));
+static struct advise_step *step_begin(struct advisor *a, enum advise_stage stage, const char *fmt,
+                                      ...)
+{
+	if (a->step_count == ADVISE_MAX_STEPS)
+		return NULL;
+	struct advise_step *st = &a->steps[a->step_count];
+	memset(st, 0, sizeof *st);
+	st->number = a->step_count + 1;
+	st->stage = stage;
+	st->reference = -1;
+	st->fastest = -1;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(st->what, sizeof st->what, fmt, ap);
+	va_end(ap);
+	static const char *const stages[] = {"survey", "sparse", "group", "contest", "batch",
+	                                     "confirm"};
+	snprintf(st->csv, sizeof st->csv, "%s/step-%02u-%s.csv", a->steps_dir, st->number,
+	         stages[stage]);
+	return st;
+}
+
+static int backend_index(const struct advisor *a, const char *name)
+{
+	for (uint32_t b = 0; b < a->backend_count; b++)
+		if (strcmp(a->backends[b]->name, name) == 0)
+			return (int)b;
+	return -1;
+}
+
+/* d as its backend sees it: the marks it does not follow set aside (a backend that ignores the
+ * storage hint has no sparse components, one without groups no group), so that two designs
+ * that run alike are one, and "no marks" means none that the backend acts on. */
+static void effective(const struct advisor *a, struct advise_design *d)
+{
+	int b = backend_index(a, d->backend);
+	if (b < 0)
+		return;
+	if (!a->follows_sparse[b])
+		memset(d->sparse, 0, sizeof d->sparse);
+	if (!a->follows_group[b])
+		memset(d->group, 0, sizeof d->group);
+}
+
+static void step_add(const struct advisor *a, struct advise_step *st, const char *name,
+                     const struct advise_design *d)
+{
+	if (st->entry_count == ADVISE_MAX_DESIGNS)
+		return;
+	struct advise_entry *e = &st->entry[st->entry_count++];
+	memset(e, 0, sizeof *e);
+	snprintf(e->name, sizeof e->name, "%s:%s", d->backend, name);
+	e->design = *d;
+	effective(a, &e->design);
+}
+
+/* The step's CPU seconds as the survey predicts them: each design's frames, warm-up included,
+ * at its backend's survey median (the floor and the harness at theirs). */
+static double predicted_s(const struct advisor *a, const struct advise_step *st,
+                          uint32_t processes, bool floor)
+{
+	double frames = (double)a->base->frames + a->base->warmup, ns = 0;
+	for (uint32_t i = 0; i < st->entry_count; i++) {
+		int b = backend_index(a, st->entry[i].design.backend);
+		ns += b >= 0 && a->survey_ns[b] > 0 ? a->survey_ns[b] : a->matter.fastest_ns;
+	}
+	if (floor && a->matter.known)
+		ns += (isnan(a->matter.floor_ns) ? 0 : a->matter.floor_ns) +
+		      (isnan(a->matter.harness_ns) ? 0 : a->matter.harness_ns);
+	return processes * frames * ns / 1e9;
+}
+
+static double estimate_s(const struct advisor *a, const struct advise_step *st,
+                         uint32_t processes, bool floor)
+{
+	return a->load > 0 ? a->load * predicted_s(a, st, processes, floor) : 0;
+}
+
+static void show_progress(const struct advisor *a, const struct advise_step *st, double step_s,
+                          const struct outlook *ol, bool tty, bool final)
+{
+	char at[32], total[64] = "", left[64] = "";
+	snprintf(at, sizeof at, "%.0f s", step_s);
+	if (st->estimate > 0)
+		snprintf(total, sizeof total, " of ~%.0f s", st->estimate);
+	double used = now_s(a);
+	if (ol && ol->left_s > 0) {
+		double rest = ol->left_s - (st->estimate > step_s ? step_s : st->estimate);
+		if (rest < 0)
+			rest = 0;
+		if (rest > a->budget_s - used)
+			rest = a->budget_s - used > 0 ? a->budget_s - used : 0;
+		snprintf(left, sizeof left, ", about %.1f min left", rest / 60);
+	}
+	fprintf(stderr, "%sadvise: step %u, %s: %s: %s%s; %.1f of the %.0f min budget used%s%s",
+	        tty ? "\r" : "", st->number,
+	        (const char *[]){"survey", "sparse", "group", "contest", "batch",
+	                         "confirm"}[st->stage],
+	        st->what, at, total, used / 60, a->budget_s / 60, left,
+	        tty && !final ? "\033[K" : "\n");
+}
+
+/* Runs the step's scenario run; fills its entries from its samples. 0; 1 interrupted; -1
+ * failed (the status says why). */
+static int step_run(struct advisor *a, struct advise_step *st, uint32_t processes, bool floor,
+                    const struct outlook *ol)
+{
+	const struct options *o = a->o;
+	if (stop_signal)
+		return 1;
+	st->processes = processes;
+	st->frames = a->base->frames;
+	st->estimate = estimate_s(a, st, processes, floor);
+	char *argv[64 + 2 * MAX_LIST + 2 * ADVISE_MAX_DESIGNS];
+	char *specs[ADVISE_MAX_DESIGNS] = {NULL};
+	char procs[16], frames_set[64];
+	int n = 0;
+	argv[n++] = o->argv[0];
+	argv[n++] = "--scenario";
+	argv[n++] = (char *)a->file;
+	for (size_t i = 0; i < o->set_count; i++) {
+		argv[n++] = "--set";
+		argv[n++] = (char *)o->sets[i];
+	}
+	snprintf(frames_set, sizeof frames_set, "scenario.frames=%u", a->base->frames);
+	argv[n++] = "--set";
+	argv[n++] = frames_set;
+	int rc = -1;
+	for (uint32_t i = 0; i < st->entry_count; i++) {
+		specs[i] = malloc(16384);
+		const char *colon = strchr(st->entry[i].name, ':');
+		if (!specs[i] || advise_design_argument(a->base, &st->entry[i].design, colon + 1,
+		                                        specs[i], 16384)) {
+			snprintf(a->status_text, sizeof a->status_text, "step %u: a design too long to pass",
+			         st->number);
+			goto out;
+		}
+		argv[n++] = "--design";
+		argv[n++] = specs[i];
+	}
+	snprintf(procs, sizeof procs, "%u", processes);
+	argv[n++] = "--processes";
+	argv[n++] = procs;
+	argv[n++] = "--output";
+	argv[n++] = st->csv;
+	if (!floor)
+		argv[n++] = "--no-floor";
+	if (o->no_pin)
+		argv[n++] = "--no-pin";
+	if (o->malloc_default)
+		argv[n++] = "--malloc-default";
+	if (o->layout == LAYOUT_FIXED) {
+		argv[n++] = "--layout";
+		argv[n++] = "fixed";
+	}
+	if (o->wall_clock) {
+		argv[n++] = "--clock";
+		argv[n++] = "wall";
+	}
+	argv[n] = NULL;
+
+	char log[ADVISE_PATH + 8];
+	snprintf(log, sizeof log, "%.*s.log", (int)(strlen(st->csv) - 4), st->csv);
+	bool tty = isatty(STDERR_FILENO);
+	show_progress(a, st, 0, ol, tty, false);
+	fflush(NULL);
+	uint64_t begin = measure_now_ns();
+	pid_t pid = fork();
+	if (pid == 0) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+		if (fd >= 0) {
+			dup2(fd, STDOUT_FILENO);
+			dup2(fd, STDERR_FILENO);
+			close(fd);
+		}
+		execv("/proc/self/exe", argv);
+		fprintf(stderr, "advise: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	if (pid < 0) {
+		snprintf(a->status_text, sizeof a->status_text, "step %u: cannot start it: %s",
+		         st->number, strerror(errno));
+		goto out;
+	}
+	step_child = pid;
+	if (stop_signal) /* a signal before the pid was known */
+		kill(pid, SIGTERM);
+	int status = 0;
+	for (;;) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+		if (w == pid || (w < 0 && errno != EINTR))
+			break;
+		if (tty)
+			show_progress(a, st, (double)(measure_now_ns() - begin) / 1e9, ol, true, false);
+		struct timespec pause = {0, 250000000};
+		nanosleep(&pause, NULL);
+	}
+	step_child = 0;
+	st->seconds = (double)(measure_now_ns() - begin) / 1e9;
+	if (tty)
+		fputs("\r\033[K", stderr);
+	if (stop_signal) {
+		rc = 1;
+		goto out;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		snprintf(a->status_text, sizeof a->status_text,
+		         "step %u (%s) failed (exit status %d): its log is %s", st->number, st->what,
+		         WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), log);
+		goto out;
+	}
+	/* its figures back */
+	char samples[ADVISE_PATH + 16], err[400];
+	snprintf(samples, sizeof samples, "%.*s-samples.csv", (int)(strlen(st->csv) - 4), st->csv);
+	struct advise_rows rows;
+	if (advise_rows_read(samples, &rows, err, sizeof err)) {
+		snprintf(a->status_text, sizeof a->status_text, "step %u: %s", st->number, err);
+		goto out;
+	}
+	uint32_t which[ADVISE_MAX_DESIGNS];
+	for (uint32_t i = 0; i < st->entry_count; i++) {
+		int r = advise_rows_find(&rows, st->entry[i].name);
+		if (r < 0) {
+			snprintf(a->status_text, sizeof a->status_text, "step %u: no frames of %s in %s",
+			         st->number, st->entry[i].name, samples);
+			advise_rows_free(&rows);
+			goto out;
+		}
+		which[i] = (uint32_t)r;
+	}
+	struct advise_centre centre[ADVISE_MAX_DESIGNS];
+	struct advise_ratio vs[ADVISE_MAX_DESIGNS];
+	st->fastest = advise_rows_group(&rows, which, st->entry_count, -1, centre, vs);
+	for (uint32_t i = 0; i < st->entry_count; i++) {
+		st->entry[i].frame = centre[i];
+		st->entry[i].vs = vs[i];
+	}
+	if (st->reference >= 0) /* a search step: each design to the best so far, at 95% */
+		for (uint32_t i = 0; i < st->entry_count; i++)
+			advise_rows_ratio(&rows, advise_rows_frame(&rows, which[i]),
+			                  advise_rows_frame(&rows, which[st->reference]), 0.95,
+			                  &st->entry[i].vs);
+	if (st->stage == ADVISE_SURVEY) {
+		a->survey = rows;
+		a->have_survey = true;
+	} else {
+		advise_rows_free(&rows);
+	}
+	rc = 0;
+out:
+	for (uint32_t i = 0; i < st->entry_count; i++)
+		free(specs[i]);
+	return rc;
+}
+
+/* Updates the wall-per-predicted ratio with a finished step. */
+static double predicted_sum, actual_sum;
+static void learn_load(struct advisor *a, const struct advise_step *st, bool floor)
+{
+	double p = predicted_s(a, st, st->processes, floor);
+	if (p > 0) {
+		predicted_sum += p;
+		actual_sum += st->seconds;
+		a->load = actual_sum / predicted_sum;
+	}
+}
+
+/* A finished step goes into the record, and everything is written again. */
+static void step_done(struct advisor *a, struct advise_step *st, struct outlook *ol)
+{
+	a->step_count++;
+	if (ol && st->estimate > 0)
+		ol->left_s = ol->left_s > st->estimate ? ol->left_s - st->estimate : 0;
+	publish(a);
+	char line[600] = "";
+	if (st->reference >= 0 && st->entry_count > 1) {
+		const struct advise_entry *e = &st->entry[1];
+		snprintf(line, sizeof line, "%s takes %.3fx [%.3f, %.3f] %s's frame: %s", e->name,
+		         e->vs.ratio, e->vs.low, e->vs.high, st->entry[0].name, st->decision);
+	} else {
+		snprintf(line, sizeof line, "%s", st->decision);
+	}
+	fprintf(stderr, "advise: step %u, %s: %s (%.0f s)\n", st->number, st->what, line, st->seconds);
+}
+
+/* Whether a step estimated to take est seconds, with `reserve` more kept for what must follow,
+ * fits in what is left of the budget. */
+static bool fits(const struct advisor *a, double est, double reserve)
+{
+	return now_s(a) + est + reserve <= a->budget_s;
+}
+
+/* --- the search --------------------------------------------------------------------------------- */
+
+/* A search step: `try` against the best so far; keeps it when decidedly faster. 0 done, 1
+ * interrupted, -1 failed. */
+static int try_design(struct advisor *a, enum advise_stage stage, struct advise_design *best,
+                      const struct advise_design *try, const char *what, struct outlook *ol,
+                      bool *kept)
+{
+	struct advise_step *st = step_begin(a, stage, "%s", what);
+	if (!st)
+		return -1;
+	step_add(a, st, "best", best);
+	step_add(a, st, "try", try);
+	st->reference = 0;
+	int rc = step_run(a, st, a->processes, false, ol);
+	if (rc)
+		return rc;
+	learn_load(a, st, false);
+	const struct advise_ratio *q = &st->entry[1].vs;
+	*kept = q->has_interval && q->high < 1;
+	st->kept = *kept;
+	snprintf(st->decision, sizeof st->decision, "%s",
+	         *kept                              ? "kept: decidedly faster"
+	         : q->has_interval && q->low > 1    ? "not kept: slower"
+	                                            : "not kept: within the noise");
+	if (*kept)
+		*best = *try;
+	step_done(a, st, ol);
+	return 0;
+}
+
+/* The estimate of a step of two designs on design d's backend, in `processes` processes: a
+ * search step's, or the confirmation's. */
+static double pair_estimate(const struct advisor *a, const struct advise_design *d,
+                            uint32_t processes)
+{
+	struct advise_step probe;
+	memset(&probe, 0, sizeof probe);
+	step_add(a, &probe, "best", d);
+	step_add(a, &probe, "try", d);
+	return estimate_s(a, &probe, processes, false);
+}
+
+/* The survey's row of backend b's best design there. */
+static int survey_row(const struct advisor *a, uint32_t b)
+{
+	if (a->survey_step < 0)
+		return -1;
+	const struct advise_step *sv = &a->steps[a->survey_step];
+	int row = -1;
+	double best = INFINITY;
+	for (uint32_t i = 0; i < sv->entry_count; i++)
+		if (strcmp(sv->entry[i].design.backend, a->backends[b]->name) == 0 &&
+		    sv->entry[i].frame.ns < best) {
+			best = sv->entry[i].frame.ns;
+			row = advise_rows_find(&a->survey, sv->entry[i].name);
+		}
+	return row;
+}
+
+static int survey(struct advisor *a)
+{
+	struct advise_step *st = step_begin(a, ADVISE_SURVEY,
+	                                    "every backend as marked and with no marks (those within "
+	                                    "%.0fx in the quick look), the floor, the harness alone",
+	                                    ADVISE_QUICK_CUT);
+	struct advise_design file, bare;
+	double quickest = INFINITY;
+	for (uint32_t b = 0; b < a->backend_count; b++)
+		if (a->quick_ns[b] < quickest)
+			quickest = a->quick_ns[b];
+	for (uint32_t b = 0; b < a->backend_count; b++) {
+		const char *name = a->backends[b]->name;
+		if (!a->surveyed[b]) {
+			note(a, "%s was left out of the survey: its frame took %.1fx the fastest's in a quick "
+			        "look (%d frames in the advisor's own process, no warm-up: a rough figure, no "
+			        "interval), beyond %.0fx, so it is no contender",
+			     name, a->quick_ns[b] / quickest, ADVISE_QUICK_FRAMES, ADVISE_QUICK_CUT);
+			continue;
+		}
+		advise_design_of(a->base, name, &file);
+		effective(a, &file);
+		advise_design_bare(a->base, name, &bare);
+		step_add(a, st, "file", &file);
+		if (!advise_design_same(a->base, &file, &bare))
+			step_add(a, st, "bare", &bare);
+	}
+	/* Five processes, unless the quick look says they would take over a third of the budget:
+	 * then the search's own (its frames, warm-up included, at their quick-look time, times
+	 * ADVISE_QUICK_SLOWER for the warmed-up frames, the setups and the checks). */
+	uint32_t processes = a->wide_processes;
+	double quick = quickest; /* the floor, about the fastest */
+	for (uint32_t b = 0; b < a->backend_count; b++)
+		quick += a->surveyed[b] ? a->quick_ns[b] : 0;
+	double expect = ADVISE_QUICK_SLOWER * processes * quick *
+	                ((double)a->base->warmup + a->base->frames) / 1e9;
+	if (expect > a->budget_s / 3 && a->processes < processes) {
+		note(a, "the survey ran %u processes, not %u: the quick look put %u at about %.0f s, over "
+		        "a third of the budget (its intervals are the wider for it; the confirmation runs "
+		        "%u)",
+		     a->processes, processes, processes, expect, a->wide_processes);
+		processes = a->processes;
+	}
+	fprintf(stderr, "advise: step 1 is the survey: the backends, the floor and the harness "
+	                "alone, %u processes (the longest step; its time sets the estimates)\n",
+	        processes);
+	int rc = step_run(a, st, processes, true, NULL);
+	if (rc)
+		return rc;
+	a->survey_step = (int)a->step_count;
+	/* each backend's best in the survey */
+	for (uint32_t b = 0; b < a->backend_count; b++) {
+		a->survey_ns[b] = INFINITY;
+		for (uint32_t i = 0; i < st->entry_count; i++)
+			if (strcmp(st->entry[i].design.backend, a->backends[b]->name) == 0 &&
+			    st->entry[i].frame.ns < a->survey_ns[b]) {
+				a->survey_ns[b] = st->entry[i].frame.ns;
+				a->best[b] = st->entry[i].design;
+			}
+	}
+	if (st->fastest >= 0) {
+		a->leader = st->entry[st->fastest].design;
+		a->have_leader = true;
+	}
+	advise_search_matter(a); /* first: the load's prediction reads the floor's median */
+	learn_load(a, st, true);
+	snprintf(st->decision, sizeof st->decision, "fastest: %s",
+	         st->fastest >= 0 ? st->entry[st->fastest].name : "none");
+	step_done(a, st, NULL);
+	return 0;
+}
+
+/* The backends in the order of their survey frame. */
+static void by_frame(const struct advisor *a, uint32_t *order)
+{
+	for (uint32_t b = 0; b < a->backend_count; b++) {
+		uint32_t at = b;
+		while (at > 0 && a->survey_ns[order[at - 1]] > a->survey_ns[b]) {
+			order[at] = order[at - 1];
+			at--;
+		}
+		order[at] = b;
+	}
+}
+
+static double fastest_survey_ns(const struct advisor *a)
+{
+	double f = INFINITY;
+	for (uint32_t b = 0; b < a->backend_count; b++)
+		if (a->survey_ns[b] < f)
+			f = a->survey_ns[b];
+	return f;
+}
+
+/* The backends whose marks are searched: following them, within ADVISE_REACH of the fastest. */
+static bool reachable(struct advisor *a, uint32_t b, const char *marks)
+{
+	double fastest = fastest_survey_ns(a);
+	if (a->survey_ns[b] <= ADVISE_REACH * fastest)
+		return true;
+	note(a, "%s's %s were not searched: its best survey frame is %.2fx the fastest's, beyond "
+	        "%.1fx (its marks would have to win back a third of its frame)",
+	     a->backends[b]->name, marks, a->survey_ns[b] / fastest, ADVISE_REACH);
+	return false;
+}
+
+/* A candidate of the marks' search: a component kept sparse (or not) or a system's owning group
+ * (or none) on one backend, scored by at most how much of the fastest frame it could win back,
+ * read from the survey: a sparse component, its share (by changes a frame) of how far the
+ * backend's add and remove phases are from the best of any design's; a group, how far the
+ * system's pass is from the best pass of any participant, the floor's included (for a group
+ * taken away, the whole pass: what it frees is other passes', which the survey cannot bound). */
+struct candidate {
+	enum advise_stage stage; /* ADVISE_SPARSE or ADVISE_GROUP */
+	uint32_t backend, index;
+	double rate; /* changes a frame, or the pass (ns) */
+	double score;
+};
+
+/* Survey row `row`'s median of the sum of phases `first` and `second` (NULL: none); NaN if the
+ * survey has no such phase. */
+static double survey_phases(const struct advisor *a, int row, const char *first,
+                            const char *second)
+{
+	const struct advise_rows *r = &a->survey;
+	double sum = 0;
+	for (int i = 0; i < 2; i++) {
+		const char *name = i ? second : first;
+		if (!name)
+			continue;
+		int ph = advise_rows_phase_index(r, name);
+		if (row < 0 || ph < 0)
+			return NAN;
+		struct advise_centre c;
+		advise_rows_centre(r, advise_rows_phase(r, (uint32_t)row, (uint32_t)ph), &c);
+		sum += c.ns;
+	}
+	return sum;
+}
+
+/* The least of it over every participant of the survey (the floor's too). */
+static double survey_phases_min(const struct advisor *a, const char *first, const char *second)
+{
+	double least = INFINITY;
+	for (uint32_t i = 0; i < a->survey.count; i++) {
+		if (strcmp(a->survey.name[i], "harness") == 0)
+			continue;
+		double v = survey_phases(a, (int)i, first, second);
+		if (v < least)
+			least = v;
+	}
+	return least;
+}
+
+static uint32_t mark_candidates(struct advisor *a, struct candidate *c, uint32_t max)
+{
+	uint32_t types[SCENARIO_MAX_COMPONENTS];
+	double rate[SCENARIO_MAX_COMPONENTS], total = 0;
+	uint32_t nt = advise_search_sparse_candidates(a->base, types, rate);
+	for (uint32_t i = 0; i < nt; i++)
+		total += rate[i];
+	double fastest = fastest_survey_ns(a);
+	uint32_t n = 0;
+	for (uint32_t b = 0; b < a->backend_count; b++) {
+		if (!a->surveyed[b] || (!a->follows_sparse[b] && !a->follows_group[b]))
+			continue;
+		if (!reachable(a, b, a->follows_sparse[b] ? "sparse components" : "owning groups"))
+			continue;
+		a->searched[b] = true;
+		int row = survey_row(a, b);
+		if (a->follows_sparse[b] && total > 0) {
+			double excess = survey_phases(a, row, "add", "remove") -
+			                survey_phases_min(a, "add", "remove");
+			for (uint32_t i = 0; i < nt && n < max; i++)
+				c[n++] = (struct candidate){ADVISE_SPARSE, b, types[i], rate[i],
+				                            (excess > 0 ? excess : 0) * rate[i] / total / fastest};
+		}
+		if (a->follows_group[b]) {
+			uint32_t systems[SCENARIO_MAX_SYSTEMS];
+			double ns[SCENARIO_MAX_SYSTEMS];
+			uint32_t ng = advise_search_group_candidates(a->base, &a->survey, row, systems, ns);
+			for (uint32_t i = 0; i < ng && n < max; i++) {
+				char phase[ADVISE_NAME_SIZE];
+				snprintf(phase, sizeof phase, "system:%s", a->base->systems[systems[i]].name);
+				double excess = a->best[b].group[systems[i]]
+				                    ? ns[i]
+				                    : ns[i] - survey_phases_min(a, phase, NULL);
+				c[n++] = (struct candidate){ADVISE_GROUP, b, systems[i], ns[i],
+				                            (excess > 0 ? excess : 0) / fastest};
+			}
+		}
+	}
+	for (uint32_t i = 1; i < n; i++)
+		for (uint32_t j = i; j > 0 && c[j - 1].score < c[j].score; j--) {
+			struct candidate t = c[j];
+			c[j] = c[j - 1];
+			c[j - 1] = t;
+		}
+	return n;
+}
+
+/* The outlook once the survey is in: every candidate step the search means to run. */
+static void plan_outlook(struct advisor *a, const struct candidate *c, uint32_t n,
+                         struct outlook *ol)
+{
+	ol->left_s = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (c[i].score >= ADVISE_MIN_SHARE)
+			ol->left_s += pair_estimate(a, &a->best[c[i].backend], a->processes);
+	if (a->have_leader) {
+		struct advise_batch_candidate bc[SCENARIO_MAX_KINDS + SCENARIO_MAX_EFFECTS];
+		double share[2];
+		int lb = backend_index(a, a->leader.backend);
+		uint32_t nb = advise_search_batch_candidates(a->base, &a->survey,
+		                                             lb >= 0 ? survey_row(a, (uint32_t)lb) : -1,
+		                                             bc, share);
+		ol->left_s += nb * pair_estimate(a, &a->leader, a->processes) +
+		              2 * pair_estimate(a, &a->leader, a->wide_processes);
+	}
+}
+
+/* One candidate: its step against its backend's best so far, unless it cannot matter, the
+ * storage declines it, or the budget has no room for it. */
+static int try_candidate(struct advisor *a, const struct candidate *c, struct outlook *ol,
+                         double reserve, struct scenario *applied)
+{
+	uint32_t b = c->backend, i = c->index;
+	struct advise_design try = a->best[b];
+	char what[240], took[32];
+	if (c->stage == ADVISE_SPARSE) {
+		try.sparse[i] = !try.sparse[i];
+		snprintf(what, sizeof what, "%s %s (%s; about %.0f changes a frame)",
+		         a->base->types[i].name, try.sparse[i] ? "sparse" : "back in the tables",
+		         a->backends[b]->name, c->rate);
+	} else {
+		try.group[i] = !try.group[i];
+		scenario_sanity_duration(c->rate, took, sizeof took);
+		snprintf(what, sizeof what, "%s %s (%s; its pass %s)", a->base->systems[i].name,
+		         try.group[i] ? "an owning group" : "no group", a->backends[b]->name, took);
+	}
+	if (c->score < ADVISE_MIN_SHARE) {
+		note(a, "%s: not tried: the survey leaves it at most %.2g%% of the fastest frame to win "
+		        "(below %.0f%%, within the noise)",
+		     what, 100 * c->score, 100 * ADVISE_MIN_SHARE);
+		return 0;
+	}
+	if (c->stage == ADVISE_GROUP && try.group[i]) {
+		int8_t grouped[SCENARIO_MAX_SYSTEMS];
+		char err[300];
+		if (advise_design_apply(a->base, &try, applied, err, sizeof err) ||
+		    scenario_storage_groups(applied, a->backends[b], grouped, err, sizeof err) ||
+		    grouped[i] != 1) {
+			note(a, "%s declines an owning group for %s (a pool of its types is another group's): "
+			        "not tried",
+			     a->backends[b]->name, a->base->systems[i].name);
+			return 0;
+		}
+	}
+	if (!fits(a, pair_estimate(a, &try, a->processes), reserve)) {
+		note(a, "the budget left no room for: %s", what);
+		return 0;
+	}
+	bool kept;
+	int rc = try_design(a, c->stage, &a->best[b], &try, what, ol, &kept);
+	if (!rc)
+		a->improved[b] = a->improved[b] || kept;
+	return rc;
+}
+
+/* The sparse candidates of a backend each too small to try (below ADVISE_MIN_SHARE) can add up:
+ * rpg's hand-marked file keeps three such types sparse besides Hit (Haste, Shield, Marked), and
+ * together they took 0.7% off its frame, under what a step of three processes resolves on a
+ * busy machine and under what a game feels, yet the user may want them. Said once, with what
+ * they may win together and the command that measures them, not tried: a step keeps only what
+ * it can tell from the noise. */
+static void note_small_together(struct advisor *a, const struct candidate *c, uint32_t n)
+{
+	for (uint32_t b = 0; b < a->backend_count; b++) {
+		if (!a->follows_sparse[b])
+			continue;
+		char names[300] = "", keys[400] = "";
+		size_t ln = 0, lk = 0;
+		uint32_t count = 0;
+		double sum = 0;
+		for (uint32_t i = 0; i < n; i++) {
+			if (c[i].backend != b || c[i].stage != ADVISE_SPARSE || c[i].score >= ADVISE_MIN_SHARE ||
+			    a->best[b].sparse[c[i].index])
+				continue;
+			const char *t = a->base->types[c[i].index].name;
+			if (ln < sizeof names)
+				ln += (size_t)snprintf(names + ln, sizeof names - ln, "%s%s", count ? ", " : "", t);
+			if (lk < sizeof keys)
+				lk += (size_t)snprintf(keys + lk, sizeof keys - lk, " component.%s.storage=sparse", t);
+			sum += c[i].score;
+			count++;
+		}
+		if (count < 2 || ln >= sizeof names || lk >= sizeof keys)
+			continue;
+		const char *be = a->backends[b]->name;
+		char line[1400];
+		int len = snprintf(line, sizeof line,
+		                   "%s sparse together (%s): at most about %.2g%% of the fastest frame by "
+		                   "the survey, each too little to try; to measure them yourself: "
+		                   "build/ecsbench --scenario %s --backends %s --design '%s:more%s' "
+		                   "--processes 5",
+		                   names, be, 100 * sum, a->ini, be, be, keys);
+		if (len < 0 || (size_t)len >= sizeof a->note[0]) /* a command cut short is worse than none */
+			snprintf(line, sizeof line, "%s sparse together (%s): at most about %.2g%% of the "
+			                            "fastest frame by the survey, each too little to try",
+			         names, be, 100 * sum);
+		note(a, "%s", line);
+	}
+}
+
+/* Each backend's best design together, when a search changed one: the leader is the fastest. */
+static int contest(struct advisor *a, struct outlook *ol)
+{
+	bool any = false;
+	for (uint32_t b = 0; b < a->backend_count; b++)
+		any = any || a->improved[b];
+	if (!any)
+		return 0; /* the survey compared them all already */
+	struct advise_step *st = step_begin(a, ADVISE_CONTEST, "each backend's best design");
+	/* the backends a search improved, then the survey's fastest, up to ADVISE_CONTEST_MAX */
+	uint32_t order[MAX_LIST];
+	by_frame(a, order);
+	for (uint32_t i = 0; i < a->backend_count; i++)
+		if (a->improved[order[i]] && st->entry_count < ADVISE_CONTEST_MAX)
+			step_add(a, st, "best", &a->best[order[i]]);
+	for (uint32_t i = 0; i < a->backend_count && st->entry_count < ADVISE_CONTEST_MAX; i++)
+		if (!a->improved[order[i]] && a->surveyed[order[i]] && isfinite(a->survey_ns[order[i]]))
+			step_add(a, st, "best", &a->best[order[i]]);
+	if (st->entry_count < 2) { /* one backend in reach: its best leads */
+		a->leader = st->entry[0].design;
+		a->have_leader = true;
+		return 0;
+	}
+	int rc = step_run(a, st, a->processes, false, ol);
+	if (rc)
+		return rc;
+	learn_load(a, st, false);
+	if (st->fastest >= 0) {
+		a->leader = st->entry[st->fastest].design;
+		a->have_leader = true;
+	}
+	char tied[400] = "";
+	for (uint32_t i = 0; i < st->entry_count; i++)
+		if ((int)i != st->fastest && strcmp(advise_ratio_verdict(&st->entry[i].vs), "tied") == 0)
+			snprintf(tied + strlen(tied), sizeof tied - strlen(tied), "%s%s", tied[0] ? ", " : "",
+			         st->entry[i].name);
+	snprintf(st->decision, sizeof st->decision, "fastest: %s%s%s",
+	         st->fastest >= 0 ? st->entry[st->fastest].name : "none", tied[0] ? "; tied: " : "",
+	         tied);
+	step_done(a, st, ol);
+	return 0;
+}
+
+static int search_batches(struct advisor *a, struct outlook *ol, double reserve)
+{
+	struct advise_batch_candidate c[SCENARIO_MAX_KINDS + SCENARIO_MAX_EFFECTS];
+	double share[2];
+	int lb = backend_index(a, a->leader.backend);
+	uint32_t n = advise_search_batch_candidates(
+		a->base, &a->survey, lb >= 0 ? survey_row(a, (uint32_t)lb) : -1, c, share);
+	double total[2] = {0, 0};
+	for (uint32_t i = 0; i < n; i++)
+		total[c[i].effect] += c[i].rate;
+	for (uint32_t i = 0; i < n; i++) {
+		struct advise_design try = a->leader;
+		const char *name = c[i].effect ? a->base->effects[c[i].index].name
+		                               : a->base->kinds[c[i].index].name;
+		uint8_t *mark = c[i].effect ? &try.batch_effect[c[i].index] : &try.batch_kind[c[i].index];
+		*mark = !*mark;
+		/* its part of the phase it changes: the phase's share of the frame, split by the
+		 * candidates' spawns (or adds) a frame */
+		double phase = share[c[i].effect] * c[i].rate / total[c[i].effect];
+		char what[240];
+		snprintf(what, sizeof what, "%s %s %s (%s; %.0f %s a frame)", c[i].effect ? "effect" : "kind",
+		         name, *mark ? "batched" : "one call at a time", try.backend, c[i].rate,
+		         c[i].effect ? "adds" : "spawns");
+		if (phase < ADVISE_MIN_SHARE) {
+			note(a, "%s: not tried: its part of the %s phase%s about %.2g%% of %s's frame in the "
+			        "survey, too little to move it beyond the noise",
+			     what, c[i].effect ? "add and remove" : "spawn", c[i].effect ? "s is" : " is",
+			     100 * phase, try.backend);
+			continue;
+		}
+		if (!fits(a, pair_estimate(a, &try, a->processes), reserve)) {
+			note(a, "the budget left no room for: %s", what);
+			continue;
+		}
+		bool kept;
+		int rc = try_design(a, ADVISE_BATCH, &a->leader, &try, what, ol, &kept);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* The chosen design against the fastest design with no marks (or, when that is the chosen one,
+ * the next fastest), in a fresh run. */
+static int confirm(struct advisor *a, struct outlook *ol)
+{
+	const struct advise_step *sv = &a->steps[a->survey_step];
+	const struct advise_design *other = NULL;
+	double other_ns = INFINITY;
+	bool same = false;
+	for (uint32_t i = 0; i < sv->entry_count; i++) {
+		const struct advise_entry *e = &sv->entry[i];
+		if (advise_design_marks(a->base, &e->design) == 0 && e->frame.ns < other_ns) {
+			other = &e->design;
+			other_ns = e->frame.ns;
+		}
+	}
+	const char *other_name = "nomarks";
+	if (!other || advise_design_same(a->base, other, &a->chosen)) {
+		/* the chosen has no marks: the runner-up of the last step that compared backends */
+		same = other != NULL;
+		const struct advise_step *from = sv;
+		for (uint32_t i = 0; i < a->step_count; i++)
+			if (a->steps[i].stage == ADVISE_CONTEST)
+				from = &a->steps[i];
+		other = NULL;
+		other_ns = INFINITY;
+		for (uint32_t i = 0; i < from->entry_count; i++) {
+			const struct advise_entry *e = &from->entry[i];
+			if (strcmp(e->design.backend, a->chosen.backend) != 0 && e->frame.ns < other_ns) {
+				other = &e->design;
+				other_ns = e->frame.ns;
+			}
+		}
+		other_name = "next";
+	}
+	if (!other) {
+		note(a, "no confirmation: no other design to hold the chosen one against");
+		return 0;
+	}
+	struct advise_step *st = step_begin(a, ADVISE_CONFIRM, "%s against %s",
+	                                    "the chosen design", same ? "the next fastest backend"
+	                                                              : "the fastest with no marks");
+	step_add(a, st, "chosen", &a->chosen);
+	struct advise_design o = *other;
+	step_add(a, st, other_name, &o);
+	st->reference = 0;
+	int rc = step_run(a, st, a->wide_processes, false, ol);
+	if (rc)
+		return rc;
+	learn_load(a, st, false);
+	const struct advise_ratio *q = &st->entry[1].vs;
+	const char *v = advise_ratio_verdict(q);
+	snprintf(st->decision, sizeof st->decision, "%s",
+	         strcmp(v, "slower") == 0 ? "confirmed: the chosen design is decidedly faster"
+	         : strcmp(v, "tied") == 0 ? "tied: the chosen design is not decidedly faster here, "
+	                                    "so either will do"
+	                                  : "not confirmed: the other design is decidedly faster in "
+	                                    "this run (the search's choice was its luckiest sample)");
+	a->confirm_step = (int)a->step_count;
+	step_done(a, st, ol);
+	return 0;
+}
+
+static int search(struct advisor *a)
+{
+	char err[400];
+	if (advise_search_probe(a, err, sizeof err)) {
+		snprintf(a->status_text, sizeof a->status_text, "the probe failed: %s", err);
+		return -1;
+	}
+	fprintf(stderr, "advise: a quick look at every backend (%d frames each, no warm-up) ...\n",
+	        ADVISE_QUICK_FRAMES);
+	if (advise_search_quick_look(a, err, sizeof err)) {
+		snprintf(a->status_text, sizeof a->status_text, "the quick look failed: %s", err);
+		return -1;
+	}
+	int rc = survey(a);
+	if (rc)
+		return rc;
+	uint32_t types[SCENARIO_MAX_COMPONENTS];
+	double rate[SCENARIO_MAX_COMPONENTS];
+	uint32_t nt = advise_search_sparse_candidates(a->base, types, rate);
+	char never[1200] = "";
+	for (uint32_t t = 0; t < a->base->component_count; t++) {
+		bool changes = false;
+		for (uint32_t i = 0; i < nt; i++)
+			changes = changes || types[i] == t;
+		if (!changes)
+			snprintf(never + strlen(never), sizeof never - strlen(never), "%s%s",
+			         never[0] ? ", " : "", a->base->types[t].name);
+	}
+	if (never[0])
+		note(a, "the types that never come and go were not tried as sparse (%s): marked sparse "
+		        "they only make the passes that walk them probe a pool per entity",
+		     never);
+	char follow[2][400] = {"", ""};
+	for (uint32_t b = 0; b < a->backend_count; b++)
+		for (int k = 0; k < 2; k++)
+			if (k ? a->follows_group[b] : a->follows_sparse[b])
+				snprintf(follow[k] + strlen(follow[k]), sizeof follow[k] - strlen(follow[k]),
+				         "%s%s", follow[k][0] ? ", " : "", a->backends[b]->name);
+	note(a, "the marks were searched only on the backends that follow them: sparse components "
+	        "on %s; owning groups on %s (a backend whose memory does not change when the types "
+	        "that come and go are marked sparse ignores the hint; one without system_group has "
+	        "no groups)",
+	     follow[0][0] ? follow[0] : "none", follow[1][0] ? follow[1] : "none");
+	/* every backend's candidates in one order, the most a step could win first, so that the
+	 * budget goes where the survey says the frame can move */
+	struct candidate *cands = calloc(2 * MAX_LIST * (SCENARIO_MAX_COMPONENTS + SCENARIO_MAX_SYSTEMS),
+	                                 sizeof *cands);
+	struct scenario *applied = malloc(sizeof *applied);
+	if (!cands || !applied) {
+		free(cands);
+		free(applied);
+		snprintf(a->status_text, sizeof a->status_text, "out of memory");
+		return -1;
+	}
+	uint32_t nc = mark_candidates(a, cands, 2 * MAX_LIST * (SCENARIO_MAX_COMPONENTS + SCENARIO_MAX_SYSTEMS));
+	struct outlook ol;
+	plan_outlook(a, cands, nc, &ol);
+	/* room kept for the contest and the confirmation */
+	double reserve = a->have_leader ? 2 * pair_estimate(a, &a->leader, a->wide_processes) : 0;
+	for (uint32_t i = 0; i < nc && rc == 0; i++)
+		rc = try_candidate(a, &cands[i], &ol, reserve, applied);
+	if (rc == 0)
+		note_small_together(a, cands, nc);
+	free(cands);
+	free(applied);
+	if (rc)
+		return rc;
+	if ((rc = contest(a, &ol)))
+		return rc;
+	double reserve_confirm = a->have_leader ? pair_estimate(a, &a->leader, a->wide_processes) : 0;
+	if (a->have_leader && (rc = search_batches(a, &ol, reserve_confirm)))
+		return rc;
+	if (!a->have_leader)
+		return 0;
+	a->chosen = a->leader;
+	a->have_chosen = true;
+	return confirm(a, &ol);
+}
+
+static int advise_drive(const struct options *o)
+{
+	struct advisor *a = o->kind_data;
+	a->steps = calloc(ADVISE_MAX_STEPS, sizeof *a->steps);
+	if (!a->steps) {
+		fprintf(stderr, "advise: out of memory\n");
+		return 1;
+	}
+	output_lock(o);
+	keep_previous(a);
+	if (mkdir(a->steps_dir, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "advise: cannot make %s: %s; nothing was run\n", a->steps_dir,
+		        strerror(errno));
+		return 2;
+	}
+	a->start_ns = measure_now_ns();
+	char model[128];
+	report_cpu_model(model, sizeof model);
+	snprintf(a->cpu, sizeof a->cpu, "%s (%ld CPUs)", model, sysconf(_SC_NPROCESSORS_ONLN));
+	a->loadavg_start = loadavg();
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
+	signal(SIGPIPE, SIG_IGN);
+	fprintf(stderr, "advise: %s, budget %.0f min; the steps in %s\n", a->file, a->budget_s / 60,
+	        a->steps_dir);
+	int rc = search(a);
+	a->loadavg_end = loadavg();
+	if (stop_signal || rc == 1) {
+		a->status = ADVISE_INTERRUPTED;
+		const char *sig = stop_signal == SIGTERM ? "SIGTERM"
+		                  : stop_signal == SIGHUP ? "SIGHUP"
+		                                          : "SIGINT";
+		if (a->step_count)
+			snprintf(a->status_text, sizeof a->status_text,
+			         "interrupted (%s) after step %u: what the finished steps found", sig,
+			         a->step_count);
+		else
+			snprintf(a->status_text, sizeof a->status_text,
+			         "interrupted (%s) in the survey: nothing was measured to its end", sig);
+	} else if (rc) {
+		a->status = ADVISE_FAILED;
+	} else {
+		a->status = ADVISE_DONE;
+		a->status_text[0] = '\0';
+		if (a->note_count && strstr(a->note[a->note_count - 1], "budget"))
+			snprintf(a->status_text, sizeof a->status_text, "the budget left steps untried");
+	}
+	publish(a);
+	if (a->status == ADVISE_DONE)
+		advise_report_advice(a, stdout);
+	fflush(stdout);
+	fprintf(stderr, "advise: %s%s; wrote %s, %s%s in %.1f min\n",
+	        a->status == ADVISE_DONE ? "done" : a->status_text,
+	        a->status == ADVISE_FAILED ? " (the steps before it are kept)" : "", a->md, a->csv,
+	        current_design(a) ? " and the advised file" : "", a->elapsed_s / 60);
+	if (stop_signal)
+		return 128 + stop_signal;
+	return a->status == ADVISE_DONE ? 0 : 1;
+}
+
+const struct run_kind advise_run_kind = {
+	.name = "advise",
+	.chosen = advise_chosen,
+	.options = advise_options,
+	.drive = advise_drive,
+};
