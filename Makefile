@@ -214,7 +214,7 @@ COMMIT_SRC := $(shell grep -l ECSB_COMMIT $(HARNESS_SRC) /dev/null)
 # NAME_FLAGS after the project's and the user's, once the packages of the groups NAME_DEPS are
 # installed (preflight). build/ itself is the optimised build, the one make bench times.
 VARIANTS := asan tsan check cachegrind instr heavier
-plain_PROGRAMS := ecsbench conformance scenario_file scenario_engine ecsbench-compare tails
+plain_PROGRAMS := ecsbench conformance conformance-bare scenario_file scenario_engine ecsbench-compare tails
 # AddressSanitizer and UndefinedBehaviorSanitizer: the conformance suite, the fuzz target over
 # the committed corpus, the scenario tests
 asan_FLAGS := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -316,6 +316,12 @@ $(B)/ecsbench-compare: $(call objs,$(COMPARE_SRC))
 	$(LINK)
 # The conformance suite: every backend, every test, through the interface
 $(B)/conformance: $(call objs,tests/conformance.c $(TEST_SRC) $(IMPL_SRC))
+	$(LINK)
+# The suite on archetype.h and sparse.h with every hook empty (tests/bare_*.c, their own table
+# of backends in place of backends.c): the shared machinery stands alone, whatever its variants'
+# hooks do. Three small files compiled; the rest is the suite's objects.
+$(B)/conformance-bare: $(call objs,tests/conformance.c $(TEST_SRC) impls/ecs.c tests/bare_archetype.c \
+		tests/bare_sparse.c tests/bare_backends.c)
 	$(LINK)
 # The fuzz target over the committed corpus (tests/corpus), without libFuzzer
 $(B)/fuzz_replay: $(call objs,$(FUZZ_SRC) tests/fuzz_replay.c $(IMPL_SRC))

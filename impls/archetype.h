@@ -1,14 +1,15 @@
 /*
- * archetype.h: the table machinery of archetype.c, written once; archetype.c and hybrid.c each
- * include it after defining ARCH_SPARSE (0: archetype; 1: hybrid, which keeps the types the
- * config marks sparse in sparse sets outside the tables). A compile-time parameter, not a run-time
- * flag, as impls/family.h serves hash, tree and vector: with ARCH_SPARSE 0 every hybrid branch is
- * `if (0 && ...)` or an #if left out, so archetype.c compiles to the code it had before hybrid
- * existed (its instruction counts, make instr, do not move), and the two never diverge into two
- * copies of the same 1300 lines. What each stores and costs is in the two .c files' header blocks.
+ * archetype.h: the table machinery of archetype.c, written once: one table per set of types, a
+ * column per type, records entity -> (table, row), edges between neighbouring tables, the
+ * systems' matched tables. archetype.c and hybrid.c each include it after defining what a
+ * variant adds (the fields below) and supply the hooks declared after struct ecs_storage, as
+ * hash.c, tree.c and vector.c supply family.h's index: archetype.c's are empty and compile
+ * away (its code is the tables' alone: make instr holds its rows), hybrid.c's keep the types
+ * the config marks sparse in pools outside the tables. Its batches are archetype_batch.h,
+ * included near its end. What each backend stores and costs is in the .c files' headers.
  */
-#ifndef ARCH_SPARSE
-#error "define ARCH_SPARSE (0 or 1) before including archetype.h"
+#if !defined(ARCH_SYSTEM_FIELDS) || !defined(ARCH_STORAGE_FIELDS) || !defined(ARCH_RECORD_SPARE)
+#error "define ARCH_SYSTEM_FIELDS, ARCH_STORAGE_FIELDS, ARCH_RECORD_SPARE before archetype.h"
 #endif
 
 #include <stdbool.h>
@@ -22,17 +23,9 @@
 #define ARCH_NONE UINT32_MAX
 #define ARCH_ALIVE 0x80000000u /* in arch_record.gen, above the generation bits */
 #define ARCH_MARK 0x40000000u  /* in arch_record.gen during a batch's checks: handle seen */
-#if ARCH_SPARSE
-/* hybrid: the sparse components a live entity holds, in arch_record.gen's bits between the
- * generation and the mark (0: entity_destroy probes no pool), so that a record stays 12
- * bytes: the records are read at random by every operation. */
-#define HYB_HELD_ONE (1u << ECS_GENERATION_BITS)
-#define HYB_HELD_MASK (ARCH_MARK - HYB_HELD_ONE)
-#define ARCH_RECORD_KEY(gen) ((gen) & ~HYB_HELD_MASK)
-_Static_assert(ECS_MAX_COMPONENT_TYPES < HYB_HELD_MASK / HYB_HELD_ONE, "a count fits");
-#else
-#define ARCH_RECORD_KEY(gen) (gen)
-#endif
+/* A record's generation word: the generation, ARCH_ALIVE, and the variant's own bits
+ * (ARCH_RECORD_SPARE, 0 for none), which the alive test leaves out. */
+#define ARCH_RECORD_KEY(gen) ((gen) & ~(uint32_t)(ARCH_RECORD_SPARE))
 #define ARCH_EMPTY_TABLE 0u    /* the table of the empty set */
 #define ARCH_FIRST_ROWS 16u
 #define ARCH_FIRST_RECORDS 64u
@@ -94,10 +87,7 @@ struct arch_system {
 	uint32_t excluded[ECS_SYSTEM_MAX_EXCLUDED];
 	uint32_t match_count, match_cap;
 	struct arch_match *matches;
-#if ARCH_SPARSE
-	/* bit c: types[c] (excluded[c]) is a sparse type, found in its pool, not in the tables */
-	uint8_t sparse_required, sparse_excluded;
-#endif
+	ARCH_SYSTEM_FIELDS /* the variant's */
 };
 
 /*
@@ -136,26 +126,6 @@ struct arch_create_set {
 	struct arch_create_entry entry[ARCH_CREATE_WAYS];
 };
 
-#if ARCH_SPARSE
-/*
- * A sparse type's pool (hybrid): a paged sparse array entity index -> dense slot, and the dense
- * values and their owners packed in step; remove swaps the last into the hole.
- */
-#define HYB_PAGE_BITS 12u
-#define HYB_PAGE_ENTRIES (1u << HYB_PAGE_BITS)
-#define HYB_ABSENT UINT32_MAX
-#define HYB_FIRST_VALUES 16u
-
-struct hyb_pool {
-	uint32_t size, count, cap; /* bytes a value; values held; capacity of both arrays */
-	uint32_t page_count;
-	uint32_t **pages;          /* index -> slot or HYB_ABSENT; NULL: no index of the page yet */
-	unsigned char *values;
-	ecs_entity *owners;
-	uint32_t live_pos;         /* in live_pools while count > 0 */
-};
-#endif
-
 struct ecs_storage {
 	struct ecs_allocator alloc;
 	uint32_t component_count;
@@ -177,14 +147,57 @@ struct ecs_storage {
 
 	/* entity_create_with's lists as given and where they led (struct arch_create_set) */
 	struct arch_create_set create_cache[ARCH_CREATE_SETS];
-#if ARCH_SPARSE
-	uint8_t *sparse;         /* component_count: 1 for a type the config marks sparse */
-	uint32_t sparse_count;   /* types marked */
-	struct hyb_pool *pools;  /* component_count, used for the marked types only */
-	uint32_t *live_pools;    /* marked types whose pool holds a value, unordered */
-	uint32_t live_count;
-#endif
+	ARCH_STORAGE_FIELDS /* the variant's */
 };
+
+/*
+ * The hooks a variant supplies (defined after the include), for the types it keeps outside
+ * the tables ("outside types"); archetype.c's have nothing outside and compile away.
+ */
+/* create and destroy's part: set up (ECS_OK or ECS_ERR_NO_MEMORY; destroy frees what there
+ * is) and free what the variant holds. */
+static int arch_hook_setup(ecs_storage *s, const struct ecs_config *cfg);
+static void arch_hook_release(ecs_storage *s);
+/* Whether `type` (in range) lives outside the tables; whether a list (entity_create_with's,
+ * checked for NULLs only) names such a type. */
+static bool arch_hook_outside(const ecs_storage *s, uint32_t type);
+static bool arch_hook_list_outside(const ecs_storage *s, const uint32_t *types, uint32_t count);
+/* component_add, component_remove, component_has of a live entity and an outside type;
+ * entity_create_with of a list with one. */
+static int arch_hook_add(ecs_storage *s, ecs_entity e, uint32_t type, const void *value);
+static int arch_hook_remove(ecs_storage *s, ecs_entity e, uint32_t type);
+static int arch_hook_has(const ecs_storage *s, ecs_entity e, uint32_t type);
+/* component_get's (and the batch's): the value of the live entity e's outside type, if it has
+ * it. */
+static bool arch_hook_value(const ecs_storage *s, ecs_entity e, uint32_t type, void **value);
+static int arch_hook_create_with(ecs_storage *s, const uint32_t *types, uint32_t count,
+                                 const void *const *values, ecs_entity *out);
+/* entity_destroy's part, before the record is freed. */
+static void arch_hook_destroy(ecs_storage *s, struct arch_record *r, uint32_t index);
+/* system_register's part: y's variant fields (y's lists set); whether y's required type c is
+ * found outside the tables (its match column is then ARCH_NONE). */
+static void arch_hook_system(const ecs_storage *s, struct arch_system *y);
+static bool arch_hook_required_outside(const struct arch_system *y, uint32_t c);
+/* A batch of adds (values not NULL) or removes of an outside type, after batch_check (whose
+ * marks it clears). */
+static int arch_hook_batch(ecs_storage *s, const ecs_entity *entities, uint32_t count,
+                           uint32_t type, const struct ecs_values *values);
+/* entity_create_batch's outside types: room for them (ECS_OK or ECS_ERR_NO_MEMORY; the values
+ * in base[] moved along with what grows; *spare: bits for each record's ARCH_RECORD_SPARE),
+ * then, the records and rows written, their values stored. */
+static int arch_hook_create_batch_room(ecs_storage *s, const uint32_t *types, uint32_t type_count,
+                                       uint32_t count, uint32_t from_free, const void **base,
+                                       uint32_t *spare);
+static void arch_hook_create_batch_fill(ecs_storage *s, const uint32_t *types,
+                                        uint32_t type_count, const struct ecs_values *values,
+                                        const void *const *base, const ecs_entity *out,
+                                        uint32_t count);
+/* iter_begin's and iter_split's part (the tables' state set), and the batches of a pass the
+ * variant walks itself (arch_hook_iter_own). */
+static void arch_hook_iter_setup(const ecs_storage *s, const struct arch_system *y, uint32_t part,
+                                 uint32_t parts, struct ecs_iter *it);
+static bool arch_hook_iter_own(const struct ecs_iter *it);
+static bool arch_hook_iter_next(struct ecs_iter *it, struct ecs_batch *b);
 
 /* --- allocation ----------------------------------------------------------------------- */
 
@@ -430,12 +443,10 @@ static bool system_matches(const struct arch_system *y, const struct arch_table 
 {
 	m->table = table;
 	for (uint32_t c = 0; c < y->type_count; c++) {
-#if ARCH_SPARSE
-		if (y->sparse_required >> c & 1) { /* found per entity in its pool */
+		if (arch_hook_required_outside(y, c)) { /* found per entity outside the tables */
 			m->column[c] = ARCH_NONE;
 			continue;
 		}
-#endif
 		if ((m->column[c] = table_column(t, y->types[c])) == ARCH_NONE)
 			return false;
 	}
@@ -687,269 +698,6 @@ static int records_reserve(ecs_storage *s, uint32_t need)
 	                 ARCH_FIRST_RECORDS, ECS_MAX_ENTITIES);
 }
 
-#if ARCH_SPARSE
-/* --- hybrid: the pools of the sparse types ---------------------------------------------- */
-
-static inline uint32_t hyb_slot(const struct hyb_pool *p, uint32_t index)
-{
-	uint32_t page = index >> HYB_PAGE_BITS;
-	if (page >= p->page_count || !p->pages[page])
-		return HYB_ABSENT;
-	return p->pages[page][index & (HYB_PAGE_ENTRIES - 1u)];
-}
-
-/* The entry of an index whose page exists. */
-static inline uint32_t *hyb_entry(struct hyb_pool *p, uint32_t index)
-{
-	return &p->pages[index >> HYB_PAGE_BITS][index & (HYB_PAGE_ENTRIES - 1u)];
-}
-
-static inline bool hyb_sparse(const ecs_storage *s, uint32_t type)
-{
-	return s->sparse_count && s->sparse[type];
-}
-
-/*
- * Room for `need` values in p. The values are grown by allocate-copy-free (not realloc), and
- * each of the n pointers in values[] that pointed into the old block is moved to the same
- * place in the new one: a value given to the operation may be another entity's value of this
- * pool (ecs.h), and it is read as it was when the call began. On error p is as it was but for
- * the owners' capacity (each array keeps its own).
- */
-static __attribute__((noinline)) int hyb_pool_grow(ecs_storage *s, struct hyb_pool *p,
-                                                   uint32_t need, const void **values,
-                                                   uint32_t n)
-{
-	uint64_t cap = p->cap ? (uint64_t)p->cap * 2 : HYB_FIRST_VALUES;
-	while (cap < need)
-		cap *= 2;
-	if (cap > ECS_MAX_ENTITIES)
-		cap = ECS_MAX_ENTITIES;
-	unsigned char *block = arch_malloc(s, (size_t)cap * p->size);
-	if (!block)
-		return ECS_ERR_NO_MEMORY;
-	ecs_entity *owners = s->alloc.realloc(s->alloc.ctx, p->owners, (size_t)p->cap * sizeof *owners,
-	                                      (size_t)cap * sizeof *owners);
-	if (!owners) {
-		arch_free(s, block, (size_t)cap * p->size);
-		return ECS_ERR_NO_MEMORY;
-	}
-	p->owners = owners;
-	size_t bytes = (size_t)p->cap * p->size;
-	if (p->count)
-		memcpy(block, p->values, (size_t)p->count * p->size);
-	for (uint32_t i = 0; i < n; i++) {
-		size_t offset = (uintptr_t)values[i] - (uintptr_t)p->values; /* wraps if below */
-		if (p->values && offset < bytes)
-			values[i] = block + offset;
-	}
-	arch_free(s, p->values, bytes);
-	p->values = block;
-	p->cap = (uint32_t)cap;
-	return ECS_OK;
-}
-
-/* The page of index, allocated if new. */
-static int hyb_pool_page(ecs_storage *s, struct hyb_pool *p, uint32_t index)
-{
-	uint32_t page = index >> HYB_PAGE_BITS;
-	if (page >= p->page_count) {
-		uint32_t count = p->page_count ? p->page_count : 4;
-		while (count <= page)
-			count *= 2;
-		uint32_t **pages = s->alloc.realloc(s->alloc.ctx, p->pages,
-		                                    (size_t)p->page_count * sizeof *pages,
-		                                    (size_t)count * sizeof *pages);
-		if (!pages)
-			return ECS_ERR_NO_MEMORY;
-		for (uint32_t i = p->page_count; i < count; i++)
-			pages[i] = NULL;
-		p->pages = pages;
-		p->page_count = count;
-	}
-	if (!p->pages[page]) {
-		uint32_t *entries = arch_malloc(s, HYB_PAGE_ENTRIES * sizeof *entries);
-		if (!entries)
-			return ECS_ERR_NO_MEMORY;
-		memset(entries, 0xff, HYB_PAGE_ENTRIES * sizeof *entries); /* HYB_ABSENT */
-		p->pages[page] = entries;
-	}
-	return ECS_OK;
-}
-
-/* Room in p for index's value, the n values[] moved along if they point into p. */
-static inline int hyb_pool_room(ecs_storage *s, struct hyb_pool *p, uint32_t index,
-                                const void **values, uint32_t n)
-{
-	int rc = p->count < p->cap ? ECS_OK : hyb_pool_grow(s, p, p->count + 1, values, n);
-	uint32_t page = index >> HYB_PAGE_BITS;
-	if (rc == ECS_OK && (page >= p->page_count || !p->pages[page]))
-		rc = hyb_pool_page(s, p, index);
-	return rc;
-}
-
-/* Appends e's value to the pool of `type` (with room: hyb_pool_room). Cannot fail. */
-static inline void hyb_append(ecs_storage *s, uint32_t type, ecs_entity e, const void *value)
-{
-	struct hyb_pool *p = &s->pools[type];
-	uint32_t slot = p->count++;
-	*hyb_entry(p, ecs_entity_index(e)) = slot;
-	p->owners[slot] = e;
-	if (slot == 0) {
-		p->live_pos = s->live_count;
-		s->live_pools[s->live_count++] = type;
-	}
-	copy_value(p->values + (size_t)slot * p->size, value, p->size);
-}
-
-/* Swap-removes index's value from p (which holds it). Never allocates. */
-static inline void hyb_remove(ecs_storage *s, struct hyb_pool *p, uint32_t index)
-{
-	uint32_t *entry = hyb_entry(p, index), slot = *entry, last = --p->count;
-	*entry = HYB_ABSENT;
-	if (slot != last) {
-		ecs_entity moved = p->owners[last];
-		p->owners[slot] = moved;
-		*hyb_entry(p, ecs_entity_index(moved)) = slot;
-		copy_value(p->values + (size_t)slot * p->size, p->values + (size_t)last * p->size,
-		           p->size);
-	}
-	if (last == 0) {
-		uint32_t other = s->live_pools[--s->live_count];
-		s->live_pools[p->live_pos] = other;
-		s->pools[other].live_pos = p->live_pos;
-	}
-}
-
-/* entity_destroy's part: the entity's values in the pools that hold any (live_pools), the only
- * ones probed. Backwards: a pool that empties is replaced in the list by the last, probed. */
-static void hyb_drop_all(ecs_storage *s, uint32_t index)
-{
-	for (uint32_t j = s->live_count; j-- > 0;) {
-		struct hyb_pool *p = &s->pools[s->live_pools[j]];
-		if (hyb_slot(p, index) != HYB_ABSENT)
-			hyb_remove(s, p, index);
-	}
-}
-
-static int hyb_component_add(ecs_storage *s, ecs_entity e, uint32_t type, const void *value)
-{
-	uint32_t index = ecs_entity_index(e);
-	struct hyb_pool *p = &s->pools[type];
-	if (hyb_slot(p, index) != HYB_ABSENT)
-		return ECS_ERR_HAS_COMPONENT;
-	int rc = hyb_pool_room(s, p, index, &value, 1);
-	if (rc != ECS_OK)
-		return rc;
-	hyb_append(s, type, e, value);
-	s->records[index].gen += HYB_HELD_ONE;
-	return ECS_OK;
-}
-
-static int hyb_component_remove(ecs_storage *s, ecs_entity e, uint32_t type)
-{
-	uint32_t index = ecs_entity_index(e);
-	struct hyb_pool *p = &s->pools[type];
-	if (hyb_slot(p, index) == HYB_ABSENT)
-		return ECS_ERR_NO_COMPONENT;
-	hyb_remove(s, p, index);
-	s->records[index].gen -= HYB_HELD_ONE;
-	return ECS_OK;
-}
-
-static inline void *hyb_value(const struct hyb_pool *p, uint32_t index)
-{
-	uint32_t slot = hyb_slot(p, index);
-	return slot == HYB_ABSENT ? NULL : p->values + (size_t)slot * p->size;
-}
-
-static void hyb_release(ecs_storage *s)
-{
-	if (s->pools)
-		for (uint32_t t = 0; t < s->component_count; t++) {
-			struct hyb_pool *p = &s->pools[t];
-			for (uint32_t i = 0; i < p->page_count; i++)
-				arch_free(s, p->pages[i], HYB_PAGE_ENTRIES * sizeof *p->pages[i]);
-			arch_free(s, p->pages, (size_t)p->page_count * sizeof *p->pages);
-			arch_free(s, p->values, (size_t)p->cap * p->size);
-			arch_free(s, p->owners, (size_t)p->cap * sizeof *p->owners);
-		}
-	arch_free(s, s->pools, (size_t)s->component_count * sizeof *s->pools);
-	arch_free(s, s->live_pools, (size_t)s->component_count * sizeof *s->live_pools);
-	arch_free(s, s->sparse, s->component_count);
-}
-
-/* create's part: the marks copied, and a pool for each marked type (none if nothing is). */
-static int hyb_setup(ecs_storage *s, const struct ecs_config *cfg)
-{
-	s->sparse = arch_malloc(s, cfg->component_count);
-	if (!s->sparse)
-		return ECS_ERR_NO_MEMORY;
-	for (uint32_t t = 0; t < cfg->component_count; t++) {
-		s->sparse[t] = ecs_config_sparse(cfg, t);
-		s->sparse_count += s->sparse[t];
-	}
-	if (!s->sparse_count)
-		return ECS_OK;
-	s->pools = arch_malloc(s, (size_t)cfg->component_count * sizeof *s->pools);
-	s->live_pools = arch_malloc(s, (size_t)cfg->component_count * sizeof *s->live_pools);
-	if (!s->pools || !s->live_pools)
-		return ECS_ERR_NO_MEMORY;
-	for (uint32_t t = 0; t < cfg->component_count; t++)
-		s->pools[t] = (struct hyb_pool){.size = cfg->component_sizes[t]};
-	return ECS_OK;
-}
-
-static int arch_entity_create_with(ecs_storage *s, const uint32_t *types, uint32_t count,
-                                   const void *const *values, ecs_entity *out);
-
-/*
- * entity_create_with of a list with sparse types: their values are appended to their pools
- * first, under the handle the entity will get (the index the table part takes: the free
- * list's first, else the next fresh one), then the table types go archetype's way (its create
- * cache included); if that fails (no memory), the appends are taken back. Growing a pool moves
- * the list's values that point into it (hyb_pool_room); the appends write new slots only, so
- * the table part reads its values as they were.
- */
-static __attribute__((noinline)) int hyb_create_with(ecs_storage *s, const uint32_t *types,
-                                                     uint32_t count, const void *const *values,
-                                                     ecs_entity *out)
-{
-	int rc = ecs_create_types_check_fast(types, count, values, s->component_count);
-	if (rc != ECS_OK)
-		return rc;
-	bool fresh = s->free_head == ARCH_NONE;
-	if (fresh && s->record_used >= ECS_MAX_ENTITIES)
-		return ECS_ERR_FULL;
-	uint32_t index = fresh ? s->record_used : s->free_head;
-	ecs_entity e = ecs_entity_make(index, fresh ? 0 : s->records[index].gen);
-	const void *v[ECS_CREATE_MAX_COMPONENTS], *tv[ECS_CREATE_MAX_COMPONENTS];
-	uint32_t tt[ECS_CREATE_MAX_COMPONENTS], nt = 0, held = 0;
-	memcpy(v, values, count * sizeof *v);
-	for (uint32_t i = 0; i < count; i++)
-		if (s->sparse[types[i]] &&
-		    (rc = hyb_pool_room(s, &s->pools[types[i]], index, v, count)) != ECS_OK)
-			return rc;
-	for (uint32_t i = 0; i < count; i++) {
-		if (s->sparse[types[i]]) {
-			hyb_append(s, types[i], e, v[i]);
-			held++;
-		} else {
-			tt[nt] = types[i];
-			tv[nt++] = v[i];
-		}
-	}
-	if ((rc = arch_entity_create_with(s, tt, nt, tv, out)) != ECS_OK) {
-		for (uint32_t i = 0; i < count; i++)
-			if (s->sparse[types[i]])
-				hyb_remove(s, &s->pools[types[i]], index);
-		return rc;
-	}
-	s->records[index].gen += held * HYB_HELD_ONE;
-	return ECS_OK;
-}
-#endif
-
 /* --- the ops -------------------------------------------------------------------------- */
 
 static void arch_destroy(ecs_storage *s)
@@ -965,9 +713,7 @@ static void arch_destroy(ecs_storage *s)
 		          (size_t)s->systems[i].match_cap * sizeof *s->systems[i].matches);
 	arch_free(s, s->systems, (size_t)s->system_max * sizeof *s->systems);
 	arch_free(s, s->records, (size_t)s->record_cap * sizeof *s->records);
-#if ARCH_SPARSE
-	hyb_release(s);
-#endif
+	arch_hook_release(s);
 	arch_free(s, s->sizes, (size_t)s->component_count * sizeof *s->sizes);
 	struct ecs_allocator alloc = s->alloc;
 	alloc.free(alloc.ctx, s, sizeof *s);
@@ -1002,13 +748,10 @@ static int arch_create(const struct ecs_config *cfg, const struct ecs_allocator 
 	memcpy(sizes, cfg->component_sizes, (size_t)cfg->component_count * sizeof *sizes);
 	s->sizes = sizes;
 	s->component_count = cfg->component_count;
-
-#if ARCH_SPARSE
-	if ((rc = hyb_setup(s, cfg)) != ECS_OK) {
+	if ((rc = arch_hook_setup(s, cfg)) != ECS_OK) {
 		arch_destroy(s);
 		return rc;
 	}
-#endif
 	s->systems = arch_malloc(s, (size_t)cfg->system_count * sizeof *s->systems);
 	if (!s->systems) {
 		arch_destroy(s);
@@ -1184,12 +927,12 @@ static __attribute__((noinline)) int create_with_lookup(ecs_storage *s, const ui
                                                         const void *const *values,
                                                         ecs_entity *out)
 {
-	int rc = ecs_create_types_check(types, count, values, s->component_count);
+	uint32_t index;
+	int rc = ecs_create_with_open(types, count, values, s->component_count, &s->free_head,
+	                              ARCH_NONE, &s->record_used, &index);
 	if (rc != ECS_OK)
 		return rc;
 	bool fresh = s->free_head == ARCH_NONE;
-	if (fresh && s->record_used >= ECS_MAX_ENTITIES)
-		return ECS_ERR_FULL;
 	/* The set sorted (insertion sort: count is small), its values in step, and for each sorted
 	 * position the list's position it came from. */
 	uint32_t sorted[ECS_CREATE_MAX_COMPONENTS], given[ECS_CREATE_MAX_COMPONENTS];
@@ -1254,12 +997,8 @@ static __attribute__((noinline)) int arch_entity_create_with(ecs_storage *s,
 		return ECS_ERR_INVALID;
 	if (count > ECS_CREATE_MAX_COMPONENTS || (count && (!types || !values)))
 		return create_with_lookup(s, types, count, values, out);
-#if ARCH_SPARSE
-	if (s->sparse_count)
-		for (uint32_t i = 0; i < count; i++)
-			if (types[i] < s->component_count && s->sparse[types[i]])
-				return hyb_create_with(s, types, count, values, out);
-#endif
+	if (arch_hook_list_outside(s, types, count))
+		return arch_hook_create_with(s, types, count, values, out);
 	uint64_t key = create_key(types, values, count);
 	struct arch_create_set *set = create_set(s, key);
 	uint32_t w = 0;
@@ -1313,10 +1052,7 @@ static int arch_entity_destroy(ecs_storage *s, ecs_entity e)
 	uint32_t index = ecs_entity_index(e);
 	struct arch_record *r = &s->records[index];
 	table_remove_row(s, &s->tables[r->table], r->row);
-#if ARCH_SPARSE
-	if (r->gen & HYB_HELD_MASK)
-		hyb_drop_all(s, index);
-#endif
+	arch_hook_destroy(s, r, index);
 	r->gen = (r->gen + 1) & ECS_GENERATION_MASK;
 	r->table = ARCH_NONE;
 	r->row = s->free_head;
@@ -1369,10 +1105,8 @@ static int arch_component_add(ecs_storage *s, ecs_entity e, uint32_t type, const
 	int rc = arch_check(s, e, type);
 	if (rc != ECS_OK)
 		return rc;
-#if ARCH_SPARSE
-	if (hyb_sparse(s, type))
-		return hyb_component_add(s, e, type, value);
-#endif
+	if (arch_hook_outside(s, type))
+		return arch_hook_add(s, e, type, value);
 	struct arch_record *r = &s->records[ecs_entity_index(e)];
 	struct arch_edge edge;
 	if ((rc = entity_edge(s, r->table, type, true, &edge)) != ECS_OK)
@@ -1390,10 +1124,8 @@ static int arch_component_remove(ecs_storage *s, ecs_entity e, uint32_t type)
 	int rc = arch_check(s, e, type);
 	if (rc != ECS_OK)
 		return rc;
-#if ARCH_SPARSE
-	if (hyb_sparse(s, type))
-		return hyb_component_remove(s, e, type);
-#endif
+	if (arch_hook_outside(s, type))
+		return arch_hook_remove(s, e, type);
 	struct arch_record *r = &s->records[ecs_entity_index(e)];
 	struct arch_edge edge;
 	if ((rc = entity_edge(s, r->table, type, false, &edge)) != ECS_OK)
@@ -1407,7 +1139,7 @@ static int arch_component_remove(ecs_storage *s, ecs_entity e, uint32_t type)
 /*
  * A lookup: one record (its generation checked in the load that gives the table and the row),
  * the type's column in that table from the table's column_of (table_column_direct), the
- * value at the row. A hybrid's sparse type is in its pool instead (page table, page, value).
+ * value at the row; an outside type's value from the variant (arch_hook_value).
  * A failure's status from what the hit path already knows (no second load: a missing component
  * is a common answer).
  */
@@ -1427,18 +1159,8 @@ static inline bool arch_get_value(const ecs_storage *s, const void *state, ecs_e
                                   uint32_t type, void **value)
 {
 	const struct arch_record *r = state;
-#if ARCH_SPARSE
-	if (hyb_sparse(s, type)) {
-		const struct hyb_pool *p = &s->pools[type];
-		uint32_t slot = hyb_slot(p, ecs_entity_index(e));
-		if (slot == HYB_ABSENT)
-			return false;
-		*value = p->values + (size_t)slot * p->size;
-		return true;
-	}
-#else
-	(void)e;
-#endif
+	if (arch_hook_outside(s, type))
+		return arch_hook_value(s, e, type, value);
 	const struct arch_table *t = &s->tables[r->table];
 	uint32_t j = table_column_direct(t, type);
 	if (j == ARCH_NONE)
@@ -1448,8 +1170,8 @@ static inline bool arch_get_value(const ecs_storage *s, const void *state, ecs_e
 	return true;
 }
 
-/* A batch's read-ahead: the record (what a hybrid's sparse types read next is found only
- * through it, and their pages are few). */
+/* A batch's read-ahead: the record (what a variant's outside types read next is found only
+ * through it). */
 static inline void arch_get_ahead(const ecs_storage *s, ecs_entity e, const uint32_t *types,
                                   uint32_t type_count)
 {
@@ -1492,10 +1214,8 @@ static int arch_component_has(const ecs_storage *s, ecs_entity e, uint32_t type)
 	int rc = arch_check(s, e, type);
 	if (rc != ECS_OK)
 		return rc;
-#if ARCH_SPARSE
-	if (hyb_sparse(s, type))
-		return hyb_slot(&s->pools[type], ecs_entity_index(e)) != HYB_ABSENT;
-#endif
+	if (arch_hook_outside(s, type))
+		return arch_hook_has(s, e, type);
 	const struct arch_record *r = &s->records[ecs_entity_index(e)];
 	return table_column(&s->tables[r->table], type) != ARCH_NONE;
 }
@@ -1515,13 +1235,7 @@ static int arch_system_register(ecs_storage *s, const uint32_t *types, uint32_t 
 	memcpy(y.types, types, count * sizeof *types);
 	if (excluded_count)
 		memcpy(y.excluded, excluded, excluded_count * sizeof *excluded);
-#if ARCH_SPARSE
-	/* A table never holds a sparse type: an excluded one is left to the pools alone. */
-	for (uint32_t c = 0; c < count; c++)
-		y.sparse_required |= (uint8_t)(hyb_sparse(s, types[c]) << c);
-	for (uint32_t c = 0; c < excluded_count; c++)
-		y.sparse_excluded |= (uint8_t)(hyb_sparse(s, excluded[c]) << c);
-#endif
+	arch_hook_system(s, &y);
 	/* The tables that exist, matched once: counted first so that one allocation holds them. */
 	struct arch_match m;
 	uint32_t matched = 0;
@@ -1539,762 +1253,10 @@ static int arch_system_register(ecs_storage *s, const uint32_t *types, uint32_t 
 	return ECS_OK;
 }
 
-/* --- batches ---------------------------------------------------------------------------- */
-
-#define ARCH_BATCH_SOURCE 0x80000000u /* in a batch's per-table count: a source table */
-#define ARCH_BATCH_MEMO 16u /* source tables a batch remembers the edge of (direct-mapped) */
-
-/*
- * A batch's source tables -> the edge of its type from each, so that the passes over the
- * entities search a table's edges once per table, not once per entity and pass (the batch
- * costs no more per entity than its singles). Direct-mapped by table index: entities from
- * many tables only evict each other (a miss searches the edges as a single would), whatever
- * order the game gives them in. An entry whose edge.type is ARCH_NONE: the table was checked
- * (it has, or lacks, the type as the batch requires) but its edge is not made yet.
- */
-struct batch_memo {
-	uint32_t from[ARCH_BATCH_MEMO]; /* ARCH_NONE: empty */
-	struct arch_edge edge[ARCH_BATCH_MEMO];
-};
-
-/* batch_edge's miss: the edge searched for, or made, and remembered. */
-static __attribute__((noinline)) const struct arch_edge *
-batch_edge_miss(ecs_storage *s, struct batch_memo *m, uint32_t from, uint32_t type, bool add,
-                int *rc)
-{
-	uint32_t slot = from & (ARCH_BATCH_MEMO - 1);
-	struct arch_edge edge;
-	if ((*rc = entity_edge(s, from, type, add, &edge)) != ECS_OK)
-		return NULL;
-	m->from[slot] = from;
-	m->edge[slot] = edge;
-	return &m->edge[slot];
-}
-
-/* The edge from table `from` (its memo entry), made if need be (batch_check found the
- * entities of `from` can move), or NULL with *rc set if making it failed. */
-static inline const struct arch_edge *batch_edge(ecs_storage *s, struct batch_memo *m,
-                                                 uint32_t from, uint32_t type, bool add, int *rc)
-{
-	uint32_t slot = from & (ARCH_BATCH_MEMO - 1);
-	if (m->from[slot] == from && m->edge[slot].type != ARCH_NONE)
-		return &m->edge[slot];
-	return batch_edge_miss(s, m, from, type, add, rc);
-}
-
-/* Clears the marks batch_check left (every handle's index below record_used: a dead handle's
- * index may be a live entity's, whose mark is clear already). */
-static void batch_unmark(ecs_storage *s, const ecs_entity *entities, uint32_t count)
-{
-	for (uint32_t j = 0; j < count; j++) {
-		uint32_t i = ecs_entity_index(entities[j]);
-		if (i < s->record_used)
-			s->records[i].gen &= ~ARCH_MARK;
-	}
-}
-
-/*
- * The checks of a batch over a list of entities, in ecs.h's order: ECS_ERR_INVALID (a repeated
- * handle), ECS_ERR_DEAD_ENTITY, ECS_ERR_BAD_COMPONENT, then (m not NULL: a table type) whether
- * each entity has the type (ECS_ERR_HAS_COMPONENT on an add, ECS_ERR_NO_COMPONENT on a remove),
- * asked once per source table and remembered in m with its edge where one is cached (*unmade:
- * some table has none yet). A repeat among live handles is found in O(count), not by sorting:
- * each live record seen is marked (ARCH_MARK, beside the alive bit) and a second sight finds
- * the mark. The marks are cleared before an error returns; on ECS_OK the caller's pass over
- * the records clears them (batch_move's counting pass, hyb_batch's last: one pass over the
- * records fewer, so that a batch costs no more per entity than its singles). Dead handles have no record of their own to mark (their index
- * may be another entity's), and only when two or more are given are they sorted.
- */
-static int batch_check(ecs_storage *s, const ecs_entity *entities, uint32_t count, uint32_t type,
-                       struct batch_memo *m, bool add, bool *unmade)
-{
-	bool repeat = false, wrong = false;
-	bool tables = m && type < s->component_count;
-	uint32_t dead = 0;
-	if (m)
-		memset(m->from, 0xff, sizeof m->from);
-	for (uint32_t j = 0; j < count; j++) {
-		ecs_entity e = entities[j];
-		uint32_t i = ecs_entity_index(e);
-		uint32_t *gen = i < s->record_used ? &s->records[i].gen : NULL;
-		if (gen && ARCH_RECORD_KEY(*gen & ~ARCH_MARK) == (ecs_entity_generation(e) | ARCH_ALIVE)) {
-			repeat |= (*gen & ARCH_MARK) != 0;
-			*gen |= ARCH_MARK;
-			if (!tables)
-				continue;
-			uint32_t from = s->records[i].table, slot = from & (ARCH_BATCH_MEMO - 1);
-			if (m->from[slot] == from)
-				continue;
-			const struct arch_table *t = &s->tables[from];
-			const struct arch_edge *cached = edge_find(t, type);
-			bool has = cached ? !cached->add : table_column(t, type) != ARCH_NONE;
-			wrong |= has == add;
-			*unmade |= !cached;
-			m->from[slot] = from;
-			m->edge[slot] = cached ? *cached : (struct arch_edge){.type = ARCH_NONE};
-		} else {
-			dead++;
-		}
-	}
-	int rc = ECS_OK;
-	if (repeat || dead) {
-		batch_unmark(s, entities, count);
-		/* A repeat among the dead handles: the marks cannot see one (only live handles are
-		 * marked), a sort of the list can (an error path only). */
-		if (repeat || (dead > 1 && ecs_batch_has_repeat(entities, count)))
-			return ECS_ERR_INVALID;
-		return ECS_ERR_DEAD_ENTITY;
-	}
-	if (type >= s->component_count)
-		rc = ECS_ERR_BAD_COMPONENT;
-	else if (wrong)
-		rc = add ? ECS_ERR_HAS_COMPONENT : ECS_ERR_NO_COMPONENT;
-	if (rc != ECS_OK)
-		batch_unmark(s, entities, count);
-	return rc;
-}
-
-/* Whether [lo, hi) overlaps a column of table t. */
-static bool table_overlaps(const struct arch_table *t, uintptr_t lo, uintptr_t hi)
-{
-	for (uint32_t j = 0; j < t->type_count; j++) {
-		uintptr_t at = (uintptr_t)t->columns[j].data;
-		if (at && lo < at + (size_t)t->columns[j].cap * t->columns[j].size && at < hi)
-			return true;
-	}
-	return false;
-}
-
-/*
- * A batch of adds (values: not NULL) or removes of a table type, after batch_check passed
- * (its marks still set, its memo of source tables' edges filled; unmade: some source table
- * had no edge cached): the missing edges made (neighbour tables found or created), then the
- * rows each destination gains counted per table (the marks cleared on the way), each
- * destination grown once, then the moves. Every return clears the marks. The moves
- * overwrite the sources' rows (the last row fills each hole) and the growth moves the
- * destinations' columns: if the values overlap a column of either, they are copied aside
- * first (through the storage's allocator), so that each is read as it was when the call
- * began. On error nothing has changed but capacities and the tables that exist.
- */
-static int batch_move(ecs_storage *s, const ecs_entity *entities, uint32_t count, uint32_t type,
-                      const struct ecs_values *values, struct batch_memo *memo, bool unmade)
-{
-	bool add = values != NULL;
-	const struct arch_edge *edge;
-	int rc = ECS_OK;
-	/* The edges batch_check found no cached one for: made (the neighbour table found or
-	 * created), now that no entity can fail its checks. */
-	for (uint32_t j = 0; unmade && j < count; j++) {
-		if (!batch_edge(s, memo, s->records[ecs_entity_index(entities[j])].table, type, add,
-		                &rc)) {
-			batch_unmark(s, entities, count);
-			return rc;
-		}
-	}
-	uint32_t tables = s->table_count; /* with those the edges made */
-	uint32_t *need = arch_malloc(s, (size_t)tables * sizeof *need);
-	if (!need) {
-		batch_unmark(s, entities, count);
-		return ECS_ERR_NO_MEMORY;
-	}
-	memset(need, 0, (size_t)tables * sizeof *need);
-	/* The rows each destination gains; batch_check's marks cleared on the way. */
-	for (uint32_t j = 0; j < count; j++) {
-		struct arch_record *r = &s->records[ecs_entity_index(entities[j])];
-		r->gen &= ~ARCH_MARK;
-		edge = batch_edge(s, memo, r->table, type, add, &rc); /* made above: cannot fail now */
-		need[edge->table]++;
-		need[r->table] |= ARCH_BATCH_SOURCE;
-	}
-	const unsigned char *data = add ? values->data : NULL;
-	size_t stride = add ? values->stride : 0, size = s->sizes[type < s->component_count ? type : 0];
-	unsigned char *aside = NULL;
-	if (add) {
-		uintptr_t lo = (uintptr_t)data, hi = lo + (size_t)(count - 1) * stride + size;
-		bool overlaps = false;
-		for (uint32_t t = 0; t < tables && !overlaps; t++)
-			overlaps = need[t] && table_overlaps(&s->tables[t], lo, hi);
-		if (overlaps) {
-			if (!(aside = arch_malloc(s, (size_t)count * size))) {
-				rc = ECS_ERR_NO_MEMORY;
-				goto out;
-			}
-			for (uint32_t j = 0; j < count; j++)
-				memcpy(aside + (size_t)j * size, data + (size_t)j * stride, size);
-			data = aside;
-			stride = size;
-		}
-	}
-	for (uint32_t t = 0; t < tables && rc == ECS_OK; t++) {
-		uint32_t rows = need[t] & ~ARCH_BATCH_SOURCE;
-		if (rows)
-			rc = table_reserve(s, &s->tables[t], s->tables[t].count + rows);
-	}
-	for (uint32_t j = 0; j < count && rc == ECS_OK; j++) {
-		ecs_entity e = entities[j];
-		struct arch_record *r = &s->records[ecs_entity_index(e)];
-		edge = batch_edge(s, memo, r->table, type, add, &rc); /* made above: cannot fail */
-		entity_move(s, e, r, edge->table, edge->column, add ? data + (size_t)j * stride : NULL);
-	}
-	arch_free(s, aside, (size_t)count * size);
-out:
-	arch_free(s, need, (size_t)tables * sizeof *need);
-	return rc;
-}
-
-#if ARCH_SPARSE
-/* A batch of adds (values: not NULL) or removes of a sparse type: every entity checked, the
- * pool grown once and its pages made for the adds, then appends or swap-removes, batch_check's
- * marks cleared on the way (and before any error returns). */
-static int hyb_batch(ecs_storage *s, const ecs_entity *entities, uint32_t count, uint32_t type,
-                     const struct ecs_values *values)
-{
-	struct hyb_pool *p = &s->pools[type];
-	bool add = values != NULL;
-	int rc = ECS_OK;
-	for (uint32_t j = 0; j < count && rc == ECS_OK; j++)
-		if ((hyb_slot(p, ecs_entity_index(entities[j])) != HYB_ABSENT) == add)
-			rc = add ? ECS_ERR_HAS_COMPONENT : ECS_ERR_NO_COMPONENT;
-	const void *data = add ? values->data : NULL;
-	if (add && rc == ECS_OK && p->count + count > p->cap)
-		rc = hyb_pool_grow(s, p, p->count + count, &data, 1);
-	for (uint32_t j = 0; add && j < count && rc == ECS_OK; j++)
-		rc = hyb_pool_room(s, p, ecs_entity_index(entities[j]), &data, 1);
-	if (rc != ECS_OK) {
-		batch_unmark(s, entities, count);
-		return rc;
-	}
-	/* batch_check's marks cleared with the held count's change */
-	if (!add) {
-		for (uint32_t j = 0; j < count; j++) {
-			hyb_remove(s, p, ecs_entity_index(entities[j]));
-			uint32_t *gen = &s->records[ecs_entity_index(entities[j])].gen;
-			*gen = (*gen & ~ARCH_MARK) - HYB_HELD_ONE;
-		}
-		return ECS_OK;
-	}
-	for (uint32_t j = 0; j < count; j++) {
-		hyb_append(s, type, entities[j],
-		           (const unsigned char *)data + (size_t)j * values->stride);
-		uint32_t *gen = &s->records[ecs_entity_index(entities[j])].gen;
-		*gen = (*gen & ~ARCH_MARK) + HYB_HELD_ONE;
-	}
-	return ECS_OK;
-}
-#endif
-
-static int arch_component_add_batch(ecs_storage *s, const ecs_entity *entities, uint32_t count,
-                                    uint32_t type, const struct ecs_values *values)
-{
-	if (!s || (count && (!entities || !values || !values->data)))
-		return ECS_ERR_INVALID;
-	if (!count) /* the type is checked all the same: that does not depend on count */
-		return type < s->component_count ? ECS_OK : ECS_ERR_BAD_COMPONENT;
-	struct batch_memo memo, *m = &memo;
-	bool unmade = false;
-#if ARCH_SPARSE
-	if (type < s->component_count && hyb_sparse(s, type))
-		m = NULL; /* its pool says whether each has it (hyb_batch) */
-#endif
-	int rc = batch_check(s, entities, count, type, m, true, &unmade);
-	if (rc != ECS_OK)
-		return rc;
-#if ARCH_SPARSE
-	if (!m)
-		return hyb_batch(s, entities, count, type, values);
-#endif
-	return batch_move(s, entities, count, type, values, m, unmade);
-}
-
-static int arch_component_remove_batch(ecs_storage *s, const ecs_entity *entities,
-                                       uint32_t count, uint32_t type)
-{
-	if (!s || (count && !entities))
-		return ECS_ERR_INVALID;
-	if (!count) /* the type is checked all the same: that does not depend on count */
-		return type < s->component_count ? ECS_OK : ECS_ERR_BAD_COMPONENT;
-	struct batch_memo memo, *m = &memo;
-	bool unmade = false;
-#if ARCH_SPARSE
-	if (type < s->component_count && hyb_sparse(s, type))
-		m = NULL; /* its pool says whether each has it (hyb_batch) */
-#endif
-	int rc = batch_check(s, entities, count, type, m, false, &unmade);
-	if (rc != ECS_OK)
-		return rc;
-#if ARCH_SPARSE
-	if (!m)
-		return hyb_batch(s, entities, count, type, NULL);
-#endif
-	return batch_move(s, entities, count, type, NULL, m, unmade);
-}
-
-/* Copies count values (stride apart from data) to count packed slots at `to`: one memmove
- * when they are packed already. */
-static inline void batch_copy(unsigned char *to, const unsigned char *data, size_t stride,
-                              uint32_t size, uint32_t count)
-{
-	if (stride == size)
-		memmove(to, data, (size_t)count * size);
-	else
-		for (uint32_t j = 0; j < count; j++)
-			copy_value(to + (size_t)j * size, data + (size_t)j * stride, size);
-}
-
-/*
- * count entities of one set at once: the set's table looked up (or made) once, the records
- * and the table grown once, the values copied a column at a time (one memmove per column when
- * packed), the handles and records written in one loop. Indices come from the free list first
- * (its length counted as it changes, for ECS_ERR_FULL), then fresh ones. Values that point into
- * the table being grown (or a pool, in hybrid) are moved along with it (table_grow_keeping,
- * hyb_pool_grow); every value is written to a new row, so none is overwritten before it is
- * read. On error nothing has changed but capacities and the tables that exist.
- */
-static int arch_entity_create_batch(ecs_storage *s, const uint32_t *types, uint32_t type_count,
-                                    const struct ecs_values *values, uint32_t count,
-                                    ecs_entity *out)
-{
-	if (!s)
-		return ECS_ERR_INVALID;
-	int checked = ecs_create_batch_check(types, type_count, values, count, out,
-	                                     s->component_count);
-	if (checked != ECS_OK)
-		return checked;
-	if (!count)
-		return ECS_OK;
-	/* ECS_ERR_FULL from the free list's length, counted as it changes: the list is walked once,
-	 * where its indices are taken, not a second time to count them. */
-	uint32_t from_free = s->free_count < count ? s->free_count : count;
-	uint32_t fresh = count - from_free;
-	if (fresh > ECS_MAX_ENTITIES - s->record_used)
-		return ECS_ERR_FULL;
-	/* The table types sorted (given[j]: their place in the list), the hash of their set. */
-	uint32_t sorted[ECS_CREATE_MAX_COMPONENTS], given[ECS_CREATE_MAX_COMPONENTS], n = 0;
-	const void *base[ECS_CREATE_MAX_COMPONENTS];
-	uint64_t hash = 0;
-	for (uint32_t i = 0; i < type_count; i++) {
-		base[i] = values[i].data;
-#if ARCH_SPARSE
-		if (hyb_sparse(s, types[i]))
-			continue;
-#endif
-		uint32_t j = n++;
-		for (; j > 0 && sorted[j - 1] > types[i]; j--) {
-			sorted[j] = sorted[j - 1];
-			given[j] = given[j - 1];
-		}
-		sorted[j] = types[i];
-		given[j] = i;
-		hash += type_hash(types[i]);
-	}
-	int rc;
-	uint32_t to = table_find_set(s, hash, sorted, n);
-	if (to == ARCH_NONE) {
-		struct arch_column *columns = arch_malloc(s, (size_t)n * sizeof *columns);
-		if (!columns)
-			return ECS_ERR_NO_MEMORY;
-		for (uint32_t j = 0; j < n; j++)
-			columns[j] = (struct arch_column){NULL, sorted[j], s->sizes[sorted[j]], 0};
-		if ((rc = table_create(s, columns, n, hash, &to)) != ECS_OK)
-			return rc;
-	}
-	if ((rc = records_reserve(s, s->record_used + fresh)) != ECS_OK)
-		return rc;
-	struct arch_table *t = &s->tables[to];
-	if (t->count + count > t->cap &&
-	    (rc = table_grow_keeping(s, t, t->count + count, base, type_count)) != ECS_OK)
-		return rc;
-	uint32_t held = 0;
-#if ARCH_SPARSE
-	for (uint32_t i = 0; i < type_count; i++) {
-		if (!hyb_sparse(s, types[i]))
-			continue;
-		held++;
-		struct hyb_pool *p = &s->pools[types[i]];
-		if (p->count + count > p->cap &&
-		    (rc = hyb_pool_grow(s, p, p->count + count, base, type_count)) != ECS_OK)
-			return rc;
-		uint32_t index = s->free_head;
-		for (uint32_t j = 0; j < count && rc == ECS_OK; j++) {
-			uint32_t at = j < from_free ? index : s->record_used + (j - from_free);
-			if (j < from_free)
-				index = s->records[index].row;
-			if (!p->page_count || (at >> HYB_PAGE_BITS) >= p->page_count ||
-			    !p->pages[at >> HYB_PAGE_BITS])
-				rc = hyb_pool_page(s, p, at);
-		}
-		if (rc != ECS_OK)
-			return rc;
-	}
-#endif
-	(void)held;
-	uint32_t row = t->count;
-	uint32_t alive = ARCH_ALIVE;
-#if ARCH_SPARSE
-	alive += held * HYB_HELD_ONE;
-#endif
-	/* Two loops, not one with a test per entity: the free list's indices (each record's
-	 * generation kept, the list followed), then fresh ones, whose records are written whole
-	 * (generation 0) with no load of the free list's links. */
-	for (uint32_t j = 0; j < from_free; j++) {
-		uint32_t index = s->free_head;
-		struct arch_record *r = &s->records[index];
-		s->free_head = r->row;
-		r->gen += alive;
-		r->table = to;
-		r->row = row + j;
-		ecs_entity e = ecs_entity_make(index, r->gen & ECS_GENERATION_MASK);
-		t->entities[row + j] = e;
-		out[j] = e;
-	}
-	s->free_count -= from_free;
-	struct arch_record *fresh_records = s->records + s->record_used - from_free;
-	ecs_entity *fresh_entities = t->entities + row;
-	for (uint32_t j = from_free; j < count; j++) {
-		fresh_records[j] = (struct arch_record){alive, to, row + j};
-		ecs_entity e = ecs_entity_make(s->record_used - from_free + j, 0);
-		fresh_entities[j] = e;
-		out[j] = e;
-	}
-	s->record_used += count - from_free;
-	t->count += count;
-	for (uint32_t j = 0; j < n; j++) {
-		struct arch_column *col = &t->columns[j];
-		batch_copy(col->data + (size_t)row * col->size, base[given[j]],
-		           values[given[j]].stride, col->size, count);
-	}
-#if ARCH_SPARSE
-	for (uint32_t i = 0; i < type_count; i++) {
-		if (!hyb_sparse(s, types[i]))
-			continue;
-		struct hyb_pool *p = &s->pools[types[i]];
-		uint32_t first = p->count;
-		for (uint32_t j = 0; j < count; j++) {
-			*hyb_entry(p, ecs_entity_index(out[j])) = first + j;
-			p->owners[first + j] = out[j];
-		}
-		if (first == 0) {
-			p->live_pos = s->live_count;
-			s->live_pools[s->live_count++] = types[i];
-		}
-		p->count += count;
-		batch_copy(p->values + (size_t)first * p->size, base[i], values[i].stride, p->size,
-		           count);
-	}
-#endif
-	return ECS_OK;
-}
-
 /* Iterator state: the system; where the iteration is (a position in the system's matches and
  * the first row of that table still to visit); where it ends (a position in the matches, and
  * the row of that table where it stops: the whole pass ends at the last match + 1, row 0). */
 enum { ARCH_ITER_SYSTEM, ARCH_ITER_MATCH, ARCH_ITER_ROW, ARCH_ITER_END_MATCH, ARCH_ITER_END_ROW };
-
-#if ARCH_SPARSE
-/*
- * Hybrid's passes of a system with sparse types (required or excluded), in pointer batches of
- * at most ECS_BATCH_MAX: the table types' values from the row's columns, the sparse ones from
- * their pools. Two ways, chosen at iter_begin (hyb_iter_mode):
- *   HYB_WALK_TABLES  the matching tables' rows (matched on their table types), each row's
- *                    entity probed in the sparse pools (required: must hold it; excluded: must
- *                    not);
- *   HYB_WALK_POOL    the smallest required sparse pool's slots, each owner's record giving its
- *                    table (whether it matches is asked once per run of owners in one table)
- *                    and row, the other sparse pools probed.
- */
-enum { ARCH_ITER_MODE = ARCH_ITER_END_ROW + 1, ARCH_ITER_DRIVER };
-enum { HYB_EXACT = 0, HYB_WALK_TABLES = 1, HYB_WALK_POOL = 2 };
-
-/*
- * The way: a system of table types only is archetype's exact pass (whole columns). Else, with
- * a required sparse type, the pool drive when the smallest required pool holds fewer than half
- * the matching tables' rows (HYB_DRIVE_SHARE). A driven entity costs more than a walked row
- * (its record and row are reached in the pool's order, at random, where the walk goes down the
- * rows in order), but a walk whose probes find the type on some rows and not others pays a
- * mispredicted branch on many rows. Measured with each way forced: iterate (k = 2, N = 2^16,
- * every row holding the pool's type) drive 20.9 against walk 6.7 ns an entity lived-in;
- * crossover.ini's hurt (Health + Marked, 20,000 units) drive 22.6 against walk 67.4 us a pass
- * with the pool near 9% of the rows (effect.mark.add=4.48%), 121.5 against 135.8 us near 46%
- * (add=30%); the break-even lies near half. A pass split in several parts whose first
- * required type is sparse is driven by that type's pool whatever the counts: its values are
- * what a system writes, and only the drive can cut the parts on their cache lines (in a walk
- * of the tables they are reached in no order, so threads would share lines). O(matching
- * tables).
- */
-#define HYB_DRIVE_SHARE 2u
-
-static uint32_t hyb_iter_mode(const ecs_storage *s, const struct arch_system *y, uint32_t parts,
-                              uint32_t *driver)
-{
-	if (!y->sparse_required && !y->sparse_excluded)
-		return HYB_EXACT;
-	if (parts > 1 && (y->sparse_required & 1)) {
-		*driver = y->types[0];
-		return HYB_WALK_POOL;
-	}
-	uint64_t rows = 0;
-	for (uint32_t pos = 0; pos < y->match_count; pos++)
-		rows += s->tables[y->matches[pos].table].count;
-	uint32_t best = UINT32_MAX;
-	for (uint32_t c = 0; c < y->type_count; c++)
-		if ((y->sparse_required >> c & 1) && s->pools[y->types[c]].count < best) {
-			best = s->pools[y->types[c]].count;
-			*driver = y->types[c];
-		}
-	return (uint64_t)best * HYB_DRIVE_SHARE < rows ? HYB_WALK_POOL : HYB_WALK_TABLES;
-}
-
-/* The system's sparse pools, found once a batch: the required ones (with their place among
- * the system's types) and the excluded ones that hold anything (an empty one excludes no one). */
-struct hyb_probes {
-	uint32_t required, excluded;
-	uint32_t place[ECS_SYSTEM_MAX_COMPONENTS];
-	const struct hyb_pool *pool[ECS_SYSTEM_MAX_COMPONENTS];
-	const struct hyb_pool *out[ECS_SYSTEM_MAX_EXCLUDED];
-};
-
-static void hyb_probes_find(const ecs_storage *s, const struct arch_system *y, uint32_t driver,
-                            struct hyb_probes *q)
-{
-	q->required = q->excluded = 0;
-	for (uint32_t c = 0; c < y->type_count; c++)
-		if ((y->sparse_required >> c & 1) && y->types[c] != driver) {
-			q->place[q->required] = c;
-			q->pool[q->required++] = &s->pools[y->types[c]];
-		}
-	for (uint32_t c = 0; c < y->excluded_count; c++)
-		if ((y->sparse_excluded >> c & 1) && s->pools[y->excluded[c]].count)
-			q->out[q->excluded++] = &s->pools[y->excluded[c]];
-}
-
-/* Whether the entity of index passes the system's sparse tests; its sparse values into
- * it->pointers[c][n], each prefetched (the pass reads it soon, and its slot is anywhere). */
-static inline bool hyb_probe(const struct hyb_probes *q, uint32_t index, struct ecs_iter *it,
-                             uint32_t n)
-{
-	for (uint32_t i = 0; i < q->required; i++) {
-		void *value = hyb_value(q->pool[i], index);
-		if (!value)
-			return false;
-		__builtin_prefetch(value);
-		it->pointers[q->place[i]][n] = value;
-	}
-	for (uint32_t i = 0; i < q->excluded; i++)
-		if (hyb_slot(q->out[i], index) != HYB_ABSENT)
-			return false;
-	return true;
-}
-
-/* Whether the entity of index holds a type the system excludes (in a non-empty pool). */
-static inline bool hyb_excluded(const struct hyb_probes *q, uint32_t index)
-{
-	for (uint32_t i = 0; i < q->excluded; i++)
-		if (hyb_slot(q->out[i], index) != HYB_ABSENT)
-			return true;
-	return false;
-}
-
-static inline void hyb_fill_batch(const struct arch_system *y, struct ecs_iter *it, uint32_t n,
-                                  struct ecs_batch *b)
-{
-	b->count = n;
-	b->entities = it->entities;
-	for (uint32_t c = 0; c < ECS_SYSTEM_MAX_COMPONENTS; c++) {
-		b->columns[c] = NULL;
-		b->pointers[c] = c < y->type_count ? it->pointers[c] : NULL;
-	}
-}
-
-/* A matching table's columns of the system's table types, for the rows' pointers. */
-struct hyb_columns {
-	uint32_t count;
-	uint32_t place[ECS_SYSTEM_MAX_COMPONENTS];
-	unsigned char *data[ECS_SYSTEM_MAX_COMPONENTS];
-	uint32_t size[ECS_SYSTEM_MAX_COMPONENTS];
-};
-
-static inline void hyb_columns_of(const struct arch_system *y, const struct arch_table *t,
-                                  const struct arch_match *m, struct hyb_columns *k)
-{
-	k->count = 0;
-	for (uint32_t c = 0; c < y->type_count; c++)
-		if (m->column[c] != ARCH_NONE) {
-			k->place[k->count] = c;
-			k->data[k->count] = t->columns[m->column[c]].data;
-			k->size[k->count++] = t->columns[m->column[c]].size;
-		}
-}
-
-static inline void hyb_columns_put(const struct hyb_columns *k, uint32_t row, struct ecs_iter *it,
-                                   uint32_t n)
-{
-	for (uint32_t i = 0; i < k->count; i++)
-		it->pointers[k->place[i]][n] = k->data[i] + (size_t)row * k->size[i];
-}
-
-#define HYB_AHEAD 16u /* owners ahead whose records a pool drive prefetches */
-#define HYB_TABLES_SEEN 8u /* tables a pool drive remembers in a batch (direct-mapped) */
-
-struct hyb_table_seen {
-	uint32_t table; /* ARCH_NONE: empty */
-	bool matches;
-	struct hyb_columns k;
-};
-
-static bool hyb_iter_next(struct ecs_iter *it, struct ecs_batch *b)
-{
-	const ecs_storage *s = it->storage;
-	const struct arch_system *y = &s->systems[it->state[ARCH_ITER_SYSTEM]];
-	struct hyb_probes q;
-	struct hyb_columns k = {.count = 0};
-	bool drive = it->state[ARCH_ITER_MODE] == HYB_WALK_POOL;
-	uint32_t driver = drive ? (uint32_t)it->state[ARCH_ITER_DRIVER] : ARCH_NONE;
-	hyb_probes_find(s, y, driver, &q); /* the driving pool is not probed: its slot is known */
-	uint32_t n = 0;
-	if (drive) {
-		const struct hyb_pool *p = &s->pools[driver];
-		uint32_t place = 0;
-		while (y->types[place] != driver)
-			place++;
-		uint32_t slot = (uint32_t)it->state[ARCH_ITER_ROW];
-		uint32_t end = (uint32_t)it->state[ARCH_ITER_END_ROW];
-		/* Whether an owner's table matches, and its columns, asked once a batch per table:
-		 * a pool's owners are of many kinds, interleaved, in no order. */
-		struct hyb_table_seen seen[HYB_TABLES_SEEN];
-		for (uint32_t i = 0; i < HYB_TABLES_SEEN; i++)
-			seen[i].table = ARCH_NONE;
-		for (; slot < end && n < ECS_BATCH_MAX; slot++) {
-			/* The owners' records and rows are reached in the pool's order, at random: the
-			 * records HYB_AHEAD owners on are asked for, and the rows of those half as far
-			 * (whose records were asked for then), in a table already seen. */
-			if (slot + HYB_AHEAD < end)
-				__builtin_prefetch(&s->records[ecs_entity_index(p->owners[slot + HYB_AHEAD])]);
-			if (slot + HYB_AHEAD / 2 < end) {
-				const struct arch_record *ahead =
-				    &s->records[ecs_entity_index(p->owners[slot + HYB_AHEAD / 2])];
-				const struct hyb_table_seen *a = &seen[ahead->table % HYB_TABLES_SEEN];
-				for (uint32_t i = 0; a->table == ahead->table && i < a->k.count; i++)
-					__builtin_prefetch(a->k.data[i] + (size_t)ahead->row * a->k.size[i]);
-			}
-			ecs_entity e = p->owners[slot];
-			uint32_t index = ecs_entity_index(e);
-			const struct arch_record *r = &s->records[index];
-			struct hyb_table_seen *c = &seen[r->table % HYB_TABLES_SEEN];
-			if (c->table != r->table) {
-				struct arch_match m;
-				c->table = r->table;
-				c->matches = system_matches(y, &s->tables[r->table], r->table, &m);
-				c->k.count = 0;
-				if (c->matches)
-					hyb_columns_of(y, &s->tables[r->table], &m, &c->k);
-			}
-			if (!c->matches || !hyb_probe(&q, index, it, n))
-				continue;
-			it->pointers[place][n] = p->values + (size_t)slot * p->size;
-			hyb_columns_put(&c->k, r->row, it, n);
-			it->entities[n++] = e;
-		}
-		it->state[ARCH_ITER_ROW] = slot;
-	} else if (!q.required) {
-		/* Table types required, sparse ones excluded: runs of rows none of whose entities
-		 * holds an excluded type, handed out as columns (as archetype's, cut where an
-		 * excluded entity sits), however long. */
-		uint32_t end_match = (uint32_t)it->state[ARCH_ITER_END_MATCH];
-		uint32_t pos = (uint32_t)it->state[ARCH_ITER_MATCH];
-		uint32_t row = (uint32_t)it->state[ARCH_ITER_ROW];
-		for (; pos < y->match_count && pos <= end_match; pos++, row = 0) {
-			const struct arch_match *m = &y->matches[pos];
-			const struct arch_table *t = &s->tables[m->table];
-			uint32_t stop = pos == end_match ? (uint32_t)it->state[ARCH_ITER_END_ROW]
-			                                 : t->count;
-			while (row < stop && hyb_excluded(&q, ecs_entity_index(t->entities[row])))
-				row++;
-			if (row >= stop)
-				continue;
-			uint32_t run = row + 1;
-			while (run < stop && !hyb_excluded(&q, ecs_entity_index(t->entities[run])))
-				run++;
-			b->count = run - row;
-			b->entities = t->entities + row;
-			for (uint32_t c = 0; c < ECS_SYSTEM_MAX_COMPONENTS; c++) {
-				const struct arch_column *col =
-				    c < y->type_count ? &t->columns[m->column[c]] : NULL;
-				b->columns[c] = col ? col->data + (size_t)row * col->size : NULL;
-				b->pointers[c] = NULL;
-			}
-			it->state[ARCH_ITER_MATCH] = pos;
-			it->state[ARCH_ITER_ROW] = run;
-			return true;
-		}
-		it->state[ARCH_ITER_MATCH] = pos;
-		it->state[ARCH_ITER_ROW] = 0;
-		b->count = 0;
-		return false;
-	} else {
-		uint32_t end_match = (uint32_t)it->state[ARCH_ITER_END_MATCH];
-		uint32_t pos = (uint32_t)it->state[ARCH_ITER_MATCH];
-		uint32_t row = (uint32_t)it->state[ARCH_ITER_ROW];
-		for (; pos < y->match_count && pos <= end_match && n < ECS_BATCH_MAX; pos++, row = 0) {
-			const struct arch_match *m = &y->matches[pos];
-			const struct arch_table *t = &s->tables[m->table];
-			uint32_t stop = pos == end_match ? (uint32_t)it->state[ARCH_ITER_END_ROW]
-			                                 : t->count;
-			if (row >= stop)
-				continue;
-			hyb_columns_of(y, t, m, &k);
-			const ecs_entity *entities = t->entities;
-			for (; row < stop && n < ECS_BATCH_MAX; row++) {
-				ecs_entity e = entities[row];
-				if (!hyb_probe(&q, ecs_entity_index(e), it, n))
-					continue;
-				hyb_columns_put(&k, row, it, n);
-				it->entities[n++] = e;
-			}
-			if (row < stop)
-				break; /* the batch is full: this table goes on from row next time */
-		}
-		it->state[ARCH_ITER_MATCH] = pos;
-		it->state[ARCH_ITER_ROW] = row;
-	}
-	if (!n) {
-		b->count = 0;
-		return false;
-	}
-	hyb_fill_batch(y, it, n, b);
-	return true;
-}
-
-/* Where part `part` of a pool drive starts: an even share of the pool's slots, moved forward
- * (by less than a part) to a cache-line start of its values when the pool is the system's
- * first required type, as archetype's rows (arch_split_bound). */
-static uint32_t hyb_split_bound(const ecs_storage *s, const struct arch_system *y,
-                                uint32_t driver, uint32_t part, uint32_t parts)
-{
-	const struct hyb_pool *p = &s->pools[driver];
-	uint32_t at = ecs_split_bound(p->count, part, parts);
-	if (part > 0 && part < parts && p->count / parts >= 2 && driver == y->types[0]) {
-		uint32_t d = ecs_split_align(p->values + (size_t)at * p->size, p->size,
-		                             p->count / parts);
-		if (at + d <= p->count)
-			at += d;
-	}
-	return at;
-}
-
-/* iter_begin's and iter_split's part: the way, and for the pool drive its range of slots. */
-static void hyb_iter_setup(const ecs_storage *s, const struct arch_system *y, uint32_t part,
-                           uint32_t parts, struct ecs_iter *it)
-{
-	uint32_t driver = 0;
-	uint32_t mode = hyb_iter_mode(s, y, parts, &driver);
-	it->state[ARCH_ITER_MODE] = mode;
-	it->state[ARCH_ITER_DRIVER] = driver;
-	if (mode == HYB_WALK_POOL) {
-		it->state[ARCH_ITER_ROW] = hyb_split_bound(s, y, driver, part, parts);
-		it->state[ARCH_ITER_END_ROW] = hyb_split_bound(s, y, driver, part + 1, parts);
-	}
-}
-#endif
 
 static int arch_system_iter_begin(ecs_storage *s, uint32_t system, struct ecs_iter *it)
 {
@@ -2308,9 +1270,7 @@ static int arch_system_iter_begin(ecs_storage *s, uint32_t system, struct ecs_it
 	it->state[ARCH_ITER_ROW] = 0;
 	it->state[ARCH_ITER_END_MATCH] = s->systems[system].match_count;
 	it->state[ARCH_ITER_END_ROW] = 0;
-#if ARCH_SPARSE
-	hyb_iter_setup(s, &s->systems[system], 0, 1, it);
-#endif
+	arch_hook_iter_setup(s, &s->systems[system], 0, 1, it);
 	return ECS_OK;
 }
 
@@ -2364,7 +1324,7 @@ static void arch_split_bound(const ecs_storage *s, const struct arch_system *y, 
 			continue;
 		}
 		uint32_t r = at - before;
-		if (part > 0 && total / parts >= 2 && (!ARCH_SPARSE || m->column[0] != ARCH_NONE)) {
+		if (part > 0 && total / parts >= 2 && !arch_hook_required_outside(y, 0)) {
 			const struct arch_column *col = &t->columns[m->column[0]];
 			uint32_t d = ecs_split_align(col->data + (size_t)r * col->size, col->size,
 			                             total / parts);
@@ -2398,9 +1358,7 @@ static int arch_system_iter_split(ecs_storage *s, uint32_t system, uint32_t part
 	arch_split_bound(s, y, total, part + 1, parts, &match, &row);
 	it->state[ARCH_ITER_END_MATCH] = match;
 	it->state[ARCH_ITER_END_ROW] = row;
-#if ARCH_SPARSE
-	hyb_iter_setup(s, y, part, parts, it);
-#endif
+	arch_hook_iter_setup(s, y, part, parts, it);
 	return ECS_OK;
 }
 
@@ -2410,10 +1368,8 @@ static bool arch_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 {
 	const ecs_storage *s = it->storage;
 	const struct arch_system *y = &s->systems[it->state[ARCH_ITER_SYSTEM]];
-#if ARCH_SPARSE
-	if (it->state[ARCH_ITER_MODE] != HYB_EXACT)
-		return hyb_iter_next(it, b);
-#endif
+	if (arch_hook_iter_own(it))
+		return arch_hook_iter_next(it, b);
 	uint32_t end_match = (uint32_t)it->state[ARCH_ITER_END_MATCH];
 	uint32_t row = (uint32_t)it->state[ARCH_ITER_ROW];
 	for (uint32_t pos = (uint32_t)it->state[ARCH_ITER_MATCH];
@@ -2441,3 +1397,28 @@ static bool arch_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 	return false;
 }
 
+/* The batches (entity_create_batch, component_add_batch, component_remove_batch). */
+#include "archetype_batch.h"
+
+/* A variant's ops table but its name and description: every operation is the machinery's. */
+#define ARCH_OPS                                                                                   \
+	.version = ECS_INTERFACE_VERSION,                                                          \
+	.create = arch_create,                                                                     \
+	.destroy = arch_destroy,                                                                   \
+	.reserve = arch_reserve,                                                                   \
+	.entity_create = arch_entity_create,                                                       \
+	.entity_create_with = arch_entity_create_with,                                             \
+	.entity_destroy = arch_entity_destroy,                                                     \
+	.entity_alive = arch_entity_alive,                                                         \
+	.component_add = arch_component_add,                                                       \
+	.component_remove = arch_component_remove,                                                 \
+	.component_get = arch_component_get,                                                       \
+	.component_get_batch = arch_component_get_batch,                                           \
+	.component_has = arch_component_has,                                                       \
+	.system_register = arch_system_register,                                                   \
+	.system_iter_begin = arch_system_iter_begin,                                               \
+	.system_iter_next = arch_system_iter_next,                                                 \
+	.system_iter_split = arch_system_iter_split,                                               \
+	.entity_create_batch = arch_entity_create_batch,                                           \
+	.component_add_batch = arch_component_add_batch,                                           \
+	.component_remove_batch = arch_component_remove_batch

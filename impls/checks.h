@@ -2,7 +2,7 @@
  * checks.h: the common case of ecs.h's argument checks, inline, for the backends' hot paths.
  * Internal to impls/: the harness and the tests never include it.
  *
- * ecs_create_types_check (backends.c) is out of line and returns the first error in ecs.h's
+ * ecs_create_types_check (ecs.c) is out of line and returns the first error in ecs.h's
  * order, which takes two passes and early exits. entity_create_with calls it once per entity:
  * at k = 2 that call was 52 instructions of sparse's 379 an entity (callgrind, create,
  * N = 2^17), more than the floor's whole work. Here one pass asks only "is anything wrong"
@@ -36,6 +36,26 @@ static inline int ecs_create_types_check_fast(const uint32_t *types, uint32_t co
 	}
 	return __builtin_expect(wrong, 0) ? ecs_create_types_check(types, count, values, component_count)
 	                                  : ECS_OK;
+}
+
+/* entity_create_with's opening, every backend's: the list checked, then the index the entity
+ * will take: the free list's first (*free_head; `none` when it is empty), else the next fresh
+ * one (*used, the indices ever handed out), ECS_ERR_FULL past ECS_MAX_ENTITIES. Nothing is
+ * taken: the caller takes the index last, once nothing can fail. (Pointers: the storage is read
+ * after the list's check, as the code this folds did.) */
+static inline int ecs_create_with_open(const uint32_t *types, uint32_t count,
+                                       const void *const *values, uint32_t component_count,
+                                       const uint32_t *free_head, uint32_t none,
+                                       const uint32_t *used, uint32_t *index)
+{
+	int rc = ecs_create_types_check_fast(types, count, values, component_count);
+	if (rc != ECS_OK)
+		return rc;
+	bool fresh = *free_head == none;
+	if (fresh && *used >= ECS_MAX_ENTITIES)
+		return ECS_ERR_FULL;
+	*index = fresh ? *used : *free_head;
+	return ECS_OK;
 }
 
 /* memcpy of a component value, with the common sizes known at compile time: a call to memcpy

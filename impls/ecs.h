@@ -346,7 +346,7 @@ static inline uint32_t ecs_split_align(const void *at, uint32_t size, uint32_t l
 }
 
 /*
- * entity_create_with's fallback (impls/backends.c): entity_create, then component_add for each
+ * entity_create_with's fallback (impls/ecs.c): entity_create, then component_add for each
  * type, and entity_destroy again if an add fails. Two differences from a native method, both
  * because the wrapper cannot know the profile's component count: entity_create's ECS_ERR_FULL
  * or ECS_ERR_NO_MEMORY comes before ECS_ERR_BAD_COMPONENT, and after an error the index it used
@@ -381,7 +381,7 @@ static inline int ecs_system_group(const struct ecs_ops *ops, ecs_storage *s, ui
 }
 
 /*
- * The batches' fallbacks (impls/backends.c), one entity at a time through the single
+ * The batches' fallbacks (impls/ecs.c), one entity at a time through the single
  * operations, after checking the whole batch first (repeats: ecs_batch_has_repeat, below;
  * liveness; has). What they cannot promise, as entity_create_with's fallback: after an error, the indices created
  * come back with their next generation (created, then destroyed); an add that fails half way

@@ -1,120 +1,67 @@
 /*
  * family.h: the storage of Vigier's two posts, written once; hash.c, tree.c and vector.c each
  * include it after defining the one thing that differs between them, the index from an entity
- * index to a position (`struct family_index` and the index_* functions declared below). The
- * index is a compile-time parameter: every lookup is a direct (inlinable) call, so what the
- * benchmark shows between the three is the index and nothing else.
+ * index to a position (`struct family_index` and the index_* functions declared below): a
+ * compile-time parameter, every lookup a direct (inlinable) call, so what the benchmark shows
+ * between the three is the index and nothing else.
  *
- * What it stores:
- *   - per entity index: the generation (with an "alive" bit) and a bitset of the component types
- *     the entity owns, as wide as the profile (component_count bits, in 32-bit words);
- *   - per component type: a packed array of values and a packed array of their owners, plus an
- *     index entity -> slot; remove swaps the last value into the hole (Vigier's
- *     ComponentContainer); and the lists of the systems that require the type and of those that
- *     exclude it;
- *   - per system: its requirement and exclusion bitsets (kept as the words they touch), a
- *     packed array of the entities it matches and an index entity -> position in that array
- *     (Vigier's System).
+ * What it stores: per entity index the generation (with an alive bit) and a bitset of its
+ * types (component_count bits in 32-bit words); per type a packed array of values and one of
+ * their owners, an index entity -> slot (remove swaps the last into the hole: Vigier's
+ * ComponentContainer), and the systems that require or exclude it; per system its bitsets (as
+ * the words they touch), a packed list of the entities it matches and an index entity ->
+ * position (Vigier's System). A live entity is in a system's list exactly when its bitset
+ * satisfies the system, so membership is read from the bitset; the index finds where one leaves.
  *
- * Invariant: a live entity is in a system's list exactly when its bitset satisfies the system
- * (every required bit set, no excluded one). So membership is read from the bitset, never
- * looked up in the system's index; the index is used to find the position of an entity that
- * leaves.
+ * Costs (k = the entity's types, S_t = systems requiring or excluding t, R = words a system's
+ * bitsets touch (at most 16), W = the bitset's words, L = one index operation: O(1) vector,
+ * expected O(1) hash, O(log n) tree):
+ *   entity_create       O(1) amortised (free-list pop)
+ *   entity_create_with  O(W + k L + sum of S_t R + L a system joined): the bitset written once,
+ *                       each system asked once, from its lowest type's list
+ *   entity_destroy      O(W + k L + sum of S_t R + L a system left)
+ *   component_add/remove  O(L + S_t R + L a system joined or left): only the systems that
+ *                       require or exclude t are asked (Vigier's part 2, event management); a
+ *                       remove may fail for want of memory (it can join excluding systems)
+ *   component_get       O(L): the generation and the bitset side by side (once an entity), then
+ *                       the index's loads and the value a component; component_get_batch
+ *                       prefetches the generations and bitsets ECS_GET_AHEAD handles on and
+ *                       each value. component_has O(1)
+ *   iteration           O(L) a required component an entity through the system's list; O(L) a
+ *                       component a run where the list and the pools are in step
+ *   system_iter_split   O(L): a range of the system's list
+ *   entity_create_batch  the set's bitset and joined systems worked out once, every array grown
+ *                       once, ECS_ERR_FULL from the free list's length, the values copied last
+ *                       (a memcpy a type when packed); the index inserts a key at a time
+ *   add/remove batches  O(M) checks (a spare bit of the generation marks each index: repeats
+ *                       without a sort), one growth, then each entity as its single; all that
+ *                       can fail for want of memory comes first and is taken back newest first
  *
- * Costs (k = components of the entity, S_t = systems requiring or excluding type t, R = words a
- * system's bitsets touch (at most 16, whatever the profile's width W), L = one index operation:
- * O(1) for vector, expected O(1) for hash, O(log n) for tree):
- *   entity_create   O(1) amortised (free-list pop)
- *   entity_create_with  O(W + k L + sum over its types t of S_t R + L per system it joins):
- *                   the adds' pool work, but the bitset written once and each system asked
- *                   once, from its lowest type's list
- *   entity_destroy  O(W + k L + sum over its types t of S_t R + L per system it leaves)
- *   component_add   O(L) + O(S_t R) + O(L) per system it joins or leaves (Vigier's part 2, "event
- *                   management optimization": only the systems that require or exclude t are
- *                   notified)
- *   component_remove the same (it may now fail for want of memory: it can make the entity
- *                   join the systems that exclude t)
- *   component_get   O(L), component_has O(1). A lookup in no order on storage beyond the caches
- *                   (docs/backends.md, "Random access"): the generation (ours: the handle's
- *                   check) and the bitset (the strategy's), side by side, once per entity;
- *                   then, per component, the index's loads (vector: the slot; hash: the bucket,
- *                   then the node; tree: a descent) and the value that depends on them
- *   component_get_batch  the same loads; the next handles' generations and bitsets prefetched
- *                   (ECS_GET_AHEAD ahead, checks.h) and each value prefetched for the caller
- *   iteration       O(L) per required component per entity, through the system's packed list;
- *                   but where the list and the pools hold the entities in the same order (a
- *                   run of creations), O(L) per component per run: one lookup and a memcmp of
- *                   the pool's owners against the list; the run is one batch of whole columns
- *   system_iter_split  O(L): a range of the system's packed list (two index lookups a bound)
- *   entity_create_batch (M entities, k types)  O(k S_t R) once for the batch (the set's bitset
- *                   and the systems it joins are the same for every entity), then O(W + k L +
- *                   L per system joined) an entity: one growth of each pool's values and
- *                   owners, of the per-entity arrays and of each joined system's list for the
- *                   whole batch (ECS_ERR_FULL before any change, from the free list's length,
- *                   counted as it changes: no walk), the values copied last, one memcpy a
- *                   type when packed (stride = size). The index still inserts one key
- *                   at a time: a node each for hash and tree, a geometric growth for vector.
- *   component_add_batch / component_remove_batch (M entities)  O(M) checks (one pass marking
- *                   each index in a spare bit of its generation: repeats without a sort), one
- *                   growth of the pool's values and owners (add), then each entity as
- *                   component_add / component_remove; an add's values copied last, one memcpy
- *                   when packed. All that can fail for want of memory comes first (the joins;
- *                   a remove's joins of the excluding systems) and is taken back newest first,
- *                   so that each list pops what it was given; the leaves, which cannot fail,
- *                   come after.
- *
- * Fast paths: each branch that skips work the general path does, when it fires, and whether it
- * fires in a lived-in storage (one that has had destroys: holes and recycled indices; kinds
- * spawned interleaved; components removed and added back in no order, so that no pool is in
- * index order and the pools of one system are out of step with its list and each other). The
- * index's own are listed in hash.c, tree.c and vector.c.
- *   one-pass create   entity_create_with pushes each type in one pass when no pool's values
- *                     must grow (growing could move a value given) and nothing fails, writes
- *                     the bitset once and asks each system once, from its lowest type's list;
- *                     else create_with_careful. Lived-in: yes (room is the rule).
- *   systems of a type an add or remove asks only the systems that require or exclude the type
- *                     (Vigier's part 2, event management): always. Lived-in: yes.
- *   no excluders      an add or remove of a type no system excludes pays one test for them
- *                     (excluders_leave, excluders_join out of line). Lived-in: yes (it follows
- *                     the systems, not the history).
- *   in-step run       family_in_step: where the system's list and the pools of all its types
- *                     hold the entities from the batch's first on in the same order, one lookup
- *                     a component and a memcmp of the owners against the list (256 at a time)
- *                     make a batch of whole columns, however long. Lived-in: partly: the list is
- *                     in the order entities joined, each pool in the order its type was added,
- *                     both with swap-removes; they agree only over stretches untouched since a
- *                     run of creations of one kind. Elsewhere it costs a lookup a component and
- *                     a memcmp of up to a chunk per batch.
- *   in-step component in a pointer batch, a component whose pool holds the batch's entities at
- *                     consecutive slots in the list's order (a memcmp of the batch's owners
- *                     from the slot already looked up) is a column, with no lookup per entity.
- *                     Lived-in: partly: the type whose add made entities join the system was
- *                     appended to its pool in the order they joined the list, so the two run
- *                     in step where each entity given the type joined and no remove swapped
- *                     entries since; the other types no.
- *   Both in-step paths kept on measure: in the lived-in iterate (N = 2^17, callgrind,
- *   scripts/callgrind-pair.sh against a build without them) vector 18.9 instructions and 3.16 D1
- *   misses an entity with them, 21.6 and 3.65 without (k = 2; k = 3: 28.3 against 30.8); hash
- *   38.1 and 2.94 last-level misses against 45.4 and 3.76; fragmented unchanged (5.4 / 5.2).
- *   consecutive slots a component whose lookups (index_get_batch) find consecutive slots is a
- *                     column. Lived-in: no (slots in no order).
- *   batch set once   entity_create_batch works out the bitset and the systems joined once
- *                     per batch, not per entity, and grows every array once: whenever a batch
- *                     has more than one entity. Lived-in: yes (a property of the call, not of
- *                     the storage's history; recycled indices come from the free list as
- *                     entity_create takes them).
- *   packed values     a batch's values with stride == size are copied with one memcpy a type
- *                     (the pool's slots for the batch are consecutive: appended in order).
- *                     Lived-in: yes (appends go to the pools' ends however they have aged).
- *   no repeat sort   a batch's list is checked for repeats by marking indices in a spare bit
- *                     of entity_gen; only a list already certain to fail (two handles of one
- *                     index, two never handed out) is sorted, to tell ECS_ERR_INVALID from
- *                     ECS_ERR_DEAD_ENTITY. Lived-in: yes.
- *
- * Why (callgrind, N = 2^16, k = 2, the harness's systems): asking every system on every add, as
- * Vigier's part 1 does, was 55-67% of the instructions of creating an entity at profile A and
- * 75-87% at AAA (64 systems x 8 words, plus an index lookup each); now an add checks the one system
- * that requires the type, and creating costs the same number of instructions at A and at AAA.
+ * Fast paths (when each fires; lived-in: whether it fires in storage that has had destroys,
+ * interleaved kinds, components removed and added back in no order; the index's own are in
+ * hash.c, tree.c and vector.c):
+ *   one-pass create     entity_create_with pushes each type in one pass when no pool must
+ *                       grow; else create_with_careful. Lived-in: yes (room is the rule).
+ *   systems of a type   an add or remove asks only the systems that require or exclude the
+ *                       type. Lived-in: yes.
+ *   no excluders        a type no system excludes pays one test for them. Lived-in: yes.
+ *   in-step run         family_in_step: where the list and every pool hold the batch's entities
+ *                       in the same order, a lookup a component and a memcmp of the owners (256
+ *                       at a time) make a batch of whole columns. Lived-in: partly (stretches
+ *                       untouched since a run of creations of one kind); elsewhere it costs a
+ *                       lookup a component and a memcmp of up to a chunk a batch.
+ *   in-step component   in a pointer batch, a pool holding the batch's entities at consecutive
+ *                       slots in the list's order is a column. Lived-in: partly (the type whose
+ *                       add made the entities join, where no remove swapped entries since).
+ *   consecutive slots   lookups (index_get_batch) that find consecutive slots make a column.
+ *                       Lived-in: no.
+ *   batch set once      a create batch works out the bitset and the joined systems once and
+ *                       grows every array once. Lived-in: yes (a property of the call).
+ *   packed values       a batch's values with stride == size: one memcpy a type. Lived-in: yes.
+ *   no repeat sort      a batch's repeats are found by marks; only a list already certain to
+ *                       fail is sorted. Lived-in: yes.
+ * docs/performance.md has the measurements behind asking only a type's systems and the in-step
+ * paths.
  */
 #ifndef FAMILY_H
 #define FAMILY_H
@@ -130,13 +77,10 @@
 #endif
 
 /*
- * Bitset words are 32 bits, so that profile A's 32 types cost 4 bytes per entity (64-bit words
- * would spend 8, a sixth of vector's whole footprint at k = 2). Wider profiles only read the
- * words a requirement uses (family_satisfies) and the words of one entity on destroy.
- *
- * Per entity index the family keeps 2 bytes of generation and the bitset (4 bytes at A, 64 at
- * AAA), and no free stack (see entity_bits); vector's live bytes after creating 2^20 entities
- * with k = 2 at A are 6 + 2 x (8 value + 4 owner + 4 index) + (4 entity + 4 index) = 46.
+ * Bitset words are 32 bits, so that profile A's 32 types cost 4 bytes an entity (64-bit words
+ * would spend 8, a sixth of vector's footprint at k = 2). Wider profiles only read the words a
+ * requirement uses (family_satisfies) and one entity's on destroy. No free stack: see
+ * entity_bits.
  */
 typedef uint32_t family_word;
 #define FAMILY_WORD_BITS 32u
@@ -166,10 +110,8 @@ struct family_system {
 	 * The requirement and exclusion bitsets, as the words they touch: at profile AAA a check
 	 * reads the one or two words a system needs instead of all 16. An entity matches when
 	 * (bits[word_index[k]] & word_mask[k]) == word_want[k] for every k: word_mask holds the
-	 * required and the excluded bits of the word, word_want the required ones. One test a word
-	 * for both: a second loop for the excluded words cost 3.5 instructions more an add, with no
-	 * system excluding anything (callgrind, vector create N = 16384, k = 2: 426.4 against 419.4
-	 * an entity).
+	 * required and the excluded bits of the word, word_want the required ones: one test a word
+	 * for both (docs/performance.md: a second loop for the excluded words cost more).
 	 */
 	uint32_t word_count;
 	uint32_t word_index[ECS_SYSTEM_MAX_COMPONENTS + ECS_SYSTEM_MAX_EXCLUDED];
@@ -521,19 +463,15 @@ static __attribute__((noinline)) int create_with_careful(ecs_storage *s, const u
                                                          const void *const *values,
                                                          ecs_entity *out)
 {
-	int rc = ecs_create_types_check(types, count, values, s->component_count);
+	uint32_t index;
+	int rc = ecs_create_with_open(types, count, values, s->component_count, &s->free_head,
+	                              FAMILY_NO_FREE, &s->entity_used, &index);
 	if (rc != ECS_OK)
 		return rc;
-	uint32_t index = s->free_head;
-	bool fresh = index == FAMILY_NO_FREE;
-	if (fresh) {
-		index = s->entity_used;
-		if (index >= ECS_MAX_ENTITIES)
-			return ECS_ERR_FULL;
-		if ((index >= s->gen_cap || index >= s->bits_cap) &&
-		    (rc = entities_grow(s, index + 1)) != ECS_OK)
-			return rc;
-	}
+	bool fresh = s->free_head == FAMILY_NO_FREE;
+	if (fresh && (index >= s->gen_cap || index >= s->bits_cap) &&
+	    (rc = entities_grow(s, index + 1)) != ECS_OK)
+		return rc;
 	uint32_t gen = fresh ? 0 : s->entity_gen[index];
 	ecs_entity e = ecs_entity_make(index, gen);
 	const void *v[ECS_CREATE_MAX_COMPONENTS];

@@ -1,76 +1,27 @@
 /*
- * hash.c: the first storage of Vigier's post (part 1, std::unordered_map), in C with uthash.
+ * hash.c: the first storage of Vigier's post (part 1, std::unordered_map), in C with uthash: the
+ * family storage (family.h) with a uthash table as the index entity index -> slot, one per
+ * component type and one per system.
  *
- * The family storage (family.h) with a uthash table as the index from entity index to slot,
- * one per component type and one per system. Each entry is a node of its own, allocated through
- * the storage's allocator like std::unordered_map's nodes; uthash's bucket array grows by
- * doubling. Lookups are expected O(1) but cost a bucket walk and a pointer chase per node, on
- * every remove (and the assignment of the value that moves into the hole) and, in iteration,
- * once per component per entity; every add allocates and links a node.
+ * What it stores: a node per entry (the bare UT_hash_handle, 56 bytes, allocated through the
+ * storage's allocator as std::unordered_map's nodes) and a bucket array (16 bytes a bucket). The
+ * hash of a key is the key (libstdc++'s std::hash<uint32_t>): dense entity indices spread evenly
+ * and neighbours share neighbouring buckets. The array doubles when the entries outnumber the
+ * buckets (max_load_factor 1.0, std's policy); uthash's own chain-length trigger is off, as it
+ * grows without bound on scattered keys. docs/performance.md ("The index's figures") has the
+ * bytes an entity against std::unordered_map's and the measurements behind each choice.
  *
- * What that costs, at k = 2 in profile A (the entity is in two component indexes and one
- * system's): live_bytes_per_entity 250 (`ecsbench --backends hash,vector --workloads create
- * --entities 1048576 --components 2 --reps 1 --warmup 0`; vector: 46), which is
- *     34  the family's arrays: generation 2 + bitset 4, two values 8 + their owners 4 each,
- *         the system's entity list 4 (vector spends these too, and 12 in its flat indexes)
- *    216  uthash, three entries of a 56-byte node and a 16-byte bucket (one bucket per entry:
- *         2^20 entries fill 2^20 buckets at the load factor of 1 kept below)
- * and, not counted there, glibc's 8-byte header of each node's 64-byte block: 24 more.
- * std::unordered_map<uint32_t, uint32_t> (libstdc++) spends 16 bytes a node (next pointer, key,
- * value; a 32-byte block) and 8 a bucket: 72 per entity (120 with glibc's blocks) where this
- * spends 216 (240).
- * The difference is uthash's, and cannot be cut further without changing uthash.h:
- *   - the node is the bare UT_hash_handle (see struct hash_node): 56 bytes, of which std's node
- *     has the equivalent of 16 (the chain pointer hh_next, the key in hashv, the value in
- *     keylen); the other 40 are the table pointer every handle carries (tbl), the
- *     insertion-order list (prev, next) that HASH_ITER and HASH_DELETE maintain, the chain's
- *     back pointer (hh_prev), and the key pointer (key, unused here);
- *   - a bucket (UT_hash_bucket) holds a chain count and an expansion multiplier beside its head
- *     pointer: 16 bytes where std's is one pointer. Fewer buckets (a load factor of 2) would
- *     match std's 8 bytes an entry but not its chain lengths, so the policy stays std's.
- * Until commit 6557d24 a node was the handle plus a key and a value: 64 bytes, an 80-byte block
- * (274 bytes per entity, 322 with the headers). The bare handle cut the timed create call of
- * N = 65536 at k = 2 from 1555 to 1546 instructions an entity and its simulated LL misses from
- * 8.1 to 6.9, iterate from 50.8 to 40.7 instructions, get from 169 to 149
- * (scripts/cachegrind.sh -b hash -w create,iterate,churn,get -n 65536 -k 2, both builds).
+ * Costs: lookups expected O(1), a bucket and a node chased each: on every remove (and the move
+ * into the hole), and in iteration once per component per entity where a pool is out of step
+ * with the system's list; every add allocates and links a node.
  *
- * Creating an entity spends 45% of its instructions in the allocator (three malloc calls), 20%
- * in hash_add and 7% zeroing doubled bucket arrays (make profile BACKEND=hash WORKLOAD=create,
- * N = 131072, before the bare handle). Iteration reads the index once per component per
- * batch, and once per component per entity where a pool is out of step with the system's list
- * (fragmented: a bucket and a node per component per entity, 0.82 last-level misses an entity
- * at N = 131072 against vector's 0.18, results/reference/cachegrind-A.csv).
- *
- * The hash of a key is the key itself, as std::hash<uint32_t> is in libstdc++ (the post's
- * std::unordered_map): entity indices are dense small integers, so they spread evenly over the
- * power-of-two buckets, and neighbouring entities land in neighbouring buckets. uthash's default
- * (Jenkins) scatters them instead, which costs a cache miss per lookup even when the keys are
- * visited in order (measured: about 5x slower finds over 65,536 keys in order).
- *
- * Growth. uthash grows its bucket array when one chain reaches HASH_BKT_CAPACITY_THRESH entries
- * (10 by default): with keys in order every chain then reaches 8 or so first, a load factor of 8
- * (measured over 2^20 keys in order: 20 ns a find, against 3.5 ns at one entry per bucket). A
- * lower threshold fixes that for keys in order and is a disaster for scattered ones: a chain of
- * 2 appears (birthday paradox) once a table holds about the square root of its bucket count, so
- * a table of 4,000 scattered entity indices grew to a million buckets, 16 MB, and the fragmented
- * workload of profile AAA took 8.5 GB (up to commit 904081c). So this index grows as
- * std::unordered_map does, by its load factor: the table doubles when it holds more entries
- * than buckets (max_load_factor 1.0), whatever the keys; uthash's own chain trigger is switched
- * off.
- *
- * Fast paths of the index (the family's own are listed in family.h; lived-in as there: holes
- * and recycled indices, kinds interleaved, components removed and added back in no order):
- *   identity hash     neighbouring entity indices sit in neighbouring buckets, so lookups
- *                     of keys in index order walk the bucket array in order (a pristine
- *                     storage's list and pools). Lived-in: partly: a list or pool in no order
- *                     looks its keys up in no order, a bucket and a node missed each, as any
- *                     hash table does; the keys are still spread evenly.
- *   first in chain    hash_lookup stops at the first node whose hash is the key: at a load
- *                     factor of at most 1 most chains hold one node. Lived-in: yes.
- *   kept buckets      the sentinel node keeps a table's buckets when its last entity leaves,
- *                     so a pool or list that empties and fills again (churn) pays no doubling.
- *                     Lived-in: no (a lived-in pool or list seldom empties).
- *   index_get_batch   no branch to skip: one lookup per entity, consecutive or not.
+ * Fast paths of the index (the family's own are in family.h; lived-in as there):
+ *   identity hash     keys looked up in index order walk the buckets in order. Lived-in:
+ *                     partly (a pool or list in no order misses a bucket and a node a key).
+ *   first in chain    hash_lookup stops at the first node whose hash is the key: most chains
+ *                     hold one node at a load factor of at most 1. Lived-in: yes.
+ *   kept buckets      a table that empties keeps its buckets (the sentinel node), so churn
+ *                     pays no doubling. Lived-in: no (a lived-in pool seldom empties).
  */
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,141 +1,65 @@
 /*
  * sparse.h: one sparse set per component type (Varkor's refactor post, its new implementation;
- * EnTT's storage). No per-entity bitset and no per-system entity lists.
+ * EnTT's storage), written once for sparse.c and group.c, as family.h for its index: a variant
+ * defines its fields (SPARSE_*_FIELDS) before the include and, after it, the hooks declared
+ * below struct ecs_storage. sparse.c's are empty and compile away (its code is the pools'
+ * alone: make instr holds its rows); group.c's keep EnTT's owning groups.
  *
- * What it stores:
- *   - per entity index, one 32-bit record: the entity's handle while it is alive; once it is
- *     destroyed, the next index of the free list and the generation the index will come back
- *     with (EnTT's implicit free list: no free stack, no alive flag);
- *   - per component type, a pool: a sparse array entity index -> dense position, in pages of
- *     4096 positions (16 KiB) allocated when an index of their range first gets the component
- *     and kept until destroy, reached through a page table that grows geometrically; and the
- *     dense part, the values packed and their owners' handles in step, grown geometrically;
- *     remove swaps the last value and handle into the hole and fixes the moved one's entry;
- *   - the pools holding at least one value, as a list (for entity_destroy);
- *   - per system, its lists of required and excluded types, nothing more.
+ * What it stores: per entity index one 32-bit record, the handle while alive, else the next
+ * index of the free list and the generation it comes back with (EnTT's implicit free list);
+ * per type a pool: a sparse array entity index -> dense slot in 16 KiB pages (made when an
+ * index of their range first gets the type), and the dense values and owners' handles in one
+ * block, in step (remove swaps the last into the hole); the pools holding a value, as a list
+ * (what entity_destroy probes: no bitset, no per-entity type list); per system its type lists.
  *
- * Costs (k = the entity's or the system's components; P = pools holding at least one value):
- *   entity_create     O(1) amortised: free-list pop, or an append to the records
- *   entity_create_with  O(k) amortised: a dense append per type, as k adds (nothing to share),
- *                     in one pass over the types when no pool has to grow
- *   entity_destroy    O(P) sparse probes, + O(1) per component removed (swap-remove)
- *   component_add     O(1) amortised: a dense append; a 16 KiB page when its range is new
- *   component_remove  O(1): swap-remove; no system is told
- *   component_get/has O(1): page table, page, value. A lookup in no order on storage beyond
- *                     the caches (docs/backends.md, "Random access"): the page's entry, then
- *                     the value (the strategy's two dependent loads a component); beside them
- *                     the record (ours: the handle's check), once per entity. EnTT's release
- *                     build checks nothing; its sparse array holds each entry's generation,
- *                     which would fold our check into the entry's load at the price of a mask
- *                     on every probe of every pass (not done: the passes are the hot path)
- *   component_get_batch  the same loads; the next handles' records and entries prefetched
- *                     (ECS_GET_AHEAD ahead, checks.h) and each value prefetched for the caller
- *   system_register   O(k): nothing to match now or to update later
- *   iteration         walks the smallest required pool (n values), probing the other k-1 pools
- *                     for each: O(n (k-1)) lookups at most, and as EnTT's exclude, the x
- *                     excluded pools that hold anything: O(n x) more (an excluded pool smaller
- *                     than a run is walked instead). A run of entities that sit in the same
- *                     order in every pool (given their components in the same order) is found
- *                     with one lookup per pool and a memcmp of the pools' handle arrays, and
- *                     handed out as columns, however long, unless an excluded pool holds one
- *                     of them. Elsewhere batches of at most ECS_BATCH_MAX use pointers, and
- *                     each value a probe finds is prefetched (see sparse_system_iter_next).
- *   system_iter_split O(1) + O(k) probes: a range of the driving pool's dense slots
+ * Costs (k = the entity's or system's types, x its excluded ones, P = pools holding a value):
+ *   entity_create       O(1) amortised: a free-list pop, or an append to the records
+ *   entity_create_with  O(k) amortised: a dense append a type, one pass when no pool grows
+ *   entity_destroy      O(P) probes, O(1) a component removed (swap-remove)
+ *   component_add       O(1) amortised: a dense append (a 16 KiB page when its range is new)
+ *   component_remove    O(1): a swap-remove; no system is told
+ *   component_get/has   O(1): the record (the handle's check, beside the chain), then per
+ *                       component the page's entry and the value (the strategy's two dependent
+ *                       loads); component_get_batch prefetches the records and entries
+ *                       ECS_GET_AHEAD handles on and each value
+ *   system_register     O(k): nothing matched now or updated later
+ *   iteration           the smallest required pool walked, the other k - 1 and the x non-empty
+ *                       excluded pools probed a driven entity (a smaller excluded pool walked
+ *                       instead); runs in step in every pool handed out as columns, else
+ *                       pointer batches of at most ECS_BATCH_MAX
+ *   system_iter_split   O(1) + O(k) probes: a range of the driving pool's slots
+ *   batches (M entities)  create: the checks (ECS_ERR_FULL from the free list's length), one
+ *                       growth of the records and of each pool, each type's values a column at
+ *                       a time; add: one growth, M appends; remove: M swap-removes. Repeats
+ *                       are found by marking the records (O(M), no sort but on an error path)
  *
- * Fast paths: each branch that skips work the general path does, when it fires, and whether it
- * fires in a lived-in storage (one that has had destroys: holes and recycled indices; kinds
- * spawned interleaved; components removed and added back in no order, so that no pool is in
- * index order and the pools of one system are out of step):
- *   one-pass create   entity_create_with checks and appends each type in one pass when every
- *                     pool has room (capacity and page) and the records too, and the 64-bit
- *                     repeat mask sees no false repeat (types 64 apart); else the careful path
- *                     (create_with_careful). Lived-in: yes (room is the rule whatever the
- *                     history; a full pool or a new page is rare).
- *   one-type system   a system of one type with no non-empty excluded pool: the pool's dense
- *                     part is the batch, whole. Lived-in: yes (a pool is dense in any order).
- *   empty exclusions  an excluded pool that holds nothing is not probed. Lived-in: partly
- *                     (where no entity has the excluded type).
- *   in-step runs      run_end: where the driving pool's entities from a matching one on sit at
- *                     consecutive slots of every probed pool, one lookup a pool and a memcmp of
- *                     the handle arrays find the run, a batch of columns however long (if at
- *                     least SPARSE_COLUMN_RUN, else the start of a pointer batch). Lived-in:
- *                     partly: a run of entities that got the system's components in the same
- *                     order with no swap-remove among them since; after removes and re-adds in
- *                     no order the runs are short and the walk makes pointer batches, having
- *                     paid one compare of up to SPARSE_COMPARE_CHUNK handles a pool per batch.
- *                     Kept on measure: in the lived-in workloads it neither helps nor costs
- *                     (iterate, N = 2^17, k = 2: 37.7 instructions an entity with it, 37.3
- *                     without; k = 3: 82.7 and 82.0; fragmented 27.7 and 27.6; callgrind,
- *                     scripts/callgrind-pair.sh against a build without it), while a one-set
- *                     population with turnover (scenarios/crossover.ini: despawns by random
- *                     pick, spawns appended) keeps its pools in step with each other, and
- *                     there it makes the passes columns.
- *   small exclusions  run_end_excluding: an excluded pool smaller than the run is walked (its
- *                     entities looked up in the driving pool) instead of probed for each of the
- *                     run's entities. Lived-in: yes (by pool sizes, not order).
- *   2-type walk       walk_one: a system of two types excluding nothing walks with the probed
- *                     pool's fields in registers, and up to the first driving entity the probed
- *                     pool lacks, the driving pool stays a column (no handles or pointers
- *                     copied for it). Lived-in: yes for the loop; partly for the column (until
- *                     the first entity left out, as in a pristine storage with mixed kinds).
- *   probed column     a probed pool whose slots for a pointer batch happen to be consecutive
- *                     is handed out as a column (its pointers are written anyway). Lived-in: no
- *                     (slots in no order).
- *   prefetch          each value a probe finds in a pointer batch, always: not conditional.
- *   destroy           probes only the pools that hold a value (live_pools). Lived-in: yes.
- *
- * entity_destroy, without a bitset, probes the pools. Probing all of them would cost
- * component_count probes per destroy (512 in profile AAA) whatever the entity has; keeping each
- * entity's own type list would cost memory and a write on every add and remove. The list of
- * non-empty pools costs a write only when a pool empties or stops being empty, and a destroy
- * then probes only the component types in use (k in every workload).
- *
- * Layout, chosen by measurement. Varkor's refactor kept its sparse and dense arrays in two
- * allocations (new_0), then in one (new_1), markedly faster. Here the sparse array is paged and cannot share
- * a block with the dense part, so the choice left is the dense values and handles in two blocks
- * (commit 6fd29c3) or in one: kept, one block per pool, cap values then cap handles, grown by
- * one realloc and a memmove of the handles to their new offset. Profile A, k=2; ns per entity,
- * the least sample over 4 alternating runs of each build of
- *     ecsbench --backends sparse --workloads create,churn,iterate --entities 65536,1048576
- *              --components 2 --reps 15
- * (two blocks -> one block; the builds: `make build/ecsbench` at 6fd29c3 and here):
- *     create    N=2^16: 28.7 -> 27.2   N=2^20: 29.8 -> 29.2   (allocations 101 -> 75, 609 -> 575)
- *     churn             22.0 -> 20.5           25.4 -> 22.3
- *     iterate           1.11 -> 0.84           1.00 -> 0.97
- * A second series agreed within 3% on create and iterate and gave churn 0.88-0.94. Medians on
- * this shared 2-core machine moved up to 3x between runs, so the gain is small but steady; it
- * shows in cachegrind (whole run, --reps 1 --warmup 0, N=2^20): 1.9% fewer instructions in
- * create, 2.5% in churn (one capacity test and one realloc per growth instead of two), for
- * 6-13% more D1 misses (the memmove while growing). Peak bytes are equal as the counting
- * allocator reports them (it does not count a moving realloc's old and new block as both live,
- * which is where one block costs more: Varkor's peak went up). Both layouts touch the same
- * memory in the same order once grown, hence a gain far below Varkor's.
- *
- * Batches (entity_create_batch, component_add_batch, component_remove_batch; M entities):
- *   create batch      O(M k): every check first (ECS_ERR_FULL from the free list's length,
- *                     counted as it changes), the free list walked once for the handles, then
- *                     one growth of the records and of each pool's dense part (and the pages
- *                     the indices need) for the whole batch,
- *                     then each type's values copied a column at a time (one memcpy where the
- *                     stride is the size, a loop otherwise) into its pool's dense tail.
- *   add batch         O(M): the checks, one growth of the pool, M appends.
- *   remove batch      O(M): the checks, M swap-removes.
- * A repeated entity is found in O(M), without sorting: each live handle's record is marked
- * (records_mark) and restored; only a batch that is wrong (a dead handle, a repeat) is sorted,
- * in a copy from the storage's allocator, to tell the two apart in ecs.h's order. Values that
- * point into a pool's dense part are read at their offsets in the block after a growth moves
- * it (pool_grow), and appends never write over a value already held, so they are read as they
- * were when the call began. Fast path: stride == size copies a column with one memcpy.
- * Lived-in: yes (the stride is the caller's layout, not the storage's history).
- *
- * The code is written once for two backends: sparse.c includes it with SPARSE_GROUPS 0, group.c
- * with SPARSE_GROUPS 1 (EnTT's owning groups; its header says what they cost). A compile-time
- * parameter, as family.h's index: every group hook below is an empty inline function in the
- * sparse build, so sparse's code and its instruction counts are what they were (make instr),
- * and neither backend pays a run-time test for the other's strategy.
+ * Fast paths (when each fires; lived-in: whether it fires in storage that has had destroys,
+ * interleaved kinds, components removed and added back in no order):
+ *   one-pass create     entity_create_with appends each type in one pass when every pool and
+ *                       the records have room and the 64-bit repeat mask sees no false repeat;
+ *                       else create_with_careful. Lived-in: yes (room is the rule).
+ *   one-type system     a pool's dense part is the batch, whole. Lived-in: yes.
+ *   empty exclusions    an excluded pool that holds nothing is not probed. Lived-in: partly.
+ *   in-step runs        run_end: entities at consecutive slots of every probed pool found by one
+ *                       lookup a pool and a memcmp of the handles, a batch of columns. Lived-in:
+ *                       partly (runs given their types in the same order since the last
+ *                       swap-remove; short after removes and re-adds in no order).
+ *   small exclusions    an excluded pool smaller than the run is walked, not probed. Lived-in:
+ *                       yes (by sizes, not order).
+ *   2-type walk         walk_one: a system of two types excluding nothing keeps the probed
+ *                       pool in registers; the driving pool stays a column up to the first
+ *                       entity left out. Lived-in: yes for the loop, partly for the column.
+ *   probed column       a probed pool whose slots for a batch happen to be consecutive is a
+ *                       column. Lived-in: no.
+ *   prefetch            each value a probe finds in a pointer batch: always.
+ *   destroy             only the pools that hold a value are probed. Lived-in: yes.
+ *   packed values       a batch copies a column with one memcpy when stride == size.
+ *                       Lived-in: yes (the caller's layout).
+ * docs/performance.md has the measurements behind the layout and the in-step runs.
  */
-#ifndef SPARSE_GROUPS
-#error "define SPARSE_GROUPS (0: sparse, 1: owning groups) before including sparse.h"
+#if !defined(SPARSE_POOL_FIELDS) || !defined(SPARSE_SYSTEM_FIELDS) ||                         \
+    !defined(SPARSE_STORAGE_FIELDS)
+#error "define SPARSE_POOL_FIELDS, SPARSE_SYSTEM_FIELDS, SPARSE_STORAGE_FIELDS before sparse.h"
 #endif
 
 #include <stdbool.h>
@@ -159,7 +83,6 @@
  * a shorter one becomes the start of a pointer batch of up to ECS_BATCH_MAX entities. */
 #define SPARSE_COLUMN_RUN (ECS_BATCH_MAX / 4u)
 #define SPARSE_COMPARE_CHUNK 256u /* handles compared at once when extending such a run */
-#define SPARSE_NO_GROUP UINT32_MAX /* a pool no group owns */
 
 struct sparse_pool {
 	uint32_t size;       /* bytes per value */
@@ -170,20 +93,14 @@ struct sparse_pool {
 	unsigned char *values; /* count values, packed: the start of the pool's block */
 	ecs_entity *entities;  /* their owners, in step with values, in the same block */
 	uint32_t live_pos; /* position in the storage's live_pools while count > 0 */
-#if SPARSE_GROUPS
-	uint32_t owner;     /* the system whose group owns the pool, or SPARSE_NO_GROUP */
-	uint32_t excluders; /* groups that exclude the type */
-#endif
+	SPARSE_POOL_FIELDS /* the variant's */
 };
 
 struct sparse_system {
 	uint32_t type_count, excluded_count;
 	uint32_t types[ECS_SYSTEM_MAX_COMPONENTS];
 	uint32_t excluded[ECS_SYSTEM_MAX_EXCLUDED];
-#if SPARSE_GROUPS
-	bool grouped; /* an owning group: its members at [0, group_len) of every owned pool */
-	uint32_t group_len;
-#endif
+	SPARSE_SYSTEM_FIELDS /* the variant's */
 };
 
 struct ecs_storage {
@@ -201,11 +118,33 @@ struct ecs_storage {
 	uint32_t entity_cap;
 	uint32_t free_head; /* last destroyed index, or SPARSE_NO_INDEX */
 	uint32_t free_count; /* indices on the free list: a batch's ECS_ERR_FULL without a walk */
-#if SPARSE_GROUPS
-	uint32_t *groups; /* the grouped systems' ids, system_max entries */
-	uint32_t group_count;
-#endif
+	SPARSE_STORAGE_FIELDS /* the variant's */
 };
+
+/*
+ * The hooks a variant supplies (defined after the include), called where the storage changes
+ * which entities hold a type, so that a variant can keep its own order (group.c: owning
+ * groups); sparse.c's are empty and compile away.
+ */
+/* create's part (ECS_OK or ECS_ERR_NO_MEMORY; destroy then frees what there is), destroy's. */
+static int groups_create(ecs_storage *s);
+static void groups_release(ecs_storage *s);
+/* After index got type (appended at the end of its pool). */
+static void group_added(ecs_storage *s, uint32_t index, uint32_t type);
+/* Before index loses type (its swap-remove), and after. */
+static void group_removing(ecs_storage *s, uint32_t index, uint32_t type);
+static void group_removed(ecs_storage *s, uint32_t index, uint32_t type);
+/* Before index is destroyed. */
+static void group_destroying(ecs_storage *s, uint32_t index);
+/* After n new entities (handles[]) got the same types, all they have. */
+static void group_created(ecs_storage *s, const ecs_entity *handles, uint32_t n,
+                          const uint32_t *types, uint32_t count);
+/* iter_split's part: whether the variant walks system y's pass itself (it then sets up `it`),
+ * and that pass's batches (group_iter_owns: whether `it` is such a pass). */
+static bool group_iter_split(ecs_storage *s, const struct sparse_system *y, uint32_t system,
+                             uint32_t part, uint32_t parts, struct ecs_iter *it);
+static bool group_iter_owns(const struct ecs_iter *it);
+static bool group_iter_next(struct ecs_iter *it, struct ecs_batch *b);
 
 /* --- allocation ------------------------------------------------------------------------ */
 
@@ -438,217 +377,6 @@ static void pool_release(ecs_storage *s, struct sparse_pool *p)
 	pool_release_dense(s, p);
 }
 
-/* --- owning groups (group.c; in the sparse build each hook is empty) -------------------- */
-
-#if SPARSE_GROUPS
-/* Swaps slots a and b of pool p: values, owners and the two entries. */
-static void pool_swap(struct sparse_pool *p, uint32_t a, uint32_t b)
-{
-	if (a == b)
-		return;
-	ecs_entity ea = p->entities[a], eb = p->entities[b];
-	p->entities[a] = eb;
-	p->entities[b] = ea;
-	*pool_entry(p, ecs_entity_index(ea)) = b;
-	*pool_entry(p, ecs_entity_index(eb)) = a;
-	unsigned char *x = pool_value(p, a), *y = pool_value(p, b), tmp[64];
-	uint32_t size = p->size;
-	if (size <= sizeof tmp) {
-		ecs_copy_value(tmp, x, size);
-		ecs_copy_value(x, y, size);
-		ecs_copy_value(y, tmp, size);
-		return;
-	}
-	for (uint32_t off = 0; off < size; off += (uint32_t)sizeof tmp) {
-		uint32_t n = size - off < sizeof tmp ? size - off : (uint32_t)sizeof tmp;
-		memcpy(tmp, x + off, n);
-		memcpy(x + off, y + off, n);
-		memcpy(y + off, tmp, n);
-	}
-}
-
-/* Whether index is a member of group y: its slot in the first owned pool is below the group's
- * length (SPARSE_ABSENT never is). */
-static inline bool group_member(const ecs_storage *s, const struct sparse_system *y,
-                                uint32_t index)
-{
-	return pool_find(&s->pools[y->types[0]], index) < y->group_len;
-}
-
-/* Whether index has every type group y owns and none it excludes. */
-static bool group_matches(const ecs_storage *s, const struct sparse_system *y, uint32_t index)
-{
-	for (uint32_t c = 0; c < y->type_count; c++)
-		if (pool_find(&s->pools[y->types[c]], index) == SPARSE_ABSENT)
-			return false;
-	for (uint32_t c = 0; c < y->excluded_count; c++)
-		if (pool_find(&s->pools[y->excluded[c]], index) != SPARSE_ABSENT)
-			return false;
-	return true;
-}
-
-/* A matching entity joins: in every owned pool it swaps with the first non-member. */
-static void group_join(ecs_storage *s, struct sparse_system *y, uint32_t index)
-{
-	uint32_t len = y->group_len;
-	for (uint32_t c = 0; c < y->type_count; c++) {
-		struct sparse_pool *p = &s->pools[y->types[c]];
-		pool_swap(p, *pool_entry(p, index), len);
-	}
-	y->group_len = len + 1;
-}
-
-/* A member leaves: in every owned pool it swaps with the last member. */
-static void group_leave(ecs_storage *s, struct sparse_system *y, uint32_t index)
-{
-	uint32_t last = --y->group_len;
-	for (uint32_t c = 0; c < y->type_count; c++) {
-		struct sparse_pool *p = &s->pools[y->types[c]];
-		pool_swap(p, *pool_entry(p, index), last);
-	}
-}
-
-static bool group_excludes(const struct sparse_system *y, uint32_t type)
-{
-	for (uint32_t c = 0; c < y->excluded_count; c++)
-		if (y->excluded[c] == type)
-			return true;
-	return false;
-}
-
-/* Out of line: only a type some group excludes gets here. */
-static __attribute__((noinline)) void group_excluded_changed(ecs_storage *s, uint32_t index,
-                                                             uint32_t type, bool added)
-{
-	for (uint32_t g = 0; g < s->group_count; g++) {
-		struct sparse_system *y = &s->systems[s->groups[g]];
-		if (!group_excludes(y, type))
-			continue;
-		if (added && group_member(s, y, index))
-			group_leave(s, y, index);
-		else if (!added && group_matches(s, y, index))
-			group_join(s, y, index);
-	}
-}
-
-/* After index got type (appended at the end of its pool): it joins the group that owns the
- * pool if it now matches, and leaves those that exclude the type. */
-static inline void group_added(ecs_storage *s, uint32_t index, uint32_t type)
-{
-	const struct sparse_pool *p = &s->pools[type];
-	if (p->owner != SPARSE_NO_GROUP) {
-		struct sparse_system *y = &s->systems[p->owner];
-		if (group_matches(s, y, index))
-			group_join(s, y, index);
-	}
-	if (p->excluders)
-		group_excluded_changed(s, index, type, true);
-}
-
-/* Before index loses type: a member of the group that owns the pool leaves it first, so that
- * the swap-remove takes a slot past the members. */
-static inline void group_removing(ecs_storage *s, uint32_t index, uint32_t type)
-{
-	const struct sparse_pool *p = &s->pools[type];
-	if (p->owner != SPARSE_NO_GROUP) {
-		struct sparse_system *y = &s->systems[p->owner];
-		if (group_member(s, y, index))
-			group_leave(s, y, index);
-	}
-}
-
-/* After index lost type: it may join the groups that exclude the type. */
-static inline void group_removed(ecs_storage *s, uint32_t index, uint32_t type)
-{
-	if (s->pools[type].excluders)
-		group_excluded_changed(s, index, type, false);
-}
-
-/* Before index is destroyed: it leaves every group it is in (its removes then never make it
- * join one, as removing an excluded type would). */
-static inline void group_destroying(ecs_storage *s, uint32_t index)
-{
-	for (uint32_t g = 0; g < s->group_count; g++) {
-		struct sparse_system *y = &s->systems[s->groups[g]];
-		if (group_member(s, y, index))
-			group_leave(s, y, index);
-	}
-}
-
-/* Whether a set of types (a new entity's: all it has) matches group y: a scan of the list, no
- * probe of the pools. */
-static bool group_matches_set(const struct sparse_system *y, const uint32_t *types,
-                              uint32_t count)
-{
-	for (uint32_t c = 0; c < y->type_count + y->excluded_count; c++) {
-		uint32_t t = c < y->type_count ? y->types[c] : y->excluded[c - y->type_count];
-		bool in = false;
-		for (uint32_t i = 0; i < count && !in; i++)
-			in = types[i] == t;
-		if (in != (c < y->type_count))
-			return false;
-	}
-	return true;
-}
-
-/* After n new entities (handles[]) got the same types (all they have): they join each group
- * their set matches. A group it matches owns its first type's pool, so each group is asked
- * once, from that type, and the set once for all n (no membership test: a new entity is in no
- * group yet). */
-static inline void group_created(ecs_storage *s, const ecs_entity *handles, uint32_t n,
-                                 const uint32_t *types, uint32_t count)
-{
-	if (!s->group_count)
-		return;
-	for (uint32_t i = 0; i < count; i++) {
-		const struct sparse_pool *p = &s->pools[types[i]];
-		if (p->owner == SPARSE_NO_GROUP)
-			continue;
-		struct sparse_system *y = &s->systems[p->owner];
-		if (y->types[0] == types[i] && group_matches_set(y, types, count))
-			for (uint32_t j = 0; j < n; j++)
-				group_join(s, y, ecs_entity_index(handles[j]));
-	}
-}
-
-static int groups_create(ecs_storage *s)
-{
-	for (uint32_t t = 0; t < s->component_count; t++)
-		s->pools[t].owner = SPARSE_NO_GROUP;
-	s->groups = sparse_malloc(s, (size_t)s->system_max * sizeof *s->groups);
-	return s->groups ? ECS_OK : ECS_ERR_NO_MEMORY;
-}
-
-static void groups_release(ecs_storage *s)
-{
-	sparse_free(s, s->groups, (size_t)s->system_max * sizeof *s->groups);
-}
-#else
-static inline void group_added(ecs_storage *s, uint32_t index, uint32_t type)
-{
-	(void)s, (void)index, (void)type;
-}
-static inline void group_removing(ecs_storage *s, uint32_t index, uint32_t type)
-{
-	(void)s, (void)index, (void)type;
-}
-static inline void group_removed(ecs_storage *s, uint32_t index, uint32_t type)
-{
-	(void)s, (void)index, (void)type;
-}
-static inline void group_destroying(ecs_storage *s, uint32_t index) { (void)s, (void)index; }
-static inline void group_created(ecs_storage *s, const ecs_entity *handles, uint32_t n,
-                                 const uint32_t *types, uint32_t count)
-{
-	(void)s, (void)handles, (void)n, (void)types, (void)count;
-}
-static inline int groups_create(ecs_storage *s)
-{
-	(void)s;
-	return ECS_OK;
-}
-static inline void groups_release(ecs_storage *s) { (void)s; }
-#endif
 
 /* --- the ops --------------------------------------------------------------------------- */
 
@@ -747,22 +475,15 @@ static __attribute__((noinline)) int create_with_careful(ecs_storage *s, const u
                                                          const void *const *values,
                                                          ecs_entity *out)
 {
-	int rc = ecs_create_types_check(types, count, values, s->component_count);
+	uint32_t index;
+	int rc = ecs_create_with_open(types, count, values, s->component_count, &s->free_head,
+	                              SPARSE_NO_INDEX, &s->entity_used, &index);
 	if (rc != ECS_OK)
 		return rc;
-	uint32_t index = s->free_head;
-	bool fresh = index == SPARSE_NO_INDEX;
-	ecs_entity e;
-	if (fresh) {
-		if (s->entity_used >= ECS_MAX_ENTITIES)
-			return ECS_ERR_FULL;
-		if ((rc = records_grow(s, s->entity_used + 1)) != ECS_OK)
-			return rc;
-		index = s->entity_used;
-		e = ecs_entity_make(index, 0);
-	} else {
-		e = ecs_entity_make(index, ecs_entity_generation(s->records[index]));
-	}
+	bool fresh = s->free_head == SPARSE_NO_INDEX;
+	if (fresh && (rc = records_grow(s, index + 1)) != ECS_OK)
+		return rc;
+	ecs_entity e = ecs_entity_make(index, fresh ? 0 : ecs_entity_generation(s->records[index]));
 	const void *moved[ECS_CREATE_MAX_COMPONENTS];
 	const void *const *v = values;
 	for (uint32_t i = 0; i < count; i++) {
@@ -1044,9 +765,9 @@ static int sparse_system_register(ecs_storage *s, const uint32_t *types, uint32_
 }
 
 /* Iterator state: the system, which of its components drives the walk, the next dense slot,
- * the slot where the walk stops (the driving pool's count, or a part's end); in the group
- * build, whether the pass is a group's (its slots then those of the group's packed front). */
-enum { ITER_SYSTEM, ITER_DRIVER, ITER_NEXT, ITER_END, ITER_GROUPED };
+ * the slot where the walk stops (the driving pool's count, or a part's end); a variant's own
+ * from ITER_VARIANT on. */
+enum { ITER_SYSTEM, ITER_DRIVER, ITER_NEXT, ITER_END, ITER_VARIANT };
 
 /* The system's component whose pool drives its walk: the smallest. */
 static uint32_t sparse_driver(const ecs_storage *s, const struct sparse_system *y)
@@ -1081,105 +802,22 @@ static uint32_t sparse_split_bound(const ecs_storage *s, const struct sparse_sys
 	return at;
 }
 
-#if SPARSE_GROUPS
-/*
- * Where part `part` of a group's pass starts among its members [0, group_len): an even share,
- * moved forward (by less than a part) to the next member whose value of the system's first
- * component starts a cache line. The members sit at the same slots of every owned pool, so
- * the values from there on are consecutive.
- */
-static uint32_t group_split_bound(const ecs_storage *s, const struct sparse_system *y,
-                                  uint32_t part, uint32_t parts)
-{
-	uint32_t total = y->group_len, at = ecs_split_bound(total, part, parts);
-	if (part == 0 || part == parts || total / parts < 2)
-		return at;
-	const struct sparse_pool *w = &s->pools[y->types[0]];
-	return at + ecs_split_align(pool_value(w, at), w->size, total / parts);
-}
-
-/*
- * Makes system an owning group (ecs.h, system_group) unless a pool of its types is owned
- * already: its pools are marked owned, the pools of its excluded types count one more
- * excluder, and the entities that match are swapped to the front of every owned pool, in
- * one walk of the smallest owned pool: O(n k) probes and a swap per member in each owned pool.
- */
-static int sparse_system_group(ecs_storage *s, uint32_t system)
-{
-	if (!s)
-		return ECS_ERR_INVALID;
-	if (system >= s->system_count)
-		return ECS_ERR_BAD_SYSTEM;
-	struct sparse_system *y = &s->systems[system];
-	if (y->grouped)
-		return 1;
-	for (uint32_t c = 0; c < y->type_count; c++)
-		if (s->pools[y->types[c]].owner != SPARSE_NO_GROUP)
-			return 0;
-	for (uint32_t c = 0; c < y->type_count; c++)
-		s->pools[y->types[c]].owner = system;
-	for (uint32_t c = 0; c < y->excluded_count; c++)
-		s->pools[y->excluded[c]].excluders++;
-	y->grouped = true;
-	y->group_len = 0;
-	s->groups[s->group_count++] = system;
-	/* A join swaps slot i with group_len <= i, whose entity was walked already and did not
-	 * match: the walk goes on from i + 1. */
-	const struct sparse_pool *dp = &s->pools[y->types[sparse_driver(s, y)]];
-	for (uint32_t i = 0; i < dp->count; i++) {
-		uint32_t index = ecs_entity_index(dp->entities[i]);
-		if (group_matches(s, y, index))
-			group_join(s, y, index);
-	}
-	return 1;
-}
-
-/* A group's pass: its members' slots of the part, whole columns of every owned pool, in one
- * batch. */
-static bool group_iter_next(struct ecs_iter *it, struct ecs_batch *b)
-{
-	ecs_storage *s = it->storage;
-	const struct sparse_system *y = &s->systems[it->state[ITER_SYSTEM]];
-	uint32_t i = (uint32_t)it->state[ITER_NEXT], end = (uint32_t)it->state[ITER_END];
-	b->count = 0;
-	for (uint32_t c = 0; c < ECS_SYSTEM_MAX_COMPONENTS; c++) {
-		b->columns[c] = NULL;
-		b->pointers[c] = NULL;
-	}
-	if (i >= end)
-		return false;
-	b->count = end - i;
-	b->entities = s->pools[y->types[0]].entities + i;
-	for (uint32_t c = 0; c < y->type_count; c++)
-		b->columns[c] = pool_value(&s->pools[y->types[c]], i);
-	it->state[ITER_NEXT] = end;
-	return true;
-}
-#endif
 
 /*
  * A range of the driving pool's dense slots: the walk, its probes and its pointer batches stay
  * inside it, so a batch never spans two parts. Balanced by the driving pool's entities; where
  * the other pools hold only some of them, the matches may be spread unevenly.
  */
-static int sparse_system_iter_split(ecs_storage *s, uint32_t system, uint32_t part,
-                                    uint32_t parts, struct ecs_iter *it)
+static inline int sparse_system_iter_split(ecs_storage *s, uint32_t system, uint32_t part,
+                                           uint32_t parts, struct ecs_iter *it)
 {
 	if (!s || !it || parts == 0 || parts > ECS_SPLIT_MAX || part >= parts)
 		return ECS_ERR_INVALID;
 	if (system >= s->system_count)
 		return ECS_ERR_BAD_SYSTEM;
 	const struct sparse_system *y = &s->systems[system];
-#if SPARSE_GROUPS
-	it->state[ITER_GROUPED] = y->grouped;
-	if (y->grouped) {
-		it->storage = s;
-		it->state[ITER_SYSTEM] = system;
-		it->state[ITER_NEXT] = group_split_bound(s, y, part, parts);
-		it->state[ITER_END] = group_split_bound(s, y, part + 1, parts);
+	if (group_iter_split(s, y, system, part, parts, it))
 		return ECS_OK;
-	}
-#endif
 	uint32_t driver = sparse_driver(s, y);
 	it->storage = s;
 	it->state[ITER_SYSTEM] = system;
@@ -1527,10 +1165,8 @@ iter_walk(struct ecs_iter *it, struct ecs_batch *b, const struct sparse_system *
  */
 static bool sparse_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 {
-#if SPARSE_GROUPS
-	if (it->state[ITER_GROUPED])
+	if (group_iter_owns(it))
 		return group_iter_next(it, b);
-#endif
 	ecs_storage *s = it->storage;
 	const struct sparse_system *y = &s->systems[it->state[ITER_SYSTEM]];
 	uint32_t driver = (uint32_t)it->state[ITER_DRIVER];
@@ -1583,7 +1219,7 @@ static bool sparse_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
  * complement, which no handle of that index equals, so a second occurrence of the handle (or
  * another generation of its index) fails the liveness test. The marking stops at the first
  * handle that fails it and the records marked so far (all distinct live handles) are restored;
- * only then, on that error path, does ecs_batch_has_repeat (impls/backends.c) sort. A failed
+ * only then, on that error path, does ecs_batch_has_repeat (impls/ecs.c) sort. A failed
  * record is never restored by value: a dead index's record (the free list) may happen to equal
  * a complement.
  */
@@ -1820,3 +1456,27 @@ static int sparse_component_remove_batch(ecs_storage *s, const ecs_entity *entit
 	sparse_free(s, copy, bytes);
 	return ECS_OK;
 }
+
+/* A variant's ops table but its name, description and what it adds: every operation is the
+ * storage's. */
+#define SPARSE_OPS                                                                                 \
+	.version = ECS_INTERFACE_VERSION,                                                          \
+	.create = sparse_create,                                                                   \
+	.destroy = sparse_destroy,                                                                 \
+	.reserve = sparse_reserve,                                                                 \
+	.entity_create = sparse_entity_create,                                                     \
+	.entity_create_with = sparse_entity_create_with,                                           \
+	.entity_destroy = sparse_entity_destroy,                                                   \
+	.entity_alive = sparse_entity_alive,                                                       \
+	.component_add = sparse_component_add,                                                     \
+	.component_remove = sparse_component_remove,                                               \
+	.component_get = sparse_component_get,                                                     \
+	.component_get_batch = sparse_component_get_batch,                                         \
+	.component_has = sparse_component_has,                                                     \
+	.system_register = sparse_system_register,                                                 \
+	.system_iter_begin = sparse_system_iter_begin,                                             \
+	.system_iter_next = sparse_system_iter_next,                                               \
+	.system_iter_split = sparse_system_iter_split,                                             \
+	.entity_create_batch = sparse_entity_create_batch,                                         \
+	.component_add_batch = sparse_component_add_batch,                                         \
+	.component_remove_batch = sparse_component_remove_batch

@@ -1771,7 +1771,7 @@ static bool test_split_fallback(const struct ecs_ops *ops, const struct test_pro
 
 /* --- batches ------------------------------------------------------------------------------ */
 
-/* The ops without the batches: the wrappers then take their fallbacks (impls/backends.c). */
+/* The ops without the batches: the wrappers then take their fallbacks (impls/ecs.c). */
 static struct ecs_ops without_batches(const struct ecs_ops *ops)
 {
 	struct ecs_ops plain = *ops;

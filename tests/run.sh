@@ -9,6 +9,8 @@
 #                            TEST_SCALE=N; default 1)
 #   build/asan/conformance   the same under AddressSanitizer and UndefinedBehaviorSanitizer,
 #                            reduced (fewer random operations; AAA without its slowest tests)
+#   build/conformance-bare   the suite on archetype.h and sparse.h with every hook empty
+#                            (tests/bare_*.c): the shared machinery without its variants
 #   tests/fuzz.sh            the fuzz target under libFuzzer (clang, ASan+UBSan): every input
 #                            of the committed corpus (tests/corpus), then mutations from a fixed
 #                            seed, every backend beside its model; what it makes goes to
@@ -149,6 +151,9 @@ lane_scripts() {
 	lane=scripts
 	# 30,000 random operations a random test (100,000 with --ops 100000: 83 s of CPU)
 	suite conformance build/conformance --ops 30000
+	# archetype.h and sparse.h with every hook empty: the machinery their variants share
+	# stands alone (10,000 random operations a random test: the run above has more)
+	suite "conformance (hook-less archetype.h and sparse.h)" build/conformance-bare --ops 10000
 	# memcheck on a reduced size: profile A, fewer random operations, and not the entity-limit
 	# test (4 million entities would take minutes under valgrind) nor the larger scales' (ASan's
 	# run has them; under valgrind they would take minutes too), nor the allocation-failure tests
