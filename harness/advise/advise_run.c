@@ -943,8 +943,8 @@ static int try_candidate(struct advisor *a, const struct candidate *c, struct ou
 	}
 	if (c->score < ADVISE_MIN_SHARE) {
 		note(a, "%s: not tried alone: the survey leaves it at most %.2g%% of the fastest frame to "
-		        "win (below %.0f%%, within the noise; two or more such types of a backend are "
-		        "tried together)",
+		        "win (below %.0f%%, within the noise; two or more such types of a backend that no "
+		        "pass walks are tried together)",
 		     what, 100 * c->score, 100 * ADVISE_MIN_SHARE);
 		return 0;
 	}
@@ -971,8 +971,23 @@ static int try_candidate(struct advisor *a, const struct candidate *c, struct ou
 	return rc;
 }
 
-/* The sparse candidates of backend b each too small to try alone (below ADVISE_MIN_SHARE) and
- * not yet sparse in its best design, into `bundle` (a toggle each): their number, and
+/* Whether a pass walks type t: a system requires or excludes it. */
+static bool walked(const struct scenario *sc, uint32_t t)
+{
+	for (uint32_t s = 0; s < sc->system_count; s++) {
+		const struct scenario_system *sys = &sc->systems[s];
+		for (uint32_t i = 0; i < sys->required_count; i++)
+			if (sys->required[i] == t)
+				return true;
+		for (uint32_t i = 0; i < sys->excluded_count; i++)
+			if (sys->excluded[i] == t)
+				return true;
+	}
+	return false;
+}
+
+/* The sparse candidates of backend b each too small to try alone (below ADVISE_MIN_SHARE), not
+ * yet sparse in its best design and walked by no pass, into `bundle`: their number, and
  * names/keys/sum (their names, their --design keys, the survey's bound on what they win). */
 static uint32_t small_bundle(const struct advisor *a, uint32_t b, const struct candidate *c,
                              uint32_t n, struct advise_design *bundle, char *names, size_t names_size,
@@ -985,7 +1000,7 @@ static uint32_t small_bundle(const struct advisor *a, uint32_t b, const struct c
 	*sum = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		if (c[i].backend != b || c[i].stage != ADVISE_SPARSE || c[i].score >= ADVISE_MIN_SHARE ||
-		    a->best[b].sparse[c[i].index])
+		    a->best[b].sparse[c[i].index] || walked(a->base, c[i].index))
 			continue;
 		const char *t = a->base->types[c[i].index].name;
 		if (ln < names_size)
@@ -1005,7 +1020,10 @@ static uint32_t small_bundle(const struct advisor *a, uint32_t b, const struct c
  * file keeps three such types sparse besides Hit (Haste, Shield, Marked), and together they
  * took 0.7% off its frame, which a step of one of them cannot tell from the noise. So, once
  * each candidate worth a step of its own has had it, the small ones of each backend (two or
- * more) are tried together as one step, kept like every step only when decidedly faster; a
+ * more) that no pass walks are tried together as one step, kept like every step only when
+ * decidedly faster. Those a pass requires or excludes stay out of it: marked sparse they make
+ * that pass probe a pool per entity, a loss that can hide the others' gain (rpg's Regen, in
+ * such a bundle with the three, left it within the noise, 1.002x [0.982, 1.023]); a
  * backend's bundle is one step whatever its size, so it costs what one candidate costs. Where
  * the budget has no room, the advice names them with the command that measures them. */
 static int try_small_together(struct advisor *a, const struct candidate *c, uint32_t n,
