@@ -942,10 +942,12 @@ static int try_candidate(struct advisor *a, const struct candidate *c, struct ou
 		         try.group[i] ? "an owning group" : "no group", a->backends[b]->name, took);
 	}
 	if (c->score < ADVISE_MIN_SHARE) {
-		note(a, "%s: not tried alone: the survey leaves it at most %.2g%% of the fastest frame to "
-		        "win (below %.0f%%, within the noise; two or more such types of a backend that no "
-		        "pass walks are tried together)",
-		     what, 100 * c->score, 100 * ADVISE_MIN_SHARE);
+		bool sparse = c->stage == ADVISE_SPARSE;
+		note(a, "%s: not tried%s: the survey leaves it at most %.2g%% of the fastest frame to "
+		        "win (below %.0f%%, within the noise%s)",
+		     what, sparse ? " alone" : "", 100 * c->score, 100 * ADVISE_MIN_SHARE,
+		     sparse ? "; two or more such types of a backend that no pass walks are tried together"
+		            : "");
 		return 0;
 	}
 	if (c->stage == ADVISE_GROUP && try.group[i]) {
