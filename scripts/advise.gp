@@ -2,14 +2,54 @@
 # per design tried, from the first step at the top, its ratio to the step's reference on a log
 # axis with its interval, a line at 1 (as fast as the reference).
 # Set by the caller: scripts, out, data (y,ratio,low,high,style,label), rows, lmin, lmax,
-# title_file (the title, wrapped, a line each), title_lines.
+# title_file (the title, a line each, unwrapped), label_chars (the longest row label's length),
+# have (the styles there are rows of: " 1 3 4 ").
+# Laid out with styles.gp's helpers, in pixels from the top: the title (fit_title, wrapped to
+# the canvas), the rows, the axis's tics and its three-line label, the key's strip (fit_key,
+# draw_key), so that no text is cut at an edge or runs into another (tests/figure_text.sh).
 load scripts . "/styles.gp"
-# the rows, the title's lines, and the axis's label and the key below them
-height = 180 + 19 * rows + 18 * title_lines
-set terminal pngcairo size 1000, height font "DejaVu Sans,10" noenhanced
+label_fs = 9
+# the rows' labels left of the plot, as wide as the longest of them; the plot 560 pixels at least
+label_px = int(label_chars * charw(label_fs)) + 12
+canvas_w = edge + label_px + 620 + edge
+canvas_w = canvas_w < 1000 ? 1000 : canvas_w
+title_in = system("cat '" . title_file . "'")
+eval fit_title
+# styles: kept, not kept, reference or fastest, a survey's or contest's design, the confirmation's other
+set style line 91 linecolor rgb "#009E73" pointtype 7 pointsize 1.2 linewidth 2
+set style line 92 linecolor rgb "#999999" pointtype 7 pointsize 1.0 linewidth 2
+set style line 93 linecolor rgb "#0072B2" pointtype 5 pointsize 1.2 linewidth 2
+set style line 94 linecolor rgb "#E69F00" pointtype 9 pointsize 1.0 linewidth 2
+set style line 95 linecolor rgb "#D55E00" pointtype 11 pointsize 1.2 linewidth 2
+# the key and the series: the styles there are rows of (have: " 1 3 4 "), so that gnuplot
+# never draws a series with no point
+if (!exists("have")) { have = " 1 2 3 4 5 " }
+style_title(i) = i == 1 ? "kept (the new best)" : i == 2 ? "not kept" \
+	: i == 3 ? "the step's fastest or reference" : i == 4 ? "survey, contest" \
+	: "confirmation: the fastest with no marks"
+eval key_reset
+do for [i = 1:5] {
+	if (strstrt(have, sprintf(" %d ", i)) > 0) {
+		key_with = sprintf("with xerrorbars linestyle %d", 90 + i)
+		key_title = style_title(i)
+		eval key_add
+	}
+}
+eval fit_key
+# From the top, in pixels: the title, the rows (19 pixels each), the tics and the axis's label
+# (four lines), the key's strip.
+p_top_px = title_h + 14
+p_bottom_px = p_top_px + 19 * rows + 16
+canvas_h = int(p_bottom_px + 4 * lineh(10) + 14 + key_h + edge)
+set terminal pngcairo size canvas_w, canvas_h font "DejaVu Sans,10" noenhanced
 set output out
 set datafile separator comma
-set title system("cat '" . title_file . "'") font ",11"
+set multiplot title title_text font title_font
+set tmargin at screen sy(p_top_px)
+set bmargin at screen sy(p_bottom_px)
+set lmargin at screen sx(edge + label_px)
+set rmargin at screen 1 - sx(edge + 14)
+unset key
 # styles.gp's log y axis is for times; here y is a row
 unset logscale y
 set ytics ()
@@ -31,23 +71,16 @@ set yrange [-0.7:rows - 0.3]
 set xlabel "frame time as a ratio to the step's reference, paired by process (below 1: faster)\n\
 the reference: in a search step its backend's best design so far;\n\
 in the survey and the contest their fastest; in the confirmation the chosen design"
-set ytics scale 0 font ",9"
+set ytics scale 0 font ",9"  # label_fs
 set grid xtics noytics
-set lmargin 46
-# the key in the corner below the rows' labels, left of the axis's label (under the plot it
-# would have one column only, as wide as the plot is, and run into that label)
-set key at screen 0.01, screen 0.01 left bottom vertical Left reverse spacing 1.1 samplen 2
-# room below the axis for its three-line label and the key's five rows
-set bmargin 7
 set arrow from 1, graph 0 to 1, graph 1 nohead linecolor rgb "#404040" dashtype (6, 4) back
-# styles: kept, not kept, reference or fastest, a survey's or contest's design, the confirmation's other
-set style line 91 linecolor rgb "#009E73" pointtype 7 pointsize 1.2 linewidth 2
-set style line 92 linecolor rgb "#999999" pointtype 7 pointsize 1.0 linewidth 2
-set style line 93 linecolor rgb "#0072B2" pointtype 5 pointsize 1.2 linewidth 2
-set style line 94 linecolor rgb "#E69F00" pointtype 9 pointsize 1.0 linewidth 2
-set style line 95 linecolor rgb "#D55E00" pointtype 11 pointsize 1.2 linewidth 2
-plot data using ($5 == 1 ? $2 : NaN):1:3:4:ytic(6) with xerrorbars linestyle 91 title "kept (the new best)", \
-	'' using ($5 == 2 ? $2 : NaN):1:3:4 with xerrorbars linestyle 92 title "not kept", \
-	'' using ($5 == 3 ? $2 : NaN):1:3:4 with xerrorbars linestyle 93 title "the step's fastest or reference", \
-	'' using ($5 == 4 ? $2 : NaN):1:3:4 with xerrorbars linestyle 94 title "survey, contest", \
-	'' using ($5 == 5 ? $2 : NaN):1:3:4 with xerrorbars linestyle 95 title "confirmation: the fastest with no marks"
+# the rows' labels from an unseen series over every row, then a series per style there is
+cmd = "data using 2:1:ytic(6) with points linetype nodraw notitle"
+do for [i = 1:5] {
+	if (strstrt(have, sprintf(" %d ", i)) > 0) {
+		cmd = cmd . sprintf(", '' using ($5 == %d ? $2 : NaN):1:3:4 with xerrorbars linestyle %d notitle", i, 90 + i)
+	}
+}
+eval "plot " . cmd
+eval draw_key
+unset multiplot

@@ -106,19 +106,19 @@ outcome=$(grep -v '^#' "$csv" | awk -F, '
 	$c["stage"] != "confirm" { next }
 	$c["verdict"] == "reference" {
 		b = $c["design"]; sub(/:.*/, "", b); chosen = b " (" $c["marks"] ")"
-		dec = $c["decision"]; sub(/ \(.*$/, "", dec); next
+		dec = $c["decision"]; sub(/ \(.*$/, "", dec); gsub(/\+/, ", ", dec); next
 	}
 	{ b = $c["design"]; sub(/:.*/, "", b)
 	  other = sprintf("%s (%s) takes %.2fx [%.2f,\001%.2f] its frame", b, $c["marks"], $c["ratio"], $c["ratio_ci_low"], $c["ratio_ci_high"]) }
 	END { if (chosen != "") printf "chosen: %s\nin a fresh run %s: %s", chosen, other, dec }')
 [ -n "$outcome" ] || outcome="no confirmation run (the search stopped before it): the advice names the best design so far"
-# the title wrapped to the width gnuplot centres it on (the plot's, right of the labels: about
-# 90 characters at 11 points),
-# given to gnuplot as a file (its lines hold any character a path can); an interval's two
-# ends kept on one line (joined by a control character until it is wrapped)
+# The title as lines (advise.gp wraps each to the canvas, styles.gp's fit_title), given to
+# gnuplot as a file (its lines hold any character a path can); an interval's two ends kept on
+# one line by a no-break space, which the wrapping does not break at.
 printf '%s: every design tried, its frame against its step'"'"'s reference\n%s\n%s\n%s\n' \
-	"$name" "$outcome" "$status" "$cpu" | fold -s -w 88 | tr '\001' ' ' > "$tmp/title"
-lines=$(wc -l < "$tmp/title")
+	"$name" "$outcome" "$status" "$cpu" | sed 's/\x01/\xc2\xa0/g' > "$tmp/title"
+label_chars=$(awk -F, '{ n = length($6); if (n > m) m = n } END { print m + 0 }' "$tmp/rows.dat")
+have=" $(cut -d, -f5 "$tmp/rows.dat" | sort -u | tr '\n' ' ')"
 
 gp() {
 	if [ "$verbose" -eq 1 ]; then
@@ -130,7 +130,7 @@ gp() {
 	fi
 }
 gp -e "scripts='$top/scripts'; out='$(gp_quote "$out")'; data='$tmp/rows.dat'; rows=$rows; \
-	lmin=$lmin; lmax=$lmax; title_file='$tmp/title'; title_lines=$lines" \
+	lmin=$lmin; lmax=$lmax; title_file='$tmp/title'; label_chars=$label_chars; have='$have'" \
 	"$top/scripts/advise.gp"
 [ -s "$out" ] || { echo "advise_plot.sh: gnuplot wrote no figure" >&2; exit 1; }
 mv "$out" "$png"

@@ -6,7 +6,7 @@
 #   - a scenario whose best design is known by construction (a tag on half the units every
 #     frame, which no pass walks, on units of 1.5 KB that a table storage copies when it comes
 #     or goes): the search keeps the tag sparse on hybrid, the confirmation agrees, and the
-#     advised file marks it;
+#     advised file marks it; two types each too small to try alone are tried together;
 #   - the advised file runs as is, and its checksum equals the unmarked file's;
 #   - SIGTERM in the middle of the search: exit 143, the steps done kept (the steps CSV, the
 #     advice marked interrupted, each finished step's own CSV), no temporary file left;
@@ -61,6 +61,10 @@ size = 256
 size = 256
 [component Tag]
 size = 1
+[component P]
+size = 4
+[component Q]
+size = 4
 [kind unit]
 components = A, B, C, D, E, F
 count = 2000
@@ -71,6 +75,17 @@ writes = A
 kind = unit
 component = Tag
 add = 50%
+duration = 1
+; P and Q: one change a frame each, too little to try alone: tried together, as one step
+[effect p]
+kind = unit
+component = P
+add = 0.05%
+duration = 1
+[effect q]
+kind = unit
+component = Q
+add = 0.05%
 duration = 1
 EOF
 
@@ -125,7 +140,7 @@ elif ! grep -v '^#' "$steps" | awk -F, '$2 == "sparse" && $3 ~ /^Tag sparse/ && 
 elif ! awk '/^\[component Tag\]/ { on = 1; next } /^\[/ { on = 0 } on && /^storage = sparse/ { k = 1 } END { exit !k }' \
 	"$tmp/known/known-advised.ini"; then
 	fail known-best "known-advised.ini does not mark Tag sparse: $(cat "$tmp/known/known-advised.ini")"
-elif ! grep -q '^\*\*hybrid, sparse Tag[*;]' "$tmp/known/advise-known.md"; then
+elif ! grep -q '^\*\*hybrid, sparse Tag[*;,]' "$tmp/known/advise-known.md"; then
 	fail known-best "the advice does not name hybrid with Tag sparse: $(sed -n '5,8p' "$tmp/known/advise-known.md")"
 elif ! grep -q 'confirmed: the chosen design is decidedly faster' "$tmp/known/advise-known.md"; then
 	fail known-best "the confirmation does not agree: $(grep -i confirm "$tmp/known/advise-known.md" | head -n 2)"
@@ -133,6 +148,13 @@ elif ! grep -q '^# Storage advice for known' "$tmp/known/stdout"; then
 	fail known-best "the advice is not on the terminal"
 else
 	ok known-best
+fi
+# P and Q, each too small to try alone, tried together as one step of the sparse search (kept
+# or not: either is right on this file).
+if [ "$rc" -eq 0 ] && grep -v '^#' "$steps" | awk -F, '$2 == "sparse" && /P[+,] ?Q sparse together/ { k = 1 } END { exit !k }'; then
+	ok small-together
+else
+	fail small-together "no step tried P and Q together: $(grep -v '^#' "$steps" | cut -d, -f1-4)"
 fi
 
 # The advised file runs as is, with the unmarked file's checksum.

@@ -1,8 +1,9 @@
 #!/bin/sh
 # figure_text.sh: every kind of figure a default run (make bench PROFILE=A: the time figures,
 # the speedup, memory, Varkor and profile figures), a scenario (its bars, its trace, a sweep),
-# make compare (a swept workload, Varkor's), make small (the fixed cost) and make cachegrind
-# draw, from the committed reference runs (results/reference/) and two short scenario runs,
+# make compare (a swept workload, Varkor's), make small (the fixed cost), make cachegrind and
+# make advise (the search) draw, from the committed reference runs (results/reference/), two
+# short scenario runs and a short advisor's search,
 # made to carry the longest texts the runs make (a long CPU name, a dirty commit, noisy rows,
 # eight backends, one with a long name, 2 processes, long paths) and times of 0 and intervals
 # reaching 0 (issue 32 item 9's kin: every log scale over measured values), each figure looked
@@ -16,8 +17,9 @@
 # and the scenario's bars told which are cut (the bar itself, or its interval alone), and
 # make history's figures drawn from a tracked run with zeros.
 # A stand-in for gnuplot first in PATH draws each figure (the first of each script three times:
-# without key, without title, whole). Costs: about 30 gnuplot drawings and two scenario runs
-# of a second (20 to 40 s on a loaded 2-core machine). Ends with "N passed, N failed".
+# without key, without title, whole). Costs: about 30 gnuplot drawings, two scenario runs of a
+# second and a search of a few (30 to 50 s on a loaded 2-core machine). Ends with "N passed,
+# N failed".
 set -u
 cd "$(dirname "$0")/.." || exit 1
 top=$(pwd)
@@ -103,6 +105,16 @@ if ! build/ecsbench --scenario scenarios/shooter.ini $tiny --output "$tmp/shoote
 		--output "$tmp/crossover.csv" 2>"$tmp/run.log"; then
 	fail scenario-runs "$(tail -n 3 "$tmp/run.log")"
 fi
+# an advisor's search, short (the crossover as above, two backends, a budget of a minute; a few
+# seconds), its texts made longest: a long CPU name and a long path in the title
+# shellcheck disable=SC2086
+if ! build/ecsbench --advise scenarios/crossover.ini $tiny --backends hybrid,group --budget 1m \
+	--output "$tmp/advise-crossover.csv" >/dev/null 2>"$tmp/run.log"; then
+	fail advise-run "$(tail -n 3 "$tmp/run.log")"
+fi
+sed -e 's/^# cpu [^;]*;/# cpu Intel(R) Xeon(R) Platinum 8480CL CPU @ 2.00GHz (Sapphire Rapids) (224 CPUs);/' \
+	-e 's|^# advise [^:]*:|# advise /home/a-user-with-a-long-name/games/my-own-engine/scenarios/the-frame-of-my-game.ini:|' \
+	"$tmp/advise-crossover.csv" >"$runs/advise-the-frame-of-my-game-with-a-long-name.csv"
 longest "$tmp/shooter.csv" archetype >"$runs/scenario-shooter.csv"
 awk -F, -v OFS=, '/^#/ { print; next } { print } $3 == "archetype" { $3 = "my_own_storage_backend"; print }' \
 	"$tmp/shooter-samples.csv" >"$runs/scenario-shooter-samples.csv"
@@ -159,6 +171,7 @@ draw compare.sh scripts/compare.sh "$runs/A.csv" "$runs/new-run-with-a-long-name
 draw scenario_plot.sh scripts/scenario_plot.sh -o "$tmp/plots" "$runs/scenario-shooter.csv"
 draw scenario_trace.sh scripts/scenario_trace.sh -o "$tmp/plots" "$runs/scenario-shooter-samples.csv"
 draw scenario_plot.sh-sweep scripts/scenario_plot.sh -o "$tmp/plots" "$runs/scenario-crossover-effect.mark.add.csv"
+draw advise_plot.sh scripts/advise_plot.sh -o "$tmp/plots/advise.png" "$runs/advise-the-frame-of-my-game-with-a-long-name.csv"
 draw fixed_cost.sh sh -c "scripts/fixed_cost.sh -o '$tmp/plots/fixed-cost.png' '$runs/small-A.csv' >/dev/null"
 
 # --- what each drawing shows --------------------------------------------------------------------
@@ -204,7 +217,7 @@ while IFS='	' read -r n script name args; do
 done <"$cap/index"
 # every kind drawn (and looked at)
 for script in time.gp speedup.gp memory.gp varkor.gp profiles.gp cache.gp compare.gp compare-fixed.gp \
-	scenario.gp scenario_trace.gp fixed_cost.gp; do
+	scenario.gp scenario_trace.gp fixed_cost.gp advise.gp; do
 	case " $kinds " in *" $script "*) ok "drawn/$script" ;; *) fail "drawn/$script" "no figure of $script was drawn" ;; esac
 done
 # the scenario's bars: a cut bar's label boxed; the marks where they belong

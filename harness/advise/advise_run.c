@@ -901,9 +901,15 @@ static void plan_outlook(struct advisor *a, const struct candidate *c, uint32_t 
                          struct outlook *ol)
 {
 	ol->left_s = 0;
+	uint32_t small[MAX_LIST] = {0};
 	for (uint32_t i = 0; i < n; i++)
 		if (c[i].score >= ADVISE_MIN_SHARE)
 			ol->left_s += pair_estimate(a, &a->best[c[i].backend], a->processes);
+		else if (c[i].stage == ADVISE_SPARSE && !a->best[c[i].backend].sparse[c[i].index])
+			small[c[i].backend]++;
+	for (uint32_t b = 0; b < a->backend_count; b++) /* the small ones together: one step */
+		if (small[b] >= 2)
+			ol->left_s += pair_estimate(a, &a->best[b], a->processes);
 	if (a->have_leader) {
 		struct advise_batch_candidate bc[SCENARIO_MAX_KINDS + SCENARIO_MAX_EFFECTS];
 		double share[2];
@@ -936,9 +942,12 @@ static int try_candidate(struct advisor *a, const struct candidate *c, struct ou
 		         try.group[i] ? "an owning group" : "no group", a->backends[b]->name, took);
 	}
 	if (c->score < ADVISE_MIN_SHARE) {
-		note(a, "%s: not tried: the survey leaves it at most %.2g%% of the fastest frame to win "
-		        "(below %.0f%%, within the noise)",
-		     what, 100 * c->score, 100 * ADVISE_MIN_SHARE);
+		bool sparse = c->stage == ADVISE_SPARSE;
+		note(a, "%s: not tried%s: the survey leaves it at most %.2g%% of the fastest frame to "
+		        "win (below %.0f%%, within the noise%s)",
+		     what, sparse ? " alone" : "", 100 * c->score, 100 * ADVISE_MIN_SHARE,
+		     sparse ? "; two or more such types of a backend that no pass walks are tried together"
+		            : "");
 		return 0;
 	}
 	if (c->stage == ADVISE_GROUP && try.group[i]) {
@@ -964,49 +973,98 @@ static int try_candidate(struct advisor *a, const struct candidate *c, struct ou
 	return rc;
 }
 
-/* The sparse candidates of a backend each too small to try (below ADVISE_MIN_SHARE) can add up:
- * rpg's hand-marked file keeps three such types sparse besides Hit (Haste, Shield, Marked), and
- * together they took 0.7% off its frame, under what a step of three processes resolves on a
- * busy machine and under what a game feels, yet the user may want them. Said once, with what
- * they may win together and the command that measures them, not tried: a step keeps only what
- * it can tell from the noise. */
-static void note_small_together(struct advisor *a, const struct candidate *c, uint32_t n)
+/* Whether a pass walks type t: a system requires or excludes it. */
+static bool walked(const struct scenario *sc, uint32_t t)
+{
+	for (uint32_t s = 0; s < sc->system_count; s++) {
+		const struct scenario_system *sys = &sc->systems[s];
+		for (uint32_t i = 0; i < sys->required_count; i++)
+			if (sys->required[i] == t)
+				return true;
+		for (uint32_t i = 0; i < sys->excluded_count; i++)
+			if (sys->excluded[i] == t)
+				return true;
+	}
+	return false;
+}
+
+/* The sparse candidates of backend b each too small to try alone (below ADVISE_MIN_SHARE), not
+ * yet sparse in its best design and walked by no pass, into `bundle`: their number, and
+ * names/keys/sum (their names, their --design keys, the survey's bound on what they win). */
+static uint32_t small_bundle(const struct advisor *a, uint32_t b, const struct candidate *c,
+                             uint32_t n, struct advise_design *bundle, char *names, size_t names_size,
+                             char *keys, size_t keys_size, double *sum)
+{
+	size_t ln = 0, lk = 0;
+	uint32_t count = 0;
+	*bundle = a->best[b];
+	names[0] = keys[0] = '\0';
+	*sum = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (c[i].backend != b || c[i].stage != ADVISE_SPARSE || c[i].score >= ADVISE_MIN_SHARE ||
+		    a->best[b].sparse[c[i].index] || walked(a->base, c[i].index))
+			continue;
+		const char *t = a->base->types[c[i].index].name;
+		if (ln < names_size)
+			ln += (size_t)snprintf(names + ln, names_size - ln, "%s%s", count ? ", " : "", t);
+		if (lk < keys_size)
+			lk += (size_t)snprintf(keys + lk, keys_size - lk, " component.%s.storage=sparse", t);
+		bundle->sparse[c[i].index] = 1;
+		*sum += c[i].score;
+		count++;
+	}
+	if (ln >= names_size || lk >= keys_size)
+		return 0; /* too many to name: not bundled */
+	return count;
+}
+
+/* The sparse candidates of a backend each too small to try alone can add up: rpg's hand-marked
+ * file keeps three such types sparse besides Hit (Haste, Shield, Marked), and together they
+ * took 0.7% off its frame, which a step of one of them cannot tell from the noise. So, once
+ * each candidate worth a step of its own has had it, the small ones of each backend (two or
+ * more) that no pass walks are tried together as one step, kept like every step only when
+ * decidedly faster. Those a pass requires or excludes stay out of it: marked sparse they make
+ * that pass probe a pool per entity, a loss that can hide the others' gain (rpg's Regen, in
+ * such a bundle with the three, left it within the noise, 1.002x [0.982, 1.023]); a
+ * backend's bundle is one step whatever its size, so it costs what one candidate costs. Where
+ * the budget has no room, the advice names them with the command that measures them. */
+static int try_small_together(struct advisor *a, const struct candidate *c, uint32_t n,
+                              struct outlook *ol, double reserve)
 {
 	for (uint32_t b = 0; b < a->backend_count; b++) {
-		if (!a->follows_sparse[b])
+		if (!a->follows_sparse[b] || !a->searched[b])
 			continue;
-		char names[300] = "", keys[400] = "";
-		size_t ln = 0, lk = 0;
-		uint32_t count = 0;
-		double sum = 0;
-		for (uint32_t i = 0; i < n; i++) {
-			if (c[i].backend != b || c[i].stage != ADVISE_SPARSE || c[i].score >= ADVISE_MIN_SHARE ||
-			    a->best[b].sparse[c[i].index])
-				continue;
-			const char *t = a->base->types[c[i].index].name;
-			if (ln < sizeof names)
-				ln += (size_t)snprintf(names + ln, sizeof names - ln, "%s%s", count ? ", " : "", t);
-			if (lk < sizeof keys)
-				lk += (size_t)snprintf(keys + lk, sizeof keys - lk, " component.%s.storage=sparse", t);
-			sum += c[i].score;
-			count++;
-		}
-		if (count < 2 || ln >= sizeof names || lk >= sizeof keys)
+		char names[300], keys[400];
+		double sum;
+		struct advise_design try;
+		uint32_t count = small_bundle(a, b, c, n, &try, names, sizeof names, keys, sizeof keys, &sum);
+		if (count < 2)
 			continue;
 		const char *be = a->backends[b]->name;
-		char line[1400];
-		int len = snprintf(line, sizeof line,
-		                   "%s sparse together (%s): at most about %.2g%% of the fastest frame by "
-		                   "the survey, each too little to try; to measure them yourself: "
-		                   "build/ecsbench --scenario %s --backends %s --design '%s:more%s' "
-		                   "--processes 5",
-		                   names, be, 100 * sum, a->ini, be, be, keys);
-		if (len < 0 || (size_t)len >= sizeof a->note[0]) /* a command cut short is worse than none */
-			snprintf(line, sizeof line, "%s sparse together (%s): at most about %.2g%% of the "
-			                            "fastest frame by the survey, each too little to try",
-			         names, be, 100 * sum);
-		note(a, "%s", line);
+		char what[400];
+		snprintf(what, sizeof what,
+		         "%s sparse together (%s; each under %.0f%% of the frame by the survey, at most "
+		         "about %.2g%% together)",
+		         names, be, 100 * ADVISE_MIN_SHARE, 100 * sum);
+		if (!fits(a, pair_estimate(a, &try, a->processes), reserve)) {
+			char line[1400];
+			int len = snprintf(line, sizeof line,
+			                   "the budget left no room for: %s; to measure them yourself: "
+			                   "build/ecsbench --scenario %s --backends %s --design '%s:more%s' "
+			                   "--processes 5",
+			                   what, a->ini, be, be, keys);
+			if (len < 0 || (size_t)len >= sizeof a->note[0]) /* a command cut short is worse than none */
+				snprintf(line, sizeof line, "the budget left no room for: %s", what);
+			note(a, "%s", line);
+			continue;
+		}
+		bool kept;
+		int rc = try_design(a, ADVISE_SPARSE, &a->best[b], &try, what, ol, &kept);
+		if (rc)
+			return rc;
+		a->improved[b] = a->improved[b] || kept;
 	}
+	return 0;
 }
 
 /* Each backend's best design together, when a search changed one: the leader is the fastest. */
@@ -1218,7 +1276,7 @@ static int search(struct advisor *a)
 	for (uint32_t i = 0; i < nc && rc == 0; i++)
 		rc = try_candidate(a, &cands[i], &ol, reserve, applied);
 	if (rc == 0)
-		note_small_together(a, cands, nc);
+		rc = try_small_together(a, cands, nc, &ol, reserve);
 	free(cands);
 	free(applied);
 	if (rc)
