@@ -124,10 +124,12 @@ asan() {
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 "$@"
 }
 
-# Two lanes at once, one a core (CI's machine has two): the programs under the sanitizers and
-# the fuzzer in one, the scripts (every make they call, one at a time) and the plain and
-# valgrind runs in the other, about as long as each other. Measured on 2026-11-27 (an Intel
-# Xeon, loaded): the suites took 983 s of CPU one after another, CI 1,360 s in all.
+# Two lanes at once, one a core (CI's machine has two): the programs under the sanitizers,
+# valgrind and the fuzzer in one, the scripts (every make they call, one at a time) and the
+# plain run in the other, about as long as each other. One suite after another they took 983 s
+# of CPU (2026-11-27, an Intel Xeon, loaded) and CI 1,360 s in all; in these lanes, on the same
+# machine quiet, .ci/run took 568 s with the scripts lane 350 s (valgrind and the hook-less run
+# in it then: they moved here, about 50 s).
 lane_programs() {
 	lane=programs
 	# under the sanitizers with 10,000 random operations per random test on profile A and the
@@ -140,17 +142,6 @@ lane_programs() {
 	# every input of the committed corpus first, then mutations from a fixed seed (the corpus
 	# alone, which build/asan/fuzz_replay replays, is what the run starts with)
 	suite "fuzz (libFuzzer, fixed seed)" tests/fuzz.sh
-	suite "scenario files (ASan+UBSan)" asan build/asan/scenario_file
-	suite "scenario engine (ASan+UBSan)" asan build/asan/scenario_engine
-	suite "parallel pass (ThreadSanitizer)" env TSAN_OPTIONS=halt_on_error=1:exitcode=66 \
-		build/tsan/parallel
-	suite "parallel-iterate (ThreadSanitizer)" tests/parallel.sh
-}
-
-lane_scripts() {
-	lane=scripts
-	# 30,000 random operations a random test (100,000 with --ops 100000: 83 s of CPU)
-	suite conformance build/conformance --ops 30000
 	# archetype.h and sparse.h with every hook empty: the machinery their variants share
 	# stands alone (10,000 random operations a random test: the run above has more)
 	suite "conformance (hook-less archetype.h and sparse.h)" build/conformance-bare --ops 10000
@@ -162,6 +153,17 @@ lane_scripts() {
 	suite "conformance (valgrind memcheck)" valgrind -q --error-exitcode=99 --leak-check=full \
 		--errors-for-leak-kinds=all --show-leak-kinds=all build/conformance --ops 3000 \
 		-capacity -/AA -large -failure
+	suite "scenario files (ASan+UBSan)" asan build/asan/scenario_file
+	suite "scenario engine (ASan+UBSan)" asan build/asan/scenario_engine
+	suite "parallel pass (ThreadSanitizer)" env TSAN_OPTIONS=halt_on_error=1:exitcode=66 \
+		build/tsan/parallel
+	suite "parallel-iterate (ThreadSanitizer)" tests/parallel.sh
+}
+
+lane_scripts() {
+	lane=scripts
+	# 30,000 random operations a random test (100,000 with --ops 100000: 83 s of CPU)
+	suite conformance build/conformance --ops 30000
 	suite "scenario files" build/scenario_file
 	suite "frame-time tails and growth" build/tails
 	suite "scenario engine" build/scenario_engine
