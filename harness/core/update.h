@@ -1,6 +1,6 @@
 /*
- * update.h: system 0's update over one batch (update.c), Position += Velocity * dt, the work
- * every iterate pass does, on a backend's batches or the floor's plain arrays.
+ * update.h: the measured system's update over one batch (update.c), Position += Velocity * dt,
+ * the work every iterate pass does, on a backend's batches or the floor's plain arrays.
  */
 #ifndef ECSB_UPDATE_H
 #define ECSB_UPDATE_H

@@ -615,7 +615,8 @@ static void fragmented_release(struct run *run)
  * Velocity each with probability 1/2, and 0..4 more types drawn from the rest of the profile,
  * so that there are many distinct sets (archetypes) and pools of uneven size, built under the
  * row's history (its kinds are these sets; the types it ages are Position and Velocity). The
- * timed pass is system 0's (Position += Velocity * dt) over the entities that have both.
+ * timed pass is the physics system's (Position += Velocity * dt) over the entities that have
+ * both.
  */
 static int fragmented_setup(struct run *run)
 {
