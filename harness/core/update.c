@@ -1,7 +1,7 @@
 /*
  * update.c: the measured system's update over one batch, Position += Velocity * dt (k = 1:
- * += dt; k = 3: scaled by Mass), the work of `iterate`, `fragmented`, the floor and the machine's fingerprint
- * (machine.c).
+ * += dt; k = 3: scaled by Mass), the work of `iterate`, `fragmented`, the floor and the
+ * machine's fingerprint (machine.c).
  *
  * A backend hands out each of the k components either as a column (contiguous values) or as an
  * array of pointers (struct ecs_batch). Every shape gets its own loop with the shape fixed at
