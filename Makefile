@@ -42,7 +42,7 @@ RUN_VARS += BACKENDS:both:all
 RUN_VARS += WORKLOADS:sweep:all
 # The default sweep answers in minutes: every other doubling up to 2^18 and k = 2 (the decision
 # table's), five processes (docs/method.md, "The default sweep"); FULL=1: every doubling up to
-# 2^20 and k = 1, 2, 3, as make reference measures
+# 2^20 and k = 1, 2, 3, as make reference FULL=1 measures
 QUICK_ENTITIES := 1024,4096,16384,65536,262144
 FULL_COMPONENTS := 1,2,3
 RUN_VARS += ENTITIES:sweep:$(if $(FULL),1024..1048576,$(QUICK_ENTITIES))
@@ -113,7 +113,9 @@ endif
 endif
 # A user's runs write results/ and plots/ (ignored by git). The reference results and figures
 # that the README cites live in results/reference/ and plots/reference/, which only REFERENCE=1
-# (or `make reference`) writes, so that a user's run never makes the README disagree with them.
+# (or `make reference`) writes, so that a user's run never makes the README disagree with them:
+# the default sweep's there (what the README's table shows: a user's make bench prints the
+# same rows), the full sweep's (FULL=1) in results/reference/full/ and plots/reference/full/.
 REFERENCE ?=
 ifneq ($(filter-out 1,$(REFERENCE)),)
 $(error REFERENCE=$(REFERENCE): use REFERENCE=1 (write results/reference/, plots/reference/) or leave it out)
@@ -149,8 +151,8 @@ csv_base = $(call dec,$(patsubst %.csv,%,$(call enc,$(1))))
 csv_name = $(call dec,$(notdir $(patsubst %.csv,%,$(call enc,$(1)))))
 same_path = $(filter $(call enc,$(abspath $(call enc,$(1)))),$(call enc,$(abspath $(call enc,$(2)))))
 
-RESULTS_ROOT := $(if $(REFERENCE),results/reference,results)
-PLOTS_ROOT := $(if $(REFERENCE),plots/reference,plots)
+RESULTS_ROOT := $(if $(REFERENCE),results/reference$(if $(FULL),/full),results)
+PLOTS_ROOT := $(if $(REFERENCE),plots/reference$(if $(FULL),/full),plots)
 OUTPUT ?= $(RESULTS_ROOT)/$(PROFILE).csv
 # Plots of the default output go to PLOTS_ROOT; those of another OUTPUT=x.csv to x-plots/, drawn
 # from the CSV files in x.csv's folder, and its cache figures and profiles go to that folder too,
@@ -479,13 +481,16 @@ fixed-cost: | preflight
 	@cat $(call q,$(call csv_base,$(SM_OUTPUT))-fixed-cost.md)
 
 # The reference run that the README cites, from committed code only: make bench and make table
-# made again with REFERENCE=1.
+# made again with REFERENCE=1 (the default sweep, whose rows the README's table shows; FULL=1
+# the full sweep into results/reference/full/), then the README's table and "In short" lines
+# made again from it (scripts/readme.sh; the full sweep's are not the README's).
 reference: | preflight
 	@case '$(COMMIT)' in *-dirty | unknown*) echo "make reference: impls/ or harness/ differ from \
 	the commit (or no git): commit them first, so that the reference names the code it measured" >&2; \
 	exit 2 ;; esac
-	$(Q)$(MAKE) --no-print-directory bench REFERENCE=1 FULL=1
-	$(Q)$(MAKE) --no-print-directory table REFERENCE=1 FULL=1
+	$(Q)$(MAKE) --no-print-directory bench REFERENCE=1
+	$(Q)$(MAKE) --no-print-directory table REFERENCE=1
+	$(Q)$(if $(FULL),:,$(if $(filter A,$(PROFILE)),scripts/readme.sh results/reference/A.csv README.md,:))
 
 # --- What make makes from results -----------------------------------------------------------------
 # Draws PLOTS/$(PROFILE)/*.png and PLOTS/profiles/*.png from the CSV files in RESULTS_DIR.
@@ -727,7 +732,9 @@ runs, naming the nearest known one; paths may hold spaces (OUTPUT='my results/x.
 
 Reference results (what the README cites; maintainers only):
   results/reference/ and plots/reference/ are committed; a user's runs never write there.
-make reference PROFILE=A   make bench and make table into results/reference/, plots/reference/
+make reference PROFILE=A   make bench and make table into results/reference/, plots/reference/,
+                      then the README's table and "In short" lines from it (scripts/readme.sh);
+                      FULL=1: the full sweep into results/reference/full/, plots/reference/full/
                       (refuses when impls/ or harness/ differ from the commit)
 REFERENCE=1           the same folders for any target: make cachegrind PROFILE=A REFERENCE=1,
                       make profile ... REFERENCE=1, make table REFERENCE=1, make plots REFERENCE=1

@@ -62,12 +62,13 @@ case $csv in *.csv) beside=${csv%.csv}-provisional.csv ;; *) beside=$csv-provisi
 [ -n "$first" ] || [ ! -r "$beside" ] || first=$beside
 
 # Where make draws this CSV's figures (the Makefile's PLOTS and SC_PLOTS): the default output's
-# in plots/ (plots/reference/ for the reference's), another OUTPUT=x.csv's in x-plots/; a run of
-# the workloads' in a folder per profile.
+# in plots/ (plots/reference/ for the reference's, plots/reference/full/ for the full sweep's),
+# another OUTPUT=x.csv's in x-plots/; a run of the workloads' in a folder per profile.
 profile=$(grep -v '^#' "$csv" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "profile") c = i; next } c { print $c; exit }')
 case $csv in
 "results/$profile.csv" | "results/scenario-"*.csv) figures=plots ;;
 "results/reference/$profile.csv" | "results/reference/scenario-"*.csv) figures=plots/reference ;;
+"results/reference/full/$profile.csv") figures=plots/reference/full ;;
 *) figures=${csv%.csv}-plots ;;
 esac
 [ -z "$profile" ] || figures=$figures/$profile

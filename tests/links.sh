@@ -2,7 +2,9 @@
 # links.sh: every relative link and image of the committed Markdown files ([text](target),
 # ![alt](target)) names a file or folder that exists, and every #anchor a heading of its page
 # (GitHub's rule: lower case, punctuation but - and _ dropped, spaces to -). Web addresses are
-# not checked: this runs offline. make test runs it (tests/run.sh); alone, from the top:
+# not checked: this runs offline. Then the README's generated blocks (its table and "In short"
+# lines) against the committed reference run they name (scripts/readme.sh --check), so that a
+# new reference run lands with its README. make test runs it (tests/run.sh); alone, from the top:
 #   tests/links.sh
 # Ends with "N passed, N failed", one failure line per broken link.
 
@@ -30,6 +32,7 @@ git ls-files '*.md' | while IFS= read -r page; do
 		fi
 	done
 done >"$tmp"
+if out=$(scripts/readme.sh --check 2>&1); then echo ok >>"$tmp"; else echo "FAIL README.md: $out" >>"$tmp"; fi
 passed=$(grep -c '^ok$' "$tmp")
 failed=$(grep -c '^FAIL' "$tmp")
 grep '^FAIL' "$tmp"
