@@ -68,6 +68,11 @@ static int by_ratio(const void *pa, const void *pb)
 	return rx < ry ? -1 : rx > ry;
 }
 
+static int by_name(const void *pa, const void *pb)
+{
+	return strcmp(*(const char *const *)pa, *(const char *const *)pb);
+}
+
 /* A ratio for the reason of a group's no decision: 1.15, 37, "more than 1000". */
 static void reach_text(char *buf, size_t len, double x)
 {
@@ -121,9 +126,40 @@ static void decide(struct answer_group *g, bool provisional)
 		                                         : "too few processes or samples for one",
 		         more);
 	else if (rule == 1) {
-		reach_text(reach, sizeof reach, x->ratio_high);
-		snprintf(g->why, sizeof g->why, "%s tied with %s, its interval reaching %s, noisy%s",
-		         x->backend, lowest->backend, reach, more);
+		/* The backends the run cannot split (the lowest and every one tied with it), in the
+		 * order of their names, so that the list ranks nobody; then whether every other is
+		 * decidedly slower: what a user can act on without a fastest. */
+		double most = 1;
+		const char *names[ANSWER_NAMED_TIED];
+		uint32_t named = 0, tied = 0, others = 0, others_slower = 1;
+		for (uint32_t i = 0; i < g->count; i++) {
+			const struct answer_member *m = &g->members[i];
+			if (!m->row)
+				continue;
+			if (m->row == lowest || m->place == ANSWER_TIED) {
+				if (m->row != lowest && m->row->ratio_high > most)
+					most = m->row->ratio_high;
+				if (named < ANSWER_NAMED_TIED)
+					names[named++] = m->row->backend;
+				tied++;
+			} else {
+				others++;
+				others_slower &= m->place == ANSWER_SLOWER;
+			}
+		}
+		qsort(names, named, sizeof *names, by_name);
+		char list[160] = "";
+		size_t at = 0;
+		for (uint32_t i = 0; i < named && at < sizeof list; i++)
+			at += (size_t)snprintf(list + at, sizeof list - at, "%s%s",
+			                       i == 0 ? "" : i + 1 == named && named == tied ? " and " : ", ",
+			                       names[i]);
+		if (tied > named && at < sizeof list)
+			snprintf(list + at, sizeof list - at, " and %u more", tied - named);
+		reach_text(reach, sizeof reach, most);
+		snprintf(g->why, sizeof g->why,
+		         "%s within the noise of each other (an interval reaching %s, noisy)%s", list,
+		         reach, others && others_slower ? "; every other backend decidedly slower" : "");
 	} else {
 		reach_text(reach, sizeof reach, x->ratio_high / x->ratio_low);
 		snprintf(g->why, sizeof g->why, "%s's interval to %s spans %s%s", x->backend,

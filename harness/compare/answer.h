@@ -28,6 +28,8 @@
 #define ANSWER_MAX_SPAN 10.0
 
 enum answer_place { ANSWER_FASTEST, ANSWER_TIED, ANSWER_SLOWER, ANSWER_ABSENT };
+/* A no decision's reason names at most this many of the backends it cannot split. */
+#define ANSWER_NAMED_TIED 8
 
 struct answer_member {
 	const char *backend;
