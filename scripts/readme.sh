@@ -61,9 +61,8 @@ END { print n + 0 }' >"$tmp/n"
 n=$(cat "$tmp/n")
 pow=$(awk -v n="$n" 'BEGIN { p = 0; while (2 ^ p < n) p++; print (2 ^ p == n) ? "2^" p : n }')
 {
-	printf 'From [%s](%s): commit `%s`, %s, %s (%s CPUs; other work took %s of the measuring\n' \
-		"$csv" "$csv" "$commit" "$(echo "$date" | sed 's/T/ /; s/:[0-9]*Z$/ UTC/')" "$cpu" "${online:-?}" "${other:-?}"
-	printf 'CPU), %s processes, N = %s, lived-in storage (scripts/readme.sh writes this section from it).\n' "$procs" "$pow"
+	printf 'From [%s](%s) (commit `%s`, %s; %s, %s CPUs, other work took %s of the measuring CPU; %s processes), N = %s, lived-in storage; `scripts/readme.sh` writes the table and the "In short" lines from it.\n' \
+		"$csv" "$csv" "$commit" "$(echo "$date" | sed 's/T/ /; s/:[0-9]*Z$/ UTC/')" "$cpu" "${online:-?}" "${other:-?}" "$procs" "$pow"
 } >"$tmp/run"
 
 # --- table ---------------------------------------------------------------------------------
