@@ -868,7 +868,7 @@ static int family_component_get_batch(ecs_storage *s, const ecs_entity *entities
 {
 	return ecs_get_batch_loop(s, entities, count, types, type_count, out, status,
 	                          s ? s->component_count : 0, ECS_GET_AHEAD, family_get_ahead,
-	                          family_get_live, family_get_value);
+	                          family_get_live, family_get_value, NULL);
 }
 
 static int family_component_has(const ecs_storage *s, ecs_entity e, uint32_t type)
