@@ -1206,7 +1206,7 @@ static int arch_component_get_batch(ecs_storage *s, const ecs_entity *entities, 
 {
 	return ecs_get_batch_loop(s, entities, count, types, type_count, out, status,
 	                          s ? s->component_count : 0, ECS_GET_AHEAD, arch_get_ahead,
-	                          arch_get_live, arch_get_value);
+	                          arch_get_live, arch_get_value, NULL);
 }
 
 static int arch_component_has(const ecs_storage *s, ecs_entity e, uint32_t type)

@@ -79,7 +79,11 @@ static inline void ecs_copy_value(void *dst, const void *src, uint32_t size)
  * type's value (`value`, for a type in range; false where the entity lacks it), the value
  * prefetched for the caller, who reads it next; a lookup that failed has its status from what
  * the loop already knows (dead, else the type out of range, else missing: ecs.h's order, and no
- * load again: a missing component is a common answer, not a rare one). `ahead` prefetches what
+ * load again: a missing component is a common answer, not a rare one). A backend whose `value`
+ * proves the handle alive with the load that finds the value (sparse.h: the entry holds the
+ * owner's generation) reads nothing in `live` (true) and passes `dead`, asked only on a
+ * failure, which then costs the liveness load the hit path no longer makes; the others pass
+ * NULL. `ahead` prefetches what
  * the lookups of the handle `ahead_by` places on will read first, so that many handles' cache
  * misses overlap. The
  * functions are the backend's static inline ones: a constant pointer to each, so the compiler
@@ -94,12 +98,13 @@ typedef bool (*ecs_get_value_fn)(const ecs_storage *s, const void *state, ecs_en
                                  uint32_t type, void **value);
 typedef void (*ecs_get_ahead_fn)(const ecs_storage *s, ecs_entity e, const uint32_t *types,
                                  uint32_t type_count);
+typedef bool (*ecs_get_dead_fn)(const ecs_storage *s, ecs_entity e);
 
 static inline __attribute__((always_inline)) int
 ecs_get_batch_loop(const ecs_storage *s, const ecs_entity *entities, uint32_t count,
                    const uint32_t *types, uint32_t type_count, void **out, int *status,
                    uint32_t component_count, uint32_t ahead_by, ecs_get_ahead_fn ahead,
-                   ecs_get_live_fn live, ecs_get_value_fn value)
+                   ecs_get_live_fn live, ecs_get_value_fn value, ecs_get_dead_fn dead)
 {
 	int rc = ecs_get_batch_check(s, entities, count, types, type_count, out);
 	if (rc != ECS_OK)
@@ -120,7 +125,8 @@ ecs_get_batch_loop(const ecs_storage *s, const ecs_entity *entities, uint32_t co
 					status[r] = ECS_OK;
 				continue;
 			}
-			int failed = !alive                      ? ECS_ERR_DEAD_ENTITY
+			bool gone = dead ? dead(s, e) : !alive;
+			int failed = gone                        ? ECS_ERR_DEAD_ENTITY
 			             : type >= component_count ? ECS_ERR_BAD_COMPONENT
 			                                       : ECS_ERR_NO_COMPONENT;
 			out[r] = NULL;

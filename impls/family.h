@@ -25,8 +25,8 @@
  *                       remove may fail for want of memory (it can join excluding systems)
  *   component_get       O(L): the generation and the bitset side by side (once an entity), then
  *                       the index's loads and the value a component; component_get_batch
- *                       prefetches the generations and bitsets ECS_GET_AHEAD handles on and
- *                       each value. component_has O(1)
+ *                       prefetches the generations, bitsets and (index_prefetch) the index's
+ *                       first reads ECS_GET_AHEAD handles on and each value. component_has O(1)
  *   iteration           O(L) a required component an entity through the system's list; O(L) a
  *                       component a run where the list and the pools are in step
  *   system_iter_split   O(L): a range of the system's list
@@ -164,6 +164,10 @@ static inline void index_assign(struct family_index *m, uint32_t key, uint32_t v
 static inline uint32_t index_take(ecs_storage *s, struct family_index *m, uint32_t key);
 /* Frees everything the index holds. */
 static inline void index_release(ecs_storage *s, struct family_index *m);
+/* A batched lookup's read-ahead: prefetches what index_get(m, key) reads first, where that
+ * address is known without a load (vector: the slot); nothing where it is not (hash, tree).
+ * The key may be absent: it reads nothing and never faults. */
+static inline void index_prefetch(const struct family_index *m, uint32_t key);
 
 /* Allocation, always through the storage's allocator. */
 static inline void *family_malloc(ecs_storage *s, size_t size)
@@ -831,16 +835,20 @@ static inline bool family_get_value(const ecs_storage *s, const void *state, ecs
 	return true;
 }
 
-/* A batch's read-ahead: the generation and the bitset. */
+/* A batch's read-ahead: the generation, the bitset and, where the index can say where without
+ * a load (index_prefetch), each type's first index read, so that the index's miss overlaps
+ * the others instead of following them. */
 static inline void family_get_ahead(const ecs_storage *s, ecs_entity e, const uint32_t *types,
                                     uint32_t type_count)
 {
-	(void)types, (void)type_count;
 	uint32_t index = ecs_entity_index(e);
-	if (index < s->entity_used) {
-		__builtin_prefetch(&s->entity_gen[index]);
-		__builtin_prefetch(family_bits(s, index));
-	}
+	if (index >= s->entity_used)
+		return;
+	__builtin_prefetch(&s->entity_gen[index]);
+	__builtin_prefetch(family_bits(s, index));
+	for (uint32_t i = 0; i < type_count; i++)
+		if (types[i] < s->component_count)
+			index_prefetch(&s->pools[types[i]].index, index);
 }
 
 static int family_component_get(ecs_storage *s, ecs_entity e, uint32_t type, void **out)
@@ -868,7 +876,7 @@ static int family_component_get_batch(ecs_storage *s, const ecs_entity *entities
 {
 	return ecs_get_batch_loop(s, entities, count, types, type_count, out, status,
 	                          s ? s->component_count : 0, ECS_GET_AHEAD, family_get_ahead,
-	                          family_get_live, family_get_value);
+	                          family_get_live, family_get_value, NULL);
 }
 
 static int family_component_has(const ecs_storage *s, ecs_entity e, uint32_t type)

@@ -64,8 +64,8 @@ static void pool_swap(struct sparse_pool *p, uint32_t a, uint32_t b)
 	ecs_entity ea = p->entities[a], eb = p->entities[b];
 	p->entities[a] = eb;
 	p->entities[b] = ea;
-	*pool_entry(p, ecs_entity_index(ea)) = b;
-	*pool_entry(p, ecs_entity_index(eb)) = a;
+	*pool_entry(p, ecs_entity_index(ea)) = entry_make(b, ea);
+	*pool_entry(p, ecs_entity_index(eb)) = entry_make(a, eb);
 	unsigned char *x = pool_value(p, a), *y = pool_value(p, b), tmp[64];
 	uint32_t size = p->size;
 	if (size <= sizeof tmp) {
@@ -108,7 +108,7 @@ static void group_join(ecs_storage *s, struct sparse_system *y, uint32_t index)
 	uint32_t len = y->group_len;
 	for (uint32_t c = 0; c < y->type_count; c++) {
 		struct sparse_pool *p = &s->pools[y->types[c]];
-		pool_swap(p, *pool_entry(p, index), len);
+		pool_swap(p, entry_slot(*pool_entry(p, index)), len);
 	}
 	y->group_len = len + 1;
 }
@@ -119,7 +119,7 @@ static void group_leave(ecs_storage *s, struct sparse_system *y, uint32_t index)
 	uint32_t last = --y->group_len;
 	for (uint32_t c = 0; c < y->type_count; c++) {
 		struct sparse_pool *p = &s->pools[y->types[c]];
-		pool_swap(p, *pool_entry(p, index), last);
+		pool_swap(p, entry_slot(*pool_entry(p, index)), last);
 	}
 }
 

@@ -7,10 +7,12 @@
  *
  * What it stores: per entity index one 32-bit record, the handle while alive, else the next
  * index of the free list and the generation it comes back with (EnTT's implicit free list);
- * per type a pool: a sparse array entity index -> dense slot in 16 KiB pages (made when an
- * index of their range first gets the type), and the dense values and owners' handles in one
- * block, in step (remove swaps the last into the hole); the pools holding a value, as a list
- * (what entity_destroy probes: no bitset, no per-entity type list); per system its type lists.
+ * per type a pool: a sparse array entity index -> dense slot and the owner's generation (one
+ * 32-bit entry laid out as a handle, entry_make; a probe masks the generation off) in 16 KiB
+ * pages (made when an index of their range first gets the type), and the dense values and
+ * owners' handles in one block, in step (remove swaps the last into the hole); the pools
+ * holding a value, as a list (what entity_destroy probes: no bitset, no per-entity type list);
+ * per system its type lists.
  *
  * Costs (k = the entity's or system's types, x its excluded ones, P = pools holding a value):
  *   entity_create       O(1) amortised: a free-list pop, or an append to the records
@@ -18,10 +20,13 @@
  *   entity_destroy      O(P) probes, O(1) a component removed (swap-remove)
  *   component_add       O(1) amortised: a dense append (a 16 KiB page when its range is new)
  *   component_remove    O(1): a swap-remove; no system is told
- *   component_get/has   O(1): the record (the handle's check, beside the chain), then per
- *                       component the page's entry and the value (the strategy's two dependent
- *                       loads); component_get_batch prefetches the records and entries
+ *   component_get       O(1): per component the page's entry and the value, the strategy's two
+ *                       dependent loads and all the hit path reads (N = 2^20, k = 2: 4 misses
+ *                       an entity, 5 when the record was read beside them): the entry's
+ *                       generation checks the handle. A failed lookup reads the record too, to
+ *                       tell dead from missing. component_get_batch prefetches the entries
  *                       ECS_GET_AHEAD handles on and each value
+ *   component_has       O(1): the record, then the entry
  *   system_register     O(k): nothing matched now or updated later
  *   iteration           the smallest required pool walked, the other k - 1 and the x non-empty
  *                       excluded pools probed a driven entity (a smaller excluded pool walked
@@ -74,7 +79,11 @@
 #define SPARSE_PAGE_ENTRIES (1u << SPARSE_PAGE_BITS) /* dense positions per page */
 #define SPARSE_PAGE_MASK (SPARSE_PAGE_ENTRIES - 1u)
 #define SPARSE_MAX_PAGES ((ECS_MAX_ENTITIES + SPARSE_PAGE_ENTRIES - 1u) / SPARSE_PAGE_ENTRIES)
-#define SPARSE_ABSENT UINT32_MAX       /* page entry of an index the pool holds no value for */
+/* A page entry is the value's dense slot with its owner's generation above it, as in a handle
+ * (entry_make): a lookup's one load of the entry then proves both that the handle is alive and
+ * that it has the value (entry_matches), where the slot alone needed the record beside it. */
+#define SPARSE_NO_ENTRY UINT32_MAX     /* page entry of an index the pool holds no value for */
+#define SPARSE_ABSENT ECS_INDEX_MASK   /* its slot (entry_slot): never a value's (< MAX_ENTITIES) */
 #define SPARSE_NO_INDEX ECS_INDEX_MASK /* end of the free list (never a valid index) */
 #define SPARSE_MIN_VALUES 16u          /* first dense capacity: a power of two, see pool_grow */
 #define SPARSE_MIN_RECORDS 64u
@@ -89,7 +98,8 @@ struct sparse_pool {
 	uint32_t count;      /* values held: the length of the dense part */
 	uint32_t cap;        /* dense capacity, in values */
 	uint32_t page_count; /* entries of pages[] */
-	uint32_t **pages;    /* entity index -> dense position, SPARSE_ABSENT; NULL: page not used */
+	uint32_t **pages;    /* entity index -> entry_make(dense position, owner), SPARSE_NO_ENTRY;
+	                      * NULL: page not used */
 	unsigned char *values; /* count values, packed: the start of the pool's block */
 	ecs_entity *entities;  /* their owners, in step with values, in the same block */
 	uint32_t live_pos; /* position in the storage's live_pools while count > 0 */
@@ -199,12 +209,32 @@ static int records_grow(ecs_storage *s, uint32_t need)
 
 /* --- pools: one sparse set each -------------------------------------------------------- */
 
+/* A page entry: the slot and the owner's generation bits, those of no live handle where
+ * absent (SPARSE_NO_ENTRY's slot bits are SPARSE_ABSENT). The generation is written with the
+ * slot and changes with it only: an index's owner keeps its values only while alive. */
+static inline uint32_t entry_make(uint32_t slot, ecs_entity owner)
+{
+	return slot | (owner & ~ECS_INDEX_MASK);
+}
+
+static inline uint32_t entry_slot(uint32_t entry)
+{
+	return entry & ECS_INDEX_MASK;
+}
+
+/* Whether an entry is e's: e alive and holding the value (ECS_NULL's index has no entry). */
+static inline bool entry_matches(uint32_t entry, ecs_entity e)
+{
+	return entry != SPARSE_NO_ENTRY && (entry ^ e) <= ECS_INDEX_MASK;
+}
+
+/* The slot of index's value, SPARSE_ABSENT where there is none. */
 static inline uint32_t pool_find(const struct sparse_pool *p, uint32_t index)
 {
 	uint32_t page = index >> SPARSE_PAGE_BITS;
 	if (page >= p->page_count || !p->pages[page])
 		return SPARSE_ABSENT;
-	return p->pages[page][index & SPARSE_PAGE_MASK];
+	return entry_slot(p->pages[page][index & SPARSE_PAGE_MASK]);
 }
 
 /* The entry of index, or NULL where its page does not exist (no entry: the value is absent). */
@@ -315,7 +345,7 @@ static __attribute__((noinline)) int pool_make_room(ecs_storage *s, struct spars
 		uint32_t *entries = sparse_malloc(s, SPARSE_PAGE_ENTRIES * sizeof *entries);
 		if (!entries)
 			return ECS_ERR_NO_MEMORY;
-		memset(entries, 0xff, SPARSE_PAGE_ENTRIES * sizeof *entries); /* SPARSE_ABSENT */
+		memset(entries, 0xff, SPARSE_PAGE_ENTRIES * sizeof *entries); /* SPARSE_NO_ENTRY */
 		p->pages[page] = entries;
 	}
 	return ECS_OK;
@@ -335,7 +365,7 @@ static inline void pool_append(ecs_storage *s, uint32_t type, struct sparse_pool
 {
 	uint32_t slot = p->count++, size = p->size;
 	unsigned char *to = p->values + (size_t)slot * size;
-	*pool_entry(p, ecs_entity_index(e)) = slot;
+	*pool_entry(p, ecs_entity_index(e)) = entry_make(slot, e);
 	p->entities[slot] = e;
 	if (slot == 0) {
 		p->live_pos = s->live_count;
@@ -345,9 +375,9 @@ static inline void pool_append(ecs_storage *s, uint32_t type, struct sparse_pool
 }
 
 /* Swap-removes the value at slot, whose entry (the sparse array's, of the index it belongs
- * to) is *entry. Never allocates. The value is copied last, so that a size the copy does not
- * know (a call to memcpy) leaves nothing live across the call: no registers to save on every
- * call for it (6 pushes and pops a remove). */
+ * to) is *entry (entry_slot(*entry) == slot). Never allocates. The value is copied last, so
+ * that a size the copy does not know (a call to memcpy) leaves nothing live across the call:
+ * no registers to save on every call for it (6 pushes and pops a remove). */
 static inline void pool_remove(ecs_storage *s, struct sparse_pool *p, uint32_t *entry,
                                uint32_t slot)
 {
@@ -357,9 +387,9 @@ static inline void pool_remove(ecs_storage *s, struct sparse_pool *p, uint32_t *
 	if (slot != last) {
 		ecs_entity moved = p->entities[last];
 		p->entities[slot] = moved;
-		*pool_entry(p, ecs_entity_index(moved)) = slot;
+		*pool_entry(p, ecs_entity_index(moved)) = entry_make(slot, moved);
 	}
-	*entry = SPARSE_ABSENT;
+	*entry = SPARSE_NO_ENTRY;
 	if (last == 0) {
 		uint32_t other = s->live_pools[--s->live_count];
 		s->live_pools[p->live_pos] = other;
@@ -554,7 +584,7 @@ static __attribute__((noinline)) int sparse_entity_create_with(ecs_storage *s,
 		unsigned char *to = p->values + (size_t)slot * size;
 		ecs_entity *entities = p->entities;
 		p->count = slot + 1;
-		entries[at] = slot;
+		entries[at] = entry_make(slot, e);
 		entities[slot] = e;
 		if (slot == 0) {
 			p->live_pos = s->live_count;
@@ -603,8 +633,8 @@ static int sparse_entity_destroy(ecs_storage *s, ecs_entity e)
 	for (uint32_t j = s->live_count; j-- > 0;) {
 		struct sparse_pool *p = &s->pools[s->live_pools[j]];
 		uint32_t *entry = pool_find_entry(p, index);
-		if (entry && *entry != SPARSE_ABSENT)
-			pool_remove(s, p, entry, *entry);
+		if (entry && *entry != SPARSE_NO_ENTRY)
+			pool_remove(s, p, entry, entry_slot(*entry));
 	}
 	s->records[index] = ecs_entity_make(s->free_head, ecs_entity_generation(e) + 1);
 	s->free_head = index;
@@ -634,7 +664,7 @@ static int sparse_component_add(ecs_storage *s, ecs_entity e, uint32_t type, con
 	struct sparse_pool *p = &s->pools[type];
 	uint32_t index = ecs_entity_index(e);
 	uint32_t *entry = pool_find_entry(p, index);
-	if (entry && *entry != SPARSE_ABSENT)
+	if (entry && *entry != SPARSE_NO_ENTRY)
 		return ECS_ERR_HAS_COMPONENT;
 	if (!entry || p->count >= p->cap) {
 		const void *moved[1];
@@ -656,25 +686,26 @@ static int sparse_component_remove(ecs_storage *s, ecs_entity e, uint32_t type)
 	struct sparse_pool *p = &s->pools[type];
 	uint32_t index = ecs_entity_index(e);
 	uint32_t *entry = pool_find_entry(p, index);
-	if (!entry || *entry == SPARSE_ABSENT)
+	if (!entry || *entry == SPARSE_NO_ENTRY)
 		return ECS_ERR_NO_COMPONENT;
 	group_removing(s, index, type);
-	pool_remove(s, p, entry, *entry);
+	pool_remove(s, p, entry, entry_slot(*entry));
 	group_removed(s, index, type);
 	return ECS_OK;
 }
 
 /*
- * A lookup: the handle checked against its index's record, then the pool's page table, the
- * page's entry (the value's slot), the value: the strategy's two dependent loads (entry, value)
- * and our one beside them (the record, read once per entity whatever the types asked).
- * A failure's status from what the hit path already knows (no second load: a missing component
- * is a common answer).
+ * A lookup: the pool's page table, the page's entry, the value: the strategy's two dependent
+ * loads (entry, value) and nothing of ours on the hit path: the entry holds the owner's
+ * generation beside the slot (entry_make), so an entry that matches the handle proves both
+ * that it is alive and that it has the value. Only a failed lookup reads the record, to tell a
+ * dead handle (any age, ECS_NULL) from a missing component (ecs.h's order: dead first).
  */
 static inline bool sparse_get_live(const ecs_storage *s, ecs_entity e, const void **state)
 {
+	(void)s, (void)e;
 	*state = NULL;
-	return sparse_alive(s, e);
+	return true; /* proved by the entry (sparse_get_value), else asked by sparse_get_dead */
 }
 
 static inline bool sparse_get_value(const ecs_storage *s, const void *state, ecs_entity e,
@@ -682,20 +713,27 @@ static inline bool sparse_get_value(const ecs_storage *s, const void *state, ecs
 {
 	(void)state;
 	const struct sparse_pool *p = &s->pools[type];
-	uint32_t slot = pool_find(p, ecs_entity_index(e));
-	if (slot == SPARSE_ABSENT)
+	uint32_t index = ecs_entity_index(e), page = index >> SPARSE_PAGE_BITS;
+	if (page >= p->page_count || !p->pages[page])
 		return false;
-	*value = pool_value(p, slot);
+	uint32_t entry = p->pages[page][index & SPARSE_PAGE_MASK];
+	if (!entry_matches(entry, e))
+		return false;
+	*value = pool_value(p, entry_slot(entry));
 	return true;
 }
 
-/* A batch's read-ahead: the record and each type's entry. */
+/* A failed lookup's question: whether the handle is dead (its record), or the value missing. */
+static inline bool sparse_get_dead(const ecs_storage *s, ecs_entity e)
+{
+	return !sparse_alive(s, e);
+}
+
+/* A batch's read-ahead: each type's entry (the record is read on a failure only). */
 static inline void sparse_get_ahead(const ecs_storage *s, ecs_entity e, const uint32_t *types,
                                     uint32_t type_count)
 {
 	uint32_t index = ecs_entity_index(e), page = index >> SPARSE_PAGE_BITS;
-	if (index < s->entity_used)
-		__builtin_prefetch(&s->records[index]);
 	for (uint32_t i = 0; i < type_count; i++) {
 		if (types[i] >= s->component_count)
 			continue;
@@ -709,28 +747,26 @@ static int sparse_component_get(ecs_storage *s, ecs_entity e, uint32_t type, voi
 {
 	if (!s || !out)
 		return ECS_ERR_INVALID;
-	const void *state;
 	void *value;
-	if (!sparse_get_live(s, e, &state))
+	if (type < s->component_count && sparse_get_value(s, NULL, e, type, &value)) {
+		*out = value;
+		return ECS_OK;
+	}
+	if (sparse_get_dead(s, e))
 		return ECS_ERR_DEAD_ENTITY;
-	if (type >= s->component_count)
-		return ECS_ERR_BAD_COMPONENT;
-	if (!sparse_get_value(s, state, e, type, &value))
-		return ECS_ERR_NO_COMPONENT;
-	*out = value;
-	return ECS_OK;
+	return type >= s->component_count ? ECS_ERR_BAD_COMPONENT : ECS_ERR_NO_COMPONENT;
 }
 
-/* Many lookups (checks.h: ecs_get_batch_loop): each record read once for all its types, and
- * the records and entries of the handles ECS_GET_AHEAD places on prefetched, so that their
- * cache misses overlap. */
+/* Many lookups (checks.h: ecs_get_batch_loop): each entry proves its handle alive, and the
+ * entries of the handles ECS_GET_AHEAD places on are prefetched, so that their cache misses
+ * overlap. */
 static int sparse_component_get_batch(ecs_storage *s, const ecs_entity *entities, uint32_t count,
                                       const uint32_t *types, uint32_t type_count, void **out,
                                       int *status)
 {
 	return ecs_get_batch_loop(s, entities, count, types, type_count, out, status,
 	                          s ? s->component_count : 0, ECS_GET_AHEAD, sparse_get_ahead,
-	                          sparse_get_live, sparse_get_value);
+	                          sparse_get_live, sparse_get_value, sparse_get_dead);
 }
 
 static int sparse_component_has(const ecs_storage *s, ecs_entity e, uint32_t type)
@@ -895,7 +931,7 @@ static inline uint32_t view_find(const struct probe_view *v, uint32_t index)
 	uint32_t page = index >> SPARSE_PAGE_BITS;
 	if (page >= v->page_count || !v->pages[page])
 		return SPARSE_ABSENT;
-	return v->pages[page][index & SPARSE_PAGE_MASK];
+	return entry_slot(v->pages[page][index & SPARSE_PAGE_MASK]);
 }
 
 /* Where a pointer batch's walk stands. */
@@ -936,7 +972,7 @@ static __attribute__((noinline)) void walk_one(struct walk *w, uint32_t end, uin
 			uint32_t index = ecs_entity_index(driving[i]), page = index >> SPARSE_PAGE_BITS;
 			if (page >= page_count || !pages[page])
 				break;
-			uint32_t at = pages[page][index & SPARSE_PAGE_MASK];
+			uint32_t at = entry_slot(pages[page][index & SPARSE_PAGE_MASK]);
 			if (at == SPARSE_ABSENT)
 				break;
 			unsigned char *value = values + (size_t)at * size;
@@ -968,7 +1004,7 @@ static __attribute__((noinline)) void walk_one(struct walk *w, uint32_t end, uin
 			uint32_t index = ecs_entity_index(e), page = index >> SPARSE_PAGE_BITS;
 			uint32_t at = SPARSE_ABSENT;
 			if (page < page_count && pages[page])
-				at = pages[page][index & SPARSE_PAGE_MASK];
+				at = entry_slot(pages[page][index & SPARSE_PAGE_MASK]);
 			bool in = at != SPARSE_ABSENT;
 			/* the slot, or 0 where absent (a mask, not a choice gcc would make a branch) */
 			unsigned char *value = values + (size_t)(at & (0u - (uint32_t)in)) * size;
@@ -1272,7 +1308,7 @@ static int pool_make_room_batch(ecs_storage *s, struct sparse_pool *p, const ecs
 		uint32_t *entries = sparse_malloc(s, SPARSE_PAGE_ENTRIES * sizeof *entries);
 		if (!entries)
 			return ECS_ERR_NO_MEMORY;
-		memset(entries, 0xff, SPARSE_PAGE_ENTRIES * sizeof *entries); /* SPARSE_ABSENT */
+		memset(entries, 0xff, SPARSE_PAGE_ENTRIES * sizeof *entries); /* SPARSE_NO_ENTRY */
 		p->pages[page] = entries;
 	}
 	return ECS_OK;
@@ -1301,7 +1337,7 @@ static void pool_append_batch(ecs_storage *s, uint32_t type, struct sparse_pool 
 {
 	uint32_t first = p->count, size = p->size;
 	for (uint32_t j = 0; j < count; j++)
-		*pool_entry(p, ecs_entity_index(handles[j])) = first + j;
+		*pool_entry(p, ecs_entity_index(handles[j])) = entry_make(first + j, handles[j]);
 	memcpy(p->entities + first, handles, (size_t)count * sizeof *handles);
 	unsigned char *to = p->values + (size_t)first * size;
 	const unsigned char *from = data;
@@ -1449,7 +1485,7 @@ static int sparse_component_remove_batch(ecs_storage *s, const ecs_entity *entit
 		uint32_t index = ecs_entity_index(list[j]);
 		group_removing(s, index, type);
 		uint32_t *entry = pool_entry(p, index);
-		pool_remove(s, p, entry, *entry);
+		pool_remove(s, p, entry, entry_slot(*entry));
 	}
 	for (uint32_t j = 0; j < count; j++)
 		group_removed(s, ecs_entity_index(list[j]), type);

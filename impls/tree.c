@@ -187,6 +187,12 @@ static void tree_free_subtree(ecs_storage *s, struct tree_node *n)
 	}
 }
 
+/* Nothing to read ahead: a descent's next node is known only from the last. */
+static inline void index_prefetch(const struct family_index *m, uint32_t key)
+{
+	(void)m, (void)key;
+}
+
 static inline void index_release(ecs_storage *s, struct family_index *m)
 {
 	tree_free_subtree(s, RB_ROOT(&m->root));
