@@ -158,6 +158,7 @@ lane_programs() {
 	suite "parallel pass (ThreadSanitizer)" env TSAN_OPTIONS=halt_on_error=1:exitcode=66 \
 		build/tsan/parallel
 	suite "parallel-iterate (ThreadSanitizer)" tests/parallel.sh
+	suite stats tests/stats.sh
 }
 
 lane_scripts() {
@@ -174,7 +175,6 @@ lane_scripts() {
 	suite figures tests/figures.sh
 	suite "figure text" tests/figure_text.sh
 	suite report tests/report.sh
-	suite stats tests/stats.sh
 	suite machine tests/machine.sh
 	suite "valgrind scripts" tests/valgrind_scripts.sh
 	suite "google benchmark JSON" tests/gbench.sh
