@@ -151,8 +151,10 @@ csv_base = $(call dec,$(patsubst %.csv,%,$(call enc,$(1))))
 csv_name = $(call dec,$(notdir $(patsubst %.csv,%,$(call enc,$(1)))))
 same_path = $(filter $(call enc,$(abspath $(call enc,$(1)))),$(call enc,$(abspath $(call enc,$(2)))))
 
-RESULTS_ROOT := $(if $(REFERENCE),results/reference$(if $(FULL),/full),results)
-PLOTS_ROOT := $(if $(REFERENCE),plots/reference$(if $(FULL),/full),plots)
+# (full/: the sweep's outputs only; a scenario's or the cache profiles' stay where they were)
+REFERENCE_FULL := $(if $(and $(FULL),$(if $(SCENARIO),,1)),/full)
+RESULTS_ROOT := $(if $(REFERENCE),results/reference$(REFERENCE_FULL),results)
+PLOTS_ROOT := $(if $(REFERENCE),plots/reference$(REFERENCE_FULL),plots)
 OUTPUT ?= $(RESULTS_ROOT)/$(PROFILE).csv
 # Plots of the default output go to PLOTS_ROOT; those of another OUTPUT=x.csv to x-plots/, drawn
 # from the CSV files in x.csv's folder, and its cache figures and profiles go to that folder too,

@@ -37,6 +37,7 @@ trap 'exit 1' HUP INT TERM
 # The figures the README links: the reference run's (answer.sh's rule: results/reference/A.csv
 # draws into plots/reference/A/).
 profile=$(grep -v '^#' "$csv" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "profile") c = i; next } c { print $c; exit }')
+csv=${csv#./}
 case $csv in
 results/reference/full/*) figures=plots/reference/full/$profile ;;
 results/reference/*) figures=plots/reference/$profile ;;
@@ -50,6 +51,7 @@ esac
 head_value() { grep "^# $1 " "$csv" | head -n 1 | sed "s/^# $1 //"; }
 commit=$(head_value 'ecsbench commit')
 date=$(head_value date)
+[ -n "$commit" ] && [ -n "$date" ] || { echo "readme.sh: '$csv' has no '# ecsbench commit' or '# date' line: not a CSV of build/ecsbench" >&2; exit 2; }
 cpu=$(head_value cpu | sed 's/;.*//')
 online=$(head_value cpu | sed -n 's/^[^;]*; \([0-9]*\) online.*/\1/p')
 procs=$(head_value processes | sed 's/[^0-9].*//')
@@ -66,8 +68,8 @@ pow=$(awk -v n="$n" 'BEGIN { p = 0; while (2 ^ p < n) p++; print (2 ^ p == n) ? 
 } >"$tmp/run"
 
 # --- table ---------------------------------------------------------------------------------
-# decisions: workload<TAB>fastest (a backend, or "no decision") from the answer's rows
-awk -F'\t' '$1 == "row" && $3 !~ /^varkor-/ && $3 !~ /, T = / { print $3 "\t" $6 }' "$tmp/records" >"$tmp/decided"
+# decisions: workload<TAB>k<TAB>fastest (a backend, or "no decision") from the answer's rows
+awk -F'\t' '$1 == "row" && $3 !~ /^varkor-/ && $3 !~ /, T = / { print $3 "\t" $5 "\t" $6 }' "$tmp/records" >"$tmp/decided"
 grep -v '^#' "$csv" | awk -F, -v n="$n" -v decided="$tmp/decided" '
 function sig(x) {
 	if (x >= 100) return sprintf("%.0f", x)
@@ -75,7 +77,7 @@ function sig(x) {
 	if (x >= 1) return sprintf("%.2f", x)
 	return sprintf("%.3f", x)
 }
-BEGIN { while ((getline line < decided) > 0) { split(line, d, "\t"); fastest[d[1]] = d[2] } }
+BEGIN { while ((getline line < decided) > 0) { split(line, d, "\t"); fastest[d[1], d[2] + 0] = d[3] } }
 NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 $col["entities"] == n && $col["workload"] !~ /^varkor-/ && $col["workload"] != "parallel-iterate" {
 	w = $col["workload"]; b = $col["backend"]; k = $col["components"] + 0
@@ -93,7 +95,7 @@ END {
 	for (i = 1; i <= nb; i++) printf " ---: |"
 	printf "\n"
 	for (j = 1; j <= nw; j++) {
-		w = works[j]; k = kw[w]; nodec = (w in fastest) && fastest[w] == "no decision"
+		w = works[j]; k = kw[w]; nodec = ((w, k) in fastest) && fastest[w, k] == "no decision"
 		printf "| %s (%d)%s |", w, k, nodec ? ", no decision" : ""
 		for (i = 1; i <= nb; i++) {
 			b = backends[i]

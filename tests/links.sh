@@ -3,8 +3,9 @@
 # ![alt](target)) names a file or folder that exists, and every #anchor a heading of its page
 # (GitHub's rule: lower case, punctuation but - and _ dropped, spaces to -). Web addresses are
 # not checked: this runs offline. Then the README's generated blocks (its table and "In short"
-# lines) against the committed reference run they name (scripts/readme.sh --check), so that a
-# new reference run lands with its README. make test runs it (tests/run.sh); alone, from the top:
+# lines) against the committed reference run they name (scripts/readme.sh --check, which needs
+# build/ecsbench-compare: make it first), so that a new reference run lands with its README.
+# make test runs it (tests/run.sh); alone, from the top:
 #   tests/links.sh
 # Ends with "N passed, N failed", one failure line per broken link.
 

@@ -129,7 +129,9 @@ asan() {
 # plain run in the other, about as long as each other. One suite after another they took 983 s
 # of CPU (2026-11-27, an Intel Xeon, loaded) and CI 1,360 s in all; in these lanes, on the same
 # machine quiet, .ci/run took 568 s with the scripts lane 350 s (valgrind and the hook-less run
-# in it then: they moved here, about 50 s).
+# in it then: they moved here, about 50 s). 2026-11-28, quiet: 574 s, lanes 333 and 345 s, so
+# stats.sh (22 s; its A/A runs of build/ecsbench check no time) moved here too and the fuzzer
+# went to 2,600 executions: 565 s, lanes 344 and 317 s.
 lane_programs() {
 	lane=programs
 	# under the sanitizers with 10,000 random operations per random test on profile A and the

@@ -85,8 +85,8 @@ static void reach_text(char *buf, size_t len, double x)
 /*
  * Whether group g can name its fastest: every other candidate has an interval to the lowest,
  * none is noisy (the CSV's flag: tied, with an interval reaching beyond STATS_NOISY_RATIO), and
- * none spans more than ANSWER_MAX_SPAN. If not, why, naming the first that fails the first
- * rule in that order and how many more do.
+ * none spans more than ANSWER_MAX_SPAN. If not, why: for a missing interval or a wide span,
+ * the first that fails and how many more do; for a noisy tie, every backend tied with the lowest.
  */
 static void decide(struct answer_group *g, bool provisional)
 {
@@ -126,16 +126,19 @@ static void decide(struct answer_group *g, bool provisional)
 		                                         : "too few processes or samples for one",
 		         more);
 	else if (rule == 1) {
-		/* The backends the run cannot split (the lowest and every one tied with it), in the
-		 * order of their names, so that the list ranks nobody; then whether every other is
-		 * decidedly slower: what a user can act on without a fastest. */
+		/* The backends the run cannot tell from the lowest (it and every one tied with it: a
+		 * tie with the lowest, not between each two of them), in the order of their names, so
+		 * that the list ranks nobody; then whether every other backend of the run is decidedly
+		 * slower than the lowest: what a user can act on without a fastest. */
 		double most = 1;
 		const char *names[ANSWER_NAMED_TIED];
 		uint32_t named = 0, tied = 0, others = 0, others_slower = 1;
 		for (uint32_t i = 0; i < g->count; i++) {
 			const struct answer_member *m = &g->members[i];
-			if (!m->row)
+			if (!m->row) { /* a backend of the run this group lacks: not slower */
+				others_slower = 0;
 				continue;
+			}
 			if (m->row == lowest || m->place == ANSWER_TIED) {
 				if (m->row != lowest && m->row->ratio_high > most)
 					most = m->row->ratio_high;
@@ -158,8 +161,9 @@ static void decide(struct answer_group *g, bool provisional)
 			snprintf(list + at, sizeof list - at, " and %u more", tied - named);
 		reach_text(reach, sizeof reach, most);
 		snprintf(g->why, sizeof g->why,
-		         "%s within the noise of each other (an interval reaching %s, noisy)%s", list,
-		         reach, others && others_slower ? "; every other backend decidedly slower" : "");
+		         "%s, none told from the lowest of them (an interval reaching %s, noisy)%s",
+		         list, reach,
+		         others && others_slower ? "; every other backend decidedly slower than it" : "");
 	} else {
 		reach_text(reach, sizeof reach, x->ratio_high / x->ratio_low);
 		snprintf(g->why, sizeof g->why, "%s's interval to %s spans %s%s", x->backend,
