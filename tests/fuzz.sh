@@ -8,7 +8,7 @@
 # FUZZ_RUNS and FUZZ_SEED change the two for a trial. Ends with "N passed, N failed".
 set -u
 bin=${ECSBENCH_FUZZ:-build/fuzz/fuzz}
-runs=${FUZZ_RUNS:-2600}
+runs=${FUZZ_RUNS:-2300}
 seed=${FUZZ_SEED:-1}
 out=build/fuzz/test
 passed=0

@@ -131,7 +131,9 @@ asan() {
 # machine quiet, .ci/run took 568 s with the scripts lane 350 s (valgrind and the hook-less run
 # in it then: they moved here, about 50 s). 2026-11-28, quiet: 574 s, lanes 333 and 345 s, so
 # stats.sh (22 s; its A/A runs of build/ecsbench check no time) moved here too and the fuzzer
-# went to 2,600 executions: 565 s, lanes 344 and 317 s.
+# went to 2,600 executions: 565 s, lanes 344 and 317 s; the next clean clone 602 s (the fuzzer
+# 168 s at the same executions), so: the fuzzer at 2,300 (the corpus and 139 mutations),
+# memcheck at 2,000 operations, the plain run at 20,000, stats back in the scripts lane.
 lane_programs() {
 	lane=programs
 	# under the sanitizers with 10,000 random operations per random test on profile A and the
@@ -153,20 +155,19 @@ lane_programs() {
 	# (55% of its time, 128 s of CPU in all: what they find, a leak or a bad access on an error
 	# path, the ASan run's LeakSanitizer finds too; memcheck is here for uninitialised reads)
 	suite "conformance (valgrind memcheck)" valgrind -q --error-exitcode=99 --leak-check=full \
-		--errors-for-leak-kinds=all --show-leak-kinds=all build/conformance --ops 3000 \
+		--errors-for-leak-kinds=all --show-leak-kinds=all build/conformance --ops 2000 \
 		-capacity -/AA -large -failure
 	suite "scenario files (ASan+UBSan)" asan build/asan/scenario_file
 	suite "scenario engine (ASan+UBSan)" asan build/asan/scenario_engine
 	suite "parallel pass (ThreadSanitizer)" env TSAN_OPTIONS=halt_on_error=1:exitcode=66 \
 		build/tsan/parallel
 	suite "parallel-iterate (ThreadSanitizer)" tests/parallel.sh
-	suite stats tests/stats.sh
 }
 
 lane_scripts() {
 	lane=scripts
-	# 30,000 random operations a random test (100,000 with --ops 100000: 83 s of CPU)
-	suite conformance build/conformance --ops 30000
+	# 20,000 random operations a random test (100,000 with --ops 100000: 83 s of CPU)
+	suite conformance build/conformance --ops 20000
 	suite "scenario files" build/scenario_file
 	suite "frame-time tails and growth" build/tails
 	suite "scenario engine" build/scenario_engine
@@ -177,6 +178,7 @@ lane_scripts() {
 	suite figures tests/figures.sh
 	suite "figure text" tests/figure_text.sh
 	suite report tests/report.sh
+	suite stats tests/stats.sh
 	suite machine tests/machine.sh
 	suite "valgrind scripts" tests/valgrind_scripts.sh
 	suite "google benchmark JSON" tests/gbench.sh
