@@ -139,7 +139,7 @@ lane_programs() {
 	# under the sanitizers with 10,000 random operations per random test on profile A and the
 	# larger scales, and on AAA (512 types: masks of many words) without its three slowest
 	# kinds of test (lived-in, group, the failure tests: 83 s of CPU under ASan); the plain run
-	# in the other lane runs everything at 30,000
+	# in the other lane runs everything at 20,000
 	suite "conformance (ASan+UBSan)" asan build/asan/conformance --ops 10000 -/AA
 	suite "conformance AAA (ASan+UBSan)" asan build/asan/conformance --ops 5000 /AAA \
 		-lived-in -failure -group
