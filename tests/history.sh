@@ -2,7 +2,7 @@
 # history.sh: make track and make history (scripts/track.sh, scripts/history.sh) in a scratch
 # folder: two small runs appended (the first with no verdict, the second with make compare's
 # against it), the same CSV refused the second time, a CSV of another CPU refused, both drawn;
-# then a third run whose sparse samples are made three times slower by hand is appended and
+# then a third run whose sparse samples are made ten times slower by hand is appended and
 # marked slower in the figure (at each workload's largest N: at least two marks; the first two
 # runs are real, so what the figure marks between them is the machine's noise and not checked).
 # Ends with "N passed, N failed".
