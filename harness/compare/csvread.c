@@ -107,10 +107,11 @@ static int read_samples(struct csv_file *f, char *err, size_t errlen)
 		for (size_t j = 0; j < cells; j++)
 			r->samples[j] = NAN;
 	}
-	char line[1024], *fields[MAX_FIELDS];
+	char *line = NULL, *fields[MAX_FIELDS];
+	size_t cap = 0;
 	int c[10] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
 	bool header = false;
-	while (fgets(line, sizeof line, in)) {
+	while (getline(&line, &cap, in) > 0) {
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
 		int nf = split(line, fields);
@@ -123,6 +124,7 @@ static int read_samples(struct csv_file *f, char *err, size_t errlen)
 			for (int i = 0; i < 7; i++)
 				if (c[i] < 0) {
 					fclose(in);
+					free(line);
 					return errorf(err, errlen, "%s has no column %s", path, names[i]);
 				}
 			header = true;
@@ -144,6 +146,7 @@ static int read_samples(struct csv_file *f, char *err, size_t errlen)
 			continue;
 		r->samples[(p - 1) * r->reps + (q - 1)] = strtod(fields[c[6]], NULL);
 	}
+	free(line);
 	fclose(in);
 	f->has_samples = true;
 	return 0;
@@ -157,7 +160,7 @@ enum { BACKEND, PROFILE, WORKLOAD, ENTITIES, COMPONENTS, MEDIAN, PROCESSES, REPS
        NOISY, THREADS, HISTORY, SWEEP_VALUE, NS_PER_ENTITY, BYTES_PER_ENTITY, RATIO, RATIO_LOW,
        RATIO_HIGH, VS_BEST, FLOOR_RATIO, FLOOR_LOW, FLOOR_HIGH, SWEEP_KEY, P95, P95_LOW, P95_HIGH,
        P99, P99_LOW, P99_HIGH, MAX_FRAME, MAX_LOW, MAX_HIGH, GROWTH, GROWTH_PCT, ALLOC_FRAMES,
-       NCOLS };
+       RACE, RACE_PROCESS, RACE_BEHIND, DECISION, RATIO_LEVEL, NCOLS };
 static const char *const column_names[NCOLS][2] = {
 	{"backend", "backend"}, {"profile", "scenario"}, {"workload", "phase"},
 	{"entities", "entities_start"}, {"components", ""}, {"median_ns", "median_ns"},
@@ -169,7 +172,8 @@ static const char *const column_names[NCOLS][2] = {
 	{"floor_ci_low", ""}, {"floor_ci_high", ""}, {"", "sweep_key"}, {"", "p95_ns"},
 	{"", "p95_ci_low_ns"}, {"", "p95_ci_high_ns"}, {"", "p99_ns"}, {"", "p99_ci_low_ns"},
 	{"", "p99_ci_high_ns"}, {"", "max_frame_ns"}, {"", "max_ci_low_ns"}, {"", "max_ci_high_ns"},
-	{"", "growth_frames"}, {"", "growth_pct"}, {"", "alloc_frames"}};
+	{"", "growth_frames"}, {"", "growth_pct"}, {"", "alloc_frames"}, {"race", ""},
+	{"race_process", ""}, {"race_behind", ""}, {"decision", ""}, {"ratio_level", ""}};
 
 /* Column i's field of a line, "" where the file or the line has none. */
 static const char *field_of(char **fields, int nf, const int *c, int i)
@@ -236,6 +240,11 @@ static void parse_row(const struct csv_file *f, struct csv_row *r, char **fields
 	snprintf(r->growth, sizeof r->growth, "%s", field_of(fields, nf, c, GROWTH));
 	snprintf(r->growth_pct, sizeof r->growth_pct, "%s", field_of(fields, nf, c, GROWTH_PCT));
 	snprintf(r->alloc_frames, sizeof r->alloc_frames, "%s", field_of(fields, nf, c, ALLOC_FRAMES));
+	snprintf(r->race, sizeof r->race, "%s", field_of(fields, nf, c, RACE));
+	r->race_process = (uint32_t)strtoul(field_of(fields, nf, c, RACE_PROCESS), NULL, 10);
+	snprintf(r->race_behind, sizeof r->race_behind, "%s", field_of(fields, nf, c, RACE_BEHIND));
+	snprintf(r->decision, sizeof r->decision, "%s", field_of(fields, nf, c, DECISION));
+	r->ratio_level = number_of(fields, nf, c, RATIO_LEVEL);
 }
 
 /* Keeps a '#' line (without "# " and its line end) in f->notes. 0, or -1 out of memory. */
@@ -274,14 +283,16 @@ int csv_read(const char *path, bool samples, struct csv_file *f, char *err, size
 	FILE *in = fopen(path, "r");
 	if (!in)
 		return errorf(err, errlen, "cannot read %s: %s", path, strerror(errno));
-	char line[4096], *fields[MAX_FIELDS];
+	char *line = NULL, *fields[MAX_FIELDS];
+	size_t line_cap = 0;
 	int c[NCOLS];
 	bool header = false;
 	uint32_t cap = 0;
-	while (fgets(line, sizeof line, in)) {
+	while (getline(&line, &line_cap, in) > 0) {
 		if (line[0] == '#') {
 			if (!header && keep_note(f, line)) {
 				fclose(in);
+				free(line);
 				csv_free(f);
 				return errorf(err, errlen, "out of memory");
 			}
@@ -303,6 +314,7 @@ int csv_read(const char *path, bool samples, struct csv_file *f, char *err, size
 			for (int i = 0; i <= MEDIAN; i++)
 				if (c[i] < 0 && !(f->scenario && (i == COMPONENTS || i == ENTITIES))) {
 					fclose(in);
+					free(line);
 					csv_free(f);
 					return errorf(err, errlen, "%s has no column %s: not an ecsbench CSV", path,
 					              column_names[i][f->scenario]);
@@ -319,6 +331,7 @@ int csv_read(const char *path, bool samples, struct csv_file *f, char *err, size
 			struct csv_row *rows = realloc(f->rows, cap * sizeof *rows);
 			if (!rows) {
 				fclose(in);
+				free(line);
 				csv_free(f);
 				return errorf(err, errlen, "out of memory");
 			}
@@ -326,6 +339,7 @@ int csv_read(const char *path, bool samples, struct csv_file *f, char *err, size
 		}
 		parse_row(f, &f->rows[f->count++], fields, nf, c);
 	}
+	free(line);
 	fclose(in);
 	if (!header) {
 		csv_free(f);

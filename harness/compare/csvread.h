@@ -25,7 +25,15 @@ struct csv_row {
 	double ns_per_entity; /* ns_per_entity as the file states it */
 	double bytes_per_entity; /* live_bytes_per_entity */
 	double ratio, ratio_low, ratio_high; /* ratio_to_best and its interval */
-	char vs_best[8];      /* best, slower, tied */
+	char vs_best[8];      /* best, slower, tied, equal */
+	/* The race (a file of an ecsbench that races, harness/core/race.h; "" and 0 otherwise):
+	 * the row's place (in, left, screened, calibration), the processes it had when it left,
+	 * its group's decision (fastest, equal, open) and the level of its ratio's interval. */
+	char race[16];
+	uint32_t race_process;
+	char race_behind[32];
+	char decision[12];
+	double ratio_level;
 	double floor_ratio, floor_low, floor_high; /* ratio_to_floor and its interval */
 	/* A scenario's: the point of a sweep, and the frame-time tails p95, p99 and the longest
 	 * frame with their intervals; growth_frames, growth_pct and alloc_frames as written. */

@@ -945,6 +945,13 @@ static int run_sample(struct run *run, uint32_t inner, struct sample_time *t, bo
 	uint64_t t0 = measure_now_ns();
 	MEASURE_BEGIN();
 	int rc = w->execute(run);
+	/* A test's copy made slower on purpose (--twin B:F): the sample spins until its CPU time is
+	 * F times what the run took */
+	if (run->c->slowdown > 1) {
+		uint64_t until = cpu0 + (uint64_t)((double)(measure_cpu_ns() - cpu0) * run->c->slowdown);
+		while (measure_cpu_ns() < until)
+			;
+	}
 	measure_clobber();
 	MEASURE_END();
 	t->wall_ns = measure_now_ns() - t0;
