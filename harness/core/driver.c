@@ -46,6 +46,7 @@
 #include "rng.h"
 
 #define CHILD_FD 3
+#define LONG_RUN_NS (3600 * 1e9) /* a first process estimated to take longer says so */
 
 /* Timed rounds of a group in the first process (at least RACE_SCREEN_ROUNDS, for its screen),
  * and at least in every later one. */
@@ -97,16 +98,50 @@ struct progress {
 	bool in_sample;
 	uint64_t start_ns, pass_start_ns, sample_start_ns, last_shown_ns;
 	double sample_estimate_ns;
-	double guess_ns;        /* the whole run, as last estimated */
+	/* The estimate of the run's time (run_estimate): the plan's guess of each group's first
+	 * process, the first process's pace against it (its groups done: their time over their
+	 * guess), and what the later processes will take (the budget's rest, or the plan's guess) */
+	double guess_first_ns, guess_later_ns;
+	double first_done_guess_ns, first_done_ns; /* of the first process's groups done */
+	uint64_t first_end_ns;  /* when the first process ended (0: under way) */
+	double calibrated_ns;   /* the first process's calibration estimates of its samples */
+	bool long_warned;
 	uint64_t overhead_ns;   /* every process's time beyond its groups, so far */
 };
 
+static double group_guess_ns(const struct options *o, const struct group *g);
+
+/* The run's whole time as now estimated, from `now` (since its start). */
+static double run_estimate_ns(const struct progress *pr, uint64_t now)
+{
+	const struct options *o = pr->c->o;
+	double elapsed = (double)(now - pr->start_ns), first;
+	if (pr->first_end_ns) {
+		first = (double)(pr->first_end_ns - pr->start_ns);
+	} else {
+		/* the groups not yet done at the pace of those done (a tenth of the guess counted as
+		 * measured at its own pace, so that the first small groups do not swing it tenfold) */
+		double prior = 0.1 * pr->guess_first_ns;
+		double pace = (pr->first_done_ns + prior) / (pr->first_done_guess_ns + prior);
+		first = pr->first_done_ns + pace * (pr->guess_first_ns - pr->first_done_guess_ns);
+		/* a sample of hours, once its calibration run shows it, is not a guess's minutes */
+		first = fmax(first, pr->calibrated_ns);
+		if (first < elapsed)
+			first = elapsed;
+	}
+	double total = first + pr->guess_later_ns * (first / (pr->guess_first_ns > 0 ? pr->guess_first_ns : first));
+	if (o->budget_s > 0 && total > o->budget_s * 1e9)
+		total = first > o->budget_s * 1e9 ? first : o->budget_s * 1e9;
+	return total > elapsed ? total : elapsed;
+}
+
 static void format_duration(char *buf, size_t len, double s)
 {
+	double whole = round(s);
 	if (s < 100)
 		snprintf(buf, len, "%.0f s", s);
 	else if (s < 6000)
-		snprintf(buf, len, "%.0f min %02.0f s", floor(s / 60), fmod(s, 60));
+		snprintf(buf, len, "%.0f min %02.0f s", floor(whole / 60), fmod(whole, 60));
 	else
 		snprintf(buf, len, "%.1f h", s / 3600);
 }
@@ -139,16 +174,14 @@ static void progress_show(struct progress *pr, bool force)
 		return;
 	pr->last_shown_ns = now;
 	const struct group *g = &pr->plan->groups[pr->group < pr->plan->count ? pr->group : 0];
-	char row[160], took[32], of[48] = "", answer[96] = "";
+	char row[160], took[32], of[80] = "", answer[96] = "";
 	format_duration(took, sizeof took, elapsed);
-	if (c->o->budget_s > 0) {
+	{
 		char b[32];
-		format_duration(b, sizeof b, c->o->budget_s);
-		snprintf(of, sizeof of, " of a budget of %s", b);
-	} else if (pr->guess_ns > 0) {
-		char b[32];
-		format_duration(b, sizeof b, pr->guess_ns / 1e9);
-		snprintf(of, sizeof of, " of about %s", b);
+		double total = run_estimate_ns(pr, now);
+		format_duration(b, sizeof b, total / 1e9);
+		bool budget = c->o->budget_s > 0 && fabs(total - c->o->budget_s * 1e9) < 0.001 * total;
+		snprintf(of, sizeof of, " of about %s%s", b, budget ? " (the budget)" : "");
 	}
 	uint32_t decided, racing;
 	race_counts(c, &decided, &racing);
@@ -197,11 +230,25 @@ static void on_sampled_as(void *ctx, uint32_t g, uint32_t p, const struct sampli
 		pr->c->sampling[(size_t)g * pr->plan->max_participants + p] = *s;
 }
 
+/* A run whose first process alone will take an hour or more says so as soon as its
+ * calibration runs show it (their estimates of the samples to come, summed). */
 static void on_estimate(void *ctx, uint32_t g, double estimate_ns)
 {
-	(void)ctx;
+	struct progress *pr = ctx;
 	(void)g;
-	(void)estimate_ns;
+	if (pr->pass != 0 || !(estimate_ns > 0))
+		return;
+	pr->calibrated_ns += estimate_ns;
+	if (pr->long_warned || pr->calibrated_ns < LONG_RUN_NS)
+		return;
+	pr->long_warned = true;
+	char d[32];
+	format_duration(d, sizeof d, pr->calibrated_ns / 1e9);
+	collection_message(pr->c,
+	                   "this run will take at least %s (estimated from the calibration runs, "
+	                   "whatever the budget: a first process measures every row); Ctrl-C stops it "
+	                   "and leaves the previous results as they were",
+	                   d);
 }
 
 static void on_sample_begin(void *ctx, uint32_t g, uint32_t p, uint32_t s, double estimate_ns)
@@ -235,6 +282,10 @@ static void on_group_end(void *ctx, uint32_t g)
 	struct progress *pr = ctx;
 	pr->in_sample = false;
 	pr->groups_done++;
+	if (pr->pass == 0 && g < pr->plan->count) {
+		pr->first_done_guess_ns += group_guess_ns(pr->c->o, &pr->plan->groups[g]);
+		pr->first_done_ns = (double)(measure_now_ns() - pr->pass_start_ns);
+	}
 	collection_group_end(pr->c, pr->pass, g);
 }
 
@@ -840,13 +891,14 @@ static int run_child(const struct options *o, struct plan *plan, struct progress
 	char where[200];
 	describe_position(pr, where, sizeof where);
 	if (WIFSIGNALED(status)) {
-		collection_message(c, "process %u died measuring %s: killed by signal %d (%s)", pass + 1,
-		                   where, WTERMSIG(status), strsignal(WTERMSIG(status)));
+		collection_message(c, "process %u of %u died measuring %s: killed by signal %d (%s)",
+		                   pass + 1, o->processes, where, WTERMSIG(status),
+		                   strsignal(WTERMSIG(status)));
 		return -1;
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !done || bad) {
-		collection_message(c, "process %u stopped measuring %s (exit status %d)", pass + 1, where,
-		                   WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		collection_message(c, "process %u of %u stopped measuring %s (exit status %d)", pass + 1,
+		                   o->processes, where, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 		return -1;
 	}
 	return 0;
@@ -891,7 +943,7 @@ static double group_cost(const struct collection *c, uint32_t g, uint32_t *round
 	uint32_t then = rec->last_measured ? rec->last_measured : 1;
 	per_round *= (double)measured_next(c, g) / then;
 	uint32_t r = most;
-	if (c->plan->groups[g].race && per_round > 0) {
+	if (c->plan->groups[g].race && per_round > 0 && !c->o->given['r']) {
 		double want = fixed / per_round;
 		r = want < ROUNDS_MIN ? ROUNDS_MIN : want > most ? most : (uint32_t)want;
 	}
@@ -947,7 +999,7 @@ static uint32_t schedule(const struct options *o, struct plan *plan, struct coll
 static void schedule_first(const struct options *o, struct plan *plan)
 {
 	for (uint32_t g = 0; g < plan->count; g++) {
-		uint32_t rounds = ROUNDS_FIRST < o->reps ? ROUNDS_FIRST : o->reps;
+		uint32_t rounds = ROUNDS_FIRST < o->reps && !o->given['r'] ? ROUNDS_FIRST : o->reps;
 		plan->work[g] = (struct group_work){.measure = true,
 		                                    .rounds = plan->groups[g].race ? rounds : 0};
 		for (uint32_t p = 0; p < plan->groups[g].participants; p++)
@@ -977,21 +1029,22 @@ static double group_guess_ns(const struct options *o, const struct group *g)
 	return g->participants * each;
 }
 
-/* The whole run, from the plan: the first process, then the later ones at LATER_SHARE of it for
- * the groups that want them; no more than the budget. */
-static double run_guess_ns(const struct options *o, const struct plan *plan)
+/* The run from its plan: the first process (every group, whatever the budget), and the later
+ * ones at LATER_SHARE of it for the groups that want them, within the budget's rest. */
+static void run_guess(const struct options *o, const struct plan *plan, double *first_ns,
+                      double *later_ns)
 {
-	double total = 0;
+	*first_ns = *later_ns = 0;
 	for (uint32_t g = 0; g < plan->count; g++) {
 		const struct group *gr = &plan->groups[g];
 		double first = group_guess_ns(o, gr);
 		uint32_t more = gr->race ? (gr->headline ? o->processes : RACE_PLOT_PROCESSES) : o->processes;
 		more = (more < o->processes ? more : o->processes) - 1;
-		total += first * (1 + (gr->race ? LATER_SHARE : 1) * more) + PROCESS_OVERHEAD_NS / plan->count;
+		*first_ns += first + PROCESS_OVERHEAD_NS / plan->count;
+		*later_ns += first * (gr->race ? LATER_SHARE : 1) * more;
 	}
-	if (o->budget_s > 0 && total > o->budget_s * 1e9)
-		total = o->budget_s * 1e9;
-	return total;
+	if (o->budget_s > 0 && *first_ns + *later_ns > o->budget_s * 1e9)
+		*later_ns = o->budget_s * 1e9 > *first_ns ? o->budget_s * 1e9 - *first_ns : 0;
 }
 
 /* Before the first process: the guess of the run's time (a run guessed at less than
@@ -999,8 +1052,9 @@ static double run_guess_ns(const struct options *o, const struct plan *plan)
  * stops it before the machine is busy. */
 static void driver_guess(const struct options *o, const struct plan *plan, struct progress *pr)
 {
-	pr->guess_ns = run_guess_ns(o, plan);
-	if (pr->guess_ns < GUESS_SHOWN_NS)
+	run_guess(o, plan, &pr->guess_first_ns, &pr->guess_later_ns);
+	double guess = pr->guess_first_ns + pr->guess_later_ns;
+	if (guess < GUESS_SHOWN_NS)
 		return;
 	uint32_t most_n = 0, most_participants = 0;
 	for (uint32_t g = 0; g < plan->count; g++) {
@@ -1009,16 +1063,17 @@ static void driver_guess(const struct options *o, const struct plan *plan, struc
 			most_participants = plan->groups[g].participants;
 	}
 	char d[32];
-	format_duration(d, sizeof d, pr->guess_ns / 1e9);
-	bool pause = pr->c->tty && pr->guess_ns >= GUESS_PAUSE_NS;
-	char wait[32] = "", budget[64] = "";
+	format_duration(d, sizeof d, guess / 1e9);
+	bool pause = pr->c->tty && guess >= GUESS_PAUSE_NS;
+	char wait[32] = "", budget[80] = "";
 	if (pause)
 		snprintf(wait, sizeof wait, "; starting in %d s", GUESS_PAUSE_S);
-	if (o->budget_s > 0 && pr->guess_ns >= o->budget_s * 1e9)
-		snprintf(budget, sizeof budget, " (the budget: BUDGET= or --budget for more)");
+	if (o->budget_s > 0 && fabs(guess - o->budget_s * 1e9) < 0.001 * guess)
+		snprintf(budget, sizeof budget, " (the budget; BUDGET=, or --budget, for a longer, surer run)");
 	collection_message(pr->c,
 	                   "about %s%s: %u row group%s of up to %u participants, N up to %u, up to %u "
-	                   "process%s; Ctrl-C stops it and leaves the previous results as they were%s",
+	                   "process%s a group (a first guess from the plan, corrected as rows are "
+	                   "measured); Ctrl-C stops it and leaves the previous results as they were%s",
 	                   d, budget, plan->count, plan->count == 1 ? "" : "s", most_participants,
 	                   most_n, o->processes, o->processes == 1 ? "" : "es", wait);
 	if (pause)
@@ -1087,6 +1142,8 @@ int driver_run(const struct options *o, struct plan *plan, struct collection *c,
 		if (measure_process(o, plan, &pr, pass))
 			return -1;
 		uint64_t took = measure_now_ns() - began;
+		if (pass == 0)
+			pr.first_end_ns = measure_now_ns();
 		uint64_t extra = process_overhead(c, plan, pass, took);
 		pr.overhead_ns += extra;
 		overhead_ns = extra > 0 ? (double)extra : overhead_ns;

@@ -104,7 +104,11 @@ static void write_header(FILE *f, const struct collection *c, bool samples)
 	           "rounds) gives each row a level, what a round did to all of them taken out; "
 	           "median_ns is the geometric mean of a row's levels over the processes that "
 	           "measured it, ci_low_ns and ci_high_ns its 95%% interval across them (Student's t); "
-	           "reps: its timed samples in all\n");
+	           "reps: its timed samples in all%s\n",
+	        o->processes == 2 ? "; with 2 processes t has 1 degree of freedom (12.71 standard "
+	                            "errors each side, where 5 processes have 2.78): wide intervals, "
+	                            "themselves unsure"
+	                          : "");
 	fprintf(f, "# race: looks after a group's %uth process, then each time its processes have "
 	           "grown by half again, and after its last; at each, a backend decidedly more than "
 	           "%.0f%% slower than another still in the group's race leaves it (race left, "

@@ -202,8 +202,9 @@ static int sweep_plan_make(const struct options *o, struct plan *p)
 						/* a floor that cannot share its arrays keeps the group apart */
 						g->shares = !g->floor || w->floor->build ? w->shares : NULL;
 						g->race = true;
-						g->headline = !w->fixed_entities && ni + 1 == nn &&
-						              (!w->threaded || ti + 1 == nt);
+						/* every T of a threaded workload: a speedup pairs the largest T
+						 * with T = 1 */
+						g->headline = !w->fixed_entities && ni + 1 == nn;
 						group_label(g);
 						p->threaded |= w->threaded;
 					}
