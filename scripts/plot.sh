@@ -261,7 +261,7 @@ if [ "$have_csv" = 1 ]; then
 			# N, so that a line never doubles back).
 			awk -F, -v d="$d" 'function v(x) { return x == "" ? "NaN" : x }
 				{ f = d "/k" $5 "-" $1 ".dat"
-				  print $4 "," $7 "," $8 "," $9 "," $15 "," v($18) "," v($19 == "" ? $18 : $19) "," v($20 == "" ? $18 : $20) "," ($21 == "tied" ? 1 : 0) > f }' "$d/rows.csv"
+				  print $4 "," $7 "," $8 "," $9 "," $15 "," v($18) "," v($19 == "" ? $18 : $19) "," v($20 == "" ? $18 : $20) "," ($21 == "tied" || $21 == "equal" ? 1 : 0) > f }' "$d/rows.csv"
 			# shellcheck disable=SC2046
 			backends=$(in_palette_order $(distinct 1 <"$d/rows.csv"))
 			# shellcheck disable=SC2086
@@ -291,8 +291,8 @@ if [ "$have_csv" = 1 ]; then
 			# ratio, 1, and the intervals as far as twice the largest ratio and down to 0.9 (with two
 			# processes an interval can span 20 decades); a bar beyond is cut at the edge.
 			ratiohave=" $(awk -F, '$1 != "floor" && $18 != "" { print $5 "/" $1 }' "$d/rows.csv" | sort -u | tr '\n' ' ')"
-			tiedhave=" $(awk -F, '$1 != "floor" && $18 != "" && $21 == "tied" { print $5 "/" $1 }' "$d/rows.csv" | sort -u | tr '\n' ' ')"
-			solidhave=" $(awk -F, '$1 != "floor" && $18 != "" && $21 != "tied" { print $5 "/" $1 }' "$d/rows.csv" | sort -u | tr '\n' ' ')"
+			tiedhave=" $(awk -F, '$1 != "floor" && $18 != "" && ($21 == "tied" || $21 == "equal") { print $5 "/" $1 }' "$d/rows.csv" | sort -u | tr '\n' ' ')"
+			solidhave=" $(awk -F, '$1 != "floor" && $18 != "" && $21 != "tied" && $21 != "equal" { print $5 "/" $1 }' "$d/rows.csv" | sort -u | tr '\n' ' ')"
 			# shellcheck disable=SC2046
 			set -- $(awk -F, '$1 != "floor" && $18 != "" {
 					if ($18 + 0 > top) top = $18 + 0
@@ -316,8 +316,8 @@ if [ "$have_csv" = 1 ]; then
 			rtics=
 			if [ "$ratiohave" != " " ]; then
 				ratios=1
-				rnote="under each panel: each backend's time over the fastest's at that N (ratio_to_best), bars its interval paired by process (Bonferroni)"
-				rnote2="filled: slower than the fastest (vs_best); hollow: tied with it, its bar holds 1"
+				rnote="under each panel: each backend's time over the fastest's at that N (ratio_to_best), bars its interval paired by process"
+				rnote2="filled: left the race, slower (vs_best); hollow: still in it, equal or tied; no bar: screened"
 				[ "$rcut" = 0 ] || rnote2="$rnote2; bars cut at the panel's edge"
 				rtics=$(stretched_tics "$rmin" "$rmax")
 			fi

@@ -107,6 +107,15 @@ static void decide_race(struct answer_group *g)
 	const struct csv_row *lowest = g->lowest;
 	g->raced = true;
 	g->processes = lowest->processes;
+	/* a figure the machine cannot produce decides nothing (the invalid column): the lowest's,
+	 * or that of one still in the race */
+	for (uint32_t i = 0; i < g->count; i++) {
+		const struct csv_row *x = g->members[i].row;
+		if (x && x->invalid[0] && (x == lowest || strcmp(x->race, "in") == 0)) {
+			snprintf(g->why, sizeof g->why, "%s's figure is no result: %s", x->backend, x->invalid);
+			return;
+		}
+	}
 	const char *names[ANSWER_NAMED_TIED + 1];
 	uint32_t named = 0;
 	if (strcmp(lowest->decision, "fastest") == 0) {

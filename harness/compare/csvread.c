@@ -160,7 +160,7 @@ enum { BACKEND, PROFILE, WORKLOAD, ENTITIES, COMPONENTS, MEDIAN, PROCESSES, REPS
        NOISY, THREADS, HISTORY, SWEEP_VALUE, NS_PER_ENTITY, BYTES_PER_ENTITY, RATIO, RATIO_LOW,
        RATIO_HIGH, VS_BEST, FLOOR_RATIO, FLOOR_LOW, FLOOR_HIGH, SWEEP_KEY, P95, P95_LOW, P95_HIGH,
        P99, P99_LOW, P99_HIGH, MAX_FRAME, MAX_LOW, MAX_HIGH, GROWTH, GROWTH_PCT, ALLOC_FRAMES,
-       RACE, RACE_PROCESS, RACE_BEHIND, DECISION, RATIO_LEVEL, NCOLS };
+       RACE, RACE_PROCESS, RACE_BEHIND, DECISION, RATIO_LEVEL, INVALID, NCOLS };
 static const char *const column_names[NCOLS][2] = {
 	{"backend", "backend"}, {"profile", "scenario"}, {"workload", "phase"},
 	{"entities", "entities_start"}, {"components", ""}, {"median_ns", "median_ns"},
@@ -173,7 +173,8 @@ static const char *const column_names[NCOLS][2] = {
 	{"", "p95_ci_low_ns"}, {"", "p95_ci_high_ns"}, {"", "p99_ns"}, {"", "p99_ci_low_ns"},
 	{"", "p99_ci_high_ns"}, {"", "max_frame_ns"}, {"", "max_ci_low_ns"}, {"", "max_ci_high_ns"},
 	{"", "growth_frames"}, {"", "growth_pct"}, {"", "alloc_frames"}, {"race", ""},
-	{"race_process", ""}, {"race_behind", ""}, {"decision", ""}, {"ratio_level", ""}};
+	{"race_process", ""}, {"race_behind", ""}, {"decision", ""}, {"ratio_level", ""},
+	{"invalid", ""}};
 
 /* Column i's field of a line, "" where the file or the line has none. */
 static const char *field_of(char **fields, int nf, const int *c, int i)
@@ -245,6 +246,7 @@ static void parse_row(const struct csv_file *f, struct csv_row *r, char **fields
 	snprintf(r->race_behind, sizeof r->race_behind, "%s", field_of(fields, nf, c, RACE_BEHIND));
 	snprintf(r->decision, sizeof r->decision, "%s", field_of(fields, nf, c, DECISION));
 	r->ratio_level = number_of(fields, nf, c, RATIO_LEVEL);
+	snprintf(r->invalid, sizeof r->invalid, "%s", field_of(fields, nf, c, INVALID));
 }
 
 /* Keeps a '#' line (without "# " and its line end) in f->notes. 0, or -1 out of memory. */

@@ -34,6 +34,7 @@ struct csv_row {
 	char race_behind[32];
 	char decision[12];
 	double ratio_level;
+	char invalid[200];    /* why its figure is no result (the invalid column), or "" */
 	double floor_ratio, floor_low, floor_high; /* ratio_to_floor and its interval */
 	/* A scenario's: the point of a sweep, and the frame-time tails p95, p99 and the longest
 	 * frame with their intervals; growth_frames, growth_pct and alloc_frames as written. */

@@ -28,7 +28,8 @@ static const char *const columns =
 	"ratio_ci_low,ratio_ci_high,"
 	"vs_best,speedup,speedup_ci_low,speedup_ci_high,off_cpu_pct,peak_bytes,live_bytes,"
 	"live_bytes_per_entity,allocations,reuse,checksum,rerun_low_ns,rerun_high_ns,"
-	"ratio_rerun_low,ratio_rerun_high,race,race_process,race_behind,decision,ratio_level\n";
+	"ratio_rerun_low,ratio_rerun_high,race,race_process,race_behind,decision,ratio_level,"
+	"invalid\n";
 
 /* A ratio paired by process, with its 95% interval (one comparison). */
 struct pair_out {
@@ -45,7 +46,11 @@ struct row_out {
 	struct pair_out to_floor;
 	bool has_rerun, has_ratio_rerun;
 	double rerun_low, rerun_high, ratio_rerun_low, ratio_rerun_high;
+	char invalid[200]; /* why its figure is no result (invalid_cause), or "" */
 };
+
+/* Other work on the machine (every CPU) beyond which a row of T > 1 threads is no result. */
+#define QUIET_OTHERS_PCT 10.0
 
 /* Where the run's time went (driver.c, pass.h: struct group_timing), as far as it is known when
  * the CSV is written (the figures come after). */
@@ -130,6 +135,11 @@ static void write_header(FILE *f, const struct collection *c, bool samples)
 	        RACE_CALIBRATION_NS / 1e6);
 	fprintf(f, "# ratio_to_floor: median_ns over the floor row's, paired by process, with its 95%% "
 	           "interval (floor_ci_low, floor_ci_high: one comparison)\n");
+	fprintf(f, "# invalid: why a row's figure is one the machine cannot produce, kept out of every "
+	           "verdict: decidedly faster than its floor (the machine's limit for the task), a "
+	           "speedup decidedly beyond its T threads, or T > 1 threads while other work took "
+	           "over %.0f%% of the machine's CPUs\n",
+	        QUIET_OTHERS_PCT);
 	write_time(f, c);
 	fprintf(f, "# seed %" PRIu64 "; component size %u; scale %g\n", o->seed, o->component_size,
 	        o->scale);
@@ -205,7 +215,7 @@ static void write_row(FILE *f, const struct options *o, const struct group *g, u
 	fprintf(f,
 	        "%s,%s,%u,%s,%s,%u,%u,%u,%u,%u,%u,%u,%.1f,%s,%s,%d,%s,%.2f,%.1f,%.1f,%.4g,%.0f,%s,%s,%s,%s,%s,"
 	        "%s,%s,%s,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu64 ",%s,%016" PRIx64
-	        ",%s,%s,%s,%s,%s,%s,%s,%s,%s\n",
+	        ",%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n",
 	        plan_participant_name(o, g, p), o->profile->name, o->systems, g->workload->name,
 	        history_name(g->history), g->n, g->k,
 	        g->threads, o->component_size, s->processes, x->spread.samples, r->inner, s->centre,
@@ -238,7 +248,8 @@ static void write_row(FILE *f, const struct options *o, const struct group *g, u
 	            : "",
 	        m->candidate ? race_decision_name(race->decision) : "",
 	        report_figure(level, sizeof level, s->has_ratio && s->ratio_interval && !isnan(s->level),
-	                      "%.6f", s->level));
+	                      "%.6f", s->level),
+	        x->invalid);
 }
 
 /*
@@ -427,6 +438,41 @@ static void levels_by_pass(const struct collection *c, uint32_t g, const double 
 	}
 }
 
+/*
+ * Why a row's figure is one the machine cannot produce (docs/method.md, "A figure the machine
+ * cannot produce"), into x->invalid ("" if it can): a speedup decidedly beyond its T threads; a
+ * backend decidedly faster than its floor, the same work over plain arrays, which is the
+ * machine's limit for the task at that N (its stream rate, for a pass); a row of T > 1 threads
+ * measured while other work took more than QUIET_OTHERS_PCT of the machine's CPUs.
+ */
+static void invalid_cause(const struct collection *c, uint32_t gi, uint32_t p, struct row_out *x)
+{
+	const struct group *g = &c->plan->groups[gi];
+	const struct group_record *rec = &c->groups[gi];
+	x->invalid[0] = '\0';
+	if (g->threads > 1) {
+		double busy = 0;
+		for (uint32_t q = 0; q < rec->processes; q++) {
+			double b = c->machine[rec->passes[q]].others_all_pct;
+			busy = b > busy ? b : busy;
+		}
+		if (busy > QUIET_OTHERS_PCT) {
+			snprintf(x->invalid, sizeof x->invalid, "the machine was not quiet for %u threads: "
+			         "other work took %.0f%% of its CPUs in a process", g->threads, busy);
+			return;
+		}
+		if (x->speedup.has_interval && x->speedup.low > g->threads) {
+			snprintf(x->invalid, sizeof x->invalid, "a speedup of %.2fx [%.2f, %.2f] on %u threads",
+			         x->speedup.ratio, x->speedup.low, x->speedup.high, g->threads);
+			return;
+		}
+	}
+	if (plan_participant(c->o, g, p) && x->to_floor.has_interval && x->to_floor.high < 1)
+		snprintf(x->invalid, sizeof x->invalid, "faster than its floor (the same work over plain "
+		         "arrays, the machine's limit) beyond its interval: %.3fx [%.3f, %.3f]",
+		         x->to_floor.ratio, x->to_floor.low, x->to_floor.high);
+}
+
 /* Group g's rows: their race figures, their ratios to the floor and (threaded) speedups, and
  * their rerun intervals, into out. */
 static void group_rows(const struct collection *c, uint32_t gi, const double *lv,
@@ -475,6 +521,7 @@ static void group_rows(const struct collection *c, uint32_t gi, const double *lv
 		x->has_ratio_rerun = s->has_ratio && s->ratio_interval && strcmp(s->verdict, "best") &&
 		                     stats_rerun(s->ratio, s->ratio_se, s->pairs - 1.0, STATS_RERUN_RATIO_SD,
 		                                 &x->ratio_rerun_low, &x->ratio_rerun_high);
+		invalid_cause(c, gi, p, x);
 	}
 	free(serial_lv);
 }
