@@ -112,7 +112,8 @@ static void decide_race(struct answer_group *g)
 	for (uint32_t i = 0; i < g->count; i++) {
 		const struct csv_row *x = g->members[i].row;
 		if (x && x->invalid[0] && (x == lowest || strcmp(x->race, "in") == 0)) {
-			snprintf(g->why, sizeof g->why, "%s's figure is no result: %s", x->backend, x->invalid);
+			snprintf(g->why, sizeof g->why, "%s's figure is no result: %.180s", x->backend,
+			         x->invalid);
 			return;
 		}
 	}

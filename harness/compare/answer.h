@@ -42,7 +42,7 @@ struct answer_group {
 	const struct csv_row *floor;    /* NULL where none */
 	const struct csv_row *harness;  /* a scenario's harness alone; NULL where none */
 	bool decided;
-	char why[240];                  /* no decision: why, in a few words */
+	char why[320];                  /* no decision: why, in a few words */
 	/* A raced run's group (its CSV has a decision column: harness/core/race.h): decided as an
 	 * equal set (every two within RACE_EQUAL: either), its backends by name and the reach of
 	 * their intervals to the lowest; or, open, the processes it would take. */
