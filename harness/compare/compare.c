@@ -453,14 +453,18 @@ static void print_repeat(const struct repeat_result *r)
 		       r->missing, missing_text);
 	else
 		printf("\n");
-	printf("    paired by process and round instead (how ecsbench paired before): %u (%.1f%%, "
-	       "mean width %.1f%%); with a hierarchical bootstrap's interval: %u (%.1f%%, mean width "
-	       "%.1f%%); both counted over the same %u pairs%s\n",
-	       r->rounds_covered, 100.0 * r->rounds_covered / pairs,
-	       rounds_with ? 100 * (exp(r->rounds_width_sum / rounds_with) - 1) : 0.0,
-	       r->boot_covered, 100.0 * r->boot_covered / pairs,
-	       rounds_with ? 100 * (exp(r->boot_width_sum / rounds_with) - 1) : 0.0, pairs,
-	       r->rounds_missing ? ", those without a figure as not covered" : "");
+	if (r->raced)
+		printf("    (two raced runs: every figure from the race's levels, a median polish of each "
+		       "process's rounds, paired by process; a pair's interval its plain 95%%)\n");
+	else
+		printf("    paired by process and round instead (how ecsbench paired before): %u (%.1f%%, "
+		       "mean width %.1f%%); with a hierarchical bootstrap's interval: %u (%.1f%%, mean "
+		       "width %.1f%%); both counted over the same %u pairs%s\n",
+		       r->rounds_covered, 100.0 * r->rounds_covered / pairs,
+		       rounds_with ? 100 * (exp(r->rounds_width_sum / rounds_with) - 1) : 0.0,
+		       r->boot_covered, 100.0 * r->boot_covered / pairs,
+		       rounds_with ? 100 * (exp(r->boot_width_sum / rounds_with) - 1) : 0.0, pairs,
+		       r->rounds_missing ? ", those without a figure as not covered" : "");
 	printf("(c) %u of %u rows (%.1f%%) have centres (median_ns) within 5%% of each other; %u "
 	       "(%.1f%%) of run 2's fall inside run 1's interval\n",
 	       r->agree, r->rows, 100.0 * r->agree / r->rows, r->row_covered,

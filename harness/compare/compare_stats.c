@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "compare_stats.h"
+#include "../core/race.h"
 
 #define BOOTSTRAP_RESAMPLES 2000
 
@@ -504,6 +505,195 @@ static void repeat_pair(struct repeat_result *r, const struct csv_row *x1, const
 	r->width_sum += log(r1->high / r1->low);
 }
 
+/*
+ * A raced run's group as the run computed it (harness/core/race.h): the levels of its rows in
+ * each process, by the median polish of the process's log samples, rows x rounds. level holds
+ * f->sample_processes x n values (NaN where a row was not measured); rows: the group's n rows.
+ */
+/* Whether process q (0-based) of f is among its header's "# set aside:" ones. */
+static bool busy_process(const struct csv_file *f, uint32_t q)
+{
+	const char *note = csv_note(f, "set aside: ");
+	if (!note)
+		return false;
+	for (const char *at = note + 12; *at >= '0' && *at <= '9';) {
+		char *end;
+		unsigned long v = strtoul(at, &end, 10);
+		if (v == q + 1)
+			return true;
+		at = *end == ',' ? end + 1 : end;
+	}
+	return false;
+}
+
+static void raced_levels(const struct csv_file *f, const struct csv_row *const *rows, uint32_t n,
+                         double *level)
+{
+	uint32_t P = f->sample_processes, R = f->sample_rounds;
+	double *y = malloc(((size_t)n * R + 1) * sizeof *y);
+	/* the run's rule (harness/core/collection.h): the group's busy processes set aside while
+	 * they are fewer than half of its processes, never its first */
+	uint32_t measured = 0, busy = 0, first = UINT32_MAX;
+	for (uint32_t q = 0; q < P; q++) {
+		bool any = false;
+		for (uint32_t i = 0; i < n && !any; i++)
+			for (uint32_t t = 0; t < R && !any && rows[i]->samples; t++)
+				any = !isnan(rows[i]->samples[(size_t)q * R + t]);
+		if (!any)
+			continue;
+		first = first == UINT32_MAX ? q : first;
+		measured++;
+		busy += busy_process(f, q);
+	}
+	for (uint32_t q = 0; q < P; q++) {
+		if (q != first && busy_process(f, q) && 2 * busy < measured) {
+			for (uint32_t i = 0; i < n; i++)
+				level[(size_t)q * n + i] = NAN;
+			continue;
+		}
+		for (uint32_t i = 0; i < n; i++)
+			for (uint32_t t = 0; t < R; t++) {
+				double x = y && rows[i]->samples ? rows[i]->samples[(size_t)q * R + t] : NAN;
+				if (y)
+					y[(size_t)i * R + t] = !isnan(x) && x > 0 ? log(x) : NAN;
+			}
+		if (y)
+			race_levels(y, n, R, level + (size_t)q * n);
+		else
+			for (uint32_t i = 0; i < n; i++)
+				level[(size_t)q * n + i] = NAN;
+	}
+	free(y);
+}
+
+/* Row i's centre, its log standard error and processes, from its levels. */
+static bool level_centre(const double *level, uint32_t processes, uint32_t n, uint32_t i,
+                         double *centre, double *se, uint32_t *count)
+{
+	double sum = 0, sq = 0;
+	uint32_t m = 0;
+	for (uint32_t q = 0; q < processes; q++)
+		if (!isnan(level[(size_t)q * n + i])) {
+			sum += level[(size_t)q * n + i];
+			m++;
+		}
+	*count = m;
+	if (m < 2)
+		return false;
+	double mean = sum / m;
+	for (uint32_t q = 0; q < processes; q++)
+		if (!isnan(level[(size_t)q * n + i]))
+			sq += pow(level[(size_t)q * n + i] - mean, 2);
+	*centre = exp(mean);
+	*se = sqrt(sq / (m - 1) / m);
+	return true;
+}
+
+/* The rows of group [i, end) of f, and their counterparts in g (NULL where g lacks one). */
+static uint32_t group_rows_of(const struct csv_file *f, uint32_t i, uint32_t end,
+                              const struct csv_file *g, const struct csv_row **mine,
+                              const struct csv_row **theirs)
+{
+	uint32_t n = 0;
+	for (uint32_t j = i; j < end; j++) {
+		mine[n] = &f->rows[j];
+		theirs[n] = csv_find(g, &f->rows[j]);
+		n++;
+	}
+	return n;
+}
+
+/* --repeat of two raced runs: every figure from their samples as the race computes them. */
+static void repeat_raced(const struct csv_file *a, const struct csv_file *b,
+                         struct repeat_result *r, struct rerun_cases *rows,
+                         struct rerun_cases *ratios)
+{
+	for (uint32_t i = 0; i < a->count;) {
+		uint32_t end = compare_group_end(a, i), n = end - i;
+		const struct csv_row **x = calloc(n + 1, sizeof *x), **y = calloc(n + 1, sizeof *y);
+		double *la = malloc(((size_t)a->sample_processes * n + 1) * sizeof *la);
+		double *lb = malloc(((size_t)b->sample_processes * n + 1) * sizeof *lb);
+		if (!x || !y || !la || !lb) {
+			free(x);
+			free(y);
+			free(la);
+			free(lb);
+			return;
+		}
+		group_rows_of(a, i, end, b, x, y);
+		raced_levels(a, x, n, la);
+		/* run 2's levels in run 1's order of rows (a row it lacks: NaN) */
+		for (uint32_t j = 0; j < n; j++)
+			if (!y[j])
+				y[j] = x[j]; /* placeholder, never read: its levels are set NaN below */
+		raced_levels(b, y, n, lb);
+		for (uint32_t j = 0; j < n; j++)
+			if (!csv_find(b, x[j]))
+				for (uint32_t q = 0; q < b->sample_processes; q++)
+					lb[(size_t)q * n + j] = NAN;
+		for (uint32_t j = 0; j < n; j++) {
+			if (!csv_find(b, x[j]))
+				continue;
+			r->rows++;
+			double c1, se1, c2, se2;
+			uint32_t n1, n2;
+			bool h1 = level_centre(la, a->sample_processes, n, j, &c1, &se1, &n1);
+			bool h2 = level_centre(lb, b->sample_processes, n, j, &c2, &se2, &n2);
+			if (!h1 || !h2)
+				continue;
+			double half = stats_t975(n1 - 1.0) * se1, lo, hi;
+			r->agree += fabs(c2 / c1 - 1) <= 0.05;
+			r->row_covered += inside(c2, c1 * exp(-half), c1 * exp(half));
+			if (stats_rerun(c1, se1, n1 - 1.0, STATS_RERUN_ROW_SD, &lo, &hi)) {
+				r->rows_with_pi++;
+				r->rows_predicted += inside(c2, lo, hi);
+				rerun_add(rows, c1, se1, n1 - 1.0, c2, se2);
+			}
+		}
+		for (uint32_t j = 0; j < n; j++)
+			for (uint32_t k = j + 1; k < n; k++) {
+				if (compare_is_floor(x[j]) || compare_is_floor(x[k]) || !csv_find(b, x[j]) ||
+				    !csv_find(b, x[k]))
+					continue;
+				r->pairs++;
+				r->rounds_missing++;
+				double m1, s1, m2, s2;
+				uint32_t p1, p2;
+				bool ok1 = race_pair(la, n, a->sample_processes, k, j, &m1, &s1, &p1);
+				bool ok2 = race_pair(lb, n, b->sample_processes, k, j, &m2, &s2, &p2);
+				if (!ok1 || !ok2) {
+					r->missing_pairs[r->missing_count++] = (struct repeat_pair){.x = x[j], .y = x[k]};
+					r->missing++;
+					continue;
+				}
+				struct stats_ratio r1 = {.ratio = exp(m1), .has_interval = true, .log_se = s1, .pairs = p1};
+				struct stats_ratio r2 = {.ratio = exp(m2), .has_interval = true, .log_se = s2, .pairs = p2};
+				double h1 = stats_t975(p1 - 1.0) * s1, h2 = stats_t975(p2 - 1.0) * s2;
+				r1.low = exp(m1 - h1);
+				r1.high = exp(m1 + h1);
+				r2.low = exp(m2 - h2);
+				r2.high = exp(m2 + h2);
+				rerun_add(ratios, r1.ratio, s1, p1 - 1.0, r2.ratio, s2);
+				bool c1 = r1.low > 1 || r1.high < 1, c2 = r2.low > 1 || r2.high < 1;
+				if ((c1 || c2) && (r1.ratio > 1) != (r2.ratio > 1)) {
+					r->swaps[r->swap_count++] = (struct repeat_pair){
+						.x = x[j], .y = x[k], .r1 = r1, .r2 = r2, .both = c1 && c2};
+					r->swaps_both += c1 && c2;
+					r->swapped++;
+				}
+				r->called += c1 || c2;
+				r->called_both += c1 && c2;
+				r->covered += inside(r2.ratio, r1.low, r1.high);
+				r->width_sum += 2 * h1;
+			}
+		free(x);
+		free(y);
+		free(la);
+		free(lb);
+		i = end;
+	}
+}
+
 int compare_repeat(const struct csv_file *a, const struct csv_file *b, struct repeat_result *r)
 {
 	memset(r, 0, sizeof *r);
@@ -522,7 +712,10 @@ int compare_repeat(const struct csv_file *a, const struct csv_file *b, struct re
 	}
 	uint64_t seed = 1;
 	struct rerun_cases rows = {0}, ratios = {0};
-	for (uint32_t i = 0; i < a->count; i++) {
+	r->raced = a->raced && b->raced;
+	if (r->raced)
+		repeat_raced(a, b, r, &rows, &ratios);
+	for (uint32_t i = 0; i < a->count && !r->raced; i++) {
 		const struct csv_row *x1 = &a->rows[i], *x2 = csv_find(b, x1);
 		if (!x2)
 			continue;

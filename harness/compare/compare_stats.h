@@ -84,6 +84,7 @@ struct repeat_pair {
 };
 
 struct repeat_result {
+	bool raced; /* two raced runs: their figures from the race's levels (race.h) */
 	unsigned rows, agree, row_covered;
 	unsigned pairs, called, called_both, swapped, swaps_both, covered, uneven;
 	unsigned rounds_covered, rounds_missing, boot_covered, missing;

@@ -84,6 +84,36 @@ struct csv_row *csv_find(const struct csv_file *f, const struct csv_row *r)
 	return NULL;
 }
 
+/* A raced run's samples file: the largest process and round numbers in it (the layout of every
+ * row's samples), then back to its start. -1 if it has no such columns. */
+static int sample_extent(FILE *in, uint32_t *processes, uint32_t *rounds)
+{
+	char *line = NULL, *fields[MAX_FIELDS];
+	size_t cap = 0;
+	int cp = -1, cr = -1;
+	*processes = *rounds = 0;
+	while (getline(&line, &cap, in) > 0) {
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		int nf = split(line, fields);
+		if (cp < 0) {
+			cp = column(fields, nf, "process");
+			cr = column(fields, nf, "round");
+			if (cp < 0 || cr < 0)
+				break;
+			continue;
+		}
+		if (nf <= cp || nf <= cr)
+			continue;
+		uint32_t p = (uint32_t)strtoul(fields[cp], NULL, 10), q = (uint32_t)strtoul(fields[cr], NULL, 10);
+		*processes = p > *processes && p < 4096 ? p : *processes;
+		*rounds = q > *rounds && q < 4096 ? q : *rounds;
+	}
+	free(line);
+	rewind(in);
+	return cp < 0 || cr < 0 ? -1 : 0;
+}
+
 static int read_samples(struct csv_file *f, char *err, size_t errlen)
 {
 	char path[4200];
@@ -96,9 +126,14 @@ static int read_samples(struct csv_file *f, char *err, size_t errlen)
 	if (!in)
 		return errorf(err, errlen, "cannot read %s (the raw samples of %s): %s", path, f->path,
 		              strerror(errno));
+	if (f->raced && sample_extent(in, &f->sample_processes, &f->sample_rounds)) {
+		fclose(in);
+		return errorf(err, errlen, "%s has no column process or round", path);
+	}
 	for (uint32_t i = 0; i < f->count; i++) {
 		struct csv_row *r = &f->rows[i];
-		size_t cells = (size_t)r->processes * r->reps;
+		size_t cells = f->raced ? (size_t)f->sample_processes * f->sample_rounds
+		                        : (size_t)r->processes * r->reps;
 		r->samples = malloc((cells ? cells : 1) * sizeof *r->samples);
 		if (!r->samples) {
 			fclose(in);
@@ -142,9 +177,11 @@ static int read_samples(struct csv_file *f, char *err, size_t errlen)
 		key.threads = c[8] >= 0 && c[8] < nf ? (uint32_t)strtoul(fields[c[8]], NULL, 10) : 1;
 		struct csv_row *r = csv_find(f, &key);
 		unsigned long p = strtoul(fields[c[4]], NULL, 10), q = strtoul(fields[c[5]], NULL, 10);
-		if (!r || p < 1 || p > r->processes || q < 1 || q > r->reps)
+		uint32_t processes = f->raced ? f->sample_processes : r ? r->processes : 0;
+		uint32_t reps = f->raced ? f->sample_rounds : r ? r->reps : 0;
+		if (!r || p < 1 || p > processes || q < 1 || q > reps)
 			continue;
-		r->samples[(p - 1) * r->reps + (q - 1)] = strtod(fields[c[6]], NULL);
+		r->samples[(p - 1) * reps + (q - 1)] = strtod(fields[c[6]], NULL);
 	}
 	free(line);
 	fclose(in);
@@ -323,6 +360,7 @@ int csv_read(const char *path, bool samples, struct csv_file *f, char *err, size
 				}
 			f->has_ci = c[LOW] >= 0 && c[HIGH] >= 0 && c[PROCESSES] >= 0;
 			f->has_ratios = c[RATIO] >= 0 && c[VS_BEST] >= 0;
+			f->raced = c[RACE] >= 0;
 			header = true;
 			continue;
 		}

@@ -41,8 +41,9 @@ struct csv_row {
 	char sweep_key[48], sweep_value[24];
 	double tail[3], tail_low[3], tail_high[3];
 	char growth[24], growth_pct[16], alloc_frames[24];
-	/* The raw samples of the row (from the -samples.csv beside it), processes x reps, NaN
-	 * where missing; NULL when there is no samples file. */
+	/* The raw samples of the row (from the -samples.csv beside it), processes x reps (a raced
+	 * run's: the file's sample_processes x sample_rounds), NaN where missing; NULL when there
+	 * is no samples file. */
 	double *samples;
 };
 
@@ -55,6 +56,11 @@ struct csv_file {
 	bool has_samples;
 	bool has_ratios; /* ratio_to_best and vs_best (an ecsbench from before paired ratios: not) */
 	bool scenario; /* a scenario's CSV: a row per participant and phase (see csv_row) */
+	/* A raced run's (a race column: harness/core/race.h): its samples are laid out by the run's
+	 * process numbers and rounds, sample_processes x sample_rounds a row (the most of the
+	 * samples file), NaN where a row has none: a row's processes are not the run's first ones. */
+	bool raced;
+	uint32_t sample_processes, sample_rounds;
 	/* Its '#' lines, without the "# ", in order (the run's header: what it measured, its
 	 * warnings, a scenario's crossovers). */
 	char **notes;

@@ -25,7 +25,8 @@ int collection_init(struct collection *c, const struct options *o, const struct 
 	c->sampling = calloc(rows ? rows : 1, sizeof *c->sampling);
 	c->machine = calloc(o->processes ? o->processes : 1, sizeof *c->machine);
 	c->groups = calloc(plan->count ? plan->count : 1, sizeof *c->groups);
-	if (!c->rows || !c->sampling || !c->machine || !c->groups)
+	c->busy = calloc(o->processes ? o->processes : 1, sizeof *c->busy);
+	if (!c->rows || !c->sampling || !c->machine || !c->groups || !c->busy)
 		return -1;
 	for (uint32_t g = 0; g < plan->count; g++) {
 		const struct group *gr = &plan->groups[g];
@@ -80,6 +81,8 @@ void collection_free(struct collection *c)
 	for (uint32_t g = 0; c->groups && g < c->plan->count; g++)
 		free(c->groups[g].passes);
 	free(c->groups);
+	free(c->busy);
+	c->busy = NULL;
 	free(c->rows);
 	free(c->sampling);
 	free(c->machine);
@@ -239,6 +242,25 @@ void collection_timing(struct collection *c, uint32_t pass, uint32_t g,
 	rec->total.rounds += t->rounds;
 }
 
+void collection_process_end(struct collection *c, uint32_t pass)
+{
+	if (pass < c->o->processes)
+		c->busy[pass] = c->machine[pass].others_all_pct > COLLECTION_BUSY_PCT;
+}
+
+bool collection_set_aside(const struct collection *c, uint32_t g, uint32_t pass)
+{
+	const struct group_record *rec = &c->groups[g];
+	/* never a group's first process: the one figure of a backend screened out in it */
+	if (pass >= c->o->processes || !c->busy[pass] || !c->plan->groups[g].race ||
+	    (rec->processes && rec->passes[0] == pass))
+		return false;
+	uint32_t busy = 0;
+	for (uint32_t q = 0; q < rec->processes; q++)
+		busy += c->busy[rec->passes[q]];
+	return 2 * busy < rec->processes;
+}
+
 void collection_levels(const struct collection *c, uint32_t g, uint32_t processes, double *level)
 {
 	const struct group_record *rec = &c->groups[g];
@@ -246,7 +268,7 @@ void collection_levels(const struct collection *c, uint32_t g, uint32_t processe
 	double *y = malloc(((size_t)np * reps + 1) * sizeof *y);
 	for (uint32_t q = 0; q < processes; q++) {
 		double *out = level + (size_t)q * np;
-		if (!y || q >= rec->processes) {
+		if (!y || q >= rec->processes || collection_set_aside(c, g, rec->passes[q])) {
 			for (uint32_t p = 0; p < np; p++)
 				out[p] = NAN;
 			continue;

@@ -48,6 +48,9 @@ struct collection {
 	struct sampling *sampling; /* as decided by the first process, like plan->sampling */
 	struct group_record *groups; /* per group of the plan */
 	struct machine_process *machine; /* per process, what it met (machine.h); process 0: none */
+	/* Per process: set aside by the race (collection_levels): other work took more than
+	 * COLLECTION_BUSY_PCT of the machine's CPUs while it measured (machine.h: others_all_pct) */
+	bool *busy;
 	unsigned failures, mismatches;
 	uint32_t processes_done;
 	uint64_t process_overhead_ns; /* every process's time beyond its groups (driver.c) */
@@ -86,6 +89,18 @@ void collection_timing(struct collection *c, uint32_t pass, uint32_t g,
  * race_levels): level[q * participants + p] for its q-th process, of the first `processes` of
  * them; NaN where p was not measured. level holds processes x participants values. */
 void collection_levels(const struct collection *c, uint32_t g, uint32_t processes, double *level);
+/* Other work on the machine beyond which a process's samples are set aside from the race:
+ * another program's memory traffic on the other CPU made create-batch at N = 2^18 three to five
+ * times slower and its pairs of backends scatter 0.5x to 1.5x (a process of ours, loaded by a
+ * build beside it), where the undisturbed processes of the same run agreed within a few %. A
+ * group sets its busy processes aside while they are fewer than half of its own: on a machine
+ * busy throughout, nothing is set aside (the CSV says how many were). */
+#define COLLECTION_BUSY_PCT 10.0
+/* Process `pass` ended: whether other work made it busy (its machine line, machine.h). */
+void collection_process_end(struct collection *c, uint32_t pass);
+/* Whether group g's race sets process `pass` aside (see COLLECTION_BUSY_PCT). */
+bool collection_set_aside(const struct collection *c, uint32_t g, uint32_t pass);
+
 /* A look at group g's race after a process that measured it (race_look; last: it gets no
  * more), failed rows taken out first; true when the race changed. */
 bool collection_look(struct collection *c, uint32_t g, bool last);

@@ -1150,6 +1150,7 @@ int driver_run(const struct options *o, struct plan *plan, struct collection *c,
 		c->process_overhead_ns = pr.overhead_ns;
 		c->run_ns = measure_now_ns() - pr.start_ns;
 		c->processes_done = pass + 1;
+		collection_process_end(c, pass);
 		look_after(c, plan, false);
 		if (after && pass + 1 < o->processes) {
 			if (c->tty && c->progress_shown)

@@ -156,17 +156,21 @@ static uint64_t sample_ns(const struct options *o, const struct group *gr,
 
 /* --- one group ---------------------------------------------------------------------------- */
 
-/* A run that lasts longer than this takes no warm-up where its memory is touched already: the
- * run allocates nothing (its setup touched what it uses), or its first run is like every other
+/*
+ * A run over SETTLE_RUN_NS takes no warm-up where its memory is touched already: the run
+ * allocates nothing (its setup touched what it uses), or its first run is like every other
  * (workload.first_run_alike: creation into a storage whose predecessors died, restored before
- * each sample), it lasts over SETTLE_RUN_NS and its cold calibration run took no more page
- * faults than a settled sample may (what it allocates, setup had touched and freed). A cold
- * start is a small part of a run this long; a warm-up there costs a run and a restore (tree's
- * create at N = 2^18: 3.2 s and 7.2 s, loaded, before a timed run of 3.5 s). In the first
- * process a long run's calibration run is its warm-up. */
-#define LONG_RUN_NS (5 * SAMPLE_TARGET_NS)
+ * each sample) and its cold calibration run took no more page faults than a settled sample may
+ * (what it allocates, setup had touched and freed). A cold start is a small part of a run this
+ * long; a warm-up there costs a run and a restore (tree's create at N = 2^18: 3.2 s and 7.2 s,
+ * loaded, before a timed run of 3.5 s). In the first process such a run's calibration run is its
+ * warm-up. Not a shorter run, however long its calibration run: a cold run can be far longer
+ * than a warm one (iterate at N = 2^18, AAA, in a family's fork: 14 ms of copy-on-write faults
+ * against 60 us), and read as long it once left iterate's samples unwarmed in every process.
+ */
 #define SETTLED_FAULTS 8 /* page faults (32 KiB first touched) a settled sample may take */
-/* A run longer than this takes no extra warm-up (warm_until_settled): there the faults are a
+/* A run longer than this takes no extra warm-up (warm_until_settled), and no warm-up at all
+ * where its memory is touched already (decide_sampling): there the faults are a
  * small part of the run (10,000 faults of about 0.5 us, 5 ms of a second's run), and another
  * warm-up costs a run: tree's churn at N = 2^20, k = 2 took two more of 7.5 and 11.9 s in a
  * process before its timed one of 9.1 s. */
@@ -226,19 +230,18 @@ static void decide_sampling(const struct options *o, const struct group *g, stru
 		return;
 	}
 	x->s.inner = inner_for(x->run_ns, g);
-	if (x->run_ns > LONG_RUN_NS &&
-	    (calls == 0 || (g->workload->first_run_alike && x->run_ns > SETTLE_RUN_NS &&
-	                    faults <= SETTLED_FAULTS)))
+	if (x->run_ns > SETTLE_RUN_NS &&
+	    (calls == 0 || (g->workload->first_run_alike && faults <= SETTLED_FAULTS)))
 		x->s.warmup = 0;
 }
 
-/* Warm-up samples a participant takes in this process: its plan's, but in the first process a
- * long run's calibration run already was one. Not where the runs per sample are fixed (--inner,
+/* Warm-up samples a participant takes in this process: its plan's, but in the first process the
+ * calibration run of a run over SETTLE_RUN_NS already was one. Not where the runs per sample are fixed (--inner,
  * a scenario's frames): there every participant must make the same runs, since a workload whose
  * state each run changes (a scenario's frames) is verified at the end. */
 static uint32_t warmups_here(const struct options *o, const struct participant *x, bool first)
 {
-	if (first && o->inner == 0 && x->run_ns > LONG_RUN_NS && x->s.warmup > 0)
+	if (first && o->inner == 0 && x->run_ns > SETTLE_RUN_NS && x->s.warmup > 0)
 		return x->s.warmup - 1;
 	return x->s.warmup;
 }

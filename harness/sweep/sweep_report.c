@@ -74,6 +74,25 @@ static void write_time(FILE *f, const struct collection *c)
 	        c->process_overhead_ns / 1e9, other / 1e9);
 }
 
+/* The processes set aside as busy (collection.h, COLLECTION_BUSY_PCT): "# set aside: 9,10,12"
+ * (make compare --repeat sets them aside too), or nothing. */
+static void write_busy(FILE *f, const struct collection *c)
+{
+	uint32_t n = 0;
+	for (uint32_t q = 0; q < c->processes_done; q++)
+		n += c->busy[q];
+	if (!n)
+		return;
+	fprintf(f, "# set aside: ");
+	for (uint32_t q = 0, k = 0; q < c->processes_done; q++)
+		if (c->busy[q])
+			fprintf(f, "%s%u", k++ ? "," : "", q + 1);
+	fprintf(f, " (processes during which other work took over %.0f%% of the machine's CPUs: "
+	           "their samples are kept, a race sets them aside while they are fewer than half of "
+	           "its group's processes, never a group's first)\n",
+	        COLLECTION_BUSY_PCT);
+}
+
 static void write_header(FILE *f, const struct collection *c, bool samples)
 {
 	const struct options *o = c->o;
@@ -141,6 +160,7 @@ static void write_header(FILE *f, const struct collection *c, bool samples)
 	           "over %.0f%% of the machine's CPUs\n",
 	        QUIET_OTHERS_PCT);
 	write_time(f, c);
+	write_busy(f, c);
 	fprintf(f, "# seed %" PRIu64 "; component size %u; scale %g\n", o->seed, o->component_size,
 	        o->scale);
 	for (size_t i = 0; i < o->history_count; i++)
