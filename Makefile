@@ -462,8 +462,9 @@ bench-locked: $(BIN) $(COMPARE_BIN)
 	$(if $(REFERENCE),ECSBENCH_REFERENCE=1 )scripts/outlive.sh $(BIN) $(call run_options,$($(RUN)_VARS)) \
 		$(if $(and $(BUDGET),$(filter sweep,$(RUN))),--budget $(call q,$(BUDGET))) \
 		--output $(call q,$(RUN_OUTPUT)) $(RUN_DERIVED) --provisional 'scripts/answer.sh -b -f'
-	$(Q)$(MAKE) --no-print-directory $($(RUN)_FIGURES) || \
-		echo "make bench: $(RUN_OUTPUT) is written; $($(RUN)_NOT_DRAWN) (see above)" >&2
+	$(Q)start=$$(date +%s); $(MAKE) --no-print-directory $($(RUN)_FIGURES) || \
+		echo "make bench: $(RUN_OUTPUT) is written; $($(RUN)_NOT_DRAWN) (see above)" >&2; \
+		echo "make bench: the figures took $$(($$(date +%s) - start)) s" >&2
 	$(Q)$(if $(report_again),$(MAKE) --no-print-directory report PLOTS=$(call q,$(PLOTS)),true)
 	$(Q)scripts/answer.sh -b -o $(call q,$(call answer_of,$(RUN_OUTPUT))) $(call q,$(RUN_OUTPUT))
 
