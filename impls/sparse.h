@@ -81,7 +81,7 @@
 #define SPARSE_MAX_PAGES ((ECS_MAX_ENTITIES + SPARSE_PAGE_ENTRIES - 1u) / SPARSE_PAGE_ENTRIES)
 /* A page entry is the value's dense slot with its owner's generation above it, as in a handle
  * (entry_make): a lookup's one load of the entry then proves both that the handle is alive and
- * that it has the value (entry_matches), where the slot alone needed the record beside it. */
+ * that it has the value (entry_match_slot), where the slot alone needed the record beside it. */
 #define SPARSE_NO_ENTRY UINT32_MAX     /* page entry of an index the pool holds no value for */
 #define SPARSE_ABSENT ECS_INDEX_MASK   /* its slot (entry_slot): never a value's (< MAX_ENTITIES) */
 #define SPARSE_NO_INDEX ECS_INDEX_MASK /* end of the free list (never a valid index) */
@@ -222,10 +222,13 @@ static inline uint32_t entry_slot(uint32_t entry)
 	return entry & ECS_INDEX_MASK;
 }
 
-/* Whether an entry is e's: e alive and holding the value (ECS_NULL's index has no entry). */
-static inline bool entry_matches(uint32_t entry, ecs_entity e)
+/* The slot of e's value from index's entry when the entry is e's (e alive and holding the
+ * value), else a number >= SPARSE_ABSENT: one XOR and one comparison, no mask. With the
+ * generations equal the XOR leaves the slot alone, below SPARSE_ABSENT unless the entry is
+ * SPARSE_NO_ENTRY; with them different it leaves a generation bit set above the slot. */
+static inline uint32_t entry_match_slot(uint32_t entry, ecs_entity e)
 {
-	return entry != SPARSE_NO_ENTRY && (entry ^ e) <= ECS_INDEX_MASK;
+	return entry ^ (e & ~ECS_INDEX_MASK);
 }
 
 /* The slot of index's value, SPARSE_ABSENT where there is none. */
@@ -716,10 +719,10 @@ static inline bool sparse_get_value(const ecs_storage *s, const void *state, ecs
 	uint32_t index = ecs_entity_index(e), page = index >> SPARSE_PAGE_BITS;
 	if (page >= p->page_count || !p->pages[page])
 		return false;
-	uint32_t entry = p->pages[page][index & SPARSE_PAGE_MASK];
-	if (!entry_matches(entry, e))
+	uint32_t slot = entry_match_slot(p->pages[page][index & SPARSE_PAGE_MASK], e);
+	if (slot >= SPARSE_ABSENT)
 		return false;
-	*value = pool_value(p, entry_slot(entry));
+	*value = pool_value(p, slot);
 	return true;
 }
 
