@@ -26,6 +26,11 @@
  *                       generation checks the handle. A failed lookup reads the record too, to
  *                       tell dead from missing. component_get_batch prefetches the entries
  *                       ECS_GET_AHEAD handles on and each value
+ *   entity_get          O(k): per type the page's entry and the value's address, nothing once
+ *                       an entity (no record: each entry checks the handle); k = 2 at N = 2^20:
+ *                       4 misses, the two entries independent, each value after its entry
+ *                       (the caller's read). A type not found sends the call out of line
+ *                       (sparse_entity_get_rest): every type again, the record read there
  *   component_has       O(1): the record, then the entry
  *   system_register     O(k): nothing matched now or updated later
  *   iteration           the smallest required pool walked, the other k - 1 and the x non-empty
@@ -57,6 +62,12 @@
  *   probed column       a probed pool whose slots for a batch happen to be consecutive is a
  *                       column. Lived-in: no.
  *   prefetch            each value a probe finds in a pointer batch: always.
+ *   one entity's types  entity_get of 1 to 3 types runs straight-line code with the count a
+ *                       constant (checks.h: ecs_entity_get_body), its hit path the entries and
+ *                       the values' addresses only; it fires on every call whose types the
+ *                       entity all has. Lived-in: yes (the entries hold their owners'
+ *                       generations whatever the history; recycled indices, holes and
+ *                       reshuffled pools change where they point, not what is read).
  *   destroy             only the pools that hold a value are probed. Lived-in: yes.
  *   packed values       a batch copies a column with one memcpy when stride == size.
  *                       Lived-in: yes (the caller's layout).
@@ -230,6 +241,7 @@ static inline uint32_t entry_match_slot(uint32_t entry, ecs_entity e)
 {
 	return entry ^ (e & ~ECS_INDEX_MASK);
 }
+
 
 /* The slot of index's value, SPARSE_ABSENT where there is none. */
 static inline uint32_t pool_find(const struct sparse_pool *p, uint32_t index)
@@ -770,6 +782,25 @@ static int sparse_component_get_batch(ecs_storage *s, const ecs_entity *entities
 	return ecs_get_batch_loop(s, entities, count, types, type_count, out, status,
 	                          s ? s->component_count : 0, ECS_GET_AHEAD, sparse_get_ahead,
 	                          sparse_get_live, sparse_get_value, sparse_get_dead);
+}
+
+/* entity_get (checks.h: ecs_entity_get_body): per type the entry, which proves the handle, and
+ * the value's address; nothing read once per entity. A failure goes on out of line. */
+static __attribute__((noinline, cold)) int
+sparse_entity_get_rest(ecs_storage *s, ecs_entity e, const uint32_t *types, uint32_t count,
+                       void **out, int *status)
+{
+	return ecs_entity_get_rest(s, e, types, count, out, status, s->component_count,
+	                           sparse_get_live, sparse_get_value, sparse_get_dead);
+}
+
+static int sparse_entity_get(ecs_storage *s, ecs_entity e, const uint32_t *types, uint32_t count,
+                             void **out, int *status)
+{
+	if (__builtin_expect(!s, 0))
+		return ECS_ERR_INVALID;
+	return ecs_entity_get_body(s, e, types, count, out, status, s->component_count,
+	                           sparse_get_live, sparse_get_value, sparse_entity_get_rest);
 }
 
 static int sparse_component_has(const ecs_storage *s, ecs_entity e, uint32_t type)
@@ -1511,6 +1542,7 @@ static int sparse_component_remove_batch(ecs_storage *s, const ecs_entity *entit
 	.component_remove = sparse_component_remove,                                               \
 	.component_get = sparse_component_get,                                                     \
 	.component_get_batch = sparse_component_get_batch,                                         \
+	.entity_get = sparse_entity_get,                                                           \
 	.component_has = sparse_component_has,                                                     \
 	.system_register = sparse_system_register,                                                 \
 	.system_iter_begin = sparse_system_iter_begin,                                             \
