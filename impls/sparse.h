@@ -738,6 +738,26 @@ static inline bool sparse_get_value(const ecs_storage *s, const void *state, ecs
 	return true;
 }
 
+/* sparse_get_value for the batch loop (checks.h: ecs_get_batch_loop): the same answer, the
+ * handle compared with the entry whole and the slot masked out after (two tests). The batch
+ * loop holds a handle, its types and its read-ahead at once, and there the generation bits
+ * entry_match_slot takes from each handle needed a register of their own, spilled: 4 more data
+ * references an entity in get-batch (callgrind, N = 1024, k = 2), for 2 fewer instructions. */
+static inline bool sparse_get_value_in_batch(const ecs_storage *s, const void *state,
+                                             ecs_entity e, uint32_t type, void **value)
+{
+	(void)state;
+	const struct sparse_pool *p = &s->pools[type];
+	uint32_t index = ecs_entity_index(e), page = index >> SPARSE_PAGE_BITS;
+	if (page >= p->page_count || !p->pages[page])
+		return false;
+	uint32_t entry = p->pages[page][index & SPARSE_PAGE_MASK];
+	if (entry == SPARSE_NO_ENTRY || (entry ^ e) > ECS_INDEX_MASK)
+		return false;
+	*value = pool_value(p, entry_slot(entry));
+	return true;
+}
+
 /* A failed lookup's question: whether the handle is dead (its record), or the value missing. */
 static inline bool sparse_get_dead(const ecs_storage *s, ecs_entity e)
 {
@@ -781,7 +801,7 @@ static int sparse_component_get_batch(ecs_storage *s, const ecs_entity *entities
 {
 	return ecs_get_batch_loop(s, entities, count, types, type_count, out, status,
 	                          s ? s->component_count : 0, ECS_GET_AHEAD, sparse_get_ahead,
-	                          sparse_get_live, sparse_get_value, sparse_get_dead);
+	                          sparse_get_live, sparse_get_value_in_batch, sparse_get_dead);
 }
 
 /* entity_get (checks.h: ecs_entity_get_body): per type the entry, which proves the handle, and
