@@ -140,15 +140,16 @@ ecs_get_batch_loop(const ecs_storage *s, const ecs_entity *entities, uint32_t co
 }
 
 /*
- * entity_get, one for every backend, after its argument check (ecs_entity_get_check): the
- * handle's state read once (`live`, as in the batch above), then each type's value (`value`)
- * stored as it is found. The hit path is that and nothing else: no status built per type
- * (status[] is filled after the loop, where asked), no NULL test of a pointer (found or not is
- * the bool), no record read where the entry proves the handle (sparse: `live` reads nothing).
- * At the first type not found the call goes on in `rest`, the backend's out-of-line copy of
- * ecs_entity_get_rest (below) with entity_get's own arguments, so that the hit path keeps
- * nothing live for it and reaches it by a jump: it looks every type up again (the lines are
- * cached by then) and works out each status. None of that is code the hit path carries.
+ * entity_get, one for every backend (the backend checks s and reads its type count; the body
+ * checks the rest of the arguments): the handle's state read once (`live`, as in the batch
+ * above), then each type's value (`value`) stored as it is found. The hit path is that and
+ * nothing else: no status built per type (status[] is filled after the loop, where asked), no
+ * NULL test of a pointer (found or not is the bool), no record read where the entry proves the
+ * handle (sparse: `live` reads nothing). At the first type not found the call goes on in
+ * `rest`, the backend's out-of-line copy of ecs_entity_get_rest (below), reached by a jump with
+ * entity_get's own arguments and nothing the hit path worked out: it looks every type up again
+ * (the lines are cached by then) and works out each status. None of that is code the hit path
+ * carries.
  */
 typedef int (*ecs_entity_get_fn)(ecs_storage *s, ecs_entity e, const uint32_t *types,
                                  uint32_t count, void **out, int *status);
@@ -175,8 +176,10 @@ ecs_entity_get_loop(ecs_storage *s, ecs_entity e, const uint32_t *types, uint32_
 }
 
 /* The checks, then the loop: one to three types (get<A>, get<A, B>, get<A, B, C>) with the count
- * a constant, so that each is straight-line code with no counter (sparse's hit path at two
- * types: callgrind counted its loop's counter, spills and saved registers as a third of it). */
+ * a constant, so that each is straight-line code with no counter, and fewer values held across
+ * it (callgrind, get at N = 1024, k = 2, instructions an entity with the harness's loop: sparse
+ * 124 -> 104, archetype 122 -> 109, vector 120 -> 109; data references 47 -> 41, 48 -> 46,
+ * 50 -> 48). */
 static inline __attribute__((always_inline)) int
 ecs_entity_get_body(ecs_storage *s, ecs_entity e, const uint32_t *types, uint32_t count,
                     void **out, int *status, uint32_t component_count, ecs_get_live_fn live,
