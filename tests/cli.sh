@@ -237,7 +237,7 @@ fi
 # fails, every group has every backend and its floor, and they agree on their checksums; at N = 1
 # the empty pass visits nothing (its rows end their samples' check) and systems-64's 64 systems
 # hold one entity between them.
-small_workloads=create,iterate,parallel-iterate,churn,destroy,add-remove,get,get-batch,get-ordered,fragmented,empty-pass,systems-64
+small_workloads=create,iterate,parallel-iterate,churn,destroy,add-remove,get,get-one,get-batch,get-ordered,fragmented,empty-pass,systems-64
 if "$bin" --workloads "$small_workloads" --entities 1,2,3,100 --components 1,3 --reps 1 --inner 2 \
 	--warmup 0 --processes 1 --history lived-in,pristine --output "$tmp/small.csv" 2>"$tmp/stderr"; then
 	backends=$("$bin" --list | sed -n '/^backends:/,/^workloads/p' | grep -c '^  ')
@@ -285,7 +285,7 @@ fi
 # Left out of --workloads all (make bench keeps its time), refused where they cannot run.
 if "$bin" --workloads all --entities 4 --components 1 --reps 1 --warmup 0 --inner 1 --processes 1 \
 	--scale 0.005 --output "$tmp/all.csv" 2>"$tmp/stderr" &&
-	! grep -v '^#' "$tmp/all.csv" | cut -d, -f4 | grep -qx 'destroy\|get-ordered\|empty-pass\|systems-64'; then
+	! grep -v '^#' "$tmp/all.csv" | cut -d, -f4 | grep -qx 'destroy\|get-one\|get-ordered\|empty-pass\|systems-64'; then
 	ok small-not-in-all
 else
 	fail small-not-in-all "a workload run only when named ran under all, or the run failed: $(tail -n 2 "$tmp/stderr")"
