@@ -38,7 +38,7 @@ static bool log_se(const struct csv_row *r, double *se, double *df)
 	return true;
 }
 
-static const char *verdict(double low, double high)
+const char *compare_verdict(double low, double high)
 {
 	if (high < 1)
 		return "faster";
@@ -170,10 +170,10 @@ static void decide(struct compare_result *res)
 		if (p->has_interval) {
 			p->low = exp(p->log_ratio - p->half);
 			p->high = exp(p->log_ratio + p->half);
-			p->verdict = verdict(p->low, p->high);
+			p->verdict = compare_verdict(p->low, p->high);
 			double half = hypot(p->own_half, 1.959964 * res->between_used);
-			p->adjusted = verdict(exp(p->log_ratio - res->drift - half),
-			                      exp(p->log_ratio - res->drift + half));
+			p->adjusted = compare_verdict(exp(p->log_ratio - res->drift - half),
+			                              exp(p->log_ratio - res->drift + half));
 		}
 		for (int k = 0; k < COMPARE_VERDICTS; k++) {
 			res->verdicts[0][k] += strcmp(p->verdict, verdict_names[k]) == 0;

@@ -1,8 +1,8 @@
 /*
  * compare_stats.h: the statistics of build/ecsbench-compare (compare_stats.c), as plain data
- * that compare.c's reporters only format, as google benchmark's reporters do: two runs row by
- * row (make compare), the repeatability of one command run twice (make repeat), and every row's
- * statistics computed again from a run's samples (--stats).
+ * that compare.c's and compare_report.c's reporters only format, as google benchmark's
+ * reporters do: two runs row by row (make compare), the repeatability of one command run twice
+ * (make repeat), and every row's statistics computed again from a run's samples (--stats).
  */
 #ifndef ECSB_COMPARE_STATS_H
 #define ECSB_COMPARE_STATS_H
@@ -38,6 +38,11 @@ struct compare_backend {
 	double geomean, low, high;
 	double relative, relative_low, relative_high; /* geomean / drift */
 };
+
+/* The verdict of a ratio's 95% interval [low, high]: faster or slower where it excludes 1, same
+ * where it lies within +-COMPARE_SAME_MARGIN, undecided otherwise; "undecided" for NaN bounds.
+ * A row's, and a backend's geometric mean's as make compare prints it. */
+const char *compare_verdict(double low, double high);
 
 enum { COMPARE_FASTER, COMPARE_SLOWER, COMPARE_SAME, COMPARE_UNDECIDED, COMPARE_VERDICTS };
 
