@@ -18,6 +18,8 @@
 #   compare-other-settings  make compare between runs of other workloads, N and processes: what
 #                    it compares and cannot, why its verdicts are few, on the screen and in
 #                    the full table (--rows), whose row gives ns an entity
+#   compare-raced-settings  raced runs of one command are not "measured otherwise" for the samples
+#                    their races took; runs of another budget are
 #   compare-screen-* make compare's screen on a known change (sparse three times slower): the
 #                    rows called, the largest N first, capped; per backend; two profiles' limits
 #   rerun-*          a rerun's prediction intervals and make compare between two runs: a run
@@ -169,6 +171,28 @@ check compare-other-settings-row "--rows does not print the row, or the screen d
 	sh -c "grep -q '^sparse  *create  *1024  *2  *20.0  *20.0 ' '$tmp/settings-rows.out' &&
 		! grep -q '^ *sparse  *create  *1024 ' '$tmp/settings.out' &&
 		grep -q '^No row is called faster or slower' '$tmp/settings.out'"
+
+# Raced runs: a row's processes and samples are what its race took, not how the run was set, so
+# two runs of one command whose races took other samples are not "measured otherwise"; runs of
+# another budget are.
+raced_run() { # raced_run FILE BUDGET REPS
+	awk -v budget="$2" -v reps="$3" 'BEGIN {
+		print "# ecsbench commit raced"
+		print "# processes: up to 5 a row group (random layout; processes done 5), a budget of " budget " s; per process 1 warm-up round and up to 24 timed rounds, each round a sample of every participant still measured"
+		print "backend,profile,workload,history,entities,components,threads,processes,reps,median_ns,ci_low_ns,ci_high_ns,noisy,ns_per_entity,race"
+		for (b = 1; b <= 2; b++)
+			printf "%s,A,create,lived-in,1024,2,1,5,%d,%.1f,%.1f,%.1f,0,%.1f,in\n", b == 1 ? "sparse" : "archetype", reps, 20480, 20000, 21000, 20
+	}' >"$1"
+}
+raced_run "$tmp/raced-1.csv" 270 30
+raced_run "$tmp/raced-2.csv" 270 45
+raced_run "$tmp/raced-3.csv" 60 45
+"$stats" "$tmp/raced-1.csv" "$tmp/raced-2.csv" >"$tmp/raced-same.out" 2>&1
+"$stats" "$tmp/raced-1.csv" "$tmp/raced-3.csv" >"$tmp/raced-other.out" 2>&1
+check compare-raced-settings "raced runs: the same settings called otherwise, or another budget not: $(grep -h '^Measured' "$tmp/raced-same.out" "$tmp/raced-other.out")" \
+	sh -c "! grep -q '^Measured otherwise' '$tmp/raced-same.out' &&
+		tr '\n' ' ' <'$tmp/raced-other.out' | sed 's/  */ /g' |
+			grep -q 'Measured otherwise: OLD raced up to 5 processes a row group, 24 rounds a process, a budget of 270 s, NEW up to 5 processes a row group, 24 rounds a process, a budget of 60 s;'"
 
 # make compare's screen on a known change: NEW is OLD with sparse three times slower in every row
 # (create and get at N = 1024..131072, with archetype and the floor unchanged; intervals of

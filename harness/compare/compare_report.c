@@ -83,7 +83,13 @@ static void print_settings(FILE *out, const struct compare_report *r)
 			fprintf(out, "%s backends %s", sep, s.backends[i]);
 		fprintf(out, ".\n");
 	}
-	if (s.processes[0] != s.processes[1] || s.reps[0] != s.reps[1])
+	if (s.raced[0][0] && s.raced[1][0]) {
+		if (strcmp(s.raced[0], s.raced[1]) != 0)
+			fprintf(out,
+			        "Measured otherwise: OLD raced %s, NEW %s; each row is compared with its own "
+			        "interval, so the run of fewer processes decides less.\n",
+			        s.raced[0], s.raced[1]);
+	} else if (s.processes[0] != s.processes[1] || s.reps[0] != s.reps[1])
 		fprintf(out,
 		        "Measured otherwise: OLD in %u processes of %u samples a row, NEW in %u of %u; "
 		        "each row is compared with its own interval, so the rows of the run with fewer "

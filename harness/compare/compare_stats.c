@@ -302,12 +302,31 @@ static bool has_backend(const struct csv_file *f, const char *b)
 	return false;
 }
 
+/* A raced run's settings from the "# processes:" line ecsbench writes (sweep_report.c): "up to
+ * 32 processes a row group, 24 rounds a process, a budget of 270 s"; "" where the file has no
+ * such line (a run that did not race, or a scenario's). */
+static void raced_settings(const struct csv_file *f, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	const char *n = csv_note(f, "processes: up to ");
+	unsigned cap, rounds;
+	if (!n || sscanf(n, "processes: up to %u a row group", &cap) != 1)
+		return;
+	const char *budget = strstr(n, "), "), *r = strstr(n, " and up to ");
+	if (!budget || !r || sscanf(r, " and up to %u timed rounds", &rounds) != 1)
+		return;
+	budget += 3;
+	snprintf(buf, len, "up to %u processes a row group, %u rounds a process, %.*s", cap, rounds,
+	         (int)strcspn(budget, ";"), budget);
+}
+
 void compare_settings(const struct csv_file *old, const struct csv_file *new_,
                       struct compare_settings *s)
 {
 	memset(s, 0, sizeof *s);
 	for (int side = 0; side < 2; side++) {
 		const struct csv_file *f = side ? new_ : old, *other = side ? old : new_;
+		raced_settings(f, s->raced[side], sizeof s->raced[side]);
 		for (uint32_t i = 0; i < f->count; i++) {
 			const struct csv_row *r = &f->rows[i];
 			char item[48];

@@ -71,6 +71,10 @@ struct compare_settings {
 	char backends[2][512];
 	uint32_t processes[2];   /* each run's processes a row (the most of any row) */
 	uint32_t reps[2];        /* and its timed samples a process (the most of any row) */
+	/* A raced run's settings (its "# processes:" line: the processes a row group may have, the
+	 * rounds a process, the budget), "" for a run that did not race: in a raced run the
+	 * processes and samples of a row are what its race took, not how the run was set. */
+	char raced[2][160];
 };
 void compare_settings(const struct csv_file *old, const struct csv_file *new_,
                       struct compare_settings *s);
