@@ -19,7 +19,8 @@
 #                    it compares and cannot, why its verdicts are few, on the screen and in
 #                    the full table (--rows), whose row gives ns an entity
 #   compare-raced-settings  raced runs of one command are not "measured otherwise" for the samples
-#                    their races took; runs of another budget are
+#                    their races took; runs of another budget are; their rows of few processes
+#                    are said (not "more processes")
 #   compare-screen-* make compare's screen on a known change (sparse three times slower): the
 #                    rows called, the largest N first, capped; per backend; two profiles' limits
 #   rerun-*          a rerun's prediction intervals and make compare between two runs: a run
@@ -180,8 +181,10 @@ raced_run() { # raced_run FILE BUDGET REPS
 		print "# ecsbench commit raced"
 		print "# processes: up to 5 a row group (random layout; processes done 5), a budget of " budget " s; per process 1 warm-up round and up to 24 timed rounds, each round a sample of every participant still measured"
 		print "backend,profile,workload,history,entities,components,threads,processes,reps,median_ns,ci_low_ns,ci_high_ns,noisy,ns_per_entity,race"
-		for (b = 1; b <= 2; b++)
+		for (b = 1; b <= 2; b++) {
 			printf "%s,A,create,lived-in,1024,2,1,5,%d,%.1f,%.1f,%.1f,0,%.1f,in\n", b == 1 ? "sparse" : "archetype", reps, 20480, 20000, 21000, 20
+			printf "%s,A,create,lived-in,256,2,1,3,%d,%.1f,%.1f,%.1f,0,%.1f,in\n", b == 1 ? "sparse" : "archetype", reps, 5120, 2560, 10240, 20
+		}
 	}' >"$1"
 }
 raced_run "$tmp/raced-1.csv" 270 30
@@ -189,8 +192,10 @@ raced_run "$tmp/raced-2.csv" 270 45
 raced_run "$tmp/raced-3.csv" 60 45
 "$stats" "$tmp/raced-1.csv" "$tmp/raced-2.csv" >"$tmp/raced-same.out" 2>&1
 "$stats" "$tmp/raced-1.csv" "$tmp/raced-3.csv" >"$tmp/raced-other.out" 2>&1
-check compare-raced-settings "raced runs: the same settings called otherwise, or another budget not: $(grep -h '^Measured' "$tmp/raced-same.out" "$tmp/raced-other.out")" \
+check compare-raced-settings "raced runs: the same settings called otherwise, or another budget not, or their rows of few processes not said: $(cat "$tmp/raced-same.out")" \
 	sh -c "! grep -q '^Measured otherwise' '$tmp/raced-same.out' &&
+		tr '\n' ' ' <'$tmp/raced-same.out' | sed 's/  */ /g' | grep -q ' 2 rows had under 4 processes in a run .*: half wider than +-[0-9.]*% on their own, the others +-[0-9.]*%' &&
+		! grep -q 'PROCESSES=' '$tmp/raced-same.out' &&
 		tr '\n' ' ' <'$tmp/raced-other.out' | sed 's/  */ /g' |
 			grep -q 'Measured otherwise: OLD raced up to 5 processes a row group, 24 rounds a process, a budget of 270 s, NEW up to 5 processes a row group, 24 rounds a process, a budget of 60 s;'"
 
@@ -230,7 +235,7 @@ check compare-screen-known "the screen does not show sparse three times slower a
 "$stats" --profiles "$tmp/known-old.csv" "$tmp/known-aaa.csv" >"$tmp/known-profiles.out" 2>&1
 check compare-screen-profiles "two profiles' screen does not say what it can and cannot: $(cat "$tmp/known-profiles.out")" \
 	sh -c "tr '\n' ' ' <'$tmp/known-profiles.out' | sed 's/  */ /g' |
-		grep -q \"32 of the 48 rows are undecided: a row is called only beyond about x1.5[0-9] either way.* What two profiles' runs can say: what profile AAA costs each backend over profile A, to about +-[0-9.]*%.*; not what it costs one row, within x1.5[0-9]\""
+		grep -q \"32 of the 48 rows are undecided: a row is called only beyond about x1.5[0-9] either way.* What two profiles' runs can say: what profile AAA costs each backend over A, to about +-[0-9.]*%.*; not one row's cost, within x1.5[0-9]\""
 
 # --- small real runs: what must hold whatever the machine does ----------------------------
 

@@ -17,6 +17,7 @@
 #include "answer_report.h"
 #include "compare_report.h"
 #include "../core/machine.h"
+#include "../core/race.h"
 #include "../core/stats.h"
 
 static const char *const side_names[2] = {"OLD", "NEW"};
@@ -374,12 +375,10 @@ static void print_drift(FILE *out, const struct compare_report *r)
 	const struct compare_result *res = r->res;
 	char floors[48] = "";
 	if (res->has_floor_drift)
-		snprintf(floors, sizeof floors, " (the floor rows %.3fx)", exp(res->floor_drift));
+		snprintf(floors, sizeof floors, " (floor rows %.3fx)", exp(res->floor_drift));
 	double drift = res->drift;
 	if (r->profiles)
-		fprintf(out,
-		        "Profile %s ran at %.3fx profile %s's times in the median row%s: what the "
-		        "profile costs, not the machine's drift.\n",
+		fprintf(out, "Profile %s: %.3fx %s's times in the median row%s: the profile's cost, not drift.\n",
 		        r->new_->rows[0].profile, exp(drift), r->old->rows[0].profile, floors);
 	else if (fabs(drift) > log(1 + COMPARE_SAME_MARGIN))
 		fprintf(out,
@@ -495,7 +494,7 @@ static void print_called_head(FILE *out, const struct compare_report *r)
 	fprintf(out, "Rows called faster or slower: %u as measured, %u %s%s; largest N first:\n",
 	        res->verdicts[0][COMPARE_FASTER] + res->verdicts[0][COMPARE_SLOWER],
 	        res->verdicts[1][COMPARE_FASTER] + res->verdicts[1][COMPARE_SLOWER],
-	        r->profiles ? "without the median profile cost" : "without the drift",
+	        r->profiles ? "over the median row" : "without the drift",
 	        read_without_drift(r) ? " (these first)" : "");
 }
 
@@ -505,7 +504,7 @@ static void print_called(FILE *out, const struct compare_report *r)
 	struct listed *v = called_rows(r, &n);
 	if (!v) {
 		fprintf(out, "No row is called faster or slower, as measured or %s.\n",
-		        r->profiles ? "without the median profile cost" : "without the drift");
+		        r->profiles ? "over the median row" : "without the drift");
 		return;
 	}
 	print_wrapped(out, print_called_head, r);
@@ -523,7 +522,7 @@ static void print_called(FILE *out, const struct compare_report *r)
 	fprintf(out, "  %-*s %-*s %7s %1s %8s %8s  %-22s %-9s %s\n", wb, "backend", ww,
 	        scenario ? "phase" : "workload", "N", "k", scenario ? "old ns" : "old ns/e",
 	        scenario ? "new ns" : "new ns/e", "new/old [95% interval]", "verdict",
-	        r->profiles ? "without median" : "without drift");
+	        r->profiles ? "over median" : "without drift");
 	for (uint32_t i = 0; i < shown; i++) {
 		const struct compare_pair *p = v[i].pair;
 		char interval[64], was[24], now[24];
@@ -549,7 +548,7 @@ static void print_counts(FILE *out, const struct compare_report *r)
 	        "%u, %u, %u.\n",
 	        v[0][COMPARE_FASTER], v[0][COMPARE_SLOWER], v[0][COMPARE_SAME], 100 * COMPARE_SAME_MARGIN,
 	        v[0][COMPARE_UNDECIDED],
-	        r->profiles ? "without the median profile cost" : "without the drift",
+	        r->profiles ? "over the median row" : "without the drift",
 	        v[1][COMPARE_FASTER], v[1][COMPARE_SLOWER], v[1][COMPARE_SAME],
 	        v[1][COMPARE_UNDECIDED]);
 }
@@ -567,6 +566,63 @@ static double backend_half(const struct compare_result *res)
 		half = stats_median(v, n);
 	free(v);
 	return half;
+}
+
+/* An interval's half width h (log) as the screen says it: "+-26.9%", or from a factor of 2 on,
+ * where a percentage above 100 reads as nonsense, "x2.11 either way". */
+static const char *spread(char *buf, size_t len, double h)
+{
+	if (exp(h) < 2)
+		snprintf(buf, len, "+-%.1f%%", 100 * (exp(h) - 1));
+	else
+		snprintf(buf, len, "x%.2f either way", exp(h));
+	return buf;
+}
+
+/* Whether f was raced (harness/core/race.h): its rows have a place in a race. */
+static bool raced_run(const struct csv_file *f)
+{
+	for (uint32_t i = 0; i < f->count; i++)
+		if (f->rows[i].race[0])
+			return true;
+	return false;
+}
+
+/*
+ * A raced run measures a row in few processes by design (the rows its answer does not read in
+ * at most RACE_PLOT_PROCESSES, a backend screened out of its race in one), and such rows' own
+ * intervals are what keeps them undecided between two runs: more processes would not change
+ * them (the race decides how many a row gets), so the screen says how many rows that is and
+ * how wide, beside the others.
+ */
+static void print_few(FILE *out, const struct compare_result *res)
+{
+	double *few = calloc(res->count + 1, sizeof *few), *rest = calloc(res->count + 1, sizeof *rest);
+	uint32_t nf = 0, nr = 0;
+	for (uint32_t i = 0; few && rest && i < res->count; i++) {
+		const struct compare_pair *p = &res->pairs[i];
+		if (!p->has_interval)
+			continue;
+		uint32_t processes = p->old->processes < p->new_->processes ? p->old->processes
+		                                                           : p->new_->processes;
+		if (processes < RACE_FIRST_LOOK)
+			few[nf++] = p->own_half;
+		else
+			rest[nr++] = p->own_half;
+	}
+	if (nf) {
+		char w[32];
+		fprintf(out,
+		        " %u rows had under %u processes in a run (a raced run gives rows below its "
+		        "largest N %u, a backend screened out of its race 1): half wider than %s on their "
+		        "own",
+		        nf, RACE_FIRST_LOOK, RACE_PLOT_PROCESSES, spread(w, sizeof w, stats_median(few, nf)));
+		if (nr)
+			fprintf(out, ", the others %s", spread(w, sizeof w, stats_median(rest, nr)));
+		fprintf(out, ".");
+	}
+	free(few);
+	free(rest);
 }
 
 /*
@@ -589,29 +645,34 @@ static void print_cannot(FILE *out, const struct compare_report *r)
 		return;
 	}
 	double between = 1.959964 * STATS_RERUN_ROW_SD;
+	bool raced = raced_run(r->old) || raced_run(r->new_);
+	char w[32];
 	fprintf(out,
 	        "%u of the %u rows are undecided: a row is called only beyond about x%.2f either way, "
-	        "its interval holding both runs' own (half wider than +-%.1f%%) and the +-%.1f%% any "
-	        "row moves between two runs (docs/trust.md), which no number of processes narrows%s.",
-	        undecided, res->count, exp(whole), 100 * (exp(own) - 1), 100 * (exp(between) - 1),
-	        own > between ? "; more processes in both runs (PROCESSES=9) narrow the first part"
-	                      : "");
+	        "its interval holding both runs' own (half wider than %s) and the +-%.1f%% any "
+	        "row moves between two runs, which no number of processes narrows%s.",
+	        undecided, res->count, exp(whole), spread(w, sizeof w, own), 100 * (exp(between) - 1),
+	        own > between && !raced
+	            ? "; more processes in both runs (PROCESSES=9) narrow the first part"
+	            : "");
+	if (raced)
+		print_few(out, res);
 	if (isnan(backend)) {
 		fprintf(out, "\n");
 		return;
 	}
 	if (r->profiles)
 		fprintf(out,
-		        " What two profiles' runs can say: what profile %s costs each backend over "
-		        "profile %s, to about +-%.1f%% (the means above), and which backends pay more or "
-		        "less than the median row; not what it costs one row, within x%.2f.\n",
-		        r->new_->rows[0].profile, r->old->rows[0].profile, 100 * (exp(backend) - 1),
+		        " What two profiles' runs can say: what profile %s costs each backend over %s, to "
+		        "about %s (the means above), and which backends pay more or less than the median "
+		        "row; not one row's cost, within x%.2f.\n",
+		        r->new_->rows[0].profile, r->old->rows[0].profile, spread(w, sizeof w, backend),
 		        exp(whole));
 	else
 		fprintf(out,
-		        " The means per backend above see changes beyond about +-%.1f%%; a smaller change "
-		        "to one row shows only between two backends of one run.\n",
-		        100 * (exp(backend) - 1));
+		        " The per-backend means see changes beyond about %s; a smaller one in a row shows "
+		        "only between two backends of one run.\n",
+		        spread(w, sizeof w, backend));
 }
 
 /* The machine states in two lines: the verdict (the brief line the figures' titles carry) and
@@ -647,9 +708,9 @@ static void print_machine(FILE *out, const struct compare_report *r)
 static void print_where(FILE *out, const struct compare_report *r)
 {
 	if (r->rows_in)
-		fprintf(out, "The full table, every row and the machine states in full: %s\n", r->rows_in);
+		fprintf(out, "Every row, and the machine states in full: %s\n", r->rows_in);
 	else
-		fprintf(out, "The full table, every row and the machine states in full: add --rows.\n");
+		fprintf(out, "Every row, and the machine states in full: add --rows.\n");
 }
 
 void compare_report_screen(FILE *out, const struct compare_report *r)
