@@ -93,7 +93,7 @@ screen() {
 	if [ "$rows" = 1 ]; then
 		cat "$tmp/compare.txt"
 	else
-		"$compare_bin" $flag "$old" "$new" --rows-in "$dir/compare.txt (make compare ROWS=1 prints it)" || exit 2
+		"$compare_bin" $flag "$old" "$new" --rows-in "$dir/compare.txt (ROWS=1 prints it)" || exit 2
 	fi
 }
 

@@ -67,8 +67,8 @@ compare_screen() { # the screen's parts in order, where every row is, no row of 
 			/^(Rows called faster or slower: |No row is called faster or slower)/ && h && !c { c = NR }
 			/^Verdicts: / && c && !v { v = NR } /^Machine state: / && v && !m { m = NR }
 			END { exit !(a && b && m) }' "$tmp/compare.out" &&
-		sed -n '/^Every row, and the machine states in full:/,$p' "$tmp/compare.out" | tr '\n' ' ' | sed 's/  */ /g' |
-			grep -q "^Every row, and the machine states in full: $cdir/compare.txt (make compare ROWS=1 prints it) *\$" &&
+		sed -n '/^Every row and the machine states in full:/,$p' "$tmp/compare.out" | tr '\n' ' ' | sed 's/  */ /g' |
+			grep -q "^Every row and the machine states in full: $cdir/compare.txt (ROWS=1 prints it) *\$" &&
 		! grep -q '^hash  *iterate  *1024 ' "$tmp/compare.out"
 }
 check compare-screen "the screen is not what changed first, or is longer than 40 lines ($(cat "$tmp/compare.out" "$tmp/compare.err" | wc -l)): $(cat "$tmp/compare.out")" \

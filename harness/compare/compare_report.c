@@ -708,9 +708,9 @@ static void print_machine(FILE *out, const struct compare_report *r)
 static void print_where(FILE *out, const struct compare_report *r)
 {
 	if (r->rows_in)
-		fprintf(out, "Every row, and the machine states in full: %s\n", r->rows_in);
+		fprintf(out, "Every row and the machine states in full: %s\n", r->rows_in);
 	else
-		fprintf(out, "Every row, and the machine states in full: add --rows.\n");
+		fprintf(out, "Every row and the machine states in full: add --rows.\n");
 }
 
 void compare_report_screen(FILE *out, const struct compare_report *r)
