@@ -653,7 +653,7 @@ static void print_cannot(FILE *out, const struct compare_report *r)
 	        "row moves between two runs, which no number of processes narrows%s.",
 	        undecided, res->count, exp(whole), spread(w, sizeof w, own), 100 * (exp(between) - 1),
 	        own > between && !raced
-	            ? "; more processes in both runs (PROCESSES=9) narrow the first part"
+	            ? "; more processes in both runs narrow the first part"
 	            : "");
 	if (raced)
 		print_few(out, res);
