@@ -63,7 +63,7 @@ RUN_VARS += HISTORY:sweep:lived-in
 # FORMAT=json: google benchmark's JSON beside the CSV too (x.json; its compare.py reads it)
 RUN_VARS += FORMAT:sweep:
 # The other targets' variables, and the build's (VARIANT: make's own, for build/VARIANT/)
-OTHER_VARS := OUTPUT PLOTS REFERENCE FULL BACKEND WORKLOAD CSV BASELINE OLD NEW PROFILES BUDGET \
+OTHER_VARS := OUTPUT PLOTS REFERENCE FULL BACKEND WORKLOAD CSV BASELINE OLD NEW PROFILES ROWS BUDGET \
 	REPEAT_WORKLOADS REPEAT_ENTITIES REPEAT_COMPONENTS FUZZ_SECONDS CC OPT CFLAGS V VARIANT \
 	HISTORY_DIR HISTORY_N TEST_SCALE
 
@@ -125,6 +125,11 @@ endif
 PROFILES ?=
 ifneq ($(filter-out 1,$(PROFILES)),)
 $(error PROFILES=$(PROFILES): use PROFILES=1 (OLD and NEW are two profiles of one run set) or leave it out)
+endif
+# make compare ROWS=1: every row on the screen, not what changed (NEW-compare/compare.txt keeps them).
+ROWS ?=
+ifneq ($(filter-out 1,$(ROWS)),)
+$(error ROWS=$(ROWS): use ROWS=1 (make compare prints every row) or leave it out)
 endif
 # VARIANT= is make's own, given when it makes itself again for build/VARIANT/; one from the
 # environment is some other program's.
@@ -556,12 +561,12 @@ answer: $(COMPARE_BIN) | preflight
 	@test -f $(call q,$(RUN_OUTPUT)) || { echo "make answer: no $(RUN_OUTPUT): run make bench$(if $(SCENARIO), SCENARIO=$(SCENARIO), PROFILE=$(PROFILE)) first (REFERENCE=1: the reference results)" >&2; exit 2; }
 	$(Q)scripts/answer.sh -b -o $(call q,$(call answer_of,$(RUN_OUTPUT))) $(call q,$(RUN_OUTPUT))
 
-# make compare: ecsbench-compare's verdicts on stdout, then a figure per workload with both runs
-# (and NEW/OLD under it) beside NEW: NEW=y.csv -> y-compare/*.png, its verdicts.csv and
-# compare.txt.
+# make compare: what changed on stdout (ecsbench-compare's screen; ROWS=1: every row), then a
+# figure per workload with both runs (and NEW/OLD under it) beside NEW: NEW=y.csv ->
+# y-compare/*.png, its verdicts.csv and compare.txt (every row).
 compare: $(COMPARE_BIN) | preflight
-	@test -n "$(OLD)" -a -n "$(NEW)" || { echo "usage: make compare OLD=results/x.csv NEW=results/y.csv [PROFILES=1]" >&2; exit 2; }
-	@scripts/compare.sh $(if $(PROFILES),-p) $(call q,$(OLD)) $(call q,$(NEW))
+	@test -n "$(OLD)" -a -n "$(NEW)" || { echo "usage: make compare OLD=results/x.csv NEW=results/y.csv [PROFILES=1] [ROWS=1]" >&2; exit 2; }
+	@scripts/compare.sh $(if $(PROFILES),-p) $(if $(ROWS),-r) $(call q,$(OLD)) $(call q,$(NEW))
 
 # (quoted for the shell: a path may hold spaces)
 REPORT_CSVS = $(if $(default_output),$(foreach f,$(wildcard $(foreach p,A AA AAA,$(RESULTS_ROOT)/$(p).csv)),$(call q,$(f))),$(if \
@@ -713,7 +718,8 @@ make answer PROFILE=A the run's answer again from its CSV -> results/A-answer.md
                       (OUTPUT=x.csv -> x-answer.md; SCENARIO=f.ini: that scenario's; REFERENCE=1)
 make table PROFILE=A BASELINE=hash   the table of Varkor's post -> results/table-A.md
                       (CSV=x.csv -> x-table.md; ENTITIES=N, default the largest; COMPONENTS=2)
-make compare OLD=a.csv NEW=b.csv   per-row ratio NEW/OLD against the noise, geometric means,
+make compare OLD=a.csv NEW=b.csv   what changed: per backend NEW/OLD's geometric mean, the rows
+                      called faster or slower; every row -> b-compare/compare.txt (ROWS=1: printed),
                       and a figure per workload with both runs -> b-compare/*.png
                       (PROFILES=1: two profiles of one run set, e.g. OLD=results/A.csv NEW=results/AAA.csv)
 make repeat PROFILE=A a reduced sweep twice from scratch -> results/repeat/: pairs that swap

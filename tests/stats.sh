@@ -16,7 +16,13 @@
 #                    run (scripts/aa.sh: build/ecsbench --twin, raced) calls the copies different
 #                    in few groups
 #   compare-other-settings  make compare between runs of other workloads, N and processes: what
-#                    it compares and cannot, why its verdicts are few, ns an entity
+#                    it compares and cannot, why its verdicts are few, on the screen and in
+#                    the full table (--rows), whose row gives ns an entity
+#   compare-raced-settings  raced runs of one command are not "measured otherwise" for the samples
+#                    their races took; runs of another budget are; their rows of few processes
+#                    are said (not "more processes")
+#   compare-screen-* make compare's screen on a known change (sparse three times slower): the
+#                    rows called, the largest N first, capped; per backend; two profiles' limits
 #   rerun-*          a rerun's prediction intervals and make compare between two runs: a run
 #                    slowed 1% throughout is predicted and called the same (synthetic); two real
 #                    runs of a small sweep (scripts/aa.sh -r) mostly so
@@ -152,13 +158,84 @@ for side in old new; do
 	}' >"$tmp/settings-$side.csv"
 done
 "$stats" "$tmp/settings-old.csv" "$tmp/settings-new.csv" >"$tmp/settings.out" 2>&1
-check compare-other-settings "make compare does not say what it compares and cannot: $(grep -v '^\(sparse\|archetype\) ' "$tmp/settings.out" | head -n 12)" \
-	sh -c "grep -qx 'Compared: the 2 rows both runs measured.' '$tmp/settings.out' &&
-		grep -qx 'Only in OLD, not compared: workloads get; N = 2048 (of workloads both measured).' '$tmp/settings.out' &&
-		grep -q '^Measured otherwise: OLD in 5 processes of 3 samples a row, NEW in 2 of 3' '$tmp/settings.out' &&
-		grep -q '^NEW has 2 processes a row: its intervals are Student.s t with 1 degree of freedom' '$tmp/settings.out' &&
-		grep -q '^2 of the 2 rows are undecided' '$tmp/settings.out' &&
-		grep -q '^sparse  *create  *1024  *2  *20.0  *20.0 ' '$tmp/settings.out'"
+"$stats" "$tmp/settings-old.csv" "$tmp/settings-new.csv" --rows >"$tmp/settings-rows.out" 2>&1
+for out in settings settings-rows; do
+	check "compare-other-settings${out#settings}" "make compare does not say what it compares and cannot: $(grep -v '^\(sparse\|archetype\) ' "$tmp/$out.out" | head -n 12)" \
+		sh -c "grep -qx 'Compared: the 2 rows both runs measured.' '$tmp/$out.out' &&
+			grep -qx 'Only in OLD, not compared: workloads get; N = 2048 (of workloads both measured).' '$tmp/$out.out' &&
+			grep -q '^Measured otherwise: OLD in 5 processes of 3 samples a row, NEW in 2 of 3' '$tmp/$out.out' &&
+			grep -q '^NEW has 2 processes a row: its intervals are Student.s t with 1 degree of freedom' '$tmp/$out.out' &&
+			grep -q '^2 of the 2 rows are undecided' '$tmp/$out.out'"
+done
+# the row itself: in the full table (--rows), not on the screen, which lists only rows called
+check compare-other-settings-row "--rows does not print the row, or the screen does: $(head -n 30 "$tmp/settings-rows.out")" \
+	sh -c "grep -q '^sparse  *create  *1024  *2  *20.0  *20.0 ' '$tmp/settings-rows.out' &&
+		! grep -q '^ *sparse  *create  *1024 ' '$tmp/settings.out' &&
+		grep -q '^No row is called faster or slower' '$tmp/settings.out'"
+
+# Raced runs: a row's processes and samples are what its race took, not how the run was set, so
+# two runs of one command whose races took other samples are not "measured otherwise"; runs of
+# another budget are.
+raced_run() { # raced_run FILE BUDGET REPS
+	awk -v budget="$2" -v reps="$3" 'BEGIN {
+		print "# ecsbench commit raced"
+		print "# processes: up to 5 a row group (random layout; processes done 5), a budget of " budget " s; per process 1 warm-up round and up to 24 timed rounds, each round a sample of every participant still measured"
+		print "backend,profile,workload,history,entities,components,threads,processes,reps,median_ns,ci_low_ns,ci_high_ns,noisy,ns_per_entity,race"
+		for (b = 1; b <= 2; b++) {
+			printf "%s,A,create,lived-in,1024,2,1,5,%d,%.1f,%.1f,%.1f,0,%.1f,in\n", b == 1 ? "sparse" : "archetype", reps, 20480, 20000, 21000, 20
+			printf "%s,A,create,lived-in,256,2,1,3,%d,%.1f,%.1f,%.1f,0,%.1f,in\n", b == 1 ? "sparse" : "archetype", reps, 5120, 2560, 10240, 20
+		}
+	}' >"$1"
+}
+raced_run "$tmp/raced-1.csv" 270 30
+raced_run "$tmp/raced-2.csv" 270 45
+raced_run "$tmp/raced-3.csv" 60 45
+"$stats" "$tmp/raced-1.csv" "$tmp/raced-2.csv" >"$tmp/raced-same.out" 2>&1
+"$stats" "$tmp/raced-1.csv" "$tmp/raced-3.csv" >"$tmp/raced-other.out" 2>&1
+check compare-raced-settings "raced runs: the same settings called otherwise, or another budget not, or their rows of few processes not said: $(cat "$tmp/raced-same.out")" \
+	sh -c "! grep -q '^Measured otherwise' '$tmp/raced-same.out' &&
+		tr '\n' ' ' <'$tmp/raced-same.out' | sed 's/  */ /g' | grep -q ' 2 rows had under 4 processes in a run .*: half wider than +-[0-9.]*% on their own, the others +-[0-9.]*%' &&
+		! grep -q 'PROCESSES=' '$tmp/raced-same.out' &&
+		tr '\n' ' ' <'$tmp/raced-other.out' | sed 's/  */ /g' |
+			grep -q 'Measured otherwise: OLD raced up to 5 processes a row group, 24 rounds a process, a budget of 270 s, NEW up to 5 processes a row group, 24 rounds a process, a budget of 60 s;'"
+
+# make compare's screen on a known change: NEW is OLD with sparse three times slower in every row
+# (create and get at N = 1024..131072, with archetype and the floor unchanged; intervals of
+# +-5% from 5 processes). Sparse's 16 rows are called slower and its mean with them, the others
+# stay undecided (their intervals hold the between-run term); the screen lists the rows at the
+# largest N of each workload first, 9 of them and "and 7 more", within 40 lines; every row is
+# in --rows. As two profiles (NEW written as AAA), it says what two profiles' runs can say.
+for side in old new; do
+	awk -v side="$side" 'BEGIN {
+		print "# ecsbench commit " side
+		print "backend,profile,workload,history,entities,components,threads,processes,reps,median_ns,ci_low_ns,ci_high_ns,noisy,ns_per_entity"
+		for (w = 1; w <= 2; w++) for (n = 1024; n <= 131072; n *= 2) for (b = 1; b <= 3; b++) {
+			name = b == 1 ? "sparse" : b == 2 ? "archetype" : "floor"
+			m = n * (b == 3 ? 2 : 20 + 5 * b) * (side == "new" && b == 1 ? 3 : 1)
+			printf "%s,A,%s,lived-in,%d,2,1,5,3,%.1f,%.1f,%.1f,0,%.2f\n", name, w == 1 ? "create" : "get", n, m, m / 1.05, m * 1.05, m / n
+		}
+	}' >"$tmp/known-$side.csv"
+done
+sed 's/,A,\(create\|get\),/,AAA,\1,/' "$tmp/known-new.csv" >"$tmp/known-aaa.csv"
+"$stats" "$tmp/known-old.csv" "$tmp/known-new.csv" >"$tmp/known.out" 2>&1
+"$stats" "$tmp/known-old.csv" "$tmp/known-new.csv" --rows >"$tmp/known-rows.out" 2>&1
+known_screen() { # what the screen must say of the known change
+	o=$tmp/known.out
+	[ "$(wc -l <"$o")" -le 40 ] &&
+		grep -q '^  sparse  *16  3.000 \[[0-9.]*, [0-9.]*\]  *slower  *3.000 ' "$o" &&
+		grep -q '^  archetype  *16  1.000 \[[0-9.]*, [0-9.]*\]  *undecided ' "$o" &&
+		grep -q '^Rows called faster or slower: 16 as measured, 16 without the drift; largest N first:$' "$o" &&
+		grep -q '^Verdicts: 0 faster, 16 slower, 0 same (within +-5%), 32 undecided' "$o" &&
+		grep -qx '  and 7 more: every row is in the full table (--rows)' "$o" &&
+		[ "$(grep '^  sparse  *\(create\|get\) ' "$o" | awk '{ printf "%s %s,", $2, $3 }')" = \
+			'create 131072,get 131072,create 65536,get 65536,create 32768,get 32768,create 16384,get 16384,create 8192,' ] &&
+		[ "$(grep -c '^sparse  *\(create\|get\)  *[0-9]*  *2 .* slower ' "$tmp/known-rows.out")" -eq 16 ]
+}
+check compare-screen-known "the screen does not show sparse three times slower as it should: $(cat "$tmp/known.out")" known_screen
+"$stats" --profiles "$tmp/known-old.csv" "$tmp/known-aaa.csv" >"$tmp/known-profiles.out" 2>&1
+check compare-screen-profiles "two profiles' screen does not say what it can and cannot: $(cat "$tmp/known-profiles.out")" \
+	sh -c "tr '\n' ' ' <'$tmp/known-profiles.out' | sed 's/  */ /g' |
+		grep -q \"32 of the 48 rows are undecided: a row is called only beyond about x1.5[0-9] either way.* What two profiles' runs can say: what profile AAA costs each backend over A, to about +-[0-9.]*%.*; not one row's cost, within x1.5[0-9]\""
 
 # --- small real runs: what must hold whatever the machine does ----------------------------
 

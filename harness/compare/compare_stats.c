@@ -39,7 +39,7 @@ static bool log_se(const struct csv_row *r, double *se, double *df)
 	return true;
 }
 
-static const char *verdict(double low, double high)
+const char *compare_verdict(double low, double high)
 {
 	if (high < 1)
 		return "faster";
@@ -171,10 +171,10 @@ static void decide(struct compare_result *res)
 		if (p->has_interval) {
 			p->low = exp(p->log_ratio - p->half);
 			p->high = exp(p->log_ratio + p->half);
-			p->verdict = verdict(p->low, p->high);
+			p->verdict = compare_verdict(p->low, p->high);
 			double half = hypot(p->own_half, 1.959964 * res->between_used);
-			p->adjusted = verdict(exp(p->log_ratio - res->drift - half),
-			                      exp(p->log_ratio - res->drift + half));
+			p->adjusted = compare_verdict(exp(p->log_ratio - res->drift - half),
+			                              exp(p->log_ratio - res->drift + half));
 		}
 		for (int k = 0; k < COMPARE_VERDICTS; k++) {
 			res->verdicts[0][k] += strcmp(p->verdict, verdict_names[k]) == 0;
@@ -303,12 +303,31 @@ static bool has_backend(const struct csv_file *f, const char *b)
 	return false;
 }
 
+/* A raced run's settings from the "# processes:" line ecsbench writes (sweep_report.c): "up to
+ * 32 processes a row group, 24 rounds a process, a budget of 270 s"; "" where the file has no
+ * such line (a run that did not race, or a scenario's). */
+static void raced_settings(const struct csv_file *f, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	const char *n = csv_note(f, "processes: up to ");
+	unsigned cap, rounds;
+	if (!n || sscanf(n, "processes: up to %u a row group", &cap) != 1)
+		return;
+	const char *budget = strstr(n, "), "), *r = strstr(n, " and up to ");
+	if (!budget || !r || sscanf(r, " and up to %u timed rounds", &rounds) != 1)
+		return;
+	budget += 3;
+	snprintf(buf, len, "up to %u processes a row group, %u rounds a process, %.*s", cap, rounds,
+	         (int)strcspn(budget, ";"), budget);
+}
+
 void compare_settings(const struct csv_file *old, const struct csv_file *new_,
                       struct compare_settings *s)
 {
 	memset(s, 0, sizeof *s);
 	for (int side = 0; side < 2; side++) {
 		const struct csv_file *f = side ? new_ : old, *other = side ? old : new_;
+		raced_settings(f, s->raced[side], sizeof s->raced[side]);
 		for (uint32_t i = 0; i < f->count; i++) {
 			const struct csv_row *r = &f->rows[i];
 			char item[48];
