@@ -197,12 +197,22 @@ if [ "$have_csv" = 1 ]; then
 	cpu=$(header "$csv" cpu | sed 's/; a parallel row.*//')
 	# "# processes P, ...; per process W warm-up and R timed samples; ..." (an older harness:
 	# "# seed S; reps R; ...")
+	# (a raced run: "... and up to R timed rounds, each round a sample of every participant ...")
 	reps=$(header "$csv" processes | sed -n 's/.* and \([0-9]*\) timed samples.*/\1/p')
+	raced=$(header "$csv" processes: | sed -n 's/.* and up to \([0-9]*\) timed rounds.*/\1/p')
 	[ -n "$reps" ] || reps=$(header "$csv" seed | sed -n 's/.*reps \([0-9]*\).*/\1/p')
 	# the samples behind a median: "5 reps", or "5 reps x 3 processes" where the CSV has them
 	procs=$(grep -v '^#' "$csv" | awk -F, '$1 == "backend" { for (i = 1; i <= NF; i++) if ($i == "processes") c = i; next }
 		c && !seen[$c]++ { s = s (s == "" ? "" : "/") $c } END { print s }')
-	samples="up to ${reps:-?} samples${procs:+ x $procs processes}"
+	if [ -n "$raced" ]; then
+		# a race: each row its own count of processes, from 1 (screened) to the group's last
+		procs=$(grep -v '^#' "$csv" | awk -F, '$1 == "backend" { for (i = 1; i <= NF; i++) if ($i == "processes") c = i; next }
+			c && $c != "" { lo = lo == "" || $c + 0 < lo ? $c + 0 : lo; hi = $c + 0 > hi ? $c + 0 : hi }
+			END { if (lo != "") print (lo == hi ? lo : lo " to " hi) }')
+		samples="up to $raced rounds${procs:+ x $procs processes}"
+	else
+		samples="up to ${reps:-?} samples${procs:+ x $procs processes}"
+	fi
 	bars=$(bars_text "$csv")
 	means=$(noisy_means "$csv")
 	# the same, short enough for a title line that already says what the bars are

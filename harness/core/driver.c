@@ -73,6 +73,10 @@
  * test's 100000): an operation of a pass or a create, tens of nanoseconds */
 #define GUESS_RUN_ENTITY_NS 20
 #define LATER_SHARE 0.35
+/* What comes after the measuring when the run's figures are derived from it (make bench: a
+ * --derived NAME-plots/...): scripts/plot.sh's figures, about 1.5 s a workload (19 s for the
+ * 13 workloads of make bench PROFILE=AAA, at 2 or 5 N, on a 2-core EPYC), mostly its shell. */
+#define GUESS_FIGURES_WORKLOAD_NS 1.5e9
 #define GUESS_SHOWN_NS (30 * 1e9) /* a run guessed shorter starts without a word */
 #define GUESS_PAUSE_NS (15 * 60 * 1e9) /* longer, on a terminal: a pause to think again */
 #define GUESS_PAUSE_S 5
@@ -1050,10 +1054,19 @@ static void run_guess(const struct options *o, const struct plan *plan, double *
 /* Before the first process: the guess of the run's time (a run guessed at less than
  * GUESS_SHOWN_NS says nothing); a long one on a terminal waits GUESS_PAUSE_S, so that Ctrl-C
  * stops it before the machine is busy. */
+static double figures_guess_ns(const struct options *o)
+{
+	for (size_t i = 0; i < o->derived_count; i++)
+		if (strstr(o->derived[i], "-plots/"))
+			return GUESS_FIGURES_WORKLOAD_NS * (double)o->workload_count;
+	return 0;
+}
+
 static void driver_guess(const struct options *o, const struct plan *plan, struct progress *pr)
 {
 	run_guess(o, plan, &pr->guess_first_ns, &pr->guess_later_ns);
-	double guess = pr->guess_first_ns + pr->guess_later_ns;
+	double measuring = pr->guess_first_ns + pr->guess_later_ns, figures = figures_guess_ns(o);
+	double guess = measuring + figures;
 	if (guess < GUESS_SHOWN_NS)
 		return;
 	uint32_t most_n = 0, most_participants = 0;
@@ -1065,11 +1078,16 @@ static void driver_guess(const struct options *o, const struct plan *plan, struc
 	char d[32];
 	format_duration(d, sizeof d, guess / 1e9);
 	bool pause = pr->c->tty && guess >= GUESS_PAUSE_NS;
-	char wait[32] = "", budget[80] = "";
+	char wait[32] = "", budget[160] = "";
 	if (pause)
 		snprintf(wait, sizeof wait, "; starting in %d s", GUESS_PAUSE_S);
-	if (o->budget_s > 0 && fabs(guess - o->budget_s * 1e9) < 0.001 * guess)
-		snprintf(budget, sizeof budget, " (the budget; BUDGET=, or --budget, for a longer, surer run)");
+	char m[32];
+	format_duration(m, sizeof m, measuring / 1e9);
+	if (o->budget_s > 0 && fabs(measuring - o->budget_s * 1e9) < 0.001 * measuring)
+		snprintf(budget, sizeof budget, " (%s measuring: the budget; BUDGET=, or --budget, for a "
+		         "longer, surer run%s)", m, figures > 0 ? "; then its figures" : "");
+	else if (figures > 0)
+		snprintf(budget, sizeof budget, " (%s measuring, then its figures)", m);
 	collection_message(pr->c,
 	                   "about %s%s: %u row group%s of up to %u participants, N up to %u, up to %u "
 	                   "process%s a group (a first guess from the plan, corrected as rows are "
