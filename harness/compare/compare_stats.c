@@ -156,7 +156,7 @@ static void decide(struct compare_result *res)
 }
 
 /* The geometric mean of NEW/OLD per backend, in order of first appearance, over its rows that
- * have an interval in both runs (not a cold calibration run's figure). */
+ * have an interval in both runs (two processes or more: not a screened row's figure). */
 static void backend_means(struct compare_result *res)
 {
 	for (uint32_t i = 0; i < res->count; i++) {

@@ -1051,9 +1051,7 @@ static void run_guess(const struct options *o, const struct plan *plan, double *
 		*later_ns = o->budget_s * 1e9 > *first_ns ? o->budget_s * 1e9 - *first_ns : 0;
 }
 
-/* Before the first process: the guess of the run's time (a run guessed at less than
- * GUESS_SHOWN_NS says nothing); a long one on a terminal waits GUESS_PAUSE_S, so that Ctrl-C
- * stops it before the machine is busy. */
+/* The time of the figures make bench draws after the run (its --derived NAME-plots/...), or 0. */
 static double figures_guess_ns(const struct options *o)
 {
 	for (size_t i = 0; i < o->derived_count; i++)
@@ -1061,6 +1059,10 @@ static double figures_guess_ns(const struct options *o)
 			return GUESS_FIGURES_WORKLOAD_NS * (double)o->workload_count;
 	return 0;
 }
+
+/* Before the first process: the guess of the run's time, its figures included (a run guessed
+ * at less than GUESS_SHOWN_NS says nothing); a long one on a terminal waits GUESS_PAUSE_S, so
+ * that Ctrl-C stops it before the machine is busy. */
 
 static void driver_guess(const struct options *o, const struct plan *plan, struct progress *pr)
 {
