@@ -41,13 +41,14 @@ RUN_VARS += PROFILE:sweep:A
 RUN_VARS += BACKENDS:both:all
 RUN_VARS += WORKLOADS:sweep:all
 # The default sweep answers in minutes: every other doubling up to 2^18 and k = 2 (the decision
-# table's), five processes (docs/method.md, "The default sweep"); FULL=1: every doubling up to
-# 2^20 and k = 1, 2, 3, as make reference FULL=1 measures
+# table's), its row groups raced within the harness's budget (docs/method.md, "The race"); FULL=1:
+# every doubling up to 2^20 and k = 1, 2, 3, as make reference FULL=1 measures
 QUICK_ENTITIES := 1024,4096,16384,65536,262144
 FULL_COMPONENTS := 1,2,3
 RUN_VARS += ENTITIES:sweep:$(if $(FULL),1024..1048576,$(QUICK_ENTITIES))
 RUN_VARS += COMPONENTS:sweep:$(if $(FULL),$(FULL_COMPONENTS),2)
-# Processes, samples and warm-up: the harness's defaults unless given
+# The most processes a row group has, timed rounds a process, warm-up rounds: the harness's
+# defaults unless given; the sweep's BUDGET (the measuring time) goes with them (bench-locked)
 RUN_VARS += PROCESSES:both: REPS:sweep: WARMUP:sweep:
 RUN_VARS += SEED:sweep:1
 RUN_VARS += SYSTEMS:sweep:
@@ -62,7 +63,7 @@ RUN_VARS += HISTORY:sweep:lived-in
 # FORMAT=json: google benchmark's JSON beside the CSV too (x.json; its compare.py reads it)
 RUN_VARS += FORMAT:sweep:
 # The other targets' variables, and the build's (VARIANT: make's own, for build/VARIANT/)
-OTHER_VARS := OUTPUT PLOTS REFERENCE FULL BACKEND WORKLOAD CSV BASELINE OLD NEW PROFILES BUDGET \
+OTHER_VARS := OUTPUT PLOTS REFERENCE FULL BACKEND WORKLOAD CSV BASELINE OLD NEW PROFILES ROWS BUDGET \
 	REPEAT_WORKLOADS REPEAT_ENTITIES REPEAT_COMPONENTS FUZZ_SECONDS CC OPT CFLAGS V VARIANT \
 	HISTORY_DIR HISTORY_N TEST_SCALE
 
@@ -124,6 +125,11 @@ endif
 PROFILES ?=
 ifneq ($(filter-out 1,$(PROFILES)),)
 $(error PROFILES=$(PROFILES): use PROFILES=1 (OLD and NEW are two profiles of one run set) or leave it out)
+endif
+# make compare ROWS=1: every row on the screen, not what changed (NEW-compare/compare.txt keeps them).
+ROWS ?=
+ifneq ($(filter-out 1,$(ROWS)),)
+$(error ROWS=$(ROWS): use ROWS=1 (make compare prints every row) or leave it out)
 endif
 # VARIANT= is make's own, given when it makes itself again for build/VARIANT/; one from the
 # environment is some other program's.
@@ -206,7 +212,7 @@ HARNESS_ROOMS += $(filter-out $(HARNESS_ROOMS) compare,$(patsubst harness/%/,%,$
 HARNESS_SRC := $(wildcard harness/*.c) $(wildcard $(HARNESS_ROOMS:%=harness/%/*.c))
 # The harness but its main, for the test programs that drive it themselves
 HARNESS_LIB_SRC := $(filter-out %/main.c,$(HARNESS_SRC))
-COMPARE_SRC := $(wildcard harness/compare/*.c) harness/core/stats.c
+COMPARE_SRC := $(wildcard harness/compare/*.c) harness/core/stats.c harness/core/race.c
 # The backends' model and the operations the conformance suite and the fuzzer share
 TEST_SRC := tests/runner.c tests/ops.c tests/model.c harness/core/alloc.c
 FUZZ_SRC := tests/fuzz.c $(TEST_SRC)
@@ -218,7 +224,7 @@ COMMIT_SRC := $(shell grep -l ECSB_COMMIT $(HARNESS_SRC) /dev/null)
 # NAME_FLAGS after the project's and the user's, once the packages of the groups NAME_DEPS are
 # installed (preflight). build/ itself is the optimised build, the one make bench times.
 VARIANTS := asan tsan check cachegrind instr heavier
-plain_PROGRAMS := ecsbench conformance conformance-bare scenario_file scenario_engine ecsbench-compare tails
+plain_PROGRAMS := ecsbench conformance conformance-bare scenario_file scenario_engine ecsbench-compare tails race
 # AddressSanitizer and UndefinedBehaviorSanitizer: the conformance suite, the fuzz target over
 # the committed corpus, the scenario tests
 asan_FLAGS := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -341,6 +347,9 @@ $(B)/scenario_engine: $(call objs,tests/scenario_engine.c tests/runner.c $(HARNE
 # The frame-time tails and growth frames on known data (stats.c, alloc.c)
 $(B)/tails: $(call objs,tests/tails.c tests/runner.c harness/core/stats.c harness/core/alloc.c)
 	$(LINK)
+# The race's statistics on synthetic samples with known answers (race.c, stats.c)
+$(B)/race: $(call objs,tests/race.c tests/runner.c harness/core/race.c harness/core/stats.c harness/core/rng.c)
+	$(LINK)
 # The parallel pass on every backend, beside the model
 $(B)/parallel: $(call objs,tests/parallel.c tests/runner.c tests/ops.c tests/model.c $(HARNESS_LIB_SRC) $(IMPL_SRC))
 	$(LINK)
@@ -456,9 +465,11 @@ bench: $(BIN) $(COMPARE_BIN) | preflight
 bench-locked: $(BIN) $(COMPARE_BIN)
 	@mkdir -p $(call q,$(call path_dir,$(RUN_OUTPUT)))
 	$(if $(REFERENCE),ECSBENCH_REFERENCE=1 )scripts/outlive.sh $(BIN) $(call run_options,$($(RUN)_VARS)) \
+		$(if $(and $(BUDGET),$(filter sweep,$(RUN))),--budget $(call q,$(BUDGET))) \
 		--output $(call q,$(RUN_OUTPUT)) $(RUN_DERIVED) --provisional 'scripts/answer.sh -b -f'
-	$(Q)$(MAKE) --no-print-directory $($(RUN)_FIGURES) || \
-		echo "make bench: $(RUN_OUTPUT) is written; $($(RUN)_NOT_DRAWN) (see above)" >&2
+	$(Q)start=$$(date +%s); $(MAKE) --no-print-directory $($(RUN)_FIGURES) || \
+		echo "make bench: $(RUN_OUTPUT) is written; $($(RUN)_NOT_DRAWN) (see above)" >&2; \
+		echo "make bench: the figures took $$(($$(date +%s) - start)) s" >&2
 	$(Q)$(if $(report_again),$(MAKE) --no-print-directory report PLOTS=$(call q,$(PLOTS)),true)
 	$(Q)scripts/answer.sh -b -o $(call q,$(call answer_of,$(RUN_OUTPUT))) $(call q,$(RUN_OUTPUT))
 
@@ -469,7 +480,7 @@ bench-locked: $(BIN) $(COMPARE_BIN)
 # per-entity cost times N -> x-fixed-cost.md, and its figure -> x-plots/fixed-cost.png.
 SM_ENTITIES = $(call default_of,ENTITIES,1..16384)
 SM_COMPONENTS = $(call default_of,COMPONENTS,2)
-SM_WORKLOADS = $(call default_of,WORKLOADS,iterate$(comma)empty-pass$(comma)systems-64$(comma)destroy$(comma)get$(comma)get-ordered)
+SM_WORKLOADS = $(call default_of,WORKLOADS,iterate$(comma)empty-pass$(comma)systems-64$(comma)destroy$(comma)get$(comma)get-ordered$(comma)varkor-create$(comma)varkor-add$(comma)varkor-add-write-delete$(comma)varkor-distributed$(comma)varkor-relationship$(comma)varkor-random)
 SM_OUTPUT = $(if $(filter command line environment,$(origin OUTPUT)),$(OUTPUT),$(RESULTS_ROOT)/small-$(PROFILE).csv)
 small: $(BIN) | preflight
 	$(Q)$(MAKE) --no-print-directory bench WORKLOADS=$(call q,$(SM_WORKLOADS)) \
@@ -486,13 +497,16 @@ fixed-cost: | preflight
 # made again with REFERENCE=1 (the default sweep, whose rows the README's table shows; FULL=1
 # the full sweep into results/reference/full/), then the README's table and "In short" lines
 # made again from it (scripts/readme.sh; the full sweep's are not the README's).
+# The user's main job is make bench PROFILE=AAA: the reference is that run unless PROFILE= says
+# otherwise (only AAA's writes the README).
+REF_PROFILE = $(if $(filter command line,$(origin PROFILE)),$(PROFILE),AAA)
 reference: | preflight
 	@case '$(COMMIT)' in *-dirty | unknown*) echo "make reference: impls/ or harness/ differ from \
 	the commit (or no git): commit them first, so that the reference names the code it measured" >&2; \
 	exit 2 ;; esac
-	$(Q)$(MAKE) --no-print-directory bench REFERENCE=1
-	$(Q)$(MAKE) --no-print-directory table REFERENCE=1
-	$(Q)$(if $(FULL),:,$(if $(filter A,$(PROFILE)),scripts/readme.sh results/reference/A.csv README.md,:))
+	$(Q)$(MAKE) --no-print-directory bench REFERENCE=1 PROFILE=$(REF_PROFILE)
+	$(Q)$(MAKE) --no-print-directory table REFERENCE=1 PROFILE=$(REF_PROFILE)
+	$(Q)$(if $(FULL),:,$(if $(filter AAA,$(REF_PROFILE)),scripts/readme.sh results/reference/AAA.csv README.md,:))
 
 # --- What make makes from results -----------------------------------------------------------------
 # Draws PLOTS/$(PROFILE)/*.png and PLOTS/profiles/*.png from the CSV files in RESULTS_DIR.
@@ -547,12 +561,12 @@ answer: $(COMPARE_BIN) | preflight
 	@test -f $(call q,$(RUN_OUTPUT)) || { echo "make answer: no $(RUN_OUTPUT): run make bench$(if $(SCENARIO), SCENARIO=$(SCENARIO), PROFILE=$(PROFILE)) first (REFERENCE=1: the reference results)" >&2; exit 2; }
 	$(Q)scripts/answer.sh -b -o $(call q,$(call answer_of,$(RUN_OUTPUT))) $(call q,$(RUN_OUTPUT))
 
-# make compare: ecsbench-compare's verdicts on stdout, then a figure per workload with both runs
-# (and NEW/OLD under it) beside NEW: NEW=y.csv -> y-compare/*.png, its verdicts.csv and
-# compare.txt.
+# make compare: what changed on stdout (ecsbench-compare's screen; ROWS=1: every row), then a
+# figure per workload with both runs (and NEW/OLD under it) beside NEW: NEW=y.csv ->
+# y-compare/*.png, its verdicts.csv and compare.txt (every row).
 compare: $(COMPARE_BIN) | preflight
-	@test -n "$(OLD)" -a -n "$(NEW)" || { echo "usage: make compare OLD=results/x.csv NEW=results/y.csv [PROFILES=1]" >&2; exit 2; }
-	@scripts/compare.sh $(if $(PROFILES),-p) $(call q,$(OLD)) $(call q,$(NEW))
+	@test -n "$(OLD)" -a -n "$(NEW)" || { echo "usage: make compare OLD=results/x.csv NEW=results/y.csv [PROFILES=1] [ROWS=1]" >&2; exit 2; }
+	@scripts/compare.sh $(if $(PROFILES),-p) $(if $(ROWS),-r) $(call q,$(OLD)) $(call q,$(NEW))
 
 # (quoted for the shell: a path may hold spaces)
 REPORT_CSVS = $(if $(default_output),$(foreach f,$(wildcard $(foreach p,A AA AAA,$(RESULTS_ROOT)/$(p).csv)),$(call q,$(f))),$(if \
@@ -704,7 +718,8 @@ make answer PROFILE=A the run's answer again from its CSV -> results/A-answer.md
                       (OUTPUT=x.csv -> x-answer.md; SCENARIO=f.ini: that scenario's; REFERENCE=1)
 make table PROFILE=A BASELINE=hash   the table of Varkor's post -> results/table-A.md
                       (CSV=x.csv -> x-table.md; ENTITIES=N, default the largest; COMPONENTS=2)
-make compare OLD=a.csv NEW=b.csv   per-row ratio NEW/OLD against the noise, geometric means,
+make compare OLD=a.csv NEW=b.csv   what changed: per backend NEW/OLD's geometric mean, the rows
+                      called faster or slower; every row -> b-compare/compare.txt (ROWS=1: printed),
                       and a figure per workload with both runs -> b-compare/*.png
                       (PROFILES=1: two profiles of one run set, e.g. OLD=results/A.csv NEW=results/AAA.csv)
 make repeat PROFILE=A a reduced sweep twice from scratch -> results/repeat/: pairs that swap
@@ -734,7 +749,7 @@ runs, naming the nearest known one; paths may hold spaces (OUTPUT='my results/x.
 
 Reference results (what the README cites; maintainers only):
   results/reference/ and plots/reference/ are committed; a user's runs never write there.
-make reference PROFILE=A   make bench and make table into results/reference/, plots/reference/,
+make reference        make bench PROFILE=AAA and make table into results/reference/, plots/reference/,
                       then the README's table and "In short" lines from it (scripts/readme.sh);
                       FULL=1: the full sweep into results/reference/full/, plots/reference/full/
                       (refuses when impls/ or harness/ differ from the commit)

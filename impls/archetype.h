@@ -1209,6 +1209,26 @@ static int arch_component_get_batch(ecs_storage *s, const ecs_entity *entities, 
 	                          arch_get_live, arch_get_value, NULL);
 }
 
+/* entity_get (checks.h: ecs_entity_get_body): the record once (the handle checked in the load
+ * that gives the table and the row), then per type its column in that table and the value's
+ * address. A failure goes on out of line. */
+static __attribute__((noinline, cold)) int
+arch_entity_get_rest(ecs_storage *s, ecs_entity e, const uint32_t *types, uint32_t count,
+                     void **out, int *status)
+{
+	return ecs_entity_get_rest(s, e, types, count, out, status, s->component_count,
+	                           arch_get_live, arch_get_value, NULL);
+}
+
+static int arch_entity_get(ecs_storage *s, ecs_entity e, const uint32_t *types, uint32_t count,
+                           void **out, int *status)
+{
+	if (__builtin_expect(!s, 0))
+		return ECS_ERR_INVALID;
+	return ecs_entity_get_body(s, e, types, count, out, status, s->component_count,
+	                           arch_get_live, arch_get_value, arch_entity_get_rest);
+}
+
 static int arch_component_has(const ecs_storage *s, ecs_entity e, uint32_t type)
 {
 	int rc = arch_check(s, e, type);
@@ -1414,6 +1434,7 @@ static bool arch_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 	.component_remove = arch_component_remove,                                                 \
 	.component_get = arch_component_get,                                                       \
 	.component_get_batch = arch_component_get_batch,                                           \
+	.entity_get = arch_entity_get,                                                             \
 	.component_has = arch_component_has,                                                       \
 	.system_register = arch_system_register,                                                   \
 	.system_iter_begin = arch_system_iter_begin,                                               \

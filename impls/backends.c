@@ -61,6 +61,12 @@ static int heavier_component_get(ecs_storage *s, ecs_entity e, uint32_t type, vo
 	heavier_work();
 	return ecs_backend_sparse.component_get(s, e, type, out);
 }
+static int heavier_entity_get(ecs_storage *s, ecs_entity e, const uint32_t *types,
+                              uint32_t count, void **out, int *status)
+{
+	heavier_work();
+	return ecs_backend_sparse.entity_get(s, e, types, count, out, status);
+}
 static bool heavier_system_iter_next(struct ecs_iter *it, struct ecs_batch *batch)
 {
 	heavier_work();
@@ -79,6 +85,8 @@ __attribute__((constructor)) static void heavier_init(void)
 	heavier_sparse.component_add = heavier_component_add;
 	heavier_sparse.component_remove = heavier_component_remove;
 	heavier_sparse.component_get = heavier_component_get;
+	if (heavier_sparse.entity_get)
+		heavier_sparse.entity_get = heavier_entity_get;
 	heavier_sparse.system_iter_next = heavier_system_iter_next;
 }
 #define SPARSE_OPS (&heavier_sparse)

@@ -139,4 +139,103 @@ ecs_get_batch_loop(const ecs_storage *s, const ecs_entity *entities, uint32_t co
 	return rc;
 }
 
+/*
+ * entity_get, one for every backend (the backend checks s and reads its type count; the body
+ * checks the rest of the arguments): the handle's state read once (`live`, as in the batch
+ * above), then each type's value (`value`) stored as it is found. The hit path is that and
+ * nothing else: no status built per type (status[] is filled after the loop, where asked), no
+ * NULL test of a pointer (found or not is the bool), no record read where the entry proves the
+ * handle (sparse: `live` reads nothing). At the first type not found the call goes on in
+ * `rest`, the backend's out-of-line copy of ecs_entity_get_rest (below), reached by a jump with
+ * entity_get's own arguments and nothing the hit path worked out: it looks every type up again
+ * (the lines are cached by then) and works out each status. None of that is code the hit path
+ * carries.
+ */
+typedef int (*ecs_entity_get_fn)(ecs_storage *s, ecs_entity e, const uint32_t *types,
+                                 uint32_t count, void **out, int *status);
+
+static inline __attribute__((always_inline)) int
+ecs_entity_get_loop(ecs_storage *s, ecs_entity e, const uint32_t *types, uint32_t count,
+                    void **out, int *status, uint32_t component_count, ecs_get_live_fn live,
+                    ecs_get_value_fn value, ecs_entity_get_fn rest)
+{
+	const void *state;
+	if (__builtin_expect(!live(s, e, &state), 0))
+		return rest(s, e, types, count, out, status);
+	for (uint32_t i = 0; i < count; i++) {
+		uint32_t type = types[i];
+		void *v;
+		if (__builtin_expect(type >= component_count || !value(s, state, e, type, &v), 0))
+			return rest(s, e, types, count, out, status);
+		out[i] = v;
+	}
+	if (status)
+		for (uint32_t i = 0; i < count; i++)
+			status[i] = ECS_OK;
+	return ECS_OK;
+}
+
+/* The checks, then the loop: one to three types (get<A>, get<A, B>, get<A, B, C>) with the count
+ * a constant, so that each is straight-line code with no counter, and fewer values held across
+ * it (callgrind, get at N = 1024, k = 2, instructions an entity with the harness's loop: sparse
+ * 124 -> 104, archetype 122 -> 109, vector 120 -> 109; data references 47 -> 41, 48 -> 46,
+ * 50 -> 48). */
+static inline __attribute__((always_inline)) int
+ecs_entity_get_body(ecs_storage *s, ecs_entity e, const uint32_t *types, uint32_t count,
+                    void **out, int *status, uint32_t component_count, ecs_get_live_fn live,
+                    ecs_get_value_fn value, ecs_entity_get_fn rest)
+{
+	if (__builtin_expect(!types || !out, 0)) /* s: checked by the caller, which read its count */
+		return ECS_ERR_INVALID;
+	switch (count) {
+	case 1:
+		return ecs_entity_get_loop(s, e, types, 1, out, status, component_count, live, value,
+		                           rest);
+	case 2:
+		return ecs_entity_get_loop(s, e, types, 2, out, status, component_count, live, value,
+		                           rest);
+	case 3:
+		return ecs_entity_get_loop(s, e, types, 3, out, status, component_count, live, value,
+		                           rest);
+	default:
+		if (count - 1u >= ECS_ENTITY_GET_MAX) /* 0 wraps to the top */
+			return ECS_ERR_INVALID;
+		return ecs_entity_get_loop(s, e, types, count, out, status, component_count, live,
+		                           value, rest);
+	}
+}
+
+/* The rest of entity_get where a type was not found: every type again, each status as
+ * component_get's (dead, else the type out of range, else missing), out[i] NULL where it fails,
+ * the first failure returned. `dead`: as in the batch loop above (NULL: `live` says it). */
+static inline __attribute__((always_inline)) int
+ecs_entity_get_rest(const ecs_storage *s, ecs_entity e, const uint32_t *types, uint32_t count,
+                    void **out, int *status, uint32_t component_count, ecs_get_live_fn live,
+                    ecs_get_value_fn value, ecs_get_dead_fn dead)
+{
+	const void *state;
+	bool alive = live(s, e, &state);
+	bool gone = dead ? dead(s, e) : !alive;
+	int rc = ECS_OK;
+	for (uint32_t i = 0; i < count; i++) {
+		uint32_t type = types[i];
+		void *v;
+		int got;
+		if (!gone && type < component_count && value(s, state, e, type, &v)) {
+			out[i] = v;
+			got = ECS_OK;
+		} else {
+			got = gone                        ? ECS_ERR_DEAD_ENTITY
+			      : type >= component_count ? ECS_ERR_BAD_COMPONENT
+			                                : ECS_ERR_NO_COMPONENT;
+			out[i] = NULL;
+		}
+		if (status)
+			status[i] = got;
+		if (rc == ECS_OK)
+			rc = got;
+	}
+	return rc;
+}
+
 #endif

@@ -250,3 +250,21 @@ int ecs_component_get_batch_fallback(const struct ecs_ops *ops, ecs_storage *s,
 		}
 	return rc;
 }
+
+int ecs_entity_get_fallback(const struct ecs_ops *ops, ecs_storage *s, ecs_entity e,
+                            const uint32_t *types, uint32_t count, void **out, int *status)
+{
+	int rc = ecs_entity_get_check(s, types, count, out);
+	if (rc != ECS_OK)
+		return rc;
+	for (uint32_t i = 0; i < count; i++) {
+		void *p = NULL;
+		int got = ops->component_get(s, e, types[i], &p);
+		out[i] = got == ECS_OK ? p : NULL;
+		if (status)
+			status[i] = got;
+		if (got != ECS_OK && rc == ECS_OK)
+			rc = got;
+	}
+	return rc;
+}

@@ -58,8 +58,9 @@
  * 5: ecs_config.component_storage (a storage hint per type), system_group (an owning-group
  *    hint per system) and the batched operations entity_create_batch, component_add_batch and
  *    component_remove_batch, all optional (the wrappers below fall back when they are NULL).
- * 6: component_get_batch (optional; ecs_component_get_batch falls back when it is NULL). */
-#define ECS_INTERFACE_VERSION 6
+ * 6: component_get_batch (optional; ecs_component_get_batch falls back when it is NULL).
+ * 7: entity_get (optional; ecs_entity_get falls back when it is NULL). */
+#define ECS_INTERFACE_VERSION 7
 
 typedef uint32_t ecs_entity;
 
@@ -77,6 +78,7 @@ typedef uint32_t ecs_entity;
 #define ECS_SYSTEM_MAX_COMPONENTS 8u /* components one system may require */
 #define ECS_SYSTEM_MAX_EXCLUDED 8u   /* components one system may exclude */
 #define ECS_CREATE_MAX_COMPONENTS 32u /* components one entity_create_with may give */
+#define ECS_ENTITY_GET_MAX ECS_CREATE_MAX_COMPONENTS /* types one entity_get may ask */
 #define ECS_BATCH_MAX 256u           /* entities in a batch that uses pointer arrays */
 #define ECS_SPLIT_MAX 4096u          /* parts one pass may be split into */
 #define ECS_CACHE_LINE 64u           /* bytes: part boundaries are aligned to it (see below) */
@@ -293,6 +295,25 @@ struct ecs_ops {
 	int (*component_get_batch)(ecs_storage *s, const ecs_entity *entities, uint32_t count,
 	                           const uint32_t *types, uint32_t type_count, void **out,
 	                           int *status);
+
+	/*
+	 * Optional (NULL: ecs_entity_get calls component_get for each type): one entity's values of
+	 * `count` types (1..ECS_ENTITY_GET_MAX, repeats allowed) in one call, as EnTT's
+	 * get<A, B>(e) and flecs' ecs_get_id a type at a time ask them: out[i] is what
+	 * component_get(s, e, types[i]) would give (NULL where it fails) and, where status is not
+	 * NULL, status[i] what it would return: ECS_ERR_DEAD_ENTITY for every type of a dead handle,
+	 * else ECS_ERR_BAD_COMPONENT for a type out of range, ECS_ERR_NO_COMPONENT for one the
+	 * entity lacks, ECS_OK for the others (a missing type fails for itself, not for the rest).
+	 * Returns ECS_OK when every type was found, else the first failure's status (in the order of
+	 * types), or ECS_ERR_INVALID (s, types or out NULL, count 0 or over ECS_ENTITY_GET_MAX), and
+	 * then nothing is written. Reads only; the pointers are valid as component_get's.
+	 * What it saves over a component_get a type is the call and what the call repeats: the
+	 * handle decoded and checked once, the entity's record (or the storage's pools) found once
+	 * for all its types, so that one lookup's few instructions leave the processor room to
+	 * overlap its misses with the next lookup's.
+	 */
+	int (*entity_get)(ecs_storage *s, ecs_entity e, const uint32_t *types, uint32_t count,
+	                  void **out, int *status);
 };
 
 /* Thin wrappers for the optional methods, so callers never test for NULL themselves. */
@@ -447,6 +468,29 @@ static inline int ecs_component_get_batch(const struct ecs_ops *ops, ecs_storage
 		return ops->component_get_batch(s, entities, count, types, type_count, out, status);
 	return ecs_component_get_batch_fallback(ops, s, entities, count, types, type_count, out,
 	                                        status);
+}
+
+/* entity_get's fallback (impls/ecs.c): its checks, then component_get for each type, in order.
+ * Nothing it cannot promise. */
+int ecs_entity_get_fallback(const struct ecs_ops *ops, ecs_storage *s, ecs_entity e,
+                            const uint32_t *types, uint32_t count, void **out, int *status);
+
+static inline int ecs_entity_get(const struct ecs_ops *ops, ecs_storage *s, ecs_entity e,
+                                 const uint32_t *types, uint32_t count, void **out, int *status)
+{
+	if (ops->entity_get)
+		return ops->entity_get(s, e, types, count, out, status);
+	return ecs_entity_get_fallback(ops, s, e, types, count, out, status);
+}
+
+/* Checks entity_get's arguments: ECS_ERR_INVALID (s, types or out NULL, count 0 or over
+ * ECS_ENTITY_GET_MAX), else ECS_OK. count 0 wraps to the top in the one comparison. */
+static inline int ecs_entity_get_check(const ecs_storage *s, const uint32_t *types,
+                                       uint32_t count, void *const *out)
+{
+	if (!s || !types || !out || count - 1u >= ECS_ENTITY_GET_MAX)
+		return ECS_ERR_INVALID;
+	return ECS_OK;
 }
 
 /* Checks component_get_batch's arguments: ECS_ERR_INVALID (s or types NULL, type_count 0 or

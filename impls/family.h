@@ -27,6 +27,9 @@
  *                       the index's loads and the value a component; component_get_batch
  *                       prefetches the generations, bitsets and (index_prefetch) the index's
  *                       first reads ECS_GET_AHEAD handles on and each value. component_has O(1)
+ *   entity_get          O(k L): the generation and the bitset once for all the types, then per
+ *                       type its bit, the index's loads and the value's address; a type not
+ *                       found sends the call out of line (family_entity_get_rest)
  *   iteration           O(L) a required component an entity through the system's list; O(L) a
  *                       component a run where the list and the pools are in step
  *   system_iter_split   O(L): a range of the system's list
@@ -60,6 +63,10 @@
  *   packed values       a batch's values with stride == size: one memcpy a type. Lived-in: yes.
  *   no repeat sort      a batch's repeats are found by marks; only a list already certain to
  *                       fail is sorted. Lived-in: yes.
+ *   one entity's types  entity_get of 1 to 3 types runs straight-line code with the count a
+ *                       constant (checks.h: ecs_entity_get_body): the generation and the bitset
+ *                       once, the index a type; it fires on every call whose types the entity
+ *                       all has. Lived-in: yes (a property of the call, not of the order).
  * docs/performance.md has the measurements behind asking only a type's systems and the in-step
  * paths.
  */
@@ -879,6 +886,25 @@ static int family_component_get_batch(ecs_storage *s, const ecs_entity *entities
 	                          family_get_live, family_get_value, NULL);
 }
 
+/* entity_get (checks.h: ecs_entity_get_body): the generation and the bitset once, then per type
+ * the index's loads and the value's address. A failure goes on out of line. */
+static __attribute__((noinline, cold)) int
+family_entity_get_rest(ecs_storage *s, ecs_entity e, const uint32_t *types, uint32_t count,
+                       void **out, int *status)
+{
+	return ecs_entity_get_rest(s, e, types, count, out, status, s->component_count,
+	                           family_get_live, family_get_value, NULL);
+}
+
+static int family_entity_get(ecs_storage *s, ecs_entity e, const uint32_t *types, uint32_t count,
+                             void **out, int *status)
+{
+	if (__builtin_expect(!s, 0))
+		return ECS_ERR_INVALID;
+	return ecs_entity_get_body(s, e, types, count, out, status, s->component_count,
+	                           family_get_live, family_get_value, family_entity_get_rest);
+}
+
 static int family_component_has(const ecs_storage *s, ecs_entity e, uint32_t type)
 {
 	int rc = family_check(s, e, type);
@@ -1492,6 +1518,7 @@ const struct ecs_ops FAMILY_CAT(ecs_backend_, FAMILY_NAME) = {
 	.component_remove = family_component_remove,
 	.component_get = family_component_get,
 	.component_get_batch = family_component_get_batch,
+	.entity_get = family_entity_get,
 	.component_has = family_component_has,
 	.system_register = family_system_register,
 	.system_iter_begin = family_system_iter_begin,

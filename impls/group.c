@@ -21,12 +21,13 @@
  *                       whether the set matches (a scan of the list), for the whole batch; k
  *                       swaps a new entity that joins
  *   add and remove batches  entity by entity, as the adds and removes they are
- *   component_get(_batch)  sparse's: a group moves values within a pool, the entry still names
- *                       the slot
+ *   component_get(_batch), entity_get  sparse's: a group moves values within a pool, the entry
+ *                       still names the slot
  *   iteration           a group's pass: O(k), one batch of k columns, split on cache-line
  *                       bounds of the first component; any other system walks as sparse's
  *
- * Fast paths (lived-in: as in sparse.h):
+ * Fast paths (lived-in: as in sparse.h; sparse's lookups, entity_get's included, hold as they
+ * are):
  *   group pass          the members are packed at the front in one order: one batch of columns,
  *                       no probe. Lived-in: yes (what the swaps pay for).
  *   no group touched    an add or remove of a type no group owns or excludes pays two tests.

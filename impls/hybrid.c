@@ -20,6 +20,8 @@
  *                       stays, no system is told
  *   component_get/has of a sparse type  O(1): the record (the handle's check), then the page
  *                       table, page and value
+ *   entity_get          archetype's: the record once, then a table type's column, or a sparse
+ *                       type's page entry, for each type
  *   entity_destroy      archetype's, plus O(P) probes when the entity holds a sparse type
  *   entity_create_with  with sparse types: their appends under the handle the entity is about
  *                       to get, then archetype's way (its cache included) for the table types
@@ -47,6 +49,8 @@
  *                       ahead: always.
  *   exclusion runs      runs of rows holding no excluded type handed out as columns. Lived-in:
  *                       yes (as long as the excluded entities are rare).
+ *   one entity's types  archetype's entity_get (archetype.c), a sparse type's entry read beside
+ *                       the tables' columns. Lived-in: yes.
  */
 #include <stdbool.h>
 #include <stdint.h>

@@ -27,7 +27,10 @@
  * A checked lookup (N = 2^20, k = 2: 6 misses an entity): the generation (ours: the handle's
  * check) and the bitset (the family's: the index cannot say a key is absent) once an entity,
  * then the slot and the value a component (the strategy's two dependent loads). A batch has all
- * but the values prefetched ahead, so that none of them waits on another.
+ * but the values prefetched ahead, so that none of them waits on another. entity_get reads the
+ * generation and the bitset once for its types (the two loads side by side, neither waiting on
+ * the other), then each type's slot, whose address is the handle's and needs no load before
+ * it: the longest chain is two misses (slot, value), as sparse's (entry, value).
  */
 #include <stdbool.h>
 #include <stdint.h>

@@ -13,13 +13,10 @@
 #              N = 1024..16384 and k = 1,2,3: 80 row groups a backend; small rows, quick)
 #
 # Inside a run (the default): each run measures COPIES copies of one backend (build/ecsbench
-# --twin) and nothing else, the same code under other names, so every difference the run calls
-# between them is false. For each group size K of 2, 5, 7 and COPIES (at most COPIES), the
-# first K copies of each run are taken as a run of K (their samples were interleaved alike), and
-# ecsbench-compare --stats counts the groups whose best has a copy and those in which a copy is
-# called slower than the best: with ecsbench's intervals (simultaneous 95% for the group), with
-# each comparison at 95%, and at 1 - 5%/(K - 1) (Bonferroni over the comparisons with the best
-# alone, what ecsbench did before). A line per backend and K, then the total per K.
+# --twin) and nothing else, the same code under other names, raced as any run races its
+# backends (docs/method.md, "The race"), so every difference the run calls between them is
+# false. A group calls one when a copy left the race (or was screened) while another is still in
+# it: the line per backend and the total count those groups.
 # Across runs (-r): the same sweep twice from scratch, then ecsbench-compare --repeat: how many
 # of the second run's estimates fall inside the first run's prediction intervals (its (d) line),
 # and how many rows make compare calls different between two runs of one build (its (e)).
@@ -79,7 +76,6 @@ if [ "$across" = 1 ]; then
 	exit 0
 fi
 
-sizes=$(for k in 2 5 7 "$copies"; do [ "$k" -le "$copies" ] && echo "$k"; done | sort -nu | tr '\n' ' ')
 : >"$dir/aa-totals"
 for b in $(echo "$backends" | tr ',' ' '); do
 	twins=
@@ -90,20 +86,20 @@ for b in $(echo "$backends" | tr ',' ' '); do
 	done
 	# shellcheck disable=SC2086
 	sweep "$dir/aa-$b.csv" --backends "$b" $twins --no-floor
-	for k in $sizes; do
-		# the first k copies: b, b~2, .., b~k (the samples file is read through the CSV's rows)
-		part=$dir/aa-$b-K$k.csv
-		awk -F, -v b="$b" -v k="$k" '/^#/ || $1 == "backend" { print; next }
-			{ n = $1 == b ? 1 : index($1, b "~") == 1 ? substr($1, length(b) + 2) + 0 : 0 }
-			n >= 1 && n <= k' "$dir/aa-$b.csv" >"$part"
-		ln -sf "aa-$b-samples.csv" "${part%.csv}-samples.csv"
-		line=$("$stats" --stats "$part" | grep '^# A/A')
-		# "...: G groups whose best has a copy; in F of them ...; at 95%): P groups ...; (ecsbench before): B groups"
-		set -- $(echo "$line" | sed 's/.*: \([0-9]*\) groups whose best.* in \([0-9]*\) of them.*at 95%): \([0-9]*\) groups.*before): \([0-9]*\) groups.*/\1 \2 \3 \4/')
-		echo "$b, $k copies: $1 groups; a copy called slower than the best in $2; each at 95%: $3; at 1 - 5%/(K - 1) (before): $4"
-		echo "$k $1 $2 $3 $4" >>"$dir/aa-totals"
-	done
+	# per group (workload, N, k, T): a copy left (vs_best slower) while another is still in
+	awk -F, -v b="$b" -v k="$copies" '
+		/^#/ { next }
+		$1 == "backend" { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{
+			g = $c["workload"] "," $c["entities"] "," $c["components"] "," $c["threads"]
+			if (!(g in seen)) { seen[g] = 1; order[++n] = g }
+			if ($c["vs_best"] == "slower") out[g]++; else in_[g]++
+		}
+		END {
+			for (i = 1; i <= n; i++) { g = order[i]; called += out[g] > 0 && in_[g] > 0 }
+			printf "%s, %d copies: %d groups; a copy called slower than the best in %d\n", b, k, n, called
+		}' "$dir/aa-$b.csv" | tee -a "$dir/aa-totals"
 done
-awk '{ g[$1] += $2; w[$1] += $3; p[$1] += $4; o[$1] += $5 } END {
-	for (k in g) printf "total, %d copies: %d groups; a copy called slower than the best in %d (%.1f%%); each at 95%%: %d (%.1f%%); at 1 - 5%%/(K - 1) (before): %d (%.1f%%)\n",
-		k, g[k], w[k], 100 * w[k] / g[k], p[k], 100 * p[k] / g[k], o[k], 100 * o[k] / g[k] }' "$dir/aa-totals" | sort -t, -k2n
+awk -F'[ ,;]+' '{ for (i = 1; i <= NF; i++) { if ($i == "groups") g += $(i - 1); if ($i == "in") w += $(i + 1) } }
+	END { printf "total, %d copies: %d groups; a copy called slower than the best in %d (%.1f%%)\n",
+		'"$copies"', g, w, g ? 100 * w / g : 0 }' "$dir/aa-totals"

@@ -108,7 +108,9 @@ bars_text() { if has_ci "$1"; then echo "bars: 95% CI"; else echo "bars: min..ma
 # that says so in its `#` lines (docs/method.md), the median of all samples in an older one.
 # centre_of CSV SAMPLES -> the words a title gives it, with SAMPLES ("up to 3 samples x 5 ...")
 centre_text() {
-	if grep -q "^# interval: median_ns is a row's centre, the geometric mean of its processes' medians" "$1"; then
+	if grep -q "^# interval: per process, Tukey's median polish .*median_ns is the geometric mean of a row's levels" "$1"; then
+		echo "geometric mean of process levels"
+	elif grep -q "^# interval: median_ns is a row's centre, the geometric mean of its processes' medians" "$1"; then
 		echo "geometric mean of process medians"
 	elif grep -q "^# interval: median_ns is a row's centre, the geometric mean of its samples" "$1"; then
 		echo "geometric mean"

@@ -2,15 +2,18 @@
 # compare.sh: what `make compare` runs. Two runs (or two profiles of one run set) in one figure
 # per workload, from build/ecsbench-compare's verdicts and the two CSV files.
 #
-# Usage: scripts/compare.sh [-v] [-p] [-o DIR] OLD.csv NEW.csv
+# Usage: scripts/compare.sh [-v] [-p] [-r] [-o DIR] OLD.csv NEW.csv
 #   -p  the two files are two profiles of one run set (A against AAA): ecsbench-compare
 #       --profiles, which matches rows without the profile; the drift is then the profiles'
 #       difference, not the machine's
+#   -r  print every row (ecsbench-compare --rows, make compare ROWS=1) instead of the screen
 #   -o  where the figures go (default: beside NEW, NEW.csv -> NEW-compare/)
 #   -v  show what gnuplot says on stderr
 #
-# Prints ecsbench-compare's report (and keeps it as DIR/compare.txt, its verdicts as
-# DIR/verdicts.csv), then draws into DIR:
+# Prints ecsbench-compare's screen (what changed, in about 40 lines) and keeps its full report,
+# a line per row and the machine states in full, as DIR/compare.txt, its verdicts as
+# DIR/verdicts.csv (NEW-compare/ goes with NEW into previous/ when a run replaces it: make
+# bench's --derived); then draws into DIR:
 #   <workload>.png  a swept workload (create, iterate, ...): a panel per k; on top time per entity
 #                   against N, each backend twice in its own colour (styles.gp), OLD dashed with
 #                   hollow points, NEW solid with filled points, each run's 95% interval as its
@@ -36,16 +39,18 @@
 set -eu
 
 usage() {
-	echo "usage: scripts/compare.sh [-v] [-p] [-o DIR] OLD.csv NEW.csv" >&2
+	echo "usage: scripts/compare.sh [-v] [-p] [-r] [-o DIR] OLD.csv NEW.csv" >&2
 	exit 2
 }
 
 profiles=0
 verbose=0
+rows=0
 dir=
-while getopts pvo:h opt; do
+while getopts pvro:h opt; do
 	case "$opt" in
 	p) profiles=1 ;;
+	r) rows=1 ;;
 	v) verbose=1 ;;
 	o) dir=$OPTARG ;;
 	*) usage ;;
@@ -77,17 +82,26 @@ trap 'exit 1' HUP INT TERM
 . "$here/common.sh"
 
 # --- the verdicts -------------------------------------------------------------------------
+# The full report (every row) is kept and read below; the screen is printed once the files are
+# known to be comparable, and names where the full report will be.
 flag=
 [ "$profiles" = 0 ] || flag=--profiles
 rc=0
-"$compare_bin" $flag "$old" "$new" --output "$tmp/verdicts.csv" >"$tmp/compare.txt" || rc=$?
-cat "$tmp/compare.txt"
-[ "$rc" -eq 0 ] || exit "$rc"
+"$compare_bin" $flag "$old" "$new" --rows --output "$tmp/verdicts.csv" >"$tmp/compare.txt" || rc=$?
+[ "$rc" -eq 0 ] || { cat "$tmp/compare.txt"; exit "$rc"; }
+screen() {
+	if [ "$rows" = 1 ]; then
+		cat "$tmp/compare.txt"
+	else
+		"$compare_bin" $flag "$old" "$new" --rows-in "$dir/compare.txt (ROWS=1 prints it)" || exit 2
+	fi
+}
 
 # Two runs of a scenario (ecsbench-compare has checked that both are, of the same one): its
 # verdicts per participant and phase, kept in DIR as a run's are; no figure (the scenario's own
 # figures, scenario_plot.sh, are one per run).
 if grep -q '^scenario,sweep_key,' "$new"; then
+	screen
 	mkdir -p "$dir"
 	stage=$(mktemp -d "$dir/.compare.XXXXXX")
 	trap 'rm -rf "$tmp" "$stage"' EXIT
@@ -114,6 +128,7 @@ for f in old new; do
 		exit 2
 	fi
 done
+screen
 
 # Everything is drawn into a folder of its own inside DIR (so that moving it into place is a
 # rename), each figure checked whole, and replaces the previous comparison only when all is drawn.
@@ -233,7 +248,7 @@ drew=0
 wrote() {
 	png_whole "$1" || {
 		echo "compare.sh: cannot write $dir/${1##*/}: gnuplot left $(wc -c <"$1" 2>/dev/null || echo no) bytes," \
-			"not a whole PNG (a full disk?); the previous comparison stays" >&2
+			"not a whole PNG (a full disk?); the previous comparison (its compare.txt too) stays" >&2
 		exit 1
 	}
 	basename "$1" >>"$stage/figures.txt"
@@ -370,7 +385,8 @@ if [ -f "$dir/figures.txt" ]; then
 fi
 for f in "$stage"/*; do
 	mv -f "$f" "$dir/" || exit 1
-	case "$f" in *.png) echo "compare.sh: wrote $dir/${f##*/}" >&2 ;; esac
 done
 [ "$drew" -gt 0 ] || echo "compare.sh: no workload to draw: the rows in common hold none" >&2
-echo "compare.sh: figures in $dir/ ($drew), verdicts in $dir/verdicts.csv" >&2
+figures=figures
+[ "$drew" -ne 1 ] || figures=figure
+echo "compare.sh: $drew $figures drawn into $dir/, beside verdicts.csv and compare.txt (every row)" >&2

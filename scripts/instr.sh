@@ -40,7 +40,7 @@ cd "$(dirname "$0")/.."
 # (105,500 entity operations, 8 of the 29 s of the whole set on one core); parallel-iterate
 # too: threads make its counts depend on the scheduler.
 PROFILE=A ENTITIES=1024 COMPONENTS=2 SCALE=0.001 HISTORY=lived-in
-SET_WORKLOADS=create,create-batch,iterate,churn,add-remove,add-remove-batch,get,get-batch,fragmented,varkor-create,varkor-add,varkor-add-write-delete,varkor-distributed,varkor-random
+SET_WORKLOADS=create,create-batch,iterate,churn,add-remove,add-remove-batch,get,get-one,get-batch,fragmented,varkor-create,varkor-add,varkor-add-write-delete,varkor-distributed,varkor-random
 THRESHOLD=2
 # Every ifunc's choice pinned to SSE2 (see above); the cache sizes and thresholds are those glibc
 # 2.36 derives under valgrind 3.19 on an AVX2 host, fixed so that no other host moves them.

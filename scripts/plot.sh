@@ -197,12 +197,22 @@ if [ "$have_csv" = 1 ]; then
 	cpu=$(header "$csv" cpu | sed 's/; a parallel row.*//')
 	# "# processes P, ...; per process W warm-up and R timed samples; ..." (an older harness:
 	# "# seed S; reps R; ...")
+	# (a raced run: "... and up to R timed rounds, each round a sample of every participant ...")
 	reps=$(header "$csv" processes | sed -n 's/.* and \([0-9]*\) timed samples.*/\1/p')
+	raced=$(header "$csv" processes: | sed -n 's/.* and up to \([0-9]*\) timed rounds.*/\1/p')
 	[ -n "$reps" ] || reps=$(header "$csv" seed | sed -n 's/.*reps \([0-9]*\).*/\1/p')
 	# the samples behind a median: "5 reps", or "5 reps x 3 processes" where the CSV has them
 	procs=$(grep -v '^#' "$csv" | awk -F, '$1 == "backend" { for (i = 1; i <= NF; i++) if ($i == "processes") c = i; next }
 		c && !seen[$c]++ { s = s (s == "" ? "" : "/") $c } END { print s }')
-	samples="up to ${reps:-?} samples${procs:+ x $procs processes}"
+	if [ -n "$raced" ]; then
+		# a race: each row its own count of processes, from 1 (screened) to the group's last
+		procs=$(grep -v '^#' "$csv" | awk -F, '$1 == "backend" { for (i = 1; i <= NF; i++) if ($i == "processes") c = i; next }
+			c && $c != "" { lo = lo == "" || $c + 0 < lo ? $c + 0 : lo; hi = $c + 0 > hi ? $c + 0 : hi }
+			END { if (lo != "") print (lo == hi ? lo : lo " to " hi) }')
+		samples="up to $raced rounds${procs:+ x $procs processes}"
+	else
+		samples="up to ${reps:-?} samples${procs:+ x $procs processes}"
+	fi
 	bars=$(bars_text "$csv")
 	means=$(noisy_means "$csv")
 	# the same, short enough for a title line that already says what the bars are
@@ -261,7 +271,7 @@ if [ "$have_csv" = 1 ]; then
 			# N, so that a line never doubles back).
 			awk -F, -v d="$d" 'function v(x) { return x == "" ? "NaN" : x }
 				{ f = d "/k" $5 "-" $1 ".dat"
-				  print $4 "," $7 "," $8 "," $9 "," $15 "," v($18) "," v($19 == "" ? $18 : $19) "," v($20 == "" ? $18 : $20) "," ($21 == "tied" ? 1 : 0) > f }' "$d/rows.csv"
+				  print $4 "," $7 "," $8 "," $9 "," $15 "," v($18) "," v($19 == "" ? $18 : $19) "," v($20 == "" ? $18 : $20) "," ($21 == "tied" || $21 == "equal" ? 1 : 0) > f }' "$d/rows.csv"
 			# shellcheck disable=SC2046
 			backends=$(in_palette_order $(distinct 1 <"$d/rows.csv"))
 			# shellcheck disable=SC2086
@@ -291,8 +301,8 @@ if [ "$have_csv" = 1 ]; then
 			# ratio, 1, and the intervals as far as twice the largest ratio and down to 0.9 (with two
 			# processes an interval can span 20 decades); a bar beyond is cut at the edge.
 			ratiohave=" $(awk -F, '$1 != "floor" && $18 != "" { print $5 "/" $1 }' "$d/rows.csv" | sort -u | tr '\n' ' ')"
-			tiedhave=" $(awk -F, '$1 != "floor" && $18 != "" && $21 == "tied" { print $5 "/" $1 }' "$d/rows.csv" | sort -u | tr '\n' ' ')"
-			solidhave=" $(awk -F, '$1 != "floor" && $18 != "" && $21 != "tied" { print $5 "/" $1 }' "$d/rows.csv" | sort -u | tr '\n' ' ')"
+			tiedhave=" $(awk -F, '$1 != "floor" && $18 != "" && ($21 == "tied" || $21 == "equal") { print $5 "/" $1 }' "$d/rows.csv" | sort -u | tr '\n' ' ')"
+			solidhave=" $(awk -F, '$1 != "floor" && $18 != "" && $21 != "tied" && $21 != "equal" { print $5 "/" $1 }' "$d/rows.csv" | sort -u | tr '\n' ' ')"
 			# shellcheck disable=SC2046
 			set -- $(awk -F, '$1 != "floor" && $18 != "" {
 					if ($18 + 0 > top) top = $18 + 0
@@ -316,8 +326,8 @@ if [ "$have_csv" = 1 ]; then
 			rtics=
 			if [ "$ratiohave" != " " ]; then
 				ratios=1
-				rnote="under each panel: each backend's time over the fastest's at that N (ratio_to_best), bars its interval paired by process (Bonferroni)"
-				rnote2="filled: slower than the fastest (vs_best); hollow: tied with it, its bar holds 1"
+				rnote="under each panel: each backend's time over the fastest's at that N (ratio_to_best), bars its interval paired by process"
+				rnote2="filled: left the race, slower (vs_best); hollow: still in it, equal or tied; no bar: screened"
 				[ "$rcut" = 0 ] || rnote2="$rnote2; bars cut at the panel's edge"
 				rtics=$(stretched_tics "$rmin" "$rmax")
 			fi

@@ -1,9 +1,9 @@
 #!/bin/sh
 # readme.sh: the README's figures, made from a committed run of the default sweep, so that the
-# front door shows what `make bench PROFILE=A` prints and never drifts from the CSV it names.
+# front door shows what `make bench PROFILE=AAA` prints and never drifts from the CSV it names.
 #
 # Usage: scripts/readme.sh [--check] [CSV [README]]
-#   CSV      the run (default results/reference/A.csv: make reference PROFILE=A)
+#   CSV      the run (default results/reference/AAA.csv: make reference)
 #   README   the file whose generated blocks are replaced (default README.md)
 #   --check  change nothing: exit 1, naming the block, when README's blocks differ from what CSV
 #            gives (make test runs it, so that a new reference run comes with its README)
@@ -12,8 +12,10 @@
 #   run      one line: where the figures come from (commit, date, CPU, processes, N, k)
 #   table    ns per entity of every backend and the floor, a row per workload at the run's
 #            largest N and k = 2 (a workload without k = 2: its smallest k), as the answer reads
-#            them: the fastest in bold, a backend tied with it in italics, "no decision" where
-#            the answer names no fastest; then the bytes an entity each holds after create
+#            them: the fastest in bold (every backend of a set decided equal within 10%: all
+#            of them), a backend still racing with the lowest of an undecided row in italics,
+#            "no decision" where the answer names no fastest; then the bytes an entity each
+#            holds after create
 #   short    the answer's "In short" lines (build/ecsbench-compare --answer), one per use, each
 #            with its figure linked
 # Every figure is the CSV's or the answer's own; nothing is measured or computed again here.
@@ -23,7 +25,7 @@ set -eu
 check=0
 [ "${1:-}" != --check ] || { check=1; shift; }
 case ${1:-} in -*) echo "usage: scripts/readme.sh [--check] [CSV [README]]" >&2; exit 2 ;; esac
-csv=${1:-results/reference/A.csv}
+csv=${1:-results/reference/AAA.csv}
 readme=${2:-README.md}
 [ -r "$csv" ] || { echo "readme.sh: cannot read '$csv'" >&2; exit 2; }
 [ -r "$readme" ] || { echo "readme.sh: cannot read '$readme'" >&2; exit 2; }
@@ -34,8 +36,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
 
-# The figures the README links: the reference run's (answer.sh's rule: results/reference/A.csv
-# draws into plots/reference/A/).
+# The figures the README links: the reference run's (answer.sh's rule: results/reference/AAA.csv
+# draws into plots/reference/AAA/).
 profile=$(grep -v '^#' "$csv" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "profile") c = i; next } c { print $c; exit }')
 csv=${csv#./}
 case $csv in
@@ -54,7 +56,8 @@ date=$(head_value date)
 [ -n "$commit" ] && [ -n "$date" ] || { echo "readme.sh: '$csv' has no '# ecsbench commit' or '# date' line: not a CSV of build/ecsbench" >&2; exit 2; }
 cpu=$(head_value cpu | sed 's/;.*//')
 online=$(head_value cpu | sed -n 's/^[^;]*; \([0-9]*\) online.*/\1/p')
-procs=$(head_value processes | sed 's/[^0-9].*//')
+# processes: a raced run's "processes done N" (its groups had up to N), an older run's count
+procs=$(grep '^# processes' "$csv" | head -n 1 | sed -n 's/.*processes done \([0-9]*\).*/up to \1/p; s/^# processes \([0-9]*\).*/\1/p')
 other=$(grep '^# machine during the run:' "$csv" | sed -n 's/.*other work took \([0-9.]*%\) of the measuring CPU.*/\1/p')
 grep -v '^#' "$csv" | awk -F, '
 NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
@@ -101,7 +104,7 @@ END {
 			b = backends[i]
 			if (!((w, k, b) in ns)) { printf " - |"; continue }
 			c = sig(ns[w, k, b]); v = vs[w, k, b]
-			if (v == "best" && !nodec) c = "**" c "**"
+			if ((v == "best" || v == "equal") && !nodec) c = "**" c "**"
 			else if (v == "tied" || (v == "best" && nodec)) c = "*" c "*"
 			printf " %s |", c
 		}

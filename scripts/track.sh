@@ -86,7 +86,8 @@ previous=$(grep -v '^#' "$history" 2>/dev/null | tail -n +2 | tail -n 1 | cut -d
 : >"$tmp/verdicts.csv"
 drift=
 if [ -n "$previous" ] && [ -r "$dir/$fp/$previous.csv" ]; then
-	if build/ecsbench-compare "$dir/$fp/$previous.csv" "$csv" --output "$tmp/verdicts.csv" >"$tmp/compare.txt" 2>&1; then
+	# --rows: the full report, whose lines (not the screen's, which wraps) are read below
+	if build/ecsbench-compare "$dir/$fp/$previous.csv" "$csv" --rows --output "$tmp/verdicts.csv" >"$tmp/compare.txt" 2>&1; then
 		col=verdict
 		if grep -q 'read the verdicts without drift' "$tmp/compare.txt" &&
 			[ "$(sed -n 's/^# cpu \([^;]*; [^;]*\).*/\1/p' "$dir/$fp/$previous.csv")" = "$(sed -n 's/^# cpu \([^;]*; [^;]*\).*/\1/p' "$csv")" ] &&

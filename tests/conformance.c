@@ -3132,11 +3132,134 @@ static bool test_lookup_random(const struct ecs_ops *ops, const struct test_prof
 	return fixture_close(&f);
 }
 
+/* --- one entity's types in one call: entity_get (issue 42) ------------------------------- */
+
+static struct ecs_ops without_entity_get(const struct ecs_ops *ops)
+{
+	struct ecs_ops plain = *ops;
+	plain.entity_get = NULL;
+	return plain;
+}
+
+/*
+ * entity_get misused every way, on every backend, natively, through the wrapper's fallback
+ * (entity_get NULL) and through the fallback called directly: dead handles of every age (an
+ * index destroyed and not yet reused; one reused five times, each older generation asked; the
+ * generation after the live one; an index never handed out; ECS_NULL), a recycled index asked
+ * with its old generation, each with lists of every length; a missing component and a type out
+ * of range at every place of a list among found ones (a failure is that type's, not the
+ * others'), repeats, a list as long as the limit; and the arguments: no storage, no list, no
+ * out, a count of 0 or over the limit, which write nothing. Nothing is allocated, nothing
+ * changes.
+ */
+static bool test_entity_get_misuse(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	struct fixture f;
+	TRY(fixture_open(&f, ops, p->component_count, p->system_count, 41));
+	TRY(register_systems(&f, 3));
+	uint32_t c = p->component_count;
+	enum { GOOD = 12, AGES = 6 };
+	ecs_entity good[GOOD], aged[AGES], gone;
+	for (uint32_t i = 0; i < GOOD; i++) {
+		TRY(op_create(&f, &good[i]));
+		TRY(op_add(&f, good[i], 0));
+		TRY(op_add(&f, good[i], 1));
+		if (i % 3 == 1)
+			TRY(op_add(&f, good[i], 5));
+		if (i % 4 == 2)
+			TRY(op_remove(&f, good[i], 0));
+	}
+	for (uint32_t g = 0; g < AGES; g++) { /* one index through AGES lives */
+		TRY(op_create(&f, &aged[g]));
+		TRY(op_add(&f, aged[g], 0));
+		TRY(op_add(&f, aged[g], 1));
+		if (g + 1 < AGES)
+			TRY(op_destroy(&f, aged[g]));
+	}
+	ecs_entity live = aged[AGES - 1];
+	TRY(op_create(&f, &gone));
+	TRY(op_add(&f, gone, 0));
+	TRY(op_destroy(&f, gone));
+	ecs_entity bad[] = {
+		aged[0], aged[1], aged[AGES - 2], /* the recycled index's older generations */
+		ecs_entity_make(ecs_entity_index(live), ecs_entity_generation(live) + 1),
+		gone, ecs_entity_make(ECS_MAX_ENTITIES - 5, 0), ecs_entity_make(ECS_MAX_ENTITIES - 1, 3),
+		ECS_NULL,
+	};
+	/* lists: found ones, then a missing type (3), one out of range (c, c + 1, UINT32_MAX) at
+	 * the front, in the middle and at the end, repeats */
+	const uint32_t lists[][5] = {
+		{0}, {1}, {0, 1}, {1, 0}, {0, 1, 5}, {3, 0, 1}, {0, 3, 1}, {0, 1, 3}, {c, 0, 1},
+		{0, c + 1, 1}, {0, 1, UINT32_MAX}, {0, 0}, {1, 1, 1}, {5, 3, c, 0, 1}, {3}, {c},
+	};
+	const uint32_t lengths[] = {1, 1, 2, 2, 3, 3, 3, 3, 3, 3, 3, 2, 3, 5, 1, 1};
+	uint32_t many[ECS_ENTITY_GET_MAX + 2];
+	for (uint32_t i = 0; i < ECS_ENTITY_GET_MAX + 2; i++)
+		many[i] = i % 3 == 2 ? c + i : i % 2; /* found, repeated and out of range */
+	uint64_t allocations = f.counter.allocations, bytes = f.counter.live_bytes;
+	struct ecs_ops plain = without_entity_get(ops);
+	const struct ecs_ops *variant[2] = {ops, &plain};
+	const struct ecs_ops *own = f.ops;
+	for (int v = 0; v < 3; v++) {
+		f.ops = variant[v == 1]; /* v 2: the fallback called directly */
+		bool direct = v == 2;
+		for (uint32_t j = 0; j < GOOD + 1 + sizeof bad / sizeof bad[0]; j++) {
+			ecs_entity e = j < GOOD ? good[j] : j == GOOD ? live : bad[j - GOOD - 1];
+			for (uint32_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++)
+				for (int give_status = 0; give_status < 2; give_status++)
+					TRY(op_entity_get(&f, e, lists[l], lengths[l], true, give_status, j % 2,
+					                  direct));
+			TRY(op_entity_get(&f, e, many, ECS_ENTITY_GET_MAX, true, true, false, direct));
+			/* the arguments: ECS_ERR_INVALID, nothing written */
+			TRY(op_entity_get(&f, e, many, 0, true, true, false, direct));
+			TRY(op_entity_get(&f, e, many, ECS_ENTITY_GET_MAX + 1, true, true, false, direct));
+			TRY(op_entity_get(&f, e, many, UINT32_MAX, true, true, false, direct));
+			TRY(op_entity_get(&f, e, NULL, 2, true, true, false, direct));
+			TRY(op_entity_get(&f, e, lists[2], 2, false, true, false, direct));
+		}
+		void *out[2] = {&out[0], &out[1]};
+		int status[2] = {99, 99};
+		CHECK_STATUS(direct ? ecs_entity_get_fallback(f.ops, NULL, live, lists[2], 2, out, status)
+		                    : ecs_entity_get(f.ops, NULL, live, lists[2], 2, out, status),
+		             ECS_ERR_INVALID);
+		CHECK(out[0] == &out[0] && out[1] == &out[1] && status[0] == 99 && status[1] == 99);
+	}
+	f.ops = own;
+	CHECK_EQ(f.counter.allocations, allocations); /* lookups allocate nothing */
+	CHECK_EQ(f.counter.live_bytes, bytes);
+	TRY(check_all(&f));
+	return fixture_close(&f);
+}
+
+/*
+ * entity_get on a storage with a random history (the random test's operations: holes, recycled
+ * indices, kinds, adds and removes in no order, and on hybrid random storage marks): random
+ * handles (live, dead, never created, ECS_NULL) and random lists (repeats, types out of range,
+ * lengths up to the limit, misuse now and then), natively and through the fallback, values
+ * written through the pointers half the time.
+ */
+static bool test_entity_get_random(const struct ecs_ops *ops, const struct test_profile *p)
+{
+	struct fixture f;
+	TRY(fixture_open(&f, ops, p->component_count, p->system_count, 42));
+	TRY(register_systems(&f, 4));
+	for (uint32_t round = 0; round < 40; round++) {
+		for (uint32_t i = 0; i < 200; i++)
+			TRY(random_op(&f, 600));
+		for (uint32_t i = 0; i < 50; i++)
+			TRY(random_entity_get(&f, some_handle(&f), some_type(&f), i % 2));
+	}
+	TRY(check_all(&f));
+	return fixture_close(&f);
+}
+
 static const struct test tests[] = {
 	{"basic", test_basic, {&profile_a, &profile_aaa}, NULL},
 	{"misuse", test_misuse, {&profile_a, &profile_aaa}, NULL},
 	{"lookup-misuse", test_lookup_misuse, {&profile_a, &profile_aaa}, NULL},
 	{"lookup-random", test_lookup_random, {&profile_a, &profile_aaa}, NULL},
+	{"entity-get-misuse", test_entity_get_misuse, {&profile_a, &profile_aaa}, NULL},
+	{"entity-get-random", test_entity_get_random, {&profile_a, &profile_aaa}, NULL},
 	{"generations", test_generations, {&profile_a}, NULL},
 	{"systems", test_systems, {&profile_a, &profile_aa, &profile_aaa}, NULL},
 	{"value-from-storage", test_value_from_storage, {&profile_a, &profile_aa, &profile_aaa}, NULL},

@@ -83,7 +83,10 @@ for b in aggs:
     need(b["allocations"] == int(r["allocations"]), b["name"] + ": allocations")
     for k, col in (("ci_low_ns", "ci_low_ns"), ("ci_high_ns", "ci_high_ns"), ("ratio_to_floor", "ratio_to_floor")):
         if r[col]:
-            need(math.isclose(b.get(k, -1), float(r[col]), rel_tol=1e-2), b["name"] + ": " + k)
+            # the CSV prints ns to one decimal, a ratio to three: an interval's end of a few ns
+            # (two noisy processes) is further than 1% from its printed self
+            need(math.isclose(b.get(k, -1), float(r[col]), rel_tol=1e-2,
+                              abs_tol=0.051 if col.endswith("_ns") else 0.00051), b["name"] + ": " + k)
         else:
             need(k not in b, b["name"] + ": " + k + " where the CSV has none")
     reps = [i for i in iters if i["run_name"] == b["run_name"]]

@@ -69,14 +69,18 @@ awk -F, -v OFS=, '/^#/ || !NF { print; next } !h { for (i = 1; i <= NF; i++) c[$
 	"$tmp/two.csv" >"$tmp/three.csv"
 awk -F, -v OFS=, '/^#/ || !NF { print; next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; print; next }
 	$1 == "sparse" { $(c["ns_per_run"]) = $(c["ns_per_run"]) * 10 } { print }' "$tmp/two-samples.csv" >"$tmp/three-samples.csv"
+# A row of one process (sparse screened out of its race) gets no verdict (make compare): the
+# rows sparse raced in, in both runs, are the ones to be called.
+raced=$(grep -v '^#' "$tmp/two.csv" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$1 == "sparse" && $(c["processes"]) >= 2 { n++ } END { print n + 0 }')
 if scripts/track.sh -d "$h" "$tmp/three.csv" >"$tmp/t5.log" 2>&1 &&
 	scripts/history.sh -d "$h" -o "$tmp/plots" >"$tmp/d2.log" 2>&1 &&
-	[ "$(grep -v '^#' "$file" | tail -n 12 | grep -c '^[^#].*,sparse,.*,slower,')" -eq 4 ] &&
-	grep -qE 'marked [0-9]+ faster and ([2-9]|[1-9][0-9]+) slower' "$tmp/d2.log" &&
+	[ "$raced" -ge 1 ] && [ "$(grep -v '^#' "$file" | tail -n 12 | grep -c '^[^#].*,sparse,.*,slower,')" -eq "$raced" ] &&
+	grep -qE 'marked [0-9]+ faster and [1-9][0-9]* slower' "$tmp/d2.log" &&
 	[ -s "$tmp/plots/iterate.png" ]; then
 	ok slower-marked
 else
-	fail slower-marked "$(cat "$tmp/t5.log" "$tmp/d2.log" | tail -n 5)"
+	fail slower-marked "sparse raced in $raced rows: $(cat "$tmp/t5.log" "$tmp/d2.log" | tail -n 5)"
 fi
 
 bad() { # bad NAME TEXT COMMAND...: exit 2 and TEXT on stderr

@@ -55,6 +55,10 @@ int model_expect_create_with(struct model *m, const uint32_t *types, uint32_t co
 int model_expect_has(struct model *m, ecs_entity e, uint32_t type);
 int model_expect_create_batch(struct model *m, const uint32_t *types, uint32_t type_count,
                               const struct ecs_values *values, uint32_t count, bool out_given);
+/* entity_get: ECS_ERR_INVALID where the call is (types or out not given, count 0 or over
+ * ECS_ENTITY_GET_MAX), else the first type's failure (model_expect_remove of each), else ECS_OK. */
+int model_expect_entity_get(struct model *m, ecs_entity e, const uint32_t *types, uint32_t count,
+                            bool out_given);
 /* component_add_batch (want_has false) or component_remove_batch (want_has true). */
 int model_expect_batch(struct model *m, const ecs_entity *entities, uint32_t count, uint32_t type,
                        bool want_has);

@@ -355,6 +355,82 @@ bool op_get(struct fixture *f, ecs_entity e, uint32_t t, bool write)
 	return true;
 }
 
+/*
+ * entity_get of `count` types of e, natively or through ecs.h's fallback called directly, misuse
+ * included (types or out not given, count 0 or over ECS_ENTITY_GET_MAX; `types` holds at least
+ * min(count, ECS_ENTITY_GET_MAX + 2) types): the call's status, and each type's pointer (that of
+ * component_get, with the model's value; NULL where it fails) and status (with status[] given,
+ * else nothing written there), the model's; nothing written past count, nor anywhere on
+ * ECS_ERR_INVALID. With `write`, the values are written through the pointers, which must be the
+ * stored ones (a repeated type's pointer written twice).
+ */
+bool op_entity_get(struct fixture *f, ecs_entity e, const uint32_t *types, uint32_t count,
+                   bool give_out, bool give_status, bool write, bool fallback)
+{
+	enum { SLOTS = ECS_ENTITY_GET_MAX + 2 };
+	void *out[SLOTS];
+	int status[SLOTS];
+	for (uint32_t i = 0; i < SLOTS; i++) {
+		out[i] = &out[i]; /* sentinels: a result must be written, nothing else */
+		status[i] = 99;
+	}
+	void **o = give_out ? out : NULL;
+	int *st = give_status ? status : NULL;
+	int want = model_expect_entity_get(&f->m, e, types, count, give_out);
+	int rc = fallback ? ecs_entity_get_fallback(f->ops, f->s, e, types, count, o, st)
+	                  : ecs_entity_get(f->ops, f->s, e, types, count, o, st);
+	CHECK_STATUS(rc, want);
+	uint32_t written = want == ECS_ERR_INVALID ? 0 : count;
+	for (uint32_t i = written; i < SLOTS; i++)
+		CHECK(out[i] == &out[i] && status[i] == 99);
+	for (uint32_t i = 0; i < written; i++) {
+		int got = model_expect_remove(&f->m, e, types[i]);
+		CHECK_STATUS(status[i], give_status ? got : 99);
+		if (got != ECS_OK) {
+			CHECK(out[i] == NULL);
+			continue;
+		}
+		void *p = NULL;
+		CHECK_OK(f->ops->component_get(f->s, e, types[i], &p));
+		CHECK(out[i] == p);
+		CHECK(memcmp(p, model_value(&f->m, e, types[i]), f->sizes[types[i]]) == 0);
+	}
+	if (!write || want == ECS_ERR_INVALID)
+		return true;
+	for (uint32_t i = 0; i < written; i++)
+		if (out[i]) {
+			unsigned char *q = out[i];
+			for (uint32_t b = 0; b < f->sizes[types[i]]; b++)
+				q[b] = (unsigned char)next_random(f);
+		}
+	for (uint32_t i = 0; i < written; i++)
+		if (out[i])
+			memcpy(model_value(&f->m, e, types[i]), out[i], f->sizes[types[i]]);
+	return true;
+}
+
+/*
+ * entity_get of a random list: `first` first, then types some_type draws (repeats and types out
+ * of range among them), mostly one to four, now and then up to the limit; misuse now and then
+ * (no types, no out, count 0 or over the limit); status[] given half the time; through the
+ * fallback a third of the time.
+ */
+bool random_entity_get(struct fixture *f, ecs_entity e, uint32_t first, bool write)
+{
+	uint32_t types[ECS_ENTITY_GET_MAX + 2];
+	types[0] = first;
+	for (uint32_t i = 1; i < ECS_ENTITY_GET_MAX + 2; i++)
+		types[i] = some_type(f);
+	uint32_t dice = below(f, 100);
+	uint32_t count = dice < 85   ? 1 + below(f, 4)
+	                 : dice < 95 ? 1 + below(f, ECS_ENTITY_GET_MAX)
+	                 : dice < 97 ? 0
+	                             : ECS_ENTITY_GET_MAX + 1 + below(f, 2);
+	bool give_types = below(f, 64) != 0, give_out = below(f, 64) != 0;
+	return op_entity_get(f, e, give_types ? types : NULL, count, give_out, below(f, 2), write,
+	                     below(f, 3) == 0);
+}
+
 bool op_has(struct fixture *f, ecs_entity e, uint32_t t)
 {
 	CHECK_EQ(f->ops->component_has(f->s, e, t), model_expect_has(&f->m, e, t));
@@ -486,8 +562,13 @@ bool random_op(struct fixture *f, uint32_t max_live)
 		return random_change_batch(f, dice & 1, false);
 	if (dice < 68)
 		return op_remove(f, some_handle(f), some_type(f));
-	if (dice < 84)
-		return op_get(f, some_handle(f), some_type(f), dice & 1);
+	if (dice < 84) { /* a quarter of the lookups ask several types of the entity at once */
+		ecs_entity h = some_handle(f);
+		uint32_t t = some_type(f);
+		if (below(f, 4) == 0)
+			return random_entity_get(f, h, t, dice & 1);
+		return op_get(f, h, t, dice & 1);
+	}
 	if (dice < 96)
 		return op_has(f, some_handle(f), some_type(f));
 	if (dice == 99)

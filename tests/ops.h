@@ -51,6 +51,11 @@ bool op_add_from_some(struct fixture *f, ecs_entity e, uint32_t t);
 bool op_add_from_own(struct fixture *f, ecs_entity e, uint32_t t);
 bool op_remove(struct fixture *f, ecs_entity e, uint32_t t);
 bool op_get(struct fixture *f, ecs_entity e, uint32_t t, bool write);
+/* entity_get, checked against the model and component_get (see ops.c); random_entity_get
+ * draws the rest of a list that starts with `first`, misuse now and then. */
+bool op_entity_get(struct fixture *f, ecs_entity e, const uint32_t *types, uint32_t count,
+                   bool give_out, bool give_status, bool write, bool fallback);
+bool random_entity_get(struct fixture *f, ecs_entity e, uint32_t first, bool write);
 bool op_has(struct fixture *f, ecs_entity e, uint32_t t);
 bool op_register(struct fixture *f, const uint32_t *types, uint32_t count);
 bool op_register_excluding(struct fixture *f, const uint32_t *types, uint32_t count,

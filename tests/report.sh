@@ -1,12 +1,16 @@
 #!/bin/sh
 # report.sh: make compare's figures and make report's page, on small real runs into a temporary
 # folder (never results/ or plots/). Checks what a test can see without looking at a picture:
-#   make compare   two runs of profile A: the verdicts, a figure per workload both share (swept
+#   make compare   two runs of profile A: a screen that starts with the runs and what changed
+#                  (per backend, the rows called) and ends where every row is, within 40 lines;
+#                  every row in NEW-compare/compare.txt, and on the screen with ROWS=1; the
+#                  verdicts, a figure per workload both share (swept
 #                  and Varkor's) beside NEW in NEW-compare/, gnuplot silent; a second
 #                  comparison into the same folder removes the first one's figures; A against
 #                  AAA refused without PROFILES=1 (exit 2, nothing drawn), drawn with it, and the
 #                  output says the drift is then the profiles' difference; bad input (a file that
-#                  does not exist, one that is not an ecsbench CSV, a missing NEW, a bad PROFILES)
+#                  does not exist, one that is not an ecsbench CSV, a missing NEW, a bad PROFILES
+#                  or ROWS)
 #                  gives exit 2 and a message, and no figure folder
 #   make report    x-report.html beside OUTPUT=x.csv: every image and link it names exists,
 #                  relative to the page (so it opens from the file system wherever the folder
@@ -53,6 +57,29 @@ rc=$?
 cdir=$tmp/runs/new-compare
 check compare-runs "exit status $rc: $(tail -n 3 "$tmp/compare.err")" [ "$rc" -eq 0 ]
 check compare-prints-verdicts "make compare no longer prints the verdicts" grep -q '^Verdicts: ' "$tmp/compare.out"
+# The screen: the two runs first, then per backend, the rows called (or that none is), the
+# verdicts, the machine, where every row is; within 40 lines with what compare.sh adds on stderr.
+rows=$(grep -v '^#' "$cdir/verdicts.csv" | tail -n +2 | wc -l)
+compare_screen() { # the screen's parts in order, where every row is, no row of the full table
+	[ "$(cat "$tmp/compare.out" "$tmp/compare.err" | wc -l)" -le 40 ] &&
+		awk 'NR == 1 && /^OLD .*old.csv: commit / { a = 1 } NR == 2 && /^NEW .*new.csv: commit .*, the same CPU$/ { b = 1 }
+			/^Per backend, NEW\/OLD over its rows/ && !p { p = NR } /^  hash  *[0-9]+  [0-9.]+ / && p && !h { h = NR }
+			/^(Rows called faster or slower: |No row is called faster or slower)/ && h && !c { c = NR }
+			/^Verdicts: / && c && !v { v = NR } /^Machine state: / && v && !m { m = NR }
+			END { exit !(a && b && m) }' "$tmp/compare.out" &&
+		sed -n '/^Every row and the machine states in full:/,$p' "$tmp/compare.out" | tr '\n' ' ' | sed 's/  */ /g' |
+			grep -q "^Every row and the machine states in full: $cdir/compare.txt (ROWS=1 prints it) *\$" &&
+		! grep -q '^hash  *iterate  *1024 ' "$tmp/compare.out"
+}
+check compare-screen "the screen is not what changed first, or is longer than 40 lines ($(cat "$tmp/compare.out" "$tmp/compare.err" | wc -l)): $(cat "$tmp/compare.out")" \
+	compare_screen
+check compare-rows-kept "new-compare/compare.txt does not hold every row ($rows in verdicts.csv): $(head -n 3 "$cdir/compare.txt" 2>&1)" \
+	sh -c "[ \$(grep -c '^[a-z]\{1,\} \{1,\}\(iterate\|create\|varkor-create\) \{1,\}[0-9]\{1,\} \{1,\}[0-9]' '$cdir/compare.txt') -eq $rows ] &&
+		grep -q '^hash  *iterate  *1024  *1 ' '$cdir/compare.txt' && grep -q '^Machine state: ' '$cdir/compare.txt'"
+make -s --no-print-directory compare OLD="$tmp/runs/old.csv" NEW="$tmp/runs/new.csv" ROWS=1 >"$tmp/rows.out" 2>"$tmp/rows.err"
+rc=$?
+check compare-rows-printed "make compare ROWS=1: exit $rc, or not the kept report: $(diff "$tmp/rows.out" "$cdir/compare.txt" 2>&1 | head -n 4)" \
+	sh -c "[ $rc -eq 0 ] && cmp -s '$tmp/rows.out' '$cdir/compare.txt'"
 check compare-figures "not every workload has its figure in new-compare/: $(ls "$cdir" 2>&1 | tr '\n' ' ')" \
 	test -s "$cdir/iterate.png" -a -s "$cdir/create.png" -a -s "$cdir/varkor.png"
 check compare-verdicts-kept "no verdicts.csv with rows beside the figures" \
@@ -83,7 +110,8 @@ rc=$?
 check compare-profiles "A against AAA with PROFILES=1: exit $rc, $(tail -n 2 "$tmp/p.err")" \
 	sh -c "[ $rc -eq 0 ] && [ -s '$tmp/runs/AAA-compare/iterate.png' ] && [ -s '$tmp/runs/AAA-compare/varkor.png' ]"
 check compare-profiles-says-drift "the output does not say the drift is the profiles' difference" \
-	sh -c "grep -q \"the profiles' difference, not the machine's\" '$tmp/p.out' &&
+	sh -c "tr '\n' ' ' <'$tmp/p.out' | sed 's/  */ /g' | grep -q \"Profile AAA: [0-9.]*x A's times in the median row.*: the profile.s cost, not drift\" &&
+		grep -q \"the profiles' difference, not the machine's\" '$tmp/runs/AAA-compare/compare.txt' &&
 		grep -q '^# profiles OLD A NEW AAA' '$tmp/runs/AAA-compare/verdicts.csv'"
 rm -rf "$tmp/runs/AAA-compare"
 
@@ -101,6 +129,7 @@ bad_compare compare-missing-file "cannot read" OLD="$tmp/none.csv" NEW="$tmp/run
 bad_compare compare-not-a-csv "not an ecsbench CSV" OLD="$tmp/runs/old.csv" NEW="$tmp/bad.csv"
 bad_compare compare-no-new "usage: make compare" OLD="$tmp/runs/old.csv"
 bad_compare compare-bad-profiles "PROFILES=yes" OLD="$tmp/runs/old.csv" NEW="$tmp/runs/new.csv" PROFILES=yes
+bad_compare compare-bad-rows "ROWS=yes" OLD="$tmp/runs/old.csv" NEW="$tmp/runs/new.csv" ROWS=yes
 # Two runs of one scenario compare as two runs of the workloads do: a verdict per backend and
 # phase, the drift over them; a scenario against a run of the workloads, or against another
 # scenario, is refused (exit 2).
@@ -114,11 +143,14 @@ if scenario_run "$tmp/sc/one.csv" shooter && scenario_run "$tmp/sc/two.csv" shoo
 	make -s --no-print-directory compare OLD="$tmp/sc/one.csv" NEW="$tmp/sc/two.csv" >"$tmp/sc/out" 2>"$tmp/sc/err"
 	rc=$?
 	phases=$(grep -v '^#' "$tmp/sc/one.csv" | awk -F, 'NR > 1' | wc -l)
+	kept=$tmp/sc/two-compare/compare.txt
 	check compare-scenarios "exit $rc, $(tail -n 2 "$tmp/sc/err"); $(ls "$tmp/sc")" \
-		sh -c "[ $rc -eq 0 ] && grep -q '^Scenario shooter: a row per participant and phase' '$tmp/sc/out' &&
-			grep -q '^sparse  *frame  ' '$tmp/sc/out' && grep -q '^vector  *system:move  ' '$tmp/sc/out' &&
-			grep -q '^Verdicts with the drift divided out: ' '$tmp/sc/out' &&
-			grep -q '^$phases rows compared; 0 only in OLD, 0 only in NEW' '$tmp/sc/out' &&
+		sh -c "[ $rc -eq 0 ] && grep -q '^NEW .*two.csv: commit .*, scenario shooter\$' '$tmp/sc/out' &&
+			grep -q '^Compared: the $phases rows both runs measured.' '$tmp/sc/out' && grep -q '^Verdicts: ' '$tmp/sc/out' &&
+			grep -q '^Scenario shooter: a row per participant and phase' '$kept' &&
+			grep -q '^sparse  *frame  ' '$kept' && grep -q '^vector  *system:move  ' '$kept' &&
+			grep -q '^Verdicts with the drift divided out: ' '$kept' &&
+			grep -q '^$phases rows compared; 0 only in OLD, 0 only in NEW' '$kept' &&
 			grep -q '^sparse,shooter,frame,' '$tmp/sc/two-compare/verdicts.csv'"
 	make -s --no-print-directory compare OLD="$tmp/runs/old.csv" NEW="$tmp/sc/two.csv" >"$tmp/sc/out" 2>"$tmp/sc/err"
 	rc=$?

@@ -22,6 +22,8 @@
 #   build/asan/scenario_file the same under AddressSanitizer and UndefinedBehaviorSanitizer
 #   build/tails              the frame-time tails (p95, p99, max across processes) and the
 #                            growth frames, on known data and scripted allocations
+#   build/race               the race's statistics (median polish, looks, screens) on
+#                            synthetic samples with known answers: twins, a made difference
 #   build/scenario_engine    the scenario engine: shipped scenarios agree on every backend, the
 #                            floor and the harness; deferred despawns; determinism
 #   build/asan/scenario_engine  the same under AddressSanitizer and UndefinedBehaviorSanitizer
@@ -171,6 +173,7 @@ lane_scripts() {
 	suite conformance build/conformance --ops 20000 -large
 	suite "scenario files" build/scenario_file
 	suite "frame-time tails and growth" build/tails
+	suite "the race's statistics" build/race
 	suite "scenario engine" build/scenario_engine
 	suite advise tests/advise.sh
 	suite cli tests/cli.sh

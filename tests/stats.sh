@@ -4,17 +4,25 @@
 # (what must hold whatever the machine does). Correctness, never a time. Ends with
 # "N passed, N failed".
 #   paired-best-*    where the pooled median and the paired statistic disagree, the best is the
-#                    paired one and no row is below it; a real run's CSV and a scenario's CSV:
-#                    the best has the lowest median_ns, every ratio_to_best is >= 1 and is
-#                    median_ns over the best's
+#                    paired one and no row is below it (make compare --stats, an older CSV); a
+#                    real run's CSV (raced: harness/core/race.h): the best is in the race, every
+#                    row still in it has a ratio >= 1 that is median_ns over the best's, a row
+#                    that left is slower beyond 1.03, a screened one has no interval, noisy marks
+#                    the rows of an open race; a scenario's CSV: the best is never beaten
 #   long-run-paired  a row with one sample per process is compared with one that has three
 #   noisy-*          noisy marks exactly the rows tied with the best whose interval reaches
 #                    beyond 1.10 (and the best of their group)
 #   twins-*          identical copies are never called different (synthetic), and a real A/A
-#                    run (scripts/aa.sh: build/ecsbench --twin) calls the copies different in
-#                    few groups
+#                    run (scripts/aa.sh: build/ecsbench --twin, raced) calls the copies different
+#                    in few groups
 #   compare-other-settings  make compare between runs of other workloads, N and processes: what
-#                    it compares and cannot, why its verdicts are few, ns an entity
+#                    it compares and cannot, why its verdicts are few, on the screen and in
+#                    the full table (--rows), whose row gives ns an entity
+#   compare-raced-settings  raced runs of one command are not "measured otherwise" for the samples
+#                    their races took; runs of another budget are; their rows of few processes
+#                    are said (not "more processes")
+#   compare-screen-* make compare's screen on a known change (sparse three times slower): the
+#                    rows called, the largest N first, capped; per backend; two profiles' limits
 #   rerun-*          a rerun's prediction intervals and make compare between two runs: a run
 #                    slowed 1% throughout is predicted and called the same (synthetic); two real
 #                    runs of a small sweep (scripts/aa.sh -r) mostly so
@@ -150,59 +158,133 @@ for side in old new; do
 	}' >"$tmp/settings-$side.csv"
 done
 "$stats" "$tmp/settings-old.csv" "$tmp/settings-new.csv" >"$tmp/settings.out" 2>&1
-check compare-other-settings "make compare does not say what it compares and cannot: $(grep -v '^\(sparse\|archetype\) ' "$tmp/settings.out" | head -n 12)" \
-	sh -c "grep -qx 'Compared: the 2 rows both runs measured.' '$tmp/settings.out' &&
-		grep -qx 'Only in OLD, not compared: workloads get; N = 2048 (of workloads both measured).' '$tmp/settings.out' &&
-		grep -q '^Measured otherwise: OLD in 5 processes of 3 samples a row, NEW in 2 of 3' '$tmp/settings.out' &&
-		grep -q '^NEW has 2 processes a row: its intervals are Student.s t with 1 degree of freedom' '$tmp/settings.out' &&
-		grep -q '^2 of the 2 rows are undecided' '$tmp/settings.out' &&
-		grep -q '^sparse  *create  *1024  *2  *20.0  *20.0 ' '$tmp/settings.out'"
+"$stats" "$tmp/settings-old.csv" "$tmp/settings-new.csv" --rows >"$tmp/settings-rows.out" 2>&1
+for out in settings settings-rows; do
+	check "compare-other-settings${out#settings}" "make compare does not say what it compares and cannot: $(grep -v '^\(sparse\|archetype\) ' "$tmp/$out.out" | head -n 12)" \
+		sh -c "grep -qx 'Compared: the 2 rows both runs measured.' '$tmp/$out.out' &&
+			grep -qx 'Only in OLD, not compared: workloads get; N = 2048 (of workloads both measured).' '$tmp/$out.out' &&
+			grep -q '^Measured otherwise: OLD in 5 processes of 3 samples a row, NEW in 2 of 3' '$tmp/$out.out' &&
+			grep -q '^NEW has 2 processes a row: its intervals are Student.s t with 1 degree of freedom' '$tmp/$out.out' &&
+			grep -q '^2 of the 2 rows are undecided' '$tmp/$out.out'"
+done
+# the row itself: in the full table (--rows), not on the screen, which lists only rows called
+check compare-other-settings-row "--rows does not print the row, or the screen does: $(head -n 30 "$tmp/settings-rows.out")" \
+	sh -c "grep -q '^sparse  *create  *1024  *2  *20.0  *20.0 ' '$tmp/settings-rows.out' &&
+		! grep -q '^ *sparse  *create  *1024 ' '$tmp/settings.out' &&
+		grep -q '^No row is called faster or slower' '$tmp/settings.out'"
+
+# Raced runs: a row's processes and samples are what its race took, not how the run was set, so
+# two runs of one command whose races took other samples are not "measured otherwise"; runs of
+# another budget are.
+raced_run() { # raced_run FILE BUDGET REPS
+	awk -v budget="$2" -v reps="$3" 'BEGIN {
+		print "# ecsbench commit raced"
+		print "# processes: up to 5 a row group (random layout; processes done 5), a budget of " budget " s; per process 1 warm-up round and up to 24 timed rounds, each round a sample of every participant still measured"
+		print "backend,profile,workload,history,entities,components,threads,processes,reps,median_ns,ci_low_ns,ci_high_ns,noisy,ns_per_entity,race"
+		for (b = 1; b <= 2; b++) {
+			printf "%s,A,create,lived-in,1024,2,1,5,%d,%.1f,%.1f,%.1f,0,%.1f,in\n", b == 1 ? "sparse" : "archetype", reps, 20480, 20000, 21000, 20
+			printf "%s,A,create,lived-in,256,2,1,3,%d,%.1f,%.1f,%.1f,0,%.1f,in\n", b == 1 ? "sparse" : "archetype", reps, 5120, 2560, 10240, 20
+		}
+	}' >"$1"
+}
+raced_run "$tmp/raced-1.csv" 270 30
+raced_run "$tmp/raced-2.csv" 270 45
+raced_run "$tmp/raced-3.csv" 60 45
+"$stats" "$tmp/raced-1.csv" "$tmp/raced-2.csv" >"$tmp/raced-same.out" 2>&1
+"$stats" "$tmp/raced-1.csv" "$tmp/raced-3.csv" >"$tmp/raced-other.out" 2>&1
+check compare-raced-settings "raced runs: the same settings called otherwise, or another budget not, or their rows of few processes not said: $(cat "$tmp/raced-same.out")" \
+	sh -c "! grep -q '^Measured otherwise' '$tmp/raced-same.out' &&
+		tr '\n' ' ' <'$tmp/raced-same.out' | sed 's/  */ /g' | grep -q ' 2 rows had under 4 processes in a run .*: half wider than +-[0-9.]*% on their own, the others +-[0-9.]*%' &&
+		! grep -q 'PROCESSES=' '$tmp/raced-same.out' &&
+		tr '\n' ' ' <'$tmp/raced-other.out' | sed 's/  */ /g' |
+			grep -q 'Measured otherwise: OLD raced up to 5 processes a row group, 24 rounds a process, a budget of 270 s, NEW up to 5 processes a row group, 24 rounds a process, a budget of 60 s;'"
+
+# make compare's screen on a known change: NEW is OLD with sparse three times slower in every row
+# (create and get at N = 1024..131072, with archetype and the floor unchanged; intervals of
+# +-5% from 5 processes). Sparse's 16 rows are called slower and its mean with them, the others
+# stay undecided (their intervals hold the between-run term); the screen lists the rows at the
+# largest N of each workload first, 9 of them and "and 7 more", within 40 lines; every row is
+# in --rows. As two profiles (NEW written as AAA), it says what two profiles' runs can say.
+for side in old new; do
+	awk -v side="$side" 'BEGIN {
+		print "# ecsbench commit " side
+		print "backend,profile,workload,history,entities,components,threads,processes,reps,median_ns,ci_low_ns,ci_high_ns,noisy,ns_per_entity"
+		for (w = 1; w <= 2; w++) for (n = 1024; n <= 131072; n *= 2) for (b = 1; b <= 3; b++) {
+			name = b == 1 ? "sparse" : b == 2 ? "archetype" : "floor"
+			m = n * (b == 3 ? 2 : 20 + 5 * b) * (side == "new" && b == 1 ? 3 : 1)
+			printf "%s,A,%s,lived-in,%d,2,1,5,3,%.1f,%.1f,%.1f,0,%.2f\n", name, w == 1 ? "create" : "get", n, m, m / 1.05, m * 1.05, m / n
+		}
+	}' >"$tmp/known-$side.csv"
+done
+sed 's/,A,\(create\|get\),/,AAA,\1,/' "$tmp/known-new.csv" >"$tmp/known-aaa.csv"
+"$stats" "$tmp/known-old.csv" "$tmp/known-new.csv" >"$tmp/known.out" 2>&1
+"$stats" "$tmp/known-old.csv" "$tmp/known-new.csv" --rows >"$tmp/known-rows.out" 2>&1
+known_screen() { # what the screen must say of the known change
+	o=$tmp/known.out
+	[ "$(wc -l <"$o")" -le 40 ] &&
+		grep -q '^  sparse  *16  3.000 \[[0-9.]*, [0-9.]*\]  *slower  *3.000 ' "$o" &&
+		grep -q '^  archetype  *16  1.000 \[[0-9.]*, [0-9.]*\]  *undecided ' "$o" &&
+		grep -q '^Rows called faster or slower: 16 as measured, 16 without the drift; largest N first:$' "$o" &&
+		grep -q '^Verdicts: 0 faster, 16 slower, 0 same (within +-5%), 32 undecided' "$o" &&
+		grep -qx '  and 7 more: every row is in the full table (--rows)' "$o" &&
+		[ "$(grep '^  sparse  *\(create\|get\) ' "$o" | awk '{ printf "%s %s,", $2, $3 }')" = \
+			'create 131072,get 131072,create 65536,get 65536,create 32768,get 32768,create 16384,get 16384,create 8192,' ] &&
+		[ "$(grep -c '^sparse  *\(create\|get\)  *[0-9]*  *2 .* slower ' "$tmp/known-rows.out")" -eq 16 ]
+}
+check compare-screen-known "the screen does not show sparse three times slower as it should: $(cat "$tmp/known.out")" known_screen
+"$stats" --profiles "$tmp/known-old.csv" "$tmp/known-aaa.csv" >"$tmp/known-profiles.out" 2>&1
+check compare-screen-profiles "two profiles' screen does not say what it can and cannot: $(cat "$tmp/known-profiles.out")" \
+	sh -c "tr '\n' ' ' <'$tmp/known-profiles.out' | sed 's/  */ /g' |
+		grep -q \"32 of the 48 rows are undecided: a row is called only beyond about x1.[3-5][0-9] either way.* What two profiles' runs can say: what profile AAA costs each backend over A, to about +-[0-9.]*%.*; not one row's cost, within x1.[3-5][0-9]\""
 
 # --- small real runs: what must hold whatever the machine does ----------------------------
 
 run="$tmp/run.csv"
 if "$bin" --workloads create,iterate,get,parallel-iterate --entities 256,1024 --components 1,2 \
-	--processes 3 --output "$run" 2>"$tmp/run.err"; then
+	--processes 5 --output "$run" 2>"$tmp/run.err"; then
 	verdict=$(grep -v '^#' "$run" | awk -F, '
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{
 			g = $c["workload"] "," $c["entities"] "," $c["components"] "," $c["threads"]
 			n[g]++; b[g, n[g]] = $c["backend"]; med[g, n[g]] = $c["median_ns"] + 0
-			r[g, n[g]] = $c["ratio_to_best"]; hi[g, n[g]] = $c["ratio_ci_high"]
+			r[g, n[g]] = $c["ratio_to_best"]; lo[g, n[g]] = $c["ratio_ci_low"]
 			v[g, n[g]] = $c["vs_best"]; noisy[g, n[g]] = $c["noisy"] + 0
+			race[g, n[g]] = $c["race"]; d[g] = $c["decision"] != "" ? $c["decision"] : d[g]
+			pr[g, n[g]] = $c["processes"] + 0; behind[g, n[g]] = $c["race_behind"]
 		}
 		END {
 			for (g in n) {
-				best = 0; others = 0
+				best = 0
 				for (i = 1; i <= n[g]; i++) if (v[g, i] == "best") best = i
 				if (!best) { print g ": no best"; exit }
+				if (race[g, best] != "in") { print g ": the best left the race"; exit }
 				for (i = 1; i <= n[g]; i++) {
-					if (b[g, i] == "floor") { if (noisy[g, i]) { print g ": a noisy floor"; exit } continue }
-					if (med[g, i] < med[g, best]) { print g ": " b[g, i] " below the best"; exit }
-					if (r[g, i] + 0 < 1) { print g ": " b[g, i] " ratio " r[g, i]; exit }
-					# both rounded: the ratio to 3 decimals, median_ns to 0.1 ns
+					if (b[g, i] == "floor") { if (noisy[g, i] || race[g, i] != "") { print g ": the floor raced"; exit } continue }
+					if (r[g, i] + 0 < 1 && race[g, i] == "in") { print g ": " b[g, i] " ratio " r[g, i]; exit }
+					# rows still in the race share the best processes: the ratio is that of
+					# their median_ns (both rounded: the ratio to 3 decimals, median_ns to 0.1 ns)
 					want = med[g, i] / med[g, best]
 					tol = 0.0006 + want * (0.051 / med[g, i] + 0.051 / med[g, best])
-					if (r[g, i] - want > tol || want - r[g, i] > tol) {
+					if (race[g, i] == "in" && (r[g, i] - want > tol || want - r[g, i] > tol)) {
 						print g ": " b[g, i] " ratio " r[g, i] ", median_ns says " want; exit
 					}
-					if (i == best) continue
-					should = v[g, i] == "tied" && (hi[g, i] == "" || hi[g, i] + 0 > 1.10)
-					# ratio_ci_high is rounded to 3 decimals: 1.100 may be either side
-					edge = v[g, i] == "tied" && hi[g, i] == "1.100"
-					if (noisy[g, i] != should && !edge) {
-						print g ": " b[g, i] " noisy " noisy[g, i] ", " v[g, i] " " r[g, i] " .. " hi[g, i]; exit
+					if (race[g, i] == "left" && (v[g, i] != "slower" || behind[g, i] == "")) {
+						print g ": " b[g, i] " left but " v[g, i] " behind " behind[g, i]; exit
 					}
-					others += should
+					# screened in the first process, or suspected there and confirmed in the second
+					if ((race[g, i] == "screened" || race[g, i] == "calibration") && (v[g, i] != "slower" || lo[g, i] != "" || pr[g, i] > (race[g, i] == "screened" ? 2 : 1) || pr[g, i] < 1)) {
+						print g ": " b[g, i] " screened but " v[g, i] ", interval from " lo[g, i]; exit
+					}
+					should = race[g, i] == "in" && d[g] == "open"
+					if (noisy[g, i] != should) { print g ": " b[g, i] " noisy " noisy[g, i] " in a race " d[g]; exit }
 				}
-				if (noisy[g, best] != (others > 0)) { print g ": the best noisy " noisy[g, best]; exit }
 			}
 			print "ok"
 		}')
 	check paired-best-run "$verdict" [ "$verdict" = ok ]
-	check csv-says-what-it-is "the CSV header does not say what median_ns, the interval and noisy are" \
-		sh -c "grep -q '^# interval: median_ns is a row.s centre, the geometric mean of its processes. medians.*centred on it' '$run' &&
-			grep -q '^# comparisons: ratio_to_best is median_ns over the best.s.*Bonferroni.*flagged noisy' '$run'"
+	check csv-says-what-it-is "the CSV header does not say what median_ns, the interval, the race and noisy are" \
+		sh -c "grep -q '^# interval: per process, Tukey.s median polish.*median_ns is the geometric mean of a row.s levels' '$run' &&
+			grep -q '^# race: looks after a group.s .*decision fastest.*noisy 1' '$run'"
 else
 	fail paired-best-run "exit status $?: $(tail -n 3 "$tmp/run.err")"
 fi

@@ -37,6 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../core/cli.h"
 #include "../core/measure.h"
 #include "../core/output.h"
 #include "../core/report.h"
@@ -71,23 +72,6 @@ static void on_signal(int sig)
 }
 
 /* --- options ---------------------------------------------------------------------------------- */
-
-static double parse_budget(const char *text)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(text, &end);
-	double unit = 1;
-	if (end != text && (*end == 's' || *end == 'm' || *end == 'h') && !end[1]) {
-		unit = *end == 'm' ? 60 : *end == 'h' ? 3600 : 1;
-		end++;
-	}
-	if (end == text || *end || errno || !(v * unit >= MIN_BUDGET_S) || v * unit > MAX_BUDGET_S ||
-	    text[0] < '0' || text[0] > '9')
-		options_usage_error("--budget '%s' is not a time from %.0f s to 7 days (600, 90s, 10m, 1h)",
-		                    text, MIN_BUDGET_S);
-	return v * unit;
-}
 
 static void refuse_options(const struct options *o)
 {
@@ -159,7 +143,7 @@ static void advise_options(struct options *o)
 	size_t len = strlen(a->name);
 	if (len > 4 && strcmp(a->name + len - 4, ".ini") == 0)
 		a->name[len - 4] = '\0';
-	a->budget_s = o->budget ? parse_budget(o->budget) : DEFAULT_BUDGET_S;
+	a->budget_s = o->budget ? cli_duration("--budget", o->budget, MIN_BUDGET_S, MAX_BUDGET_S) : DEFAULT_BUDGET_S;
 	a->processes = o->given['j'] ? o->processes : STEP_PROCESSES;
 	if (a->processes < 2)
 		options_usage_error("--processes %u: the advisor compares designs across processes (at "

@@ -11,6 +11,7 @@
 
 #include "answer.h"
 #include "compare_stats.h"
+#include "../core/race.h"
 #include "../core/stats.h"
 
 static bool is_candidate(const struct csv_row *r)
@@ -82,6 +83,91 @@ static void reach_text(char *buf, size_t len, double x)
 		snprintf(buf, len, "%.*fx", x < 10 ? 2 : 0, x);
 }
 
+/* "a, b and c" or "a or b" (joined by `last`) of up to n names, sorted, into buf. */
+static void names_text(char *buf, size_t len, const char **names, uint32_t n, const char *last)
+{
+	qsort(names, n, sizeof *names, by_name);
+	size_t at = 0;
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < n && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", i == 0 ? "" : i + 1 == n ? last : ", ",
+		                       names[i]);
+}
+
+/*
+ * A raced run's group (race.h): its decision is the CSV's own. Equal: the set that holds the
+ * fastest, every two within RACE_EQUAL ("archetype or hybrid"), and how far their intervals to
+ * the lowest reach. Open: the backends still in the race, the furthest reach of their
+ * intervals, whether every other left it, and about how many processes would decide it: for
+ * each one still racing, the processes that would shrink its interval (which narrows as the
+ * square root of the processes) to lie within RACE_EQUAL of the lowest or beyond RACE_MARGIN.
+ */
+static void decide_race(struct answer_group *g)
+{
+	const struct csv_row *lowest = g->lowest;
+	g->raced = true;
+	g->processes = lowest->processes;
+	/* a figure the machine cannot produce decides nothing (the invalid column): the lowest's,
+	 * or that of one still in the race */
+	for (uint32_t i = 0; i < g->count; i++) {
+		const struct csv_row *x = g->members[i].row;
+		if (x && x->invalid[0] && (x == lowest || strcmp(x->race, "in") == 0)) {
+			snprintf(g->why, sizeof g->why, "%s's figure is no result: %.180s", x->backend,
+			         x->invalid);
+			return;
+		}
+	}
+	const char *names[ANSWER_NAMED_TIED + 1];
+	uint32_t named = 0;
+	if (strcmp(lowest->decision, "fastest") == 0) {
+		g->decided = true;
+		return;
+	}
+	double most = 1, least = 1, need = 0;
+	bool others_left = true;
+	for (uint32_t i = 0; i < g->count; i++) {
+		const struct csv_row *x = g->members[i].row;
+		if (!x)
+			continue;
+		bool in = x == lowest || strcmp(x->race, "in") == 0;
+		if (!in) {
+			others_left &= strcmp(x->vs_best, "slower") == 0;
+			continue;
+		}
+		if (named < ANSWER_NAMED_TIED)
+			names[named++] = x->backend;
+		if (x == lowest || isnan(x->ratio_high))
+			continue;
+		most = fmax(most, x->ratio_high);
+		least = fmin(least, x->ratio_low);
+		double d = log(x->ratio), h = log(x->ratio_high) - d;
+		double equal = log(RACE_EQUAL) - d, apart = d - log(RACE_MARGIN);
+		double want = fmax(equal, apart);
+		if (h > 0 && want > 0)
+			need = fmax(need, x->processes * (h / want) * (h / want));
+		else
+			need = INFINITY;
+	}
+	if (strcmp(lowest->decision, "equal") == 0) {
+		g->decided = g->equal = true;
+		names_text(g->set, sizeof g->set, names, named, " or ");
+		g->equal_low = least;
+		g->equal_high = most;
+		return;
+	}
+	char list[160], reach[32], take[96] = "";
+	names_text(list, sizeof list, names, named, " and ");
+	reach_text(reach, sizeof reach, most);
+	g->would_take = isfinite(need) && need < 1e4 ? (uint32_t)ceil(need) : 0;
+	if (g->would_take > g->processes)
+		snprintf(take, sizeof take, "; about %u processes would decide it (a larger BUDGET)",
+		         g->would_take);
+	snprintf(g->why, sizeof g->why, "%s still racing after %u processes, none told from the "
+	                                "lowest (an interval reaching %s)%s%s",
+	         list, g->processes, reach, others_left ? "; every other backend left the race" : "",
+	         take);
+}
+
 /*
  * Whether group g can name its fastest: every other candidate has an interval to the lowest,
  * none is noisy (the CSV's flag: tied, with an interval reaching beyond STATS_NOISY_RATIO), and
@@ -91,6 +177,10 @@ static void reach_text(char *buf, size_t len, double x)
 static void decide(struct answer_group *g, bool provisional)
 {
 	const struct csv_row *lowest = g->lowest;
+	if (lowest->decision[0]) {
+		decide_race(g);
+		return;
+	}
 	const struct csv_row *first[3] = {NULL, NULL, NULL};
 	unsigned count[3] = {0, 0, 0};
 	for (uint32_t i = 0; i < g->count; i++) {

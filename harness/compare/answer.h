@@ -42,7 +42,14 @@ struct answer_group {
 	const struct csv_row *floor;    /* NULL where none */
 	const struct csv_row *harness;  /* a scenario's harness alone; NULL where none */
 	bool decided;
-	char why[240];                  /* no decision: why, in a few words */
+	char why[320];                  /* no decision: why, in a few words */
+	/* A raced run's group (its CSV has a decision column: harness/core/race.h): decided as an
+	 * equal set (every two within RACE_EQUAL: either), its backends by name and the reach of
+	 * their intervals to the lowest; or, open, the processes it would take. */
+	bool raced, equal;
+	char set[160];                  /* "archetype or hybrid" */
+	double equal_low, equal_high;
+	uint32_t processes, would_take; /* the lowest's processes; what would decide it (0: ?) */
 	bool frame;                     /* a scenario's whole frame (not a phase) */
 	struct answer_member *members;  /* the lowest first, then by ratio, then the absent */
 	uint32_t count;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "answer_report.h"
+#include "../core/race.h"
 #include "../core/stats.h"
 
 /* --- numbers as a reader reads them ------------------------------------------------------- */
@@ -141,12 +142,38 @@ static void bytes_of(char *buf, size_t len, double b)
 /* What the others' intervals are, as the CSV's header says they were made. */
 static const char *interval_level(const struct answer *a)
 {
+	if (csv_note(a->file, "race:"))
+		return "paired, at the level of the look that decided each (ratio_level): 95% for the run's looks and the comparisons with the best";
 	const char *c = csv_note(a->file, "comparisons:");
 	if (c && strstr(c, "simultaneous 95%"))
 		return "95% for the group";
 	if (c && strstr(c, "1 - 5%/(K - 1)"))
 		return "each at 1 - 5%/(K - 1)";
 	return "as the CSV states";
+}
+
+/* How a backend left its group's race (a raced run's CSV): " (left after 4 processes)",
+ * " (screened: over 10x slower in each round)" (the first process: sure), " (screened: over 2x
+ * slower in the first two processes)" (suspected in the first, confirmed in the second), " (its
+ * calibration run)", or "". */
+static const char *race_note(const struct csv_row *x)
+{
+	static char note[96];
+	if (strcmp(x->race, "left") == 0)
+		snprintf(note, sizeof note, " (left after %u processes%s%s)", x->race_process,
+		         x->race_behind[0] ? ", behind " : "", x->race_behind);
+	else if (strcmp(x->race, "screened") == 0 && x->race_process >= 2)
+		snprintf(note, sizeof note, " (screened: over %.0fx slower in the first two processes)",
+		         RACE_SCREEN_RATIO);
+	else if (strcmp(x->race, "screened") == 0)
+		snprintf(note, sizeof note, " (screened: over %.0fx slower in each round)",
+		         RACE_SCREEN_SURE);
+	else if (strcmp(x->race, "calibration") == 0)
+		snprintf(note, sizeof note, " (screened by its calibration run: over %.0fx slower)",
+		         RACE_CALIBRATION_RATIO);
+	else
+		note[0] = '\0';
+	return note;
 }
 
 /* The others of group g, nearest first: "sparse 1.32x [1.08, 1.60], vector 1.77x [1.62, 1.94]
@@ -156,22 +183,25 @@ static void others_of(char *buf, size_t len, const struct answer *a, const struc
 	size_t used = 0;
 	buf[0] = '\0';
 	if (!g->decided) {
-		snprintf(buf, len, "%s; re-run with more processes (PROCESSES=9) or on a quieter machine",
-		         g->why);
+		snprintf(buf, len, "%s%s", g->why,
+		         g->raced ? "" : "; re-run with more processes (PROCESSES=9) or on a quieter machine");
 		return;
 	}
+	if (g->equal)
+		used += (size_t)snprintf(buf, len, "%s: equal within %.0f%% [%.2f, %.2f]: either",
+		                         g->set, 100 * (RACE_EQUAL - 1), g->equal_low, g->equal_high);
 	for (uint32_t i = 0; i < g->count && used + 1 < len; i++) {
 		const struct answer_member *m = &g->members[i];
 		char text[320], r[160];
-		if (m->place == ANSWER_FASTEST)
+		if (m->place == ANSWER_FASTEST || (g->equal && m->place == ANSWER_TIED))
 			continue;
 		if (!m->row)
 			snprintf(text, sizeof text, "%s not measured", m->backend);
 		else {
 			ratio_text(r, sizeof r, m->row->ratio, m->row->ratio_low, m->row->ratio_high,
 			           a->provisional);
-			snprintf(text, sizeof text, "%s %s%s", m->backend, r,
-			         m->place == ANSWER_TIED ? " tied" : "");
+			snprintf(text, sizeof text, "%s %s%s%s", m->backend, r,
+			         m->place == ANSWER_TIED ? " tied" : "", race_note(m->row));
 		}
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", text);
 	}
@@ -290,8 +320,8 @@ static void print_use(FILE *out, const struct answer *a, const struct answer_use
 		return;
 	}
 	if (!g->decided) {
-		record(out, "li", "%s: no decision: %s; re-run with more processes (PROCESSES=9) (%s)%s",
-		       u->label, g->why, where, fig);
+		record(out, "li", "%s: no decision: %s%s (%s)%s", u->label, g->why,
+		       g->raced ? "" : "; re-run with more processes (PROCESSES=9)", where, fig);
 		return;
 	}
 	char time[96], tied[256] = "", next[320] = "";
@@ -309,8 +339,13 @@ static void print_use(FILE *out, const struct answer *a, const struct answer_use
 			snprintf(next, sizeof next, "; next %s %s", m->backend, r);
 		}
 	}
-	snprintf(text, sizeof text, "%s: %s, %s%s%s%s (%s)%s", u->label, g->lowest->backend, time,
-	         tied[0] ? "; tied within 10%: " : "", tied, next, where, fig);
+	if (g->equal)
+		snprintf(text, sizeof text, "%s: %s, equal within %.0f%% [%.2f, %.2f]: either, %s%s (%s)%s",
+		         u->label, g->set, 100 * (RACE_EQUAL - 1), g->equal_low, g->equal_high, time, next,
+		         where, fig);
+	else
+		snprintf(text, sizeof text, "%s: %s, %s%s%s%s (%s)%s", u->label, g->lowest->backend, time,
+		         tied[0] ? "; tied within 10%: " : "", tied, next, where, fig);
 	record(out, "li", "%s", text);
 }
 
@@ -363,7 +398,8 @@ static void workloads_table(FILE *out, const struct answer *a)
 			bytes_of(mem, sizeof mem, x->bytes_per_entity);
 		}
 		record(out, "row", "%d\t%s\t%s\t%u\t%s\t%s\t%s\t%s\t%s", g->decided ? 4 : 0, name, n,
-		       g->lowest->components, g->decided ? g->lowest->backend : "no decision", time, floor,
+		       g->lowest->components,
+		       !g->decided ? "no decision" : g->equal ? g->set : g->lowest->backend, time, floor,
 		       mem, others);
 	}
 	record(out, "end", "");

@@ -1,7 +1,13 @@
 /*
  * compare.c: build/ecsbench-compare, what `make compare` and `make repeat` run.
  *
- *   ecsbench-compare [--profiles] OLD.csv NEW.csv [--output VERDICTS.csv]
+ *   ecsbench-compare [--profiles] OLD.csv NEW.csv [--output VERDICTS.csv] [--rows | --rows-in TEXT]
+ *       Prints what changed in about a screen (compare_report.h): the two runs, per backend the
+ *       geometric mean of NEW/OLD and its verdict, the rows called faster or slower (the
+ *       largest N of each workload first), the verdicts counted, what the comparison cannot
+ *       say, the machine states in short, and where every row is (--rows-in: make compare
+ *       names the file it keeps them in). --rows prints the full report instead: a line per
+ *       row, the machine states in full. --output writes every row's verdicts as CSV.
  *       Per row in both: NEW/OLD of the median with a 95% interval (the two runs are
  *       independent: each row's interval gives its standard error on a log scale, Welch's
  *       degrees of freedom), and a verdict: faster or slower when the interval excludes 1,
@@ -33,7 +39,7 @@
  *       the states differ, 0 otherwise; --brief: one short line, for a figure's title.
  *
  * The statistics are compare_stats.c's; this file reads the files, checks that they can be
- * compared, and formats: it computes nothing.
+ * compared, and formats (two runs through compare_report.c): it computes nothing.
  *
  * Exit status: 0; 1 --machine: the states differ; 2 bad usage or files that cannot be compared.
  */
@@ -44,6 +50,7 @@
 
 #include "answer.h"
 #include "answer_report.h"
+#include "compare_report.h"
 #include "compare_stats.h"
 #include "csvread.h"
 #include "../core/machine.h"
@@ -51,7 +58,8 @@
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: ecsbench-compare [--profiles] OLD.csv NEW.csv [--output VERDICTS.csv]\n"
+	fprintf(stderr, "usage: ecsbench-compare [--profiles] OLD.csv NEW.csv [--output VERDICTS.csv] "
+	                "[--rows | --rows-in TEXT]\n"
 	                "       ecsbench-compare --repeat RUN1.csv RUN2.csv\n"
 	                "       ecsbench-compare --machine OLD.csv NEW.csv [--brief]\n"
 	                "       ecsbench-compare --stats RUN.csv\n"
@@ -107,19 +115,6 @@ static void check_profiles(const struct csv_file *a, const struct csv_file *b)
 	}
 }
 
-/* The workload of a row as the report prints it: "parallel-iterate T=2" for a workload that f
- * has at more than one thread count T (a threaded workload's rows differ by T alone). */
-static void row_label(const struct csv_file *f, const struct csv_row *r, char *buf, size_t len)
-{
-	bool threaded = false;
-	for (uint32_t i = 0; i < f->count && !threaded; i++)
-		threaded = f->rows[i].threads != r->threads && strcmp(f->rows[i].workload, r->workload) == 0;
-	if (threaded)
-		snprintf(buf, len, "%s T=%u", r->workload, r->threads);
-	else
-		snprintf(buf, len, "%s", r->workload);
-}
-
 /* --- make compare: two runs --------------------------------------------------------- */
 
 /* The files compare_main compares, refused (exit 2) where their rows cannot be compared. */
@@ -144,229 +139,24 @@ static void check_pair(const struct csv_file *old, const struct csv_file *new_, 
 	}
 }
 
-/* What each run measured that the other did not (compare_settings): said before the rows, so
- * that a comparison of runs of other settings says what it compares and what it cannot. */
-static void print_settings(const struct csv_file *old, const struct csv_file *new_,
-                           const struct compare_result *res)
-{
-	struct compare_settings s;
-	compare_settings(old, new_, &s);
-	printf("Compared: the %u rows both runs measured.\n", res->count);
-	static const char *side[2] = {"OLD", "NEW"};
-	for (int i = 0; i < 2; i++) {
-		if (!s.workloads[i][0] && !s.entities[i][0] && !s.components[i][0] && !s.backends[i][0])
-			continue;
-		printf("Only in %s, not compared:", side[i]);
-		const char *sep = "";
-		if (s.workloads[i][0]) {
-			printf(" workloads %s", s.workloads[i]);
-			sep = ";";
-		}
-		if (s.entities[i][0]) {
-			printf("%s N = %s (of workloads both measured)", sep, s.entities[i]);
-			sep = ";";
-		}
-		if (s.components[i][0]) {
-			printf("%s k = %s", sep, s.components[i]);
-			sep = ";";
-		}
-		if (s.backends[i][0])
-			printf("%s backends %s", sep, s.backends[i]);
-		printf(".\n");
-	}
-	if (s.processes[0] != s.processes[1] || s.reps[0] != s.reps[1])
-		printf("Measured otherwise: OLD in %u processes of %u samples a row, NEW in %u of %u; "
-		       "each row is compared with its own interval, so the rows of the run with fewer "
-		       "processes decide less.\n",
-		       s.processes[0], s.reps[0], s.processes[1], s.reps[1]);
-	for (int i = 0; i < 2; i++)
-		if (s.processes[i] == 2)
-			printf("%s has 2 processes a row: its intervals are Student's t with 1 degree of "
-			       "freedom (%.1f standard errors each side, where 5 processes have %.2f), too "
-			       "wide to decide most rows; run it with PROCESSES=5 to compare.\n",
-			       side[i], stats_t975(1), stats_t975(4));
-		else if (s.processes[i] < 2)
-			printf("%s has 1 process a row: its intervals are within that process only and "
-			       "say nothing of another run.\n",
-			       side[i]);
-}
+/* What compare_main prints: the screen (what changed, in about 40 lines), or every row. */
+struct compare_options {
+	const char *paths[2];
+	const char *out_path; /* --output: the verdicts CSV */
+	const char *rows_in;  /* --rows-in: where the screen says the full report is */
+	bool profiles, rows;
+};
 
-/* A row's time as make compare prints it, as the answer gives it: ns an entity (the CSV's
- * ns_per_entity: per entity and round for Varkor's, per pass for empty-pass), a scenario's ns
- * a frame. */
-static double per_entity(const struct csv_row *r)
-{
-	if (!isnan(r->ns_per_entity))
-		return r->ns_per_entity;
-	return r->entities ? r->median / r->entities : r->median;
-}
-
-static void print_pairs_head(const struct csv_file *old, const struct csv_file *new_,
-                             const char *machine_paths[2], bool profiles, const char *drift_is,
-                             char *machine, size_t machine_len, const struct compare_result *res)
-{
-	printf("OLD %s (commit %s, %s)\nNEW %s (commit %s, %s)\n", machine_paths[0], old->commit,
-	       old->date, machine_paths[1], new_->commit, new_->date);
-	machine_compare_print(stdout, machine_paths[0], machine_paths[1], old, new_, machine,
-	                      machine_len);
-	if (profiles)
-		printf("Profiles: rows matched without the profile, %s.\n", drift_is);
-	if (new_->scenario)
-		printf("Scenario %s: a row per participant and phase (frame: the whole frame), ns per "
-		       "frame; entities: at the start.\n",
-		       new_->rows[0].profile);
-	else
-		printf("Times: ns an entity (the CSV's ns_per_entity: Varkor's workloads per entity and "
-		       "round, empty-pass per pass).\n");
-	print_settings(old, new_, res);
-	printf("\n");
-	printf("%-10s %-30s %8s %2s %10s %10s %22s  %-9s %s\n", "backend",
-	       new_->scenario ? "phase" : "workload", "entities", "k",
-	       new_->scenario ? "old ns" : "old ns/e", new_->scenario ? "new ns" : "new ns/e",
-	       "new/old [95% interval]", "verdict", "without drift");
-}
-
-static void print_pair(const struct csv_file *new_, const struct compare_pair *p)
-{
-	char interval[40] = "", was[24], now[24];
-	if (p->has_interval)
-		snprintf(interval, sizeof interval, "%.3f [%.3f, %.3f]", p->ratio, p->low, p->high);
-	else
-		snprintf(interval, sizeof interval, "%.3f [no interval]", p->ratio);
-	char label[96];
-	row_label(new_, p->new_, label, sizeof label);
-	answer_report_digits(was, sizeof was, new_->scenario ? p->old->median : per_entity(p->old));
-	answer_report_digits(now, sizeof now, new_->scenario ? p->new_->median : per_entity(p->new_));
-	printf("%-10s %-30s %8u %2u %10s %10s %22s  %-9s %s\n", p->new_->backend, label,
-	       p->new_->entities, p->new_->components, was, now, interval, p->verdict, p->adjusted);
-}
-
-/* Why rows are undecided, where most are: their intervals, and what makes them wide. */
-static void print_undecided(const struct compare_result *res)
-{
-	unsigned undecided = res->verdicts[0][COMPARE_UNDECIDED];
-	if (!res->count || undecided * 4 < res->count)
-		return;
-	double *own = calloc(res->count + 1, sizeof *own);
-	uint32_t n = 0;
-	for (uint32_t i = 0; own && i < res->count; i++)
-		if (res->pairs[i].has_interval)
-			own[n++] = res->pairs[i].own_half;
-	double median = n ? stats_median(own, n) : NAN;
-	free(own);
-	printf("%u of the %u rows are undecided: their interval holds 1 and reaches beyond +-%.0f%%. ",
-	       undecided, res->count, 100 * COMPARE_SAME_MARGIN);
-	if (n)
-		printf("Half of the rows' own intervals (the two runs' sampling) are wider than "
-		       "+-%.1f%%, and the between-run term adds +-%.1f%%: %s\n",
-		       100 * (exp(median) - 1), 100 * (exp(1.959964 * STATS_RERUN_ROW_SD) - 1),
-		       median > 1.959964 * STATS_RERUN_ROW_SD
-		           ? "the runs' own intervals decide less than the machine allows: more "
-		             "processes (PROCESSES=9) in both runs narrow them"
-		           : "two runs on this machine cannot tell changes that small; compare the "
-		             "backends' geometric means below, or run both sides in one session");
-	else
-		printf("No row has an interval in both runs.\n");
-}
-
-static void print_summary(const struct compare_result *res, bool profiles,
-                          const char *old_profile, const char *new_profile)
-{
-	printf("\n%u rows compared; %u only in OLD, %u only in NEW\n", res->count, res->only_old,
-	       res->only_new);
-	printf("Drift%s: NEW ran at %.3fx OLD's times, the median over the %u rows in common (half "
-	       "of them between %.3fx and %.3fx)",
-	       profiles ? " (the profiles' difference, not the machine's)" : "", exp(res->drift),
-	       res->count, exp(res->q1), exp(res->q3));
-	if (res->has_floor_drift)
-		printf("; the floor rows alone: %.3fx", exp(res->floor_drift));
-	printf(".\n");
-	printf("Between two runs a row moves by about +-%.1f%% (one standard deviation) beyond its "
-	       "own interval (make repeat, make bench's default sweep: docs/trust.md); every interval "
-	       "above allows for it. ",
-	       100 * (exp(STATS_RERUN_ROW_SD) - 1));
-	if (res->between > 0)
-		printf("These two runs' rows moved by about +-%.1f%% beyond the drift and their "
-		       "intervals; the verdicts without drift allow for the larger.\n",
-		       100 * (exp(res->between) - 1));
-	else
-		printf("These two runs' rows moved no more than their own intervals say (too few rows, "
-		       "or intervals wider than the rows moved).\n");
-	double drift = res->drift;
-	if (profiles)
-		printf("Profile %s ran %.0f%% %s than profile %s in the median row: the verdicts say "
-		       "what the profile costs each row; without drift, which rows pay more or less than "
-		       "the median row.\n",
-		       new_profile, 100 * fabs(exp(drift) - 1), drift > 0 ? "slower" : "faster",
-		       old_profile);
-	else if (fabs(drift) > log(1 + COMPARE_SAME_MARGIN))
-		printf("The machine itself ran %.0f%% %s the second time: read the verdicts without "
-		       "drift.\n",
-		       100 * fabs(exp(drift) - 1), drift > 0 ? "slower" : "faster");
-	for (int a = 0; a < 2; a++)
-		printf("Verdicts%s: %u faster, %u slower, %u same (within +-5%%), %u undecided\n",
-		       a ? (profiles ? " with the median profile difference divided out"
-		                     : " with the drift divided out")
-		         : "",
-		       res->verdicts[a][COMPARE_FASTER], res->verdicts[a][COMPARE_SLOWER],
-		       res->verdicts[a][COMPARE_SAME], res->verdicts[a][COMPARE_UNDECIDED]);
-	print_undecided(res);
-	printf("\nPer backend, the geometric mean of new/old over its rows, with a 95%% t interval "
-	       "across them and what a backend's rows move together between runs (+-%.1f%%), then "
-	       "over the %s:\n",
-	       100 * (exp(STATS_RERUN_BACKEND_SD) - 1),
-	       profiles ? "median row" : "drift (the median row)");
-	for (uint32_t i = 0; i < res->backend_count; i++) {
-		const struct compare_backend *b = &res->backends[i];
-		if (b->rows < 2)
-			printf("  %-10s %.3f (%u row)\n", b->name, b->geomean, b->rows);
-		else
-			printf("  %-10s %.3f [%.3f, %.3f]; over the %s %.3f [%.3f, %.3f]: %s (%u rows)\n",
-			       b->name, b->geomean, b->low, b->high, profiles ? "median" : "drift",
-			       b->relative, b->relative_low, b->relative_high,
-			       b->relative_low > 1   ? "slower than the other rows"
-			       : b->relative_high < 1 ? "faster than the other rows"
-			                             : "moved as the other rows did",
-			       b->rows);
-	}
-}
-
-/* The verdicts file (--output): a row per pair. */
-static void write_verdicts(FILE *out, const struct csv_file *old, const struct csv_file *new_,
-                           const char *paths[2], const struct compare_result *res,
-                           const char *machine, bool profiles, const char *drift_is)
-{
-	fprintf(out, "# ecsbench-compare OLD %s (commit %s, %s) NEW %s (commit %s, %s)\n"
-	             "# drift %.4f (median new/old over %u rows)\n# machine %s\n",
-	        paths[0], old->commit, old->date, paths[1], new_->commit, new_->date, exp(res->drift),
-	        res->count, machine);
-	if (profiles)
-		fprintf(out, "# profiles OLD %s NEW %s: rows matched without the profile; %s\n",
-		        old->rows[0].profile, new_->rows[0].profile, drift_is);
-	fprintf(out, "backend,profile,workload,entities,components,old_ns,old_low,old_high,new_ns,"
-	             "new_low,new_high,ratio,ratio_low,ratio_high,verdict,verdict_without_drift,"
-	             "threads\n");
-	for (uint32_t i = 0; i < res->count; i++) {
-		const struct compare_pair *p = &res->pairs[i];
-		fprintf(out, "%s,%s,%s,%u,%u,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.4f,%.4f,%.4f,%s,%s,%u\n",
-		        p->new_->backend, p->new_->profile, p->new_->workload, p->new_->entities,
-		        p->new_->components, p->old->median, p->old->ci_low, p->old->ci_high,
-		        p->new_->median, p->new_->ci_low, p->new_->ci_high, p->ratio, p->low, p->high,
-		        p->verdict, p->adjusted, p->new_->threads);
-	}
-}
-
-static int compare_main(const char *old_path, const char *new_path, const char *out_path,
-                        bool profiles)
+static int compare_main(const struct compare_options *o)
 {
 	struct csv_file old, new_;
-	load(old_path, false, &old);
-	load(new_path, false, &new_);
-	check_pair(&old, &new_, profiles);
+	load(o->paths[0], false, &old);
+	load(o->paths[1], false, &new_);
+	check_pair(&old, &new_, o->profiles);
 	/* With --profiles the median ratio is the price of the larger profile, not the machine's
 	 * state: every line that names the drift says so. */
 	char drift_is[320] = "";
-	if (profiles)
+	if (o->profiles)
 		snprintf(drift_is, sizeof drift_is,
 		         "profile %s against profile %s: the drift measures the profiles' difference, not "
 		         "the machine's",
@@ -377,29 +167,40 @@ static int compare_main(const char *old_path, const char *new_path, const char *
 		return 2;
 	}
 	if (res.count == 0) {
-		fprintf(stderr, "ecsbench-compare: %s and %s have no row in common\n", old_path,
-		        new_path);
+		fprintf(stderr, "ecsbench-compare: %s and %s have no row in common\n", o->paths[0],
+		        o->paths[1]);
 		return 2;
 	}
 	FILE *out = NULL;
-	if (out_path && !(out = fopen(out_path, "w"))) {
-		fprintf(stderr, "ecsbench-compare: cannot write %s\n", out_path);
+	if (o->out_path && !(out = fopen(o->out_path, "w"))) {
+		fprintf(stderr, "ecsbench-compare: cannot write %s\n", o->out_path);
 		return 2;
 	}
-	const char *paths[2] = {old_path, new_path};
 	char machine[400];
-	print_pairs_head(&old, &new_, paths, profiles, drift_is, machine, sizeof machine, &res);
+	machine_compare_print(NULL, o->paths[0], o->paths[1], &old, &new_, machine, sizeof machine);
+	struct compare_report r = {.old = &old,
+	                           .new_ = &new_,
+	                           .paths = {o->paths[0], o->paths[1]},
+	                           .res = &res,
+	                           .profiles = o->profiles,
+	                           .drift_is = drift_is,
+	                           .machine = machine,
+	                           .rows_in = o->rows_in};
 	if (out)
-		write_verdicts(out, &old, &new_, paths, &res, machine, profiles, drift_is);
-	for (uint32_t i = 0; i < res.count; i++)
-		print_pair(&new_, &res.pairs[i]);
-	print_summary(&res, profiles, old.rows[0].profile, new_.rows[0].profile);
-	if (out)
-		fclose(out);
+		compare_report_verdicts(out, &r);
+	if (o->rows)
+		compare_report_rows(stdout, &r);
+	else
+		compare_report_screen(stdout, &r);
+	int rc = 0;
+	if (out && fclose(out) != 0) {
+		fprintf(stderr, "ecsbench-compare: cannot write %s\n", o->out_path);
+		rc = 2;
+	}
 	compare_result_free(&res);
 	csv_free(&old);
 	csv_free(&new_);
-	return 0;
+	return rc;
 }
 
 /* --- make repeat ------------------------------------------------------------------------ */
@@ -453,14 +254,18 @@ static void print_repeat(const struct repeat_result *r)
 		       r->missing, missing_text);
 	else
 		printf("\n");
-	printf("    paired by process and round instead (how ecsbench paired before): %u (%.1f%%, "
-	       "mean width %.1f%%); with a hierarchical bootstrap's interval: %u (%.1f%%, mean width "
-	       "%.1f%%); both counted over the same %u pairs%s\n",
-	       r->rounds_covered, 100.0 * r->rounds_covered / pairs,
-	       rounds_with ? 100 * (exp(r->rounds_width_sum / rounds_with) - 1) : 0.0,
-	       r->boot_covered, 100.0 * r->boot_covered / pairs,
-	       rounds_with ? 100 * (exp(r->boot_width_sum / rounds_with) - 1) : 0.0, pairs,
-	       r->rounds_missing ? ", those without a figure as not covered" : "");
+	if (r->raced)
+		printf("    (two raced runs: every figure from the race's levels, a median polish of each "
+		       "process's rounds, paired by process; a pair's interval its plain 95%%)\n");
+	else
+		printf("    paired by process and round instead (how ecsbench paired before): %u (%.1f%%, "
+		       "mean width %.1f%%); with a hierarchical bootstrap's interval: %u (%.1f%%, mean "
+		       "width %.1f%%); both counted over the same %u pairs%s\n",
+		       r->rounds_covered, 100.0 * r->rounds_covered / pairs,
+		       rounds_with ? 100 * (exp(r->rounds_width_sum / rounds_with) - 1) : 0.0,
+		       r->boot_covered, 100.0 * r->boot_covered / pairs,
+		       rounds_with ? 100 * (exp(r->boot_width_sum / rounds_with) - 1) : 0.0, pairs,
+		       r->rounds_missing ? ", those without a figure as not covered" : "");
 	printf("(c) %u of %u rows (%.1f%%) have centres (median_ns) within 5%% of each other; %u "
 	       "(%.1f%%) of run 2's fall inside run 1's interval\n",
 	       r->agree, r->rows, 100.0 * r->agree / r->rows, r->row_covered,
@@ -711,21 +516,24 @@ int main(int argc, char **argv)
 		return repeat_main(argv[2], argv[3]);
 	if (argc == 3 && strcmp(argv[1], "--stats") == 0)
 		return stats_main(argv[2]);
-	/* [--profiles] OLD NEW [--output FILE], the options anywhere */
-	const char *paths[2] = {NULL, NULL}, *out_path = NULL;
-	bool profiles = false;
+	/* [--profiles] OLD NEW [--output FILE] [--rows | --rows-in TEXT], the options anywhere */
+	struct compare_options o = {0};
 	int npaths = 0;
 	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--profiles") == 0 && !profiles)
-			profiles = true;
-		else if (strcmp(argv[i], "--output") == 0 && i + 1 < argc && !out_path)
-			out_path = argv[++i];
+		if (strcmp(argv[i], "--profiles") == 0 && !o.profiles)
+			o.profiles = true;
+		else if (strcmp(argv[i], "--rows") == 0 && !o.rows)
+			o.rows = true;
+		else if (strcmp(argv[i], "--output") == 0 && i + 1 < argc && !o.out_path)
+			o.out_path = argv[++i];
+		else if (strcmp(argv[i], "--rows-in") == 0 && i + 1 < argc && !o.rows_in)
+			o.rows_in = argv[++i];
 		else if (argv[i][0] != '-' && npaths < 2)
-			paths[npaths++] = argv[i];
+			o.paths[npaths++] = argv[i];
 		else
 			usage();
 	}
 	if (npaths != 2)
 		usage();
-	return compare_main(paths[0], paths[1], out_path, profiles);
+	return compare_main(&o);
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "compare_stats.h"
+#include "../core/race.h"
 
 #define BOOTSTRAP_RESAMPLES 2000
 
@@ -38,7 +39,7 @@ static bool log_se(const struct csv_row *r, double *se, double *df)
 	return true;
 }
 
-static const char *verdict(double low, double high)
+const char *compare_verdict(double low, double high)
 {
 	if (high < 1)
 		return "faster";
@@ -61,6 +62,23 @@ static double quantile(double *v, uint32_t n, double q)
 	return v[(uint32_t)(q * (n - 1) + 0.5)];
 }
 
+/*
+ * A row's log standard error and degrees of freedom, from its processes. A raced run
+ * (harness/core/race.h) measures a backend screened out of a row's race in one process (or its
+ * one cold calibration run): such a row has no interval and gets no verdict. Its run's typical
+ * process spread was tried in its place, and two runs of one build disagreed far beyond it: the
+ * log ratio of such rows between two default runs of make bench PROFILE=AAA had a standard
+ * deviation of 0.29 to 0.40 (130 to 208 rows a pair of runs, 2026-11-29), twice that of rows of
+ * two processes or more (0.11 to 0.21), and make compare called 4.8% to 5.2% of the rows of two
+ * runs of one build different, most of them such rows. A first process is the longest and the
+ * one most exposed to a slow stretch of the machine; a backend screened in it is far slower than
+ * the fastest, which the rows that raced say with their intervals.
+ */
+static bool row_se(const struct csv_row *r, double *se, double *df)
+{
+	return r->processes >= 2 && log_se(r, se, df);
+}
+
 /* The pairs of rows in both runs, each with its log ratio and Welch's interval. */
 static void pair_rows(const struct csv_file *old, const struct csv_file *new_,
                       struct compare_result *res)
@@ -74,7 +92,7 @@ static void pair_rows(const struct csv_file *old, const struct csv_file *new_,
 		p->new_ = &new_->rows[i];
 		p->log_ratio = log(p->new_->median / o->median);
 		double se_o, df_o, se_n, df_n;
-		if (log_se(o, &se_o, &df_o) && log_se(p->new_, &se_n, &df_n)) {
+		if (row_se(o, &se_o, &df_o) && row_se(p->new_, &se_n, &df_n)) {
 			double v = se_o * se_o + se_n * se_n;
 			double df = v * v / (pow(se_o, 4) / df_o + pow(se_n, 4) / df_n);
 			p->own_half = stats_t975(df < 1 ? 1 : df) * sqrt(v);
@@ -125,10 +143,10 @@ static void decide(struct compare_result *res)
 		if (p->has_interval) {
 			p->low = exp(p->log_ratio - p->half);
 			p->high = exp(p->log_ratio + p->half);
-			p->verdict = verdict(p->low, p->high);
+			p->verdict = compare_verdict(p->low, p->high);
 			double half = hypot(p->own_half, 1.959964 * res->between_used);
-			p->adjusted = verdict(exp(p->log_ratio - res->drift - half),
-			                      exp(p->log_ratio - res->drift + half));
+			p->adjusted = compare_verdict(exp(p->log_ratio - res->drift - half),
+			                              exp(p->log_ratio - res->drift + half));
 		}
 		for (int k = 0; k < COMPARE_VERDICTS; k++) {
 			res->verdicts[0][k] += strcmp(p->verdict, verdict_names[k]) == 0;
@@ -137,7 +155,8 @@ static void decide(struct compare_result *res)
 	}
 }
 
-/* The geometric mean of NEW/OLD per backend, in order of first appearance. */
+/* The geometric mean of NEW/OLD per backend, in order of first appearance, over its rows that
+ * have an interval in both runs (two processes or more: not a screened row's figure). */
 static void backend_means(struct compare_result *res)
 {
 	for (uint32_t i = 0; i < res->count; i++) {
@@ -150,11 +169,13 @@ static void backend_means(struct compare_result *res)
 		double sum = 0, squares = 0;
 		unsigned m = 0;
 		for (uint32_t j = i; j < res->count; j++)
-			if (strcmp(res->pairs[j].new_->backend, name) == 0) {
+			if (res->pairs[j].has_interval && strcmp(res->pairs[j].new_->backend, name) == 0) {
 				sum += res->pairs[j].log_ratio;
 				squares += res->pairs[j].log_ratio * res->pairs[j].log_ratio;
 				m++;
 			}
+		if (m == 0)
+			continue;
 		double mean = sum / m, half = NAN;
 		if (m >= 2) /* across its rows, and what a backend's rows move together between runs */
 			half = hypot(stats_t975(m - 1) *
@@ -257,12 +278,31 @@ static bool has_backend(const struct csv_file *f, const char *b)
 	return false;
 }
 
+/* A raced run's settings from the "# processes:" line ecsbench writes (sweep_report.c): "up to
+ * 32 processes a row group, 24 rounds a process, a budget of 270 s"; "" where the file has no
+ * such line (a run that did not race, or a scenario's). */
+static void raced_settings(const struct csv_file *f, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	const char *n = csv_note(f, "processes: up to ");
+	unsigned cap, rounds;
+	if (!n || sscanf(n, "processes: up to %u a row group", &cap) != 1)
+		return;
+	const char *budget = strstr(n, "), "), *r = strstr(n, " and up to ");
+	if (!budget || !r || sscanf(r, " and up to %u timed rounds", &rounds) != 1)
+		return;
+	budget += 3;
+	snprintf(buf, len, "up to %u processes a row group, %u rounds a process, %.*s", cap, rounds,
+	         (int)strcspn(budget, ";"), budget);
+}
+
 void compare_settings(const struct csv_file *old, const struct csv_file *new_,
                       struct compare_settings *s)
 {
 	memset(s, 0, sizeof *s);
 	for (int side = 0; side < 2; side++) {
 		const struct csv_file *f = side ? new_ : old, *other = side ? old : new_;
+		raced_settings(f, s->raced[side], sizeof s->raced[side]);
 		for (uint32_t i = 0; i < f->count; i++) {
 			const struct csv_row *r = &f->rows[i];
 			char item[48];
@@ -459,6 +499,195 @@ static void repeat_pair(struct repeat_result *r, const struct csv_row *x1, const
 	r->width_sum += log(r1->high / r1->low);
 }
 
+/*
+ * A raced run's group as the run computed it (harness/core/race.h): the levels of its rows in
+ * each process, by the median polish of the process's log samples, rows x rounds. level holds
+ * f->sample_processes x n values (NaN where a row was not measured); rows: the group's n rows.
+ */
+/* Whether process q (0-based) of f is among its header's "# set aside:" ones. */
+static bool busy_process(const struct csv_file *f, uint32_t q)
+{
+	const char *note = csv_note(f, "set aside: ");
+	if (!note)
+		return false;
+	for (const char *at = note + 12; *at >= '0' && *at <= '9';) {
+		char *end;
+		unsigned long v = strtoul(at, &end, 10);
+		if (v == q + 1)
+			return true;
+		at = *end == ',' ? end + 1 : end;
+	}
+	return false;
+}
+
+static void raced_levels(const struct csv_file *f, const struct csv_row *const *rows, uint32_t n,
+                         double *level)
+{
+	uint32_t P = f->sample_processes, R = f->sample_rounds;
+	double *y = malloc(((size_t)n * R + 1) * sizeof *y);
+	/* the run's rule (harness/core/collection.h): the group's busy processes set aside while
+	 * they are fewer than half of its processes, never its first */
+	uint32_t measured = 0, busy = 0, first = UINT32_MAX;
+	for (uint32_t q = 0; q < P; q++) {
+		bool any = false;
+		for (uint32_t i = 0; i < n && !any; i++)
+			for (uint32_t t = 0; t < R && !any && rows[i]->samples; t++)
+				any = !isnan(rows[i]->samples[(size_t)q * R + t]);
+		if (!any)
+			continue;
+		first = first == UINT32_MAX ? q : first;
+		measured++;
+		busy += busy_process(f, q);
+	}
+	for (uint32_t q = 0; q < P; q++) {
+		if (q != first && busy_process(f, q) && 2 * busy < measured) {
+			for (uint32_t i = 0; i < n; i++)
+				level[(size_t)q * n + i] = NAN;
+			continue;
+		}
+		for (uint32_t i = 0; i < n; i++)
+			for (uint32_t t = 0; t < R; t++) {
+				double x = y && rows[i]->samples ? rows[i]->samples[(size_t)q * R + t] : NAN;
+				if (y)
+					y[(size_t)i * R + t] = !isnan(x) && x > 0 ? log(x) : NAN;
+			}
+		if (y)
+			race_levels(y, n, R, level + (size_t)q * n);
+		else
+			for (uint32_t i = 0; i < n; i++)
+				level[(size_t)q * n + i] = NAN;
+	}
+	free(y);
+}
+
+/* Row i's centre, its log standard error and processes, from its levels. */
+static bool level_centre(const double *level, uint32_t processes, uint32_t n, uint32_t i,
+                         double *centre, double *se, uint32_t *count)
+{
+	double sum = 0, sq = 0;
+	uint32_t m = 0;
+	for (uint32_t q = 0; q < processes; q++)
+		if (!isnan(level[(size_t)q * n + i])) {
+			sum += level[(size_t)q * n + i];
+			m++;
+		}
+	*count = m;
+	if (m < 2)
+		return false;
+	double mean = sum / m;
+	for (uint32_t q = 0; q < processes; q++)
+		if (!isnan(level[(size_t)q * n + i]))
+			sq += pow(level[(size_t)q * n + i] - mean, 2);
+	*centre = exp(mean);
+	*se = sqrt(sq / (m - 1) / m);
+	return true;
+}
+
+/* The rows of group [i, end) of f, and their counterparts in g (NULL where g lacks one). */
+static uint32_t group_rows_of(const struct csv_file *f, uint32_t i, uint32_t end,
+                              const struct csv_file *g, const struct csv_row **mine,
+                              const struct csv_row **theirs)
+{
+	uint32_t n = 0;
+	for (uint32_t j = i; j < end; j++) {
+		mine[n] = &f->rows[j];
+		theirs[n] = csv_find(g, &f->rows[j]);
+		n++;
+	}
+	return n;
+}
+
+/* --repeat of two raced runs: every figure from their samples as the race computes them. */
+static void repeat_raced(const struct csv_file *a, const struct csv_file *b,
+                         struct repeat_result *r, struct rerun_cases *rows,
+                         struct rerun_cases *ratios)
+{
+	for (uint32_t i = 0; i < a->count;) {
+		uint32_t end = compare_group_end(a, i), n = end - i;
+		const struct csv_row **x = calloc(n + 1, sizeof *x), **y = calloc(n + 1, sizeof *y);
+		double *la = malloc(((size_t)a->sample_processes * n + 1) * sizeof *la);
+		double *lb = malloc(((size_t)b->sample_processes * n + 1) * sizeof *lb);
+		if (!x || !y || !la || !lb) {
+			free(x);
+			free(y);
+			free(la);
+			free(lb);
+			return;
+		}
+		group_rows_of(a, i, end, b, x, y);
+		raced_levels(a, x, n, la);
+		/* run 2's levels in run 1's order of rows (a row it lacks: NaN) */
+		for (uint32_t j = 0; j < n; j++)
+			if (!y[j])
+				y[j] = x[j]; /* placeholder, never read: its levels are set NaN below */
+		raced_levels(b, y, n, lb);
+		for (uint32_t j = 0; j < n; j++)
+			if (!csv_find(b, x[j]))
+				for (uint32_t q = 0; q < b->sample_processes; q++)
+					lb[(size_t)q * n + j] = NAN;
+		for (uint32_t j = 0; j < n; j++) {
+			if (!csv_find(b, x[j]))
+				continue;
+			r->rows++;
+			double c1, se1, c2, se2;
+			uint32_t n1, n2;
+			bool h1 = level_centre(la, a->sample_processes, n, j, &c1, &se1, &n1);
+			bool h2 = level_centre(lb, b->sample_processes, n, j, &c2, &se2, &n2);
+			if (!h1 || !h2)
+				continue;
+			double half = stats_t975(n1 - 1.0) * se1, lo, hi;
+			r->agree += fabs(c2 / c1 - 1) <= 0.05;
+			r->row_covered += inside(c2, c1 * exp(-half), c1 * exp(half));
+			if (stats_rerun(c1, se1, n1 - 1.0, STATS_RERUN_ROW_SD, &lo, &hi)) {
+				r->rows_with_pi++;
+				r->rows_predicted += inside(c2, lo, hi);
+				rerun_add(rows, c1, se1, n1 - 1.0, c2, se2);
+			}
+		}
+		for (uint32_t j = 0; j < n; j++)
+			for (uint32_t k = j + 1; k < n; k++) {
+				if (compare_is_floor(x[j]) || compare_is_floor(x[k]) || !csv_find(b, x[j]) ||
+				    !csv_find(b, x[k]))
+					continue;
+				r->pairs++;
+				r->rounds_missing++;
+				double m1, s1, m2, s2;
+				uint32_t p1, p2;
+				bool ok1 = race_pair(la, n, a->sample_processes, k, j, &m1, &s1, &p1);
+				bool ok2 = race_pair(lb, n, b->sample_processes, k, j, &m2, &s2, &p2);
+				if (!ok1 || !ok2) {
+					r->missing_pairs[r->missing_count++] = (struct repeat_pair){.x = x[j], .y = x[k]};
+					r->missing++;
+					continue;
+				}
+				struct stats_ratio r1 = {.ratio = exp(m1), .has_interval = true, .log_se = s1, .pairs = p1};
+				struct stats_ratio r2 = {.ratio = exp(m2), .has_interval = true, .log_se = s2, .pairs = p2};
+				double h1 = stats_t975(p1 - 1.0) * s1, h2 = stats_t975(p2 - 1.0) * s2;
+				r1.low = exp(m1 - h1);
+				r1.high = exp(m1 + h1);
+				r2.low = exp(m2 - h2);
+				r2.high = exp(m2 + h2);
+				rerun_add(ratios, r1.ratio, s1, p1 - 1.0, r2.ratio, s2);
+				bool c1 = r1.low > 1 || r1.high < 1, c2 = r2.low > 1 || r2.high < 1;
+				if ((c1 || c2) && (r1.ratio > 1) != (r2.ratio > 1)) {
+					r->swaps[r->swap_count++] = (struct repeat_pair){
+						.x = x[j], .y = x[k], .r1 = r1, .r2 = r2, .both = c1 && c2};
+					r->swaps_both += c1 && c2;
+					r->swapped++;
+				}
+				r->called += c1 || c2;
+				r->called_both += c1 && c2;
+				r->covered += inside(r2.ratio, r1.low, r1.high);
+				r->width_sum += 2 * h1;
+			}
+		free(x);
+		free(y);
+		free(la);
+		free(lb);
+		i = end;
+	}
+}
+
 int compare_repeat(const struct csv_file *a, const struct csv_file *b, struct repeat_result *r)
 {
 	memset(r, 0, sizeof *r);
@@ -477,7 +706,10 @@ int compare_repeat(const struct csv_file *a, const struct csv_file *b, struct re
 	}
 	uint64_t seed = 1;
 	struct rerun_cases rows = {0}, ratios = {0};
-	for (uint32_t i = 0; i < a->count; i++) {
+	r->raced = a->raced && b->raced;
+	if (r->raced)
+		repeat_raced(a, b, r, &rows, &ratios);
+	for (uint32_t i = 0; i < a->count && !r->raced; i++) {
 		const struct csv_row *x1 = &a->rows[i], *x2 = csv_find(b, x1);
 		if (!x2)
 			continue;

@@ -1,8 +1,8 @@
 /*
  * compare_stats.h: the statistics of build/ecsbench-compare (compare_stats.c), as plain data
- * that compare.c's reporters only format, as google benchmark's reporters do: two runs row by
- * row (make compare), the repeatability of one command run twice (make repeat), and every row's
- * statistics computed again from a run's samples (--stats).
+ * that compare.c's and compare_report.c's reporters only format, as google benchmark's
+ * reporters do: two runs row by row (make compare), the repeatability of one command run twice
+ * (make repeat), and every row's statistics computed again from a run's samples (--stats).
  */
 #ifndef ECSB_COMPARE_STATS_H
 #define ECSB_COMPARE_STATS_H
@@ -39,6 +39,11 @@ struct compare_backend {
 	double relative, relative_low, relative_high; /* geomean / drift */
 };
 
+/* The verdict of a ratio's 95% interval [low, high]: faster or slower where it excludes 1, same
+ * where it lies within +-COMPARE_SAME_MARGIN, undecided otherwise; "undecided" for NaN bounds.
+ * A row's, and a backend's geometric mean's as make compare prints it. */
+const char *compare_verdict(double low, double high);
+
 enum { COMPARE_FASTER, COMPARE_SLOWER, COMPARE_SAME, COMPARE_UNDECIDED, COMPARE_VERDICTS };
 
 struct compare_result {
@@ -66,6 +71,10 @@ struct compare_settings {
 	char backends[2][512];
 	uint32_t processes[2];   /* each run's processes a row (the most of any row) */
 	uint32_t reps[2];        /* and its timed samples a process (the most of any row) */
+	/* A raced run's settings (its "# processes:" line: the processes a row group may have, the
+	 * rounds a process, the budget), "" for a run that did not race: in a raced run the
+	 * processes and samples of a row are what its race took, not how the run was set. */
+	char raced[2][160];
 };
 void compare_settings(const struct csv_file *old, const struct csv_file *new_,
                       struct compare_settings *s);
@@ -84,6 +93,7 @@ struct repeat_pair {
 };
 
 struct repeat_result {
+	bool raced; /* two raced runs: their figures from the race's levels (race.h) */
 	unsigned rows, agree, row_covered;
 	unsigned pairs, called, called_both, swapped, swaps_both, covered, uneven;
 	unsigned rounds_covered, rounds_missing, boot_covered, missing;

@@ -84,6 +84,36 @@ struct csv_row *csv_find(const struct csv_file *f, const struct csv_row *r)
 	return NULL;
 }
 
+/* A raced run's samples file: the largest process and round numbers in it (the layout of every
+ * row's samples), then back to its start. -1 if it has no such columns. */
+static int sample_extent(FILE *in, uint32_t *processes, uint32_t *rounds)
+{
+	char *line = NULL, *fields[MAX_FIELDS];
+	size_t cap = 0;
+	int cp = -1, cr = -1;
+	*processes = *rounds = 0;
+	while (getline(&line, &cap, in) > 0) {
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		int nf = split(line, fields);
+		if (cp < 0) {
+			cp = column(fields, nf, "process");
+			cr = column(fields, nf, "round");
+			if (cp < 0 || cr < 0)
+				break;
+			continue;
+		}
+		if (nf <= cp || nf <= cr)
+			continue;
+		uint32_t p = (uint32_t)strtoul(fields[cp], NULL, 10), q = (uint32_t)strtoul(fields[cr], NULL, 10);
+		*processes = p > *processes && p < 4096 ? p : *processes;
+		*rounds = q > *rounds && q < 4096 ? q : *rounds;
+	}
+	free(line);
+	rewind(in);
+	return cp < 0 || cr < 0 ? -1 : 0;
+}
+
 static int read_samples(struct csv_file *f, char *err, size_t errlen)
 {
 	char path[4200];
@@ -96,9 +126,14 @@ static int read_samples(struct csv_file *f, char *err, size_t errlen)
 	if (!in)
 		return errorf(err, errlen, "cannot read %s (the raw samples of %s): %s", path, f->path,
 		              strerror(errno));
+	if (f->raced && sample_extent(in, &f->sample_processes, &f->sample_rounds)) {
+		fclose(in);
+		return errorf(err, errlen, "%s has no column process or round", path);
+	}
 	for (uint32_t i = 0; i < f->count; i++) {
 		struct csv_row *r = &f->rows[i];
-		size_t cells = (size_t)r->processes * r->reps;
+		size_t cells = f->raced ? (size_t)f->sample_processes * f->sample_rounds
+		                        : (size_t)r->processes * r->reps;
 		r->samples = malloc((cells ? cells : 1) * sizeof *r->samples);
 		if (!r->samples) {
 			fclose(in);
@@ -107,10 +142,11 @@ static int read_samples(struct csv_file *f, char *err, size_t errlen)
 		for (size_t j = 0; j < cells; j++)
 			r->samples[j] = NAN;
 	}
-	char line[1024], *fields[MAX_FIELDS];
+	char *line = NULL, *fields[MAX_FIELDS];
+	size_t cap = 0;
 	int c[10] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
 	bool header = false;
-	while (fgets(line, sizeof line, in)) {
+	while (getline(&line, &cap, in) > 0) {
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
 		int nf = split(line, fields);
@@ -123,6 +159,7 @@ static int read_samples(struct csv_file *f, char *err, size_t errlen)
 			for (int i = 0; i < 7; i++)
 				if (c[i] < 0) {
 					fclose(in);
+					free(line);
 					return errorf(err, errlen, "%s has no column %s", path, names[i]);
 				}
 			header = true;
@@ -140,10 +177,13 @@ static int read_samples(struct csv_file *f, char *err, size_t errlen)
 		key.threads = c[8] >= 0 && c[8] < nf ? (uint32_t)strtoul(fields[c[8]], NULL, 10) : 1;
 		struct csv_row *r = csv_find(f, &key);
 		unsigned long p = strtoul(fields[c[4]], NULL, 10), q = strtoul(fields[c[5]], NULL, 10);
-		if (!r || p < 1 || p > r->processes || q < 1 || q > r->reps)
+		uint32_t processes = f->raced ? f->sample_processes : r ? r->processes : 0;
+		uint32_t reps = f->raced ? f->sample_rounds : r ? r->reps : 0;
+		if (!r || p < 1 || p > processes || q < 1 || q > reps)
 			continue;
-		r->samples[(p - 1) * r->reps + (q - 1)] = strtod(fields[c[6]], NULL);
+		r->samples[(p - 1) * reps + (q - 1)] = strtod(fields[c[6]], NULL);
 	}
+	free(line);
 	fclose(in);
 	f->has_samples = true;
 	return 0;
@@ -157,7 +197,7 @@ enum { BACKEND, PROFILE, WORKLOAD, ENTITIES, COMPONENTS, MEDIAN, PROCESSES, REPS
        NOISY, THREADS, HISTORY, SWEEP_VALUE, NS_PER_ENTITY, BYTES_PER_ENTITY, RATIO, RATIO_LOW,
        RATIO_HIGH, VS_BEST, FLOOR_RATIO, FLOOR_LOW, FLOOR_HIGH, SWEEP_KEY, P95, P95_LOW, P95_HIGH,
        P99, P99_LOW, P99_HIGH, MAX_FRAME, MAX_LOW, MAX_HIGH, GROWTH, GROWTH_PCT, ALLOC_FRAMES,
-       NCOLS };
+       RACE, RACE_PROCESS, RACE_BEHIND, DECISION, RATIO_LEVEL, INVALID, NCOLS };
 static const char *const column_names[NCOLS][2] = {
 	{"backend", "backend"}, {"profile", "scenario"}, {"workload", "phase"},
 	{"entities", "entities_start"}, {"components", ""}, {"median_ns", "median_ns"},
@@ -169,7 +209,9 @@ static const char *const column_names[NCOLS][2] = {
 	{"floor_ci_low", ""}, {"floor_ci_high", ""}, {"", "sweep_key"}, {"", "p95_ns"},
 	{"", "p95_ci_low_ns"}, {"", "p95_ci_high_ns"}, {"", "p99_ns"}, {"", "p99_ci_low_ns"},
 	{"", "p99_ci_high_ns"}, {"", "max_frame_ns"}, {"", "max_ci_low_ns"}, {"", "max_ci_high_ns"},
-	{"", "growth_frames"}, {"", "growth_pct"}, {"", "alloc_frames"}};
+	{"", "growth_frames"}, {"", "growth_pct"}, {"", "alloc_frames"}, {"race", ""},
+	{"race_process", ""}, {"race_behind", ""}, {"decision", ""}, {"ratio_level", ""},
+	{"invalid", ""}};
 
 /* Column i's field of a line, "" where the file or the line has none. */
 static const char *field_of(char **fields, int nf, const int *c, int i)
@@ -236,6 +278,12 @@ static void parse_row(const struct csv_file *f, struct csv_row *r, char **fields
 	snprintf(r->growth, sizeof r->growth, "%s", field_of(fields, nf, c, GROWTH));
 	snprintf(r->growth_pct, sizeof r->growth_pct, "%s", field_of(fields, nf, c, GROWTH_PCT));
 	snprintf(r->alloc_frames, sizeof r->alloc_frames, "%s", field_of(fields, nf, c, ALLOC_FRAMES));
+	snprintf(r->race, sizeof r->race, "%s", field_of(fields, nf, c, RACE));
+	r->race_process = (uint32_t)strtoul(field_of(fields, nf, c, RACE_PROCESS), NULL, 10);
+	snprintf(r->race_behind, sizeof r->race_behind, "%s", field_of(fields, nf, c, RACE_BEHIND));
+	snprintf(r->decision, sizeof r->decision, "%s", field_of(fields, nf, c, DECISION));
+	r->ratio_level = number_of(fields, nf, c, RATIO_LEVEL);
+	snprintf(r->invalid, sizeof r->invalid, "%s", field_of(fields, nf, c, INVALID));
 }
 
 /* Keeps a '#' line (without "# " and its line end) in f->notes. 0, or -1 out of memory. */
@@ -274,14 +322,16 @@ int csv_read(const char *path, bool samples, struct csv_file *f, char *err, size
 	FILE *in = fopen(path, "r");
 	if (!in)
 		return errorf(err, errlen, "cannot read %s: %s", path, strerror(errno));
-	char line[4096], *fields[MAX_FIELDS];
+	char *line = NULL, *fields[MAX_FIELDS];
+	size_t line_cap = 0;
 	int c[NCOLS];
 	bool header = false;
 	uint32_t cap = 0;
-	while (fgets(line, sizeof line, in)) {
+	while (getline(&line, &line_cap, in) > 0) {
 		if (line[0] == '#') {
 			if (!header && keep_note(f, line)) {
 				fclose(in);
+				free(line);
 				csv_free(f);
 				return errorf(err, errlen, "out of memory");
 			}
@@ -303,12 +353,14 @@ int csv_read(const char *path, bool samples, struct csv_file *f, char *err, size
 			for (int i = 0; i <= MEDIAN; i++)
 				if (c[i] < 0 && !(f->scenario && (i == COMPONENTS || i == ENTITIES))) {
 					fclose(in);
+					free(line);
 					csv_free(f);
 					return errorf(err, errlen, "%s has no column %s: not an ecsbench CSV", path,
 					              column_names[i][f->scenario]);
 				}
 			f->has_ci = c[LOW] >= 0 && c[HIGH] >= 0 && c[PROCESSES] >= 0;
 			f->has_ratios = c[RATIO] >= 0 && c[VS_BEST] >= 0;
+			f->raced = c[RACE] >= 0;
 			header = true;
 			continue;
 		}
@@ -319,6 +371,7 @@ int csv_read(const char *path, bool samples, struct csv_file *f, char *err, size
 			struct csv_row *rows = realloc(f->rows, cap * sizeof *rows);
 			if (!rows) {
 				fclose(in);
+				free(line);
 				csv_free(f);
 				return errorf(err, errlen, "out of memory");
 			}
@@ -326,6 +379,7 @@ int csv_read(const char *path, bool samples, struct csv_file *f, char *err, size
 		}
 		parse_row(f, &f->rows[f->count++], fields, nf, c);
 	}
+	free(line);
 	fclose(in);
 	if (!header) {
 		csv_free(f);

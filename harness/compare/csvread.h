@@ -25,15 +25,25 @@ struct csv_row {
 	double ns_per_entity; /* ns_per_entity as the file states it */
 	double bytes_per_entity; /* live_bytes_per_entity */
 	double ratio, ratio_low, ratio_high; /* ratio_to_best and its interval */
-	char vs_best[8];      /* best, slower, tied */
+	char vs_best[8];      /* best, slower, tied, equal */
+	/* The race (a file of an ecsbench that races, harness/core/race.h; "" and 0 otherwise):
+	 * the row's place (in, left, screened, calibration), the processes it had when it left,
+	 * its group's decision (fastest, equal, open) and the level of its ratio's interval. */
+	char race[16];
+	uint32_t race_process;
+	char race_behind[32];
+	char decision[12];
+	double ratio_level;
+	char invalid[200];    /* why its figure is no result (the invalid column), or "" */
 	double floor_ratio, floor_low, floor_high; /* ratio_to_floor and its interval */
 	/* A scenario's: the point of a sweep, and the frame-time tails p95, p99 and the longest
 	 * frame with their intervals; growth_frames, growth_pct and alloc_frames as written. */
 	char sweep_key[48], sweep_value[24];
 	double tail[3], tail_low[3], tail_high[3];
 	char growth[24], growth_pct[16], alloc_frames[24];
-	/* The raw samples of the row (from the -samples.csv beside it), processes x reps, NaN
-	 * where missing; NULL when there is no samples file. */
+	/* The raw samples of the row (from the -samples.csv beside it), processes x reps (a raced
+	 * run's: the file's sample_processes x sample_rounds), NaN where missing; NULL when there
+	 * is no samples file. */
 	double *samples;
 };
 
@@ -46,6 +56,11 @@ struct csv_file {
 	bool has_samples;
 	bool has_ratios; /* ratio_to_best and vs_best (an ecsbench from before paired ratios: not) */
 	bool scenario; /* a scenario's CSV: a row per participant and phase (see csv_row) */
+	/* A raced run's (a race column: harness/core/race.h): its samples are laid out by the run's
+	 * process numbers and rounds, sample_processes x sample_rounds a row (the most of the
+	 * samples file), NaN where a row has none: a row's processes are not the run's first ones. */
+	bool raced;
+	uint32_t sample_processes, sample_rounds;
 	/* Its '#' lines, without the "# ", in order (the run's header: what it measured, its
 	 * warnings, a scenario's crossovers). */
 	char **notes;

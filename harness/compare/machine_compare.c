@@ -294,8 +294,12 @@ int machine_compare_print(FILE *out, const char *old_name, const char *new_name,
 		snprintf(brief, brief_len, "machine state not recorded in %s%s%s%s%s", missing,
 		         fl.has ? "; floors: iterate " : "", fl.has ? factor(b1, sizeof b1, fl_stream) : "",
 		         fl.has ? ", get " : "", fl.has ? factor(b2, sizeof b2, fl_get) : "");
-		if (fl.has && fl_differ && strlen(brief) + 40 < brief_len)
+		/* the floors' own verdict said, not left to the reader's division */
+		if (fl.has && fl_differ && strlen(brief) + 60 < brief_len)
 			strcat(brief, " (they differ: streaming-to-lookup ratios do not carry)");
+		else if (fl.has && !fl_differ && strlen(brief) + 60 < brief_len)
+			snprintf(brief + strlen(brief), brief_len - strlen(brief),
+			         " (iterate's over get's %s: they agree)", factor(b3, sizeof b3, fl_skew));
 	}
 	describe_run(out, "OLD", &so);
 	describe_run(out, "NEW", &sn);

@@ -71,6 +71,7 @@ struct bench_case {
 	bool verify;                 /* setup and finish check, finish takes the checksum (the
 	                                first process) */
 	uint32_t threads;            /* T: threads a threaded workload's pass runs on (else 1) */
+	double slowdown;             /* > 1: a test's copy made this much slower (--twin B:F) */
 	const struct cpu_list *cpus; /* where they run (parallel.h); NULL: not pinned */
 };
 

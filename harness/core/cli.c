@@ -219,20 +219,36 @@ static void add_backend(struct options *o, const char *name)
 /*
  * --twin BACKEND: one more copy of the backend, after the listed ones, named BACKEND~2 (then ~3,
  * ...). Copies of one storage are equal by construction, so every difference a run calls
- * between them is a false one: the A/A test of the statistics (docs/method.md).
+ * between them is a false one: the A/A test of the statistics (docs/method.md). --twin
+ * BACKEND:FACTOR: a copy named BACKEND~xFACTOR made FACTOR times slower (options.h: slowdown):
+ * a difference made on purpose, which the run must find.
  */
-void cli_add_twin(struct options *o, const char *name)
+void cli_add_twin(struct options *o, const char *spec)
 {
+	char name[40];
+	const char *colon = strchr(spec, ':');
+	snprintf(name, sizeof name, "%.*s", colon ? (int)(colon - spec) : (int)strlen(spec), spec);
 	const struct ecs_ops *b = ecs_backend_find(name);
 	if (!b)
 		options_usage_error("unknown backend '%s' (valid: %s)", name,
 		                    valid_names(backend_name_at, ecs_backend_count));
 	if (o->backend_count == MAX_LIST)
 		options_usage_error("too many backends (at most %d)", MAX_LIST);
+	double factor = 1;
+	if (colon) {
+		char *end;
+		factor = strtod(colon + 1, &end);
+		if (end == colon + 1 || *end || !(factor >= 1 && factor <= 10))
+			options_usage_error("--twin '%s': the factor after ':' is a number from 1 to 10", spec);
+	}
 	unsigned copies = 1;
 	for (size_t i = 0; i < o->backend_count; i++)
 		copies += o->backends[i] == b;
-	snprintf(o->copy_name[o->backend_count], sizeof o->copy_name[0], "%s~%u", b->name, copies);
+	if (factor > 1)
+		snprintf(o->copy_name[o->backend_count], sizeof o->copy_name[0], "%s~x%g", b->name, factor);
+	else
+		snprintf(o->copy_name[o->backend_count], sizeof o->copy_name[0], "%s~%u", b->name, copies);
+	o->slowdown[o->backend_count] = factor;
 	o->backends[o->backend_count++] = b;
 }
 
@@ -270,6 +286,24 @@ static void add_history(struct options *o, const char *name)
 }
 
 /* A whole unsigned decimal number within [lo, hi], or exit 2 naming it. */
+double cli_duration(const char *option, const char *text, double lo_s, double hi_s)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(text, &end);
+	double unit = 1;
+	if (end != text && (*end == 's' || *end == 'm' || *end == 'h') && !end[1]) {
+		unit = *end == 'm' ? 60 : *end == 'h' ? 3600 : 1;
+		end++;
+	}
+	if (end == text || *end || errno || !(v * unit >= lo_s) || v * unit > hi_s ||
+	    text[0] < '0' || text[0] > '9')
+		options_usage_error("%s '%s' is not a time from %.0f s to %.0f %s (600, 90s, 10m, 1h)",
+		                    option, text, lo_s, hi_s >= 86400 ? hi_s / 86400 : hi_s / 60,
+		                    hi_s >= 86400 ? "days" : "min");
+	return v * unit;
+}
+
 uint64_t cli_number(const char *what, const char *text, uint64_t lo, uint64_t hi)
 {
 	const char *p = text;
@@ -513,13 +547,11 @@ static const struct option longopts[] = {
 	{"budget", required_argument, 0, 1018},
 	/* Test-only (docs/method.md, the A/A test); not in --help. */
 	{"twin", required_argument, 0, 1030},
-	/* The experiment of docs/method.md, "Cheaper processes"; not in --help. */
-	{"fork-processes", no_argument, 0, 1043},
 	/* scripts/cachegrind.sh's; not in --help. */
 	{"floor-alone", no_argument, 0, 1031},
 	/* The driver's own, for its child processes (driver.c); not in --help. */
 	{"child-pass", required_argument, 0, 1001}, {"child-sampling", required_argument, 0, 1002},
-	{"child-heap-offset", required_argument, 0, 1003},
+	{"child-heap-offset", required_argument, 0, 1003}, {"child-work", required_argument, 0, 1004},
 	{0, 0, 0, 0},
 };
 
@@ -564,7 +596,6 @@ static void apply_option(struct options *o, int ch, char **argv, bool *help_aske
 		o->derived[o->derived_count++] = optarg;
 		break;
 	}
-	case 1043: o->fork_processes = true; break;
 	case 1041:
 		if (!*optarg)
 			options_usage_error("--provisional: an empty command");
@@ -600,6 +631,7 @@ static void apply_option(struct options *o, int ch, char **argv, bool *help_aske
 		break;
 	case 1001: o->child_pass = (int)cli_number("child pass", optarg, 0, MAX_PROCESSES); break;
 	case 1002: o->child_inner = optarg; break;
+	case 1004: o->child_work = optarg; break;
 	case 1003:
 		o->child_heap_offset = (uint32_t)cli_number("heap offset", optarg, 0, 1u << 20);
 		break;

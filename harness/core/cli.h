@@ -35,6 +35,9 @@ void cli_apply_list(struct options *o, int code, const char *text);
 void cli_add_twin(struct options *o, const char *name);
 /* A whole unsigned decimal number within [lo, hi], or exit 2 naming it (`what`). */
 uint64_t cli_number(const char *what, const char *text, uint64_t lo, uint64_t hi);
+/* A time as --budget gives it (600, 90s, 10m, 1h) in seconds, from lo_s to hi_s; a usage error
+ * (exit 2) naming `option` otherwise. */
+double cli_duration(const char *option, const char *text, double lo_s, double hi_s);
 /* Checks that o->output can be written (exits 2 if not). */
 void cli_check_output(struct options *o);
 

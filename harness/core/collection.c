@@ -24,8 +24,25 @@ int collection_init(struct collection *c, const struct options *o, const struct 
 	c->rows = calloc(rows ? rows : 1, sizeof *c->rows);
 	c->sampling = calloc(rows ? rows : 1, sizeof *c->sampling);
 	c->machine = calloc(o->processes ? o->processes : 1, sizeof *c->machine);
-	if (!c->rows || !c->sampling || !c->machine)
+	c->groups = calloc(plan->count ? plan->count : 1, sizeof *c->groups);
+	c->busy = calloc(o->processes ? o->processes : 1, sizeof *c->busy);
+	if (!c->rows || !c->sampling || !c->machine || !c->groups || !c->busy)
 		return -1;
+	for (uint32_t g = 0; g < plan->count; g++) {
+		const struct group *gr = &plan->groups[g];
+		bool candidate[RACE_MAX_MEMBERS];
+		for (uint32_t p = 0; p < gr->participants && p < RACE_MAX_MEMBERS; p++)
+			candidate[p] = plan_participant(o, gr, p) != NULL;
+		/* the processes it may have: the answer's rows as many as the run's, the others
+		 * RACE_PLOT_PROCESSES (the driver measures them no more: driver.c) */
+		uint32_t most = gr->race && !gr->headline && o->processes > RACE_PLOT_PROCESSES
+		                    ? RACE_PLOT_PROCESSES
+		                    : o->processes;
+		race_init(&c->groups[g].race, gr->participants, candidate, most);
+		c->groups[g].passes = calloc(o->processes ? o->processes : 1, sizeof *c->groups[g].passes);
+		if (!c->groups[g].passes)
+			return -1;
+	}
 	size_t per_row = (size_t)o->processes * o->reps;
 	for (size_t i = 0; i < rows; i++) {
 		struct row_data *r = &c->rows[i];
@@ -61,9 +78,15 @@ void collection_free(struct collection *c)
 			free(c->rows[i].figures);
 		}
 	}
+	for (uint32_t g = 0; c->groups && g < c->plan->count; g++)
+		free(c->groups[g].passes);
+	free(c->groups);
+	free(c->busy);
+	c->busy = NULL;
 	free(c->rows);
 	free(c->sampling);
 	free(c->machine);
+	c->groups = NULL;
 	c->rows = NULL;
 	c->sampling = NULL;
 	c->machine = NULL;
@@ -176,7 +199,111 @@ unsigned collection_good_rows(const struct collection *c)
 	for (uint32_t g = 0; g < c->plan->count; g++)
 		for (uint32_t p = 0; p < c->plan->groups[g].participants; p++) {
 			const struct row_data *d = &c->rows[(size_t)g * c->plan->max_participants + p];
-			n += !d->failed && d->done[c->processes_done ? c->processes_done - 1 : 0];
+			bool done = false;
+			for (uint32_t q = 0; q < c->processes_done && !done; q++)
+				done = d->done[q];
+			n += !d->failed && done;
 		}
 	return n;
+}
+
+void collection_left(struct collection *c, uint32_t pass, uint32_t g, uint32_t p, int how,
+                     uint32_t rounds, int behind)
+{
+	if (pass >= c->o->processes || g >= c->plan->count || p >= c->plan->groups[g].participants ||
+	    (how != RACE_SCREENED && how != RACE_CALIBRATION && how != RACE_SUSPECT) ||
+	    (behind >= 0 && (uint32_t)behind >= c->plan->groups[g].participants))
+		return;
+	race_screened(&c->groups[g].race, p, (enum race_state)how, pass + 1, rounds, behind);
+}
+
+void collection_timing(struct collection *c, uint32_t pass, uint32_t g,
+                       const struct group_timing *t)
+{
+	if (pass >= c->o->processes || g >= c->plan->count)
+		return;
+	struct group_record *rec = &c->groups[g];
+	if (rec->processes == 0 || rec->passes[rec->processes - 1] != pass) {
+		if (rec->processes == c->o->processes)
+			return;
+		rec->passes[rec->processes++] = pass;
+	}
+	rec->last = *t;
+	rec->last_measured = 0;
+	for (uint32_t p = 0; p < c->plan->groups[g].participants; p++)
+		rec->last_measured += plan_active(c->plan, g, p);
+	rec->total.setup_ns += t->setup_ns;
+	rec->total.calibration_ns += t->calibration_ns;
+	rec->total.warmup_ns += t->warmup_ns;
+	rec->total.rounds_ns += t->rounds_ns;
+	rec->total.timed_ns += t->timed_ns;
+	rec->total.restore_ns += t->restore_ns;
+	rec->total.finish_ns += t->finish_ns;
+	rec->total.rounds += t->rounds;
+}
+
+void collection_process_end(struct collection *c, uint32_t pass)
+{
+	if (pass < c->o->processes)
+		c->busy[pass] = c->machine[pass].others_all_pct > COLLECTION_BUSY_PCT;
+}
+
+bool collection_set_aside(const struct collection *c, uint32_t g, uint32_t pass)
+{
+	const struct group_record *rec = &c->groups[g];
+	/* never a group's first process: the one figure of a backend screened out in it */
+	if (pass >= c->o->processes || !c->busy[pass] || !c->plan->groups[g].race ||
+	    (rec->processes && rec->passes[0] == pass))
+		return false;
+	uint32_t busy = 0;
+	for (uint32_t q = 0; q < rec->processes; q++)
+		busy += c->busy[rec->passes[q]];
+	return 2 * busy < rec->processes;
+}
+
+void collection_levels(const struct collection *c, uint32_t g, uint32_t processes, double *level)
+{
+	const struct group_record *rec = &c->groups[g];
+	uint32_t np = c->plan->groups[g].participants, reps = c->o->reps;
+	double *y = malloc(((size_t)np * reps + 1) * sizeof *y);
+	for (uint32_t q = 0; q < processes; q++) {
+		double *out = level + (size_t)q * np;
+		if (!y || q >= rec->processes || collection_set_aside(c, g, rec->passes[q])) {
+			for (uint32_t p = 0; p < np; p++)
+				out[p] = NAN;
+			continue;
+		}
+		uint32_t pass = rec->passes[q];
+		for (uint32_t p = 0; p < np; p++) {
+			const struct row_data *d = &c->rows[(size_t)g * c->plan->max_participants + p];
+			for (uint32_t r = 0; r < reps; r++) {
+				double x = d->failed ? NAN : d->samples[(size_t)pass * reps + r];
+				y[(size_t)p * reps + r] = !isnan(x) && x > 0 ? log(x) : NAN;
+			}
+		}
+		race_levels(y, np, reps, out);
+	}
+	free(y);
+}
+
+bool collection_look(struct collection *c, uint32_t g, bool last)
+{
+	struct group_record *rec = &c->groups[g];
+	uint32_t np = c->plan->groups[g].participants;
+	bool changed = false;
+	for (uint32_t p = 0; p < np; p++) {
+		const struct row_data *d = &c->rows[(size_t)g * c->plan->max_participants + p];
+		if (d->failed && rec->race.m[p].candidate && rec->race.m[p].state != RACE_FAILED) {
+			rec->race.m[p].state = RACE_FAILED;
+			rec->race.m[p].left_at = d->failed_process + 1;
+			changed = true;
+		}
+	}
+	double *level = malloc(((size_t)rec->processes * np + 1) * sizeof *level);
+	if (!level)
+		return changed;
+	collection_levels(c, g, rec->processes, level);
+	changed = race_look(&rec->race, level, rec->processes, last) || changed;
+	free(level);
+	return changed;
 }

@@ -1,7 +1,8 @@
 /*
  * collection.h: every process's samples and rows, gathered as the pass's events arrive
- * (collection.c), with the checks that need them together: the participants of a group agree
- * on their checksum in every process, and a failure in any process fails the row.
+ * (collection.c), with the checks that need them together (the participants of a group agree
+ * on their checksum in every process, and a failure in any process fails the row) and each
+ * group's race (race.h), looked at after every process that measured the group.
  */
 #ifndef ECSB_COLLECTION_H
 #define ECSB_COLLECTION_H
@@ -11,7 +12,9 @@
 
 #include "machine.h"
 #include "options.h"
+#include "pass.h"
 #include "plan.h"
+#include "race.h"
 
 struct row_data {
 	double *samples;     /* processes x reps, ns per run; NaN where none was taken */
@@ -26,14 +29,32 @@ struct row_data {
 	char error[200];
 };
 
+/* What the driver knows of a group across processes: its race (race.h), the processes that
+ * measured it, and what they cost (pass.h: struct group_timing). */
+struct group_record {
+	struct race race;
+	uint32_t processes;        /* processes that measured it */
+	uint32_t *passes;          /* which (0-based), in order: o->processes of them at most */
+	struct group_timing last;  /* in the last process that measured it */
+	uint32_t last_measured;    /* participants that process measured */
+	struct group_timing total; /* over every process */
+	uint64_t build_ns;         /* its share of its family's builds, over every process */
+};
+
 struct collection {
 	const struct options *o;
 	const struct plan *plan;
 	struct row_data *rows; /* group-major, plan->max_participants per group */
 	struct sampling *sampling; /* as decided by the first process, like plan->sampling */
+	struct group_record *groups; /* per group of the plan */
 	struct machine_process *machine; /* per process, what it met (machine.h); process 0: none */
+	/* Per process: set aside by the race (collection_levels): other work took more than
+	 * COLLECTION_BUSY_PCT of the machine's CPUs while it measured (machine.h: others_all_pct) */
+	bool *busy;
 	unsigned failures, mismatches;
 	uint32_t processes_done;
+	uint64_t process_overhead_ns; /* every process's time beyond its groups (driver.c) */
+	uint64_t run_ns;              /* the processes' time so far, start to end */
 	bool tty, progress_shown; /* where messages must start on a fresh line */
 	/* How the first measuring process was pinned, and glibc malloc's mode there, for the
 	 * CSV's header (pass_process_setup). */
@@ -55,7 +76,33 @@ void collection_figures(struct collection *c, uint32_t pass, uint32_t g, uint32_
 /* A message on stderr that starts on its own line even while progress is shown. */
 void collection_message(struct collection *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Rows that ran to their end in the last process and did not fail. */
+/* Rows that ran to their end in the last process that measured them and did not fail. */
 unsigned collection_good_rows(const struct collection *c);
+
+/* Participant p of group g left the race in process `pass` (pass.h: left). */
+void collection_left(struct collection *c, uint32_t pass, uint32_t g, uint32_t p, int how,
+                     uint32_t rounds, int behind);
+/* Where group g's time went in process `pass` (pass.h: timing); the group was measured there. */
+void collection_timing(struct collection *c, uint32_t pass, uint32_t g,
+                       const struct group_timing *t);
+/* The levels of group g's participants in each process that measured it (race.h:
+ * race_levels): level[q * participants + p] for its q-th process, of the first `processes` of
+ * them; NaN where p was not measured. level holds processes x participants values. */
+void collection_levels(const struct collection *c, uint32_t g, uint32_t processes, double *level);
+/* Other work on the machine beyond which a process's samples are set aside from the race:
+ * another program's memory traffic on the other CPU made create-batch at N = 2^18 three to five
+ * times slower and its pairs of backends scatter 0.5x to 1.5x (a process of ours, loaded by a
+ * build beside it), where the undisturbed processes of the same run agreed within a few %. A
+ * group sets its busy processes aside while they are fewer than half of its own: on a machine
+ * busy throughout, nothing is set aside (the CSV says how many were). */
+#define COLLECTION_BUSY_PCT 10.0
+/* Process `pass` ended: whether other work made it busy (its machine line, machine.h). */
+void collection_process_end(struct collection *c, uint32_t pass);
+/* Whether group g's race sets process `pass` aside (see COLLECTION_BUSY_PCT). */
+bool collection_set_aside(const struct collection *c, uint32_t g, uint32_t pass);
+
+/* A look at group g's race after a process that measured it (race_look; last: it gets no
+ * more), failed rows taken out first; true when the race changed. */
+bool collection_look(struct collection *c, uint32_t g, bool last);
 
 #endif

@@ -1,8 +1,9 @@
 /*
- * driver.h: the processes of a run (driver.c): P of them, one after the other, each a fresh exec
- * of this program with its own layout that runs one pass (pass.h), so that the processes of a
- * group are spread over the whole run; their events come back on a pipe into the collection
- * (collection.h); progress on stderr.
+ * driver.h: the processes of a run (driver.c): up to P of them, one after the other, each a
+ * fresh exec of this program with its own layout that runs one pass (pass.h) over the groups
+ * and participants the driver gives it (the race: race.h, and the run's budget); their events
+ * come back on a pipe into the collection (collection.h), where each group's race is looked at
+ * after every process; progress on stderr.
  */
 #ifndef ECSB_DRIVER_H
 #define ECSB_DRIVER_H
@@ -11,8 +12,8 @@
 #include "options.h"
 #include "plan.h"
 
-/* What the caller does after each measuring process but the last, with the processes so far in
- * c (c->processes_done): main.c shows the answer so far (--provisional). */
+/* What the caller does after each measuring process that may not be the last, with the
+ * processes so far in c (c->processes_done): main.c shows the answer so far (--provisional). */
 struct driver_after {
 	void (*process_done)(void *ctx, const struct collection *c);
 	void *ctx;

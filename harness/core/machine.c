@@ -390,7 +390,7 @@ static void task_name(const struct task_time *t, char *out, size_t len)
 void machine_watch_end(struct machine_watch *w, struct machine_process *p)
 {
 	p->seconds = p->steal_pct = p->cpu_steal_pct = p->busy_pct = p->own_pct = p->others_pct =
-	    p->load_start = p->load_end = NAN;
+	    p->others_all_pct = p->load_start = p->load_end = NAN;
 	p->running_start = p->running_end = 0;
 	p->busiest[0] = '\0';
 	if (!w)
@@ -407,9 +407,12 @@ void machine_watch_end(struct machine_watch *w, struct machine_process *p)
 		p->running_end = running;
 		/* /proc/stat counts in ticks (10 ms): a pass shorter than MACHINE_WATCH_TICKS of them
 		 * tells nothing of the shares */
-		if (all.total - w->all.total >= MACHINE_WATCH_TICKS)
-			p->steal_pct =
-			    pct((double)(all.steal - w->all.steal), (double)(all.total - w->all.total));
+		if (all.total - w->all.total >= MACHINE_WATCH_TICKS) {
+			double hz = (double)sysconf(_SC_CLK_TCK), ticks = (double)(all.total - w->all.total);
+			p->steal_pct = pct((double)(all.steal - w->all.steal), ticks);
+			if (hz > 0)
+				p->others_all_pct = fmax(0, pct((double)(all.busy - w->all.busy) - own * hz, ticks));
+		}
 		if (w->cpu >= 0 && mine.total - w->mine.total >= MACHINE_WATCH_TICKS) {
 			double ticks = (double)(mine.total - w->mine.total), hz = (double)sysconf(_SC_CLK_TCK);
 			p->cpu_steal_pct = pct((double)(mine.steal - w->mine.steal), ticks);
@@ -475,9 +478,11 @@ void machine_process_format(char *buf, size_t len, const struct machine_process 
 	snprintf(buf, len,
 	         "process=%u cpu=%d stream_ns=%.4g chase_ns=%.4g fingerprint_ms=%.1f seconds=%.4g "
 	         "steal_pct=%.2f cpu_steal_pct=%.2f busy_pct=%.1f own_pct=%.1f others_pct=%.1f "
+	         "others_all_pct=%.1f "
 	         "load_start=%.2f load_end=%.2f running_start=%u running_end=%u busiest=%s",
 	         p->process, p->cpu, p->stream_ns, p->chase_ns, p->fingerprint_ms, p->seconds,
-	         p->steal_pct, p->cpu_steal_pct, p->busy_pct, p->own_pct, p->others_pct, p->load_start,
+	         p->steal_pct, p->cpu_steal_pct, p->busy_pct, p->own_pct, p->others_pct,
+	         p->others_all_pct, p->load_start,
 	         p->load_end, p->running_start, p->running_end, p->busiest[0] ? p->busiest : "-");
 }
 
@@ -486,8 +491,8 @@ int machine_process_parse(const char *text, struct machine_process *p)
 	memset(p, 0, sizeof *p);
 	p->cpu = -1;
 	p->stream_ns = p->chase_ns = p->fingerprint_ms = p->seconds = p->steal_pct =
-	    p->cpu_steal_pct = p->busy_pct = p->own_pct = p->others_pct = p->load_start =
-	        p->load_end = NAN;
+	    p->cpu_steal_pct = p->busy_pct = p->own_pct = p->others_pct = p->others_all_pct =
+	        p->load_start = p->load_end = NAN;
 	struct {
 		const char *key;
 		double *v;
@@ -495,7 +500,8 @@ int machine_process_parse(const char *text, struct machine_process *p)
 	               {"fingerprint_ms", &p->fingerprint_ms}, {"seconds", &p->seconds},
 	               {"steal_pct", &p->steal_pct},     {"cpu_steal_pct", &p->cpu_steal_pct},
 	               {"busy_pct", &p->busy_pct},       {"own_pct", &p->own_pct},
-	               {"others_pct", &p->others_pct},   {"load_start", &p->load_start},
+	               {"others_pct", &p->others_pct},   {"others_all_pct", &p->others_all_pct},
+	               {"load_start", &p->load_start},
 	               {"load_end", &p->load_end}};
 	bool has_process = false;
 	const char *at = text;
@@ -627,7 +633,8 @@ void machine_write_header(FILE *f, const struct machine_process *p, uint32_t cou
                           bool per_process)
 {
 	double stream[count ? count : 1], chase[count ? count : 1], skew[count ? count : 1];
-	double steal = 0, steal_w = 0, cpu_steal = 0, others = 0, own_w = 0, cost = 0;
+	double steal = 0, steal_w = 0, cpu_steal = 0, others = 0, own_w = 0, cost = 0, all = 0,
+	       all_w = 0;
 	double load_start = NAN, load_end = NAN;
 	uint32_t n = 0, running_max = 0, fingerprints = 0, watched = 0;
 	for (uint32_t i = 0; i < count; i++) {
@@ -645,6 +652,10 @@ void machine_write_header(FILE *f, const struct machine_process *p, uint32_t cou
 		if (x->seconds > 0 && !isnan(x->steal_pct)) {
 			steal += x->steal_pct * x->seconds;
 			steal_w += x->seconds;
+		}
+		if (x->seconds > 0 && !isnan(x->others_all_pct)) {
+			all += x->others_all_pct * x->seconds;
+			all_w += x->seconds;
 		}
 		if (x->seconds > 0 && !isnan(x->others_pct)) {
 			cpu_steal += x->cpu_steal_pct * x->seconds;
@@ -698,6 +709,8 @@ void machine_write_header(FILE *f, const struct machine_process *p, uint32_t cou
 		fprintf(f, "; other work on the measuring CPU not known (passes of less than %d ticks of "
 		           "/proc/stat, a process not pinned, or no /proc)",
 		        MACHINE_WATCH_TICKS);
+	if (all_w > 0)
+		fprintf(f, ", %.1f%% of every CPU", all / all_w);
 	write_busiest(f, p, count);
 	fprintf(f, "; load average %.2f at the first process's start, %.2f at the last one's end; "
 	           "up to %u tasks runnable (this one included)\n",

@@ -68,6 +68,9 @@ struct machine_process {
 	double busy_pct;        /* the measuring CPU's busy ticks (user to softirq) over its pass */
 	double own_pct;         /* this process's CPU time (and its forks') over its pass */
 	double others_pct;      /* busy_pct - own_pct, at least 0: other work on the measuring CPU */
+	double others_all_pct;  /* every CPU's busy ticks less this process's own CPU time, over
+	                           every CPU's ticks: other work on the machine (what a threaded row
+	                           needs quiet), at least 0 */
 	double load_start, load_end;          /* the 1-minute load average */
 	uint32_t running_start, running_end;  /* tasks runnable (procs_running: this one included) */
 	/* the busiest other tasks seen on the measuring CPU: "comm:pid:pct,..." (pct of its pass) */

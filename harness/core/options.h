@@ -68,15 +68,16 @@ struct options {
 	 * counts the floor's timed call in a process of its own, as it counts each backend's */
 	bool floor_alone;
 	bool malloc_default;
-	/* --fork-processes (an experiment, not in --help: docs/method.md, "Cheaper processes"):
-	 * one build of every group, each process a fork of it (pass.c: pass_run_all) */
-	bool fork_processes;
 	bool trace_samples; /* a line per sample on stderr: CPU time, faults, switches */
 	bool wall_clock;    /* --clock wall: samples in wall time, not the thread's CPU time */
 	/* --twin BACKEND, repeatable (the A/A test, docs/method.md; not in --help): the backend's
 	 * ops once more, after the listed backends, under the name copy_name[i] (BACKEND~2,
 	 * BACKEND~3, ...); "" for a backend that is not a copy. */
 	char copy_name[MAX_LIST][40];
+	/* --twin BACKEND:FACTOR (the test of a made difference, docs/method.md "The race"): the copy
+	 * made FACTOR times slower, a spin of (FACTOR - 1) times its run's CPU time inside every
+	 * timed sample; 0 (or 1) for every other backend. */
+	double slowdown[MAX_LIST];
 	enum layout_mode layout;
 	/* --twin BACKEND as given, applied by the workload sweep's options (sweep_run.c) */
 	const char *twins[MAX_LIST];
@@ -94,6 +95,9 @@ struct options {
 	size_t design_count;
 	/* The advisor's (harness/advise/advise_run.h): --advise FILE, --budget T as given */
 	const char *advise_file, *budget;
+	/* The sweep's budget in seconds (--budget, sweep_run.c), 0: none: the driver measures the
+	 * answer's open rows while their cost fits in what is left of it (driver.c) */
+	double budget_s;
 	bool given[128];               /* options given, by their short code */
 	/* What the kind of run (run_kind.h) resolved its options to (a scenario run's points),
 	 * which only that kind reads; set once, before the plan is made. */
@@ -102,6 +106,7 @@ struct options {
 	/* Set only in a child process of the driver (driver.c). */
 	int child_pass;              /* -1: not a child */
 	const char *child_inner;     /* the sampling of every participant of every group */
+	const char *child_work;      /* which groups, participants and rounds it measures */
 	uint32_t child_heap_offset;  /* bytes allocated first, to move the heap */
 	char **argv;
 	int argc;

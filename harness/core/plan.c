@@ -1,9 +1,8 @@
 /*
  * plan.c: the row groups of a run (plan.h), as plain data: their storage, and who each
  * participant of a group is. Which groups a run has, and in what order, is the kind of run's
- * (run_kind.h: sweep_run.c, scenario_run.c); every process of the run measures the same groups
- * with the same participants, and only the order of the participants' samples changes from
- * process to process (pass.c).
+ * (run_kind.h: sweep_run.c, scenario_run.c); which of them a process measures, and with which
+ * participants, the driver decides before it starts (plan.work, plan.active: the race).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,13 +13,20 @@ int plan_alloc(struct plan *p, uint32_t count, uint32_t max_participants)
 {
 	memset(p, 0, sizeof *p);
 	p->groups = calloc(count ? count : 1, sizeof *p->groups);
-	p->sampling = calloc((size_t)(count ? count : 1) * max_participants, sizeof *p->sampling);
-	if (!p->groups || !p->sampling) {
+	size_t cells = (size_t)(count ? count : 1) * max_participants;
+	p->sampling = calloc(cells, sizeof *p->sampling);
+	p->work = calloc(count ? count : 1, sizeof *p->work);
+	p->active = malloc(cells * sizeof *p->active + 1);
+	if (!p->groups || !p->sampling || !p->work || !p->active) {
 		plan_free(p);
 		return -1;
 	}
 	p->count = count;
 	p->max_participants = max_participants;
+	for (uint32_t g = 0; g < count; g++)
+		p->work[g].measure = true;
+	for (size_t i = 0; i < cells; i++)
+		p->active[i] = true;
 	return 0;
 }
 
@@ -28,8 +34,12 @@ void plan_free(struct plan *p)
 {
 	free(p->groups);
 	free(p->sampling);
+	free(p->work);
+	free(p->active);
 	p->groups = NULL;
 	p->sampling = NULL;
+	p->work = NULL;
+	p->active = NULL;
 	p->count = 0;
 }
 

@@ -34,7 +34,22 @@ struct group {
 	 * storages: a measuring process builds them once and measures each such group on a copy
 	 * (pass.c, "a family"); NULL: the group builds its own. */
 	const void *shares;
+	/* Its backends race (race.h): a process measures only those still in the race, and the
+	 * driver stops measuring the group once it is decided (the sweep's groups); false: every
+	 * participant in every process (a scenario's). */
+	bool race;
+	/* What the answer reads (the largest N of a workload and k, the largest T): measured first
+	 * and for as long as the run's budget allows; the others (the figures' smaller N) in the
+	 * first RACE_FIRST_LOOK processes. */
+	bool headline;
 	char label[160];       /* for messages: "iterate N=1024 k=2 lived-in" */
+};
+
+/* What one measuring process does with a group: the driver decides it before the process
+ * starts (plan.work) from the race so far and the run's budget; the pass follows it. */
+struct group_work {
+	bool measure;    /* measured in this process */
+	uint32_t rounds; /* its timed rounds (0: the options' --reps) */
 };
 
 /*
@@ -54,6 +69,8 @@ struct plan {
 	uint32_t count;
 	uint32_t max_participants;
 	struct sampling *sampling; /* count x max_participants */
+	struct group_work *work;   /* count: what the process under way does with each group */
+	bool *active;              /* count x max_participants: who it measures (race.h) */
 	bool threaded;             /* a group runs on several threads (timed on the wall clock) */
 	const struct bench_runner *runner; /* how the participants run (bench.h) */
 	struct cpu_list cpus;      /* where a threaded row's threads run, as this process found
@@ -65,7 +82,13 @@ static inline struct sampling *plan_sampling(const struct plan *p, uint32_t g, u
 	return &p->sampling[(size_t)g * p->max_participants + q];
 }
 
-/* count groups of at most max_participants each, zeroed; -1 if out of memory. */
+static inline bool plan_active(const struct plan *p, uint32_t g, uint32_t q)
+{
+	return p->active[(size_t)g * p->max_participants + q];
+}
+
+/* count groups of at most max_participants each, zeroed, every group measured with every
+ * participant; -1 if out of memory. */
 int plan_alloc(struct plan *p, uint32_t count, uint32_t max_participants);
 void plan_free(struct plan *p);
 /* Participant p of group g: a backend, or NULL for the floor and the harness alone. */

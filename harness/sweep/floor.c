@@ -27,7 +27,8 @@
  *   add-remove-batch  the same: a batch of scattered entities has no range plain arrays could
  *               set at once
  *   get         read the k values of every entity in the same shuffled order, from the arrays
- *               (get-batch: the same; get-ordered: in creation order, entity i at index i)
+ *               (get-one, get-batch: the same; get-ordered: in creation order, entity i at
+ *               index i)
  *   destroy     for each entity in the backends' order, clear its alive mark (one array of
  *               marks per run of the sample, set again before the clock) and push its index on
  *               a free list
@@ -649,6 +650,17 @@ static int get_finish(struct run *run)
 
 const struct workload floor_get = {
 	.name = "get",
+	.build = iterate_build,
+	.adopt = get_adopt,
+	.execute = get_execute,
+	.finish = get_finish,
+	.release = floor_release,
+};
+
+/* get-one: the same task as get's (the same reads in the same order): plain arrays have no call
+ * to split by type. */
+const struct workload floor_get_one = {
+	.name = "get-one",
 	.build = iterate_build,
 	.adopt = get_adopt,
 	.execute = get_execute,

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "../core/gbench.h"
+#include "../core/race.h"
 #include "../core/report.h"
 #include "../core/stats.h"
 #include "history.h"
@@ -27,17 +28,70 @@ static const char *const columns =
 	"ratio_ci_low,ratio_ci_high,"
 	"vs_best,speedup,speedup_ci_low,speedup_ci_high,off_cpu_pct,peak_bytes,live_bytes,"
 	"live_bytes_per_entity,allocations,reuse,checksum,rerun_low_ns,rerun_high_ns,"
-	"ratio_rerun_low,ratio_rerun_high\n";
+	"ratio_rerun_low,ratio_rerun_high,race,race_process,race_behind,decision,ratio_level,"
+	"invalid\n";
+
+/* A ratio paired by process, with its 95% interval (one comparison). */
+struct pair_out {
+	bool has, has_interval;
+	double ratio, low, high;
+};
 
 struct row_out {
-	/* A threaded workload's row: its time at T = 1 over its time at T (the ratio of their
-	 * centres), with the 95% interval of samples paired by process (stats_ratio). */
-	bool speedup;
-	struct stats_ratio speedup_of;
-	/* To the floor of its group: the same estimator as ratio_to_best's, one comparison (95%). */
-	bool to_floor;
-	struct stats_ratio floor_of;
+	struct race_row race;   /* its figures in its group's race (race.h) */
+	struct row_stats spread; /* min, max, the spread within a process (stats.h) */
+	/* A threaded workload's row: its time at T = 1 over its time at T, paired by process */
+	struct pair_out speedup;
+	/* To the floor of its group, paired by process */
+	struct pair_out to_floor;
+	bool has_rerun, has_ratio_rerun;
+	double rerun_low, rerun_high, ratio_rerun_low, ratio_rerun_high;
+	char invalid[200]; /* why its figure is no result (invalid_cause), or "" */
 };
+
+/* Other work on the machine (every CPU) beyond which a row of T > 1 threads is no result. */
+#define QUIET_OTHERS_PCT 10.0
+
+/* Where the run's time went (driver.c, pass.h: struct group_timing), as far as it is known when
+ * the CSV is written (the figures come after). */
+static void write_time(FILE *f, const struct collection *c)
+{
+	double timed = 0, restore = 0, build = 0, calibration = 0, other = 0;
+	for (uint32_t g = 0; g < c->plan->count; g++) {
+		const struct group_timing *t = &c->groups[g].total;
+		timed += t->timed_ns;
+		restore += t->restore_ns;
+		build += t->setup_ns + c->groups[g].build_ns;
+		calibration += t->calibration_ns + t->warmup_ns;
+		other += t->rounds_ns > t->timed_ns + t->restore_ns ? t->rounds_ns - t->timed_ns - t->restore_ns : 0;
+		other += t->finish_ns;
+	}
+	fprintf(f, "# time: %.0f s measuring: the timed runs %.0f s, restoring the state before each "
+	           "sample %.0f s, building the storages %.0f s, calibration and warm-up %.0f s, "
+	           "process starts and the machine's fingerprint %.0f s, the rest (checks, the "
+	           "harness between samples) %.0f s\n",
+	        c->run_ns / 1e9, timed / 1e9, restore / 1e9, build / 1e9, calibration / 1e9,
+	        c->process_overhead_ns / 1e9, other / 1e9);
+}
+
+/* The processes set aside as busy (collection.h, COLLECTION_BUSY_PCT): "# set aside: 9,10,12"
+ * (make compare --repeat sets them aside too), or nothing. */
+static void write_busy(FILE *f, const struct collection *c)
+{
+	uint32_t n = 0;
+	for (uint32_t q = 0; q < c->processes_done; q++)
+		n += c->busy[q];
+	if (!n)
+		return;
+	fprintf(f, "# set aside: ");
+	for (uint32_t q = 0, k = 0; q < c->processes_done; q++)
+		if (c->busy[q])
+			fprintf(f, "%s%u", k++ ? "," : "", q + 1);
+	fprintf(f, " (processes during which other work took over %.0f%% of the machine's CPUs: "
+	           "their samples are kept, a race sets them aside while they are fewer than half of "
+	           "its group's processes, never a group's first)\n",
+	        COLLECTION_BUSY_PCT);
+}
 
 static void write_header(FILE *f, const struct collection *c, bool samples)
 {
@@ -56,20 +110,59 @@ static void write_header(FILE *f, const struct collection *c, bool samples)
 		snprintf(sampling, sizeof sampling, "%u runs per sample (--inner)", o->inner);
 	else
 		snprintf(sampling, sizeof sampling,
-		         "samples of about %.1f ms (runs per sample calibrated for each participant, "
-		         "once; a run longer than 5 samples is one sample per process)",
+		         "a sample makes the same runs for every participant of its group, about "
+		         "%.1f ms of the fastest backend's (calibrated once)",
 		         SAMPLE_TARGET_NS / 1e6);
-	fprintf(f, "# processes %u, spread over the run (%s layout); per process %u warm-up and %u "
-	           "timed samples; %s\n",
+	char budget[64] = "no budget";
+	if (o->budget_s > 0)
+		snprintf(budget, sizeof budget, "a budget of %.0f s", o->budget_s);
+	fprintf(f, "# processes: up to %u a row group (%s layout; processes done %u), %s; per process "
+	           "%u warm-up round%s and up to %u timed rounds, each round a sample of every "
+	           "participant still measured, in an order drawn for the round; %s\n",
 	        o->processes,
 	        o->processes == 1           ? "this process's"
 	        : o->layout == LAYOUT_FIXED ? "fixed"
 	                                    : "random",
-	        o->warmup, o->reps, sampling);
-	report_stats_header(f, o->processes, "backend", "median_ns");
-	fprintf(f, "# ratio_to_floor: median_ns over the floor row's, with its 95%% interval "
-	           "(floor_ci_low, floor_ci_high: log process medians paired by process, one "
-	           "comparison)\n");
+	        c->processes_done, budget, o->warmup, o->warmup == 1 ? "" : "s", o->reps, sampling);
+	fprintf(f, "# interval: per process, Tukey's median polish of the log samples (rows by "
+	           "rounds) gives each row a level, what a round did to all of them taken out; "
+	           "median_ns is the geometric mean of a row's levels over the processes that "
+	           "measured it, ci_low_ns and ci_high_ns its 95%% interval across them (Student's t); "
+	           "reps: its timed samples in all%s\n",
+	        o->processes == 2 ? "; with 2 processes t has 1 degree of freedom (12.71 standard "
+	                            "errors each side, where 5 processes have 2.78): wide intervals, "
+	                            "themselves unsure"
+	                          : "");
+	fprintf(f, "# race: looks after a group's %uth process, then each time its processes have "
+	           "grown by half again, and after its last; at each, a backend decidedly more than "
+	           "%.0f%% slower than another still in the group's race leaves it (race left, "
+	           "race_process: the processes it had); the group is decided when one backend is left "
+	           "(decision fastest) or every two left are within %.0f%% of each other (equal); "
+	           "ratio_to_best is paired by process (the mean log difference over the processes "
+	           "both have), its interval (ratio_ci_low, ratio_ci_high) at the level of the look "
+	           "the row left at, or the last (ratio_level: two-sided, each comparison): the run's "
+	           "5%% spent over the looks as the processes grow (%u at most for the answer's rows, "
+	           "the largest N; %u for the others) and split over the comparisons with the best "
+	           "(Bonferroni), so that the fastest leaves, or a group is called equal wrongly, in at "
+	           "most 5%% of groups; vs_best best, slower (left), equal, or tied (no decision: noisy "
+	           "1); in the first process a backend more than %.0fx slower than another in each of "
+	           "its first %u rounds or more (race screened, race_process 1), or more than %.0fx "
+	           "there and still more than %.0fx in its group's second process (race screened, "
+	           "race_process 2), or whose calibration run took %.0fx another's and over %.0f ms "
+	           "(race calibration, its one cold run its figure) leaves with no interval "
+	           "(docs/method.md, \"The race\")\n",
+	        RACE_FIRST_LOOK, 100 * (RACE_MARGIN - 1), 100 * (RACE_EQUAL - 1), o->processes,
+	        RACE_PLOT_PROCESSES, RACE_SCREEN_SURE, RACE_SCREEN_ROUNDS, RACE_SCREEN_RATIO,
+	        RACE_SCREEN_RATIO, RACE_CALIBRATION_RATIO, RACE_CALIBRATION_NS / 1e6);
+	fprintf(f, "# ratio_to_floor: median_ns over the floor row's, paired by process, with its 95%% "
+	           "interval (floor_ci_low, floor_ci_high: one comparison)\n");
+	fprintf(f, "# invalid: why a row's figure is one the machine cannot produce, kept out of every "
+	           "verdict: decidedly faster than its floor (the machine's limit for the task), a "
+	           "speedup decidedly beyond its T threads, or T > 1 threads while other work took "
+	           "over %.0f%% of the machine's CPUs\n",
+	        QUIET_OTHERS_PCT);
+	write_time(f, c);
+	write_busy(f, c);
 	fprintf(f, "# seed %" PRIu64 "; component size %u; scale %g\n", o->seed, o->component_size,
 	        o->scale);
 	for (size_t i = 0; i < o->history_count; i++)
@@ -117,47 +210,68 @@ static double sweep_report_units(const struct group *g)
 	return (double)g->n * (g->workload->rounds ? g->workload->rounds : 1);
 }
 
-static void write_row(FILE *f, const struct options *o, const struct group *g, uint32_t p,
-                      const struct row_data *d, const struct stats_member *m,
-                      const struct row_out *x)
+/* Where a row left its group's race: the process or look, and whom it was behind. */
+static void race_text(char *buf, size_t len, const struct options *o, const struct group *g,
+                      const struct race *r, uint32_t p)
 {
-	const struct row_stats *s = &m->row;
-	const struct stats_ratio *b = &m->vs_best, *sp = &x->speedup_of;
+	const struct race_member *m = &r->m[p];
+	buf[0] = '\0';
+	if (!m->candidate || m->state == RACE_IN || m->state == RACE_FAILED)
+		return;
+	snprintf(buf, len, "%u", m->left_at);
+	(void)o;
+	(void)g;
+}
+
+static void write_row(FILE *f, const struct options *o, const struct group *g, uint32_t p,
+                      const struct row_data *d, const struct race *race, const struct row_out *x)
+{
+	const struct race_row *s = &x->race;
 	const struct bench_result *r = &d->result;
 	double units = sweep_report_units(g);
-	const struct stats_ratio *fl = &x->floor_of;
 	char lo[32], hi[32], spread[32], floor_ratio[32], rb[32], rl[32], rh[32], reuse[32], off[32];
-	char sm[32], sl[32], sh[32], fll[32], flh[32], pl[32], ph[32], rpl[32], rph[32];
+	char sm[32], sl[32], sh[32], fll[32], flh[32], pl[32], ph[32], rpl[32], rph[32], left[32];
+	char level[32];
+	const struct race_member *m = &race->m[p];
+	race_text(left, sizeof left, o, g, race, p);
 	fprintf(f,
 	        "%s,%s,%u,%s,%s,%u,%u,%u,%u,%u,%u,%u,%.1f,%s,%s,%d,%s,%.2f,%.1f,%.1f,%.4g,%.0f,%s,%s,%s,%s,%s,"
 	        "%s,%s,%s,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu64 ",%s,%016" PRIx64
-	        ",%s,%s,%s,%s\n",
+	        ",%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n",
 	        plan_participant_name(o, g, p), o->profile->name, o->systems, g->workload->name,
 	        history_name(g->history), g->n, g->k,
-	        g->threads, o->component_size, s->processes, r->reps, r->inner, s->centre,
+	        g->threads, o->component_size, s->processes, x->spread.samples, r->inner, s->centre,
 	        report_figure(lo, sizeof lo, s->has_interval, "%.1f", s->ci_low),
-	        report_figure(hi, sizeof hi, s->has_interval, "%.1f", s->ci_high), m->noisy,
-	        report_figure(spread, sizeof spread, s->has_spread, "%.2f", s->spread_pct), s->mad_pct,
-	        s->min,
-	        s->max, s->centre / units, s->centre > 0 ? 1e9 * units / s->centre : 0.0,
-	        report_figure(floor_ratio, sizeof floor_ratio, x->to_floor, "%.3f", fl->ratio),
-	        report_figure(fll, sizeof fll, x->to_floor && fl->has_interval, "%.3f", fl->low),
-	        report_figure(flh, sizeof flh, x->to_floor && fl->has_interval, "%.3f", fl->high),
-	        report_figure(rb, sizeof rb, m->has_ratio, "%.3f", b->ratio),
-	        report_figure(rl, sizeof rl, m->has_ratio && b->has_interval, "%.3f", b->low),
-	        report_figure(rh, sizeof rh, m->has_ratio && b->has_interval, "%.3f", b->high),
-	        m->verdict,
-	        report_figure(sm, sizeof sm, x->speedup, "%.3f", sp->ratio),
-	        report_figure(sl, sizeof sl, x->speedup && sp->has_interval, "%.3f", sp->low),
-	        report_figure(sh, sizeof sh, x->speedup && sp->has_interval, "%.3f", sp->high),
+	        report_figure(hi, sizeof hi, s->has_interval, "%.1f", s->ci_high), s->open,
+	        report_figure(spread, sizeof spread, s->has_interval, "%.2f", 100 * s->log_se * sqrt(s->processes)),
+	        x->spread.mad_pct, x->spread.min,
+	        x->spread.max, s->centre / units, s->centre > 0 ? 1e9 * units / s->centre : 0.0,
+	        report_figure(floor_ratio, sizeof floor_ratio, x->to_floor.has, "%.3f", x->to_floor.ratio),
+	        report_figure(fll, sizeof fll, x->to_floor.has_interval, "%.3f", x->to_floor.low),
+	        report_figure(flh, sizeof flh, x->to_floor.has_interval, "%.3f", x->to_floor.high),
+	        report_figure(rb, sizeof rb, s->has_ratio, "%.3f", s->ratio),
+	        report_figure(rl, sizeof rl, s->has_ratio && s->ratio_interval, "%.3f", s->ratio_low),
+	        report_figure(rh, sizeof rh, s->has_ratio && s->ratio_interval, "%.3f", s->ratio_high),
+	        s->verdict,
+	        report_figure(sm, sizeof sm, x->speedup.has, "%.3f", x->speedup.ratio),
+	        report_figure(sl, sizeof sl, x->speedup.has_interval, "%.3f", x->speedup.low),
+	        report_figure(sh, sizeof sh, x->speedup.has_interval, "%.3f", x->speedup.high),
 	        report_figure(off, sizeof off, d->wall_sum > 0, "%.1f", off_cpu_pct(d)),
 	        r->peak_bytes,
 	        r->live_bytes, (double)r->live_bytes / g->n, r->allocations,
 	        report_figure(reuse, sizeof reuse, r->reuse > 0, "%.3f", r->reuse), r->checksum,
-	        report_figure(pl, sizeof pl, s->has_rerun, "%.1f", s->rerun_low),
-	        report_figure(ph, sizeof ph, s->has_rerun, "%.1f", s->rerun_high),
-	        report_figure(rpl, sizeof rpl, m->has_rerun, "%.3f", m->rerun_low),
-	        report_figure(rph, sizeof rph, m->has_rerun, "%.3f", m->rerun_high));
+	        report_figure(pl, sizeof pl, x->has_rerun, "%.1f", x->rerun_low),
+	        report_figure(ph, sizeof ph, x->has_rerun, "%.1f", x->rerun_high),
+	        report_figure(rpl, sizeof rpl, x->has_ratio_rerun, "%.3f", x->ratio_rerun_low),
+	        report_figure(rph, sizeof rph, x->has_ratio_rerun, "%.3f", x->ratio_rerun_high),
+	        m->candidate ? race_state_name(m->state) : "", left,
+	        m->candidate && m->state != RACE_IN && m->behind >= 0
+	            ? plan_participant_name(o, g, (uint32_t)m->behind)
+	            : "",
+	        m->candidate ? race_decision_name(race->decision) : "",
+	        report_figure(level, sizeof level, s->has_ratio && s->ratio_interval && !isnan(s->level),
+	                      "%.6f", s->level),
+	        x->invalid);
 }
 
 /*
@@ -229,9 +343,9 @@ static uint32_t json_family(struct json_state *st, uint32_t p, const struct grou
 /* A row in the JSON: its samples, then its median with the row's figures as counters. */
 static void json_row(FILE *f, struct json_state *st, const struct options *o,
                      const struct group *g, uint32_t p, const struct row_data *d,
-                     const struct stats_member *m, const struct row_out *x)
+                     const struct row_out *x)
 {
-	const struct row_stats *s = &m->row;
+	const struct race_row *s = &x->race;
 	const struct bench_result *r = &d->result;
 	double units = sweep_report_units(g);
 	char name[400], threads[32] = "", history[96] = "";
@@ -244,7 +358,7 @@ static void json_row(FILE *f, struct json_state *st, const struct options *o,
 	uint32_t fi = json_family(st, p, g);
 	struct gbench_entry e = {.name = name, .family_index = fi,
 	                         .instance_index = st->families[fi].instances++,
-	                         .repetitions = s->samples, .threads = g->threads,
+	                         .repetitions = x->spread.samples, .threads = g->threads,
 	                         .iterations = r->inner};
 	double bytes = (double)r->live_bytes / g->n, allocs = (double)r->allocations;
 	uint32_t index = 0;
@@ -268,11 +382,11 @@ static void json_row(FILE *f, struct json_state *st, const struct options *o,
 	e.counters[0] = (struct gbench_counter){"ns_per_entity", s->centre / units, true};
 	e.counters[3] = (struct gbench_counter){"ci_low_ns", s->ci_low, s->has_interval};
 	e.counters[4] = (struct gbench_counter){"ci_high_ns", s->ci_high, s->has_interval};
-	e.counters[5] = (struct gbench_counter){"ratio_to_floor", x->floor_of.ratio, x->to_floor};
-	e.counters[6] = (struct gbench_counter){"floor_ci_low", x->floor_of.low,
-	                                        x->to_floor && x->floor_of.has_interval};
-	e.counters[7] = (struct gbench_counter){"floor_ci_high", x->floor_of.high,
-	                                        x->to_floor && x->floor_of.has_interval};
+	e.counters[5] = (struct gbench_counter){"ratio_to_floor", x->to_floor.ratio, x->to_floor.has};
+	e.counters[6] = (struct gbench_counter){"floor_ci_low", x->to_floor.low,
+	                                        x->to_floor.has_interval};
+	e.counters[7] = (struct gbench_counter){"floor_ci_high", x->to_floor.high,
+	                                        x->to_floor.has_interval};
 	e.counters[8] = (struct gbench_counter){"processes", s->processes, true};
 	gbench_entry(f, &e, st->first);
 	st->first = false;
@@ -292,6 +406,148 @@ static int serial_group(const struct plan *plan, uint32_t gi)
 	return -1;
 }
 
+/* x / y of two levels paired by process (race.h), with its 95% interval: one comparison. */
+static void pair_of(const double *x, const double *y, uint32_t processes, struct pair_out *out)
+{
+	double sum = 0, sq = 0;
+	uint32_t n = 0;
+	memset(out, 0, sizeof *out);
+	for (uint32_t q = 0; q < processes; q++)
+		if (!isnan(x[q]) && !isnan(y[q])) {
+			sum += x[q] - y[q];
+			n++;
+		}
+	if (!n)
+		return;
+	double mean = sum / n;
+	out->has = true;
+	out->ratio = exp(mean);
+	if (n < 2)
+		return;
+	for (uint32_t q = 0; q < processes; q++)
+		if (!isnan(x[q]) && !isnan(y[q]))
+			sq += (x[q] - y[q] - mean) * (x[q] - y[q] - mean);
+	double half = stats_t975(n - 1) * sqrt(sq / (n - 1) / n);
+	out->has_interval = true;
+	out->low = exp(mean - half);
+	out->high = exp(mean + half);
+}
+
+/* Group g's levels (collection_levels), processes x participants; malloc'd, NULL if out of
+ * memory. */
+static double *levels_of(const struct collection *c, uint32_t g)
+{
+	const struct group_record *rec = &c->groups[g];
+	uint32_t np = c->plan->groups[g].participants;
+	double *lv = malloc(((size_t)rec->processes * np + 1) * sizeof *lv);
+	if (lv)
+		collection_levels(c, g, rec->processes, lv);
+	return lv;
+}
+
+/* Participant p's levels in group g, by the process of group h that they share: out[q] for
+ * h's q-th process, NaN where g was not measured then. */
+static void levels_by_pass(const struct collection *c, uint32_t g, const double *lv, uint32_t p,
+                           uint32_t h, double *out)
+{
+	const struct group_record *rg = &c->groups[g], *rh = &c->groups[h];
+	uint32_t np = c->plan->groups[g].participants;
+	for (uint32_t q = 0; q < rh->processes; q++) {
+		out[q] = NAN;
+		for (uint32_t k = 0; k < rg->processes; k++)
+			if (rg->passes[k] == rh->passes[q])
+				out[q] = lv[(size_t)k * np + p];
+	}
+}
+
+/*
+ * Why a row's figure is one the machine cannot produce (docs/method.md, "A figure the machine
+ * cannot produce"), into x->invalid ("" if it can): a speedup decidedly beyond its T threads; a
+ * backend decidedly faster than its floor, the same work over plain arrays, which is the
+ * machine's limit for the task at that N (its stream rate, for a pass); a row of T > 1 threads
+ * measured while other work took more than QUIET_OTHERS_PCT of the machine's CPUs.
+ */
+static void invalid_cause(const struct collection *c, uint32_t gi, uint32_t p, struct row_out *x)
+{
+	const struct group *g = &c->plan->groups[gi];
+	const struct group_record *rec = &c->groups[gi];
+	x->invalid[0] = '\0';
+	if (g->threads > 1) {
+		double busy = 0;
+		for (uint32_t q = 0; q < rec->processes; q++) {
+			double b = c->machine[rec->passes[q]].others_all_pct;
+			busy = b > busy ? b : busy;
+		}
+		if (busy > QUIET_OTHERS_PCT) {
+			snprintf(x->invalid, sizeof x->invalid, "the machine was not quiet for %u threads: "
+			         "other work took %.0f%% of its CPUs in a process", g->threads, busy);
+			return;
+		}
+		if (x->speedup.has_interval && x->speedup.low > g->threads) {
+			snprintf(x->invalid, sizeof x->invalid, "a speedup of %.2fx [%.2f, %.2f] on %u threads",
+			         x->speedup.ratio, x->speedup.low, x->speedup.high, g->threads);
+			return;
+		}
+	}
+	if (plan_participant(c->o, g, p) && x->to_floor.has_interval && x->to_floor.high < 1)
+		snprintf(x->invalid, sizeof x->invalid, "faster than its floor (the same work over plain "
+		         "arrays, the machine's limit) beyond its interval: %.3fx [%.3f, %.3f]",
+		         x->to_floor.ratio, x->to_floor.low, x->to_floor.high);
+}
+
+/* Group g's rows: their race figures, their ratios to the floor and (threaded) speedups, and
+ * their rerun intervals, into out. */
+static void group_rows(const struct collection *c, uint32_t gi, const double *lv,
+                       struct row_out *out)
+{
+	const struct options *o = c->o;
+	const struct plan *plan = c->plan;
+	const struct group *g = &plan->groups[gi];
+	const struct group_record *rec = &c->groups[gi];
+	const struct row_data *rows = &c->rows[(size_t)gi * plan->max_participants];
+	uint32_t np = g->participants, nq = rec->processes;
+	struct race_row rr[RACE_MAX_MEMBERS];
+	race_figures(&rec->race, lv, nq, rr);
+	double mine[MAX_PROCESSES], other[MAX_PROCESSES];
+	int floor = -1;
+	for (uint32_t p = 0; p < np; p++) {
+		memset(&out[p], 0, sizeof out[p]);
+		out[p].race = rr[p];
+		stats_row(rows[p].samples, o->processes, rows[p].failed ? 0 : o->reps, &out[p].spread);
+		if (!rows[p].failed && !plan_participant(o, g, p) && rr[p].processes)
+			floor = (int)p;
+	}
+	int serial = g->workload->threaded ? serial_group(plan, gi) : -1;
+	double *serial_lv = serial >= 0 && (uint32_t)serial != gi ? levels_of(c, (uint32_t)serial) : NULL;
+	for (uint32_t p = 0; p < np; p++) {
+		struct row_out *x = &out[p];
+		if (rows[p].failed || !rr[p].processes)
+			continue;
+		for (uint32_t q = 0; q < nq; q++)
+			mine[q] = lv[(size_t)q * np + p];
+		if (floor >= 0) {
+			for (uint32_t q = 0; q < nq; q++)
+				other[q] = lv[(size_t)q * np + (uint32_t)floor];
+			pair_of(mine, other, nq, &x->to_floor);
+		}
+		if (serial >= 0 && (uint32_t)serial == gi) {
+			x->speedup = (struct pair_out){true, true, 1, 1, 1};
+		} else if (serial_lv && !c->rows[(size_t)serial * plan->max_participants + p].failed) {
+			levels_by_pass(c, (uint32_t)serial, serial_lv, p, gi, other);
+			pair_of(other, mine, nq, &x->speedup);
+		}
+		const struct race_row *s = &x->race;
+		x->has_rerun = s->has_interval &&
+		               stats_rerun(s->centre, s->log_se, s->processes - 1.0, STATS_RERUN_ROW_SD,
+		                           &x->rerun_low, &x->rerun_high);
+		x->has_ratio_rerun = s->has_ratio && s->ratio_interval && strcmp(s->verdict, "best") &&
+		                     stats_rerun(s->ratio, s->ratio_se, s->pairs - 1.0, STATS_RERUN_RATIO_SD,
+		                                 &x->ratio_rerun_low, &x->ratio_rerun_high);
+		invalid_cause(c, gi, p, x);
+	}
+	free(serial_lv);
+}
+
 int sweep_report_write(const struct collection *c, FILE *csv, FILE *samples, FILE *json)
 {
 	const struct options *o = c->o;
@@ -307,11 +563,9 @@ int sweep_report_write(const struct collection *c, FILE *csv, FILE *samples, FIL
 	uint32_t most = plan->max_participants ? plan->max_participants : 1;
 	int written = 0;
 	struct row_out *out = calloc(most, sizeof *out);
-	struct stats_member *members = calloc(most, sizeof *members);
 	struct json_state st = {calloc((size_t)plan->count * most, sizeof *st.families), 0, true};
-	if (!out || !members || !st.families) {
+	if (!out || !st.families) {
 		free(out);
-		free(members);
 		free(st.families);
 		return -1;
 	}
@@ -320,53 +574,27 @@ int sweep_report_write(const struct collection *c, FILE *csv, FILE *samples, FIL
 	for (uint32_t gi = 0; gi < plan->count; gi++) {
 		const struct group *g = &plan->groups[gi];
 		const struct row_data *rows = &c->rows[(size_t)gi * plan->max_participants];
-		/* Every participant's samples are processes x o->reps (NaN where a long run took one
-		 * sample); a failed one takes no part. */
-		for (uint32_t p = 0; p < g->participants; p++) {
-			memset(&out[p], 0, sizeof out[p]);
-			members[p].samples = rows[p].samples;
-			members[p].reps = rows[p].failed ? 0 : o->reps;
-			members[p].candidate = plan_participant(o, g, p) != NULL;
+		double *lv = levels_of(c, gi);
+		if (!lv) {
+			written = -1;
+			break;
 		}
-		stats_group(members, g->participants, o->processes);
-		int floor = -1;
-		for (uint32_t p = 0; p < g->participants; p++)
-			if (!rows[p].failed && !plan_participant(o, g, p) && members[p].row.samples)
-				floor = (int)p;
-		for (uint32_t p = 0; p < g->participants && floor >= 0; p++)
-			if (!rows[p].failed && members[p].row.samples)
-				out[p].to_floor = stats_ratio(rows[p].samples, o->reps, rows[floor].samples,
-				                              o->reps, o->processes, 0.95, &out[p].floor_of);
-		int serial = g->workload->threaded ? serial_group(plan, gi) : -1;
-		for (uint32_t p = 0; p < g->participants && serial >= 0; p++) {
-			const struct row_data *one = &c->rows[(size_t)serial * plan->max_participants + p];
-			struct row_out *x = &out[p];
-			if (rows[p].failed || one->failed || members[p].row.samples == 0)
-				continue;
-			if ((uint32_t)serial == gi) {
-				x->speedup = true;
-				x->speedup_of.ratio = x->speedup_of.low = x->speedup_of.high = 1;
-				x->speedup_of.has_interval = true;
-				continue;
-			}
-			x->speedup = stats_ratio(one->samples, o->reps, rows[p].samples, o->reps,
-			                         o->processes, 0.95, &x->speedup_of);
-		}
+		group_rows(c, gi, lv, out);
+		free(lv);
 		for (uint32_t p = 0; p < g->participants; p++) {
-			if (rows[p].failed || members[p].row.samples == 0)
+			if (rows[p].failed || out[p].race.processes == 0)
 				continue;
-			write_row(csv, o, g, p, &rows[p], &members[p], &out[p]);
+			write_row(csv, o, g, p, &rows[p], &c->groups[gi].race, &out[p]);
 			written++;
 			if (samples)
 				write_samples(samples, o, g, p, &rows[p]);
 			if (json)
-				json_row(json, &st, o, g, p, &rows[p], &members[p], &out[p]);
+				json_row(json, &st, o, g, p, &rows[p], &out[p]);
 		}
 	}
 	if (json)
 		gbench_end(json);
 	free(st.families);
-	free(members);
 	free(out);
 	return written;
 }

@@ -161,7 +161,8 @@ static void group_label(struct group *g)
 
 /* The groups, in the order they are measured: workloads as listed, then k, then N, then the
  * histories the workload takes (history.h), then T for a threaded workload (a workload that is
- * not swept has one group). */
+ * not swept has one group). Every group races (race.h); the answer's rows, a swept workload's
+ * at the largest N (and T), are its headline. */
 static int sweep_plan_make(const struct options *o, struct plan *p)
 {
 	uint32_t count = 0;
@@ -200,6 +201,10 @@ static int sweep_plan_make(const struct options *o, struct plan *p)
 						g->participants = (uint32_t)o->backend_count + g->floor;
 						/* a floor that cannot share its arrays keeps the group apart */
 						g->shares = !g->floor || w->floor->build ? w->shares : NULL;
+						g->race = true;
+						/* every T of a threaded workload: a speedup pairs the largest T
+						 * with T = 1 */
+						g->headline = !w->fixed_entities && ni + 1 == nn;
 						group_label(g);
 						p->threaded |= w->threaded;
 					}
@@ -234,6 +239,14 @@ static void sweep_options(struct options *o)
 		cli_apply_list(o, 1020, NULL);
 	if (!o->history_count)
 		cli_apply_list(o, 'H', HISTORY_DEFAULT);
+	/* The race's defaults (race.h, docs/method.md "The race"): up to SWEEP_PROCESSES processes,
+	 * up to SWEEP_ROUNDS timed rounds a process, within SWEEP_BUDGET_S */
+	if (!o->given['j'])
+		o->processes = SWEEP_PROCESSES;
+	if (!o->given['r'])
+		o->reps = SWEEP_ROUNDS;
+	o->budget_s = o->budget ? cli_duration("--budget", o->budget, SWEEP_MIN_BUDGET_S, 7 * 86400.0)
+	                        : SWEEP_BUDGET_S;
 	check_histories(o, o->workloads_named);
 	o->systems = o->systems_text ? (uint32_t)cli_number("system count", o->systems_text, 1,
 	                                                    o->profile->system_count)

@@ -12,6 +12,14 @@
 #include "../core/cli.h"
 #include "../core/run_kind.h"
 
+/* The race's defaults for a sweep (docs/method.md, "The race"): the most processes a row
+ * group may have (--processes), the most timed rounds a process gives it (--reps), and the
+ * run's budget (--budget: make bench's BUDGET, less the figures' time). */
+#define SWEEP_PROCESSES 32u
+#define SWEEP_ROUNDS 24u
+#define SWEEP_BUDGET_S 270.0
+#define SWEEP_MIN_BUDGET_S 10.0
+
 extern const struct run_kind sweep_run_kind;
 /* The names --workloads and --history take, for the command line (cli.h). */
 extern const struct cli_names sweep_workload_names, sweep_history_names;

@@ -538,6 +538,7 @@ static void random_release(struct run *run)
 
 const struct workload workload_varkor_create = {
 	.name = "varkor-create",
+	.named_only = true,
 	.timed = "Varkor's Create: create 1,000,000 entities (no components)",
 	.fixed_entities = 1000000,
 	.k_fixed = true,
@@ -549,6 +550,7 @@ const struct workload workload_varkor_create = {
 };
 const struct workload workload_varkor_add = {
 	.name = "varkor-add",
+	.named_only = true,
 	.timed = "Varkor's Add: create 500,000 entities, add the same 4 components to each",
 	.fixed_entities = 500000,
 	.k_fixed = true,
@@ -560,6 +562,7 @@ const struct workload workload_varkor_add = {
 };
 const struct workload workload_varkor_add_write_delete = {
 	.name = "varkor-add-write-delete",
+	.named_only = true,
 	.timed = "Varkor's AddWriteDelete: 300 rounds of 2,000 entities: create, write, delete",
 	.fixed_entities = 2000,
 	.rounds = ADD_WRITE_DELETE_ROUNDS,
@@ -573,6 +576,7 @@ const struct workload workload_varkor_add_write_delete = {
 };
 const struct workload workload_varkor_distributed = {
 	.name = "varkor-distributed",
+	.named_only = true,
 	.timed = "Varkor's DistributedAddWriteRemoveAddDelete: 300 rounds of 2,000 entities",
 	.fixed_entities = 2000,
 	.rounds = DISTRIBUTED_ROUNDS,
@@ -586,6 +590,7 @@ const struct workload workload_varkor_distributed = {
 };
 const struct workload workload_varkor_relationship = {
 	.name = "varkor-relationship",
+	.named_only = true,
 	.timed = "Varkor's RelationshipAddWriteDelete: 500 rounds of 10 trees of 211 entities",
 	.fixed_entities = 10,
 	.unit_entities = RELATIONSHIP_TREE,
@@ -599,6 +604,7 @@ const struct workload workload_varkor_relationship = {
 };
 const struct workload workload_varkor_random = {
 	.name = "varkor-random",
+	.named_only = true,
 	.timed = "Varkor's Random: 10 rounds of 50,000 creations, 100,000 operations, 50,000 "
 	         "deletions",
 	.fixed_entities = 50000,

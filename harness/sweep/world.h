@@ -195,7 +195,7 @@ int workloads_visit_order(const struct bench_case *c, uint64_t stream, uint32_t 
 /* The floors (floor.c). */
 extern const struct workload floor_create, floor_create_batch, floor_iterate, floor_churn,
 	floor_add_remove, floor_add_remove_batch,
-	floor_get, floor_get_batch, floor_get_ordered, floor_fragmented, floor_parallel_iterate,
+	floor_get, floor_get_one, floor_get_batch, floor_get_ordered, floor_fragmented, floor_parallel_iterate,
 	floor_destroy, floor_empty_pass, floor_systems_64;
 
 /* systems-64's systems, each over its own group of the N entities. */
