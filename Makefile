@@ -462,9 +462,11 @@ report_again = $(if $(filter sweep,$(RUN)),$(shell test -f $(call q,$(REPORT)) &
 bench: $(BIN) $(COMPARE_BIN) | preflight
 	$(Q)scripts/lock.sh $(call q,$(RUN_OUTPUT)) 'make bench' \
 		$(MAKE) --no-print-directory bench-locked
+# (The run's own command is not echoed, V=1 shows it: its many --derived words buried the
+# one-line error a run refuses bad input with.)
 bench-locked: $(BIN) $(COMPARE_BIN)
 	@mkdir -p $(call q,$(call path_dir,$(RUN_OUTPUT)))
-	$(if $(REFERENCE),ECSBENCH_REFERENCE=1 )scripts/outlive.sh $(BIN) $(call run_options,$($(RUN)_VARS)) \
+	$(Q)$(if $(REFERENCE),ECSBENCH_REFERENCE=1 )scripts/outlive.sh $(BIN) $(call run_options,$($(RUN)_VARS)) \
 		$(if $(and $(BUDGET),$(filter sweep,$(RUN))),--budget $(call q,$(BUDGET))) \
 		--output $(call q,$(RUN_OUTPUT)) $(RUN_DERIVED) --provisional 'scripts/answer.sh -b -f'
 	$(Q)start=$$(date +%s); $(MAKE) --no-print-directory $($(RUN)_FIGURES) || \
