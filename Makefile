@@ -103,6 +103,18 @@ $(error unknown variable $(firstword $(unknown_vars))=$(value $(firstword $(unkn
 	mean $(call nearest_var,$(firstword $(unknown_vars)))?): no target reads it; nothing was run. \
 	Known: $(KNOWN_VARS))
 endif
+# PROFILE: one of the profiles harness/core/profile.c defines, refused before anything runs or
+# builds (a run of the binary would refuse it only after the build, among the build's lines);
+# a name that differs only in case is named (PROFILE=aaa: did you mean AAA?). The command
+# line's alone, as above: one from the environment may be some other program's.
+PROFILE_NAMES := $(shell sed -n 's/^[[:space:]]*{"\([A-Za-z0-9]*\)", [0-9]*, [0-9]*},.*/\1/p' harness/core/profile.c)
+ifneq ($(and $(PROFILE_NAMES),$(filter command line,$(origin PROFILE))),)
+ifeq ($(filter $(PROFILE_NAMES),$(PROFILE)),)
+profile_near := $(shell printf '%s\n' $(PROFILE_NAMES) | awk -v p='$(subst ','\'',$(PROFILE))' 'toupper($$0) == toupper(p) { print; exit }')
+$(error PROFILE=$(PROFILE): no such profile$(if $(profile_near), (did you mean $(profile_near)?)); \
+	the profiles are $(PROFILE_NAMES) (names are upper case); nothing was run)
+endif
+endif
 # A scenario run refuses the sweep's own variables: its types and systems are its file's.
 sweep_only_given := $(filter $(call vars_read_by,sweep),$(command_line_vars))
 ifneq ($(SCENARIO),)

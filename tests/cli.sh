@@ -46,6 +46,7 @@ bad unknown-backend "unknown backend 'nosuch' (valid: " --backends nosuch
 bad unknown-backend-in-list "unknown backend 'x'" --backends hash,x
 bad unknown-workload "unknown workload 'spin'" --workloads spin
 bad unknown-profile "unknown profile 'B' (valid: A, AA, AAA)" --profile B
+bad unknown-profile-case "unknown profile 'aaa': did you mean AAA? (valid: A, AA, AAA)" --profile aaa
 bad entities-zero "entity count '0' is out of range" --entities 0
 bad entities-negative "entity count '-5' is negative" --entities -5
 bad entities-text "entity count 'many' is not a number" --entities many
@@ -660,6 +661,14 @@ if [ "$rc" -eq 2 ] && grep -q 'unknown variable PROFLE=AAA (did you mean PROFILE
 	ok make-unknown-variable
 else
 	fail make-unknown-variable "exit status $rc: $(cat "$tmp/make.err")"
+fi
+# A profile named in the wrong case: refused before anything builds or runs, the profile named
+mk bench PROFILE=aaa OUTPUT="$tmp/typo.csv"
+if [ "$rc" -eq 2 ] && grep -q 'PROFILE=aaa: no such profile (did you mean AAA?); the profiles are A AA AAA' "$tmp/make.err" &&
+	[ ! -e "$tmp/typo.csv" ]; then
+	ok make-profile-case
+else
+	fail make-profile-case "exit status $rc: $(cat "$tmp/make.err")"
 fi
 mk bench BACKEND=hash,vector WORKLOADZ=iterate OUTPUT="$tmp/typo.csv"
 if [ "$rc" -eq 2 ] && grep -q 'unknown variable WORKLOADZ=iterate (did you mean WORKLOADS?)' "$tmp/make.err"; then
