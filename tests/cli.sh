@@ -490,14 +490,19 @@ else
 	ok run-guessed-before
 fi
 
-# Interrupted (SIGINT, then SIGTERM): the previous results file stays as it was, no temporary
-# file is left, and the run says what it did not finish.
+# Interrupted (SIGINT, then SIGTERM) once its row has begun (its progress line): the previous
+# results file stays as it was, no temporary file is left, and the run says what it did not
+# finish: the row it was on (workload, N, k, history; the backend inside a sample).
 for sig in INT TERM; do
 	echo "$want" > "$out"
 	"$bin" --backends tree --workloads churn --entities 1048576 --components 1 --inner 100000 \
 		--output "$out" 2>"$tmp/stderr" &
 	pid=$!
-	sleep 1
+	i=0
+	while [ "$i" -lt 100 ] && ! grep -q 'row group 1/1' "$tmp/stderr"; do
+		sleep 0.2
+		i=$((i + 1))
+	done
 	kill -"$sig" "$pid"
 	{ wait "$pid"; } 2>/dev/null
 	rc=$?
@@ -507,6 +512,8 @@ for sig in INT TERM; do
 		fail "interrupted-$sig" "the results file was changed or a temporary file was left"
 	elif ! grep -q interrupted "$tmp/stderr"; then
 		fail "interrupted-$sig" "nothing said what was not finished: $(cat "$tmp/stderr")"
+	elif ! grep -q "^ecsbench: interrupted on process 1, row group 1 of 1: churn N=1048576 k=1 lived-in\(, backend [a-z]* ([a-z ]*)\)\?; nothing was written" "$tmp/stderr"; then
+		fail "interrupted-$sig" "the message does not name the row it was on: $(grep interrupted "$tmp/stderr")"
 	else
 		ok "interrupted-$sig"
 	fi
