@@ -313,7 +313,7 @@ ALL_PROGRAMS := $(addprefix build/,$(plain_PROGRAMS)) \
 .PHONY: all programs deps $(DEPS_GROUPS:%=deps-%) preflight bench \
 	bench-locked small fixed-cost reference plots cachegrind profile table answer compare report repeat instr \
 	instr-baseline track history \
-	scenario-plots advise advise-plots test test-browser fuzz fuzz-merge clean help FORCE
+	scenario-plots advise advise-plots test check-long test-browser fuzz fuzz-merge clean help FORCE
 all: $(addprefix $(B)/,$($(variant)_PROGRAMS))
 # The goal of make made again for a variant (a recipe, so that it does not say "Nothing to be done")
 programs: $(addprefix $(B)/,$($(variant)_PROGRAMS))
@@ -410,6 +410,7 @@ goals := $(or $(MAKECMDGOALS),all)
 goal_groups = $(foreach g,$(1),$(eval $(g)_GROUPS := $(2)))
 $(call goal_groups,test,valgrind plots fuzz tsan gbench png)
 $(call goal_groups,test-browser,plots browser)
+$(call goal_groups,check-long,valgrind fuzz)
 $(call goal_groups,bench small reference plots scenario-plots fixed-cost compare history,plots)
 $(call goal_groups,cachegrind,valgrind plots)
 $(call goal_groups,profile instr instr-baseline,valgrind)
@@ -661,6 +662,15 @@ endif
 test: $(ALL_PROGRAMS) | preflight
 	$(Q)env -u ECSBENCH_PREFLIGHT -u MAKEFLAGS -u MFLAGS -u MAKELEVEL ECSB_TEST_SCALE=$(call q,$(TEST_SCALE)) tests/run.sh
 
+# The long lane (tests/run.sh --long), which .ci/run runs after make test and make test-browser:
+# what make test cut to fit its ten minutes, at the scales the large-* tests use: the fuzzer for
+# minutes, the whole conformance suite under ASan+UBSan at 100,000 operations and scale 2,
+# memcheck with the large-* and allocation-failure tests. Ends with "N passed, N failed";
+# docs/running.md says how long it takes.
+LONG_PROGRAMS := build/conformance build/asan/conformance $(FUZZ_BIN)
+check-long: $(LONG_PROGRAMS) | preflight
+	$(Q)env -u ECSBENCH_PREFLIGHT -u MAKEFLAGS -u MFLAGS -u MAKELEVEL tests/run.sh --long
+
 # The report page in headless Chromium (a small run into a scratch folder): a screenshot, and a
 # failure if an image did not load. .ci/run runs it after make test.
 test-browser: $(BIN) $(COMPARE_BIN) | preflight
@@ -754,6 +764,9 @@ make test             conformance suite (plain and ASan+UBSan), the fuzzer from 
                       the parallel pass under ThreadSanitizer, scenario files and engine,
                       command-line and figure tests (TEST_SCALE=N: N runs of the large model
                       test, each twice as large as the one before; default 1)
+make check-long       the long lane, after make test in CI: the fuzzer for minutes, the whole
+                      conformance suite under ASan+UBSan at 100,000 operations, memcheck with the
+                      large-* and allocation-failure tests (docs/running.md: how long)
 make test-browser     the report page in headless Chromium: every image loads; a screenshot
 make fuzz             libFuzzer on every backend for FUZZ_SECONDS (default 60)
 make clean            remove build/
