@@ -103,6 +103,18 @@ $(error unknown variable $(firstword $(unknown_vars))=$(value $(firstword $(unkn
 	mean $(call nearest_var,$(firstword $(unknown_vars)))?): no target reads it; nothing was run. \
 	Known: $(KNOWN_VARS))
 endif
+# PROFILE: one of the profiles harness/core/profile.c defines, refused before anything runs or
+# builds (a run of the binary would refuse it only after the build, among the build's lines);
+# a name that differs only in case is named (PROFILE=aaa: did you mean AAA?). The command
+# line's alone, as above: one from the environment may be some other program's.
+PROFILE_NAMES := $(shell sed -n 's/^[[:space:]]*{"\([A-Za-z0-9]*\)", [0-9]*, [0-9]*},.*/\1/p' harness/core/profile.c)
+ifneq ($(and $(PROFILE_NAMES),$(filter command line,$(origin PROFILE))),)
+ifeq ($(filter $(PROFILE_NAMES),$(PROFILE)),)
+profile_near := $(shell printf '%s\n' $(PROFILE_NAMES) | awk -v p='$(subst ','\'',$(PROFILE))' 'toupper($$0) == toupper(p) { print; exit }')
+$(error PROFILE=$(PROFILE): no such profile$(if $(profile_near), (did you mean $(profile_near)?)); \
+	the profiles are $(PROFILE_NAMES) (names are upper case); nothing was run)
+endif
+endif
 # A scenario run refuses the sweep's own variables: its types and systems are its file's.
 sweep_only_given := $(filter $(call vars_read_by,sweep),$(command_line_vars))
 ifneq ($(SCENARIO),)
@@ -301,7 +313,7 @@ ALL_PROGRAMS := $(addprefix build/,$(plain_PROGRAMS)) \
 .PHONY: all programs deps $(DEPS_GROUPS:%=deps-%) preflight bench \
 	bench-locked small fixed-cost reference plots cachegrind profile table answer compare report repeat instr \
 	instr-baseline track history \
-	scenario-plots advise advise-plots test test-browser fuzz fuzz-merge clean help FORCE
+	scenario-plots advise advise-plots test check-long test-browser fuzz fuzz-merge clean help FORCE
 all: $(addprefix $(B)/,$($(variant)_PROGRAMS))
 # The goal of make made again for a variant (a recipe, so that it does not say "Nothing to be done")
 programs: $(addprefix $(B)/,$($(variant)_PROGRAMS))
@@ -398,6 +410,7 @@ goals := $(or $(MAKECMDGOALS),all)
 goal_groups = $(foreach g,$(1),$(eval $(g)_GROUPS := $(2)))
 $(call goal_groups,test,valgrind plots fuzz tsan gbench png)
 $(call goal_groups,test-browser,plots browser)
+$(call goal_groups,check-long,valgrind fuzz)
 $(call goal_groups,bench small reference plots scenario-plots fixed-cost compare history,plots)
 $(call goal_groups,cachegrind,valgrind plots)
 $(call goal_groups,profile instr instr-baseline,valgrind)
@@ -462,9 +475,11 @@ report_again = $(if $(filter sweep,$(RUN)),$(shell test -f $(call q,$(REPORT)) &
 bench: $(BIN) $(COMPARE_BIN) | preflight
 	$(Q)scripts/lock.sh $(call q,$(RUN_OUTPUT)) 'make bench' \
 		$(MAKE) --no-print-directory bench-locked
+# (The run's own command is not echoed, V=1 shows it: its many --derived words buried the
+# one-line error a run refuses bad input with.)
 bench-locked: $(BIN) $(COMPARE_BIN)
 	@mkdir -p $(call q,$(call path_dir,$(RUN_OUTPUT)))
-	$(if $(REFERENCE),ECSBENCH_REFERENCE=1 )scripts/outlive.sh $(BIN) $(call run_options,$($(RUN)_VARS)) \
+	$(Q)$(if $(REFERENCE),ECSBENCH_REFERENCE=1 )scripts/outlive.sh $(BIN) $(call run_options,$($(RUN)_VARS)) \
 		$(if $(and $(BUDGET),$(filter sweep,$(RUN))),--budget $(call q,$(BUDGET))) \
 		--output $(call q,$(RUN_OUTPUT)) $(RUN_DERIVED) --provisional 'scripts/answer.sh -b -f'
 	$(Q)start=$$(date +%s); $(MAKE) --no-print-directory $($(RUN)_FIGURES) || \
@@ -647,6 +662,15 @@ endif
 test: $(ALL_PROGRAMS) | preflight
 	$(Q)env -u ECSBENCH_PREFLIGHT -u MAKEFLAGS -u MFLAGS -u MAKELEVEL ECSB_TEST_SCALE=$(call q,$(TEST_SCALE)) tests/run.sh
 
+# The long lane (tests/run.sh --long), which .ci/run runs after make test and make test-browser:
+# what make test cut to fit its ten minutes, at the scales the large-* tests use: the fuzzer for
+# minutes, the whole conformance suite under ASan+UBSan at 100,000 operations and scale 2,
+# memcheck with the large-* and allocation-failure tests. Ends with "N passed, N failed";
+# docs/running.md says how long it takes.
+LONG_PROGRAMS := build/conformance build/asan/conformance $(FUZZ_BIN)
+check-long: $(LONG_PROGRAMS) | preflight
+	$(Q)env -u ECSBENCH_PREFLIGHT -u MAKEFLAGS -u MFLAGS -u MAKELEVEL tests/run.sh --long
+
 # The report page in headless Chromium (a small run into a scratch folder): a screenshot, and a
 # failure if an image did not load. .ci/run runs it after make test.
 test-browser: $(BIN) $(COMPARE_BIN) | preflight
@@ -740,6 +764,9 @@ make test             conformance suite (plain and ASan+UBSan), the fuzzer from 
                       the parallel pass under ThreadSanitizer, scenario files and engine,
                       command-line and figure tests (TEST_SCALE=N: N runs of the large model
                       test, each twice as large as the one before; default 1)
+make check-long       the long lane, after make test in CI: the fuzzer for minutes, the whole
+                      conformance suite under ASan+UBSan at 100,000 operations, memcheck with the
+                      large-* and allocation-failure tests (docs/running.md: how long)
 make test-browser     the report page in headless Chromium: every image loads; a screenshot
 make fuzz             libFuzzer on every backend for FUZZ_SECONDS (default 60)
 make clean            remove build/

@@ -2,7 +2,7 @@
 # per design tried, from the first step at the top, its ratio to the step's reference on a log
 # axis with its interval, a line at 1 (as fast as the reference).
 # Set by the caller: scripts, out, data (y,ratio,low,high,style,label), rows, lmin, lmax,
-# title_file (the title, a line each, unwrapped), label_chars (the longest row label's length),
+# title_file (the title, a line each, unwrapped), caption_file (the caption, the same), label_chars (the longest row label's length),
 # have (the styles there are rows of: " 1 3 4 ").
 # Laid out with styles.gp's helpers, in pixels from the top: the title (fit_title, wrapped to
 # the canvas), the rows, the axis's tics and its three-line label, the key's strip (fit_key,
@@ -14,6 +14,7 @@ label_px = int(label_chars * charw(label_fs)) + 12
 canvas_w = edge + label_px + 620 + edge
 canvas_w = canvas_w < 1000 ? 1000 : canvas_w
 title_in = system("cat '" . title_file . "'")
+if (exists("caption_file")) { caption_in = system("cat '" . caption_file . "'") }
 eval fit_title
 # styles: kept, not kept, reference or fastest, a survey's or contest's design, the confirmation's other
 set style line 91 linecolor rgb "#009E73" pointtype 7 pointsize 1.2 linewidth 2
@@ -40,7 +41,7 @@ eval fit_key
 # (four lines), the key's strip.
 p_top_px = title_h + 14
 p_bottom_px = p_top_px + 19 * rows + 16
-canvas_h = int(p_bottom_px + 4 * lineh(10) + 14 + key_h + edge)
+canvas_h = int(p_bottom_px + 4 * lineh(10) + 14 + key_h + caption_h + edge)
 set terminal pngcairo size canvas_w, canvas_h font "DejaVu Sans,10" noenhanced
 set output out
 set datafile separator comma
@@ -83,4 +84,5 @@ do for [i = 1:5] {
 }
 eval "plot " . cmd
 eval draw_key
+eval draw_caption
 unset multiplot

@@ -114,9 +114,12 @@ outcome=$(grep -v '^#' "$csv" | awk -F, '
 [ -n "$outcome" ] || outcome="no confirmation run (the search stopped before it): the advice names the best design so far"
 # The title as lines (advise.gp wraps each to the canvas, styles.gp's fit_title), given to
 # gnuplot as a file (its lines hold any character a path can); an interval's two ends kept on
-# one line by a no-break space, which the wrapping does not break at.
-printf '%s: every design tried, its frame against its step'"'"'s reference\n%s\n%s\n%s\n' \
-	"$name" "$outcome" "$status" "$cpu" | sed 's/\x01/\xc2\xa0/g' > "$tmp/title"
+# one line by a no-break space, which the wrapping does not break at. The title: what the
+# figure shows and the design chosen; the caption: the fresh run's figures, the search's
+# status, the machine.
+printf '%s: every design tried, its frame against its step'"'"'s reference\n%s\n' \
+	"$name" "$(printf '%s\n' "$outcome" | head -n 1)" | sed 's/\x01/\xc2\xa0/g' > "$tmp/title"
+printf '%s\n%s\n%s\n' "$(printf '%s\n' "$outcome" | sed 1d)" "$status" "$cpu" | sed '/^$/d; s/\x01/\xc2\xa0/g' > "$tmp/caption"
 label_chars=$(awk -F, '{ n = length($6); if (n > m) m = n } END { print m + 0 }' "$tmp/rows.dat")
 have=" $(cut -d, -f5 "$tmp/rows.dat" | sort -u | tr '\n' ' ')"
 
@@ -130,7 +133,7 @@ gp() {
 	fi
 }
 gp -e "scripts='$top/scripts'; out='$(gp_quote "$out")'; data='$tmp/rows.dat'; rows=$rows; \
-	lmin=$lmin; lmax=$lmax; title_file='$tmp/title'; label_chars=$label_chars; have='$have'" \
+	lmin=$lmin; lmax=$lmax; title_file='$tmp/title'; caption_file='$tmp/caption'; label_chars=$label_chars; have='$have'" \
 	"$top/scripts/advise.gp"
 [ -s "$out" ] || { echo "advise_plot.sh: gnuplot wrote no figure" >&2; exit 1; }
 mv "$out" "$png"

@@ -215,12 +215,14 @@ echo "cachegrind.sh: valgrind runs took $(($(date +%s) - started)) s" >&2
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 status=0
 fresh=$work/fresh.$$.csv # this run's rows, merged into $out at the end
+sizes=$work/sizes.$$.csv # each case's bytes an entity (its run's peak_bytes / N): "backend,row,N,bytes"
 merged=$out.tmp.$$
 summary=${out%.csv}-summary.txt # cachegrind's closing lines of each case of this run
 summary_tmp=$summary.tmp.$$
-trap 'rm -f "$fresh" "$merged" "$summary_tmp"' EXIT
+trap 'rm -f "$fresh" "$sizes" "$merged" "$summary_tmp"' EXIT
 trap 'exit 1' HUP INT TERM
 : >"$fresh"
+: >"$sizes"
 echo "cachegrind.sh, $date: the timed phase of each case under callgrind (caches I1 $I1, D1 $D1, LL $LL)" >"$summary_tmp"
 for c in $cases; do
 	# shellcheck disable=SC2046
@@ -239,7 +241,8 @@ for c in $cases; do
 	{
 		awk '!/^#/ && NF' "$work/$name.csv" | head -n 2
 		sed -n 's/^events: //p; s/^totals: //p; s/^summary: //p' "$work/$name.out" | head -n 2
-	} | awk -v date="$date" -v commit="$commit" -v i1="$I1" -v d1="$D1" -v ll="$LL" -v summary="$summary_tmp" '
+	} | awk -v date="$date" -v commit="$commit" -v i1="$I1" -v d1="$D1" -v ll="$LL" -v summary="$summary_tmp" \
+		-v sizes="$sizes" '
 		NR == 1 { for (i = split($0, h, ","); i > 0; i--) c[h[i]] = i; next }
 		NR == 2 {
 			split($0, v, ",")
@@ -252,6 +255,7 @@ for c in $cases; do
 			npe = v[c["ns_per_entity"]] + 0
 			rounds = npe > 0 && n > 0 ? int(v[c["median_ns"]] / (npe * n) + 0.5) : 1
 			if (rounds < 1) rounds = 1
+			peak = ("peak_bytes" in c) ? v[c["peak_bytes"]] + 0 : 0; ents = n
 			next
 		}
 		NR == 3 { for (i = 1; i <= NF; i++) col[$i] = i; next }
@@ -279,6 +283,8 @@ for c in $cases; do
 			printf "LLd miss rate: " p " (%.1f%%  + %.1f%%  )\n", pct(llm, refs), pct(llr, dr), pct(llw, dw) >> summary
 			printf "per entity: %.1f instructions, %.2f D refs, %.3f D1 misses, %.3f LLd misses\n",
 				ir / ops, refs / ops, d1m / ops, llm / ops >> summary
+			# the storage size, for whether it fits the simulated LL (the table below)
+			if (peak > 0 && ents > 0) printf "%s,%s N=%s k=%s,%s,%.1f\n", backend, workload, ents, k, ents, peak / ents >> sizes
 		}
 		function pct(a, b) { return b ? 100 * a / b : 0 }
 		function big(x,    s, out) { # 1234567 -> 1,234,567
@@ -322,20 +328,40 @@ awk -F, -v d="$date" '$1 == "date" { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		sum[key] = s; who[key] = b }
 	END { exit bad }' "$out" >&2 || status=1
 # What this run measured, in short: per workload x N x k, each backend's D1 and LLd misses per
-# entity (of one run's timed phase; the figures draw them, the summary file has every count).
+# entity (of one run's timed phase; the figures draw them, the summary file has every count),
+# "*" where the storage fits the simulated LL. An LLd figure near 0 there says that the data
+# stays in the LL, not that its layout is good: the storage's bytes (the counting allocator's
+# peak_bytes of the case's own run, over N: its bytes an entity B, the lived-in history's other
+# entities and every table and map included) are at most the LL's size, and it stops fitting at
+# N = LL / B. Then, per row, that N for each backend.
 mv "$summary_tmp" "$summary"
-awk -F, '
+awk -F, -v llsize="${LL%%,*}" -v sizes="$sizes" '
+	BEGIN { while ((getline line < sizes) > 0) { split(line, f, ","); bpe[f[1], f[2]] = f[4] } }
 	{ b = $3; key = $6 " N=" $7 " k=" $8; if (!(b in col)) { col[b] = ++nb; name[nb] = b }
-	  if (!(key in row)) { row[key] = ++nr; rkey[nr] = key }; v[key, b] = sprintf("%.3g/%.3g", $20, $21) }
+	  if (!(key in row)) { row[key] = ++nr; rkey[nr] = key }
+	  fit = ((b, key) in bpe) && bpe[b, key] * $7 <= llsize
+	  if (fit) fits++
+	  v[key, b] = sprintf("%s%.3g/%.3g", fit ? "*" : "", $20, $21) }
+	function mib(x) { return x >= 1048576 ? sprintf("%g MiB", x / 1048576) : sprintf("%g KiB", x / 1024) }
 	END {
 		if (!nr) exit
-		printf "D1/LLd misses per entity (timed phase):\n%-28s", ""
+		printf "D1/LLd misses per entity (timed phase; *: the storage fits the simulated %s LL):\n%-28s", mib(llsize), ""
 		for (j = 1; j <= nb; j++) printf " %13s", name[j]
 		printf "\n"
 		for (i = 1; i <= nr; i++) {
 			printf "%-28s", rkey[i]
 			for (j = 1; j <= nb; j++) printf " %13s", ((rkey[i], name[j]) in v) ? v[rkey[i], name[j]] : "-"
 			printf "\n"
+		}
+		printf "Where each storage stops fitting the simulated LL (%s): N = %d / B, B its bytes an entity\n", mib(llsize), llsize
+		printf "(its run'"'"'s peak_bytes / N, from the counting allocator); at or below that N its LLd misses\n"
+		printf "are few because its data stays in the LL, whatever its layout (%d of these cells: *):\n", fits
+		for (i = 1; i <= nr; i++) {
+			line = ""
+			for (j = 1; j <= nb; j++)
+				if ((name[j], rkey[i]) in bpe)
+					line = line sprintf(" %s %.0f B (N %d)", name[j], bpe[name[j], rkey[i]], llsize / bpe[name[j], rkey[i]])
+			if (line != "") printf "%-28s%s\n", rkey[i], line
 		}
 	}' "$fresh" >&2
 echo "cachegrind.sh: wrote $out; each case's closing summary in $summary" >&2

@@ -15,8 +15,9 @@ load scripts . "/styles.gp"
 nb = words(backends)
 ng = words(xtics) / 2  # '("name" 1, ...)': two words a group
 canvas_w = 1200
-title_in = sprintf("Varkor's workloads (fixed size): OLD against NEW, time of one run, %s\n%s\n%s\n%s\n%s\n%s%s", \
-	profile, oldline, newline, drifttext, note, marktext, flagdiff eq "" ? "" : "\n" . flagdiff)
+title_in = sprintf("Varkor's workloads (fixed size): OLD against NEW, time of one run, %s", profile)
+caption_in = sprintf("%s\n%s\n%s\n%s\n%s%s", \
+	oldline, newline, drifttext, note, marktext, flagdiff eq "" ? "" : "\n" . flagdiff)
 eval fit_title
 
 hollow(p) = (p == 5 || p == 7 || p == 9 || p == 11 || p == 13) ? p - 1 : p
@@ -56,7 +57,7 @@ t_top_px = title_h + lineh(10) + 14
 t_bottom_px = t_top_px + 360
 r_top_px = t_bottom_px + lineh(10) + 24
 r_bottom_px = r_top_px + 240
-canvas_h = int(r_bottom_px + lineh(10) + 18 + key_h + edge)
+canvas_h = int(r_bottom_px + lineh(10) + 18 + key_h + caption_h + edge)
 set terminal pngcairo size canvas_w, canvas_h font "DejaVu Sans,10" noenhanced
 set output out
 set lmargin at screen sx(84)
@@ -116,4 +117,5 @@ unset label
 unset arrow
 
 eval draw_key
+eval draw_caption
 unset multiplot

@@ -1,5 +1,6 @@
 # compare.gp: two runs of one swept workload in one figure (compare.sh draws it). A column per
-# k; on top, time per entity against N with each backend twice in its own colour, OLD dashed
+# k; on top, time per entity against N with each backend twice in its own colour, OLD dotted
+# (short dashes, which read as dots at this width: the caption and the key say dotted alike)
 # with hollow points and NEW solid with filled points, each with its run's error bars (OLD a
 # little left of N, NEW a little right, so that the bars never hide each other), the floor grey
 # (OLD) and black (NEW), and a large open triangle around each NEW point whose verdict is faster
@@ -22,7 +23,8 @@ nk = words(ks)
 np_here = nk
 nb = words(backends)
 canvas_w = nk > 1 ? 480 * nk + 120 : 1100
-title_in = sprintf("%s: OLD against NEW, time per entity, %s\n%s%s\n%s\n%s\n%s\n%s%s", workload, profile, \
+title_in = sprintf("%s: OLD against NEW, time per entity, %s", workload, profile)
+caption_in = sprintf("%s%s\n%s\n%s\n%s\n%s%s", \
 	what eq "" ? "" : "timed: " . what . "\n", oldline, newline, drifttext, note, marktext, \
 	flagdiff eq "" ? "" : "\n" . flagdiff)
 eval fit_title
@@ -72,7 +74,7 @@ t_top_px = title_h + lineh(10) + 14
 t_bottom_px = t_top_px + 380
 r_top_px = t_bottom_px + lineh(10) + 22
 r_bottom_px = r_top_px + 250
-canvas_h = int(r_bottom_px + 2 * lineh(10) + 18 + key_h + edge)
+canvas_h = int(r_bottom_px + 2 * lineh(10) + 18 + key_h + caption_h + edge)
 set terminal pngcairo size canvas_w, canvas_h font "DejaVu Sans,10" noenhanced
 set output out
 pl = sx(84)
@@ -190,4 +192,5 @@ do for [i = 1:nk] {
 	unset label
 }
 eval draw_key
+eval draw_caption
 unset multiplot

@@ -15,7 +15,7 @@
 # DIR/verdicts.csv (NEW-compare/ goes with NEW into previous/ when a run replaces it: make
 # bench's --derived); then draws into DIR:
 #   <workload>.png  a swept workload (create, iterate, ...): a panel per k; on top time per entity
-#                   against N, each backend twice in its own colour (styles.gp), OLD dashed with
+#                   against N, each backend twice in its own colour (styles.gp), OLD dotted with
 #                   hollow points, NEW solid with filled points, each run's 95% interval as its
 #                   error bar, the floor (plain arrays) as grey (OLD) and black (NEW) dashed
 #                   lines; a large open triangle around a NEW point whose verdict is faster
@@ -148,8 +148,13 @@ runline() { # runline WHICH CSV PROFILE STYLE
 	printf '%s %s (%s): %s; cpu %s' "$1" "$2" "$4" "$(run_of "$2")" "$(cpu_of "$2")"
 	[ "$profiles" = 0 ] || printf '; profile %s' "$3"
 }
-oldline=$(runline OLD "$old" "$oprof" "dashed, hollow")
+# How each run is drawn, as its figure draws it: the swept figure's lines (OLD's pattern, short
+# dashes at width 2, reads dotted, in the plot and in the key alike: compare.gp's oldstyle), the
+# fixed-size figure's points alone
+oldline=$(runline OLD "$old" "$oprof" "dotted, hollow")
 newline=$(runline NEW "$new" "$nprof" "solid, filled")
+oldfixed=$(runline OLD "$old" "$oprof" "hollow, left")
+newfixed=$(runline NEW "$new" "$nprof" "filled, right")
 drift=$(sed -n 's/^# drift \([0-9.e+-]*\) .*/\1/p' "$tmp/verdicts.csv" | head -n 1)
 drift3=$(printf '%.3f' "$drift")
 driftrows=$(sed -n 's/^# drift [^ ]* (median new\/old over \([0-9]*\) rows).*/\1/p' "$tmp/verdicts.csv" | head -n 1)
@@ -371,7 +376,7 @@ if awk -F, -v re="$fixed_re" '$2 ~ re { found = 1; exit } END { exit !found }' "
 		xtics='$(gp_quote "$xtics")'; tmin=$tmin; tmax=$tmax; rmin=$rmin; rmax=$rmax; drift=$drift; \
 		rtics='$(gp_quote "$(log_tics "$rmin" "$rmax")")'; driftlabel='$(gp_quote "$driftlabel")'; \
 		profile='$(gp_quote "$profiletext")'; \
-		oldline='$(gp_quote "$oldline")'; newline='$(gp_quote "$newline")'; \
+		oldline='$(gp_quote "$oldfixed")'; newline='$(gp_quote "$newfixed")'; \
 		drifttext='$(gp_quote "$drifttext")'; flagdiff='$(gp_quote "$flagdiff")'; \
 		note='$(gp_quote "$bars")'; marktext='$(gp_quote "$vtext: $(points "$marked")")'"
 	wrote "$out"

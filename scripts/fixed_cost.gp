@@ -8,7 +8,8 @@
 load scripts . "/styles.gp"
 canvas_w = 1300
 nb = words(backends)
-title_in = sprintf("A pass's fixed cost: iterate and an empty pass, k = %s, history %s\n%s", k, hist, source)
+title_in = sprintf("A pass's fixed cost: iterate and an empty pass, k = %s, history %s", k, hist)
+caption_in = source
 eval fit_title
 set style line 70 linecolor rgb "#B00000" linewidth 1.5 dashtype (3, 3)
 eval key_reset
@@ -22,7 +23,7 @@ eval fit_key
 # the key's strip.
 p_top_px = title_h + 2 * lineh(10) + 14
 p_bottom_px = p_top_px + 400
-canvas_h = int(p_bottom_px + 2 * lineh(10) + 18 + key_h + edge)
+canvas_h = int(p_bottom_px + 2 * lineh(10) + 18 + key_h + caption_h + edge)
 set terminal pngcairo size canvas_w, canvas_h font "DejaVu Sans,10" noenhanced
 set output out
 pl = sx(84)
@@ -72,4 +73,5 @@ if (cmd eq "") { # no empty-pass rows: the panel says so
 }
 eval "plot " . cmd[3:*]
 eval draw_key
+eval draw_caption
 unset multiplot

@@ -5,10 +5,12 @@
 load scripts . "/styles.gp"
 set datafile separator comma
 canvas_w = 1200
-title_in = sprintf("create-unreserved, N = %d, k = %d: creating into a storage told nothing, in %d blocks\nringed: the storage asked for a block of 64 KiB or more in it (most samples)\ndashed: create, the same entities into a storage reserved for N\n%s", \
-	n, k, nblocks, source)
+title_in = sprintf("create-unreserved, N = %d, k = %d: creating into a storage told nothing, in %d blocks", \
+	n, k, nblocks)
+caption_in = sprintf("ringed: the storage asked for a block of 64 KiB or more in it (most samples)\ndashed: create, the same entities into a storage reserved for N\n%s", \
+	source)
 eval fit_title
-canvas_h = int(title_h + 14 + 480 + 2 * lineh(10) + 18 + edge)
+canvas_h = int(title_h + 14 + 480 + 2 * lineh(10) + 18 + caption_h + edge)
 set terminal pngcairo size canvas_w, canvas_h font "DejaVu Sans,10" noenhanced
 set output out
 # the plot between the y label and the key, which stands outside it on the right ("create
@@ -32,4 +34,5 @@ plot for [i = 1:nb] dir . "/" . word(backends, i) . ".dat" using 1:2 with linesp
 		linecolor rgb colour(word(styles, i) + 0) pointtype 6 pointsize 2 linewidth 1.5 notitle, \
 	for [i = 1:nb] (word(creates, i) + 0) with lines linecolor rgb colour(word(styles, i) + 0) \
 		dashtype (6, 4) linewidth 1.2 title ("create (reserved): " . word(backends, i))
+eval draw_caption
 unset multiplot

@@ -20,8 +20,10 @@ np_here = nk
 nb = words(backends)
 canvas_w = nk > 1 ? 480 * nk + 100 : 1000
 if (!exists("history")) history = ""
-title_in = sprintf("%s: memory per entity, profile %s\n%s%s\ncounting allocator (every allocation a storage makes goes through it): exact, no interval\n%s", \
-	workload, profile, what eq "" ? "" : what . "\n", history eq "" ? "" : history, source)
+hist_name = history eq "" ? "" : strstrt(history, ":") > 0 ? history[1:strstrt(history, ":") - 1] : history
+title_in = sprintf("%s: memory per entity, profile %s%s", workload, profile, hist_name eq "" ? "" : ", " . hist_name)
+caption_in = sprintf("%s%scounting allocator (every allocation a storage makes goes through it): exact, no interval\n%s", \
+	what eq "" ? "" : what . "\n", history eq "" ? "" : history . "\n", source)
 eval fit_title
 floorstyle = nmin == nmax ? "linespoints linestyle 51" : "lines linestyle 50"
 eval key_reset
@@ -37,7 +39,7 @@ eval fit_key
 ph_px = 290
 row1_top_px = title_h + lineh(10) + 14
 row2_top_px = row1_top_px + ph_px + 2 * lineh(10) + 20 + lineh(10) + 14
-canvas_h = int(row2_top_px + ph_px + 2 * lineh(10) + 18 + key_h + edge)
+canvas_h = int(row2_top_px + ph_px + 2 * lineh(10) + 18 + key_h + caption_h + edge)
 set terminal pngcairo size canvas_w, canvas_h font "DejaVu Sans,10" noenhanced
 set output out
 
@@ -106,4 +108,5 @@ do for [row = 1:2] {
 }
 unset label
 eval draw_key
+eval draw_caption
 unset multiplot

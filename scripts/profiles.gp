@@ -23,8 +23,9 @@ nb = words(backends)
 canvas_w = np > 1 ? 440 * np + 100 : 1000
 if (!exists("absent")) absent = ""
 if (!exists("centre")) centre = "median"
-title_in = sprintf("%s: time per entity by profile (profiles measured: %s%s)\n%s%s; %s; N = the largest entity count every measured profile has\n%s", \
-	workload, present, absent eq "" ? "" : "; not measured: " . absent, \
+title_in = sprintf("%s: time per entity by profile (profiles measured: %s%s)", \
+	workload, present, absent eq "" ? "" : "; not measured: " . absent)
+caption_in = sprintf("%s%s; %s; N = the largest entity count every measured profile has\n%s", \
 	what eq "" ? "" : "timed: " . what . "\n", centre, bars, runs)
 eval fit_title
 eval key_reset
@@ -44,7 +45,7 @@ notes = 0
 do for [i = 1:np] { if (exists(sprintf("pnote%d", i))) { notes = 1 } }
 p_top_px = title_h + (notes ? 2 : 1) * lineh(10) + 14
 p_bottom_px = p_top_px + 380
-canvas_h = int(p_bottom_px + 3 * lineh(10) + 16 + key_h + edge)
+canvas_h = int(p_bottom_px + 3 * lineh(10) + 16 + key_h + caption_h + edge)
 set terminal pngcairo size canvas_w, canvas_h font "DejaVu Sans,10" noenhanced
 set output out
 
@@ -110,4 +111,5 @@ do for [i = 1:np] {
 }
 unset label
 eval draw_key
+eval draw_caption
 unset multiplot

@@ -97,7 +97,7 @@ caption() {
 		echo "$name$sizetext: time per entity against the entity count N$threads, a panel per k, a line per backend, its 95% interval as error bars$verdicts${what:+. Timed: $what}${history:+. The storage's $history}." ;;
 	profiles:*) echo "$name: time per entity by profile (A, AA, AAA: more component types and systems registered), at the largest N the profiles share, a panel per k." ;;
 	compare:varkor) echo "Varkor's workloads, OLD against NEW: the time of one run of each (OLD hollow, left; NEW filled, right), and NEW/OLD with its 95% interval under it." ;;
-	compare:*) echo "$name, OLD against NEW: time per entity (OLD dashed and hollow, NEW solid and filled), points whose verdict is faster or slower marked; NEW/OLD per backend with its 95% interval under it." ;;
+	compare:*) echo "$name, OLD against NEW: time per entity (OLD dotted and hollow, NEW solid and filled), points whose verdict is faster or slower marked; NEW/OLD per backend with its 95% interval under it." ;;
 	esac
 }
 # rank FILE -> a sort key: swept workloads in --list order, then Varkor's, then the memory and

@@ -26,10 +26,11 @@ if (mode eq "bars") {
 	key_px = (keylong + 8) * 0.8 * key_fs
 	canvas_w = 84 + 90 * nbars + key_px + 2 * edge
 	canvas_w = canvas_w < 1100 ? 1100 : canvas_w
-	title_in = sprintf("%s: time per frame by phase, per storage backend, fastest first\n%s\npoint and bar on top: the frame's median and 95%% interval; over them the frame, and how many times the fastest backend's frame (%s's) it takes%s\n%s", \
-		name, processes, fastest, ncut + nicut > 0 ? "; a bar or interval cut at the top is marked there, its label below the mark" : "", source)
+	title_in = sprintf("%s: time per frame by phase, per storage backend, fastest first", name)
+	caption_in = sprintf("%s\npoint and bar on top: the frame's median and 95%% interval; over them the frame, and how many times the fastest backend's frame (%s's) it takes%s\n%s", \
+		processes, fastest, ncut + nicut > 0 ? "; a bar or interval cut at the top is marked there, its label below the mark" : "", source)
 	eval fit_title
-	canvas_h = int(title_h + 14 + 520 + lineh(11) + 18 + edge)
+	canvas_h = int(title_h + 14 + 520 + lineh(11) + 18 + caption_h + edge)
 	set terminal pngcairo size canvas_w, canvas_h font "DejaVu Sans,10" noenhanced
 	set output out
 	unset logscale y
@@ -86,6 +87,7 @@ if (mode eq "bars") {
 		cmd = cmd . ", " . tailsf . " using ($1 + 0.38):4:5 with labels rotate by 90 right offset 1.2, -1 font ',8' textcolor rgb '#b00000' notitle"
 	}
 	eval "plot " . cmd
+	eval draw_caption
 	unset multiplot
 	exit
 }
@@ -94,8 +96,8 @@ if (mode eq "bars") {
 canvas_w = 1200
 nb = words(backends)
 if (!exists("categories")) { categories = "" }
-title_in = sprintf("%s: time per frame against %s\n%s; error bars: 95%% intervals; dotted: where two backends cross\n%s", \
-	name, key, processes, source)
+title_in = sprintf("%s: time per frame against %s", name, key)
+caption_in = sprintf("%s; error bars: 95%% intervals; dotted: where two backends cross\n%s", processes, source)
 eval fit_title
 eval key_reset
 do for [j = 1:nb] {
@@ -116,7 +118,7 @@ ptitle2 = wrap_out
 ptitle_lines = wrap_lines > ptitle_lines ? wrap_lines : ptitle_lines
 p_top_px = title_h + ptitle_lines * lineh(10) + 14
 p_bottom_px = p_top_px + 380
-canvas_h = int(p_bottom_px + (categories eq "" ? 1 : 2) * lineh(10) + lineh(10) + 22 + key_h + edge)
+canvas_h = int(p_bottom_px + (categories eq "" ? 1 : 2) * lineh(10) + lineh(10) + 22 + key_h + caption_h + edge)
 set terminal pngcairo size canvas_w, canvas_h font "DejaVu Sans,10" noenhanced
 set output out
 series(b) = sprintf("%s/%s.dat", dir, b)
@@ -223,4 +225,5 @@ unset arrow
 unset label
 
 eval draw_key
+eval draw_caption
 unset multiplot

@@ -5,10 +5,12 @@
 load scripts . "/styles.gp"
 set datafile separator comma
 canvas_w = 1200
-title_in = sprintf("%s: every frame's time, process %d of %s\nringed: a growth frame (the storage asked for a block of 64 KiB or more); triangle: another frame that allocated,\nfor a storage that allocates in fewer than a tenth of its frames (a small new table)\ngrowth frames in this process: %s\n%s", \
-	name, process, processes, growth, source)
+title_in = sprintf("%s: every frame's time, process %d of %s\ngrowth frames in this process: %s", \
+	name, process, processes, growth)
+caption_in = sprintf("ringed: a growth frame (the storage asked for a block of 64 KiB or more); triangle: another frame that allocated, for a storage that allocates in fewer than a tenth of its frames (a small new table)\n%s", \
+	source)
 eval fit_title
-canvas_h = int(title_h + 14 + 480 + 2 * lineh(10) + 18 + edge)
+canvas_h = int(title_h + 14 + 480 + 2 * lineh(10) + 18 + caption_h + edge)
 set terminal pngcairo size canvas_w, canvas_h font "DejaVu Sans,10" noenhanced
 set output out
 # the plot between the y label and the key, which stands outside it on the right (a backend's
@@ -51,4 +53,5 @@ if (floor) {
 	cmd = cmd . sprintf(", '%s' using 1:($2 / 1e6) with lines linestyle 50 linewidth 1.2 title '%s'", dir . "/floor.dat", floor_title)
 }
 eval "plot " . cmd[3:*]
+eval draw_caption
 unset multiplot

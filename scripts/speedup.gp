@@ -20,8 +20,8 @@ nk = words(ks)
 np_here = nk
 nb = words(backends)
 canvas_w = nk > 1 ? 480 * nk + 100 : 1000
-title_in = sprintf("%s: speedup against threads, profile %s, N = %s\n%s%s\n%s\n%s", \
-	workload, profile, n, what eq "" ? "" : "timed: " . what . "\n", note, pinning, source)
+title_in = sprintf("%s: speedup against threads, profile %s, N = %s", workload, profile, n)
+caption_in = sprintf("%s%s\n%s\n%s", what eq "" ? "" : "timed: " . what . "\n", note, pinning, source)
 eval fit_title
 # The key: every backend, the floor, the ideal, and the mark of a cut interval where there is one
 eval key_reset
@@ -40,7 +40,7 @@ eval fit_key
 # the key's strip.
 p_top_px = title_h + lineh(10) + 14
 p_bottom_px = p_top_px + 380
-canvas_h = int(p_bottom_px + 2 * lineh(10) + 18 + key_h + edge)
+canvas_h = int(p_bottom_px + 2 * lineh(10) + 18 + key_h + caption_h + edge)
 set terminal pngcairo size canvas_w, canvas_h font "DejaVu Sans,10" noenhanced
 set output out
 
@@ -119,4 +119,5 @@ do for [i = 1:nk] {
 }
 unset label
 eval draw_key
+eval draw_caption
 unset multiplot

@@ -86,10 +86,18 @@ fit_panel_note = 'wrap_n = int((panel_w(np_here) * canvas_w - 20) / charw(9)); e
 # eval fit_title: title_in (its lines joined by "\n") wrapped to the canvas's width -> title_text,
 # title_lines, title_h (pixels from the top of the canvas to below its last line). Then
 # "set multiplot title title_text font title_font" (or "set title" for a single plot).
+# A title says what the figure shows, in at most 3 lines (tests/figure_text.sh counts them at the
+# longest texts the runs make); how it was made (the method, what the bars and marks are, the
+# run: commit, date, machine) is its caption, caption_in, a small text at the bottom of the
+# canvas under the key. fit_title wraps it too -> caption_text, caption_lines, caption_h (its
+# pixels, 0 for none), which the script adds to canvas_h; eval draw_caption draws it, last.
 title_fs = 11
 title_font = ",11"
-# (test_no_title: the same figure without its title's text, for tests/figure_text.sh)
-fit_title = 'wrap_in = title_in; wrap_n = chars_in(canvas_w, title_fs); eval wrap; title_text = exists("test_no_title") ? "" : wrap_out; title_lines = wrap_lines; title_h = 14 + title_lines * lineh(title_fs)'
+caption_fs = 8
+caption_in = ""
+# (test_no_title, test_no_caption: the same figure without that text, for tests/figure_text.sh;
+# test_title_file: where it writes the title's line count)
+fit_title = 'wrap_in = title_in; wrap_n = chars_in(canvas_w, title_fs); eval wrap; title_text = exists("test_no_title") ? "" : wrap_out; title_lines = wrap_lines; title_h = 14 + title_lines * lineh(title_fs); if (exists("test_title_file")) { set print test_title_file append; print title_lines; unset print }; wrap_in = caption_in; wrap_n = chars_in(canvas_w, caption_fs); eval wrap; caption_text = exists("test_no_caption") ? "" : wrap_out; caption_lines = caption_in eq "" ? 0 : wrap_lines; caption_h = caption_lines > 0 ? int(caption_lines * lineh(caption_fs) + 10) : 0'
 
 # The key: eval key_reset, then for each entry key_with ("with lines linestyle 3") and key_title
 # set and eval key_add; after the last, eval fit_key -> key_cols, key_rows (as many columns as
@@ -103,8 +111,11 @@ key_add = 'keycmd = keycmd . ", keyentry " . key_with . " title \"" . key_title 
 fit_key = 'key_colw = (key_long + 9) * 0.8 * key_fs; key_cols = int((canvas_w - 2 * edge - 24) / key_colw); key_cols = key_cols < 1 ? 1 : key_cols > key_n ? key_n : key_cols; key_rows = key_n > 0 ? int((key_n + key_cols - 1) / key_cols) : 0; key_h = key_n > 0 ? 2 * edge + 10 + key_rows * 1.25 * lineh(key_fs) : 0'
 eval key_reset
 
-# After the panels of a multiplot: a plot over the strip from the bottom of the canvas to
-# key_h pixels up that holds the key alone, keycmd, in key_cols columns (fit_key), so that the
+# After the panels of a multiplot: a plot over the strip of key_h pixels above the caption's
+# (caption_h: 0 without one) that holds the key alone, keycmd, in key_cols columns (fit_key), so that the
 # key covers no data and names every series of the figure once. (test_no_key: the figure
 # without its key, for tests/figure_text.sh.)
-draw_key = 'if (key_n > 0 && !exists("test_no_key")) { unset title; unset xlabel; unset ylabel; unset border; unset tics; unset grid; unset logscale; unset label; unset object; unset arrow; set xrange [0:1]; set yrange [0:1]; set lmargin at screen sx(edge); set rmargin at screen 1 - sx(edge); set bmargin at screen sb(edge); set tmargin at screen sb(key_h - edge); set key center center horizontal reverse Left samplen 2.5 spacing 1.2 width 0 maxcols key_cols box linestyle 100; eval "plot NaN notitle" . keycmd }'
+draw_key = 'if (key_n > 0 && !exists("test_no_key")) { unset title; unset xlabel; unset ylabel; unset border; unset tics; unset grid; unset logscale; unset label; unset object; unset arrow; set xrange [0:1]; set yrange [0:1]; set lmargin at screen sx(edge); set rmargin at screen 1 - sx(edge); set bmargin at screen sb(caption_h + edge); set tmargin at screen sb(caption_h + key_h - edge); set key center center horizontal reverse Left samplen 2.5 spacing 1.2 width 0 maxcols key_cols box linestyle 100; eval "plot NaN notitle" . keycmd }'
+# After everything else (the key's too): the caption in the strip of caption_h pixels at the
+# bottom of the canvas, left-aligned, its first line's top at the strip's top.
+draw_caption = 'if (caption_h > 0 && !exists("test_no_caption")) { unset title; unset xlabel; unset ylabel; unset border; unset tics; unset grid; unset logscale; unset label; unset object; unset arrow; unset key; set xrange [0:1]; set yrange [0:1]; set lmargin at screen sx(edge); set rmargin at screen 1 - sx(edge); set bmargin at screen 0; set tmargin at screen sb(caption_h); set label 1 caption_text at screen sx(edge), sb(caption_h - 4 - lineh(caption_fs) / 2) left font sprintf(",%d", caption_fs) textcolor rgb "#404040"; plot NaN notitle; unset label 1 }'

@@ -35,9 +35,12 @@ if (!exists("rnote2")) rnote2 = ""
 if (!exists("history")) history = ""
 # empty-pass's rows are per pass (its ns_per_entity: harness/sweep/fixed_cost.c)
 unit = strstrt(workload, "empty-pass") == 1 ? "pass" : "entity"
-title_in = sprintf("%s: time per %s, profile %s\n%s%s%s\n%s%s", workload, unit, profile, \
-	what eq "" ? "" : "timed: " . what . "\n", history eq "" ? "" : history . "\n", note, \
-	ratios ? rnote . "\n" . rnote2 . "\n" : "", source)
+# The title: what it shows (the workload, the profile, the storages' history by name); the
+# caption: the timed region, the history in full, the bars, the ratio panels, the run.
+hist_name = history eq "" ? "" : strstrt(history, ":") > 0 ? history[1:strstrt(history, ":") - 1] : history
+title_in = sprintf("%s: time per %s, profile %s%s", workload, unit, profile, hist_name eq "" ? "" : ", " . hist_name)
+caption_in = sprintf("%s%s%s\n%s%s", what eq "" ? "" : "timed: " . what . "\n", \
+	history eq "" ? "" : history . "\n", note, ratios ? rnote . "\n" . rnote2 . "\n" : "", source)
 eval fit_title
 # The key: every backend of the figure (and the floor, the ring of a noisy row, a tied point)
 floorstyle = nmin == nmax ? "linespoints linestyle 51" : "lines linestyle 50"
@@ -66,7 +69,7 @@ t_top_px = title_h + ptitle_h
 t_bottom_px = t_top_px + t_h
 r_top_px = t_bottom_px + (ratios ? r_gap : 0)
 r_bottom_px = r_top_px + (ratios ? r_h : 0)
-canvas_h = int(r_bottom_px + xlab_h + key_h + edge)
+canvas_h = int(r_bottom_px + xlab_h + key_h + caption_h + edge)
 set terminal pngcairo size canvas_w, canvas_h font "DejaVu Sans,10" noenhanced
 set output out
 
@@ -191,4 +194,5 @@ do for [i = 1:nk] {
 }
 unset label
 eval draw_key
+eval draw_caption
 unset multiplot

@@ -15,8 +15,8 @@ load scripts . "/styles.gp"
 nb = words(backends)
 ng = words(xtics_short) / 2  # '("name" 1, ...)': two words a group
 canvas_w = 1200
-title_in = sprintf("Varkor's workloads (from Varkor's refactor post; fixed size, not swept over N): profile %s\n%s\n%s%s", \
-	profile, note, (noisy eq "" ? "" : noisy . "\n"), source)
+title_in = sprintf("Varkor's workloads (from Varkor's refactor post; fixed size, not swept over N): profile %s", profile)
+caption_in = sprintf("%s\n%s%s", note, (noisy eq "" ? "" : noisy . "\n"), source)
 eval fit_title
 eval key_reset
 do for [j = 1:nb] {
@@ -31,7 +31,7 @@ tics_px = 2 * lineh(10) + 10
 p1_top_px = title_h + ptitle_px
 p2_top_px = p1_top_px + ph_px + tics_px + ptitle_px
 p3_top_px = p2_top_px + ph_px + tics_px + ptitle_px
-canvas_h = int(p3_top_px + ph_px + 3 * lineh(10) + 16 + key_h + edge)
+canvas_h = int(p3_top_px + ph_px + 3 * lineh(10) + 16 + key_h + caption_h + edge)
 set terminal pngcairo size canvas_w, canvas_h font "DejaVu Sans,10" noenhanced
 set output out
 
@@ -101,4 +101,5 @@ eval "plot " . bars(8, "1") . ", " . labels(8, "1", "short($8)") . absent
 
 unset arrow
 eval draw_key
+eval draw_caption
 unset multiplot

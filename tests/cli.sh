@@ -46,6 +46,7 @@ bad unknown-backend "unknown backend 'nosuch' (valid: " --backends nosuch
 bad unknown-backend-in-list "unknown backend 'x'" --backends hash,x
 bad unknown-workload "unknown workload 'spin'" --workloads spin
 bad unknown-profile "unknown profile 'B' (valid: A, AA, AAA)" --profile B
+bad unknown-profile-case "unknown profile 'aaa': did you mean AAA? (valid: A, AA, AAA)" --profile aaa
 bad entities-zero "entity count '0' is out of range" --entities 0
 bad entities-negative "entity count '-5' is negative" --entities -5
 bad entities-text "entity count 'many' is not a number" --entities many
@@ -489,14 +490,19 @@ else
 	ok run-guessed-before
 fi
 
-# Interrupted (SIGINT, then SIGTERM): the previous results file stays as it was, no temporary
-# file is left, and the run says what it did not finish.
+# Interrupted (SIGINT, then SIGTERM) once its row has begun (its progress line): the previous
+# results file stays as it was, no temporary file is left, and the run says what it did not
+# finish: the row it was on (workload, N, k, history; the backend inside a sample).
 for sig in INT TERM; do
 	echo "$want" > "$out"
 	"$bin" --backends tree --workloads churn --entities 1048576 --components 1 --inner 100000 \
 		--output "$out" 2>"$tmp/stderr" &
 	pid=$!
-	sleep 1
+	i=0
+	while [ "$i" -lt 100 ] && ! grep -q 'row group 1/1' "$tmp/stderr"; do
+		sleep 0.2
+		i=$((i + 1))
+	done
 	kill -"$sig" "$pid"
 	{ wait "$pid"; } 2>/dev/null
 	rc=$?
@@ -506,6 +512,8 @@ for sig in INT TERM; do
 		fail "interrupted-$sig" "the results file was changed or a temporary file was left"
 	elif ! grep -q interrupted "$tmp/stderr"; then
 		fail "interrupted-$sig" "nothing said what was not finished: $(cat "$tmp/stderr")"
+	elif ! grep -q "^ecsbench: interrupted on process 1, row group 1 of 1: churn N=1048576 k=1 lived-in\(, backend [a-z]* ([a-z ]*)\)\?; nothing was written" "$tmp/stderr"; then
+		fail "interrupted-$sig" "the message does not name the row it was on: $(grep interrupted "$tmp/stderr")"
 	else
 		ok "interrupted-$sig"
 	fi
@@ -682,6 +690,14 @@ if [ "$rc" -eq 2 ] && grep -q 'unknown variable PROFLE=AAA (did you mean PROFILE
 	ok make-unknown-variable
 else
 	fail make-unknown-variable "exit status $rc: $(cat "$tmp/make.err")"
+fi
+# A profile named in the wrong case: refused before anything builds or runs, the profile named
+mk bench PROFILE=aaa OUTPUT="$tmp/typo.csv"
+if [ "$rc" -eq 2 ] && grep -q 'PROFILE=aaa: no such profile (did you mean AAA?); the profiles are A AA AAA' "$tmp/make.err" &&
+	[ ! -e "$tmp/typo.csv" ]; then
+	ok make-profile-case
+else
+	fail make-profile-case "exit status $rc: $(cat "$tmp/make.err")"
 fi
 mk bench BACKEND=hash,vector WORKLOADZ=iterate OUTPUT="$tmp/typo.csv"
 if [ "$rc" -eq 2 ] && grep -q 'unknown variable WORKLOADZ=iterate (did you mean WORKLOADS?)' "$tmp/make.err"; then

@@ -12,12 +12,15 @@
 #   key         the figure drawn again without its key (gnuplot's test_no_key): what the key
 #               drew covers nothing else (in its bounding box the figure without it is blank)
 #   title       the same for the title (test_no_title)
+#   caption     the same for the caption under the key (test_no_caption): the method and the run
+#   title-lines the title in at most 3 lines once wrapped to the canvas (styles.gp's fit_title
+#               writes the count where test_title_file says): what the figure shows, no more
 #   quiet       gnuplot said nothing (no warning of an undefined value, a point off a log axis,
 #               a file with nothing to draw), and the script exited 0
 # and the scenario's bars told which are cut (the bar itself, or its interval alone), and
 # make history's figures drawn from a tracked run with zeros.
-# A stand-in for gnuplot first in PATH draws each figure (the first of each script three times:
-# without key, without title, whole). Costs: about 30 gnuplot drawings, two scenario runs of a
+# A stand-in for gnuplot first in PATH draws each figure (the first of each script four times:
+# without key, without title, without caption, whole). Costs: about 30 gnuplot drawings, two scenario runs of a
 # second and a search of a few (30 to 50 s on a loaded 2-core machine). Ends with "N passed,
 # N failed".
 set -u
@@ -51,8 +54,9 @@ n=$(($(wc -l <"$cap/index" 2>/dev/null || echo 0) + 1))
 if ! grep -q "	$script	" "$cap/index" 2>/dev/null; then
 	"$real" -e "test_no_key = 1" "$@" 2>/dev/null && cp "$out" "$cap/$n-nokey.png"
 	"$real" -e "test_no_title = 1" "$@" 2>/dev/null && cp "$out" "$cap/$n-notitle.png"
+	"$real" -e "test_no_caption = 1" "$@" 2>/dev/null && cp "$out" "$cap/$n-nocaption.png"
 fi
-"$real" "$@" 2>"$cap/$n.err"
+"$real" -e "test_title_file = '$cap/$n.title'" "$@" 2>"$cap/$n.err"
 rc=$?
 cat "$cap/$n.err" >&2
 [ "$rc" -ne 0 ] || cp "$out" "$cap/$n.png"
@@ -197,7 +201,16 @@ while IFS='	' read -r n script name args; do
 	else
 		ok "quiet/$label"
 	fi
-	for part in key title; do
+	# the title: what the figure shows, in at most 3 lines (the method and the run: the caption)
+	lines=$(tail -n 1 "$cap/$n.title" 2>/dev/null)
+	if [ -z "$lines" ]; then
+		fail "title-lines/$label" "styles.gp's fit_title did not say how many lines the title has"
+	elif [ "$lines" -le 3 ]; then
+		ok "title-lines/$label"
+	else
+		fail "title-lines/$label" "a title of $lines lines, at most 3: move how the figure was made to its caption (caption_in)"
+	fi
+	for part in key title caption; do
 		[ -f "$cap/$n-no$part.png" ] || continue
 		# shellcheck disable=SC2046
 		set -- $("$ink" --diff "$f" "$cap/$n-no$part.png")

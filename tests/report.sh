@@ -163,6 +163,20 @@ if scenario_run "$tmp/sc/one.csv" shooter && scenario_run "$tmp/sc/two.csv" shoo
 else
 	fail compare-scenarios "build/ecsbench --scenario failed: $(tail -n 3 "$tmp/sc/run.log")"
 fi
+# A lived-in run against a pristine one: no row pairs; the refusal says what each file holds
+# and how to pair them (exit 2, nothing drawn)
+if "$bin" --profile A --workloads iterate,create --history pristine --entities 1024 --components 1 \
+	--processes 2 --reps 2 --inner 1 --output "$tmp/runs/pristine.csv" >"$tmp/run.log" 2>&1; then
+	make -s --no-print-directory compare OLD="$tmp/runs/old.csv" NEW="$tmp/runs/pristine.csv" >"$tmp/pr.out" 2>"$tmp/pr.err"
+	rc=$?
+	check compare-no-common-says-why "exit $rc: $(cat "$tmp/pr.err")" \
+		sh -c "[ $rc -eq 2 ] && grep -q 'have no row in common' '$tmp/pr.err' &&
+			grep -q '^  OLD .*old.csv: profile A, [0-9]* rows; histories: lived-in, .*; workloads: iterate, create, varkor-create; N ' '$tmp/pr.err' &&
+			grep -q '^  NEW .*pristine.csv: profile A, [0-9]* rows; histories: pristine; workloads: iterate, create; N 1024..1024; k 1\$' '$tmp/pr.err' &&
+			grep -q 'to pair them: ' '$tmp/pr.err' && [ ! -d '$tmp/runs/pristine-compare' ]"
+else
+	fail compare-no-common-says-why "build/ecsbench failed: $(tail -n 3 "$tmp/run.log")"
+fi
 build/ecsbench-compare --profiles "$tmp/runs/old.csv" >/dev/null 2>"$tmp/bad.err"
 rc=$?
 check compare-bin-usage "ecsbench-compare --profiles with one file: exit $rc" \

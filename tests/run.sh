@@ -1,6 +1,7 @@
 #!/bin/sh
 # run.sh: every test suite, each ending with its own "N passed, N failed" line, then the sum of
 # them all as the last line (what CI reads). Exit status 1 if anything failed or a suite crashed.
+# run.sh --long: the long lane instead (make check-long, after make test in .ci/run: below).
 # The suites run in two lanes at once (below); each one's output is printed whole when it ends,
 # with its wall and CPU seconds.
 #   build/conformance        the conformance suite, every backend, every test; its large-* tests
@@ -193,19 +194,50 @@ lane_scripts() {
 	suite set-up tests/setup.sh
 }
 
+# --- make check-long (`run.sh --long`): the long lane, which .ci/run runs after make test --------
+# What make test cut to fit its ten minutes, at the scales the large-* tests use, in two lanes of
+# about the same length (docs/running.md, "The long lane", has what they took):
+#   the fuzzer for minutes: 6,000 executions from another fixed seed (make test's: 2,300 from
+#   seed 1, nearly all of them the corpus's 2,161 inputs), so that some 3,800 are mutations;
+#   LONG_FUZZ_RUNS and LONG_FUZZ_SEED change them for a trial
+#   the conformance suite under ASan+UBSan whole: every test on every profile (AAA's lived-in,
+#   group and failure tests too) at 100,000 random operations a random test (make test's:
+#   10,000, AAA at 5,000 without those three) and the large model test twice, the second to
+#   twice the live entities (--scale 2: 6,000 and 12,000)
+#   memcheck with the large-* tests and the allocation-failure tests at 20,000 random operations
+#   (make test's: 2,000, without either), profile A and the large tests' own (AA and AAA, and
+#   the 4-million-entity capacity test, would take it past the lane's length under valgrind)
+lane_long_fuzz() {
+	lane=long_fuzz
+	suite "fuzz, long (libFuzzer, fixed seed)" env FUZZ_RUNS="${LONG_FUZZ_RUNS:-6000}" \
+		FUZZ_SEED="${LONG_FUZZ_SEED:-2}" tests/fuzz.sh
+}
+
+lane_long_checks() {
+	lane=long_checks
+	suite "conformance, whole, scale 2 (ASan+UBSan)" asan build/asan/conformance --ops 100000 \
+		--scale 2
+	suite "conformance with large-* and failure tests (valgrind memcheck)" valgrind -q \
+		--error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all --show-leak-kinds=all \
+		build/conformance --ops 20000 -capacity -/AA
+}
+
 # One lane, as a shell of its own: `run.sh --lane DIR NAME`
 if [ "${1:-}" = --lane ]; then
 	"lane_$3"
 	exit 0
 fi
+lanes="programs scripts" what="make test"
+[ "${1:-}" = --long ] && lanes="long_fuzz long_checks" what="make check-long"
 # Each lane a shell started with & (no job control: it would start with SIGINT and SIGQUIT
 # ignored), so with their defaults restored: a suite sees the signals a serial run gave it
 # (cli.sh's Ctrl-C test), and a Ctrl-C at the terminal stops the lanes with make test.
-env --default-signal=INT,QUIT sh tests/run.sh --lane "$dir" programs &
-env --default-signal=INT,QUIT sh tests/run.sh --lane "$dir" scripts &
+for l in $lanes; do
+	env --default-signal=INT,QUIT sh tests/run.sh --lane "$dir" "$l" &
+done
 wait
 total_passed=$(awk '{ s += $1 } END { print s + 0 }' "$dir/tally")
 total_failed=$(awk '{ s += $2 } END { print s + 0 }' "$dir/tally")
-echo "make test: $(($(date +%s) - start)) s"
+echo "$what: $(($(date +%s) - start)) s"
 echo "$total_passed passed, $total_failed failed"
 [ "$total_failed" -eq 0 ]

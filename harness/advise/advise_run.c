@@ -601,15 +601,14 @@ static void step_done(struct advisor *a, struct advise_step *st, struct outlook 
 	if (ol && st->estimate > 0)
 		ol->left_s = ol->left_s > st->estimate ? ol->left_s - st->estimate : 0;
 	publish(a);
-	char line[600] = "";
+	/* straight to stderr: a line built in a buffer first could be cut */
+	fprintf(stderr, "advise: step %u, %s: ", st->number, st->what);
 	if (st->reference >= 0 && st->entry_count > 1) {
 		const struct advise_entry *e = &st->entry[1];
-		snprintf(line, sizeof line, "%s takes %.3fx [%.3f, %.3f] %s's frame: %s", e->name,
-		         e->vs.ratio, e->vs.low, e->vs.high, st->entry[0].name, st->decision);
-	} else {
-		snprintf(line, sizeof line, "%s", st->decision);
+		fprintf(stderr, "%s takes %.3fx [%.3f, %.3f] %s's frame: ", e->name, e->vs.ratio,
+		        e->vs.low, e->vs.high, st->entry[0].name);
 	}
-	fprintf(stderr, "advise: step %u, %s: %s (%.0f s)\n", st->number, st->what, line, st->seconds);
+	fprintf(stderr, "%s (%.0f s)\n", st->decision, st->seconds);
 }
 
 /* Whether a step estimated to take est seconds, with `reserve` more kept for what must follow,
@@ -620,6 +619,24 @@ static bool fits(const struct advisor *a, double est, double reserve)
 }
 
 /* --- the search --------------------------------------------------------------------------------- */
+
+/* Appends sep and name to decision (size bytes, a string), keeping room for ", ..." after it;
+ * true when it fit. When it does not, decision ends with ", ..." (that a list was cut) and
+ * false. */
+static bool decision_append(char *decision, size_t size, const char *sep, const char *name)
+{
+	static const char more[] = ", ...";
+	size_t at = strlen(decision);
+	if (at + sizeof more <= size) {
+		int w = snprintf(decision + at, size - at - (sizeof more - 1), "%s%s", sep, name);
+		if (w >= 0 && (size_t)w < size - at - (sizeof more - 1))
+			return true;
+	}
+	decision[at] = '\0';
+	if (at + sizeof more <= size)
+		memcpy(decision + at, more, sizeof more);
+	return false;
+}
 
 /* A search step: `try` against the best so far; keeps it when decidedly faster. 0 done, 1
  * interrupted, -1 failed. */
@@ -1082,14 +1099,17 @@ static int contest(struct advisor *a, struct outlook *ol)
 		a->leader = st->entry[st->fastest].design;
 		a->have_leader = true;
 	}
-	char tied[400] = "";
-	for (uint32_t i = 0; i < st->entry_count; i++)
-		if ((int)i != st->fastest && strcmp(advise_ratio_verdict(&st->entry[i].vs), "tied") == 0)
-			snprintf(tied + strlen(tied), sizeof tied - strlen(tied), "%s%s", tied[0] ? ", " : "",
-			         st->entry[i].name);
-	snprintf(st->decision, sizeof st->decision, "fastest: %s%s%s",
-	         st->fastest >= 0 ? st->entry[st->fastest].name : "none", tied[0] ? "; tied: " : "",
-	         tied);
+	/* "fastest: NAME; tied: NAME, NAME": as many of the tied as the decision holds, then ", ..."
+	 * (a name is at most ADVISE_NAME_SIZE - 1 bytes: the first part always fits) */
+	snprintf(st->decision, sizeof st->decision, "fastest: %s",
+	         st->fastest >= 0 ? st->entry[st->fastest].name : "none");
+	bool first = true, cut = false;
+	for (uint32_t i = 0; i < st->entry_count && !cut; i++)
+		if ((int)i != st->fastest && strcmp(advise_ratio_verdict(&st->entry[i].vs), "tied") == 0) {
+			cut = !decision_append(st->decision, sizeof st->decision, first ? "; tied: " : ", ",
+			                       st->entry[i].name);
+			first = false;
+		}
 	step_done(a, st, ol);
 	return 0;
 }

@@ -117,6 +117,67 @@ static void check_profiles(const struct csv_file *a, const struct csv_file *b)
 
 /* --- make compare: two runs --------------------------------------------------------- */
 
+/* add_word: word to buf (a list, ", " between words) unless it is there already; a list that
+ * would not fit ends with ", ...". */
+static void add_word(char *buf, size_t len, const char *word)
+{
+	size_t wl = strlen(word), at = strlen(buf);
+	for (const char *p = buf; (p = strstr(p, word)); p++)
+		if ((p == buf || (p - buf >= 2 && p[-1] == ' ' && p[-2] == ',')) &&
+		    (p[wl] == ',' || p[wl] == '\0'))
+			return;
+	if (at >= 5 && strcmp(buf + at - 5, ", ...") == 0)
+		return;
+	if (at + wl + 8 < len)
+		snprintf(buf + at, len - at, "%s%s", at ? ", " : "", word);
+	else if (at + 6 < len)
+		snprintf(buf + at, len - at, ", ...");
+}
+
+/* What f holds, a line under a refusal of two files with no row in common: its profile, the
+ * histories its rows ran under (a row's workload is named with its history: "iterate-pristine";
+ * a bare name is lived-in), its workloads, N and k. */
+static void describe_rows(const char *label, const struct csv_file *f)
+{
+	char hist[200] = "", work[400] = "", ks[40] = "";
+	uint32_t nmin = UINT32_MAX, nmax = 0;
+	for (uint32_t i = 0; i < f->count; i++) {
+		const struct csv_row *r = &f->rows[i];
+		size_t bl = strlen(r->base);
+		const char *h = f->scenario ? "-"
+		                : strncmp(r->workload, r->base, bl) == 0 && r->workload[bl] == '-'
+		                        ? r->workload + bl + 1
+		                        : strncmp(r->base, "varkor-", 7) == 0 ? "- (Varkor's take none)"
+		                                                              : "lived-in";
+		add_word(hist, sizeof hist, h);
+		add_word(work, sizeof work, r->base);
+		char k[12];
+		snprintf(k, sizeof k, "%u", r->components);
+		add_word(ks, sizeof ks, k);
+		nmin = r->entities < nmin ? r->entities : nmin;
+		nmax = r->entities > nmax ? r->entities : nmax;
+	}
+	fprintf(stderr, "  %s %s: %s %s, %u rows; histories: %s; workloads: %s; N %u..%u; k %s\n",
+	        label, f->path, f->scenario ? "scenario" : "profile",
+	        f->count ? f->rows[0].profile : "-", f->count, f->count ? hist : "none",
+	        f->count ? work : "none", f->count ? nmin : 0, nmax, f->count ? ks : "none");
+}
+
+/* Two files with no row in common: what each holds, and how to pair them. */
+static void refuse_no_common(const struct csv_file *old, const struct csv_file *new_)
+{
+	fprintf(stderr,
+	        "ecsbench-compare: %s and %s have no row in common (a row pairs with the row of the "
+	        "same backend, workload and history, N, k and threads):\n",
+	        old->path, new_->path);
+	describe_rows("OLD", old);
+	describe_rows("NEW", new_);
+	fprintf(stderr, "  to pair them: compare two runs of the same histories, workloads, N and k "
+	                "(make bench ... HISTORY=lived-in for both, or HISTORY=lived-in,pristine for "
+	                "both); a lived-in row never pairs with a pristine one, as the storage's "
+	                "history is part of what a row measures\n");
+}
+
 /* The files compare_main compares, refused (exit 2) where their rows cannot be compared. */
 static void check_pair(const struct csv_file *old, const struct csv_file *new_, bool profiles)
 {
@@ -167,8 +228,7 @@ static int compare_main(const struct compare_options *o)
 		return 2;
 	}
 	if (res.count == 0) {
-		fprintf(stderr, "ecsbench-compare: %s and %s have no row in common\n", o->paths[0],
-		        o->paths[1]);
+		refuse_no_common(&old, &new_);
 		return 2;
 	}
 	FILE *out = NULL;

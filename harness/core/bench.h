@@ -24,6 +24,9 @@ struct profile {
 extern const struct profile profiles[];
 extern const size_t profile_count;
 const struct profile *profile_find(const char *name);
+/* The profile whose name is name but for case ("aaa": AAA), or NULL: what a refusal of an
+ * unknown name suggests. */
+const struct profile *profile_find_nocase(const char *name);
 
 /* The component types a workload uses: k = 1, 2 or 3 of them, ids 0, 1, 2. */
 enum { COMP_POSITION = 0, COMP_VELOCITY = 1, COMP_MASS = 2, COMP_MAX_K = 3 };

@@ -566,9 +566,12 @@ static void apply_option(struct options *o, int ch, char **argv, bool *help_aske
 		o->workloads_named = !list_has(optarg, "all");
 		break;
 	case 'p':
-		if (!(o->profile = profile_find(optarg)))
-			options_usage_error("unknown profile '%s' (valid: %s)", optarg,
-			                    valid_names(profile_name_at, profile_count));
+		if (!(o->profile = profile_find(optarg))) {
+			const struct profile *near = profile_find_nocase(optarg);
+			options_usage_error("unknown profile '%s'%s%s%s (valid: %s)", optarg,
+			                    near ? ": did you mean " : "", near ? near->name : "",
+			                    near ? "?" : "", valid_names(profile_name_at, profile_count));
+		}
 		break;
 	case 'n': o->entity_count = 0; each_item("entity", optarg, add_entities, o); break;
 	case 'k': o->component_count = 0; each_item("component", optarg, add_components, o); break;

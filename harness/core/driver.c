@@ -91,6 +91,17 @@ void driver_stop(void)
 		kill(running_child, SIGKILL);
 }
 
+/* Where the run is, for a signal handler's message (driver_position): two texts, the one being
+ * written never the one shown, so that a handler that interrupts the writer reads a whole one. */
+static char position_text[2][320];
+static volatile sig_atomic_t position_shown = -1;
+
+const char *driver_position(void)
+{
+	int at = position_shown;
+	return at < 0 ? NULL : position_text[at];
+}
+
 /* --- progress --------------------------------------------------------------------------- */
 
 struct progress {
@@ -112,6 +123,27 @@ struct progress {
 	bool long_warned;
 	uint64_t overhead_ns;   /* every process's time beyond its groups, so far */
 };
+
+/* What the progress is on now into the text driver_position gives: the process, the row group
+ * (workload, N, k, history) and, inside a sample, the backend. */
+static void position_update(const struct progress *pr)
+{
+	if (!pr->plan || pr->group >= pr->plan->count)
+		return;
+	const struct group *g = &pr->plan->groups[pr->group];
+	int next = position_shown == 0 ? 1 : 0;
+	if (pr->in_sample && pr->participant < g->participants)
+		snprintf(position_text[next], sizeof position_text[next],
+		         "process %u, row group %u of %u: %s, backend %s (%s)", pr->pass + 1,
+		         pr->group + 1, pr->plan->count, g->label,
+		         plan_participant_name(pr->c->o, g, pr->participant),
+		         pr->sample == UINT32_MAX ? "its calibration run" : "a sample");
+	else
+		snprintf(position_text[next], sizeof position_text[next],
+		         "process %u, row group %u of %u: %s", pr->pass + 1, pr->group + 1,
+		         pr->plan->count, g->label);
+	position_shown = next;
+}
 
 static double group_guess_ns(const struct options *o, const struct group *g);
 
@@ -224,6 +256,7 @@ static void on_group_begin(void *ctx, uint32_t g)
 	struct progress *pr = ctx;
 	pr->group = g;
 	pr->in_sample = false;
+	position_update(pr);
 	progress_show(pr, false);
 }
 
@@ -264,6 +297,7 @@ static void on_sample_begin(void *ctx, uint32_t g, uint32_t p, uint32_t s, doubl
 	pr->in_sample = true;
 	pr->sample_start_ns = measure_now_ns();
 	pr->sample_estimate_ns = estimate_ns;
+	position_update(pr);
 	progress_show(pr, false);
 }
 

@@ -28,5 +28,9 @@ int driver_run(const struct options *o, struct plan *plan, struct collection *c,
 int driver_child_main(const struct options *o, struct plan *plan);
 /* Kills the measuring process under way, if any: for a signal handler (async-signal-safe). */
 void driver_stop(void);
+/* Where the run is ("process 1, row group 3 of 65: iterate N=1024 k=2 lived-in, backend
+ * sparse (a sample)"), or NULL before its first row group: for a signal handler's message (reads
+ * no more than a static text). */
+const char *driver_position(void);
 
 #endif

@@ -3,6 +3,7 @@
  * systems every storage of a run registers, found by name (--profile).
  */
 #include <string.h>
+#include <strings.h>
 
 #include "bench.h"
 
@@ -17,6 +18,14 @@ const struct profile *profile_find(const char *name)
 {
 	for (size_t i = 0; i < profile_count; i++)
 		if (strcmp(profiles[i].name, name) == 0)
+			return &profiles[i];
+	return NULL;
+}
+
+const struct profile *profile_find_nocase(const char *name)
+{
+	for (size_t i = 0; i < profile_count; i++)
+		if (strcasecmp(profiles[i].name, name) == 0)
 			return &profiles[i];
 	return NULL;
 }
