@@ -69,6 +69,8 @@ const struct history *history_find(const char *name)
 
 const char *history_name(const struct history *h) { return h ? h->name : "-"; }
 
+bool history_lived(const struct bench_case *c) { return c->history && c->history->lived; }
+
 /* The kinds' own types: bullets get one, particles two, props one other (see history.h). */
 enum { EXTRA_BULLET = FIRST_OTHER_TYPE, EXTRA_PARTICLE_A, EXTRA_PARTICLE_B, EXTRA_PROP };
 
