@@ -589,22 +589,11 @@ static void raced_levels(const struct csv_file *f, const struct csv_row *const *
 static bool level_centre(const double *level, uint32_t processes, uint32_t n, uint32_t i,
                          double *centre, double *se, uint32_t *count)
 {
-	double sum = 0, sq = 0;
-	uint32_t m = 0;
-	for (uint32_t q = 0; q < processes; q++)
-		if (!isnan(level[(size_t)q * n + i])) {
-			sum += level[(size_t)q * n + i];
-			m++;
-		}
-	*count = m;
-	if (m < 2)
+	double mean;
+	*count = race_level_mean(level, n, processes, i, &mean, se);
+	if (*count < 2)
 		return false;
-	double mean = sum / m;
-	for (uint32_t q = 0; q < processes; q++)
-		if (!isnan(level[(size_t)q * n + i]))
-			sq += pow(level[(size_t)q * n + i] - mean, 2);
 	*centre = exp(mean);
-	*se = sqrt(sq / (m - 1) / m);
 	return true;
 }
 
