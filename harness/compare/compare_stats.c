@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "compare_stats.h"
+#include "../core/free_and_null.h"
 #include "../core/race.h"
 
 #define BOOTSTRAP_RESAMPLES 2000
@@ -256,10 +257,8 @@ int compare_runs(const struct csv_file *old, const struct csv_file *new_,
 
 void compare_result_free(struct compare_result *res)
 {
-	free(res->pairs);
-	free(res->backends);
-	res->pairs = NULL;
-	res->backends = NULL;
+	FREE_AND_NULL(res->pairs);
+	FREE_AND_NULL(res->backends);
 }
 
 /* --- what two runs measured ------------------------------------------------------------- */
@@ -885,12 +884,9 @@ void compare_restat_free(struct restat_group *g)
 {
 	for (uint32_t k = 0; k < g->n && g->held; k++)
 		free(g->held[k]);
-	free(g->held);
-	free(g->slower_plain);
-	free(g->slower_before);
-	g->slower_before = NULL;
-	g->held = NULL;
-	g->slower_plain = NULL;
+	FREE_AND_NULL(g->held);
+	FREE_AND_NULL(g->slower_plain);
+	FREE_AND_NULL(g->slower_before);
 }
 
 void compare_restat_add(struct restat_totals *t, const struct csv_file *f, uint32_t i,

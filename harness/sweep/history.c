@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "history.h"
+#include "../core/free_and_null.h"
 #include "../core/measure.h"
 #include "state.h"
 
@@ -160,10 +161,8 @@ int history_spawn_plan_make(struct spawn_plan *p, const struct history *h, const
 
 void history_spawn_plan_free(struct spawn_plan *p)
 {
-	free(p->list);
-	free(p->destroy_order);
-	p->list = NULL;
-	p->destroy_order = NULL;
+	FREE_AND_NULL(p->list);
+	FREE_AND_NULL(p->destroy_order);
 }
 
 uint32_t history_spawn_plan_kind(const struct spawn_plan *p, uint32_t i)
