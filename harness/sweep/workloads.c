@@ -656,10 +656,9 @@ static void fragmented_release(struct run *run)
 static int fragmented_setup(struct run *run)
 {
 	const struct bench_case *c = run->c;
-	struct fragmented *f = calloc(1, sizeof *f);
+	struct fragmented *f = world_run_state(run, sizeof *f);
 	if (!f)
-		return bench_fail(run->r, "out of memory in the harness");
-	run->state = f;
+		return -1;
 	f->types = malloc((size_t)c->entities * sizeof *f->types + 1);
 	f->count = malloc((size_t)c->entities + 1);
 	f->sizes = malloc(c->profile->component_count * sizeof *f->sizes);

@@ -391,6 +391,14 @@ static void close_worlds(struct run *run)
 	run->worlds_open = 0;
 }
 
+void *world_run_state(struct run *run, size_t size)
+{
+	run->state = calloc(1, size);
+	if (!run->state)
+		bench_fail(run->r, "out of memory in the harness");
+	return run->state;
+}
+
 int world_fresh_prepare(struct run *run)
 {
 	close_worlds(run);
