@@ -630,6 +630,19 @@ static void learn_load(struct advisor *a, const struct advise_step *st, bool flo
 	}
 }
 
+/* Runs a step whose designs are each held against its first (a search step: the best so far;
+ * the confirmation: the chosen design), and learns the machine's load from it. 0, its ratios
+ * in; 1 interrupted; -1 failed. */
+static int step_against_first(struct advisor *a, struct advise_step *st, uint32_t processes,
+                              const struct outlook *ol)
+{
+	st->reference = 0;
+	int rc = step_run(a, st, processes, false, ol);
+	if (rc == 0)
+		learn_load(a, st, false);
+	return rc;
+}
+
 /* A finished step goes into the record, and everything is written again. */
 static void step_done(struct advisor *a, struct advise_step *st, struct outlook *ol)
 {
@@ -668,11 +681,9 @@ static int try_design(struct advisor *a, enum advise_stage stage, struct advise_
 		return -1;
 	step_add(a, st, "best", best);
 	step_add(a, st, "try", try);
-	st->reference = 0;
-	int rc = step_run(a, st, a->processes, false, ol);
+	int rc = step_against_first(a, st, a->processes, ol);
 	if (rc)
 		return rc;
-	learn_load(a, st, false);
 	const struct advise_ratio *q = &st->entry[1].vs;
 	*kept = q->has_interval && q->high < 1;
 	st->kept = *kept;
@@ -1216,11 +1227,9 @@ static int confirm(struct advisor *a, struct outlook *ol)
 	step_add(a, st, "chosen", &a->chosen);
 	struct advise_design o = *other;
 	step_add(a, st, other_name, &o);
-	st->reference = 0;
-	int rc = step_run(a, st, a->wide_processes, false, ol);
+	int rc = step_against_first(a, st, a->wide_processes, ol);
 	if (rc)
 		return rc;
-	learn_load(a, st, false);
 	const struct advise_ratio *q = &st->entry[1].vs;
 	const char *v = advise_ratio_verdict(q);
 	snprintf(st->decision, sizeof st->decision, "%s",
