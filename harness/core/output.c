@@ -249,6 +249,17 @@ void output_open(struct output *w, const struct options *o)
 		w->json_file = open_temp(w->temp_json, sizeof w->temp_json, w->json, o->output);
 }
 
+/* Removes the run's temporary files that exist (their names kept): unlink alone, so that the
+ * signal handler may call it too. */
+static void unlink_temps(const struct output *w)
+{
+	const char *const temps[] = {w->temp_csv, w->temp_samples, w->temp_json,
+	                             w->temp_provisional, w->temp_now};
+	for (size_t i = 0; i < sizeof temps / sizeof temps[0]; i++)
+		if (temps[i][0])
+			unlink(temps[i]);
+}
+
 void output_discard(struct output *w)
 {
 	if (w->csv)
@@ -258,18 +269,9 @@ void output_discard(struct output *w)
 	if (w->json_file)
 		fclose(w->json_file);
 	w->csv = w->samples_file = w->json_file = NULL;
-	if (w->temp_csv[0])
-		unlink(w->temp_csv);
-	if (w->temp_samples[0])
-		unlink(w->temp_samples);
-	if (w->temp_json[0])
-		unlink(w->temp_json);
-	w->temp_json[0] = '\0';
-	if (w->temp_provisional[0])
-		unlink(w->temp_provisional);
-	if (w->temp_now[0])
-		unlink(w->temp_now);
-	w->temp_csv[0] = w->temp_samples[0] = w->temp_provisional[0] = w->temp_now[0] = '\0';
+	unlink_temps(w);
+	w->temp_csv[0] = w->temp_samples[0] = w->temp_json[0] = w->temp_provisional[0] =
+		w->temp_now[0] = '\0';
 }
 
 FILE *output_provisional(struct output *w, bool first, char *path)
@@ -298,18 +300,8 @@ FILE *output_provisional(struct output *w, bool first, char *path)
 
 void output_on_signal(void)
 {
-	if (current) {
-		if (current->temp_csv[0])
-			unlink(current->temp_csv);
-		if (current->temp_samples[0])
-			unlink(current->temp_samples);
-		if (current->temp_provisional[0])
-			unlink(current->temp_provisional);
-		if (current->temp_now[0])
-			unlink(current->temp_now);
-		if (current->temp_json[0])
-			unlink(current->temp_json);
-	}
+	if (current)
+		unlink_temps(current);
 	remove_lock();
 }
 
