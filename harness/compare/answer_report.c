@@ -622,24 +622,33 @@ struct scenario_points {
 	const char *key; /* the swept key, "" for none */
 };
 
+/* A section's heading, then what it shows, which a brief answer leaves out. */
+static void section(FILE *out, const struct answer_report_options *o, const char *title,
+                    const char *about)
+{
+	record(out, "h", "%s", title);
+	if (!o->brief)
+		record(out, "p", "%s", about);
+}
+
 /* "The frame": per point, the fastest backend, the floor's and the harness's, the others; then
  * the file's crossovers. */
 static void scenario_frames(FILE *out, const struct answer *a, const struct answer_report_options *o,
                             const struct scenario_points *pt, const char *name)
 {
 	bool sweep = pt->sweep;
-	record(out, "h", "The frame");
-	if (!o->brief)
-		record(out, "p",
-		       "Scenario %s%s%s: per frame%s, the fastest backend and its time, the floor's (the "
-		       "same frames over plain arrays) and the harness's alone; then every other "
-		       "backend's time over the fastest's, paired by process, nearest first, with an "
-		       "interval that holds, with all of its group's together, in 95%% of runs. tied: the "
-		       "interval holds 1. no decision: a backend tied with the lowest reaches beyond "
-		       "%.2f (noisy), or has no interval, or one spanning more than %.0fx: no fastest "
-		       "and no ratio is given.",
-		       name, sweep ? ", swept over " : "", sweep ? pt->key : "",
-		       sweep ? " at each point" : "", STATS_NOISY_RATIO, ANSWER_MAX_SPAN);
+	char about[1200];
+	snprintf(about, sizeof about,
+	         "Scenario %s%s%s: per frame%s, the fastest backend and its time, the floor's (the "
+	         "same frames over plain arrays) and the harness's alone; then every other "
+	         "backend's time over the fastest's, paired by process, nearest first, with an "
+	         "interval that holds, with all of its group's together, in 95%% of runs. tied: the "
+	         "interval holds 1. no decision: a backend tied with the lowest reaches beyond "
+	         "%.2f (noisy), or has no interval, or one spanning more than %.0fx: no fastest "
+	         "and no ratio is given.",
+	         name, sweep ? ", swept over " : "", sweep ? pt->key : "",
+	         sweep ? " at each point" : "", STATS_NOISY_RATIO, ANSWER_MAX_SPAN);
+	section(out, o, "The frame", about);
 	char head[256];
 	snprintf(head, sizeof head, "%s%sfastest|its frame|floor|harness alone|the others, over the "
 	                            "fastest [%s, paired]",
@@ -667,15 +676,13 @@ static void scenario_tails(FILE *out, const struct answer *a, const struct answe
 		tails = !isnan(a->file->rows[i].tail[1]);
 	if (!tails)
 		return;
-	record(out, "h", "Frame-time tails");
-	if (!o->brief)
-		record(out, "p",
-		       "A game is judged by its worst frames. Per backend, its median frame, then its "
-		       "95th and 99th percentile and its longest frame: each taken per process, then "
-		       "their geometric mean and 95%% t interval across processes. growth frames: "
-		       "those in which the storage asked for a block of 64 KiB or more (a rehash, a "
-		       "regrown column, a large new table), over every process; frames allocating: "
-		       "those in which it allocated at all.");
+	section(out, o, "Frame-time tails",
+	        "A game is judged by its worst frames. Per backend, its median frame, then its 95th "
+	        "and 99th percentile and its longest frame: each taken per process, then their "
+	        "geometric mean and 95% t interval across processes. growth frames: those in which "
+	        "the storage asked for a block of 64 KiB or more (a rehash, a regrown column, a large "
+	        "new table), over every process; frames allocating: those in which it allocated at "
+	        "all.");
 	char head[256];
 	snprintf(head, sizeof head, "%s%sbackend|median|p95 [95%%]|p99 [95%%]|max [95%%]|growth "
 	                            "frames|frames allocating",
