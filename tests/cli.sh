@@ -651,6 +651,28 @@ else
 fi
 full_disk_free
 
+# --- The budget ------------------------------------------------------------------------------
+# A raced sweep with a budget (--budget 10s, the least) stops starting processes when the next
+# one's cost, as the process before measured it, no longer fits: its measuring ends within the
+# budget, or within the first process (which measures every row whatever the budget) and the
+# cost of one process more. A race that rarely decides in 10 s (create-unreserved's archetype and
+# hybrid, N = 65536), up to 64 processes: the run says its processes and its time; the budget in
+# the CSV's header.
+if "$bin" --profile A --backends archetype,hybrid --workloads create-unreserved --entities 65536 \
+	--components 2 --processes 64 --budget 10s --output "$tmp/budget.csv" 2>"$tmp/budget.err"; then
+	took=$(sed -n 's/.* rows from \([0-9]*\) processes in \([0-9.]*\) s$/\1 \2/p' "$tmp/budget.err" | tail -n 1)
+	first=$(sed -n 's/^# machine process=1 .* seconds=\([0-9.]*\) .*/\1/p' "$tmp/budget-samples.csv")
+	last=$(sed -n 's/^# machine process=[0-9]* .* seconds=\([0-9.]*\) .*/\1/p' "$tmp/budget-samples.csv" | tail -n 1)
+	if [ -n "$took" ] && [ -n "$first" ] && [ -n "$last" ] && grep -q '^# processes: .*a budget of 10 s' "$tmp/budget.csv" &&
+		echo "$took $first $last" | awk '{ exit !($2 <= 10 + $3 + $4 + 1) }'; then
+		ok budget-honoured
+	else
+		fail budget-honoured "processes and seconds '$took', the first process ${first:-?} s, the last ${last:-?} s: beyond 10 s + the first + one more: $(tail -n 2 "$tmp/budget.err")"
+	fi
+else
+	fail budget-honoured "the run failed: $(tail -n 2 "$tmp/budget.err")"
+fi
+
 # --- make's command line ---------------------------------------------------------------------
 # mk NAME ARGS...: make -s ARGS, its stderr in $tmp/make.err, its exit status in rc
 mk() { make -s --no-print-directory "$@" >"$tmp/make.out" 2>"$tmp/make.err"; rc=$?; }

@@ -139,6 +139,28 @@ static bool polish_outlier_outvoted(void)
 	return true;
 }
 
+/* A process that ran 4 of the plan's 8 rounds (common parts 0, 5, -2, 1, the rest empty): the
+ * typical round is the median of the 4 measured (0.5), not of 8 with 4 empty ones counted as 0.
+ * A row of one sample (a backend screened by its cold calibration run, in round 0) keeps that
+ * sample as its level and moves no other level. */
+static bool polish_empty_rounds_and_one_sample(void)
+{
+	double y[4 * 8], level[4], b[4] = {0, 5, -2, 1};
+	for (uint32_t i = 0; i < 4; i++)
+		for (uint32_t t = 0; t < 8; t++)
+			y[i * 8 + t] = i < 3 && t < 4 ? (i + 1) + b[t] : NAN;
+	race_levels(y, 3, 8, level);
+	CHECK_NEAR(level[0], 1.5, 1e-12);
+	CHECK_NEAR(level[2] - level[0], 2, 1e-12);
+	y[3 * 8 + 0] = 40;
+	race_levels(y, 4, 8, level);
+	CHECK_NEAR(level[3], 40, 1e-12);
+	CHECK_NEAR(level[0], 1.5, 1e-12);
+	CHECK_NEAR(level[1], 2.5, 1e-12);
+	CHECK_NEAR(level[2], 3.5, 1e-12);
+	return true;
+}
+
 /* A slow stretch of the machine (x2, +0.69 in log) lands in the middle of round 2 of six: the
  * participants sampled after its start in that round, and every one of round 3: the levels
  * move by less than a hundredth, where the rounds' means would move by 0.69 / 6 = 0.12. */
@@ -323,6 +345,38 @@ static bool screened_figures(void)
 	return true;
 }
 
+/* The first process's suspects (over 2x behind in each round, short of 10x): in the race until
+ * the group's second process; screened there if still over 2x behind (race_process 2), in the
+ * race as any other if not; a race all of whose members failed is never decided. */
+static bool suspects_confirmed(void)
+{
+	bool candidate[4] = {true, true, true, false};
+	struct race r;
+	race_init(&r, 4, candidate, 16);
+	race_screened(&r, 1, RACE_SUSPECT, 1, 3, 0);
+	race_screened(&r, 2, RACE_SUSPECT, 1, 3, 0);
+	CHECK(race_in(&r, 1) && race_in(&r, 2));
+	/* process 1: both 2.5x behind; process 2: 1 is 1.05x (a slow first process, cleared), 2 is
+	 * 3x (screened there) */
+	double level[2 * 4] = {0, log(2.5), log(2.5), -1, 0, log(1.05), log(3), -1};
+	CHECK(!race_look(&r, level, 1, false));
+	CHECK(race_in(&r, 1) && race_in(&r, 2) && r.decision == RACE_OPEN);
+	CHECK(race_look(&r, level, 2, false));
+	CHECK(r.m[1].state == RACE_IN && !r.m[1].suspect && r.m[1].behind == -1);
+	CHECK(r.m[2].state == RACE_SCREENED);
+	CHECK_EQ(r.m[2].left_at, 2);
+	CHECK_EQ(r.m[2].behind, 0);
+	CHECK(r.decision == RACE_OPEN);
+
+	race_init(&r, 4, candidate, 16);
+	for (uint32_t i = 0; i < 3; i++)
+		r.m[i].state = RACE_FAILED;
+	double none[4] = {NAN, NAN, NAN, -1};
+	race_look(&r, none, 4, true);
+	CHECK(r.decision == RACE_OPEN);
+	return true;
+}
+
 int main(void)
 {
 	static const struct {
@@ -332,11 +386,13 @@ int main(void)
 		{"polish-round-effects", polish_round_effects},
 		{"polish-outlier-outvoted", polish_outlier_outvoted},
 		{"polish-slow-stretch", polish_slow_stretch},
+		{"polish-empty-rounds-one-sample", polish_empty_rounds_and_one_sample},
 		{"twins", twins},
 		{"made-difference", made_difference},
 		{"equal-holds", equal_holds},
 		{"left-kept", left_kept},
 		{"screened-figures", screened_figures},
+		{"suspects-confirmed", suspects_confirmed},
 	};
 	for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
 		runner_begin("race/%s", tests[i].name);

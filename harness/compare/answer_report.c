@@ -153,16 +153,21 @@ static const char *interval_level(const struct answer *a)
 }
 
 /* How a backend left its group's race (a raced run's CSV): " (left after 4 processes)",
- * " (screened: over 2x slower in each round)", " (its calibration run)", or "". */
+ * " (screened: over 10x slower in each round)" (the first process: sure), " (screened: over 2x
+ * slower in the first two processes)" (suspected in the first, confirmed in the second), " (its
+ * calibration run)", or "". */
 static const char *race_note(const struct csv_row *x)
 {
 	static char note[96];
 	if (strcmp(x->race, "left") == 0)
 		snprintf(note, sizeof note, " (left after %u processes%s%s)", x->race_process,
 		         x->race_behind[0] ? ", behind " : "", x->race_behind);
+	else if (strcmp(x->race, "screened") == 0 && x->race_process >= 2)
+		snprintf(note, sizeof note, " (screened: over %.0fx slower in the first two processes)",
+		         RACE_SCREEN_RATIO);
 	else if (strcmp(x->race, "screened") == 0)
 		snprintf(note, sizeof note, " (screened: over %.0fx slower in each round)",
-		         RACE_SCREEN_RATIO);
+		         RACE_SCREEN_SURE);
 	else if (strcmp(x->race, "calibration") == 0)
 		snprintf(note, sizeof note, " (screened by its calibration run: over %.0fx slower)",
 		         RACE_CALIBRATION_RATIO);

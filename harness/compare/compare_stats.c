@@ -64,54 +64,26 @@ static double quantile(double *v, uint32_t n, double q)
 }
 
 /*
- * A raced run (harness/core/race.h) measures a backend screened out of a row's race in one
- * process, which gives the row no interval. Such a row is read with its run's typical process
- * spread: the median over the rows that have an interval of their standard error times the
- * square root of their processes (one process's standard deviation), on the median of their
- * degrees of freedom. A row far from its old self (a backend ten times slower) is then called,
- * where a row with no interval would otherwise stay undecided.
+ * A row's log standard error and degrees of freedom, from its processes. A raced run
+ * (harness/core/race.h) measures a backend screened out of a row's race in one process (or its
+ * one cold calibration run): such a row has no interval and gets no verdict. Its run's typical
+ * process spread was tried in its place, and two runs of one build disagreed far beyond it: the
+ * log ratio of such rows between two default runs of make bench PROFILE=AAA had a standard
+ * deviation of 0.29 to 0.40 (130 to 208 rows a pair of runs, 2026-11-29), twice that of rows of
+ * two processes or more (0.11 to 0.21), and make compare called 4.8% to 5.2% of the rows of two
+ * runs of one build different, most of them such rows. A first process is the longest and the
+ * one most exposed to a slow stretch of the machine; a backend screened in it is far slower than
+ * the fastest, which the rows that raced say with their intervals.
  */
-static void typical_spread(const struct csv_file *f, double *sd, double *df)
+static bool row_se(const struct csv_row *r, double *se, double *df)
 {
-	double *v = calloc(f->count + 1, sizeof *v), *d = calloc(f->count + 1, sizeof *d);
-	uint32_t n = 0;
-	*sd = *df = NAN;
-	for (uint32_t i = 0; v && d && i < f->count; i++) {
-		double se, dfi;
-		if (log_se(&f->rows[i], &se, &dfi) && f->rows[i].processes >= 2) {
-			v[n] = se * sqrt(f->rows[i].processes);
-			d[n++] = dfi;
-		}
-	}
-	if (n >= 4) {
-		*sd = quantile(v, n, 0.5);
-		*df = quantile(d, n, 0.5);
-	}
-	free(v);
-	free(d);
-}
-
-/* A row's log standard error and degrees of freedom: its own, or for a row of one process its
- * run's typical spread (typical_spread). */
-static bool row_se(const struct csv_row *r, double typical_sd, double typical_df, double *se,
-                   double *df)
-{
-	if (log_se(r, se, df))
-		return true;
-	if (r->processes != 1 || isnan(typical_sd) || !r->race[0])
-		return false;
-	*se = typical_sd;
-	*df = typical_df;
-	return true;
+	return r->processes >= 2 && log_se(r, se, df);
 }
 
 /* The pairs of rows in both runs, each with its log ratio and Welch's interval. */
 static void pair_rows(const struct csv_file *old, const struct csv_file *new_,
                       struct compare_result *res)
 {
-	double sd_o, tdf_o, sd_n, tdf_n;
-	typical_spread(old, &sd_o, &tdf_o);
-	typical_spread(new_, &sd_n, &tdf_n);
 	for (uint32_t i = 0; i < new_->count; i++) {
 		const struct csv_row *o = csv_find(old, &new_->rows[i]);
 		if (!o || o->median <= 0 || new_->rows[i].median <= 0)
@@ -121,7 +93,7 @@ static void pair_rows(const struct csv_file *old, const struct csv_file *new_,
 		p->new_ = &new_->rows[i];
 		p->log_ratio = log(p->new_->median / o->median);
 		double se_o, df_o, se_n, df_n;
-		if (row_se(o, sd_o, tdf_o, &se_o, &df_o) && row_se(p->new_, sd_n, tdf_n, &se_n, &df_n)) {
+		if (row_se(o, &se_o, &df_o) && row_se(p->new_, &se_n, &df_n)) {
 			double v = se_o * se_o + se_n * se_n;
 			double df = v * v / (pow(se_o, 4) / df_o + pow(se_n, 4) / df_n);
 			p->own_half = stats_t975(df < 1 ? 1 : df) * sqrt(v);
@@ -184,7 +156,8 @@ static void decide(struct compare_result *res)
 	}
 }
 
-/* The geometric mean of NEW/OLD per backend, in order of first appearance. */
+/* The geometric mean of NEW/OLD per backend, in order of first appearance, over its rows that
+ * have an interval in both runs (not a cold calibration run's figure). */
 static void backend_means(struct compare_result *res)
 {
 	for (uint32_t i = 0; i < res->count; i++) {
@@ -197,11 +170,13 @@ static void backend_means(struct compare_result *res)
 		double sum = 0, squares = 0;
 		unsigned m = 0;
 		for (uint32_t j = i; j < res->count; j++)
-			if (strcmp(res->pairs[j].new_->backend, name) == 0) {
+			if (res->pairs[j].has_interval && strcmp(res->pairs[j].new_->backend, name) == 0) {
 				sum += res->pairs[j].log_ratio;
 				squares += res->pairs[j].log_ratio * res->pairs[j].log_ratio;
 				m++;
 			}
+		if (m == 0)
+			continue;
 		double mean = sum / m, half = NAN;
 		if (m >= 2) /* across its rows, and what a backend's rows move together between runs */
 			half = hypot(stats_t975(m - 1) *

@@ -207,7 +207,7 @@ void collection_left(struct collection *c, uint32_t pass, uint32_t g, uint32_t p
                      uint32_t rounds, int behind)
 {
 	if (pass >= c->o->processes || g >= c->plan->count || p >= c->plan->groups[g].participants ||
-	    (how != RACE_SCREENED && how != RACE_CALIBRATION) ||
+	    (how != RACE_SCREENED && how != RACE_CALIBRATION && how != RACE_SUSPECT) ||
 	    (behind >= 0 && (uint32_t)behind >= c->plan->groups[g].participants))
 		return;
 	race_screened(&c->groups[g].race, p, (enum race_state)how, pass + 1, rounds, behind);

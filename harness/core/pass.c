@@ -500,6 +500,7 @@ static void screen_rounds(struct group_run *m, uint32_t done)
 	if (!m->gr->race || !m->first || done < RACE_SCREEN_ROUNDS || !m->logs)
 		return;
 	int behind[MAX_LIST + 2];
+	double by[MAX_LIST + 2];
 	for (uint32_t p = 0; p < m->np; p++) {
 		behind[p] = -1;
 		if (!sampled(m, p) || !m->ps[p].c.ops)
@@ -522,11 +523,15 @@ static void screen_rounds(struct group_run *m, uint32_t done)
 				behind[p] = (int)q;
 			}
 		}
+		by[p] = best;
 	}
+	/* Beyond RACE_SCREEN_SURE it leaves; short of it, a suspect stops here and races on in the
+	 * group's second process, which confirms it or clears it (race.h) */
 	for (uint32_t p = 0; p < m->np; p++)
 		if (behind[p] >= 0) {
 			m->ps[p].s.reps = done - m->logged_warmup;
-			group_left(m, p, RACE_SCREENED, done - m->logged_warmup, behind[p]);
+			group_left(m, p, by[p] > log(RACE_SCREEN_SURE) ? RACE_SCREENED : RACE_SUSPECT,
+			           done - m->logged_warmup, behind[p]);
 		}
 }
 

@@ -28,6 +28,12 @@ void race_screened(struct race *r, uint32_t i, enum race_state how, uint32_t pro
 {
 	if (i >= r->members || !r->m[i].candidate || r->m[i].state != RACE_IN)
 		return;
+	if (how == RACE_SUSPECT) {
+		r->m[i].suspect = true;
+		r->m[i].left_round = rounds;
+		r->m[i].behind = behind;
+		return;
+	}
 	r->m[i].state = how;
 	r->m[i].left_at = process;
 	r->m[i].left_round = rounds;
@@ -77,8 +83,28 @@ void race_levels(const double *y, uint32_t members, uint32_t rounds, double *lev
 	if (!res || !col || !scratch)
 		goto done;
 	memcpy(res, y, cells * sizeof *res);
-	for (uint32_t i = 0; i < members; i++)
+	/* A row of one sample (a backend screened by its calibration run, that cold run its
+	 * figure) says nothing of what a round did: its sample is its level, and it takes no part
+	 * in the polish, where its residual, 0 whatever it was, would vote in its round's median. */
+	bool *solo = calloc(members ? members : 1, sizeof *solo);
+	if (!solo)
+		goto done;
+	for (uint32_t i = 0; i < members; i++) {
+		uint32_t n = 0;
+		double only = NAN;
+		for (uint32_t k = 0; k < rounds; k++)
+			if (!isnan(y[(size_t)i * rounds + k])) {
+				n++;
+				only = y[(size_t)i * rounds + k];
+			}
 		level[i] = 0;
+		if (n == 1) {
+			solo[i] = true;
+			level[i] = only;
+			for (uint32_t k = 0; k < rounds; k++)
+				res[(size_t)i * rounds + k] = NAN;
+		}
+	}
 	/* Tukey's median polish: rows (participants) and columns (rounds) swept in turn until
 	 * no median moves; a participant's level is its row effect, the overall level taken with
 	 * it, and the median round effect added so that the level is a typical sample's. */
@@ -88,13 +114,25 @@ void race_levels(const double *y, uint32_t members, uint32_t rounds, double *lev
 		if (fmax(rows, cols) < 1e-12)
 			break;
 	}
+	/* The typical round among the rounds measured: a round of no sample (a process that ran
+	 * fewer rounds than the plan's most) has no effect, not an effect of 0. */
+	for (uint32_t k = 0; k < rounds; k++) {
+		bool any = false;
+		for (uint32_t i = 0; i < members && !any; i++)
+			any = !solo[i] && !isnan(y[(size_t)i * rounds + k]);
+		if (!any)
+			col[k] = NAN;
+	}
 	double typical = median_present(col, rounds, 1, scratch);
 	for (uint32_t i = 0; i < members; i++) {
+		if (solo[i])
+			continue;
 		bool any = false;
 		for (uint32_t k = 0; k < rounds && !any; k++)
 			any = !isnan(y[(size_t)i * rounds + k]);
 		level[i] = any ? level[i] + (isnan(typical) ? 0 : typical) : NAN;
 	}
+	free(solo);
 done:
 	free(res);
 	free(col);
@@ -159,20 +197,57 @@ static double look_quantile(double level, uint32_t pairs)
 	return stats_t_quantile(1 - (1 - level) / 2, pairs - 1.0);
 }
 
+/* The suspects of the first process's screen after the group's second: screened there if
+ * still more than RACE_SCREEN_RATIO slower than another in the race (their levels in that
+ * process), in the race as any other if not. */
+static bool confirm_suspects(struct race *r, const double *level, uint32_t processes)
+{
+	if (processes < 2)
+		return false;
+	bool changed = false;
+	const double *second = level + r->members;
+	for (uint32_t i = 0; i < r->members; i++) {
+		struct race_member *x = &r->m[i];
+		if (!x->suspect || !x->candidate || x->state != RACE_IN)
+			continue;
+		x->suspect = false;
+		int behind = -1;
+		double most = log(RACE_SCREEN_RATIO);
+		for (uint32_t j = 0; j < r->members && !isnan(second[i]); j++)
+			if (j != i && r->m[j].candidate && r->m[j].state == RACE_IN && !r->m[j].suspect &&
+			    !isnan(second[j]) && second[i] - second[j] > most) {
+				most = second[i] - second[j];
+				behind = (int)j;
+			}
+		if (behind >= 0) {
+			x->state = RACE_SCREENED;
+			x->left_at = 2;
+			x->behind = behind;
+		} else {
+			x->behind = -1;
+			x->left_round = 0;
+		}
+		changed = true;
+	}
+	return changed;
+}
+
 bool race_look(struct race *r, const double *level, uint32_t processes, bool last)
 {
 	if (r->decision != RACE_OPEN || processes == 0)
 		return false;
 	if (!r->survivors)
 		r->survivors = in_race(r);
-	bool changed = false;
-	if (in_race(r) <= 1) {
+	bool changed = confirm_suspects(r, level, processes);
+	if (in_race(r) == 0) /* every row failed: nothing to name, the group stays open */
+		return changed;
+	if (in_race(r) == 1) {
 		r->decision = RACE_FASTEST;
 		r->decided_at = processes;
 		return true;
 	}
 	if (processes < 2 || processes <= r->looks_done || (!race_look_due(r, processes) && !last))
-		return false;
+		return changed;
 	double look = race_level(r, processes, r->looks_done);
 	r->looks_done = processes;
 	r->level = look;
@@ -197,7 +272,12 @@ bool race_look(struct race *r, const double *level, uint32_t processes, bool las
 			}
 		}
 	}
+	/* Pairs over different processes (a row that failed in some) can make a cycle, each behind
+	 * the next: a look that would leave no one in the race removes no one. */
+	uint32_t staying = 0;
 	for (uint32_t i = 0; i < r->members; i++)
+		staying += r->m[i].candidate && r->m[i].state == RACE_IN && behind[i] < 0;
+	for (uint32_t i = 0; i < r->members && staying > 0; i++)
 		if (behind[i] >= 0) {
 			r->m[i].state = RACE_LEFT;
 			r->m[i].left_at = processes;
@@ -343,6 +423,7 @@ const char *race_state_name(enum race_state s)
 	case RACE_SCREENED: return "screened";
 	case RACE_CALIBRATION: return "calibration";
 	case RACE_FAILED: return "failed";
+	case RACE_SUSPECT: return "in"; /* never a member's state: a suspect is in */
 	}
 	return "?";
 }

@@ -46,6 +46,14 @@
 #define RACE_MARGIN 1.03            /* "slower" means beyond this: twins drift up to ~2% */
 #define RACE_EQUAL 1.10             /* "equal": every two within this */
 #define RACE_SCREEN_RATIO 2.0
+/* Sure in one process: more than this slower in each round. Between RACE_SCREEN_RATIO and it, a
+ * backend is a suspect: it stops in the first process, races on in the group's second, and is
+ * screened there if its level is still more than RACE_SCREEN_RATIO another's. A slow state of
+ * the machine can last a whole first process and land on one backend's work more than
+ * another's: in a default run (2026-11-29, AMD EPYC) archetype's create-batch at 2^18 took 4.3x
+ * its usual time in the first process, sparse's 1.1x, and archetype, the fastest in every other
+ * run, was screened there, 2.15x behind sparse in each round. */
+#define RACE_SCREEN_SURE 10.0
 #define RACE_SCREEN_ROUNDS 3u
 #define RACE_CALIBRATION_RATIO 20.0
 #define RACE_CALIBRATION_NS 50e6
@@ -57,6 +65,8 @@ enum race_state {
 	RACE_SCREENED,    /* screened in the first process's rounds */
 	RACE_CALIBRATION, /* screened by its calibration run (one cold run is its figure) */
 	RACE_FAILED,      /* its row failed: out of every comparison */
+	RACE_SUSPECT,     /* only as the first process reports it: over RACE_SCREEN_RATIO behind,
+	                     not RACE_SCREEN_SURE; the member stays in (race_member.suspect) */
 };
 
 enum race_decision {
@@ -73,6 +83,8 @@ struct race_member {
 	uint32_t left_round;   /* SCREENED: the timed rounds it had when it left */
 	int behind;            /* who it was decidedly slower than, or -1 */
 	double level;          /* LEFT: the two-sided level of each comparison at that look */
+	bool suspect;          /* screened in the first process short of RACE_SCREEN_SURE: in until
+	                          the group's second process confirms it or clears it */
 };
 
 struct race {
@@ -92,7 +104,9 @@ struct race {
  * looks it may have (RACE_FIRST_LOOK .. max_processes). */
 void race_init(struct race *r, uint32_t members, const bool *candidate, uint32_t max_processes);
 
-/* Participant i left in the first process: by its calibration run or by the round screen. */
+/* Participant i left in the first process: by its calibration run or by the round screen
+ * (RACE_SCREENED), or was suspected by it (RACE_SUSPECT: it stays in the race, the group's
+ * second process to confirm it). */
 void race_screened(struct race *r, uint32_t i, enum race_state how, uint32_t process,
                    uint32_t rounds, int behind);
 
@@ -150,9 +164,10 @@ struct race_row {
 /*
  * Every participant's figures after the group's `processes` processes (levels as race_look
  * takes them): its centre and 95% interval, and each candidate's ratio to the best (the
- * winner, or the lowest centre among those still in the race) with the interval of the look it
- * left at (or the last look, for those still in). Returns the best, or -1 if no candidate has a
- * level.
+ * winner, or the lowest centre among those still in the race), paired over the processes both
+ * have, at the level of the look it left at (or the last look, for those still in): computed
+ * now, against the final best, not the one it was behind at that look. Returns the best, or -1
+ * if no candidate has a level.
  */
 int race_figures(const struct race *r, const double *level, uint32_t processes,
                  struct race_row *rows);

@@ -136,12 +136,14 @@ static void write_header(FILE *f, const struct collection *c, bool samples)
 	           "(Bonferroni), so that the fastest leaves, or a group is called equal wrongly, in at "
 	           "most 5%% of groups; vs_best best, slower (left), equal, or tied (no decision: noisy "
 	           "1); in the first process a backend more than %.0fx slower than another in each of "
-	           "its first %u rounds or more (race screened) or whose calibration run took %.0fx "
-	           "another's and over %.0f ms (race calibration, its one cold run its figure) leaves "
-	           "with no interval (docs/method.md, \"The race\")\n",
+	           "its first %u rounds or more (race screened, race_process 1), or more than %.0fx "
+	           "there and still more than %.0fx in its group's second process (race screened, "
+	           "race_process 2), or whose calibration run took %.0fx another's and over %.0f ms "
+	           "(race calibration, its one cold run its figure) leaves with no interval "
+	           "(docs/method.md, \"The race\")\n",
 	        RACE_FIRST_LOOK, 100 * (RACE_MARGIN - 1), 100 * (RACE_EQUAL - 1), o->processes,
-	        RACE_PLOT_PROCESSES, RACE_SCREEN_RATIO, RACE_SCREEN_ROUNDS, RACE_CALIBRATION_RATIO,
-	        RACE_CALIBRATION_NS / 1e6);
+	        RACE_PLOT_PROCESSES, RACE_SCREEN_SURE, RACE_SCREEN_ROUNDS, RACE_SCREEN_RATIO,
+	        RACE_SCREEN_RATIO, RACE_CALIBRATION_RATIO, RACE_CALIBRATION_NS / 1e6);
 	fprintf(f, "# ratio_to_floor: median_ns over the floor row's, paired by process, with its 95%% "
 	           "interval (floor_ci_low, floor_ci_high: one comparison)\n");
 	fprintf(f, "# invalid: why a row's figure is one the machine cannot produce, kept out of every "

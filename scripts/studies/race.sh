@@ -42,6 +42,7 @@ run)
 	;;
 count)
 	for f in "$dir"/run-*.csv; do
+		case $f in *-samples.csv) continue ;; esac
 		grep -v '^#' "$f" | awk -F, -v run="$f" '
 			NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 			$c["workload"] == "parallel-iterate" || $c["backend"] == "floor" { next }
