@@ -224,7 +224,8 @@ HARNESS_ROOMS += $(filter-out $(HARNESS_ROOMS) compare,$(patsubst harness/%/,%,$
 HARNESS_SRC := $(wildcard harness/*.c) $(wildcard $(HARNESS_ROOMS:%=harness/%/*.c))
 # The harness but its main, for the test programs that drive it themselves
 HARNESS_LIB_SRC := $(filter-out %/main.c,$(HARNESS_SRC))
-COMPARE_SRC := $(wildcard harness/compare/*.c) harness/core/stats.c harness/core/race.c
+COMPARE_SRC := $(wildcard harness/compare/*.c) harness/core/stats.c harness/core/race.c \
+	harness/sweep/sweep_columns.c
 # The backends' model and the operations the conformance suite and the fuzzer share
 TEST_SRC := tests/runner.c tests/ops.c tests/model.c harness/core/alloc.c
 FUZZ_SRC := tests/fuzz.c $(TEST_SRC)

@@ -140,7 +140,8 @@ static void provisional_show(void *ctx, const struct collection *c)
 int main(int argc, char **argv)
 {
 	struct options o;
-	const struct cli_tables names = {&sweep_workload_names, &sweep_history_names};
+	const struct cli_tables names = {&sweep_workload_names, &sweep_history_names,
+	                                 &sweep_column_names};
 	cli_parse(argc, argv, &names, &o);
 	const struct run_kind *kind = run_kinds[0];
 	for (size_t i = 0; !kind->chosen(&o); i++)

@@ -28,6 +28,8 @@
 #   build/scenario_engine    the scenario engine: shipped scenarios agree on every backend, the
 #                            floor and the harness; deferred despawns; determinism
 #   build/asan/scenario_engine  the same under AddressSanitizer and UndefinedBehaviorSanitizer
+#   tests/columns.sh         the CSV's columns from one table: --columns, docs/csv.md's table in
+#                            the same order, a tiny run's header and rows, read back
 #   tests/scenario_cli.sh    build/ecsbench --scenario and --sweep: bad input, short runs of every
 #                            shipped scenario whose checksums agree, a sweep, the check build
 #   build/tsan/parallel      the parallel pass on every backend under ThreadSanitizer
@@ -178,6 +180,7 @@ lane_scripts() {
 	suite "scenario engine" build/scenario_engine
 	suite advise tests/advise.sh
 	suite cli tests/cli.sh
+	suite "CSV columns" tests/columns.sh
 	suite "scenario command line" tests/scenario_cli.sh
 	suite "tails and growth, end to end" tests/tails.sh
 	suite figures tests/figures.sh

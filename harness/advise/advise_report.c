@@ -225,13 +225,11 @@ static void headline(const struct advisor *a, FILE *f)
 	fprintf(f, "\n\n");
 }
 
-static void verdict(const struct advisor *a, FILE *f)
+/* The survey's verdict: which backends it could tell apart, and those left out of it. */
+static void verdict_survey(const struct advisor *a, FILE *f)
 {
 	const struct advise_matter *m = &a->matter;
-	if (!m->known)
-		return;
 	const struct advise_rows *r = &a->survey;
-	char b1[32], b2[32], b3[32], b4[32];
 	fprintf(f, "In the survey (every backend as the file marks it and with no marks): ");
 	switch (m->verdict) {
 	case ADVISE_HARDLY_MATTERS:
@@ -268,7 +266,18 @@ static void verdict(const struct advisor *a, FILE *f)
 			fputc('.', f);
 			break;
 		}
-	fprintf(f, "\n\nThe fastest frame of the survey is %s (%s)",
+	fprintf(f, "\n\n");
+}
+
+/* The frame's scale (the fastest, the slowest contender, the floor, the harness alone) and what
+ * makes the storage matter or not: the systems' share, the world against the cache, the
+ * structural changes, the harness's share. */
+static void verdict_causes(const struct advisor *a, FILE *f)
+{
+	const struct advise_matter *m = &a->matter;
+	const struct advise_rows *r = &a->survey;
+	char b1[32], b2[32], b3[32], b4[32];
+	fprintf(f, "The fastest frame of the survey is %s (%s)",
 	        duration(m->fastest_ns, b1, sizeof b1), r->name[m->fastest]);
 	if (m->contenders > 1)
 		fprintf(f, "; the slowest contender's (within %.0fx of it) %s (%s), %.2fx", 2.0,
@@ -306,7 +315,12 @@ static void verdict(const struct advisor *a, FILE *f)
 		           "alike.\n",
 		        100 * m->harness_ns / m->fastest_ns);
 	fputc('\n', f);
-	/* the phases where the choice moves the frame most */
+}
+
+/* The three phases where the choice of design moves the frame most. */
+static void verdict_phases(const struct advisor *a, FILE *f)
+{
+	const struct advise_matter *m = &a->matter;
 	int top[3] = {-1, -1, -1};
 	for (uint32_t i = 0; i < m->phase_count; i++)
 		for (int t = 0; t < 3; t++)
@@ -330,7 +344,17 @@ static void verdict(const struct advisor *a, FILE *f)
 	}
 }
 
-static void advice_body(const struct advisor *a, FILE *f)
+static void verdict(const struct advisor *a, FILE *f)
+{
+	if (!a->matter.known)
+		return;
+	verdict_survey(a, f);
+	verdict_causes(a, f);
+	verdict_phases(a, f);
+}
+
+/* The title, the command, and the advice: the design chosen and its confirmation. */
+static void advice_opening(const struct advisor *a, FILE *f)
 {
 	char st[ADVISE_PATH + 1100], line[1200];
 	fprintf(f, "# Storage advice for %s\n\n", a->name);
@@ -362,101 +386,108 @@ static void advice_body(const struct advisor *a, FILE *f)
 		fprintf(f, " (Not confirmed: the confirmation run did not take place.)");
 	}
 	fprintf(f, "\n\n");
-	headline(a, f);
-	verdict(a, f);
-	if (a->have_chosen || a->have_leader)
-		fprintf(f, "Take away: `%s` is `%s` with these marks (the backend is yours to pick: a "
-		           "scenario file does not name one); `make bench SCENARIO=%s` runs it as is. A "
-		           "mark changes no result: every design computes the same checksum.\n\n",
-		        a->ini, a->file, a->ini);
-	if (a->have_survey && a->survey.warning_count) {
-		fprintf(f, "## Warnings\n\n");
-		for (uint32_t i = 0; i < a->survey.warning_count; i++)
-			fprintf(f, "- %s\n", a->survey.warning[i]);
-		fputc('\n', f);
+}
+
+/* The survey's designs, fastest first, each with its frame and its ratio to the fastest. */
+static void survey_table(const struct advisor *a, const struct advise_step *sv, FILE *f)
+{
+	fprintf(f, "| design | marks | frame [95%%] | ratio to the fastest [interval] |\n"
+	           "| --- | --- | --- | --- |\n");
+	uint32_t order[ADVISE_MAX_DESIGNS];
+	for (uint32_t i = 0; i < sv->entry_count; i++) {
+		uint32_t at = i;
+		while (at > 0 && sv->entry[order[at - 1]].frame.ns > sv->entry[i].frame.ns) {
+			order[at] = order[at - 1];
+			at--;
+		}
+		order[at] = i;
 	}
-	if (a->survey_step >= 0) {
-		const struct advise_step *sv = &a->steps[a->survey_step];
-		const struct advise_matter *m = &a->matter;
-		fprintf(f, "## How much it matters: the survey (step %u)\n\n", sv->number);
-		fprintf(f, "Every backend as the file marks it and with no marks (`:bare`, where that "
-		           "differs for it), the floor and the harness alone, %u processes, %u frames "
-		           "after %u warm-up frames each; each design's ratio to the fastest, paired by "
-		           "process, at the level of %u comparisons (Bonferroni).\n\n",
-		        sv->processes, a->base->frames, a->base->warmup,
-		        sv->entry_count > 1 ? sv->entry_count - 1 : 1);
-		fprintf(f, "| design | marks | frame [95%%] | ratio to the fastest [interval] |\n"
-		           "| --- | --- | --- | --- |\n");
-		uint32_t order[ADVISE_MAX_DESIGNS];
-		for (uint32_t i = 0; i < sv->entry_count; i++) {
-			uint32_t at = i;
-			while (at > 0 && sv->entry[order[at - 1]].frame.ns > sv->entry[i].frame.ns) {
-				order[at] = order[at - 1];
-				at--;
-			}
-			order[at] = i;
-		}
-		for (uint32_t k = 0; k < sv->entry_count; k++) {
-			const struct advise_entry *e = &sv->entry[order[k]];
-			char marks[1000], fr[32], lo[32], hi[32];
-			advise_design_marks_text(a->base, &e->design, marks, sizeof marks);
-			fprintf(f, "| %s | %s | %s [%s, %s] | ", e->name, marks,
-			        duration(e->frame.ns, fr, sizeof fr), duration(e->frame.low, lo, sizeof lo),
-			        duration(e->frame.high, hi, sizeof hi));
-			if ((int)order[k] == sv->fastest)
-				fprintf(f, "fastest |\n");
-			else
-				fprintf(f, "%.3f [%.3f, %.3f] %s |\n", e->vs.ratio, e->vs.low, e->vs.high,
-				        advise_ratio_verdict(&e->vs));
-		}
-		if (m->known) {
-			fprintf(f, "\nBy phase, among the contenders (within 2x of the fastest frame): each "
-			           "phase's fastest and slowest median, the floor's and the harness's, and "
-			           "what the choice moves, as a share of the fastest frame:\n\n"
-			           "| phase | fastest | slowest contender | floor | harness alone | the choice "
-			           "moves |\n| --- | --- | --- | --- | --- | --- |\n");
-			for (uint32_t i = 0; i < m->phase_count; i++) {
-				const struct advise_phase_spread *p = &m->phase[i];
-				char a1[32], a2[32], a3[32], a4[32];
-				fprintf(f, "| %s | %s (%s) | %s (%s) | %s | %s | %.1f%% |\n", p->phase,
-				        duration(p->fastest_ns, a1, sizeof a1), p->fastest_name,
-				        duration(p->slowest_ns, a2, sizeof a2), p->slowest_name,
-				        duration(p->floor_ns, a3, sizeof a3), duration(p->harness_ns, a4, sizeof a4),
-				        100 * p->moves);
-			}
-		}
-		fputc('\n', f);
+	for (uint32_t k = 0; k < sv->entry_count; k++) {
+		const struct advise_entry *e = &sv->entry[order[k]];
+		char marks[1000], fr[32], lo[32], hi[32];
+		advise_design_marks_text(a->base, &e->design, marks, sizeof marks);
+		fprintf(f, "| %s | %s | %s [%s, %s] | ", e->name, marks,
+		        duration(e->frame.ns, fr, sizeof fr), duration(e->frame.low, lo, sizeof lo),
+		        duration(e->frame.high, hi, sizeof hi));
+		if ((int)order[k] == sv->fastest)
+			fprintf(f, "fastest |\n");
+		else
+			fprintf(f, "%.3f [%.3f, %.3f] %s |\n", e->vs.ratio, e->vs.low, e->vs.high,
+			        advise_ratio_verdict(&e->vs));
 	}
-	if (a->step_count) {
-		fprintf(f, "## The steps\n\nEach a scenario run of its own (its CSV in `%s/`), the designs "
-		           "as participants whose frames are interleaved, paired by process; a search step "
-		           "keeps the tried design only when the 95%% interval of its ratio to the best so "
-		           "far is below 1.\n\n| step | what | design | ratio [interval] | decision | time "
-		           "(expected) |\n| --- | --- | --- | --- | --- | --- |\n",
-		        a->steps_dir);
-		for (uint32_t i = 0; i < a->step_count; i++) {
-			const struct advise_step *s = &a->steps[i];
-			int shown = s->reference >= 0 ? (s->entry_count > 1 ? 1 : 0)
-			            : s->fastest >= 0 ? s->fastest
-			                              : 0;
-			const struct advise_entry *e = &s->entry[shown];
-			char took[32], expect[48] = "";
-			seconds_text(s->seconds, took, sizeof took);
-			if (s->estimate > 0) {
-				char ex[32];
-				snprintf(expect, sizeof expect, " (%s)", seconds_text(s->estimate, ex, sizeof ex));
-			}
-			fprintf(f, "| %u | %s: %s | %s | ", s->number, stage_name(s->stage), s->what,
-			        e->name);
-			if (s->reference >= 0 && s->entry_count > 1)
-				fprintf(f, "%.3f [%.3f, %.3f] to %s", e->vs.ratio, e->vs.low, e->vs.high,
-				        s->entry[s->reference].name);
-			else
-				fprintf(f, "fastest of %u", s->entry_count);
-			fprintf(f, " | %s | %s%s |\n", s->decision, took, expect);
-		}
-		fputc('\n', f);
+}
+
+/* The survey by phase, among the contenders. */
+static void survey_phases(const struct advise_matter *m, FILE *f)
+{
+	fprintf(f, "\nBy phase, among the contenders (within 2x of the fastest frame): each "
+	           "phase's fastest and slowest median, the floor's and the harness's, and "
+	           "what the choice moves, as a share of the fastest frame:\n\n"
+	           "| phase | fastest | slowest contender | floor | harness alone | the choice "
+	           "moves |\n| --- | --- | --- | --- | --- | --- |\n");
+	for (uint32_t i = 0; i < m->phase_count; i++) {
+		const struct advise_phase_spread *p = &m->phase[i];
+		char a1[32], a2[32], a3[32], a4[32];
+		fprintf(f, "| %s | %s (%s) | %s (%s) | %s | %s | %.1f%% |\n", p->phase,
+		        duration(p->fastest_ns, a1, sizeof a1), p->fastest_name,
+		        duration(p->slowest_ns, a2, sizeof a2), p->slowest_name,
+		        duration(p->floor_ns, a3, sizeof a3), duration(p->harness_ns, a4, sizeof a4),
+		        100 * p->moves);
 	}
+}
+
+/* "How much it matters": the survey step, its designs and phases. */
+static void survey_section(const struct advisor *a, FILE *f)
+{
+	const struct advise_step *sv = &a->steps[a->survey_step];
+	fprintf(f, "## How much it matters: the survey (step %u)\n\n", sv->number);
+	fprintf(f, "Every backend as the file marks it and with no marks (`:bare`, where that "
+	           "differs for it), the floor and the harness alone, %u processes, %u frames "
+	           "after %u warm-up frames each; each design's ratio to the fastest, paired by "
+	           "process, at the level of %u comparisons (Bonferroni).\n\n",
+	        sv->processes, a->base->frames, a->base->warmup,
+	        sv->entry_count > 1 ? sv->entry_count - 1 : 1);
+	survey_table(a, sv, f);
+	if (a->matter.known)
+		survey_phases(&a->matter, f);
+	fputc('\n', f);
+}
+
+/* Every step as a row: what it tried, its ratio, its decision and its time. */
+static void steps_section(const struct advisor *a, FILE *f)
+{
+	fprintf(f, "## The steps\n\nEach a scenario run of its own (its CSV in `%s/`), the designs "
+	           "as participants whose frames are interleaved, paired by process; a search step "
+	           "keeps the tried design only when the 95%% interval of its ratio to the best so "
+	           "far is below 1.\n\n| step | what | design | ratio [interval] | decision | time "
+	           "(expected) |\n| --- | --- | --- | --- | --- | --- |\n",
+	        a->steps_dir);
+	for (uint32_t i = 0; i < a->step_count; i++) {
+		const struct advise_step *s = &a->steps[i];
+		int shown = s->reference >= 0 ? (s->entry_count > 1 ? 1 : 0)
+		            : s->fastest >= 0 ? s->fastest
+		                              : 0;
+		const struct advise_entry *e = &s->entry[shown];
+		char took[32], expect[48] = "";
+		seconds_text(s->seconds, took, sizeof took);
+		if (s->estimate > 0) {
+			char ex[32];
+			snprintf(expect, sizeof expect, " (%s)", seconds_text(s->estimate, ex, sizeof ex));
+		}
+		fprintf(f, "| %u | %s: %s | %s | ", s->number, stage_name(s->stage), s->what, e->name);
+		if (s->reference >= 0 && s->entry_count > 1)
+			fprintf(f, "%.3f [%.3f, %.3f] to %s", e->vs.ratio, e->vs.low, e->vs.high,
+			        s->entry[s->reference].name);
+		else
+			fprintf(f, "fastest of %u", s->entry_count);
+		fprintf(f, " | %s | %s%s |\n", s->decision, took, expect);
+	}
+	fputc('\n', f);
+}
+
+/* What the search did not try, and how it measured (machine, budget, processes, frames). */
+static void method_section(const struct advisor *a, FILE *f)
+{
 	fprintf(f, "## What it did not try\n\n");
 	for (uint32_t i = 0; i < a->note_count; i++)
 		fprintf(f, "- %s\n", a->note[i]);
@@ -475,6 +506,29 @@ static void advice_body(const struct advisor *a, FILE *f)
 	        a->budget_s, a->elapsed_s, a->processes,
 	        a->survey_step >= 0 ? a->steps[a->survey_step].processes : a->wide_processes,
 	        a->wide_processes, a->base->frames, a->base->warmup, a->steps_dir, a->csv);
+}
+
+static void advice_body(const struct advisor *a, FILE *f)
+{
+	advice_opening(a, f);
+	headline(a, f);
+	verdict(a, f);
+	if (a->have_chosen || a->have_leader)
+		fprintf(f, "Take away: `%s` is `%s` with these marks (the backend is yours to pick: a "
+		           "scenario file does not name one); `make bench SCENARIO=%s` runs it as is. A "
+		           "mark changes no result: every design computes the same checksum.\n\n",
+		        a->ini, a->file, a->ini);
+	if (a->have_survey && a->survey.warning_count) {
+		fprintf(f, "## Warnings\n\n");
+		for (uint32_t i = 0; i < a->survey.warning_count; i++)
+			fprintf(f, "- %s\n", a->survey.warning[i]);
+		fputc('\n', f);
+	}
+	if (a->survey_step >= 0)
+		survey_section(a, f);
+	if (a->step_count)
+		steps_section(a, f);
+	method_section(a, f);
 }
 
 int advise_report_markdown(const struct advisor *a, const char *path)

@@ -429,21 +429,22 @@ static void show_progress(const struct advisor *a, const struct advise_step *st,
 	        tty && !final ? "\033[K" : "\n");
 }
 
-/* Runs the step's scenario run; fills its entries from its samples. 0; 1 interrupted; -1
- * failed (the status says why). */
-static int step_run(struct advisor *a, struct advise_step *st, uint32_t processes, bool floor,
-                    const struct outlook *ol)
+/* A step's command line: build/ecsbench --scenario with the run's --set, each design as a
+ * --design, its processes and output, and the run's own measuring options. */
+struct step_command {
+	char *argv[64 + 2 * MAX_LIST + 2 * ADVISE_MAX_DESIGNS];
+	char *specs[ADVISE_MAX_DESIGNS]; /* the --design arguments, malloc'd */
+	char procs[16], frames_set[64];
+};
+
+/* cmd for the step; 0, or -1 with the status saying why (step_command_free either way). */
+static int step_command_make(struct advisor *a, const struct advise_step *st, uint32_t processes,
+                             bool floor, struct step_command *cmd)
 {
 	const struct options *o = a->o;
-	if (stop_signal)
-		return 1;
-	st->processes = processes;
-	st->frames = a->base->frames;
-	st->estimate = estimate_s(a, st, processes, floor);
-	char *argv[64 + 2 * MAX_LIST + 2 * ADVISE_MAX_DESIGNS];
-	char *specs[ADVISE_MAX_DESIGNS] = {NULL};
-	char procs[16], frames_set[64];
+	char **argv = cmd->argv;
 	int n = 0;
+	memset(cmd->specs, 0, sizeof cmd->specs);
 	argv[n++] = o->argv[0];
 	argv[n++] = "--scenario";
 	argv[n++] = (char *)a->file;
@@ -451,27 +452,26 @@ static int step_run(struct advisor *a, struct advise_step *st, uint32_t processe
 		argv[n++] = "--set";
 		argv[n++] = (char *)o->sets[i];
 	}
-	snprintf(frames_set, sizeof frames_set, "scenario.frames=%u", a->base->frames);
+	snprintf(cmd->frames_set, sizeof cmd->frames_set, "scenario.frames=%u", a->base->frames);
 	argv[n++] = "--set";
-	argv[n++] = frames_set;
-	int rc = -1;
+	argv[n++] = cmd->frames_set;
 	for (uint32_t i = 0; i < st->entry_count; i++) {
-		specs[i] = malloc(16384);
+		cmd->specs[i] = malloc(16384);
 		const char *colon = strchr(st->entry[i].name, ':');
-		if (!specs[i] || advise_design_argument(a->base, &st->entry[i].design, colon + 1,
-		                                        specs[i], 16384)) {
+		if (!cmd->specs[i] || advise_design_argument(a->base, &st->entry[i].design, colon + 1,
+		                                             cmd->specs[i], 16384)) {
 			snprintf(a->status_text, sizeof a->status_text, "step %u: a design too long to pass",
 			         st->number);
-			goto out;
+			return -1;
 		}
 		argv[n++] = "--design";
-		argv[n++] = specs[i];
+		argv[n++] = cmd->specs[i];
 	}
-	snprintf(procs, sizeof procs, "%u", processes);
+	snprintf(cmd->procs, sizeof cmd->procs, "%u", processes);
 	argv[n++] = "--processes";
-	argv[n++] = procs;
+	argv[n++] = cmd->procs;
 	argv[n++] = "--output";
-	argv[n++] = st->csv;
+	argv[n++] = (char *)st->csv;
 	if (!floor)
 		argv[n++] = "--no-floor";
 	if (o->no_pin)
@@ -487,9 +487,21 @@ static int step_run(struct advisor *a, struct advise_step *st, uint32_t processe
 		argv[n++] = "wall";
 	}
 	argv[n] = NULL;
+	return 0;
+}
 
-	char log[ADVISE_PATH + 8];
-	snprintf(log, sizeof log, "%.*s.log", (int)(strlen(st->csv) - 4), st->csv);
+static void step_command_free(struct step_command *cmd)
+{
+	for (uint32_t i = 0; i < ADVISE_MAX_DESIGNS; i++)
+		free(cmd->specs[i]);
+}
+
+/* Runs the command as a child (its output into log), showing the step's progress until it ends;
+ * st->seconds its time. 0 when it succeeded; 1 interrupted; -1 it could not start or failed
+ * (the status says why). */
+static int step_child_run(struct advisor *a, struct advise_step *st, char **argv,
+                          const char *log, const struct outlook *ol)
+{
 	bool tty = isatty(STDERR_FILENO);
 	show_progress(a, st, 0, ol, tty, false);
 	fflush(NULL);
@@ -509,7 +521,7 @@ static int step_run(struct advisor *a, struct advise_step *st, uint32_t processe
 	if (pid < 0) {
 		snprintf(a->status_text, sizeof a->status_text, "step %u: cannot start it: %s",
 		         st->number, strerror(errno));
-		goto out;
+		return -1;
 	}
 	step_child = pid;
 	if (stop_signal) /* a signal before the pid was known */
@@ -528,23 +540,28 @@ static int step_run(struct advisor *a, struct advise_step *st, uint32_t processe
 	st->seconds = (double)(measure_now_ns() - begin) / 1e9;
 	if (tty)
 		fputs("\r\033[K", stderr);
-	if (stop_signal) {
-		rc = 1;
-		goto out;
-	}
+	if (stop_signal)
+		return 1;
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		snprintf(a->status_text, sizeof a->status_text,
 		         "step %u (%s) failed (exit status %d): its log is %s", st->number, st->what,
 		         WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), log);
-		goto out;
+		return -1;
 	}
-	/* its figures back */
+	return 0;
+}
+
+/* The step's figures back from its samples: each entry's frame and ratio (a search step's to
+ * the best so far, at 95%); the survey's rows kept for how much it matters. 0, or -1 (the
+ * status says why). */
+static int step_figures(struct advisor *a, struct advise_step *st)
+{
 	char samples[ADVISE_PATH + 16], err[400];
 	snprintf(samples, sizeof samples, "%.*s-samples.csv", (int)(strlen(st->csv) - 4), st->csv);
 	struct advise_rows rows;
 	if (advise_rows_read(samples, &rows, err, sizeof err)) {
 		snprintf(a->status_text, sizeof a->status_text, "step %u: %s", st->number, err);
-		goto out;
+		return -1;
 	}
 	uint32_t which[ADVISE_MAX_DESIGNS];
 	for (uint32_t i = 0; i < st->entry_count; i++) {
@@ -553,7 +570,7 @@ static int step_run(struct advisor *a, struct advise_step *st, uint32_t processe
 			snprintf(a->status_text, sizeof a->status_text, "step %u: no frames of %s in %s",
 			         st->number, st->entry[i].name, samples);
 			advise_rows_free(&rows);
-			goto out;
+			return -1;
 		}
 		which[i] = (uint32_t)r;
 	}
@@ -575,10 +592,29 @@ static int step_run(struct advisor *a, struct advise_step *st, uint32_t processe
 	} else {
 		advise_rows_free(&rows);
 	}
-	rc = 0;
-out:
-	for (uint32_t i = 0; i < st->entry_count; i++)
-		free(specs[i]);
+	return 0;
+}
+
+/* Runs the step's scenario run; fills its entries from its samples. 0; 1 interrupted; -1
+ * failed (the status says why). */
+static int step_run(struct advisor *a, struct advise_step *st, uint32_t processes, bool floor,
+                    const struct outlook *ol)
+{
+	if (stop_signal)
+		return 1;
+	st->processes = processes;
+	st->frames = a->base->frames;
+	st->estimate = estimate_s(a, st, processes, floor);
+	struct step_command cmd;
+	int rc = step_command_make(a, st, processes, floor, &cmd);
+	if (rc == 0) {
+		char log[ADVISE_PATH + 8];
+		snprintf(log, sizeof log, "%.*s.log", (int)(strlen(st->csv) - 4), st->csv);
+		rc = step_child_run(a, st, cmd.argv, log, ol);
+	}
+	if (rc == 0)
+		rc = step_figures(a, st);
+	step_command_free(&cmd);
 	return rc;
 }
 
@@ -592,6 +628,19 @@ static void learn_load(struct advisor *a, const struct advise_step *st, bool flo
 		actual_sum += st->seconds;
 		a->load = actual_sum / predicted_sum;
 	}
+}
+
+/* Runs a step whose designs are each held against its first (a search step: the best so far;
+ * the confirmation: the chosen design), and learns the machine's load from it. 0, its ratios
+ * in; 1 interrupted; -1 failed. */
+static int step_against_first(struct advisor *a, struct advise_step *st, uint32_t processes,
+                              const struct outlook *ol)
+{
+	st->reference = 0;
+	int rc = step_run(a, st, processes, false, ol);
+	if (rc == 0)
+		learn_load(a, st, false);
+	return rc;
 }
 
 /* A finished step goes into the record, and everything is written again. */
@@ -649,11 +698,9 @@ static int try_design(struct advisor *a, enum advise_stage stage, struct advise_
 		return -1;
 	step_add(a, st, "best", best);
 	step_add(a, st, "try", try);
-	st->reference = 0;
-	int rc = step_run(a, st, a->processes, false, ol);
+	int rc = step_against_first(a, st, a->processes, ol);
 	if (rc)
 		return rc;
-	learn_load(a, st, false);
 	const struct advise_ratio *q = &st->entry[1].vs;
 	*kept = q->has_interval && q->high < 1;
 	st->kept = *kept;
@@ -1200,11 +1247,9 @@ static int confirm(struct advisor *a, struct outlook *ol)
 	step_add(a, st, "chosen", &a->chosen);
 	struct advise_design o = *other;
 	step_add(a, st, other_name, &o);
-	st->reference = 0;
-	int rc = step_run(a, st, a->wide_processes, false, ol);
+	int rc = step_against_first(a, st, a->wide_processes, ol);
 	if (rc)
 		return rc;
-	learn_load(a, st, false);
 	const struct advise_ratio *q = &st->entry[1].vs;
 	const char *v = advise_ratio_verdict(q);
 	snprintf(st->decision, sizeof st->decision, "%s",

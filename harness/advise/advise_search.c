@@ -140,15 +140,21 @@ uint32_t advise_search_group_candidates(const struct scenario *sc, const struct 
 	return n;
 }
 
+/* Survey row `row`'s median in phase ph, or NaN for no row (-1). */
+static double row_phase_ns(const struct advise_rows *r, int row, uint32_t ph)
+{
+	struct advise_centre c;
+	if (row < 0)
+		return NAN;
+	advise_rows_centre(r, advise_rows_phase(r, (uint32_t)row, ph), &c);
+	return c.ns;
+}
+
 /* A phase's median in survey row `row`, or NaN. */
 static double phase_ns(const struct advise_rows *r, int row, const char *name)
 {
 	int ph = advise_rows_phase_index(r, name);
-	if (row < 0 || ph < 0)
-		return NAN;
-	struct advise_centre c;
-	advise_rows_centre(r, advise_rows_phase(r, (uint32_t)row, (uint32_t)ph), &c);
-	return c.ns;
+	return ph < 0 ? NAN : row_phase_ns(r, row, (uint32_t)ph);
 }
 
 uint32_t advise_search_batch_candidates(const struct scenario *sc, const struct advise_rows *r,
@@ -325,6 +331,140 @@ static size_t backend_len(const char *name)
 	return strcspn(name, ":");
 }
 
+/* Counts the backend of name (its first bl characters) into seen[*count], unless it is there. */
+static void count_backend(char seen[][ADVISE_NAME_SIZE], uint32_t *count, const char *name,
+                          size_t bl)
+{
+	for (uint32_t j = 0; j < *count; j++)
+		if (strlen(seen[j]) == bl && strncmp(seen[j], name, bl) == 0)
+			return;
+	snprintf(seen[(*count)++], ADVISE_NAME_SIZE, "%.*s", (int)bl, name);
+}
+
+/* The survey's designs (rows which[0..n), best the fastest, with their centres and ratios to
+ * it): the contenders (within ADVISE_CONTENDER, into contender[]) and the slowest of them, the
+ * designs tied with the fastest and the others, the backends among them, and the verdict. */
+static void matter_designs(struct advise_matter *m, const struct advise_rows *r,
+                           const uint32_t *which, uint32_t n, int best,
+                           const struct advise_centre *centre, const struct advise_ratio *vs,
+                           bool *contender)
+{
+	char seen[ADVISE_MAX_ROWS][ADVISE_NAME_SIZE], tied_seen[ADVISE_MAX_ROWS][ADVISE_NAME_SIZE];
+	uint32_t backends = 0, tied_backends = 0;
+	m->slowest_contender_ns = m->fastest_ns;
+	snprintf(m->slowest_name, sizeof m->slowest_name, "%s", r->name[m->fastest]);
+	for (uint32_t i = 0; i < n; i++) {
+		const char *name = r->name[which[i]];
+		size_t bl = backend_len(name);
+		count_backend(seen, &backends, name, bl);
+		/* within the noise: its interval holds 1, and it is not far from 1 merely because the
+		 * interval is wide (stats.h's noisy rows) */
+		bool tied = (int)i == best || (strcmp(advise_ratio_verdict(&vs[i]), "tied") == 0 &&
+		                               vs[i].ratio <= STATS_NOISY_RATIO);
+		contender[i] = vs[i].ratio <= ADVISE_CONTENDER || (int)i == best;
+		if (contender[i]) {
+			m->contenders++;
+			if (centre[i].ns > m->slowest_contender_ns) {
+				m->slowest_contender_ns = centre[i].ns;
+				snprintf(m->slowest_name, sizeof m->slowest_name, "%s", name);
+			}
+		}
+		if (tied) {
+			append(m->tied, sizeof m->tied, "%s%s", m->tied[0] ? ", " : "", name);
+			count_backend(tied_seen, &tied_backends, name, bl);
+		} else {
+			append(m->slower, sizeof m->slower, "%s%s %.2fx [%.2f, %.2f]%s",
+			       m->slower[0] ? ", " : "", name, vs[i].ratio, vs[i].low, vs[i].high,
+			       strcmp(advise_ratio_verdict(&vs[i]), "tied") == 0 ? " (undecided)" : "");
+		}
+	}
+	m->backends = backends;
+	m->tied_backends = tied_backends;
+	/* "hardly matters": at least three backends, and half of those measured, are within the
+	 * noise of the fastest; "some tied": two or more */
+	m->verdict = backends < 2                                          ? ADVISE_ALONE
+	             : tied_backends >= 3 && 2 * tied_backends >= backends ? ADVISE_HARDLY_MATTERS
+	             : tied_backends >= 2                                 ? ADVISE_SOME_TIED
+	                                                                  : ADVISE_MATTERS;
+}
+
+/* By phase: the contenders' spread, beside the floor's and the harness's; and the passes'
+ * (the system: phases) share of the fastest frame, and against the floor's. */
+static void matter_phases(struct advise_matter *m, const struct advise_rows *r,
+                          const uint32_t *which, uint32_t n, const bool *contender, int floor,
+                          int harness)
+{
+	double systems_fastest = 0, systems_floor = 0, systems_slowest = 0;
+	for (uint32_t ph = 0; ph < r->phases && m->phase_count < ADVISE_MAX_PHASES; ph++) {
+		struct advise_phase_spread *s = &m->phase[m->phase_count++];
+		snprintf(s->phase, sizeof s->phase, "%s", r->phase_name[ph]);
+		s->fastest_ns = INFINITY;
+		s->slowest_ns = -INFINITY;
+		for (uint32_t i = 0; i < n; i++) {
+			if (!contender[i])
+				continue;
+			double ns = row_phase_ns(r, (int)which[i], ph);
+			if (ns < s->fastest_ns) {
+				s->fastest_ns = ns;
+				snprintf(s->fastest_name, sizeof s->fastest_name, "%s", r->name[which[i]]);
+			}
+			if (ns > s->slowest_ns) {
+				s->slowest_ns = ns;
+				snprintf(s->slowest_name, sizeof s->slowest_name, "%s", r->name[which[i]]);
+			}
+		}
+		s->floor_ns = row_phase_ns(r, floor, ph);
+		s->harness_ns = row_phase_ns(r, harness, ph);
+		s->moves = (s->slowest_ns - s->fastest_ns) / m->fastest_ns;
+		if (strncmp(s->phase, "system:", 7) == 0) {
+			systems_fastest += row_phase_ns(r, m->fastest, ph);
+			systems_floor += isnan(s->floor_ns) ? 0 : s->floor_ns;
+			systems_slowest += s->slowest_ns;
+		}
+	}
+	m->systems_share = systems_fastest / m->fastest_ns;
+	m->passes_vs_floor = systems_floor > 0 ? systems_slowest / systems_floor : NAN;
+}
+
+/* The world: every entity at the start with its kind's components, against the last-level
+ * cache; and the structural changes a frame, of the entities at the start. */
+static void matter_world(struct advise_matter *m, const struct scenario *sc)
+{
+	double bytes = 0, changes = 0;
+	for (uint32_t k = 0; k < sc->kind_count; k++) {
+		double size = 0;
+		for (uint32_t i = 0; i < sc->kinds[k].type_count; i++)
+			size += sc->types[sc->kinds[k].types[i]].size;
+		bytes += size * sc->kinds[k].count;
+		changes += sc->kinds[k].spawn + sc->kinds[k].despawn;
+	}
+	for (uint32_t e = 0; e < sc->effect_count; e++)
+		changes += 2 * sc->effects[e].add * kind_live(&sc->kinds[sc->effects[e].kind]);
+	m->world_bytes = bytes;
+	m->cache_bytes = cache_bytes();
+	m->changes_share = sc->entities_start ? changes / (double)sc->entities_start : NAN;
+}
+
+/* The advice's first line: the survey's verdict against the confirmation's ratio (the other
+ * design's frame over the chosen one's); none without a confirmation. */
+static enum advise_headline matter_headline(const struct advisor *a, const struct advise_matter *m)
+{
+	if (a->confirm_step < 0 || a->steps[a->confirm_step].entry_count < 2)
+		return ADVISE_HEAD_NONE;
+	const struct advise_step *cs = &a->steps[a->confirm_step];
+	const struct advise_ratio *q = &cs->entry[1].vs;
+	const char *v = advise_ratio_verdict(q);
+	bool marks = advise_design_marks(a->base, &cs->entry[0].design) > 0;
+	if (strcmp(v, "faster") == 0)
+		return ADVISE_HEAD_REVERSED;
+	if (m->verdict == ADVISE_HARDLY_MATTERS)
+		return strcmp(v, "slower") == 0 && q->ratio >= ADVISE_FELT && marks ? ADVISE_HEAD_MARKS
+		                                                                    : ADVISE_HEAD_HARDLY;
+	if (strcmp(v, "tied") == 0)
+		return ADVISE_HEAD_EITHER;
+	return q->ratio >= ADVISE_FELT ? ADVISE_HEAD_MATTERS : ADVISE_HEAD_SMALL;
+}
+
 void advise_search_matter(struct advisor *a)
 {
 	struct advise_matter *m = &a->matter;
@@ -357,125 +497,9 @@ void advise_search_matter(struct advisor *a)
 		advise_rows_centre(r, advise_rows_frame(r, (uint32_t)harness), &c);
 		m->harness_ns = c.ns;
 	}
-	/* contenders, the tied, the backends among them */
 	bool contender[ADVISE_MAX_ROWS] = {false};
-	char seen[ADVISE_MAX_ROWS][ADVISE_NAME_SIZE], tied_seen[ADVISE_MAX_ROWS][ADVISE_NAME_SIZE];
-	uint32_t backends = 0, tied_backends = 0;
-	m->slowest_contender_ns = m->fastest_ns;
-	snprintf(m->slowest_name, sizeof m->slowest_name, "%s", r->name[m->fastest]);
-	for (uint32_t i = 0; i < n; i++) {
-		const char *name = r->name[which[i]];
-		size_t bl = backend_len(name);
-		bool known = false;
-		for (uint32_t j = 0; j < backends; j++)
-			known = known || (strlen(seen[j]) == bl && strncmp(seen[j], name, bl) == 0);
-		if (!known)
-			snprintf(seen[backends++], ADVISE_NAME_SIZE, "%.*s", (int)bl, name);
-		/* within the noise: its interval holds 1, and it is not far from 1 merely because the
-		 * interval is wide (stats.h's noisy rows) */
-		bool tied = (int)i == best || (strcmp(advise_ratio_verdict(&vs[i]), "tied") == 0 &&
-		                               vs[i].ratio <= STATS_NOISY_RATIO);
-		contender[i] = vs[i].ratio <= ADVISE_CONTENDER || (int)i == best;
-		if (contender[i]) {
-			m->contenders++;
-			if (centre[i].ns > m->slowest_contender_ns) {
-				m->slowest_contender_ns = centre[i].ns;
-				snprintf(m->slowest_name, sizeof m->slowest_name, "%s", name);
-			}
-		}
-		if (tied) {
-			append(m->tied, sizeof m->tied, "%s%s", m->tied[0] ? ", " : "", name);
-			bool counted = false;
-			for (uint32_t j = 0; j < tied_backends; j++)
-				counted = counted ||
-				          (strlen(tied_seen[j]) == bl && strncmp(tied_seen[j], name, bl) == 0);
-			if (!counted)
-				snprintf(tied_seen[tied_backends++], ADVISE_NAME_SIZE, "%.*s", (int)bl, name);
-		} else {
-			append(m->slower, sizeof m->slower, "%s%s %.2fx [%.2f, %.2f]%s",
-			       m->slower[0] ? ", " : "", name, vs[i].ratio, vs[i].low, vs[i].high,
-			       strcmp(advise_ratio_verdict(&vs[i]), "tied") == 0 ? " (undecided)" : "");
-		}
-	}
-	m->backends = backends;
-	m->tied_backends = tied_backends;
-	/* "hardly matters": at least three backends, and half of those measured, are within the
-	 * noise of the fastest; "some tied": two or more */
-	m->verdict = backends < 2                                          ? ADVISE_ALONE
-	             : tied_backends >= 3 && 2 * tied_backends >= backends ? ADVISE_HARDLY_MATTERS
-	             : tied_backends >= 2                                 ? ADVISE_SOME_TIED
-	                                                                  : ADVISE_MATTERS;
-	/* by phase: the contenders' spread, beside the floor's and the harness's */
-	double systems_fastest = 0, systems_floor = 0, systems_slowest = 0;
-	for (uint32_t ph = 0; ph < r->phases && m->phase_count < ADVISE_MAX_PHASES; ph++) {
-		struct advise_phase_spread *s = &m->phase[m->phase_count++];
-		snprintf(s->phase, sizeof s->phase, "%s", r->phase_name[ph]);
-		s->fastest_ns = INFINITY;
-		s->slowest_ns = -INFINITY;
-		for (uint32_t i = 0; i < n; i++) {
-			if (!contender[i])
-				continue;
-			advise_rows_centre(r, advise_rows_phase(r, which[i], ph), &c);
-			if (c.ns < s->fastest_ns) {
-				s->fastest_ns = c.ns;
-				snprintf(s->fastest_name, sizeof s->fastest_name, "%s", r->name[which[i]]);
-			}
-			if (c.ns > s->slowest_ns) {
-				s->slowest_ns = c.ns;
-				snprintf(s->slowest_name, sizeof s->slowest_name, "%s", r->name[which[i]]);
-			}
-		}
-		s->floor_ns = s->harness_ns = NAN;
-		if (floor >= 0) {
-			advise_rows_centre(r, advise_rows_phase(r, (uint32_t)floor, ph), &c);
-			s->floor_ns = c.ns;
-		}
-		if (harness >= 0) {
-			advise_rows_centre(r, advise_rows_phase(r, (uint32_t)harness, ph), &c);
-			s->harness_ns = c.ns;
-		}
-		s->moves = (s->slowest_ns - s->fastest_ns) / m->fastest_ns;
-		if (strncmp(s->phase, "system:", 7) == 0) {
-			advise_rows_centre(r, advise_rows_phase(r, (uint32_t)m->fastest, ph), &c);
-			systems_fastest += c.ns;
-			systems_floor += isnan(s->floor_ns) ? 0 : s->floor_ns;
-			systems_slowest += s->slowest_ns;
-		}
-	}
-	m->systems_share = systems_fastest / m->fastest_ns;
-	m->passes_vs_floor = systems_floor > 0 ? systems_slowest / systems_floor : NAN;
-	/* the world: every entity at the start with its kind's components */
-	const struct scenario *sc = a->base;
-	double bytes = 0, changes = 0;
-	for (uint32_t k = 0; k < sc->kind_count; k++) {
-		double size = 0;
-		for (uint32_t i = 0; i < sc->kinds[k].type_count; i++)
-			size += sc->types[sc->kinds[k].types[i]].size;
-		bytes += size * sc->kinds[k].count;
-		changes += sc->kinds[k].spawn + sc->kinds[k].despawn;
-	}
-	for (uint32_t e = 0; e < sc->effect_count; e++)
-		changes += 2 * sc->effects[e].add * kind_live(&sc->kinds[sc->effects[e].kind]);
-	m->world_bytes = bytes;
-	m->cache_bytes = cache_bytes();
-	m->changes_share = sc->entities_start ? changes / (double)sc->entities_start : NAN;
-	/* the first line: the survey's verdict against the confirmation's ratio (the other design's
-	 * frame over the chosen one's) */
-	m->headline = ADVISE_HEAD_NONE;
-	if (a->confirm_step < 0 || a->steps[a->confirm_step].entry_count < 2)
-		return;
-	const struct advise_step *cs = &a->steps[a->confirm_step];
-	const struct advise_ratio *q = &cs->entry[1].vs;
-	const char *v = advise_ratio_verdict(q);
-	bool marks = advise_design_marks(sc, &cs->entry[0].design) > 0;
-	if (strcmp(v, "faster") == 0)
-		m->headline = ADVISE_HEAD_REVERSED;
-	else if (m->verdict == ADVISE_HARDLY_MATTERS)
-		m->headline = strcmp(v, "slower") == 0 && q->ratio >= ADVISE_FELT && marks
-		                  ? ADVISE_HEAD_MARKS
-		                  : ADVISE_HEAD_HARDLY;
-	else if (strcmp(v, "tied") == 0)
-		m->headline = ADVISE_HEAD_EITHER;
-	else
-		m->headline = q->ratio >= ADVISE_FELT ? ADVISE_HEAD_MATTERS : ADVISE_HEAD_SMALL;
+	matter_designs(m, r, which, n, best, centre, vs, contender);
+	matter_phases(m, r, which, n, contender, floor, harness);
+	matter_world(m, a->base);
+	m->headline = matter_headline(a, m);
 }

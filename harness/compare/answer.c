@@ -12,6 +12,7 @@
 #include "answer.h"
 #include "compare_stats.h"
 #include "../core/race.h"
+#include "../core/free_and_null.h"
 #include "../core/stats.h"
 
 static bool is_candidate(const struct csv_row *r)
@@ -447,12 +448,9 @@ void answer_free(struct answer *a)
 {
 	for (uint32_t i = 0; a->groups && i < a->group_count; i++)
 		free(a->groups[i].members);
-	free(a->groups);
-	free(a->backends);
-	free(a->uses);
-	a->groups = NULL;
-	a->backends = NULL;
-	a->uses = NULL;
+	FREE_AND_NULL(a->groups);
+	FREE_AND_NULL(a->backends);
+	FREE_AND_NULL(a->uses);
 	a->group_count = a->backend_count = a->use_count = 0;
 }
 

@@ -619,54 +619,48 @@ static void scenario_summary(FILE *out, const struct answer *a, const char **poi
 	(void)o;
 }
 
-static void scenario_answer(FILE *out, const struct answer *a, const struct answer_report_options *o)
+/* The points of a scenario's answer: a sweep's values of key, or the one frame. */
+struct scenario_points {
+	const char *at[256];
+	uint32_t count;
+	bool sweep;
+	const char *key; /* the swept key, "" for none */
+};
+
+/* A section's heading, then what it shows, which a brief answer leaves out. */
+static void section(FILE *out, const struct answer_report_options *o, const char *title,
+                    const char *about)
 {
-	const char *points[256];
-	uint32_t np = points_of(a, points, 256);
-	bool sweep = is_sweep(a, np);
-	const char *key = a->group_count ? a->groups[0].lowest->sweep_key : "";
-	const char *scenario = a->file->count ? a->file->rows[0].profile : "?";
-	const char *named = csv_note(a->file, "scenario ");
-	char name[160];
-	snprintf(name, sizeof name, "%s", named ? named + 9 : scenario);
-	name[strcspn(name, ":")] = '\0';
-	if (a->provisional) {
-		record(out, "title", "Which storage for this game (%s; the run goes on)",
-		       a->provisional_note);
-		scenario_summary(out, a, points, np, sweep, o);
-		record(out, "p", "The tables come when the run ends.");
-		return;
-	}
-	record(out, "title", "Which storage for this game: %s", o->path);
-	print_run(out, a);
-	print_warnings(out, a);
-	record(out, "h", "In short");
-	scenario_summary(out, a, points, np, sweep, o);
-	if (o->figures && o->figures[0]) {
-		const char *base = strrchr(o->path, '/');
-		base = base ? base + 1 : o->path;
-		record(out, "p", "Its figure: %s/%.*s.png", o->figures, (int)(strlen(base) > 4 &&
-		       strcmp(base + strlen(base) - 4, ".csv") == 0 ? strlen(base) - 4 : strlen(base)), base);
-	}
-	record(out, "h", "The frame");
+	record(out, "h", "%s", title);
 	if (!o->brief)
-		record(out, "p",
-		       "Scenario %s%s%s: per frame%s, the fastest backend and its time, the floor's (the "
-		       "same frames over plain arrays) and the harness's alone; then every other "
-		       "backend's time over the fastest's, paired by process, nearest first, with an "
-		       "interval that holds, with all of its group's together, in 95%% of runs. tied: the "
-		       "interval holds 1. no decision: a backend tied with the lowest reaches beyond "
-		       "%.2f (noisy), or has no interval, or one spanning more than %.0fx: no fastest "
-		       "and no ratio is given.",
-		       name, sweep ? ", swept over " : "", sweep ? key : "", sweep ? " at each point" : "",
-		       STATS_NOISY_RATIO, ANSWER_MAX_SPAN);
+		record(out, "p", "%s", about);
+}
+
+/* "The frame": per point, the fastest backend, the floor's and the harness's, the others; then
+ * the file's crossovers. */
+static void scenario_frames(FILE *out, const struct answer *a, const struct answer_report_options *o,
+                            const struct scenario_points *pt, const char *name)
+{
+	bool sweep = pt->sweep;
+	char about[1200];
+	snprintf(about, sizeof about,
+	         "Scenario %s%s%s: per frame%s, the fastest backend and its time, the floor's (the "
+	         "same frames over plain arrays) and the harness's alone; then every other "
+	         "backend's time over the fastest's, paired by process, nearest first, with an "
+	         "interval that holds, with all of its group's together, in 95%% of runs. tied: the "
+	         "interval holds 1. no decision: a backend tied with the lowest reaches beyond "
+	         "%.2f (noisy), or has no interval, or one spanning more than %.0fx: no fastest "
+	         "and no ratio is given.",
+	         name, sweep ? ", swept over " : "", sweep ? pt->key : "",
+	         sweep ? " at each point" : "", STATS_NOISY_RATIO, ANSWER_MAX_SPAN);
+	section(out, o, "The frame", about);
 	char head[256];
 	snprintf(head, sizeof head, "%s%sfastest|its frame|floor|harness alone|the others, over the "
 	                            "fastest [%s, paired]",
-	         sweep ? key : "", sweep ? "|" : "", interval_level(a));
+	         sweep ? pt->key : "", sweep ? "|" : "", interval_level(a));
 	record(out, "table", "%s	%s", head, sweep ? "3 4 5" : "2 3 4");
-	for (uint32_t i = 0; i < np; i++) {
-		const struct answer_group *g = frame_at(a, points[i]);
+	for (uint32_t i = 0; i < pt->count; i++) {
+		const struct answer_group *g = frame_at(a, pt->at[i]);
 		if (g)
 			frame_cells(out, a, g, sweep);
 	}
@@ -674,64 +668,73 @@ static void scenario_answer(FILE *out, const struct answer *a, const struct answ
 	for (uint32_t i = 0; i < a->file->note_count; i++)
 		if (strncmp(a->file->notes[i], "crossover ", 10) == 0)
 			record(out, "p", "%s", a->file->notes[i]);
-	/* the frame-time tails */
-	bool tails = false;
+}
+
+/* "Frame-time tails", where the file has them: per point and backend the median, p95, p99 and
+ * longest frame with their intervals, growth and allocating frames; then the order of the p99s
+ * and of the longest frames. */
+static void scenario_tails(FILE *out, const struct answer *a, const struct answer_report_options *o,
+                           const struct scenario_points *pt)
+{
+	bool tails = false, sweep = pt->sweep;
 	for (uint32_t i = 0; i < a->file->count && !tails; i++)
 		tails = !isnan(a->file->rows[i].tail[1]);
-	if (tails) {
-		record(out, "h", "Frame-time tails");
-		if (!o->brief)
-			record(out, "p",
-			       "A game is judged by its worst frames. Per backend, its median frame, then its "
-			       "95th and 99th percentile and its longest frame: each taken per process, then "
-			       "their geometric mean and 95%% t interval across processes. growth frames: "
-			       "those in which the storage asked for a block of 64 KiB or more (a rehash, a "
-			       "regrown column, a large new table), over every process; frames allocating: "
-			       "those in which it allocated at all.");
-		snprintf(head, sizeof head, "%s%sbackend|median|p95 [95%%]|p99 [95%%]|max [95%%]|growth "
-		                            "frames|frames allocating",
-		         sweep ? key : "", sweep ? "|" : "");
-		record(out, "table", "%s	%s", head, sweep ? "3 4 5 6 7 8" : "2 3 4 5 6 7");
-		for (uint32_t i = 0; i < np; i++) {
-			const struct answer_group *g = frame_at(a, points[i]);
-			const struct csv_row *list[64];
-			uint32_t n = g ? order_by_tail(g, -1, list) : 0;
-			for (uint32_t k = 0; k < n; k++) {
-				const struct csv_row *x = list[k];
-				char med[64], t[3][160], growth[64] = "-";
-				duration(med, sizeof med, x->median);
-				for (int q = 0; q < 3; q++)
-					tail_text(t[q], sizeof t[q], x, q);
-				if (x->growth[0])
-					snprintf(growth, sizeof growth, "%s (%s%%)", x->growth, x->growth_pct);
-				record(out, "row", "0	%s%s%s	%s	%s	%s	%s	%s	%s", sweep ? points[i] : "",
-				       sweep ? "	" : "", x->backend, med, t[0], t[1], t[2], growth,
-				       x->alloc_frames[0] ? x->alloc_frames : "-");
-			}
-		}
-		record(out, "end", "");
-		for (uint32_t i = 0; i < np; i++) {
-			const struct answer_group *g = frame_at(a, points[i]);
-			if (!g)
-				continue;
-			char p99[2600], longest[2600];
-			tail_order(p99, sizeof p99, g, 1, tail_names[1]);
-			tail_order(longest, sizeof longest, g, 2, "longest frame");
-			if (sweep)
-				record(out, "p", "At %s = %s: %s", key, points[i], p99);
-			else
-				record(out, "p", "%s", p99);
-			record(out, "p", "%s", longest);
-		}
-	}
-	if (o->brief && np > 1) {
-		record(out, "p", "By phase, at every point: in %s.", o->note ? o->note : "the full answer");
+	if (!tails)
 		return;
+	section(out, o, "Frame-time tails",
+	        "A game is judged by its worst frames. Per backend, its median frame, then its 95th "
+	        "and 99th percentile and its longest frame: each taken per process, then their "
+	        "geometric mean and 95% t interval across processes. growth frames: those in which "
+	        "the storage asked for a block of 64 KiB or more (a rehash, a regrown column, a large "
+	        "new table), over every process; frames allocating: those in which it allocated at "
+	        "all.");
+	char head[256];
+	snprintf(head, sizeof head, "%s%sbackend|median|p95 [95%%]|p99 [95%%]|max [95%%]|growth "
+	                            "frames|frames allocating",
+	         sweep ? pt->key : "", sweep ? "|" : "");
+	record(out, "table", "%s	%s", head, sweep ? "3 4 5 6 7 8" : "2 3 4 5 6 7");
+	for (uint32_t i = 0; i < pt->count; i++) {
+		const struct answer_group *g = frame_at(a, pt->at[i]);
+		const struct csv_row *list[64];
+		uint32_t n = g ? order_by_tail(g, -1, list) : 0;
+		for (uint32_t k = 0; k < n; k++) {
+			const struct csv_row *x = list[k];
+			char med[64], t[3][160], growth[64] = "-";
+			duration(med, sizeof med, x->median);
+			for (int q = 0; q < 3; q++)
+				tail_text(t[q], sizeof t[q], x, q);
+			if (x->growth[0])
+				snprintf(growth, sizeof growth, "%s (%s%%)", x->growth, x->growth_pct);
+			record(out, "row", "0	%s%s%s	%s	%s	%s	%s	%s	%s", sweep ? pt->at[i] : "",
+			       sweep ? "	" : "", x->backend, med, t[0], t[1], t[2], growth,
+			       x->alloc_frames[0] ? x->alloc_frames : "-");
+		}
 	}
+	record(out, "end", "");
+	for (uint32_t i = 0; i < pt->count; i++) {
+		const struct answer_group *g = frame_at(a, pt->at[i]);
+		if (!g)
+			continue;
+		char p99[2600], longest[2600];
+		tail_order(p99, sizeof p99, g, 1, tail_names[1]);
+		tail_order(longest, sizeof longest, g, 2, "longest frame");
+		if (sweep)
+			record(out, "p", "At %s = %s: %s", pt->key, pt->at[i], p99);
+		else
+			record(out, "p", "%s", p99);
+		record(out, "p", "%s", longest);
+	}
+}
+
+/* "By phase": each phase's fastest backend and its time, and the others over it. */
+static void scenario_phases(FILE *out, const struct answer *a, const struct scenario_points *pt)
+{
+	bool sweep = pt->sweep;
+	char head[256];
 	record(out, "h", "By phase");
 	snprintf(head, sizeof head, "%s%sphase|fastest|its time|the others, over the fastest [%s, "
 	                            "paired]",
-	         sweep ? key : "", sweep ? "|" : "", interval_level(a));
+	         sweep ? pt->key : "", sweep ? "|" : "", interval_level(a));
 	record(out, "table", "%s	%s", head, sweep ? "4" : "3");
 	for (uint32_t i = 0; i < a->group_count; i++) {
 		const struct answer_group *g = &a->groups[i];
@@ -750,6 +753,44 @@ static void scenario_answer(FILE *out, const struct answer *a, const struct answ
 			       g->decided ? g->lowest->backend : "no decision", time, others);
 	}
 	record(out, "end", "");
+}
+
+static void scenario_answer(FILE *out, const struct answer *a, const struct answer_report_options *o)
+{
+	struct scenario_points pt;
+	pt.count = points_of(a, pt.at, 256);
+	pt.sweep = is_sweep(a, pt.count);
+	pt.key = a->group_count ? a->groups[0].lowest->sweep_key : "";
+	const char *scenario = a->file->count ? a->file->rows[0].profile : "?";
+	const char *named = csv_note(a->file, "scenario ");
+	char name[160];
+	snprintf(name, sizeof name, "%s", named ? named + 9 : scenario);
+	name[strcspn(name, ":")] = '\0';
+	if (a->provisional) {
+		record(out, "title", "Which storage for this game (%s; the run goes on)",
+		       a->provisional_note);
+		scenario_summary(out, a, pt.at, pt.count, pt.sweep, o);
+		record(out, "p", "The tables come when the run ends.");
+		return;
+	}
+	record(out, "title", "Which storage for this game: %s", o->path);
+	print_run(out, a);
+	print_warnings(out, a);
+	record(out, "h", "In short");
+	scenario_summary(out, a, pt.at, pt.count, pt.sweep, o);
+	if (o->figures && o->figures[0]) {
+		const char *base = strrchr(o->path, '/');
+		base = base ? base + 1 : o->path;
+		record(out, "p", "Its figure: %s/%.*s.png", o->figures, (int)(strlen(base) > 4 &&
+		       strcmp(base + strlen(base) - 4, ".csv") == 0 ? strlen(base) - 4 : strlen(base)), base);
+	}
+	scenario_frames(out, a, o, &pt, name);
+	scenario_tails(out, a, o, &pt);
+	if (o->brief && pt.count > 1) {
+		record(out, "p", "By phase, at every point: in %s.", o->note ? o->note : "the full answer");
+		return;
+	}
+	scenario_phases(out, a, &pt);
 }
 
 void answer_report_print(FILE *out, const struct answer *a, const struct answer_report_options *o)

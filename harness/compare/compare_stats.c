@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "compare_stats.h"
+#include "../core/free_and_null.h"
 #include "../core/race.h"
 
 #define BOOTSTRAP_RESAMPLES 2000
@@ -231,10 +232,8 @@ int compare_runs(const struct csv_file *old, const struct csv_file *new_,
 
 void compare_result_free(struct compare_result *res)
 {
-	free(res->pairs);
-	free(res->backends);
-	res->pairs = NULL;
-	res->backends = NULL;
+	FREE_AND_NULL(res->pairs);
+	FREE_AND_NULL(res->backends);
 }
 
 /* --- what two runs measured ------------------------------------------------------------- */
@@ -564,22 +563,11 @@ static void raced_levels(const struct csv_file *f, const struct csv_row *const *
 static bool level_centre(const double *level, uint32_t processes, uint32_t n, uint32_t i,
                          double *centre, double *se, uint32_t *count)
 {
-	double sum = 0, sq = 0;
-	uint32_t m = 0;
-	for (uint32_t q = 0; q < processes; q++)
-		if (!isnan(level[(size_t)q * n + i])) {
-			sum += level[(size_t)q * n + i];
-			m++;
-		}
-	*count = m;
-	if (m < 2)
+	double mean;
+	*count = race_level_mean(level, n, processes, i, &mean, se);
+	if (*count < 2)
 		return false;
-	double mean = sum / m;
-	for (uint32_t q = 0; q < processes; q++)
-		if (!isnan(level[(size_t)q * n + i]))
-			sq += pow(level[(size_t)q * n + i] - mean, 2);
 	*centre = exp(mean);
-	*se = sqrt(sq / (m - 1) / m);
 	return true;
 }
 
@@ -871,12 +859,9 @@ void compare_restat_free(struct restat_group *g)
 {
 	for (uint32_t k = 0; k < g->n && g->held; k++)
 		free(g->held[k]);
-	free(g->held);
-	free(g->slower_plain);
-	free(g->slower_before);
-	g->slower_before = NULL;
-	g->held = NULL;
-	g->slower_plain = NULL;
+	FREE_AND_NULL(g->held);
+	FREE_AND_NULL(g->slower_plain);
+	FREE_AND_NULL(g->slower_before);
 }
 
 void compare_restat_add(struct restat_totals *t, const struct csv_file *f, uint32_t i,

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "csvread.h"
+#include "../sweep/sweep_columns.h"
 
 #define MAX_FIELDS 64
 
@@ -189,29 +190,56 @@ static int read_samples(struct csv_file *f, char *err, size_t errlen)
 	return 0;
 }
 
-/* The columns csv_read looks for, by their names in the header row: a run of the workloads',
- * then a scenario's, which names the same figures otherwise (scenario_run.c): the scenario for
- * the profile, the phase for the workload, the frames for the samples per process. The columns
- * up to MEDIAN are required. */
+/* The columns csv_read looks for, by their names in the header row: a run of the workloads'
+ * (its names are the sweep's table's, harness/sweep/sweep_columns.h), then a scenario's, which
+ * names the same figures otherwise (scenario_run.c): the scenario for the profile, the phase
+ * for the workload, the frames for the samples per process. The columns up to MEDIAN are
+ * required. */
 enum { BACKEND, PROFILE, WORKLOAD, ENTITIES, COMPONENTS, MEDIAN, PROCESSES, REPS, LOW, HIGH,
        NOISY, THREADS, HISTORY, SWEEP_VALUE, NS_PER_ENTITY, BYTES_PER_ENTITY, RATIO, RATIO_LOW,
        RATIO_HIGH, VS_BEST, FLOOR_RATIO, FLOOR_LOW, FLOOR_HIGH, SWEEP_KEY, P95, P95_LOW, P95_HIGH,
        P99, P99_LOW, P99_HIGH, MAX_FRAME, MAX_LOW, MAX_HIGH, GROWTH, GROWTH_PCT, ALLOC_FRAMES,
        RACE, RACE_PROCESS, RACE_BEHIND, DECISION, RATIO_LEVEL, INVALID, NCOLS };
-static const char *const column_names[NCOLS][2] = {
-	{"backend", "backend"}, {"profile", "scenario"}, {"workload", "phase"},
-	{"entities", "entities_start"}, {"components", ""}, {"median_ns", "median_ns"},
-	{"processes", "processes"}, {"reps", "frames"}, {"ci_low_ns", "ci_low_ns"},
-	{"ci_high_ns", "ci_high_ns"}, {"noisy", "noisy"}, {"threads", ""}, {"history", ""},
-	{"sweep_value", "sweep_value"}, {"ns_per_entity", ""}, {"live_bytes_per_entity", ""},
-	{"ratio_to_best", "ratio_to_best"}, {"ratio_ci_low", "ratio_ci_low"},
-	{"ratio_ci_high", "ratio_ci_high"}, {"vs_best", "vs_best"}, {"ratio_to_floor", ""},
-	{"floor_ci_low", ""}, {"floor_ci_high", ""}, {"", "sweep_key"}, {"", "p95_ns"},
-	{"", "p95_ci_low_ns"}, {"", "p95_ci_high_ns"}, {"", "p99_ns"}, {"", "p99_ci_low_ns"},
-	{"", "p99_ci_high_ns"}, {"", "max_frame_ns"}, {"", "max_ci_low_ns"}, {"", "max_ci_high_ns"},
-	{"", "growth_frames"}, {"", "growth_pct"}, {"", "alloc_frames"}, {"race", ""},
-	{"race_process", ""}, {"race_behind", ""}, {"decision", ""}, {"ratio_level", ""},
-	{"invalid", ""}};
+/* Each one's column of the sweep's table (NONE: a workload sweep has none) and its name in a
+ * scenario's CSV ("": none). */
+#define NONE (-1)
+static const struct {
+	int sweep;
+	const char *scenario;
+} column_names[NCOLS] = {
+	[BACKEND] = {SWEEP_COL_BACKEND, "backend"}, [PROFILE] = {SWEEP_COL_PROFILE, "scenario"},
+	[WORKLOAD] = {SWEEP_COL_WORKLOAD, "phase"}, [ENTITIES] = {SWEEP_COL_ENTITIES, "entities_start"},
+	[COMPONENTS] = {SWEEP_COL_COMPONENTS, ""}, [MEDIAN] = {SWEEP_COL_MEDIAN_NS, "median_ns"},
+	[PROCESSES] = {SWEEP_COL_PROCESSES, "processes"}, [REPS] = {SWEEP_COL_REPS, "frames"},
+	[LOW] = {SWEEP_COL_CI_LOW_NS, "ci_low_ns"}, [HIGH] = {SWEEP_COL_CI_HIGH_NS, "ci_high_ns"},
+	[NOISY] = {SWEEP_COL_NOISY, "noisy"}, [THREADS] = {SWEEP_COL_THREADS, ""},
+	[HISTORY] = {SWEEP_COL_HISTORY, ""}, [SWEEP_VALUE] = {NONE, "sweep_value"},
+	[NS_PER_ENTITY] = {SWEEP_COL_NS_PER_ENTITY, ""},
+	[BYTES_PER_ENTITY] = {SWEEP_COL_LIVE_BYTES_PER_ENTITY, ""},
+	[RATIO] = {SWEEP_COL_RATIO_TO_BEST, "ratio_to_best"},
+	[RATIO_LOW] = {SWEEP_COL_RATIO_CI_LOW, "ratio_ci_low"},
+	[RATIO_HIGH] = {SWEEP_COL_RATIO_CI_HIGH, "ratio_ci_high"},
+	[VS_BEST] = {SWEEP_COL_VS_BEST, "vs_best"}, [FLOOR_RATIO] = {SWEEP_COL_RATIO_TO_FLOOR, ""},
+	[FLOOR_LOW] = {SWEEP_COL_FLOOR_CI_LOW, ""}, [FLOOR_HIGH] = {SWEEP_COL_FLOOR_CI_HIGH, ""},
+	[SWEEP_KEY] = {NONE, "sweep_key"}, [P95] = {NONE, "p95_ns"},
+	[P95_LOW] = {NONE, "p95_ci_low_ns"}, [P95_HIGH] = {NONE, "p95_ci_high_ns"},
+	[P99] = {NONE, "p99_ns"}, [P99_LOW] = {NONE, "p99_ci_low_ns"},
+	[P99_HIGH] = {NONE, "p99_ci_high_ns"}, [MAX_FRAME] = {NONE, "max_frame_ns"},
+	[MAX_LOW] = {NONE, "max_ci_low_ns"}, [MAX_HIGH] = {NONE, "max_ci_high_ns"},
+	[GROWTH] = {NONE, "growth_frames"}, [GROWTH_PCT] = {NONE, "growth_pct"},
+	[ALLOC_FRAMES] = {NONE, "alloc_frames"}, [RACE] = {SWEEP_COL_RACE, ""},
+	[RACE_PROCESS] = {SWEEP_COL_RACE_PROCESS, ""}, [RACE_BEHIND] = {SWEEP_COL_RACE_BEHIND, ""},
+	[DECISION] = {SWEEP_COL_DECISION, ""}, [RATIO_LEVEL] = {SWEEP_COL_RATIO_LEVEL, ""},
+	[INVALID] = {SWEEP_COL_INVALID, ""},
+};
+
+/* Column i's name in a scenario's CSV or a workload sweep's, "" where that kind has none. */
+static const char *column_name(int i, bool scenario)
+{
+	if (scenario)
+		return column_names[i].scenario;
+	return column_names[i].sweep == NONE ? "" : sweep_columns[column_names[i].sweep].name;
+}
 
 /* Column i's field of a line, "" where the file or the line has none. */
 static const char *field_of(char **fields, int nf, const int *c, int i)
@@ -344,11 +372,12 @@ int csv_read(const char *path, bool samples, struct csv_file *f, char *err, size
 			continue;
 		int nf = split(line, fields);
 		if (!header) {
-			f->scenario = column(fields, nf, "workload") < 0 && column(fields, nf, "scenario") >= 0 &&
-			              column(fields, nf, "phase") >= 0;
+			f->scenario = column(fields, nf, column_name(WORKLOAD, false)) < 0 &&
+			              column(fields, nf, column_name(PROFILE, true)) >= 0 &&
+			              column(fields, nf, column_name(WORKLOAD, true)) >= 0;
 			for (int i = 0; i < NCOLS; i++)
-				c[i] = column_names[i][f->scenario][0]
-				           ? column(fields, nf, column_names[i][f->scenario])
+				c[i] = column_name(i, f->scenario)[0]
+				           ? column(fields, nf, column_name(i, f->scenario))
 				           : -1;
 			for (int i = 0; i <= MEDIAN; i++)
 				if (c[i] < 0 && !(f->scenario && (i == COMPONENTS || i == ENTITIES))) {
@@ -356,7 +385,7 @@ int csv_read(const char *path, bool samples, struct csv_file *f, char *err, size
 					free(line);
 					csv_free(f);
 					return errorf(err, errlen, "%s has no column %s: not an ecsbench CSV", path,
-					              column_names[i][f->scenario]);
+					              column_name(i, f->scenario));
 				}
 			f->has_ci = c[LOW] >= 0 && c[HIGH] >= 0 && c[PROCESSES] >= 0;
 			f->has_ratios = c[RATIO] >= 0 && c[VS_BEST] >= 0;

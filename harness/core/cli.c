@@ -84,6 +84,8 @@ static void help(void)
 	       "                     shows the answer so far: scripts/answer.sh)\n"
 	       "  --no-pin           do not pin the measuring process to one CPU\n"
 	       "  --list             list backends, workloads and profiles, and exit\n"
+	       "  --columns          list the CSV's columns in order, each with its meaning\n"
+	       "                     (docs/csv.md says more), and exit\n"
 	       "  --help             this text\n\n"
 	       "A scenario run (scenarios/README.md): ns per frame of a game's frame, by phase,\n"
 	       "per backend, beside the floor (plain arrays) and the harness alone:\n"
@@ -531,6 +533,7 @@ static const struct option longopts[] = {
 	{"reps", required_argument, 0, 'r'},      {"warmup", required_argument, 0, 'W'},
 	{"seed", required_argument, 0, 's'},      {"output", required_argument, 0, 'o'},
 	{"list", no_argument, 0, 'l'},            {"help", no_argument, 0, 'h'},
+	{"columns", no_argument, 0, 'c'},
 	{"no-pin", no_argument, 0, 'P'},          {"scale", required_argument, 0, 'x'},
 	{"component-size", required_argument, 0, 'z'},
 	{"inner", required_argument, 0, 'i'},     {"no-floor", no_argument, 0, 'F'},
@@ -605,6 +608,7 @@ static void apply_option(struct options *o, int ch, char **argv, bool *help_aske
 		o->provisional = optarg;
 		break;
 	case 'l': o->list = true; break;
+	case 'c': break; /* o->given['c'] */
 	case 'P': o->no_pin = true; break;
 	case 'F': o->no_floor = true; break;
 	case 'M': o->malloc_default = true; break;
@@ -709,6 +713,10 @@ void cli_parse(int argc, char **argv, const struct cli_tables *t, struct options
 		list(t);
 		exit(0);
 	}
+	for (size_t i = 0; o->given['c'] && i < t->columns->count(); i++)
+		printf("%-22s %s\n", t->columns->name_at(i), t->columns->about_at(i));
+	if (o->given['c'])
+		exit(0);
 }
 
 void cli_apply_list(struct options *o, int code, const char *text)

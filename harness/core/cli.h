@@ -22,10 +22,11 @@ struct cli_names {
 };
 struct cli_tables {
 	const struct cli_names *workloads, *histories;
+	const struct cli_names *columns; /* the CSV's, that --columns prints */
 };
 
-/* Parses argv into o, names from t; --help and --list print and exit 0; exits 2 on any bad
- * value. */
+/* Parses argv into o, names from t; --help, --list and --columns print and exit 0; exits 2 on
+ * any bad value. */
 void cli_parse(int argc, char **argv, const struct cli_tables *t, struct options *o);
 /* Applies a list option as if given on the command line (code: its short code, 'b' backends,
  * 'w' workloads, 'n' entities, 'k' components, 1020 threads, 'H' histories): a kind's

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "collection.h"
+#include "free_and_null.h"
 
 int collection_init(struct collection *c, const struct options *o, const struct plan *plan)
 {
@@ -80,16 +81,11 @@ void collection_free(struct collection *c)
 	}
 	for (uint32_t g = 0; c->groups && g < c->plan->count; g++)
 		free(c->groups[g].passes);
-	free(c->groups);
-	free(c->busy);
-	c->busy = NULL;
-	free(c->rows);
-	free(c->sampling);
-	free(c->machine);
-	c->groups = NULL;
-	c->rows = NULL;
-	c->sampling = NULL;
-	c->machine = NULL;
+	FREE_AND_NULL(c->groups);
+	FREE_AND_NULL(c->busy);
+	FREE_AND_NULL(c->rows);
+	FREE_AND_NULL(c->sampling);
+	FREE_AND_NULL(c->machine);
 }
 
 struct row_data *collection_row(struct collection *c, uint32_t g, uint32_t p)

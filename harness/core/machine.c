@@ -629,101 +629,134 @@ static void write_busiest(FILE *f, const struct machine_process *p, uint32_t cou
 	}
 }
 
-void machine_write_header(FILE *f, const struct machine_process *p, uint32_t count,
-                          bool per_process)
+/* What the `# machine` lines say of a run: the fingerprints' geometric means and intervals
+ * over the processes, and the shares of other work, each process's weighted by the length of
+ * its pass. */
+struct machine_run {
+	uint32_t n, fingerprints, watched, running_max;
+	double cost, steal, steal_w, cpu_steal, others, own_w, all, all_w, load_start, load_end;
+	bool has_s, has_c;
+	double s, s_lo, s_hi, s_sd, c, c_lo, c_hi, c_sd, k, k_lo, k_hi, k_sd;
+};
+
+static void machine_run_of(const struct machine_process *p, uint32_t count, struct machine_run *r)
 {
 	double stream[count ? count : 1], chase[count ? count : 1], skew[count ? count : 1];
-	double steal = 0, steal_w = 0, cpu_steal = 0, others = 0, own_w = 0, cost = 0, all = 0,
-	       all_w = 0;
-	double load_start = NAN, load_end = NAN;
-	uint32_t n = 0, running_max = 0, fingerprints = 0, watched = 0;
+	memset(r, 0, sizeof *r);
+	r->load_start = r->load_end = NAN;
 	for (uint32_t i = 0; i < count; i++) {
 		const struct machine_process *x = &p[i];
 		if (!x->process)
 			continue;
-		stream[n] = x->stream_ns;
-		chase[n] = x->chase_ns;
-		skew[n] = x->stream_ns > 0 && x->chase_ns > 0 ? x->stream_ns / x->chase_ns : NAN;
+		stream[r->n] = x->stream_ns;
+		chase[r->n] = x->chase_ns;
+		skew[r->n] = x->stream_ns > 0 && x->chase_ns > 0 ? x->stream_ns / x->chase_ns : NAN;
 		if (x->fingerprint_ms > 0) {
-			cost += x->fingerprint_ms;
-			fingerprints++;
+			r->cost += x->fingerprint_ms;
+			r->fingerprints++;
 		}
-		/* the run's shares: each process's weighted by the length of its pass */
 		if (x->seconds > 0 && !isnan(x->steal_pct)) {
-			steal += x->steal_pct * x->seconds;
-			steal_w += x->seconds;
+			r->steal += x->steal_pct * x->seconds;
+			r->steal_w += x->seconds;
 		}
 		if (x->seconds > 0 && !isnan(x->others_all_pct)) {
-			all += x->others_all_pct * x->seconds;
-			all_w += x->seconds;
+			r->all += x->others_all_pct * x->seconds;
+			r->all_w += x->seconds;
 		}
 		if (x->seconds > 0 && !isnan(x->others_pct)) {
-			cpu_steal += x->cpu_steal_pct * x->seconds;
-			others += x->others_pct * x->seconds;
-			own_w += x->seconds;
-			watched++;
+			r->cpu_steal += x->cpu_steal_pct * x->seconds;
+			r->others += x->others_pct * x->seconds;
+			r->own_w += x->seconds;
+			r->watched++;
 		}
-		if (isnan(load_start))
-			load_start = x->load_start;
+		if (isnan(r->load_start))
+			r->load_start = x->load_start;
 		if (!isnan(x->load_end))
-			load_end = x->load_end;
-		running_max = x->running_start > running_max ? x->running_start : running_max;
-		running_max = x->running_end > running_max ? x->running_end : running_max;
-		n++;
+			r->load_end = x->load_end;
+		r->running_max = x->running_start > r->running_max ? x->running_start : r->running_max;
+		r->running_max = x->running_end > r->running_max ? x->running_end : r->running_max;
+		r->n++;
 	}
-	if (n == 0)
+	r->s = r->s_lo = r->s_hi = r->s_sd = r->c = r->c_lo = r->c_hi = r->c_sd = NAN;
+	r->k = r->k_lo = r->k_hi = r->k_sd = NAN;
+	if (r->n == 0)
 		return;
-	double s = NAN, s_lo = NAN, s_hi = NAN, s_sd = NAN, c = NAN, c_lo = NAN, c_hi = NAN,
-	       c_sd = NAN, k = NAN, k_lo = NAN, k_hi = NAN, k_sd = NAN;
-	bool has_s = log_summary(stream, n, &s, &s_lo, &s_hi, &s_sd);
-	bool has_c = log_summary(chase, n, &c, &c_lo, &c_hi, &c_sd);
-	log_summary(skew, n, &k, &k_lo, &k_hi, &k_sd);
-	if (has_s && has_c) {
-		char st[64], ch[64];
-		with_interval(st, sizeof st, s, s_lo, s_hi);
-		with_interval(ch, sizeof ch, c, c_lo, c_hi);
-		fprintf(f,
-		        "# machine fingerprint: stream %s ns an entity, chase %s ns a step (geometric "
-		        "means over %u process%s%s); each measuring process took it on its CPU before its "
-		        "first row group: stream, the floor's iterate update (k = 2) over 2^%d entities "
-		        "(16 MiB), the median of %d passes after one; chase, a dependent walk through a "
-		        "random cycle of 2^%d cache lines (64 MiB), the median of %d blocks of %d steps; "
-		        "%.0f ms a process\n",
-		        st, ch, fingerprints, fingerprints == 1 ? "" : "es",
-		        fingerprints > 1 ? ", 95% intervals" : "", __builtin_ctz(MACHINE_STREAM_ENTITIES),
-		        MACHINE_STREAM_PASSES, __builtin_ctz(MACHINE_CHASE_LINES), MACHINE_CHASE_BLOCKS,
-		        MACHINE_CHASE_STEPS,
-		        fingerprints ? cost / fingerprints : 0.0);
-	} else
+	r->has_s = log_summary(stream, r->n, &r->s, &r->s_lo, &r->s_hi, &r->s_sd);
+	r->has_c = log_summary(chase, r->n, &r->c, &r->c_lo, &r->c_hi, &r->c_sd);
+	log_summary(skew, r->n, &r->k, &r->k_lo, &r->k_hi, &r->k_sd);
+}
+
+static void write_fingerprint(FILE *f, const struct machine_run *r)
+{
+	if (!r->has_s || !r->has_c) {
 		fprintf(f, "# machine fingerprint: not measured (under valgrind, or no memory for it)\n");
+		return;
+	}
+	char st[64], ch[64];
+	with_interval(st, sizeof st, r->s, r->s_lo, r->s_hi);
+	with_interval(ch, sizeof ch, r->c, r->c_lo, r->c_hi);
+	fprintf(f,
+	        "# machine fingerprint: stream %s ns an entity, chase %s ns a step (geometric "
+	        "means over %u process%s%s); each measuring process took it on its CPU before its "
+	        "first row group: stream, the floor's iterate update (k = 2) over 2^%d entities "
+	        "(16 MiB), the median of %d passes after one; chase, a dependent walk through a "
+	        "random cycle of 2^%d cache lines (64 MiB), the median of %d blocks of %d steps; "
+	        "%.0f ms a process\n",
+	        st, ch, r->fingerprints, r->fingerprints == 1 ? "" : "es",
+	        r->fingerprints > 1 ? ", 95% intervals" : "", __builtin_ctz(MACHINE_STREAM_ENTITIES),
+	        MACHINE_STREAM_PASSES, __builtin_ctz(MACHINE_CHASE_LINES), MACHINE_CHASE_BLOCKS,
+	        MACHINE_CHASE_STEPS,
+	        r->fingerprints ? r->cost / r->fingerprints : 0.0);
+}
+
+static void write_during(FILE *f, const struct machine_run *r, const struct machine_process *p,
+                         uint32_t count)
+{
 	fprintf(f, "# machine during the run: ");
-	if (steal_w > 0)
-		fprintf(f, "steal %.1f%% of every CPU's time", steal / steal_w);
+	if (r->steal_w > 0)
+		fprintf(f, "steal %.1f%% of every CPU's time", r->steal / r->steal_w);
 	else
 		fprintf(f, "steal not known");
-	if (watched)
+	if (r->watched)
 		fprintf(f, ", %.1f%% of the measuring CPU's; other work took %.1f%% of the measuring CPU "
 		           "(as /proc/stat counts its busy time less this run's own)",
-		        cpu_steal / own_w, others / own_w);
+		        r->cpu_steal / r->own_w, r->others / r->own_w);
 	else
 		fprintf(f, "; other work on the measuring CPU not known (passes of less than %d ticks of "
 		           "/proc/stat, a process not pinned, or no /proc)",
 		        MACHINE_WATCH_TICKS);
-	if (all_w > 0)
-		fprintf(f, ", %.1f%% of every CPU", all / all_w);
+	if (r->all_w > 0)
+		fprintf(f, ", %.1f%% of every CPU", r->all / r->all_w);
 	write_busiest(f, p, count);
 	fprintf(f, "; load average %.2f at the first process's start, %.2f at the last one's end; "
 	           "up to %u tasks runnable (this one included)\n",
-	        load_start, load_end, running_max);
+	        r->load_start, r->load_end, r->running_max);
+}
+
+static void write_values(FILE *f, const struct machine_run *r)
+{
 	fprintf(f,
 	        "# machine values processes=%u stream_ns=%.4g stream_low=%.4g stream_high=%.4g "
 	        "stream_sd=%.4f chase_ns=%.4g chase_low=%.4g chase_high=%.4g chase_sd=%.4f "
 	        "skew_sd=%.4f steal_pct=%.2f cpu_steal_pct=%.2f others_pct=%.1f load_start=%.2f "
 	        "load_end=%.2f running_max=%u fingerprint_ms=%.1f\n",
-	        fingerprints, s, s_lo, s_hi, s_sd, c, c_lo, c_hi, c_sd, k_sd,
-	        steal_w > 0 ? steal / steal_w : NAN, watched ? cpu_steal / own_w : NAN,
-	        watched ? others / own_w : NAN, load_start, load_end, running_max,
-	        fingerprints ? cost / fingerprints : NAN);
+	        r->fingerprints, r->s, r->s_lo, r->s_hi, r->s_sd, r->c, r->c_lo, r->c_hi, r->c_sd,
+	        r->k_sd, r->steal_w > 0 ? r->steal / r->steal_w : NAN,
+	        r->watched ? r->cpu_steal / r->own_w : NAN, r->watched ? r->others / r->own_w : NAN,
+	        r->load_start, r->load_end, r->running_max,
+	        r->fingerprints ? r->cost / r->fingerprints : NAN);
+}
+
+void machine_write_header(FILE *f, const struct machine_process *p, uint32_t count,
+                          bool per_process)
+{
+	struct machine_run r;
+	machine_run_of(p, count, &r);
+	if (r.n == 0)
+		return;
+	write_fingerprint(f, &r);
+	write_during(f, &r, p, count);
+	write_values(f, &r);
 	if (!per_process)
 		return;
 	for (uint32_t i = 0; i < count; i++) {

@@ -249,6 +249,17 @@ void output_open(struct output *w, const struct options *o)
 		w->json_file = open_temp(w->temp_json, sizeof w->temp_json, w->json, o->output);
 }
 
+/* Removes the run's temporary files that exist (their names kept): unlink alone, so that the
+ * signal handler may call it too. */
+static void unlink_temps(const struct output *w)
+{
+	const char *const temps[] = {w->temp_csv, w->temp_samples, w->temp_json,
+	                             w->temp_provisional, w->temp_now};
+	for (size_t i = 0; i < sizeof temps / sizeof temps[0]; i++)
+		if (temps[i][0])
+			unlink(temps[i]);
+}
+
 void output_discard(struct output *w)
 {
 	if (w->csv)
@@ -258,18 +269,9 @@ void output_discard(struct output *w)
 	if (w->json_file)
 		fclose(w->json_file);
 	w->csv = w->samples_file = w->json_file = NULL;
-	if (w->temp_csv[0])
-		unlink(w->temp_csv);
-	if (w->temp_samples[0])
-		unlink(w->temp_samples);
-	if (w->temp_json[0])
-		unlink(w->temp_json);
-	w->temp_json[0] = '\0';
-	if (w->temp_provisional[0])
-		unlink(w->temp_provisional);
-	if (w->temp_now[0])
-		unlink(w->temp_now);
-	w->temp_csv[0] = w->temp_samples[0] = w->temp_provisional[0] = w->temp_now[0] = '\0';
+	unlink_temps(w);
+	w->temp_csv[0] = w->temp_samples[0] = w->temp_json[0] = w->temp_provisional[0] =
+		w->temp_now[0] = '\0';
 }
 
 FILE *output_provisional(struct output *w, bool first, char *path)
@@ -298,18 +300,8 @@ FILE *output_provisional(struct output *w, bool first, char *path)
 
 void output_on_signal(void)
 {
-	if (current) {
-		if (current->temp_csv[0])
-			unlink(current->temp_csv);
-		if (current->temp_samples[0])
-			unlink(current->temp_samples);
-		if (current->temp_provisional[0])
-			unlink(current->temp_provisional);
-		if (current->temp_now[0])
-			unlink(current->temp_now);
-		if (current->temp_json[0])
-			unlink(current->temp_json);
-	}
+	if (current)
+		unlink_temps(current);
 	remove_lock();
 }
 
@@ -388,59 +380,35 @@ static void append(char *buf, size_t len, const char *fmt, const char *text)
 		buf[n] = '\0'; /* the message only: a long one is cut */
 }
 
-/*
- * Moves the previous CSV, its samples and the --derived files into a new previous/DATE-NAME/
- * beside the CSV, and writes w->kept. 0 (nothing there is fine too), or -1 with a message and
- * nothing moved.
- */
-static int keep_previous(struct output *w)
+/* Makes the folder previous/STAMP-NAME/ in dir (previous/STAMP-NAME-2/ and so on where one
+ * exists) into folder. 0, or -1 with errno. */
+static int make_previous_folder(const char *dir, const char *stamp, const char *name, char *folder,
+                                size_t len)
 {
-	const struct options *o = w->o;
-	const char *path = o->output_path;
-	struct stat st, sst;
-	bool have_csv = lstat(path, &st) == 0, have_samples = lstat(w->samples, &sst) == 0;
-	if (!have_csv && !have_samples)
-		return 0;
-	char dir[OUTPUT_PATH_MAX], folder[2 * OUTPUT_PATH_MAX], name[OUTPUT_PATH_MAX], stamp[64];
-	dir_of(path, dir, sizeof dir);
-	memcpy(name, base_of(path), strlen(base_of(path)) + 1);
-	size_t n = strlen(name);
-	if (n > 4 && strcmp(name + n - 4, ".csv") == 0)
-		name[n - 4] = '\0';
-	time_t when = have_csv ? st.st_mtime : sst.st_mtime;
-	utc_text(when, stamp, sizeof stamp, "%Y-%m-%dT%H%M%SZ");
-	if (join(folder, sizeof folder, dir, "previous") != 0 ||
-	    (mkdir(folder, 0777) != 0 && errno != EEXIST))
-		goto cannot;
+	if (join(folder, len, dir, "previous") != 0 || (mkdir(folder, 0777) != 0 && errno != EEXIST))
+		return -1;
 	for (int i = 1;; i++) {
 		char leaf[OUTPUT_PATH_MAX + 100], within[OUTPUT_PATH_MAX + 200];
-		int len = i > 1 ? snprintf(leaf, sizeof leaf, "%s-%s-%d", stamp, name, i)
-		                : snprintf(leaf, sizeof leaf, "%s-%s", stamp, name);
-		if (len < 0 || (size_t)len >= sizeof leaf || join(within, sizeof within, "previous", leaf) ||
-		    join(folder, sizeof folder, dir, within))
-			goto cannot;
+		int n = i > 1 ? snprintf(leaf, sizeof leaf, "%s-%s-%d", stamp, name, i)
+		              : snprintf(leaf, sizeof leaf, "%s-%s", stamp, name);
+		if (n < 0 || (size_t)n >= sizeof leaf || join(within, sizeof within, "previous", leaf) ||
+		    join(folder, len, dir, within))
+			return -1;
 		if (mkdir(folder, 0777) == 0)
-			break;
+			return 0;
 		if (errno != EEXIST || i == 1000)
-			goto cannot;
+			return -1;
 	}
-	long rows = have_csv ? count_rows(path) : -1;
-	char to_csv[3 * OUTPUT_PATH_MAX], to_samples[3 * OUTPUT_PATH_MAX];
-	if (join(to_csv, sizeof to_csv, folder, base_of(path)) ||
-	    join(to_samples, sizeof to_samples, folder, base_of(w->samples)))
-		goto cannot_remove;
-	if (have_csv && rename(path, to_csv) != 0)
-		goto cannot_remove;
-	if (have_samples && rename(w->samples, to_samples) != 0) {
-		int err = errno;
-		if (have_csv)
-			rename(to_csv, path);
-		errno = err;
-		goto cannot_remove;
-	}
+}
+
+/* The start of w->kept: what was kept (its rows and when it was written) and where. */
+static void kept_message(struct output *w, bool have_csv, bool have_samples, long rows,
+                         time_t when, const char *folder)
+{
 	char when_text[64];
 	utc_text(when, when_text, sizeof when_text, "%Y-%m-%d %H:%M:%S UTC");
-	snprintf(w->kept, sizeof w->kept, "ecsbench: the previous %s", have_csv ? o->output : w->samples);
+	snprintf(w->kept, sizeof w->kept, "ecsbench: the previous %s",
+	         have_csv ? w->o->output : w->samples);
 	if (rows >= 0) {
 		char r[160];
 		snprintf(r, sizeof r, " (%ld row%s, written %s)", rows, rows == 1 ? "" : "s", when_text);
@@ -449,23 +417,30 @@ static int keep_previous(struct output *w)
 		append(w->kept, sizeof w->kept, " (written %s)", when_text);
 	}
 	append(w->kept, sizeof w->kept, " is kept in %s/", folder);
-	const char *sep = ", with ";
 	if (have_csv && have_samples) {
-		append(w->kept, sizeof w->kept, "%s", sep);
+		append(w->kept, sizeof w->kept, "%s", ", with ");
 		append(w->kept, sizeof w->kept, "%s", base_of(w->samples));
-		sep = ", ";
 	}
-	/* What was made from it: moved along, or said to be left (the next figures replace it).
-	 * Its answer (A-answer.md, scripts/answer.sh: make bench writes it after the run) and its
-	 * first provisional answer's CSV (A-provisional.csv) and its JSON (A.json, --format json)
-	 * always, whoever runs this, so that none of another run is ever left beside this CSV;
-	 * then the --derived files. */
+}
+
+/*
+ * What was made from the previous CSV (in dir), moved along into folder, or said to be left (the
+ * next figures replace it). Its answer (A-answer.md, scripts/answer.sh: make bench writes it
+ * after the run) and its first provisional answer's CSV (A-provisional.csv) and its JSON
+ * (A.json, --format json) always, whoever runs this, so that none of another run is ever left
+ * beside this CSV; then the --derived files. Each one moved is named in w->kept after sep.
+ */
+static void move_companions(struct output *w, const char *dir, const char *folder, const char *sep)
+{
+	const struct options *o = w->o;
+	const char *path = o->output_path;
 	char companion[3][OUTPUT_PATH_MAX + 32];
 	beside_path(base_of(path), "-answer.md", companion[0], sizeof companion[0]);
 	beside_path(base_of(path), "-provisional.csv", companion[1], sizeof companion[1]);
 	beside_path(base_of(path), ".json", companion[2], sizeof companion[2]);
 	for (size_t i = 0; i < o->derived_count + 3; i++) {
 		char from[OUTPUT_PATH_MAX + 32], to[3 * OUTPUT_PATH_MAX];
+		struct stat st;
 		const char *as = i < 3 ? companion[i] : NULL; /* its name in the folder */
 		if (as && join(from, sizeof from, dir, as) != 0)
 			continue;
@@ -488,6 +463,47 @@ static int keep_previous(struct output *w)
 		append(w->kept, sizeof w->kept, S_ISDIR(st.st_mode) ? "%s/" : "%s", as);
 		sep = ", ";
 	}
+}
+
+/*
+ * Moves the previous CSV, its samples and the --derived files into a new previous/DATE-NAME/
+ * beside the CSV, and writes w->kept. 0 (nothing there is fine too), or -1 with a message and
+ * nothing moved.
+ */
+static int keep_previous(struct output *w)
+{
+	const struct options *o = w->o;
+	const char *path = o->output_path;
+	struct stat st, sst;
+	bool have_csv = lstat(path, &st) == 0, have_samples = lstat(w->samples, &sst) == 0;
+	if (!have_csv && !have_samples)
+		return 0;
+	char dir[OUTPUT_PATH_MAX], folder[2 * OUTPUT_PATH_MAX], name[OUTPUT_PATH_MAX], stamp[64];
+	dir_of(path, dir, sizeof dir);
+	memcpy(name, base_of(path), strlen(base_of(path)) + 1);
+	size_t n = strlen(name);
+	if (n > 4 && strcmp(name + n - 4, ".csv") == 0)
+		name[n - 4] = '\0';
+	time_t when = have_csv ? st.st_mtime : sst.st_mtime;
+	utc_text(when, stamp, sizeof stamp, "%Y-%m-%dT%H%M%SZ");
+	if (make_previous_folder(dir, stamp, name, folder, sizeof folder) != 0)
+		goto cannot;
+	long rows = have_csv ? count_rows(path) : -1;
+	char to_csv[3 * OUTPUT_PATH_MAX], to_samples[3 * OUTPUT_PATH_MAX];
+	if (join(to_csv, sizeof to_csv, folder, base_of(path)) ||
+	    join(to_samples, sizeof to_samples, folder, base_of(w->samples)))
+		goto cannot_remove;
+	if (have_csv && rename(path, to_csv) != 0)
+		goto cannot_remove;
+	if (have_samples && rename(w->samples, to_samples) != 0) {
+		int err = errno;
+		if (have_csv)
+			rename(to_csv, path);
+		errno = err;
+		goto cannot_remove;
+	}
+	kept_message(w, have_csv, have_samples, rows, when, folder);
+	move_companions(w, dir, folder, have_csv && have_samples ? ", " : ", with ");
 	return 0;
 cannot_remove: {
 	int err = errno;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "plan.h"
+#include "free_and_null.h"
 
 int plan_alloc(struct plan *p, uint32_t count, uint32_t max_participants)
 {
@@ -32,14 +33,10 @@ int plan_alloc(struct plan *p, uint32_t count, uint32_t max_participants)
 
 void plan_free(struct plan *p)
 {
-	free(p->groups);
-	free(p->sampling);
-	free(p->work);
-	free(p->active);
-	p->groups = NULL;
-	p->sampling = NULL;
-	p->work = NULL;
-	p->active = NULL;
+	FREE_AND_NULL(p->groups);
+	FREE_AND_NULL(p->sampling);
+	FREE_AND_NULL(p->work);
+	FREE_AND_NULL(p->active);
 	p->count = 0;
 }
 

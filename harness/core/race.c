@@ -50,6 +50,28 @@ static double median_present(const double *v, uint32_t n, size_t stride, double 
 	return m ? stats_median(scratch, m) : NAN;
 }
 
+/*
+ * One half-sweep of the median polish over `lines` lines of the residuals (line l's `cells`
+ * cells at res + l * line_step, cell_step apart: the rows, or the columns): each line's median
+ * taken out of it and added to its effect[l]. The largest median moved.
+ */
+static double polish_lines(double *res, uint32_t lines, uint32_t cells, size_t line_step,
+                           size_t cell_step, double *effect, double *scratch)
+{
+	double moved = 0;
+	for (uint32_t l = 0; l < lines; l++) {
+		double *line = res + l * line_step;
+		double m = median_present(line, cells, cell_step, scratch);
+		if (isnan(m))
+			continue;
+		effect[l] += m;
+		moved = fmax(moved, fabs(m));
+		for (uint32_t c = 0; c < cells; c++)
+			line[c * cell_step] -= m;
+	}
+	return moved;
+}
+
 void race_levels(const double *y, uint32_t members, uint32_t rounds, double *level)
 {
 	size_t cells = (size_t)members * rounds;
@@ -87,26 +109,9 @@ void race_levels(const double *y, uint32_t members, uint32_t rounds, double *lev
 	 * no median moves; a participant's level is its row effect, the overall level taken with
 	 * it, and the median round effect added so that the level is a typical sample's. */
 	for (int sweep = 0; sweep < POLISH_SWEEPS; sweep++) {
-		double moved = 0;
-		for (uint32_t i = 0; i < members; i++) {
-			double m = median_present(res + (size_t)i * rounds, rounds, 1, scratch);
-			if (isnan(m))
-				continue;
-			level[i] += m;
-			moved = fmax(moved, fabs(m));
-			for (uint32_t k = 0; k < rounds; k++)
-				res[(size_t)i * rounds + k] -= m;
-		}
-		for (uint32_t k = 0; k < rounds; k++) {
-			double m = median_present(res + k, members, rounds, scratch);
-			if (isnan(m))
-				continue;
-			col[k] += m;
-			moved = fmax(moved, fabs(m));
-			for (uint32_t i = 0; i < members; i++)
-				res[(size_t)i * rounds + k] -= m;
-		}
-		if (moved < 1e-12)
+		double rows = polish_lines(res, members, rounds, rounds, 1, level, scratch);
+		double cols = polish_lines(res, rounds, members, 1, rounds, col, scratch);
+		if (fmax(rows, cols) < 1e-12)
 			break;
 	}
 	/* The typical round among the rounds measured: a round of no sample (a process that ran
@@ -312,9 +317,8 @@ bool race_look(struct race *r, const double *level, uint32_t processes, bool las
 	return changed;
 }
 
-/* Participant i's own figures: the mean of its levels and their 95% interval. */
-static void row_centre(const double *level, uint32_t members, uint32_t processes, uint32_t i,
-                       struct race_row *x)
+uint32_t race_level_mean(const double *level, uint32_t members, uint32_t processes, uint32_t i,
+                         double *mean, double *se)
 {
 	double sum = 0, sq = 0;
 	uint32_t n = 0;
@@ -323,19 +327,32 @@ static void row_centre(const double *level, uint32_t members, uint32_t processes
 			sum += level[(size_t)q * members + i];
 			n++;
 		}
-	x->processes = n;
 	if (!n)
-		return;
-	x->log_centre = sum / n;
-	x->centre = exp(x->log_centre);
+		return 0;
+	double m = sum / n;
+	*mean = m;
 	if (n < 2)
-		return;
+		return n;
 	for (uint32_t q = 0; q < processes; q++) {
 		double v = level[(size_t)q * members + i];
 		if (!isnan(v))
-			sq += (v - x->log_centre) * (v - x->log_centre);
+			sq += (v - m) * (v - m);
 	}
-	x->log_se = sqrt(sq / (n - 1) / n);
+	*se = sqrt(sq / (n - 1) / n);
+	return n;
+}
+
+/* Participant i's own figures: the mean of its levels and their 95% interval. */
+static void row_centre(const double *level, uint32_t members, uint32_t processes, uint32_t i,
+                       struct race_row *x)
+{
+	uint32_t n = race_level_mean(level, members, processes, i, &x->log_centre, &x->log_se);
+	x->processes = n;
+	if (!n)
+		return;
+	x->centre = exp(x->log_centre);
+	if (n < 2)
+		return;
 	double half = stats_t975(n - 1) * x->log_se;
 	x->has_interval = true;
 	x->ci_low = exp(x->log_centre - half);

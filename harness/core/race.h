@@ -127,6 +127,12 @@ bool race_look_due(const struct race *r, uint32_t processes);
  * comparisons). */
 double race_level(const struct race *r, uint32_t processes, uint32_t before);
 
+/* Participant i's levels over the first `processes` processes (NaN: not measured then): their
+ * number; their mean into *mean where there is one, and its standard error into *se where
+ * there are two or more (neither written otherwise). */
+uint32_t race_level_mean(const double *level, uint32_t members, uint32_t processes, uint32_t i,
+                         double *mean, double *se);
+
 /* The mean log difference of i and j over the processes both have among the first `processes`,
  * its standard error and their number. false when they share fewer than two. */
 bool race_pair(const double *level, uint32_t members, uint32_t processes, uint32_t i, uint32_t j,

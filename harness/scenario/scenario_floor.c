@@ -6,6 +6,10 @@
  *
  * Costs: a frame's (scenario_engine.h); 4 bytes a value in the columns, moved on swap-remove.
  */
+/* the parts of a frame it has none of (scenario_frame.h) */
+#define SCENARIO_TARGET_NO_REMOVE_BATCH
+#define SCENARIO_TARGET_NO_DESTROY
+#define SCENARIO_TARGET_NO_REMOVE
 #include "scenario_frame.h"
 
 /* The floor's work on one matching entity (member pos of kind k). */
@@ -176,11 +180,7 @@ static int target_create(struct scenario_engine *e, uint32_t kind, struct kind_s
                          ecs_entity *h)
 {
 	(void)kind, (void)slot, (void)h;
-	for (uint32_t j = 0; j < v->type_count; j++) {
-		uint32_t t = v->types[j];
-		column_of(k, v->record_pos[j])[k->count] =
-			load_value(value_of_entity(e, t, serial), e->widths[t]);
-	}
+	target_adopt(e, k, v, serial);
 	return 0;
 }
 
@@ -195,36 +195,33 @@ static int target_create_batch(struct scenario_engine *e, uint32_t kind,
 	return 0;
 }
 
+/* What the floor's column of type keeps of entity serial's value. */
+static inline uint32_t column_value(const struct scenario_engine *e, uint32_t type,
+                                    uint32_t serial)
+{
+	return load_value(value_of_entity(e, type, serial), e->widths[type]);
+}
+
+/* Kind k's column of a type effects add and remove (a dynamic type). */
+static inline uint32_t *dynamic_column(const struct scenario_engine *e, const struct kind_state *k,
+                                       uint32_t type)
+{
+	return column_of(k, e->kv_max_types + (uint32_t)e->dynamic_bit[type]);
+}
+
 static void target_adopt(struct scenario_engine *e, struct kind_state *k,
                          const struct kind_variant *v, uint32_t serial)
 {
-	for (uint32_t j = 0; j < v->type_count; j++) {
-		uint32_t t = v->types[j];
-		column_of(k, v->record_pos[j])[k->count] =
-			load_value(value_of_entity(e, t, serial), e->widths[t]);
-	}
+	for (uint32_t j = 0; j < v->type_count; j++)
+		column_of(k, v->record_pos[j])[k->count] = column_value(e, v->types[j], serial);
 }
 
 static int target_add_batch(struct scenario_engine *e, struct kind_state *k, uint32_t type,
                             uint32_t n)
 {
-	uint32_t *column = column_of(k, e->kv_max_types + (uint32_t)e->dynamic_bit[type]);
+	uint32_t *column = dynamic_column(e, k, type);
 	for (uint32_t j = 0; j < n; j++)
-		column[e->batch.pos[j]] =
-			load_value(value_of_entity(e, type, e->batch.serials[j]), e->widths[type]);
-	return 0;
-}
-
-static int target_remove_batch(struct scenario_engine *e, struct kind_state *k, uint32_t type,
-                               uint32_t n)
-{
-	(void)e, (void)k, (void)type, (void)n;
-	return 0;
-}
-
-static int target_destroy(struct scenario_engine *e, struct kind_state *k, uint32_t pos)
-{
-	(void)e, (void)k, (void)pos;
+		column[e->batch.pos[j]] = column_value(e, type, e->batch.serials[j]);
 	return 0;
 }
 
@@ -238,15 +235,7 @@ static void target_move(struct scenario_engine *e, struct kind_state *k, uint32_
 static int target_add(struct scenario_engine *e, struct kind_state *k, uint32_t pos,
                       uint32_t type, struct identity id)
 {
-	column_of(k, e->kv_max_types + (uint32_t)e->dynamic_bit[type])[pos] =
-		load_value(value_of_entity(e, type, id.serial), e->widths[type]);
-	return 0;
-}
-
-static int target_remove(struct scenario_engine *e, struct kind_state *k, uint32_t pos,
-                         uint32_t type)
-{
-	(void)e, (void)k, (void)pos, (void)type;
+	dynamic_column(e, k, type)[pos] = column_value(e, type, id.serial);
 	return 0;
 }
 
@@ -303,9 +292,7 @@ static int floor_read_value(struct scenario_engine *e, uint32_t kind, uint32_t p
 }
 
 const struct scenario_target scenario_floor_target = {
-	.frame = frame_run,
-	.populate = spawn_population,
-	.reserve_kind = grow_kind,
+	SCENARIO_FRAME_TARGET,
 	.read_value = floor_read_value,
 	.own_columns = true,
 };

@@ -2,7 +2,8 @@
  * scenario_frame.h: a frame of the scenario engine (what a frame holds, in which order:
  * scenario_engine.h), written once and compiled into each target (scenario_storage.c,
  * scenario_floor.c, scenario_harness.c), which defines its part of each operation below
- * (target_create, target_destroy, ...) after including this file. Every list, decision, command
+ * (target_create, target_destroy, ...) after including this file, all but those it has no part
+ * in (SCENARIO_TARGET_NO_..., below). Every list, decision, command
  * buffer and phase clock is here, the same for every target; a target's part is only what it
  * runs on (a storage's call, the floor's column, nothing). The frame is frame_run, the initial
  * population spawn_population; a target hands them to the engine in its struct scenario_target.
@@ -55,6 +56,91 @@ static int target_remove_batch(struct scenario_engine *e, struct kind_state *k, 
 /* System s's pass, serial or on the pool's threads. */
 static int target_pass(struct scenario_engine *e, uint32_t s, const struct system_plan *sp);
 static int target_pass_parallel(struct scenario_engine *e, uint32_t s);
+
+/*
+ * The parts a target has none of. A target defines SCENARIO_TARGET_NO_<PART> (CREATE, ADOPT,
+ * ...) before it includes this file for each part in which it does nothing, and gets the empty
+ * part below (nothing done, success), so that it writes only the parts it plays: the storage
+ * calls its backend in all but adopt, move and grow; the floor has no entity to destroy and no
+ * column to clear; the harness alone plays only the batches' values and the parallel pass's
+ * start.
+ */
+#ifdef SCENARIO_TARGET_NO_CREATE
+static int target_create(struct scenario_engine *e, uint32_t kind, struct kind_state *k,
+                         const struct kind_variant *v, uint32_t serial, uint32_t slot,
+                         ecs_entity *h)
+{
+	(void)e, (void)kind, (void)k, (void)v, (void)serial, (void)slot, (void)h;
+	return 0;
+}
+#endif
+#ifdef SCENARIO_TARGET_NO_DESTROY
+static int target_destroy(struct scenario_engine *e, struct kind_state *k, uint32_t pos)
+{
+	(void)e, (void)k, (void)pos;
+	return 0;
+}
+#endif
+#ifdef SCENARIO_TARGET_NO_MOVE
+static void target_move(struct scenario_engine *e, struct kind_state *k, uint32_t to,
+                        uint32_t from)
+{
+	(void)e, (void)k, (void)to, (void)from;
+}
+#endif
+#ifdef SCENARIO_TARGET_NO_ADD
+static int target_add(struct scenario_engine *e, struct kind_state *k, uint32_t pos,
+                      uint32_t type, struct identity id)
+{
+	(void)e, (void)k, (void)pos, (void)type, (void)id;
+	return 0;
+}
+#endif
+#ifdef SCENARIO_TARGET_NO_REMOVE
+static int target_remove(struct scenario_engine *e, struct kind_state *k, uint32_t pos,
+                         uint32_t type)
+{
+	(void)e, (void)k, (void)pos, (void)type;
+	return 0;
+}
+#endif
+#ifdef SCENARIO_TARGET_NO_GROW
+static bool target_grow(struct scenario_engine *e, struct kind_state *k, uint32_t cap)
+{
+	(void)e, (void)k, (void)cap;
+	return true;
+}
+#endif
+#ifdef SCENARIO_TARGET_NO_LOOKUP
+static int target_lookup(struct scenario_engine *e, const struct kind_state *k, uint32_t at,
+                         uint32_t j, uint32_t t, ecs_entity h, uint32_t *sum)
+{
+	(void)e, (void)k, (void)at, (void)j, (void)t, (void)h, (void)sum;
+	return 0;
+}
+#endif
+#ifdef SCENARIO_TARGET_NO_ADOPT
+static void target_adopt(struct scenario_engine *e, struct kind_state *k,
+                         const struct kind_variant *v, uint32_t serial)
+{
+	(void)e, (void)k, (void)v, (void)serial;
+}
+#endif
+#ifdef SCENARIO_TARGET_NO_REMOVE_BATCH
+static int target_remove_batch(struct scenario_engine *e, struct kind_state *k, uint32_t type,
+                               uint32_t n)
+{
+	(void)e, (void)k, (void)type, (void)n;
+	return 0;
+}
+#endif
+#ifdef SCENARIO_TARGET_NO_PASS
+static int target_pass(struct scenario_engine *e, uint32_t s, const struct system_plan *sp)
+{
+	(void)e, (void)s, (void)sp;
+	return 0;
+}
+#endif
 
 /* --- slots, kind lists and the structural operations, the same bookkeeping for every target -- */
 
@@ -1023,3 +1109,7 @@ static int spawn_population(struct scenario_engine *e)
 }
 
 #pragma GCC diagnostic pop
+
+/* What every target hands the engine from this file, first in its struct scenario_target. */
+#define SCENARIO_FRAME_TARGET \
+	.frame = frame_run, .populate = spawn_population, .reserve_kind = grow_kind

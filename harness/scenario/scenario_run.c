@@ -728,16 +728,16 @@ static const double *scenario_figures(struct run *run, uint32_t *count)
 	return scenario_engine_figures(run->state);
 }
 
+/* The scenario engine serves every participant alike, backends and floor: the same hooks. */
+#define SCENARIO_HOOKS \
+	.setup = scenario_setup, .prepare = scenario_prepare, .execute = scenario_execute, \
+	.end_sample = scenario_end_sample, .finish = scenario_finish, .release = scenario_release, \
+	.figures = scenario_figures
+
 static const struct workload scenario_floor = {
 	.name = "scenario",
 	.timed = "one frame of the scenario over plain arrays, or the harness alone",
-	.setup = scenario_setup,
-	.prepare = scenario_prepare,
-	.execute = scenario_execute,
-	.end_sample = scenario_end_sample,
-	.finish = scenario_finish,
-	.release = scenario_release,
-	.figures = scenario_figures,
+	SCENARIO_HOOKS,
 };
 
 static const struct workload scenario_workload = {
@@ -745,13 +745,7 @@ static const struct workload scenario_workload = {
 	.timed = "one frame of the scenario: spawns, systems (each with its deferred changes), "
 	         "despawns, effects' removes and adds, lookups",
 	.floor = &scenario_floor,
-	.setup = scenario_setup,
-	.prepare = scenario_prepare,
-	.execute = scenario_execute,
-	.end_sample = scenario_end_sample,
-	.finish = scenario_finish,
-	.release = scenario_release,
-	.figures = scenario_figures,
+	SCENARIO_HOOKS,
 };
 
 /* --- the report ------------------------------------------------------------------------------ */

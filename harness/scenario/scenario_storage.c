@@ -5,6 +5,10 @@
  *
  * Costs: a frame's (scenario_engine.h), plus the storage's own calls.
  */
+/* the parts of a frame it has none of (scenario_frame.h) */
+#define SCENARIO_TARGET_NO_ADOPT
+#define SCENARIO_TARGET_NO_MOVE
+#define SCENARIO_TARGET_NO_GROW
 #include "scenario_frame.h"
 
 static int pass_storage(struct scenario_engine *e, const struct scenario_system *sys,
@@ -257,12 +261,6 @@ static int target_create_batch(struct scenario_engine *e, uint32_t kind,
 	return 0;
 }
 
-static void target_adopt(struct scenario_engine *e, struct kind_state *k,
-                         const struct kind_variant *v, uint32_t serial)
-{
-	(void)e, (void)k, (void)v, (void)serial;
-}
-
 static int target_add_batch(struct scenario_engine *e, struct kind_state *k, uint32_t type,
                             uint32_t n)
 {
@@ -296,12 +294,6 @@ static int target_destroy(struct scenario_engine *e, struct kind_state *k, uint3
 	return 0;
 }
 
-static void target_move(struct scenario_engine *e, struct kind_state *k, uint32_t to,
-                        uint32_t from)
-{
-	(void)e, (void)k, (void)to, (void)from;
-}
-
 static int target_add(struct scenario_engine *e, struct kind_state *k, uint32_t pos,
                       uint32_t type, struct identity id)
 {
@@ -321,12 +313,6 @@ static int target_remove(struct scenario_engine *e, struct kind_state *k, uint32
 		return scenario_engine_fail(e, "removing %s from entity #%u returned %s",
 		                            e->sc->types[type].name, k->ids[pos].serial, ecs_status_name(rc));
 	return 0;
-}
-
-static bool target_grow(struct scenario_engine *e, struct kind_state *k, uint32_t cap)
-{
-	(void)e, (void)k, (void)cap;
-	return true;
 }
 
 static int target_lookup(struct scenario_engine *e, const struct kind_state *k, uint32_t at,
@@ -394,9 +380,7 @@ static int storage_read_value(struct scenario_engine *e, uint32_t kind, uint32_t
 }
 
 const struct scenario_target scenario_storage_target = {
-	.frame = frame_run,
-	.populate = spawn_population,
-	.reserve_kind = grow_kind,
+	SCENARIO_FRAME_TARGET,
 	.open = open_storage,
 	.threads_check = storage_threads_check,
 	.memory = storage_memory,

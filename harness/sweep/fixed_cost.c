@@ -116,10 +116,9 @@ static uint32_t systems_64_list_of(void *ctx, uint32_t i, uint32_t *types, const
 static int systems_64_setup(struct run *run)
 {
 	const struct bench_case *c = run->c;
-	struct systems_64 *s = calloc(1, sizeof *s);
+	struct systems_64 *s = world_run_state(run, sizeof *s);
 	if (!s)
-		return bench_fail(run->r, "out of memory in the harness");
-	run->state = s;
+		return -1;
 	s->values = c->values;
 	if (systems_64_pairs(s, c->profile->component_count))
 		return bench_fail(run->r, "systems-64 needs %u pairs of the profile's other types; profile "

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "history.h"
+#include "../core/free_and_null.h"
 #include "../core/measure.h"
 #include "state.h"
 
@@ -68,6 +69,8 @@ const struct history *history_find(const char *name)
 }
 
 const char *history_name(const struct history *h) { return h ? h->name : "-"; }
+
+bool history_lived(const struct bench_case *c) { return c->history && c->history->lived; }
 
 /* The kinds' own types: bullets get one, particles two, props one other (see history.h). */
 enum { EXTRA_BULLET = FIRST_OTHER_TYPE, EXTRA_PARTICLE_A, EXTRA_PARTICLE_B, EXTRA_PROP };
@@ -158,10 +161,8 @@ int history_spawn_plan_make(struct spawn_plan *p, const struct history *h, const
 
 void history_spawn_plan_free(struct spawn_plan *p)
 {
-	free(p->list);
-	free(p->destroy_order);
-	p->list = NULL;
-	p->destroy_order = NULL;
+	FREE_AND_NULL(p->list);
+	FREE_AND_NULL(p->destroy_order);
 }
 
 uint32_t history_spawn_plan_kind(const struct spawn_plan *p, uint32_t i)

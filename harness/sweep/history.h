@@ -67,6 +67,9 @@ const struct history *history_find(const char *name);
 #define HISTORY_DEFAULT "lived-in"
 /* "-" for a workload that takes none (c->history NULL). */
 const char *history_name(const struct history *h);
+/* Whether the case's storage has a lived-in history (struct history's lived), so that the rules
+ * of the state a game is in (state.h) hold for it and the first process checks them. */
+bool history_lived(const struct bench_case *c);
 
 /* Extra types of the kinds (the profile's types from FIRST_OTHER_TYPE on). */
 #define HISTORY_KINDS 3u

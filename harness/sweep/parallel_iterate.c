@@ -35,10 +35,9 @@ struct parallel_state {
 static int parallel_state_start(struct run *run)
 {
 	const struct bench_case *c = run->c;
-	struct parallel_state *st = calloc(1, sizeof *st);
+	struct parallel_state *st = world_run_state(run, sizeof *st);
 	if (!st)
-		return bench_fail(run->r, "out of memory in the harness");
-	run->state = st;
+		return -1;
 	char err[160];
 	if (parallel_pool_start(&st->pool, c->threads, c->cpus, err, sizeof err))
 		return bench_fail(run->r, "%s", err);

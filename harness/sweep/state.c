@@ -6,11 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "history.h"
 #include "../core/measure.h"
 #include "state.h"
-
-#define STATE_DOC "docs/method.md#the-state-a-game-is-in"
 
 #ifdef ECSB_TEST_BREAK_RULES
 static const char *const state_rule_names[STATE_RULES] = {"created", "order", "shared", "marks"};
@@ -21,8 +18,6 @@ bool state_break(enum state_rule rule)
 	return asked && strcmp(asked, state_rule_names[rule]) == 0;
 }
 #endif
-
-bool state_applies(const struct bench_case *c) { return c->history && c->history->lived; }
 
 static int state_out_of_memory(struct bench_result *r)
 {
@@ -113,41 +108,5 @@ int state_check_created(const ecs_entity *created, uint32_t n, uint32_t freed, u
 		return bench_fail(r, "%s: the storage created into had %u holes and %u other live "
 		                  "entities, it needs both (rule 'created', " STATE_DOC ")",
 		                  workload, holes, alive);
-	return 0;
-}
-
-static bool state_requires(const struct world_system *y, uint32_t type)
-{
-	for (uint32_t j = 0; j < y->count; j++)
-		if (y->types[j] == type)
-			return true;
-	return false;
-}
-
-int state_check_profile(const struct world *w, const struct bench_case *c, struct bench_result *r)
-{
-	(void)c;
-	const struct world_system *measured = &w->registered[w->measured];
-	uint32_t sharing = 0;
-	for (uint32_t id = 0; id < w->registered_count; id++)
-		if (id != w->measured && state_requires(&w->registered[id], measured->types[0]))
-			sharing++;
-	if (sharing < 2 || w->measured == 0)
-		return bench_fail(r, "the measured system (%u) shares type %u with %u others and comes "
-		                  "%s: it must share with several, not first (rule 'shared', " STATE_DOC ")",
-		                  w->measured, measured->types[0], sharing,
-		                  w->measured == 0 ? "first" : "later");
-	const struct world_system *grouped = &w->registered[w->grouped];
-	bool required = false;
-	for (uint32_t id = 0; id < w->registered_count; id++)
-		required = required || state_requires(&w->registered[id], w->sparse_type);
-	if (state_requires(measured, w->sparse_type) || state_requires(grouped, w->sparse_type) ||
-	    !required)
-		return bench_fail(r, "type %u is marked sparse but %s: mark what comes and goes, a small "
-		                  "system requires and no measured pass walks (rule 'marks', " STATE_DOC ")",
-		                  w->sparse_type,
-		                  !required ? "no system requires it"
-		                  : state_requires(measured, w->sparse_type) ? "the measured pass walks it"
-		                                                              : "the grouped pass walks it");
 	return 0;
 }

@@ -21,9 +21,11 @@
  *            give users: it comes and goes, a small system requires it, and no measured pass
  *            walks it.
  *
- * The profile's rules (shared, marks) are checked whenever world_open registers the profile; the
- * others by the first process (run->verify), before its timed samples or, for what only a
- * creation shows (recycled indices), after its first sample. A break fails the row with a
+ * The profile's rules (shared, marks) are checked whenever world_open registers the profile
+ * (world.c: they are rules on the world it opens, so they live with it, and this file stays
+ * below world.c and history.c, knowing neither); the others by the first process
+ * (run->verify), before its timed samples or, for what only a creation shows (recycled
+ * indices), after its first sample. A break fails the row with a
  * message that names the rule, and the run ends with status 1, as a checksum disagreement does.
  *
  * The test build (build/check/, -DECSB_TEST_BREAK_RULES) breaks one rule where the environment
@@ -36,7 +38,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "world.h"
+#include "../core/bench.h"
+
+/* Where every message of a broken rule points. */
+#define STATE_DOC "docs/method.md#the-state-a-game-is-in"
 
 enum state_rule { STATE_CREATED, STATE_ORDER, STATE_SHARED, STATE_MARKS, STATE_RULES };
 
@@ -49,9 +54,6 @@ static inline bool state_break(enum state_rule rule)
 	return false;
 }
 #endif
-
-/* Whether the rules hold for the case: its history is a lived-in one (struct history's lived). */
-bool state_applies(const struct bench_case *c);
 
 /*
  * order: `visit` (n handles, in the order a timed loop visits them) neither in index order nor in
@@ -75,8 +77,5 @@ int state_check_order_of(const uint32_t *order, uint32_t n, const ecs_entity *cr
  */
 int state_check_created(const ecs_entity *created, uint32_t n, uint32_t freed, uint32_t holes,
                         uint32_t alive, const char *workload, struct bench_result *r);
-
-/* shared and marks, on a world world_open has just made. */
-int state_check_profile(const struct world *w, const struct bench_case *c, struct bench_result *r);
 
 #endif

@@ -18,18 +18,8 @@
 #include "../core/report.h"
 #include "../core/stats.h"
 #include "history.h"
+#include "sweep_columns.h"
 #include "sweep_run.h"
-
-static const char *const columns =
-	"backend,profile,systems,workload,history,entities,components,threads,component_bytes,"
-	"processes,reps,"
-	"inner,median_ns,ci_low_ns,ci_high_ns,noisy,process_spread_pct,mad_pct,min_ns,max_ns,"
-	"ns_per_entity,entities_per_sec,ratio_to_floor,floor_ci_low,floor_ci_high,ratio_to_best,"
-	"ratio_ci_low,ratio_ci_high,"
-	"vs_best,speedup,speedup_ci_low,speedup_ci_high,off_cpu_pct,peak_bytes,live_bytes,"
-	"live_bytes_per_entity,allocations,reuse,checksum,rerun_low_ns,rerun_high_ns,"
-	"ratio_rerun_low,ratio_rerun_high,race,race_process,race_behind,decision,ratio_level,"
-	"invalid\n";
 
 /* A ratio paired by process, with its 95% interval (one comparison). */
 struct pair_out {
@@ -210,68 +200,85 @@ static double sweep_report_units(const struct group *g)
 	return (double)g->n * (g->workload->rounds ? g->workload->rounds : 1);
 }
 
-/* Where a row left its group's race: the process or look, and whom it was behind. */
-static void race_text(char *buf, size_t len, const struct options *o, const struct group *g,
-                      const struct race *r, uint32_t p)
-{
-	const struct race_member *m = &r->m[p];
-	buf[0] = '\0';
-	if (!m->candidate || m->state == RACE_IN || m->state == RACE_FAILED)
-		return;
-	snprintf(buf, len, "%u", m->left_at);
-	(void)o;
-	(void)g;
-}
-
-static void write_row(FILE *f, const struct options *o, const struct group *g, uint32_t p,
-                      const struct row_data *d, const struct race *race, const struct row_out *x)
+/* A row's value of every column (sweep_columns.h), each under its column's name. */
+static void row_values(struct sweep_value *v, const struct options *o, const struct group *g,
+                       uint32_t p, const struct row_data *d, const struct race *race,
+                       const struct row_out *x)
 {
 	const struct race_row *s = &x->race;
 	const struct bench_result *r = &d->result;
-	double units = sweep_report_units(g);
-	char lo[32], hi[32], spread[32], floor_ratio[32], rb[32], rl[32], rh[32], reuse[32], off[32];
-	char sm[32], sl[32], sh[32], fll[32], flh[32], pl[32], ph[32], rpl[32], rph[32], left[32];
-	char level[32];
 	const struct race_member *m = &race->m[p];
-	race_text(left, sizeof left, o, g, race, p);
-	fprintf(f,
-	        "%s,%s,%u,%s,%s,%u,%u,%u,%u,%u,%u,%u,%.1f,%s,%s,%d,%s,%.2f,%.1f,%.1f,%.4g,%.0f,%s,%s,%s,%s,%s,"
-	        "%s,%s,%s,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu64 ",%s,%016" PRIx64
-	        ",%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n",
-	        plan_participant_name(o, g, p), o->profile->name, o->systems, g->workload->name,
-	        history_name(g->history), g->n, g->k,
-	        g->threads, o->component_size, s->processes, x->spread.samples, r->inner, s->centre,
-	        report_figure(lo, sizeof lo, s->has_interval, "%.1f", s->ci_low),
-	        report_figure(hi, sizeof hi, s->has_interval, "%.1f", s->ci_high), s->open,
-	        report_figure(spread, sizeof spread, s->has_interval, "%.2f", 100 * s->log_se * sqrt(s->processes)),
-	        x->spread.mad_pct, x->spread.min,
-	        x->spread.max, s->centre / units, s->centre > 0 ? 1e9 * units / s->centre : 0.0,
-	        report_figure(floor_ratio, sizeof floor_ratio, x->to_floor.has, "%.3f", x->to_floor.ratio),
-	        report_figure(fll, sizeof fll, x->to_floor.has_interval, "%.3f", x->to_floor.low),
-	        report_figure(flh, sizeof flh, x->to_floor.has_interval, "%.3f", x->to_floor.high),
-	        report_figure(rb, sizeof rb, s->has_ratio, "%.3f", s->ratio),
-	        report_figure(rl, sizeof rl, s->has_ratio && s->ratio_interval, "%.3f", s->ratio_low),
-	        report_figure(rh, sizeof rh, s->has_ratio && s->ratio_interval, "%.3f", s->ratio_high),
-	        s->verdict,
-	        report_figure(sm, sizeof sm, x->speedup.has, "%.3f", x->speedup.ratio),
-	        report_figure(sl, sizeof sl, x->speedup.has_interval, "%.3f", x->speedup.low),
-	        report_figure(sh, sizeof sh, x->speedup.has_interval, "%.3f", x->speedup.high),
-	        report_figure(off, sizeof off, d->wall_sum > 0, "%.1f", off_cpu_pct(d)),
-	        r->peak_bytes,
-	        r->live_bytes, (double)r->live_bytes / g->n, r->allocations,
-	        report_figure(reuse, sizeof reuse, r->reuse > 0, "%.3f", r->reuse), r->checksum,
-	        report_figure(pl, sizeof pl, x->has_rerun, "%.1f", x->rerun_low),
-	        report_figure(ph, sizeof ph, x->has_rerun, "%.1f", x->rerun_high),
-	        report_figure(rpl, sizeof rpl, x->has_ratio_rerun, "%.3f", x->ratio_rerun_low),
-	        report_figure(rph, sizeof rph, x->has_ratio_rerun, "%.3f", x->ratio_rerun_high),
-	        m->candidate ? race_state_name(m->state) : "", left,
-	        m->candidate && m->state != RACE_IN && m->behind >= 0
-	            ? plan_participant_name(o, g, (uint32_t)m->behind)
-	            : "",
-	        m->candidate ? race_decision_name(race->decision) : "",
-	        report_figure(level, sizeof level, s->has_ratio && s->ratio_interval && !isnan(s->level),
-	                      "%.6f", s->level),
-	        x->invalid);
+	double units = sweep_report_units(g);
+	v[SWEEP_COL_BACKEND] = sweep_text(plan_participant_name(o, g, p));
+	v[SWEEP_COL_PROFILE] = sweep_text(o->profile->name);
+	v[SWEEP_COL_SYSTEMS] = sweep_whole(o->systems);
+	v[SWEEP_COL_WORKLOAD] = sweep_text(g->workload->name);
+	v[SWEEP_COL_HISTORY] = sweep_text(history_name(g->history));
+	v[SWEEP_COL_ENTITIES] = sweep_whole(g->n);
+	v[SWEEP_COL_COMPONENTS] = sweep_whole(g->k);
+	v[SWEEP_COL_THREADS] = sweep_whole(g->threads);
+	v[SWEEP_COL_COMPONENT_BYTES] = sweep_whole(o->component_size);
+	v[SWEEP_COL_PROCESSES] = sweep_whole(s->processes);
+	v[SWEEP_COL_REPS] = sweep_whole(x->spread.samples);
+	v[SWEEP_COL_INNER] = sweep_whole(r->inner);
+	v[SWEEP_COL_MEDIAN_NS] = sweep_real(s->centre);
+	v[SWEEP_COL_CI_LOW_NS] = sweep_real_if(s->has_interval, s->ci_low);
+	v[SWEEP_COL_CI_HIGH_NS] = sweep_real_if(s->has_interval, s->ci_high);
+	v[SWEEP_COL_NOISY] = sweep_whole(s->open);
+	v[SWEEP_COL_PROCESS_SPREAD_PCT] =
+		sweep_real_if(s->has_interval, 100 * s->log_se * sqrt(s->processes));
+	v[SWEEP_COL_MAD_PCT] = sweep_real(x->spread.mad_pct);
+	v[SWEEP_COL_MIN_NS] = sweep_real(x->spread.min);
+	v[SWEEP_COL_MAX_NS] = sweep_real(x->spread.max);
+	v[SWEEP_COL_NS_PER_ENTITY] = sweep_real(s->centre / units);
+	v[SWEEP_COL_ENTITIES_PER_SEC] = sweep_real(s->centre > 0 ? 1e9 * units / s->centre : 0.0);
+	v[SWEEP_COL_RATIO_TO_FLOOR] = sweep_real_if(x->to_floor.has, x->to_floor.ratio);
+	v[SWEEP_COL_FLOOR_CI_LOW] = sweep_real_if(x->to_floor.has_interval, x->to_floor.low);
+	v[SWEEP_COL_FLOOR_CI_HIGH] = sweep_real_if(x->to_floor.has_interval, x->to_floor.high);
+	v[SWEEP_COL_RATIO_TO_BEST] = sweep_real_if(s->has_ratio, s->ratio);
+	v[SWEEP_COL_RATIO_CI_LOW] = sweep_real_if(s->has_ratio && s->ratio_interval, s->ratio_low);
+	v[SWEEP_COL_RATIO_CI_HIGH] = sweep_real_if(s->has_ratio && s->ratio_interval, s->ratio_high);
+	v[SWEEP_COL_VS_BEST] = sweep_text(s->verdict);
+	v[SWEEP_COL_SPEEDUP] = sweep_real_if(x->speedup.has, x->speedup.ratio);
+	v[SWEEP_COL_SPEEDUP_CI_LOW] = sweep_real_if(x->speedup.has_interval, x->speedup.low);
+	v[SWEEP_COL_SPEEDUP_CI_HIGH] = sweep_real_if(x->speedup.has_interval, x->speedup.high);
+	v[SWEEP_COL_OFF_CPU_PCT] = sweep_real_if(d->wall_sum > 0, off_cpu_pct(d));
+	v[SWEEP_COL_PEAK_BYTES] = sweep_whole(r->peak_bytes);
+	v[SWEEP_COL_LIVE_BYTES] = sweep_whole(r->live_bytes);
+	v[SWEEP_COL_LIVE_BYTES_PER_ENTITY] = sweep_real((double)r->live_bytes / g->n);
+	v[SWEEP_COL_ALLOCATIONS] = sweep_whole(r->allocations);
+	v[SWEEP_COL_REUSE] = sweep_real_if(r->reuse > 0, r->reuse);
+	v[SWEEP_COL_CHECKSUM] = sweep_whole(r->checksum);
+	v[SWEEP_COL_RERUN_LOW_NS] = sweep_real_if(x->has_rerun, x->rerun_low);
+	v[SWEEP_COL_RERUN_HIGH_NS] = sweep_real_if(x->has_rerun, x->rerun_high);
+	v[SWEEP_COL_RATIO_RERUN_LOW] = sweep_real_if(x->has_ratio_rerun, x->ratio_rerun_low);
+	v[SWEEP_COL_RATIO_RERUN_HIGH] = sweep_real_if(x->has_ratio_rerun, x->ratio_rerun_high);
+	v[SWEEP_COL_RACE] = sweep_text(m->candidate ? race_state_name(m->state) : "");
+	/* the process or look it left at: none while it races, nor for a failed row */
+	v[SWEEP_COL_RACE_PROCESS] = sweep_whole_if(m->candidate && m->state != RACE_IN &&
+	                                               m->state != RACE_FAILED,
+	                                           m->left_at);
+	v[SWEEP_COL_RACE_BEHIND] = sweep_text(m->candidate && m->state != RACE_IN && m->behind >= 0
+	                                          ? plan_participant_name(o, g, (uint32_t)m->behind)
+	                                          : "");
+	v[SWEEP_COL_DECISION] = sweep_text(m->candidate ? race_decision_name(race->decision) : "");
+	v[SWEEP_COL_RATIO_LEVEL] =
+		sweep_real_if(s->has_ratio && s->ratio_interval && !isnan(s->level), s->level);
+	v[SWEEP_COL_INVALID] = sweep_text(x->invalid);
+}
+
+static int write_row(FILE *f, const struct options *o, const struct group *g, uint32_t p,
+                     const struct row_data *d, const struct race *race, const struct row_out *x)
+{
+	struct sweep_value v[SWEEP_COLUMNS] = {{0}};
+	row_values(v, o, g, p, d, race, x);
+	if (sweep_columns_write_row(f, v) == 0)
+		return 0;
+	for (int i = 0; i < SWEEP_COLUMNS; i++)
+		if (!v[i].set)
+			fprintf(stderr, "ecsbench: internal error: the CSV's column %s was given no value "
+			                "(harness/sweep/sweep_report.c, row_values)\n", sweep_columns[i].name);
+	return -1;
 }
 
 /*
@@ -553,7 +560,7 @@ int sweep_report_write(const struct collection *c, FILE *csv, FILE *samples, FIL
 	const struct options *o = c->o;
 	const struct plan *plan = c->plan;
 	write_header(csv, c, false);
-	fputs(columns, csv);
+	sweep_columns_write_header(csv);
 	if (samples) {
 		write_header(samples, c, true);
 		fputs("backend,profile,workload,history,entities,components,threads,process,round,"
@@ -571,7 +578,7 @@ int sweep_report_write(const struct collection *c, FILE *csv, FILE *samples, FIL
 	}
 	if (json)
 		gbench_begin(json, c);
-	for (uint32_t gi = 0; gi < plan->count; gi++) {
+	for (uint32_t gi = 0; gi < plan->count && written >= 0; gi++) {
 		const struct group *g = &plan->groups[gi];
 		const struct row_data *rows = &c->rows[(size_t)gi * plan->max_participants];
 		double *lv = levels_of(c, gi);
@@ -584,7 +591,10 @@ int sweep_report_write(const struct collection *c, FILE *csv, FILE *samples, FIL
 		for (uint32_t p = 0; p < g->participants; p++) {
 			if (rows[p].failed || out[p].race.processes == 0)
 				continue;
-			write_row(csv, o, g, p, &rows[p], &c->groups[gi].race, &out[p]);
+			if (write_row(csv, o, g, p, &rows[p], &c->groups[gi].race, &out[p])) {
+				written = -1;
+				break;
+			}
 			written++;
 			if (samples)
 				write_samples(samples, o, g, p, &rows[p]);

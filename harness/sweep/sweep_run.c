@@ -11,6 +11,7 @@
 
 #include "../core/cli.h"
 #include "history.h"
+#include "sweep_columns.h"
 #include "sweep_run.h"
 
 bool sweep_workload_takes(const struct workload *w, const struct history *h)
@@ -279,6 +280,15 @@ static const char *history_name_at(size_t i) { return histories[i].name; }
 static const char *history_about_at(size_t i) { return histories[i].description; }
 static const void *history_named(const char *name) { return history_find(name); }
 
+static size_t columns_count(void) { return SWEEP_COLUMNS; }
+static const char *column_name_at(size_t i) { return sweep_columns[i].name; }
+static const char *column_about_at(size_t i) { return sweep_columns[i].meaning; }
+static const void *column_named(const char *name)
+{
+	int i = sweep_columns_find(name);
+	return i < 0 ? NULL : &sweep_columns[i];
+}
+
 const struct cli_names sweep_workload_names = {
 	.count = workloads_count,
 	.name_at = workload_name_at,
@@ -290,6 +300,12 @@ const struct cli_names sweep_history_names = {
 	.name_at = history_name_at,
 	.about_at = history_about_at,
 	.find = history_named,
+};
+const struct cli_names sweep_column_names = {
+	.count = columns_count,
+	.name_at = column_name_at,
+	.about_at = column_about_at,
+	.find = column_named,
 };
 
 /* The default kind: every command line that asks for no other. */

@@ -21,8 +21,9 @@
 #define SWEEP_MIN_BUDGET_S 10.0
 
 extern const struct run_kind sweep_run_kind;
-/* The names --workloads and --history take, for the command line (cli.h). */
-extern const struct cli_names sweep_workload_names, sweep_history_names;
+/* The names --workloads and --history take, and the CSV's columns (sweep_columns.h) that
+ * --columns prints, for the command line (cli.h). */
+extern const struct cli_names sweep_workload_names, sweep_history_names, sweep_column_names;
 
 /* The entities of workload w at swept n (or its own fixed count, times --scale). */
 uint32_t sweep_workload_entities(const struct options *o, const struct workload *w, uint32_t n);

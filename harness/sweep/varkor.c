@@ -487,10 +487,9 @@ static int random_run(struct run *run, struct world *w, struct random_state *st)
 
 static int random_setup(struct run *run)
 {
-	struct random_state *st = calloc(1, sizeof *st);
+	struct random_state *st = world_run_state(run, sizeof *st);
 	if (!st)
-		return bench_fail(run->r, "out of memory in the harness");
-	run->state = st;
+		return -1;
 	if (random_script(run, st))
 		return -1;
 	/* At most every attempt of every round creates a member. */

@@ -45,7 +45,7 @@ static int spawn_setup(struct run *run, uint64_t stream)
  */
 uint32_t workloads_predecessors(const struct bench_case *c)
 {
-	if (!state_applies(c))
+	if (!history_lived(c))
 		return 0;
 	return c->workload == &workload_create_unreserved ? c->entities / 2 : c->entities;
 }
@@ -55,7 +55,7 @@ int workloads_create_setup(struct run *run, bool reserve)
 	const struct bench_case *c = run->c;
 	if (spawn_setup(run, HISTORY_STREAM_CREATE))
 		return -1;
-	return state_applies(c) ? history_turnover_open(run, workloads_predecessors(c), reserve) : 0;
+	return history_lived(c) ? history_turnover_open(run, workloads_predecessors(c), reserve) : 0;
 }
 
 ecs_entity *workloads_created(const struct run *run, uint32_t j)
@@ -220,7 +220,7 @@ static int churn_execute(struct run *run)
 static int churn_end_sample(struct run *run)
 {
 	const struct spawn_plan *p = run->spawn;
-	if (!run->verify || run->state_checked || !state_applies(run->c))
+	if (!run->verify || run->state_checked || !history_lived(run->c))
 		return 0;
 	run->state_checked = true;
 	if (!p->destroy_order)
@@ -276,7 +276,7 @@ int workloads_visit_order(const struct bench_case *c, uint64_t stream, uint32_t 
                           struct bench_result *r)
 {
 	uint32_t n = c->entities;
-	bool shuffled = state_applies(c) && !state_break(STATE_ORDER);
+	bool shuffled = history_lived(c) && !state_break(STATE_ORDER);
 	*order = shuffled ? rng_permutation(c->seed, stream, n) : malloc((size_t)n * sizeof **order + 1);
 	if (!*order)
 		return bench_fail(r, "out of memory in the harness");
@@ -307,7 +307,7 @@ static int add_remove_adopt(struct run *run)
 		memcpy(a->packed + (size_t)i * size, world_value_of(c->values, COMP_HEALTH, order[i]), size);
 	}
 	free(order);
-	if (run->verify && state_applies(c))
+	if (run->verify && history_lived(c))
 		return state_check_order(run->shuffled, n, run->handles, n, "add-remove's visits", run->r);
 	return 0;
 }
@@ -397,7 +397,7 @@ static int get_adopt(struct run *run)
 	for (uint32_t i = 0; i < c->entities; i++)
 		run->shuffled[i] = run->handles[order[i]];
 	free(order);
-	if (run->verify && state_applies(c))
+	if (run->verify && history_lived(c))
 		return state_check_order(run->shuffled, c->entities, run->handles, c->entities,
 		                         "get's fetches", run->r);
 	return 0;
@@ -545,7 +545,7 @@ static int destroy_setup(struct run *run)
 	for (uint32_t i = 0; i < c->entities; i++)
 		run->shuffled[i] = run->handles[order[i]];
 	free(order);
-	if (run->verify && state_applies(c))
+	if (run->verify && history_lived(c))
 		return state_check_order(run->shuffled, c->entities, run->handles, c->entities,
 		                         "destroy's order", run->r);
 	return 0;
@@ -656,10 +656,9 @@ static void fragmented_release(struct run *run)
 static int fragmented_setup(struct run *run)
 {
 	const struct bench_case *c = run->c;
-	struct fragmented *f = calloc(1, sizeof *f);
+	struct fragmented *f = world_run_state(run, sizeof *f);
 	if (!f)
-		return bench_fail(run->r, "out of memory in the harness");
-	run->state = f;
+		return -1;
 	f->types = malloc((size_t)c->entities * sizeof *f->types + 1);
 	f->count = malloc((size_t)c->entities + 1);
 	f->sizes = malloc(c->profile->component_count * sizeof *f->sizes);

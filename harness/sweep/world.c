@@ -136,6 +136,44 @@ static uint32_t world_system_of(uint32_t k)
 	return by_k[k < 1 ? 1 : k < VALUE_TYPES ? k : VALUE_TYPES];
 }
 
+static bool world_requires(const struct world_system *y, uint32_t type)
+{
+	for (uint32_t j = 0; j < y->count; j++)
+		if (y->types[j] == type)
+			return true;
+	return false;
+}
+
+/* The profile's rules of the state a game is in (state.h), on a world world_open has just made:
+ * shared (the measured system shares its pools with several others, and is not the first) and
+ * marks (the type marked sparse is one a small system requires and no measured pass walks). */
+static int world_check_rules(const struct world *w, struct bench_result *r)
+{
+	const struct world_system *measured = &w->registered[w->measured];
+	uint32_t sharing = 0;
+	for (uint32_t id = 0; id < w->registered_count; id++)
+		if (id != w->measured && world_requires(&w->registered[id], measured->types[0]))
+			sharing++;
+	if (sharing < 2 || w->measured == 0)
+		return bench_fail(r, "the measured system (%u) shares type %u with %u others and comes "
+		                  "%s: it must share with several, not first (rule 'shared', " STATE_DOC ")",
+		                  w->measured, measured->types[0], sharing,
+		                  w->measured == 0 ? "first" : "later");
+	const struct world_system *grouped = &w->registered[w->grouped];
+	bool required = false;
+	for (uint32_t id = 0; id < w->registered_count; id++)
+		required = required || world_requires(&w->registered[id], w->sparse_type);
+	if (world_requires(measured, w->sparse_type) || world_requires(grouped, w->sparse_type) ||
+	    !required)
+		return bench_fail(r, "type %u is marked sparse but %s: mark what comes and goes, a small "
+		                  "system requires and no measured pass walks (rule 'marks', " STATE_DOC ")",
+		                  w->sparse_type,
+		                  !required ? "no system requires it"
+		                  : world_requires(measured, w->sparse_type) ? "the measured pass walks it"
+		                                                              : "the grouped pass walks it");
+	return 0;
+}
+
 int world_open(const struct bench_case *c, struct world *w, struct bench_result *r)
 {
 	UNTIMED_ONLY("world_open (creating a storage)");
@@ -198,7 +236,7 @@ int world_open(const struct bench_case *c, struct world *w, struct bench_result 
 		world_close(w);
 		return bench_fail(r, "system_register returned %s", ecs_status_name(rc));
 	}
-	if (w->measured >= w->registered_count || state_check_profile(w, c, r)) {
+	if (w->measured >= w->registered_count || world_check_rules(w, r)) {
 		if (w->measured >= w->registered_count)
 			bench_fail(r, "the measured system is not registered (--systems %u)", c->systems);
 		world_close(w);
@@ -351,6 +389,14 @@ static void close_worlds(struct run *run)
 	for (uint32_t j = 0; j < run->worlds_open; j++)
 		world_close(&run->worlds[j]);
 	run->worlds_open = 0;
+}
+
+void *world_run_state(struct run *run, size_t size)
+{
+	run->state = calloc(1, size);
+	if (!run->state)
+		bench_fail(run->r, "out of memory in the harness");
+	return run->state;
 }
 
 int world_fresh_prepare(struct run *run)

@@ -148,6 +148,10 @@ struct run {
 	bool state_checked;            /* the first sample's checks of the state done (state.h) */
 };
 
+/* A workload's own state for the run (run->state): `size` bytes, zeroed, which its release
+ * frees. NULL, with the row failed, if out of memory. */
+void *world_run_state(struct run *run, size_t size);
+
 /* Helpers for workloads that take a fresh storage per run (create and Varkor's). */
 int world_fresh_prepare(struct run *run);
 int world_fresh_end_sample(struct run *run);
