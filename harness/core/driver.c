@@ -1004,7 +1004,8 @@ static uint32_t schedule(const struct options *o, struct plan *plan, struct coll
 static void schedule_first(const struct options *o, struct plan *plan)
 {
 	for (uint32_t g = 0; g < plan->count; g++) {
-		uint32_t rounds = ROUNDS_FIRST < o->reps && !cli_given(o, &cli_opt_reps) ? ROUNDS_FIRST : o->reps;
+		bool fewer = ROUNDS_FIRST < o->reps && !cli_given(o, &cli_opt_reps);
+		uint32_t rounds = fewer ? ROUNDS_FIRST : o->reps;
 		plan->work[g] = (struct group_work){.measure = true,
 		                                    .rounds = plan->groups[g].race ? rounds : 0};
 		for (uint32_t p = 0; p < plan->groups[g].participants; p++)

@@ -432,6 +432,9 @@ static const struct cli_option opt_floor_alone = {
 	.name = "floor-alone", .read = cli_read_flag, .field = offsetof(struct options, floor_alone),
 };
 
+/* In --help's order. The race's defaults (race.h, docs/method.md "The race"): up to
+ * SWEEP_PROCESSES processes a row group, up to SWEEP_ROUNDS timed rounds a process, within
+ * SWEEP_BUDGET_S. */
 static const struct cli_take sweep_takes[] = {
 	{.option = &cli_opt_backends, .def = &(const union cli_value){.entry = NULL}},
 	{.option = &opt_workloads, .def = &(const union cli_value){.entry = NULL}},
