@@ -1223,7 +1223,8 @@ static int scenario_report_write(const struct collection *c, FILE *csv, FILE *sa
 
 /* --- the options ----------------------------------------------------------------------------- */
 
-/* --points' default, as --help shows it (make_points reads the text given). */
+/* --points' default, as --help shows it with its range: make_points reads the text given, and
+ * takes DEFAULT_POINTS without it. */
 static void show_points(const struct cli_option *opt, const union cli_value *v, char *buf, size_t size)
 {
 	(void)opt;
@@ -1324,7 +1325,7 @@ static const struct cli_refusal scenario_refusals[] = {
 	{0},
 };
 
-const struct cli_kind scenario_cli = {
+static const struct cli_kind scenario_cli = {
 	.noun = "a scenario run",
 	.heading = "A scenario run (scenarios/README.md): ns per frame of a game's frame, by phase,\n"
 	           "per backend, beside the floor (plain arrays) and the harness alone:",

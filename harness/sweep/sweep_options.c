@@ -450,8 +450,9 @@ static const struct cli_take sweep_takes[] = {
 	         "stops measuring a row once it is decided (docs/method.md);\n"
 	         "1 measures in this process"},
 	{.option = &cli_opt_reps, .def = NUMBER(SWEEP_ROUNDS),
-	 .help = "timed samples per row in each process, at most: the race's\n"
-	         "rounds"},
+	 .help = "timed samples per row in each process: given, every process\n"
+	         "takes that many; else the race chooses, 3 in the first\n"
+	         "process, then as many as cost about the row's build, at most"},
 	{.option = &opt_warmup},
 	{.option = &opt_inner},
 	{.option = &cli_opt_budget, .def = &(const union cli_value){.real = SWEEP_BUDGET_S},
