@@ -1,6 +1,6 @@
 /*
- * main.c: build/ecsbench. Reads the command line (cli.c), looks up the kind of run it asks for
- * in the table below (run_kind.h: the workload sweep, a scenario run, or the advisor, which
+ * main.c: build/ecsbench. Reads the command line (cli.c) into the kind of run it asks for, of
+ * the table below (run_kind.h: the workload sweep, a scenario run, or the advisor, which
  * drives scenario runs of its own: advise_run.h), which checks its
  * options and makes the plan; takes the output's lock (output.c), has the plan measured in
  * separate processes (driver.c, pass.c, collection.c), and has the kind write the CSV and its
@@ -32,9 +32,10 @@
 #include "scenario/scenario_run.h"
 #include "sweep/sweep_run.h"
 
-/* The kinds of run, the first that the command line asks for wins: the sweep takes any. */
-static const struct run_kind *const run_kinds[] = {&advise_run_kind, &scenario_run_kind,
-                                                   &sweep_run_kind};
+/* The kinds of run, in --help's order: the first, the sweep, unless an option given asks for
+ * another (of two, the later: the advisor drives scenario runs, and refuses their options). */
+static const struct run_kind *const run_kinds[] = {&sweep_run_kind, &scenario_run_kind,
+                                                   &advise_run_kind};
 
 static void append_text(char *buf, size_t *len, const char *text)
 {
@@ -42,23 +43,15 @@ static void append_text(char *buf, size_t *len, const char *text)
 		buf[(*len)++] = *text++;
 }
 
-/* Stops the child, removes the temporary files and the lock, says so and where the run was (the
- * row group, and the backend inside a sample); async-signal-safe. */
+/* Stops the child, removes the temporary files and the lock, says so; async-signal-safe. */
 static void on_signal(int sig)
 {
 	driver_stop();
 	output_on_signal();
-	char msg[640];
+	char msg[256];
 	size_t len = 0;
-	const char *at = driver_position();
-	append_text(msg, &len, "\necsbench: interrupted");
-	if (at) {
-		append_text(msg, &len, " on ");
-		append_text(msg, &len, at);
-	} else {
-		append_text(msg, &len, " before its first row group");
-	}
-	append_text(msg, &len, "; nothing was written, the results file was left as it was\n");
+	append_text(msg, &len, "\necsbench: interrupted; nothing was written, the results file "
+	                       "was left as it was\n");
 	ssize_t ignored = write(STDERR_FILENO, msg, len);
 	(void)ignored;
 	signal(sig, SIG_DFL);
@@ -142,10 +135,8 @@ int main(int argc, char **argv)
 	struct options o;
 	const struct cli_tables names = {&sweep_workload_names, &sweep_history_names,
 	                                 &sweep_column_names};
-	cli_parse(argc, argv, &names, &o);
-	const struct run_kind *kind = run_kinds[0];
-	for (size_t i = 0; !kind->chosen(&o); i++)
-		kind = run_kinds[i + 1];
+	const struct run_kind *kind =
+	    cli_parse(argc, argv, &names, run_kinds, sizeof run_kinds / sizeof run_kinds[0], &o);
 	kind->options(&o);
 	if (o.child_pass < 0)
 		cli_check_output(&o);

@@ -42,6 +42,7 @@
 #include "../core/output.h"
 #include "../core/report.h"
 #include "../scenario/scenario_engine.h"
+#include "../scenario/scenario_run.h"
 #include "../scenario/scenario_sanity.h"
 #include "advise_report.h"
 #include "advise_run.h"
@@ -73,38 +74,13 @@ static void on_signal(int sig)
 
 /* --- options ---------------------------------------------------------------------------------- */
 
+/* Its table (advise_cli, below) refuses the options it does not take; --format it takes as csv
+ * only, as a scenario run does. */
 static void refuse_options(const struct options *o)
 {
-	static const struct {
-		int code;
-		const char *name;
-	} refused[] = {
-		{'w', "--workloads"},      {'p', "--profile"}, {'n', "--entities"}, {'k', "--components"},
-		{'S', "--systems"},        {'r', "--reps"},    {'W', "--warmup"},   {'i', "--inner"},
-		{'z', "--component-size"}, {'x', "--scale"},   {'s', "--seed"},     {'H', "--history"},
-		{'F', "--no-floor"},
-	};
-	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
-		if (o->given[refused[i].code])
-			options_usage_error("%s does not apply to the advisor (its steps are scenario runs of "
-			                    "the file: --set KEY=VALUE changes the frame)",
-			                    refused[i].name);
-	const char *other = o->scenario_file ? "--scenario"
-	                    : o->sweep       ? "--sweep"
-	                    : o->sweep_points ? "--points"
-	                    : o->sweep_spacing ? "--spacing"
-	                    : o->unmarked    ? "--unmarked"
-	                    : o->design_count ? "--design"
-	                    : o->twin_count  ? "--twin"
-	                    : o->thread_count ? "--threads"
-	                    : o->format_json ? "--format json"
-	                    : o->floor_alone ? "--floor-alone"
-	                    : o->provisional ? "--provisional"
-	                                     : NULL;
-	if (other)
-		options_usage_error("%s does not go with --advise FILE (the advisor chooses each step's "
-		                    "designs itself)",
-		                    other);
+	if (o->format_json)
+		options_usage_error("--format json does not go with --advise FILE (the advisor chooses "
+		                    "each step's designs itself)");
 }
 
 static void advise_options(struct options *o)
@@ -143,16 +119,13 @@ static void advise_options(struct options *o)
 	size_t len = strlen(a->name);
 	if (len > 4 && strcmp(a->name + len - 4, ".ini") == 0)
 		a->name[len - 4] = '\0';
-	a->budget_s = o->budget ? cli_duration("--budget", o->budget, MIN_BUDGET_S, MAX_BUDGET_S) : DEFAULT_BUDGET_S;
-	a->processes = o->given['j'] ? o->processes : STEP_PROCESSES;
+	a->budget_s = o->budget ? cli_duration("--budget", o->budget, MIN_BUDGET_S, MAX_BUDGET_S) : o->budget_s;
+	a->processes = o->processes;
 	if (a->processes < 2)
 		options_usage_error("--processes %u: the advisor compares designs across processes (at "
 		                    "least 2; default %u)",
 		                    a->processes, STEP_PROCESSES);
 	a->wide_processes = a->processes > WIDE_PROCESSES ? a->processes : WIDE_PROCESSES;
-	if (!o->backend_count)
-		for (size_t i = 0; i < ecs_backend_count && i < MAX_LIST; i++)
-			o->backends[o->backend_count++] = ecs_backends[i];
 	for (size_t i = 0; i < o->backend_count; i++)
 		a->backends[a->backend_count++] = o->backends[i];
 	if (!o->output) {
@@ -171,11 +144,6 @@ static void advise_options(struct options *o)
 	         oslash ? (int)(oslash - o->output + 1) : 0, o->output, a->name);
 	a->survey_step = a->confirm_step = -1;
 	o->kind_data = a;
-}
-
-static bool advise_chosen(const struct options *o)
-{
-	return o->advise_file != NULL;
 }
 
 /* --- the record ------------------------------------------------------------------------------ */
@@ -1403,9 +1371,60 @@ static int advise_drive(const struct options *o)
 	return a->status == ADVISE_DONE ? 0 : 1;
 }
 
+/* --- its options -------------------------------------------------------------------------------- */
+
+static const struct cli_option opt_advise = {
+	.name = "advise", .value = "FILE",
+	.help = "the scenario file; writes results/advise-NAME.csv (its\n"
+	        "steps), -NAME.md (the advice), NAME-advised.ini (the file\n"
+	        "with the chosen marks)",
+	.read = cli_read_text, .field = offsetof(struct options, advise_file),
+};
+
+static const struct cli_take advise_takes[] = {
+	{.option = &opt_advise, .chooses = true},
+	{.option = &cli_opt_budget, .def = &(const union cli_value){.real = DEFAULT_BUDGET_S},
+	 .help = "the search's time, e.g. 600, 10m, 1h; the steps that do not\n"
+	         "fit are left untried, and said so"},
+	{.option = &cli_opt_processes, .def = &(const union cli_value){.number = STEP_PROCESSES},
+	 .help = "the processes of each step, at least 2"},
+	{.option = &scenario_opt_set},
+	{.option = &cli_opt_backends, .def = &(const union cli_value){.entry = NULL}},
+	{.option = &cli_opt_output, .shown = "results/advise-NAME.csv"},
+	{.option = &cli_opt_no_pin},
+	{.option = &cli_opt_layout},
+	{.option = &cli_opt_malloc_default},
+	{.option = &cli_opt_clock},
+	{.option = &cli_opt_trace_samples},
+	{.option = &cli_opt_format},
+	{.option = &cli_opt_derived},
+	{0},
+};
+
+/* The options of a step's design, which the advisor chooses itself. */
+#define CHOSEN_BY_IT "does not go with --advise FILE (the advisor chooses each step's designs itself)"
+static const struct cli_refusal advise_refusals[] = {
+	{.name = "scenario", .says = CHOSEN_BY_IT},   {.name = "sweep", .says = CHOSEN_BY_IT},
+	{.name = "points", .says = CHOSEN_BY_IT},     {.name = "spacing", .says = CHOSEN_BY_IT},
+	{.name = "unmarked", .says = CHOSEN_BY_IT},   {.name = "design", .says = CHOSEN_BY_IT},
+	{.name = "twin", .says = CHOSEN_BY_IT},       {.name = "threads", .says = CHOSEN_BY_IT},
+	{.name = "floor-alone", .says = CHOSEN_BY_IT}, {.name = "provisional", .says = CHOSEN_BY_IT},
+	{0},
+};
+
+static const struct cli_kind advise_cli = {
+	.noun = "the advisor",
+	.why = "its steps are scenario runs of the file: --set KEY=VALUE changes the frame",
+	.heading = "The advisor (docs/scenarios.md, \"The advisor\"): which storage design is fastest\n"
+	           "for a scenario, searched step by step, each a paired run of its own:",
+	.also = "With --advise, also:",
+	.takes = advise_takes,
+	.refusals = advise_refusals,
+};
+
 const struct run_kind advise_run_kind = {
 	.name = "advise",
-	.chosen = advise_chosen,
+	.cli = &advise_cli,
 	.options = advise_options,
 	.drive = advise_drive,
 };

@@ -1,7 +1,9 @@
 /*
- * cli.c: build/ecsbench's command line (see cli.h): parsing every option into struct options,
- * the checks of each value that can be made before a run starts, --help and --list. What the
- * options mean together is for the kind of run to check (sweep_run.c, scenario_run.c).
+ * cli.c: build/ecsbench's command line (see cli.h): getopt_long's table, --help and the check
+ * that each option given goes with the kind of run asked for, all made from the kinds' tables
+ * (struct cli_kind); the options more than one kind takes (the backends, the processes, the
+ * output, ...) and the readers they share; --list. What an option means to a kind, and what
+ * options mean together, is for the kind to say (sweep_options.c, scenario_run.c, advise_run.c).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -17,134 +19,25 @@
 
 #include "cli.h"
 #include "parallel.h"
+#include "run_kind.h"
 
-/* The CPUs this process may run on: the most threads a row may use. */
-static uint32_t cpus_usable(void)
+/* The most distinct options of all kinds together (getopt_long's table is made of them). */
+#define CLI_MAX_OPTIONS MAX_OPTIONS
+/* getopt_long's code of the i-th option: beyond any character, so that none is taken for '?'. */
+#define CLI_CODE_FIRST 256
+/* --help's column for an option's text, and the width of its name before it. */
+#define HELP_NAME_WIDTH 18
+#define HELP_INDENT "                     "
+#define HELP_LINE 86
+
+uint32_t cli_cpus_usable(void)
 {
 	struct cpu_list cpus;
 	uint32_t n = parallel_cpus_allowed(&cpus);
 	return n ? n : 1;
 }
 
-static void help(void)
-{
-	printf("usage: ecsbench [options]\n"
-	       "Runs ECS storage backends over workloads and writes one CSV row per\n"
-	       "backend x workload x entities x components, with a 95%% confidence interval\n"
-	       "of each median measured across separate processes.\n\n"
-	       "  --backends LIST    comma list, or all (default: all)\n"
-	       "  --workloads LIST   comma list, or all (default: all)\n"
-	       "  --profile P        A, AA or AAA (default: A)\n"
-	       "  --entities LIST    comma list of counts 1..%u, k = 1024 and M = 1048576 as the\n"
-	       "                     figures write them (64k, 1M); A..B is A and its doublings\n"
-	       "                     up to B (default: 1024..1048576 = 1k..1M, 2^10, 2^11, .., 2^20)\n"
-	       "  --components LIST  components per entity, each 1..3 (default: 1,2,3)\n"
-	       "  --history LIST     what each storage goes through before the clock: lived-in\n"
-	       "                     (default), pristine, aged, one-hole, alternating (--list)\n"
-	       "  --threads LIST     threads of parallel-iterate's pass, each 1..the CPUs this\n"
-	       "                     process may run on (%u here); A..B is A and its doublings\n"
-	       "                     up to B (default: 1, 2, 4, ... up to the CPUs, and the CPUs)\n"
-	       "  --systems S        systems registered, 6..the profile's (default: the profile's):\n"
-	       "                     the game's five over Position, an empty one, then the rest\n"
-	       "  --processes P      separate processes that measure every row, 1..%u, spread\n"
-	       "                     over the run (default: %u); 1 measures in this process\n"
-	       "  --reps R           timed samples per row in each process, 1..1000 (default: %u)\n"
-	       "  --warmup W         untimed samples first in each process, 0..100 (default: %u)\n"
-	       "  --inner I          runs of the workload per sample, 1..%llu, the same for every\n"
-	       "                     participant (default: calibrated for each, so that its\n"
-	       "                     samples last about %.0f ms)\n"
-	       "  --no-floor         no floor row (the same work over plain arrays)\n"
-	       "  --malloc-default   leave glibc malloc's mmap and trim thresholds as they are\n"
-	       "  --layout MODE      random (default): each process gets a fresh address-space\n"
-	       "                     layout, a random heap offset and stack padding; fixed:\n"
-	       "                     no randomisation at all (to measure what layout does)\n"
-	       "  --clock C          cpu (default): a sample is the measuring thread's CPU time,\n"
-	       "                     so time another process took the CPU away is not counted;\n"
-	       "                     wall: elapsed time (off_cpu_pct says how far they differ)\n"
-	       "  --trace-samples    a line per sample on stderr: wall and CPU time, page faults,\n"
-	       "                     context switches, the CPU, the time (docs/variation.md)\n"
-	       "  --component-size B bytes of Position and Velocity, 8..%u (default: 8)\n"
-	       "  --scale F          multiplies the entity counts of the workloads that are not\n"
-	       "                     swept over N (Varkor's), 0.001..100 (default: 1)\n"
-	       "  --seed S           seed of the component values and decisions (default: 1)\n"
-	       "  --output PATH      CSV to write: a regular file or a new one in a writable\n"
-	       "                     folder; - is standard output (default: results/<profile>.csv).\n"
-	       "                     A previous PATH is never replaced: it and its samples are\n"
-	       "                     moved to previous/DATE-NAME/ beside it (DATE: when it was\n"
-	       "                     written). PATH.lock, held for the run, refuses a second run\n"
-	       "  --format F         csv (default), or json: also google benchmark's JSON\n"
-	       "                     beside the CSV (PATH.json: a sample each, the medians; its\n"
-	       "                     compare.py reads it); not with --output -\n"
-	       "  --derived PATH=NAME  a file or folder made from the previous output (figures, a\n"
-	       "                     table): goes with it into its previous/ folder as NAME\n"
-	       "                     (make bench names its figures and table; repeatable)\n"
-	       "  --provisional CMD  after each process but the last, write the rows so far to\n"
-	       "                     NAME-provisional-now.csv (the first: NAME-provisional.csv,\n"
-	       "                     kept) and run the shell command CMD FIRST NOW (make bench\n"
-	       "                     shows the answer so far: scripts/answer.sh)\n"
-	       "  --no-pin           do not pin the measuring process to one CPU\n"
-	       "  --list             list backends, workloads and profiles, and exit\n"
-	       "  --columns          list the CSV's columns in order, each with its meaning\n"
-	       "                     (docs/csv.md says more), and exit\n"
-	       "  --help             this text\n\n"
-	       "A scenario run (scenarios/README.md): ns per frame of a game's frame, by phase,\n"
-	       "per backend, beside the floor (plain arrays) and the harness alone:\n"
-	       "  --scenario FILE    the scenario file; its frames and warmup are the samples\n"
-	       "                     (default output: results/scenario-NAME.csv)\n"
-	       "  --set KEY=VALUE    overrides a key of the file, e.g. scenario.scale=0.1 or\n"
-	       "                     kind.bullet.spawn=800 (repeatable)\n"
-	       "  --sweep KEY=A..B   runs the scenario at points from A to B of one key, e.g.\n"
-	       "                     effect.burning.add=0.1%%..10%% (results/scenario-NAME-KEY.csv)\n"
-	       "  --points N         points of the sweep, 2..50 (default: 6)\n"
-	       "  --sweep KEY=V1,V2  runs it at each value of a list, e.g.\n"
-	       "                     component.Hit.storage=table,sparse (markings compared)\n"
-	       "  --spacing S        geometric (default when A > 0: equal ratios, one scale for\n"
-	       "                     rates and counts that span decades) or linear\n"
-	       "  --unmarked B,...   each backend B also runs as B-unmarked: every component\n"
-	       "                     given to it as a table type (the file's storage = sparse\n"
-	       "                     set aside), at every point, paired with B\n"
-	       "  --design 'B[:NAME] KEY=VALUE ...'  backend B as a participant of its own\n"
-	       "                     (B:NAME), the file's markings changed by the KEYs (each a\n"
-	       "                     component's storage, a system's group, a kind's or effect's\n"
-	       "                     batch), paired with the rest (repeatable; without --backends\n"
-	       "                     the designs are the only backends)\n"
-	       "  With --scenario: --backends, --processes, --output, --no-floor, --no-pin,\n"
-	       "  --layout, --malloc-default; the workload options are refused. Systems marked\n"
-	       "  parallel run on --set scenario.threads=T (default: all the CPUs), not --threads.\n\n"
-	       "The advisor (docs/scenarios.md, \"The advisor\"): which storage design is fastest\n"
-	       "for a scenario, searched step by step, each a paired run of its own:\n"
-	       "  --advise FILE      the scenario file (with --set, --backends, --processes, the\n"
-	       "                     processes of each step, default 3); writes\n"
-	       "                     results/advise-NAME.csv (its steps), -NAME.md (the advice),\n"
-	       "                     NAME-advised.ini (the file with the chosen marks)\n"
-	       "  --budget T         the search's time, e.g. 600, 10m, 1h (default: 10m); the\n"
-	       "                     steps that do not fit are left untried, and said so\n\n"
-	       "Exit status: 0 ok; 1 a row failed, checksums disagree or a process died;\n"
-	       "2 bad usage (nothing run, nothing written).\n",
-	       ECS_MAX_ENTITIES, cpus_usable(), MAX_PROCESSES, DEFAULT_PROCESSES, DEFAULT_REPS,
-	       DEFAULT_WARMUP,
-	       MAX_INNER, SAMPLE_TARGET_NS / 1e6, ECS_MAX_COMPONENT_SIZE);
-}
-
-static void list(const struct cli_tables *t)
-{
-	printf("backends:\n");
-	for (size_t i = 0; i < ecs_backend_count; i++)
-		printf("  %-10s %s\n", ecs_backends[i]->name, ecs_backends[i]->description);
-	printf("workloads (timed region):\n");
-	for (size_t i = 0; i < t->workloads->count(); i++)
-		printf("  %-24s %s\n", t->workloads->name_at(i), t->workloads->about_at(i));
-	printf("histories (--history; lived-in is every headline figure's):\n");
-	for (size_t i = 0; i < t->histories->count(); i++)
-		printf("  %-24s %s\n", t->histories->name_at(i), t->histories->about_at(i));
-	printf("profiles:\n");
-	for (size_t i = 0; i < profile_count; i++)
-		printf("  %-10s %u component types, %u systems\n", profiles[i].name,
-		       profiles[i].component_count, profiles[i].system_count);
-}
-
-/* "hash, tree, vector" */
-static char *valid_names(const char *(*name_at)(size_t), size_t n)
+const char *cli_valid_names(const char *(*name_at)(size_t), size_t n)
 {
 	static char buf[1024];
 	size_t len = 0;
@@ -154,16 +47,13 @@ static char *valid_names(const char *(*name_at)(size_t), size_t n)
 	return buf;
 }
 
-static const char *backend_name_at(size_t i) { return ecs_backends[i]->name; }
-static const char *profile_name_at(size_t i) { return profiles[i].name; }
-
 /*
  * Splits a comma list; calls item() on each piece, without the spaces around it ("hash,
  * vector" is hash and vector). An empty piece ("hash,,vector", a leading or trailing comma) is
  * refused, naming the list: it is a typo, never a way to say something.
  */
-static void each_item(const char *what, const char *arg, void (*item)(struct options *, const char *),
-                      struct options *o)
+void cli_each_item(const char *what, const char *arg, void (*item)(struct options *, const char *),
+                   struct options *o)
 {
 	if (!*arg)
 		options_usage_error("empty %s list", what);
@@ -189,105 +79,6 @@ static void each_item(const char *what, const char *arg, void (*item)(struct opt
 	free(copy);
 }
 
-/* Whether the comma list has the item. */
-static bool list_has(const char *list, const char *item)
-{
-	size_t n = strlen(item);
-	for (const char *p = list; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
-		if (strncmp(p, item, n) == 0 && (p[n] == ',' || p[n] == '\0'))
-			return true;
-	return false;
-}
-
-static void add_backend(struct options *o, const char *name)
-{
-	if (strcmp(name, "all") == 0) {
-		for (size_t i = 0; i < ecs_backend_count; i++)
-			add_backend(o, ecs_backends[i]->name);
-		return;
-	}
-	const struct ecs_ops *b = ecs_backend_find(name);
-	if (!b)
-		options_usage_error("unknown backend '%s' (valid: %s, all)", name,
-		                    valid_names(backend_name_at, ecs_backend_count));
-	for (size_t i = 0; i < o->backend_count; i++)
-		if (o->backends[i] == b)
-			options_usage_error("backend '%s' is listed twice", name);
-	if (o->backend_count == MAX_LIST)
-		options_usage_error("too many backends (at most %d)", MAX_LIST);
-	o->backends[o->backend_count++] = b;
-}
-
-/*
- * --twin BACKEND: one more copy of the backend, after the listed ones, named BACKEND~2 (then ~3,
- * ...). Copies of one storage are equal by construction, so every difference a run calls
- * between them is a false one: the A/A test of the statistics (docs/method.md). --twin
- * BACKEND:FACTOR: a copy named BACKEND~xFACTOR made FACTOR times slower (options.h: slowdown):
- * a difference made on purpose, which the run must find.
- */
-void cli_add_twin(struct options *o, const char *spec)
-{
-	char name[40];
-	const char *colon = strchr(spec, ':');
-	snprintf(name, sizeof name, "%.*s", colon ? (int)(colon - spec) : (int)strlen(spec), spec);
-	const struct ecs_ops *b = ecs_backend_find(name);
-	if (!b)
-		options_usage_error("unknown backend '%s' (valid: %s)", name,
-		                    valid_names(backend_name_at, ecs_backend_count));
-	if (o->backend_count == MAX_LIST)
-		options_usage_error("too many backends (at most %d)", MAX_LIST);
-	double factor = 1;
-	if (colon) {
-		char *end;
-		factor = strtod(colon + 1, &end);
-		if (end == colon + 1 || *end || !(factor >= 1 && factor <= 10))
-			options_usage_error("--twin '%s': the factor after ':' is a number from 1 to 10", spec);
-	}
-	unsigned copies = 1;
-	for (size_t i = 0; i < o->backend_count; i++)
-		copies += o->backends[i] == b;
-	if (factor > 1)
-		snprintf(o->copy_name[o->backend_count], sizeof o->copy_name[0], "%s~x%g", b->name, factor);
-	else
-		snprintf(o->copy_name[o->backend_count], sizeof o->copy_name[0], "%s~%u", b->name, copies);
-	o->slowdown[o->backend_count] = factor;
-	o->backends[o->backend_count++] = b;
-}
-
-static void add_workload(struct options *o, const char *name)
-{
-	if (strcmp(name, "all") == 0) {
-		for (size_t i = 0; i < o->names->workloads->count(); i++)
-			add_workload(o, o->names->workloads->name_at(i));
-		return;
-	}
-	const struct workload *w = o->names->workloads->find(name);
-	if (!w)
-		options_usage_error("unknown workload '%s' (valid: %s, all)", name,
-		                    valid_names(o->names->workloads->name_at, o->names->workloads->count()));
-	for (size_t i = 0; i < o->workload_count; i++)
-		if (o->workloads[i] == w)
-			options_usage_error("workload '%s' is listed twice", name);
-	if (o->workload_count == MAX_LIST)
-		options_usage_error("too many workloads (at most %d)", MAX_LIST);
-	o->workloads[o->workload_count++] = w;
-}
-
-static void add_history(struct options *o, const char *name)
-{
-	const struct history *h = o->names->histories->find(name);
-	if (!h)
-		options_usage_error("unknown history '%s' (valid: %s)", name,
-		                    valid_names(o->names->histories->name_at, o->names->histories->count()));
-	for (size_t i = 0; i < o->history_count; i++)
-		if (o->histories[i] == h)
-			options_usage_error("history '%s' is listed twice", name);
-	if (o->history_count == MAX_LIST)
-		options_usage_error("too many histories (at most %d)", MAX_LIST);
-	o->histories[o->history_count++] = h;
-}
-
-/* A whole unsigned decimal number within [lo, hi], or exit 2 naming it. */
 double cli_duration(const char *option, const char *text, double lo_s, double hi_s)
 {
 	char *end;
@@ -328,69 +119,13 @@ uint64_t cli_number(const char *what, const char *text, uint64_t lo, uint64_t hi
 	return v;
 }
 
-/*
- * A count as parse_number reads it, or with a suffix k (x 1024) or M (x 1048576), as every axis
- * and title writes entity counts (64k, 1M): 64k is 65536. The number before a suffix is whole.
- */
-static uint64_t parse_count(const char *what, const char *text, uint64_t lo, uint64_t hi)
-{
-	size_t len = strlen(text);
-	char last = len ? text[len - 1] : '\0';
-	uint64_t unit = last == 'k' || last == 'K' ? 1024 : last == 'M' ? 1048576 : 1;
-	if (unit == 1)
-		return cli_number(what, text, lo, hi);
-	const char *p = text;
-	while (*p == ' ')
-		p++;
-	if (*p == '-')
-		options_usage_error("%s '%s' is negative (valid: %" PRIu64 "..%" PRIu64 ")", what, text, lo, hi);
-	size_t digits = strspn(p, "0123456789");
-	if (digits == 0 || p + digits != text + len - 1)
-		options_usage_error("%s '%s' is not a number (valid: %" PRIu64 "..%" PRIu64 ", or a whole number "
-		                    "of k = 1024 or M = 1048576: 64k, 1M)",
-		                    what, text, lo, hi);
-	errno = 0;
-	unsigned long long v = strtoull(p, NULL, 10);
-	if (errno == ERANGE || v > hi / unit || v * unit < lo)
-		options_usage_error("%s '%s' is out of range (valid: %" PRIu64 "..%" PRIu64 ")", what, text, lo,
-		                    hi);
-	return v * unit;
-}
 
-static double parse_scale(const char *text)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(text, &end);
-	if (end == text || *end != '\0' || errno == ERANGE)
-		options_usage_error("scale '%s' is not a number (valid: 0.001..100)", text);
-	if (!(v >= 0.001 && v <= 100))
-		options_usage_error("scale '%s' is out of range (valid: 0.001..100)", text);
-	return v;
-}
-
-static void add_entity_count(struct options *o, uint32_t n, const char *item)
-{
-	for (size_t i = 0; i < o->entity_count; i++)
-		if (o->entities[i] == n)
-			options_usage_error("entity count %u is listed twice (in '%s')", n, item);
-	if (o->entity_count == MAX_LIST)
-		options_usage_error("too many entity counts (at most %d)", MAX_LIST);
-	o->entities[o->entity_count++] = n;
-}
-
-/*
- * N, or A..B: the counts A, 2A, 4A, ... up to B, each 1..max, into *from and *to (A = B for a
- * single N). noun names them in the messages ("entity": "entity count", "entity range");
- * suffixes: a count may be written 64k or 1M (parse_count).
- */
-static void parse_doublings(const char *noun, const char *item, uint64_t max, bool suffixes,
-                            uint64_t *from, uint64_t *to)
+void cli_doublings(const char *noun, const char *item, uint64_t max,
+                   uint64_t (*parse)(const char *, const char *, uint64_t, uint64_t),
+                   uint64_t *from, uint64_t *to)
 {
 	char what[32];
 	snprintf(what, sizeof what, "%s count", noun);
-	uint64_t (*parse)(const char *, const char *, uint64_t, uint64_t) =
-	    suffixes ? parse_count : cli_number;
 	const char *dots = strstr(item, "..");
 	if (!dots) {
 		*from = *to = parse(what, item, 1, max);
@@ -408,52 +143,314 @@ static void parse_doublings(const char *noun, const char *item, uint64_t max, bo
 		options_usage_error("%s range '%s' is empty (A..B needs A <= B)", noun, item);
 }
 
-/* N, or A..B (1024..1048576, or 1k..1M, is every power of two from 2^10 to 2^20). */
-static void add_entities(struct options *o, const char *item)
+/* --- the shared readers and writers (cli.h) ---------------------------------------------------- */
+
+#define FIELD(o, opt, type) ((type *)(void *)((char *)(o) + (opt)->field))
+
+void cli_read_flag(struct options *o, const struct cli_option *opt, const char *text)
 {
-	uint64_t a, b;
-	parse_doublings("entity", item, ECS_MAX_ENTITIES, true, &a, &b);
-	for (uint64_t n = a; n <= b; n *= 2)
-		add_entity_count(o, (uint32_t)n, item);
+	(void)text;
+	*FIELD(o, opt, bool) = true;
 }
 
-static void add_thread_count(struct options *o, uint32_t t, const char *item)
+void cli_read_u32(struct options *o, const struct cli_option *opt, const char *text)
 {
-	for (size_t i = 0; i < o->thread_count; i++)
-		if (o->threads[i] == t)
-			options_usage_error("thread count %u is listed twice (in '%s')", t, item);
-	if (o->thread_count == MAX_LIST)
-		options_usage_error("too many thread counts (at most %d)", MAX_LIST);
-	o->threads[o->thread_count++] = t;
+	*FIELD(o, opt, uint32_t) = (uint32_t)cli_number(opt->what, text, opt->lo, opt->hi);
 }
 
-/* T, or A..B: each at most the CPUs this process may run on (a thread per CPU: more would
- * measure the scheduler). */
-static void add_threads(struct options *o, const char *item)
+void cli_read_u64(struct options *o, const struct cli_option *opt, const char *text)
 {
-	uint64_t a, b;
-	parse_doublings("thread", item, cpus_usable(), false, &a, &b);
-	for (uint64_t t = a; t <= b; t *= 2)
-		add_thread_count(o, (uint32_t)t, item);
+	*FIELD(o, opt, uint64_t) = cli_number(opt->what, text, opt->lo, opt->hi);
 }
 
-/* The default: 1, 2, 4, ... up to the CPUs, and the CPUs themselves. */
-static void default_threads(struct options *o)
+void cli_read_text(struct options *o, const struct cli_option *opt, const char *text)
 {
-	uint32_t most = cpus_usable();
-	for (uint32_t t = 1; t < most && o->thread_count < MAX_LIST - 1; t *= 2)
-		o->threads[o->thread_count++] = t;
-	o->threads[o->thread_count++] = most;
+	*FIELD(o, opt, const char *) = text;
 }
 
-static void add_components(struct options *o, const char *item)
+void cli_read_texts(struct options *o, const struct cli_option *opt, const char *text)
 {
-	uint32_t k = (uint32_t)cli_number("component count", item, 1, COMP_MAX_K);
-	for (size_t i = 0; i < o->component_count; i++)
-		if (o->components[i] == k)
-			options_usage_error("component count %u is listed twice", k);
-	o->components[o->component_count++] = k;
+	size_t *count = (size_t *)(void *)((char *)o + opt->count);
+	if (*count == MAX_LIST)
+		options_usage_error("too many --%s options (at most %d)", opt->name, MAX_LIST);
+	FIELD(o, opt, const char *)[(*count)++] = text;
 }
+
+void cli_set_u32(struct options *o, const struct cli_option *opt, const union cli_value *v)
+{
+	*FIELD(o, opt, uint32_t) = (uint32_t)v->number;
+}
+
+void cli_set_u64(struct options *o, const struct cli_option *opt, const union cli_value *v)
+{
+	*FIELD(o, opt, uint64_t) = v->number;
+}
+
+void cli_show_number(const struct cli_option *opt, const union cli_value *v, char *buf, size_t size)
+{
+	(void)opt;
+	snprintf(buf, size, "%" PRIu64, v->number);
+}
+
+/* --- the options more than one kind takes -------------------------------------------------------- */
+
+static const char *backend_name_at(size_t i) { return ecs_backends[i]->name; }
+
+static void add_backend(struct options *o, const char *name)
+{
+	if (strcmp(name, "all") == 0) {
+		for (size_t i = 0; i < ecs_backend_count; i++)
+			add_backend(o, ecs_backends[i]->name);
+		return;
+	}
+	const struct ecs_ops *b = ecs_backend_find(name);
+	if (!b)
+		options_usage_error("unknown backend '%s' (valid: %s, all)", name,
+		                    cli_valid_names(backend_name_at, ecs_backend_count));
+	for (size_t i = 0; i < o->backend_count; i++)
+		if (o->backends[i] == b)
+			options_usage_error("backend '%s' is listed twice", name);
+	if (o->backend_count == MAX_LIST)
+		options_usage_error("too many backends (at most %d)", MAX_LIST);
+	o->backends[o->backend_count++] = b;
+}
+
+static void read_backends(struct options *o, const struct cli_option *opt, const char *text)
+{
+	(void)opt;
+	o->backend_count = 0;
+	cli_each_item("backend", text, add_backend, o);
+}
+
+/* The default: every backend (v->entry NULL). */
+static void set_backends(struct options *o, const struct cli_option *opt, const union cli_value *v)
+{
+	(void)opt, (void)v;
+	add_backend(o, "all");
+}
+
+void cli_show_every(const struct cli_option *opt, const union cli_value *v, char *buf, size_t size)
+{
+	(void)opt, (void)v;
+	snprintf(buf, size, "all");
+}
+
+static void read_output(struct options *o, const struct cli_option *opt, const char *text)
+{
+	(void)opt;
+	if (!*text)
+		options_usage_error("empty output path");
+	o->output = text;
+}
+
+static void read_derived(struct options *o, const struct cli_option *opt, const char *text)
+{
+	const char *eq = strrchr(text, '=');
+	if (!eq || eq == text || !eq[1] || eq[1] == '/' || strstr(eq + 1, ".."))
+		options_usage_error("--derived '%s' is not PATH=NAME (NAME a relative name in the "
+		                    "previous result's folder)", text);
+	cli_read_texts(o, opt, text);
+}
+
+static void read_provisional(struct options *o, const struct cli_option *opt, const char *text)
+{
+	(void)opt;
+	if (!*text)
+		options_usage_error("--provisional: an empty command");
+	o->provisional = text;
+}
+
+/* One of two words, into a bool: the first false, the second true. */
+static bool read_choice(const char *what, const char *text, const char *no, const char *yes)
+{
+	if (strcmp(text, no) != 0 && strcmp(text, yes) != 0)
+		options_usage_error("unknown %s '%s' (valid: %s, %s)", what, text, no, yes);
+	return strcmp(text, yes) == 0;
+}
+
+static void read_clock(struct options *o, const struct cli_option *opt, const char *text)
+{
+	(void)opt;
+	o->wall_clock = read_choice("clock", text, "cpu", "wall");
+}
+
+static void read_layout(struct options *o, const struct cli_option *opt, const char *text)
+{
+	(void)opt;
+	o->layout = read_choice("layout", text, "random", "fixed") ? LAYOUT_FIXED : LAYOUT_RANDOM;
+}
+
+static void read_format(struct options *o, const struct cli_option *opt, const char *text)
+{
+	(void)opt;
+	o->format_json = read_choice("format", text, "csv", "json");
+}
+
+#define NUMBER(v) (&(const union cli_value){.number = (v)})
+
+const struct cli_option cli_opt_backends = {
+	.name = "backends", .value = "LIST", .help = "comma list, or all",
+	.read = read_backends, .set = set_backends, .show = cli_show_every,
+};
+const struct cli_option cli_opt_processes = {
+	.name = "processes", .value = "P",
+	.help = "separate processes that measure every row, spread over the\n"
+	        "run; 1 measures in this process",
+	.read = cli_read_u32, .set = cli_set_u32, .show = cli_show_number,
+	.def = NUMBER(DEFAULT_PROCESSES),
+	.field = offsetof(struct options, processes), .what = "process count",
+	.lo = 1, .hi = MAX_PROCESSES,
+};
+const struct cli_option cli_opt_reps = {
+	.name = "reps", .value = "R", .help = "timed samples per row in each process",
+	.read = cli_read_u32, .set = cli_set_u32, .show = cli_show_number, .def = NUMBER(DEFAULT_REPS),
+	.field = offsetof(struct options, reps), .what = "repetition count", .lo = 1, .hi = 1000,
+};
+const struct cli_option cli_opt_no_floor = {
+	.name = "no-floor", .help = "no floor row (the same work over plain arrays)",
+	.read = cli_read_flag, .field = offsetof(struct options, no_floor),
+};
+const struct cli_option cli_opt_malloc_default = {
+	.name = "malloc-default", .help = "leave glibc malloc's mmap and trim thresholds as they are",
+	.read = cli_read_flag, .field = offsetof(struct options, malloc_default),
+};
+const struct cli_option cli_opt_layout = {
+	.name = "layout", .value = "MODE",
+	.help = "random (default): each process gets a fresh address-space\n"
+	        "layout, a random heap offset and stack padding; fixed:\n"
+	        "no randomisation at all (to measure what layout does)",
+	.read = read_layout,
+};
+const struct cli_option cli_opt_clock = {
+	.name = "clock", .value = "C",
+	.help = "cpu (default): a sample is the measuring thread's CPU time,\n"
+	        "so time another process took the CPU away is not counted;\n"
+	        "wall: elapsed time (off_cpu_pct says how far they differ)",
+	.read = read_clock,
+};
+const struct cli_option cli_opt_trace_samples = {
+	.name = "trace-samples",
+	.help = "a line per sample on stderr: wall and CPU time, page faults,\n"
+	        "context switches, the CPU, the time (docs/variation.md)",
+	.read = cli_read_flag, .field = offsetof(struct options, trace_samples),
+};
+const struct cli_option cli_opt_output = {
+	.name = "output", .value = "PATH",
+	.help = "CSV to write: a regular file or a new one in a writable\n"
+	        "folder; - is standard output. A previous PATH is never\n"
+	        "replaced: it and its samples are moved to previous/DATE-NAME/\n"
+	        "beside it (DATE: when it was written). PATH.lock, held for\n"
+	        "the run, refuses a second run",
+	.read = read_output,
+};
+const struct cli_option cli_opt_format = {
+	.name = "format", .value = "F",
+	.help = "csv (default), or json: also google benchmark's JSON\n"
+	        "beside the CSV (PATH.json: a sample each, the medians; its\n"
+	        "compare.py reads it); not with --output -",
+	.read = read_format,
+};
+const struct cli_option cli_opt_derived = {
+	.name = "derived", .value = "PATH=NAME",
+	.help = "a file or folder made from the previous output (figures, a\n"
+	        "table): goes with it into its previous/ folder as NAME\n"
+	        "(make bench names its figures and table; repeatable)",
+	.read = read_derived, .field = offsetof(struct options, derived),
+	.count = offsetof(struct options, derived_count),
+};
+const struct cli_option cli_opt_provisional = {
+	.name = "provisional", .value = "CMD",
+	.help = "after each process but the last, write the rows so far to\n"
+	        "NAME-provisional-now.csv (the first: NAME-provisional.csv,\n"
+	        "kept) and run the shell command CMD FIRST NOW (make bench\n"
+	        "shows the answer so far: scripts/answer.sh)",
+	.read = read_provisional,
+};
+const struct cli_option cli_opt_no_pin = {
+	.name = "no-pin", .help = "do not pin the measuring process to one CPU",
+	.read = cli_read_flag, .field = offsetof(struct options, no_pin),
+};
+/* A kind's default budget, in seconds. */
+static void set_seconds(struct options *o, const struct cli_option *opt, const union cli_value *v)
+{
+	(void)opt;
+	o->budget_s = v->real;
+}
+
+/* As --budget is written: 10m, 1h, 270s. */
+static void show_seconds(const struct cli_option *opt, const union cli_value *v, char *buf, size_t size)
+{
+	(void)opt;
+	double s = v->real;
+	if (s >= 3600 && s == 3600 * (uint64_t)(s / 3600))
+		snprintf(buf, size, "%gh", s / 3600);
+	else if (s >= 60 && s == 60 * (uint64_t)(s / 60))
+		snprintf(buf, size, "%gm", s / 60);
+	else
+		snprintf(buf, size, "%gs", s);
+}
+
+/* A time, as given: each kind that takes it reads it with its own range (cli_duration) into
+ * budget_s, where its default is. */
+const struct cli_option cli_opt_budget = {
+	.name = "budget", .value = "T", .help = "the run's time, e.g. 600, 90s, 10m, 1h",
+	.read = cli_read_text, .set = set_seconds, .show = show_seconds,
+	.field = offsetof(struct options, budget),
+};
+
+/* --- the options of every kind: --help, --list and the driver's own ----------------------------- */
+
+static void read_nothing(struct options *o, const struct cli_option *opt, const char *text)
+{
+	(void)o, (void)opt, (void)text;
+}
+
+static void read_child_pass(struct options *o, const struct cli_option *opt, const char *text)
+{
+	o->child_pass = (int)cli_number(opt->what, text, opt->lo, opt->hi);
+}
+
+static const struct cli_option opt_help = {
+	.name = "help", .help = "this text", .read = read_nothing,
+};
+static const struct cli_option opt_list = {
+	.name = "list", .help = "list backends, workloads and profiles, and exit",
+	.read = cli_read_flag, .field = offsetof(struct options, list),
+};
+static const struct cli_option opt_columns = {
+	.name = "columns",
+	.help = "list the CSV's columns in order, each with its meaning\n"
+	        "(docs/csv.md says more), and exit",
+	.read = read_nothing,
+};
+/* The driver's own, for its child processes (driver.c); not in --help. */
+static const struct cli_option opt_child_pass = {
+	.name = "child-pass", .value = "I", .read = read_child_pass,
+	.what = "child pass", .lo = 0, .hi = MAX_PROCESSES,
+};
+static const struct cli_option opt_child_sampling = {
+	.name = "child-sampling", .value = "TEXT", .read = cli_read_text,
+	.field = offsetof(struct options, child_inner),
+};
+static const struct cli_option opt_child_heap_offset = {
+	.name = "child-heap-offset", .value = "B", .read = cli_read_u32,
+	.field = offsetof(struct options, child_heap_offset), .what = "heap offset", .lo = 0,
+	.hi = 1u << 20,
+};
+static const struct cli_option opt_child_work = {
+	.name = "child-work", .value = "TEXT", .read = cli_read_text,
+	.field = offsetof(struct options, child_work),
+};
+static const struct cli_take every_kind[] = {
+	{.option = &opt_list},
+	{.option = &opt_columns},
+	{.option = &opt_help},
+	{.option = &opt_child_pass},
+	{.option = &opt_child_sampling},
+	{.option = &opt_child_heap_offset},
+	{.option = &opt_child_work},
+	{0},
+};
 
 /*
  * The output must be a regular file, or a path that does not exist yet, in a folder we can
@@ -526,185 +523,278 @@ void cli_check_output(struct options *o)
 		                    o->output);
 }
 
-static const struct option longopts[] = {
-	{"backends", required_argument, 0, 'b'},  {"workloads", required_argument, 0, 'w'},
-	{"profile", required_argument, 0, 'p'},   {"entities", required_argument, 0, 'n'},
-	{"components", required_argument, 0, 'k'}, {"systems", required_argument, 0, 'S'},
-	{"reps", required_argument, 0, 'r'},      {"warmup", required_argument, 0, 'W'},
-	{"seed", required_argument, 0, 's'},      {"output", required_argument, 0, 'o'},
-	{"list", no_argument, 0, 'l'},            {"help", no_argument, 0, 'h'},
-	{"columns", no_argument, 0, 'c'},
-	{"no-pin", no_argument, 0, 'P'},          {"scale", required_argument, 0, 'x'},
-	{"component-size", required_argument, 0, 'z'},
-	{"inner", required_argument, 0, 'i'},     {"no-floor", no_argument, 0, 'F'},
-	{"malloc-default", no_argument, 0, 'M'},  {"processes", required_argument, 0, 'j'},
-	{"layout", required_argument, 0, 'L'},    {"trace-samples", no_argument, 0, 'T'},
-	{"clock", required_argument, 0, 'C'},     {"threads", required_argument, 0, 1020},
-	{"history", required_argument, 0, 'H'},
-	{"format", required_argument, 0, 1042},
-	{"derived", required_argument, 0, 1040}, {"provisional", required_argument, 0, 1041},
-	{"scenario", required_argument, 0, 1010}, {"sweep", required_argument, 0, 1011},
-	{"points", required_argument, 0, 1012},   {"spacing", required_argument, 0, 1013},
-	{"set", required_argument, 0, 1014},      {"unmarked", required_argument, 0, 1015},
-	{"design", required_argument, 0, 1016},   {"advise", required_argument, 0, 1017},
-	{"budget", required_argument, 0, 1018},
-	/* Test-only (docs/method.md, the A/A test); not in --help. */
-	{"twin", required_argument, 0, 1030},
-	/* scripts/cachegrind.sh's; not in --help. */
-	{"floor-alone", no_argument, 0, 1031},
-	/* The driver's own, for its child processes (driver.c); not in --help. */
-	{"child-pass", required_argument, 0, 1001}, {"child-sampling", required_argument, 0, 1002},
-	{"child-heap-offset", required_argument, 0, 1003}, {"child-work", required_argument, 0, 1004},
-	{0, 0, 0, 0},
+static void list(const struct cli_tables *t)
+{
+	printf("backends:\n");
+	for (size_t i = 0; i < ecs_backend_count; i++)
+		printf("  %-10s %s\n", ecs_backends[i]->name, ecs_backends[i]->description);
+	printf("workloads (timed region):\n");
+	for (size_t i = 0; i < t->workloads->count(); i++)
+		printf("  %-24s %s\n", t->workloads->name_at(i), t->workloads->about_at(i));
+	printf("histories (--history; lived-in is every headline figure's):\n");
+	for (size_t i = 0; i < t->histories->count(); i++)
+		printf("  %-24s %s\n", t->histories->name_at(i), t->histories->about_at(i));
+	printf("profiles:\n");
+	for (size_t i = 0; i < profile_count; i++)
+		printf("  %-10s %u component types, %u systems\n", profiles[i].name,
+		       profiles[i].component_count, profiles[i].system_count);
+}
+
+
+/* --- the kinds' tables: getopt_long's, --help, the choice of kind, refusals, defaults ---------- */
+
+/* Every option of every kind, once: getopt_long's table is made of them, in this order. */
+struct cli_all {
+	const struct cli_option *at[CLI_MAX_OPTIONS];
+	size_t n;
 };
 
-/* One option of the command line (ch: its code, optarg its value) into o. */
-static void apply_option(struct options *o, int ch, char **argv, bool *help_asked)
+static bool all_has(const struct cli_all *all, const struct cli_option *opt)
 {
-	switch (ch) {
-	case 'b': o->backend_count = 0; each_item("backend", optarg, add_backend, o); break;
-	case 'w':
-		o->workload_count = 0;
-		each_item("workload", optarg, add_workload, o);
-		o->workloads_named = !list_has(optarg, "all");
-		break;
-	case 'p':
-		if (!(o->profile = profile_find(optarg))) {
-			const struct profile *near = profile_find_nocase(optarg);
-			options_usage_error("unknown profile '%s'%s%s%s (valid: %s)", optarg,
-			                    near ? ": did you mean " : "", near ? near->name : "",
-			                    near ? "?" : "", valid_names(profile_name_at, profile_count));
+	for (size_t i = 0; i < all->n; i++)
+		if (all->at[i] == opt)
+			return true;
+	return false;
+}
+
+/* Two options of one name would make getopt_long's answer depend on the order of the tables: a
+ * mistake in a table, said at once by every run. */
+static void all_add(struct cli_all *all, const struct cli_take *takes)
+{
+	for (const struct cli_take *t = takes; t->option; t++) {
+		if (all_has(all, t->option))
+			continue;
+		for (size_t i = 0; i < all->n; i++)
+			if (strcmp(all->at[i]->name, t->option->name) == 0) {
+				fprintf(stderr, "ecsbench: two options are named --%s\n", t->option->name);
+				abort();
+			}
+		if (all->n == CLI_MAX_OPTIONS) {
+			fprintf(stderr, "ecsbench: more than %d options\n", CLI_MAX_OPTIONS);
+			abort();
 		}
-		break;
-	case 'n': o->entity_count = 0; each_item("entity", optarg, add_entities, o); break;
-	case 'k': o->component_count = 0; each_item("component", optarg, add_components, o); break;
-	case 1020: o->thread_count = 0; each_item("thread", optarg, add_threads, o); break;
-	case 'H': o->history_count = 0; each_item("history", optarg, add_history, o); break;
-	case 'S': o->systems_text = optarg; break;
-	case 'r': o->reps = (uint32_t)cli_number("repetition count", optarg, 1, 1000); break;
-	case 'W': o->warmup = (uint32_t)cli_number("warm-up count", optarg, 0, 100); break;
-	case 'j':
-		o->processes = (uint32_t)cli_number("process count", optarg, 1, MAX_PROCESSES);
-		break;
-	case 's': o->seed = cli_number("seed", optarg, 0, UINT64_MAX); break;
-	case 'o':
-		if (!*optarg)
-			options_usage_error("empty output path");
-		o->output = optarg;
-		break;
-	case 1040: {
-		const char *eq = strrchr(optarg, '=');
-		if (!eq || eq == optarg || !eq[1] || eq[1] == '/' || strstr(eq + 1, ".."))
-			options_usage_error("--derived '%s' is not PATH=NAME (NAME a relative name in the "
-			                    "previous result's folder)", optarg);
-		if (o->derived_count == MAX_LIST)
-			options_usage_error("too many --derived options (at most %d)", MAX_LIST);
-		o->derived[o->derived_count++] = optarg;
-		break;
-	}
-	case 1041:
-		if (!*optarg)
-			options_usage_error("--provisional: an empty command");
-		o->provisional = optarg;
-		break;
-	case 'l': o->list = true; break;
-	case 'c': break; /* o->given['c'] */
-	case 'P': o->no_pin = true; break;
-	case 'F': o->no_floor = true; break;
-	case 'M': o->malloc_default = true; break;
-	case 'T': o->trace_samples = true; break;
-	case 'C':
-		if (strcmp(optarg, "cpu") == 0)
-			o->wall_clock = false;
-		else if (strcmp(optarg, "wall") == 0)
-			o->wall_clock = true;
-		else
-			options_usage_error("unknown clock '%s' (valid: cpu, wall)", optarg);
-		break;
-	case 'L':
-		if (strcmp(optarg, "random") == 0)
-			o->layout = LAYOUT_RANDOM;
-		else if (strcmp(optarg, "fixed") == 0)
-			o->layout = LAYOUT_FIXED;
-		else
-			options_usage_error("unknown layout '%s' (valid: random, fixed)", optarg);
-		break;
-	case 'i': o->inner = (uint32_t)cli_number("inner count", optarg, 1, MAX_INNER); break;
-	case 'x': o->scale = parse_scale(optarg); break;
-	case 'z':
-		o->component_size = (uint32_t)cli_number("component size", optarg,
-		                                         sizeof(struct position),
-		                                         ECS_MAX_COMPONENT_SIZE);
-		break;
-	case 1001: o->child_pass = (int)cli_number("child pass", optarg, 0, MAX_PROCESSES); break;
-	case 1002: o->child_inner = optarg; break;
-	case 1004: o->child_work = optarg; break;
-	case 1003:
-		o->child_heap_offset = (uint32_t)cli_number("heap offset", optarg, 0, 1u << 20);
-		break;
-	case 1010: o->scenario_file = optarg; break;
-	case 1011: o->sweep = optarg; break;
-	case 1012: o->sweep_points = optarg; break;
-	case 1013: o->sweep_spacing = optarg; break;
-	case 1014:
-		if (o->set_count == MAX_LIST)
-			options_usage_error("too many --set options (at most %d)", MAX_LIST);
-		o->sets[o->set_count++] = optarg;
-		break;
-	case 1015: o->unmarked = optarg; break;
-	case 1016:
-		if (o->design_count == MAX_LIST)
-			options_usage_error("too many --design options (at most %d)", MAX_LIST);
-		o->designs[o->design_count++] = optarg;
-		break;
-	case 1017: o->advise_file = optarg; break;
-	case 1018: o->budget = optarg; break;
-	case 1031: o->floor_alone = true; break;
-	case 1042:
-		if (strcmp(optarg, "json") == 0)
-			o->format_json = true;
-		else if (strcmp(optarg, "csv") == 0)
-			o->format_json = false;
-		else
-			options_usage_error("unknown format '%s' (valid: csv, json)", optarg);
-		break;
-	case 1030:
-		if (o->twin_count == MAX_LIST)
-			options_usage_error("too many --twin options (at most %d)", MAX_LIST);
-		o->twins[o->twin_count++] = optarg;
-		break;
-	case 'h': *help_asked = true; break;
-	default:
-		if (optopt)
-			options_usage_error("option '%s' needs a value", argv[optind - 1]);
-		options_usage_error("unknown option '%s'", argv[optind - 1]);
+		all->at[all->n++] = t->option;
 	}
 }
 
-void cli_parse(int argc, char **argv, const struct cli_tables *t, struct options *o)
+bool cli_given(const struct options *o, const struct cli_option *opt)
 {
-	memset(o, 0, sizeof *o);
-	o->names = t;
-	o->argc = argc;
-	o->argv = argv;
-	o->profile = profile_find("A");
-	o->processes = DEFAULT_PROCESSES;
-	o->reps = DEFAULT_REPS;
-	o->warmup = DEFAULT_WARMUP;
-	o->seed = 1;
-	o->scale = 1.0;
-	o->component_size = sizeof(struct position);
-	o->child_pass = -1;
+	for (size_t i = 0; i < o->given_count; i++)
+		if (o->given[i] == opt)
+			return true;
+	return false;
+}
+
+/* How kind k takes opt (every kind takes --help, --list and the driver's own); NULL: it does not. */
+static const struct cli_take *kind_take(const struct cli_kind *k, const struct cli_option *opt)
+{
+	for (const struct cli_take *t = k->takes; t->option; t++)
+		if (t->option == opt)
+			return t;
+	for (const struct cli_take *t = every_kind; t->option; t++)
+		if (t->option == opt)
+			return t;
+	return NULL;
+}
+
+/* "(1..64; default: 32)": an option's range (unless range is false, or it has none worth
+ * saying) and the default that take gives it, or "". */
+static void help_tail(const struct cli_option *opt, const struct cli_take *t, bool range, char *buf,
+                      size_t size)
+{
+	char shown[160] = "";
+	const union cli_value *v = t->def ? t->def : opt->def;
+	if (t->shown)
+		snprintf(shown, sizeof shown, "%s", t->shown);
+	else if (v && opt->show)
+		opt->show(opt, v, shown, sizeof shown);
+	range = range && opt->hi && opt->hi != UINT64_MAX;
+	buf[0] = '\0';
+	if (range && shown[0])
+		snprintf(buf, size, " (%" PRIu64 "..%" PRIu64 "; default: %s)", opt->lo, opt->hi, shown);
+	else if (range)
+		snprintf(buf, size, " (%" PRIu64 "..%" PRIu64 ")", opt->lo, opt->hi);
+	else if (shown[0])
+		snprintf(buf, size, " (default: %s)", shown);
+}
+
+/* The last line of an option's text and its tail, wrapped at spaces to --help's width. */
+static void help_wrap(const char *line, const char *tail)
+{
+	const size_t width = HELP_LINE - (sizeof HELP_INDENT - 1);
+	if (strlen(line) + strlen(tail) > width && strlen(tail) <= width) {
+		printf("%s\n" HELP_INDENT "%s\n", line, tail + 1); /* the tail on a line of its own */
+		return;
+	}
+	char text[400];
+	snprintf(text, sizeof text, "%s%s", line, tail);
+	char *p = text;
+	while (strlen(p) > width) {
+		char *cut = p + width;
+		while (cut > p && *cut != ' ')
+			cut--;
+		if (cut == p)
+			break;
+		printf("%.*s\n" HELP_INDENT, (int)(cut - p), p);
+		p = cut + 1;
+	}
+	printf("%s\n", p);
+}
+
+/* An option's lines in --help: its name and value, its text, its range and default. */
+static void help_option(const struct cli_option *opt, const struct cli_take *t)
+{
+	char label[64], tail[240];
+	snprintf(label, sizeof label, "--%s%s%s", opt->name, opt->value ? " " : "",
+	         opt->value ? opt->value : "");
+	help_tail(opt, t, true, tail, sizeof tail);
+	if (strlen(label) <= HELP_NAME_WIDTH)
+		printf("  %-*s ", HELP_NAME_WIDTH, label);
+	else
+		printf("  %s  ", label);
+	const char *line = t->help ? t->help : opt->help;
+	for (const char *end; (end = strchr(line, '\n')); line = end + 1)
+		printf("%.*s\n" HELP_INDENT, (int)(end - line), line);
+	help_wrap(line, tail);
+}
+
+/* "  With --scenario, also: --backends, --processes (default: 5), ...": the options a kind takes
+ * that a kind above it has shown, with this kind's default where it has its own. */
+static void help_also(const struct cli_kind *k, const struct cli_all *shown)
+{
+	size_t column = (size_t)printf("  %s", k->also);
+	const char *sep = " ";
+	for (const struct cli_take *t = k->takes; t->option; t++) {
+		if (!t->option->help || t->help || !all_has(shown, t->option))
+			continue;
+		char item[240], tail[200];
+		help_tail(t->option, t, false, tail, sizeof tail);
+		int len = snprintf(item, sizeof item, "%s--%s%s", sep, t->option->name, tail);
+		if (column + (size_t)len > HELP_LINE) {
+			printf("%s\n ", sep[0] == ',' ? "," : "");
+			column = 1;
+			len = snprintf(item, sizeof item, " --%s%s", t->option->name, tail);
+		}
+		column += (size_t)printf("%s", item);
+		sep = ", ";
+	}
+	printf("\n");
+}
+
+static void help(const struct run_kind *const *kinds, size_t kind_count)
+{
+	struct cli_all shown = {.n = 0};
+	printf("usage: ecsbench [options]\n");
+	for (size_t i = 0; i < kind_count; i++) {
+		const struct cli_kind *k = kinds[i]->cli;
+		if (i)
+			printf("\n");
+		if (k->heading)
+			printf("%s\n", k->heading);
+		struct cli_all before = shown;
+		for (const struct cli_take *t = k->takes; t->option; t++)
+			if (t->option->help && (t->help || !all_has(&before, t->option)))
+				help_option(t->option, t);
+		for (const struct cli_take *t = i ? NULL : every_kind; t && t->option; t++)
+			if (t->option->help)
+				help_option(t->option, t);
+		all_add(&shown, k->takes);
+		if (i && k->also)
+			help_also(k, &before);
+		if (k->note)
+			printf("%s\n", k->note);
+	}
+	printf("\nExit status: 0 ok; 1 a row failed, checksums disagree or a process died;\n"
+	       "2 bad usage (nothing run, nothing written).\n");
+}
+
+/* The kind of run the options given ask for: of two (--advise with --scenario's options), the
+ * later in the table, which refuses the other's with a word of its own (the advisor drives
+ * scenario runs); none: the first, the default. */
+static const struct run_kind *choose(const struct run_kind *const *kinds, size_t kind_count,
+                                     const struct options *o)
+{
+	for (size_t i = kind_count; i-- > 1;)
+		for (const struct cli_take *t = kinds[i]->cli->takes; t->option; t++)
+			if (t->chooses && cli_given(o, t->option))
+				return kinds[i];
+	return kinds[0];
+}
+
+/* The first option given (in the command line's order) that kind k does not take: refused,
+ * saying what it says of it. */
+static void refuse(const struct run_kind *kind, const struct options *o)
+{
+	const struct cli_kind *k = kind->cli;
+	for (size_t i = 0; i < o->given_count; i++) {
+		const char *name = o->given[i]->name;
+		if (kind_take(k, o->given[i]))
+			continue;
+		const struct cli_refusal *r = k->refusals;
+		while (r && r->name && strcmp(r->name, name) != 0)
+			r++;
+		if (r && r->name && r->says)
+			options_usage_error("--%s %s", name, r->says);
+		const char *why = r && r->name && r->why ? r->why : k->why;
+		if (why)
+			options_usage_error("--%s does not apply to %s (%s)", name, k->noun, why);
+		options_usage_error("--%s does not apply to %s", name, k->noun);
+	}
+}
+
+/* The defaults of the options not given: the kind's own where it has one, else the option's
+ * (which every kind gets, taken or not: the stages below read every field, and a scenario run's
+ * driver seeds its layout with --seed's 1). */
+static void set_defaults(const struct cli_all *all, const struct cli_kind *k, struct options *o)
+{
+	for (size_t i = 0; i < all->n; i++) {
+		const struct cli_option *opt = all->at[i];
+		const struct cli_take *t = kind_take(k, opt);
+		const union cli_value *v = t && t->def ? t->def : opt->def;
+		if (v && opt->set && !cli_given(o, opt))
+			opt->set(o, opt, v);
+	}
+}
+
+/* Reads every option of the command line with its own reader, in order. */
+static void read_all(int argc, char **argv, const struct cli_all *all, struct options *o)
+{
+	struct option longopts[CLI_MAX_OPTIONS + 1];
+	for (size_t i = 0; i < all->n; i++)
+		longopts[i] = (struct option){all->at[i]->name,
+		                              all->at[i]->value ? required_argument : no_argument, NULL,
+		                              CLI_CODE_FIRST + (int)i};
+	longopts[all->n] = (struct option){0, 0, 0, 0};
 	opterr = 0;
 	int ch;
-	bool help_asked = false;
 	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (ch > 0 && ch < (int)sizeof o->given)
-			o->given[ch] = true;
-		apply_option(o, ch, argv, &help_asked);
+		if (ch < CLI_CODE_FIRST || ch >= CLI_CODE_FIRST + (int)all->n) {
+			if (optopt)
+				options_usage_error("option '%s' needs a value", argv[optind - 1]);
+			options_usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+		const struct cli_option *opt = all->at[ch - CLI_CODE_FIRST];
+		if (!cli_given(o, opt))
+			o->given[o->given_count++] = opt;
+		opt->read(o, opt, opt->value ? optarg : NULL);
 	}
-	if (help_asked) {
-		help();
+}
+
+const struct run_kind *cli_parse(int argc, char **argv, const struct cli_tables *t,
+                                 const struct run_kind *const *kinds, size_t kind_count,
+                                 struct options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->argc = argc;
+	o->argv = argv;
+	o->child_pass = -1; /* not a child of the driver */
+	struct cli_all all = {.n = 0};
+	for (size_t i = 0; i < kind_count; i++)
+		all_add(&all, kinds[i]->cli->takes);
+	all_add(&all, every_kind);
+	read_all(argc, argv, &all, o);
+	if (cli_given(o, &opt_help)) {
+		help(kinds, kind_count);
 		exit(0);
 	}
 	if (optind < argc)
@@ -713,26 +803,13 @@ void cli_parse(int argc, char **argv, const struct cli_tables *t, struct options
 		list(t);
 		exit(0);
 	}
-	for (size_t i = 0; o->given['c'] && i < t->columns->count(); i++)
-		printf("%-22s %s\n", t->columns->name_at(i), t->columns->about_at(i));
-	if (o->given['c'])
+	if (cli_given(o, &opt_columns)) {
+		for (size_t i = 0; i < t->columns->count(); i++)
+			printf("%-22s %s\n", t->columns->name_at(i), t->columns->about_at(i));
 		exit(0);
-}
-
-void cli_apply_list(struct options *o, int code, const char *text)
-{
-	switch (code) {
-	case 'b': each_item("backend", text, add_backend, o); break;
-	case 'w': each_item("workload", text, add_workload, o); break;
-	case 'n': each_item("entity", text, add_entities, o); break;
-	case 'k': each_item("component", text, add_components, o); break;
-	case 'H': each_item("history", text, add_history, o); break;
-	case 1020:
-		if (text)
-			each_item("thread", text, add_threads, o);
-		else
-			default_threads(o);
-		break;
-	default: options_usage_error("no list option %d", code);
 	}
+	const struct run_kind *kind = choose(kinds, kind_count, o);
+	refuse(kind, o);
+	set_defaults(&all, kind->cli, o);
+	return kind;
 }

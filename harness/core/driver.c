@@ -40,6 +40,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "driver.h"
 #include "measure.h"
 #include "pass.h"
@@ -981,7 +982,7 @@ static double group_cost(const struct collection *c, uint32_t g, uint32_t *round
 	uint32_t then = rec->last_measured ? rec->last_measured : 1;
 	per_round *= (double)measured_next(c, g) / then;
 	uint32_t r = most;
-	if (c->plan->groups[g].race && per_round > 0 && !c->o->given['r']) {
+	if (c->plan->groups[g].race && per_round > 0 && !cli_given(c->o, &cli_opt_reps)) {
 		double want = fixed / per_round;
 		r = want < ROUNDS_MIN ? ROUNDS_MIN : want > most ? most : (uint32_t)want;
 	}
@@ -1037,7 +1038,8 @@ static uint32_t schedule(const struct options *o, struct plan *plan, struct coll
 static void schedule_first(const struct options *o, struct plan *plan)
 {
 	for (uint32_t g = 0; g < plan->count; g++) {
-		uint32_t rounds = ROUNDS_FIRST < o->reps && !o->given['r'] ? ROUNDS_FIRST : o->reps;
+		bool fewer = ROUNDS_FIRST < o->reps && !cli_given(o, &cli_opt_reps);
+		uint32_t rounds = fewer ? ROUNDS_FIRST : o->reps;
 		plan->work[g] = (struct group_work){.measure = true,
 		                                    .rounds = plan->groups[g].race ? rounds : 0};
 		for (uint32_t p = 0; p < plan->groups[g].participants; p++)

@@ -12,9 +12,10 @@
 
 #include "bench.h"
 
-struct cli_tables;
+struct cli_option;
 
 #define MAX_LIST 64
+#define MAX_OPTIONS 64 /* distinct options of every kind of run together (cli.c) */
 #define SAMPLE_TARGET_NS 2000000ull /* a sample lasts about this long (the fastest backend's) */
 #define MAX_INNER 100000ull
 #define MAX_PROCESSES 64u
@@ -93,16 +94,19 @@ struct options {
 	/* --design 'BACKEND[:NAME] KEY=VALUE ...', in order: a participant each (scenario_run.c) */
 	const char *designs[MAX_LIST];
 	size_t design_count;
-	/* The advisor's (harness/advise/advise_run.h): --advise FILE, --budget T as given */
-	const char *advise_file, *budget;
-	/* The sweep's budget in seconds (--budget, sweep_run.c), 0: none: the driver measures the
-	 * answer's open rows while their cost fits in what is left of it (driver.c) */
+	/* The advisor's (harness/advise/advise_run.h): --advise FILE */
+	const char *advise_file;
+	/* --budget T as given, and in seconds: the kind's default, or T as the kind read it (the
+	 * sweep's: the driver measures the answer's open rows while their cost fits in what is left
+	 * of it, driver.c; the advisor's: its search); 0: none */
+	const char *budget;
 	double budget_s;
-	bool given[128];               /* options given, by their short code */
+	/* The options given, each once, in the order first given (cli.h: cli_given) */
+	const struct cli_option *given[MAX_OPTIONS];
+	size_t given_count;
 	/* What the kind of run (run_kind.h) resolved its options to (a scenario run's points),
 	 * which only that kind reads; set once, before the plan is made. */
 	void *kind_data;
-	const struct cli_tables *names; /* where --workloads and --history find names (cli.h) */
 	/* Set only in a child process of the driver (driver.c). */
 	int child_pass;              /* -1: not a child */
 	const char *child_inner;     /* the sampling of every participant of every group */

@@ -1,6 +1,6 @@
 /*
  * run_kind.h: a kind of run, as the backends are a kind of storage: one const ops struct per
- * kind, in a table that main.c looks up once (the first kind that the command line asks for).
+ * kind, in a table that main.c hands the command line (cli.c), which chooses the kind asked for.
  * The workload sweep (sweep_run.c) and the scenario run (scenario_run.c) each supply their
  * options, their plan (whose groups carry their figures: struct group), and their report
  * writer; the stages between (plan, pass, driver, collection) take plain data and never ask
@@ -12,16 +12,19 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "cli.h"
 #include "collection.h"
 #include "options.h"
 #include "plan.h"
 
 struct run_kind {
 	const char *name;
-	/* Whether the command line asks for this kind. */
-	bool (*chosen)(const struct options *o);
-	/* Checks the options together and resolves them (defaults, the kind's own data in
-	 * o->kind_data, the default output); exits 2 on a bad one, nothing run or touched. */
+	/* Its options (cli.h): those it takes, with its defaults and whether giving one asks for
+	 * this kind; its part of --help; what it says of an option it does not take. */
+	const struct cli_kind *cli;
+	/* Checks the options together, the kind's defaults written (cli.c), and resolves them (the
+	 * kind's own data in o->kind_data, the default output); exits 2 on a bad one, nothing run
+	 * or touched. */
 	void (*options)(struct options *o);
 	/* The row groups, in the order they are measured; -1 if out of memory. */
 	int (*plan_make)(const struct options *o, struct plan *p);

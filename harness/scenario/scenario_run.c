@@ -457,57 +457,25 @@ static void make_points(struct options *o, struct scenario_run *run)
 	}
 }
 
-/* The options that do not go with a scenario run, refused before the file is read. */
+/* What the options given mean together, before the file is read (cli.c has refused those a
+ * scenario run does not take: scenario_cli). */
 static void refuse_options(const struct options *o)
 {
-	static const struct {
-		int code;
-		const char *name, *instead;
-	} refused[] = {
-		{'w', "--workloads", "a scenario is the workload"},
-		{'p', "--profile", "the scenario's [component] sections are its types"},
-		{'n', "--entities", "use --set kind.NAME.count=N or --set scenario.scale=F"},
-		{'k', "--components", "a kind's components are in the file"},
-		{'S', "--systems", "the systems are the file's [system] sections"},
-		{'r', "--reps", "the timed samples are its frames: --set scenario.frames=N"},
-		{'W', "--warmup", "the warm-up is its warmup frames: --set scenario.warmup=N"},
-		{'i', "--inner", "a sample is one frame"},
-		{'z', "--component-size", "use --set component.NAME.size=B"},
-		{'x', "--scale", "use --set scenario.scale=F"},
-		{'s', "--seed", "its decisions follow the file's seed: --set scenario.seed=S"},
-		{'H', "--history", "a scenario's storage lives through its own frames"},
-	};
 	if (o->format_json)
 		options_usage_error("--format json is for the workloads, not a scenario run (a frame's "
 		                    "phases have no google benchmark name)");
-	if (o->twin_count || o->floor_alone)
-		options_usage_error("%s is for the workloads, not a scenario run",
-		                    o->twin_count ? "--twin" : "--floor-alone");
 	if (!o->scenario_file)
 		options_usage_error("%s needs --scenario FILE", o->sweep            ? "--sweep"
 		                                        : o->set_count      ? "--set"
 		                                        : o->sweep_points   ? "--points"
 		                                        : o->unmarked       ? "--unmarked"
 		                                        : o->design_count   ? "--design"
-		                                        : o->budget         ? "--budget (with --advise FILE)"
 		                                                            : "--spacing");
 	if (o->design_count && o->sweep)
 		options_usage_error("--design compares designs at one point, not along a --sweep (a "
 		                    "marking's values: --sweep component.X.storage=table,sparse)");
-	if (o->budget)
-		options_usage_error("--budget is the advisor's (--advise FILE)");
-	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
-		if (o->given[refused[i].code])
-			options_usage_error("%s does not apply to a scenario run (%s)", refused[i].name,
-			                    refused[i].instead);
 	if ((o->sweep_points || o->sweep_spacing) && !o->sweep)
 		options_usage_error("%s needs --sweep KEY=A..B", o->sweep_points ? "--points" : "--spacing");
-	/* A scenario's thread count is a key of its file (scenario.threads), so that a sweep over
-	 * it (--sweep scenario.threads=1..4) puts each T in the same run, paired, and the CSV's
-	 * header says it with the rest of the scenario. */
-	if (o->thread_count)
-		options_usage_error("--threads does not apply to a scenario run (its parallel systems run on "
-		                    "--set scenario.threads=T; --sweep scenario.threads=1..T compares T)");
 }
 
 /* The file with --set applied, and its points (one without --sweep). */
@@ -1247,15 +1215,124 @@ static int scenario_report_write(const struct collection *c, FILE *csv, FILE *sa
 	return written;
 }
 
-static bool scenario_chosen(const struct options *o)
+/* --- the options ----------------------------------------------------------------------------- */
+
+/* --points' default, as --help shows it with its range: make_points reads the text given, and
+ * takes DEFAULT_POINTS without it. */
+static void show_points(const struct cli_option *opt, const union cli_value *v, char *buf, size_t size)
 {
-	return o->scenario_file || o->sweep || o->sweep_points || o->sweep_spacing || o->set_count ||
-	       o->unmarked;
+	(void)opt;
+	snprintf(buf, size, "%" PRIu64, v->number);
 }
+
+static const struct cli_option opt_scenario = {
+	.name = "scenario", .value = "FILE",
+	.help = "the scenario file; its frames and warmup are the samples",
+	.read = cli_read_text, .field = offsetof(struct options, scenario_file),
+};
+const struct cli_option scenario_opt_set = {
+	.name = "set", .value = "KEY=VALUE",
+	.help = "overrides a key of the file, e.g. scenario.scale=0.1 or\n"
+	        "kind.bullet.spawn=800 (repeatable)",
+	.read = cli_read_texts, .field = offsetof(struct options, sets),
+	.count = offsetof(struct options, set_count),
+};
+static const struct cli_option opt_sweep = {
+	.name = "sweep", .value = "KEY=A..B",
+	.help = "runs the scenario at points from A to B of one key, e.g.\n"
+	        "effect.burning.add=0.1%..10% (results/scenario-NAME-KEY.csv);\n"
+	        "KEY=V1,V2,...: at each value of a list, e.g.\n"
+	        "component.Hit.storage=table,sparse (markings compared)",
+	.read = cli_read_text, .field = offsetof(struct options, sweep),
+};
+static const struct cli_option opt_points = {
+	.name = "points", .value = "N", .help = "points of a sweep from A to B",
+	.read = cli_read_text, .show = show_points,
+	.def = &(const union cli_value){.number = DEFAULT_POINTS},
+	.field = offsetof(struct options, sweep_points), .lo = 2, .hi = MAX_POINTS,
+};
+static const struct cli_option opt_spacing = {
+	.name = "spacing", .value = "S",
+	.help = "geometric (default when A > 0: equal ratios, one scale for\n"
+	        "rates and counts that span decades) or linear",
+	.read = cli_read_text, .field = offsetof(struct options, sweep_spacing),
+};
+static const struct cli_option opt_unmarked = {
+	.name = "unmarked", .value = "B,...",
+	.help = "each backend B also runs as B-unmarked: every component\n"
+	        "given to it as a table type (the file's storage = sparse\n"
+	        "set aside), at every point, paired with B",
+	.read = cli_read_text, .field = offsetof(struct options, unmarked),
+};
+static const struct cli_option opt_design = {
+	.name = "design", .value = "'B[:NAME] KEY=VALUE ...'",
+	.help = "backend B as a participant of its own\n"
+	        "(B:NAME), the file's markings changed by the KEYs (each a\n"
+	        "component's storage, a system's group, a kind's or effect's\n"
+	        "batch), paired with the rest (repeatable; without --backends\n"
+	        "the designs are the only backends)",
+	.read = cli_read_texts, .field = offsetof(struct options, designs),
+	.count = offsetof(struct options, design_count),
+};
+
+static const struct cli_take scenario_takes[] = {
+	{.option = &opt_scenario, .chooses = true},
+	{.option = &scenario_opt_set, .chooses = true},
+	{.option = &opt_sweep, .chooses = true},
+	{.option = &opt_points, .chooses = true},
+	{.option = &opt_spacing, .chooses = true},
+	{.option = &opt_unmarked, .chooses = true},
+	{.option = &opt_design, .chooses = true},
+	{.option = &cli_opt_backends, .shown = "all, or the designs alone"},
+	{.option = &cli_opt_processes},
+	{.option = &cli_opt_output, .shown = "results/scenario-NAME.csv"},
+	{.option = &cli_opt_no_floor},
+	{.option = &cli_opt_no_pin},
+	{.option = &cli_opt_layout},
+	{.option = &cli_opt_malloc_default},
+	{.option = &cli_opt_clock},
+	{.option = &cli_opt_trace_samples},
+	{.option = &cli_opt_format},
+	{.option = &cli_opt_derived},
+	{.option = &cli_opt_provisional},
+	{0},
+};
+
+static const struct cli_refusal scenario_refusals[] = {
+	{.name = "workloads", .why = "a scenario is the workload"},
+	{.name = "profile", .why = "the scenario's [component] sections are its types"},
+	{.name = "entities", .why = "use --set kind.NAME.count=N or --set scenario.scale=F"},
+	{.name = "components", .why = "a kind's components are in the file"},
+	{.name = "systems", .why = "the systems are the file's [system] sections"},
+	{.name = "reps", .why = "the timed samples are its frames: --set scenario.frames=N"},
+	{.name = "warmup", .why = "the warm-up is its warmup frames: --set scenario.warmup=N"},
+	{.name = "inner", .why = "a sample is one frame"},
+	{.name = "component-size", .why = "use --set component.NAME.size=B"},
+	{.name = "scale", .why = "use --set scenario.scale=F"},
+	{.name = "seed", .why = "its decisions follow the file's seed: --set scenario.seed=S"},
+	{.name = "history", .why = "a scenario's storage lives through its own frames"},
+	{.name = "threads", .why = "its parallel systems run on --set scenario.threads=T; --sweep "
+	            "scenario.threads=1..T compares T"},
+	{.name = "twin", .says = "is for the workloads, not a scenario run"},
+	{.name = "floor-alone", .says = "is for the workloads, not a scenario run"},
+	{.name = "budget", .says = "is the advisor's (--advise FILE)"},
+	{0},
+};
+
+static const struct cli_kind scenario_cli = {
+	.noun = "a scenario run",
+	.heading = "A scenario run (scenarios/README.md): ns per frame of a game's frame, by phase,\n"
+	           "per backend, beside the floor (plain arrays) and the harness alone:",
+	.also = "With --scenario, also:",
+	.note = "  The workload options are refused. Systems marked parallel run on\n"
+	        "  --set scenario.threads=T (default: all the CPUs), not --threads.",
+	.takes = scenario_takes,
+	.refusals = scenario_refusals,
+};
 
 const struct run_kind scenario_run_kind = {
 	.name = "scenario",
-	.chosen = scenario_chosen,
+	.cli = &scenario_cli,
 	.options = scenario_options,
 	.plan_make = scenario_plan_make,
 	.report_write = scenario_report_write,

@@ -47,10 +47,13 @@ struct scenario_run {
 	struct workload *workloads; /* per point: the scenario workload, named after the point */
 };
 
-/* The scenario run's kind (run_kind.h): chosen by --scenario, --set, --sweep, --points or
- * --spacing. Its options check them all (exits 2 on any problem, nothing touched) and resolve
- * the points into o->kind_data (a struct scenario_run), the default backends and output, and
- * the sampling (o->reps = frames, o->warmup = warmup frames, o->inner = 1). */
+/* The scenario run's kind (run_kind.h): chosen by --scenario, --set, --sweep, --points,
+ * --spacing, --unmarked or --design (its table of options: scenario_cli, scenario_run.c). Its
+ * options check them all (exits 2 on any problem, nothing touched) and resolve the points into
+ * o->kind_data (a struct scenario_run), the default backends and output, and the sampling
+ * (o->reps = frames, o->warmup = warmup frames, o->inner = 1). */
 extern const struct run_kind scenario_run_kind;
+/* --set KEY=VALUE, repeatable: the advisor's too (it passes them to its steps). */
+extern const struct cli_option scenario_opt_set;
 
 #endif

@@ -11,7 +11,6 @@
 
 #include "../core/cli.h"
 #include "history.h"
-#include "sweep_columns.h"
 #include "sweep_run.h"
 
 bool sweep_workload_takes(const struct workload *w, const struct history *h)
@@ -219,35 +218,19 @@ static int sweep_plan_make(const struct options *o, struct plan *p)
 
 static void sweep_options(struct options *o)
 {
-	if (o->floor_alone && (o->given['b'] || o->twin_count || o->no_floor))
+	if (o->floor_alone && (cli_given(o, &cli_opt_backends) || o->twin_count || o->no_floor))
 		options_usage_error("--floor-alone measures the floor and no backend (no --backends, "
 		                    "--twin or --no-floor beside it)");
-	if (!o->backend_count && !o->floor_alone)
-		cli_apply_list(o, 'b', "all");
+	if (o->floor_alone)
+		o->backend_count = 0; /* not the default's every backend */
 	for (size_t i = 0; i < o->twin_count; i++)
-		cli_add_twin(o, o->twins[i]);
-	if (!o->workload_count)
-		cli_apply_list(o, 'w', "all");
+		sweep_add_twin(o, o->twins[i]);
 	for (size_t i = 0; i < o->workload_count && o->floor_alone; i++)
 		if (!o->workloads[i]->floor)
 			options_usage_error("--floor-alone: workload '%s' has no floor",
 			                    o->workloads[i]->name);
-	if (!o->entity_count)
-		cli_apply_list(o, 'n', "1024..1048576");
-	if (!o->component_count)
-		cli_apply_list(o, 'k', "1,2,3");
-	if (!o->thread_count)
-		cli_apply_list(o, 1020, NULL);
-	if (!o->history_count)
-		cli_apply_list(o, 'H', HISTORY_DEFAULT);
-	/* The race's defaults (race.h, docs/method.md "The race"): up to SWEEP_PROCESSES processes,
-	 * up to SWEEP_ROUNDS timed rounds a process, within SWEEP_BUDGET_S */
-	if (!o->given['j'])
-		o->processes = SWEEP_PROCESSES;
-	if (!o->given['r'])
-		o->reps = SWEEP_ROUNDS;
-	o->budget_s = o->budget ? cli_duration("--budget", o->budget, SWEEP_MIN_BUDGET_S, 7 * 86400.0)
-	                        : SWEEP_BUDGET_S;
+	if (o->budget)
+		o->budget_s = cli_duration("--budget", o->budget, SWEEP_MIN_BUDGET_S, 7 * 86400.0);
 	check_histories(o, o->workloads_named);
 	o->systems = o->systems_text ? (uint32_t)cli_number("system count", o->systems_text, 1,
 	                                                    o->profile->system_count)
@@ -263,61 +246,9 @@ static void sweep_options(struct options *o)
 	}
 }
 
-static size_t workloads_count(void) { return workload_count; }
-static size_t histories_count(void) { return history_count; }
-static const char *workload_name_at(size_t i) { return workloads[i]->name; }
-/* --list's line: the timed region, and for a workload left out of "all" how it is run. */
-static const char *workload_about_at(size_t i)
-{
-	static char line[400];
-	if (!workloads[i]->named_only)
-		return workloads[i]->timed;
-	snprintf(line, sizeof line, "%s [not in all: name it, or make small]", workloads[i]->timed);
-	return line;
-}
-static const void *workload_named(const char *name) { return workload_find(name); }
-static const char *history_name_at(size_t i) { return histories[i].name; }
-static const char *history_about_at(size_t i) { return histories[i].description; }
-static const void *history_named(const char *name) { return history_find(name); }
-
-static size_t columns_count(void) { return SWEEP_COLUMNS; }
-static const char *column_name_at(size_t i) { return sweep_columns[i].name; }
-static const char *column_about_at(size_t i) { return sweep_columns[i].meaning; }
-static const void *column_named(const char *name)
-{
-	int i = sweep_columns_find(name);
-	return i < 0 ? NULL : &sweep_columns[i];
-}
-
-const struct cli_names sweep_workload_names = {
-	.count = workloads_count,
-	.name_at = workload_name_at,
-	.about_at = workload_about_at,
-	.find = workload_named,
-};
-const struct cli_names sweep_history_names = {
-	.count = histories_count,
-	.name_at = history_name_at,
-	.about_at = history_about_at,
-	.find = history_named,
-};
-const struct cli_names sweep_column_names = {
-	.count = columns_count,
-	.name_at = column_name_at,
-	.about_at = column_about_at,
-	.find = column_named,
-};
-
-/* The default kind: every command line that asks for no other. */
-static bool sweep_chosen(const struct options *o)
-{
-	(void)o;
-	return true;
-}
-
 const struct run_kind sweep_run_kind = {
 	.name = "workloads",
-	.chosen = sweep_chosen,
+	.cli = &sweep_cli,
 	.options = sweep_options,
 	.plan_make = sweep_plan_make,
 	.report_write = sweep_report_write,

@@ -21,9 +21,13 @@
 #define SWEEP_MIN_BUDGET_S 10.0
 
 extern const struct run_kind sweep_run_kind;
-/* The names --workloads and --history take, and the CSV's columns (sweep_columns.h) that
- * --columns prints, for the command line (cli.h). */
+/* Its options (sweep_options.c), and the names --list shows of its workloads and histories. */
+extern const struct cli_kind sweep_cli;
+/* The CSV's columns (sweep_columns.h) that --columns prints. */
 extern const struct cli_names sweep_workload_names, sweep_history_names, sweep_column_names;
+/* --twin BACKEND[:FACTOR]: the backend once more, after the listed ones, under the name
+ * BACKEND~2... (or BACKEND~xFACTOR, made FACTOR times slower); exits 2 on a bad one. */
+void sweep_add_twin(struct options *o, const char *spec);
 
 /* The entities of workload w at swept n (or its own fixed count, times --scale). */
 uint32_t sweep_workload_entities(const struct options *o, const struct workload *w, uint32_t n);
