@@ -48,7 +48,12 @@ EOF
 cat >>"$tmp/bin/gnuplot" <<'EOF'
 out=$(printf '%s\n' "$@" | sed -n "s/.*[;[:space:]]out='\([^']*\)'.*/\1/p; s/^out='\([^']*\)'.*/\1/p" | head -n 1)
 script=
-for a in "$@"; do case "$a" in *.gp) script=$(basename "$a") ;; esac; done
+for a in "$@"; do case "$a" in *.gp) script=$(basename "$a") gp=$a ;; esac; done
+# A script that sets its output itself (history.sh's): the lines of its multiplot's title, which
+# gnuplot does not wrap (one a \n), into $cap/multiplot.title
+if [ -z "$out" ] && [ -n "$script" ]; then
+	sed -n 's/^set multiplot .* title "\(.*\)"$/\1/p' "$gp" | awk -F'\\\\n' '{ print NF }' >>"$cap/multiplot.title"
+fi
 [ -n "$out" ] && [ -n "$script" ] || exec "$real" "$@"
 n=$(($(wc -l <"$cap/index" 2>/dev/null || echo 0) + 1))
 if ! grep -q "	$script	" "$cap/index" 2>/dev/null; then
@@ -267,6 +272,15 @@ if [ -x build/ecsbench-compare ] && largest "$tmp/A-default.csv" >"$zero/h1.csv"
 	cp "$ref/A-samples.csv" "$zero/h2-samples.csv" &&
 	scripts/track.sh -d "$zero/history" "$zero/h1.csv" >/dev/null 2>&1 && scripts/track.sh -d "$zero/history" "$zero/h2.csv" >/dev/null 2>&1; then
 	silent history.sh scripts/history.sh -d "$zero/history" -p "$zero/plots"
+	# its titles: at most 3 lines each, as the other figures' (title-lines above)
+	lines=$(sort -n "$cap/multiplot.title" 2>/dev/null | tail -n 1)
+	if [ -z "$lines" ]; then
+		fail zero/history-title-lines "history.sh drew no multiplot title the stand-in could count"
+	elif [ "$lines" -le 3 ]; then
+		ok zero/history-title-lines
+	else
+		fail zero/history-title-lines "a title of $lines lines, at most 3"
+	fi
 else
 	fail zero/history.sh "two runs could not be tracked (make builds build/ecsbench-compare)"
 fi
