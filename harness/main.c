@@ -43,15 +43,23 @@ static void append_text(char *buf, size_t *len, const char *text)
 		buf[(*len)++] = *text++;
 }
 
-/* Stops the child, removes the temporary files and the lock, says so; async-signal-safe. */
+/* Stops the child, removes the temporary files and the lock, says so and where the run was (the
+ * row group, and the backend inside a sample); async-signal-safe. */
 static void on_signal(int sig)
 {
 	driver_stop();
 	output_on_signal();
-	char msg[256];
+	char msg[640];
 	size_t len = 0;
-	append_text(msg, &len, "\necsbench: interrupted; nothing was written, the results file "
-	                       "was left as it was\n");
+	const char *at = driver_position();
+	append_text(msg, &len, "\necsbench: interrupted");
+	if (at) {
+		append_text(msg, &len, " on ");
+		append_text(msg, &len, at);
+	} else {
+		append_text(msg, &len, " before its first row group");
+	}
+	append_text(msg, &len, "; nothing was written, the results file was left as it was\n");
 	ssize_t ignored = write(STDERR_FILENO, msg, len);
 	(void)ignored;
 	signal(sig, SIG_DFL);

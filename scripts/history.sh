@@ -108,7 +108,7 @@ for w in $(grep -v '^#' "$history" | tail -n +2 | cut -d, -f6 | awk '!seen[$0]++
 					printf ", '%s' using 1:5 with points linecolor rgb '#202020' pointtype 10 pointsize 3.5 linewidth 2 notitle" "$f"
 					printf ", '%s' using 1:6 with points linecolor rgb '#202020' pointtype 8 pointsize 3.5 linewidth 2 notitle" "$f"
 				else
-					printf "%s'%s' using 1:2:3:4 with yerrorlines linestyle %d title '%s'" "$sep" "$f" "$r" "$b"
+					printf "%s'%s' using 1:2:3:4 with yerrorlines linestyle %d title '%s' noenhanced" "$sep" "$f" "$r" "$b"
 					printf ", '%s' using 1:5 with points linecolor rgb colour(%d) pointtype 10 pointsize 3.5 linewidth 2 notitle" "$f" "$r"
 					printf ", '%s' using 1:6 with points linecolor rgb colour(%d) pointtype 8 pointsize 3.5 linewidth 2 notitle" "$f" "$r"
 				fi

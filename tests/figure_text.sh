@@ -271,7 +271,7 @@ if [ -x build/ecsbench-compare ] && largest "$tmp/A-default.csv" >"$zero/h1.csv"
 	largest "$runs/A.csv" | sed 's/^# date .*/# date 2027-01-01T00:00:00Z/' >"$zero/h2.csv" &&
 	cp "$ref/A-samples.csv" "$zero/h2-samples.csv" &&
 	scripts/track.sh -d "$zero/history" "$zero/h1.csv" >/dev/null 2>&1 && scripts/track.sh -d "$zero/history" "$zero/h2.csv" >/dev/null 2>&1; then
-	silent history.sh scripts/history.sh -d "$zero/history" -p "$zero/plots"
+	silent history.sh env PATH="$tmp/bin:$PATH" scripts/history.sh -d "$zero/history" -p "$zero/plots"
 	# its titles: at most 3 lines each, as the other figures' (title-lines above)
 	lines=$(sort -n "$cap/multiplot.title" 2>/dev/null | tail -n 1)
 	if [ -z "$lines" ]; then

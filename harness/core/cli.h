@@ -97,8 +97,8 @@ struct cli_tables {
 
 /* Parses argv into o: every option read by its own reader, the kind of run chosen (the first of
  * kinds that an option given asks for; the last kind if none does), every option given checked to
- * be one the kind takes, and the kind's defaults written for those not given. --help and --list
- * print and exit 0; exits 2 on any bad value. Returns the kind. */
+ * be one the kind takes, and the kind's defaults written for those not given. --help, --list
+ * and --columns print and exit 0; exits 2 on any bad value. Returns the kind. */
 const struct run_kind *cli_parse(int argc, char **argv, const struct cli_tables *t,
                                  const struct run_kind *const *kinds, size_t kind_count,
                                  struct options *o);
