@@ -6,6 +6,7 @@
  * options mean together, is for the kind to say (sweep_options.c, scenario_run.c, advise_run.c).
  */
 #define _POSIX_C_SOURCE 200809L
+#include <assert.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -398,6 +399,17 @@ const struct cli_option cli_opt_budget = {
 	.field = offsetof(struct options, budget),
 };
 
+const struct cli_take cli_measuring_takes[] = {
+	{.option = &cli_opt_no_pin},
+	{.option = &cli_opt_layout},
+	{.option = &cli_opt_malloc_default},
+	{.option = &cli_opt_clock},
+	{.option = &cli_opt_trace_samples},
+	{.option = &cli_opt_format},
+	{.option = &cli_opt_derived},
+	{0},
+};
+
 /* --- the options of every kind: --help, --list and the driver's own ----------------------------- */
 
 static void read_nothing(struct options *o, const struct cli_option *opt, const char *text)
@@ -543,6 +555,30 @@ static void list(const struct cli_tables *t)
 
 /* --- the kinds' tables: getopt_long's, --help, the choice of kind, refusals, defaults ---------- */
 
+/* A list of takes in order, a group's (cli_take.group) in its place:
+ * for (struct take_walk w = {list}; (t = take_next(&w));) */
+struct take_walk {
+	const struct cli_take *at;
+	const struct cli_take *after; /* in a group: where the list goes on after it */
+};
+
+static const struct cli_take *take_next(struct take_walk *w)
+{
+	while (!w->at->option) {
+		if (w->at->group && !w->after) {
+			w->after = w->at + 1;
+			w->at = w->at->group;
+		} else if (w->after && !w->at->group) {
+			w->at = w->after;
+			w->after = NULL;
+		} else {
+			assert(!w->at->group); /* a group inside a group */
+			return NULL;
+		}
+	}
+	return w->at++;
+}
+
 /* Every option of every kind, once: getopt_long's table is made of them, in this order. */
 struct cli_all {
 	const struct cli_option *at[CLI_MAX_OPTIONS];
@@ -561,7 +597,8 @@ static bool all_has(const struct cli_all *all, const struct cli_option *opt)
  * mistake in a table, said at once by every run. */
 static void all_add(struct cli_all *all, const struct cli_take *takes)
 {
-	for (const struct cli_take *t = takes; t->option; t++) {
+	struct take_walk w = {takes, NULL};
+	for (const struct cli_take *t; (t = take_next(&w));) {
 		if (all_has(all, t->option))
 			continue;
 		for (size_t i = 0; i < all->n; i++)
@@ -588,10 +625,9 @@ bool cli_given(const struct options *o, const struct cli_option *opt)
 /* How kind k takes opt (every kind takes --help, --list and the driver's own); NULL: it does not. */
 static const struct cli_take *kind_take(const struct cli_kind *k, const struct cli_option *opt)
 {
-	for (const struct cli_take *t = k->takes; t->option; t++)
-		if (t->option == opt)
-			return t;
-	for (const struct cli_take *t = every_kind; t->option; t++)
+	struct take_walk w = {k->takes, NULL}, every = {every_kind, NULL};
+	const struct cli_take *t;
+	while ((t = take_next(&w)) || (t = take_next(&every)))
 		if (t->option == opt)
 			return t;
 	return NULL;
@@ -664,7 +700,8 @@ static void help_also(const struct cli_kind *k, const struct cli_all *shown)
 {
 	size_t column = (size_t)printf("  %s", k->also);
 	const char *sep = " ";
-	for (const struct cli_take *t = k->takes; t->option; t++) {
+	struct take_walk w = {k->takes, NULL};
+	for (const struct cli_take *t; (t = take_next(&w));) {
 		if (!t->option->help || t->help || !all_has(shown, t->option))
 			continue;
 		char item[240], tail[200];
@@ -692,7 +729,8 @@ static void help(const struct run_kind *const *kinds, size_t kind_count)
 		if (k->heading)
 			printf("%s\n", k->heading);
 		struct cli_all before = shown;
-		for (const struct cli_take *t = k->takes; t->option; t++)
+		struct take_walk w = {k->takes, NULL};
+		for (const struct cli_take *t; (t = take_next(&w));)
 			if (t->option->help && (t->help || !all_has(&before, t->option)))
 				help_option(t->option, t);
 		for (const struct cli_take *t = i ? NULL : every_kind; t && t->option; t++)
@@ -714,10 +752,12 @@ static void help(const struct run_kind *const *kinds, size_t kind_count)
 static const struct run_kind *choose(const struct run_kind *const *kinds, size_t kind_count,
                                      const struct options *o)
 {
-	for (size_t i = kind_count; i-- > 1;)
-		for (const struct cli_take *t = kinds[i]->cli->takes; t->option; t++)
+	for (size_t i = kind_count; i-- > 1;) {
+		struct take_walk w = {kinds[i]->cli->takes, NULL};
+		for (const struct cli_take *t; (t = take_next(&w));)
 			if (t->chooses && cli_given(o, t->option))
 				return kinds[i];
+	}
 	return kinds[0];
 }
 

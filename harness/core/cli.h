@@ -57,9 +57,11 @@ struct cli_option {
 	uint64_t lo, hi;
 };
 
-/* An option as a kind of run takes it. */
+/* An option as a kind of run takes it; or, option NULL and group set, the takes of a shared
+ * list (ending with {0}; no group inside it) in this place. */
 struct cli_take {
 	const struct cli_option *option;
+	const struct cli_take *group;
 	const union cli_value *def; /* this kind's default (NULL: the option's own) */
 	const char *shown;          /* the default as --help says it, where words say it better */
 	const char *help;           /* what it means to this kind, if not the option's own words */
@@ -109,6 +111,9 @@ bool cli_given(const struct options *o, const struct cli_option *opt);
 extern const struct cli_option cli_opt_backends, cli_opt_processes, cli_opt_reps, cli_opt_output,
     cli_opt_no_floor, cli_opt_no_pin, cli_opt_layout, cli_opt_malloc_default, cli_opt_clock,
     cli_opt_trace_samples, cli_opt_format, cli_opt_derived, cli_opt_provisional, cli_opt_budget;
+/* How a run is measured and written (--no-pin, --layout, ... --derived), as a scenario run and
+ * the advisor, whose steps are scenario runs, both take them: a group for a kind's takes. */
+extern const struct cli_take cli_measuring_takes[];
 
 /* Shared readers (opt->field, opt->what, opt->lo, opt->hi) and writers of defaults. */
 void cli_read_flag(struct options *o, const struct cli_option *opt, const char *text);
