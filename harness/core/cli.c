@@ -48,6 +48,28 @@ const char *cli_valid_names(const char *(*name_at)(size_t), size_t n)
 	return buf;
 }
 
+size_t cli_name_index(const char *noun, const char *name, const char *(*name_at)(size_t), size_t n,
+                      bool all)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(name_at(i), name) == 0)
+			return i;
+	options_usage_error("unknown %s '%s' (valid: %s%s)", noun, name, cli_valid_names(name_at, n),
+	                    all ? ", all" : "");
+}
+
+/* Equal entries have equal bytes: the lists hold pointers into a table, or counts. */
+void cli_list_add(void *list, size_t *count, const void *entry, size_t size, const char *noun,
+                  const char *plural, const char *name)
+{
+	for (size_t i = 0; i < *count; i++)
+		if (memcmp((const char *)list + i * size, entry, size) == 0)
+			options_usage_error("%s '%s' is listed twice", noun, name);
+	if (*count == MAX_LIST)
+		options_usage_error("too many %s (at most %d)", plural, MAX_LIST);
+	memcpy((char *)list + (*count)++ * size, entry, size);
+}
+
 /*
  * Splits a comma list; calls item() on each piece, without the spaces around it ("hash,
  * vector" is hash and vector). An empty piece ("hash,,vector", a leading or trailing comma) is
@@ -169,6 +191,12 @@ void cli_read_text(struct options *o, const struct cli_option *opt, const char *
 	*FIELD(o, opt, const char *) = text;
 }
 
+void cli_read_list(struct options *o, const struct cli_option *opt, const char *text)
+{
+	*(size_t *)(void *)((char *)o + opt->count) = 0;
+	cli_each_item(opt->what, text, opt->item, o);
+}
+
 void cli_read_texts(struct options *o, const struct cli_option *opt, const char *text)
 {
 	size_t *count = (size_t *)(void *)((char *)o + opt->count);
@@ -204,23 +232,9 @@ static void add_backend(struct options *o, const char *name)
 			add_backend(o, ecs_backends[i]->name);
 		return;
 	}
-	const struct ecs_ops *b = ecs_backend_find(name);
-	if (!b)
-		options_usage_error("unknown backend '%s' (valid: %s, all)", name,
-		                    cli_valid_names(backend_name_at, ecs_backend_count));
-	for (size_t i = 0; i < o->backend_count; i++)
-		if (o->backends[i] == b)
-			options_usage_error("backend '%s' is listed twice", name);
-	if (o->backend_count == MAX_LIST)
-		options_usage_error("too many backends (at most %d)", MAX_LIST);
-	o->backends[o->backend_count++] = b;
-}
-
-static void read_backends(struct options *o, const struct cli_option *opt, const char *text)
-{
-	(void)opt;
-	o->backend_count = 0;
-	cli_each_item("backend", text, add_backend, o);
+	const struct ecs_ops *b =
+	    ecs_backends[cli_name_index("backend", name, backend_name_at, ecs_backend_count, true)];
+	cli_list_add(o->backends, &o->backend_count, &b, sizeof b, "backend", "backends", name);
 }
 
 /* The default: every backend (v->entry NULL). */
@@ -291,7 +305,8 @@ static void read_format(struct options *o, const struct cli_option *opt, const c
 
 const struct cli_option cli_opt_backends = {
 	.name = "backends", .value = "LIST", .help = "comma list, or all",
-	.read = read_backends, .set = set_backends, .show = cli_show_every,
+	.read = cli_read_list, .item = add_backend, .set = set_backends, .show = cli_show_every,
+	.what = "backend", .count = offsetof(struct options, backend_count),
 };
 const struct cli_option cli_opt_processes = {
 	.name = "processes", .value = "P",

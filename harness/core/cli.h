@@ -44,6 +44,8 @@ struct cli_option {
 	/* Reads text (NULL for an option that takes none) into o, or ends the program with a line
 	 * that names the bad value (options_usage_error). */
 	void (*read)(struct options *o, const struct cli_option *opt, const char *text);
+	/* A comma list's reader of one item, for cli_read_list (what: the list's noun). */
+	void (*item)(struct options *o, const char *text);
 	/* Writes a default, v, into o; and writes it as --help shows it. NULL: it has none. */
 	void (*set)(struct options *o, const struct cli_option *opt, const union cli_value *v);
 	void (*show)(const struct cli_option *opt, const union cli_value *v, char *buf, size_t size);
@@ -120,6 +122,8 @@ void cli_read_flag(struct options *o, const struct cli_option *opt, const char *
 void cli_read_u32(struct options *o, const struct cli_option *opt, const char *text);
 void cli_read_u64(struct options *o, const struct cli_option *opt, const char *text);
 void cli_read_text(struct options *o, const struct cli_option *opt, const char *text);
+/* A comma list: emptied (opt->count), then opt->item on each item (cli_each_item; opt->what). */
+void cli_read_list(struct options *o, const struct cli_option *opt, const char *text);
 /* A repeatable option: each value after the last (opt->count: how many), at most MAX_LIST. */
 void cli_read_texts(struct options *o, const struct cli_option *opt, const char *text);
 void cli_set_u32(struct options *o, const struct cli_option *opt, const union cli_value *v);
@@ -132,6 +136,15 @@ void cli_show_every(const struct cli_option *opt, const union cli_value *v, char
  * or piece is refused, naming the list (what: "backend"). */
 void cli_each_item(const char *what, const char *arg, void (*item)(struct options *, const char *),
                    struct options *o);
+/* The index of the one named among a table's n names (name_at); else a usage error naming the
+ * valid ones (", all" after them where the list takes all). */
+size_t cli_name_index(const char *noun, const char *name, const char *(*name_at)(size_t), size_t n,
+                      bool all);
+/* Appends *entry (size bytes: a pointer into a table, a count) to a list of *count, at most
+ * MAX_LIST; one it has already is a usage error ("history 'NAME' is listed twice", "too many
+ * histories"). */
+void cli_list_add(void *list, size_t *count, const void *entry, size_t size, const char *noun,
+                  const char *plural, const char *name);
 /* "hash, tree, vector": the n names, for a message. */
 const char *cli_valid_names(const char *(*name_at)(size_t), size_t n);
 /* N, or A..B: the counts A, 2A, 4A, ... up to B, each 1..max, into *from and *to (A = B for a
