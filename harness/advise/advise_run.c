@@ -1417,7 +1417,6 @@ static const struct cli_kind advise_cli = {
 };
 
 const struct run_kind advise_run_kind = {
-	.name = "advise",
 	.cli = &advise_cli,
 	.options = advise_options,
 	.drive = advise_drive,

@@ -1325,7 +1325,6 @@ static const struct cli_kind scenario_cli = {
 };
 
 const struct run_kind scenario_run_kind = {
-	.name = "scenario",
 	.cli = &scenario_cli,
 	.options = scenario_options,
 	.plan_make = scenario_plan_make,
