@@ -1391,13 +1391,7 @@ static const struct cli_take advise_takes[] = {
 	{.option = &scenario_opt_set},
 	{.option = &cli_opt_backends, .def = &(const union cli_value){.entry = NULL}},
 	{.option = &cli_opt_output, .shown = "results/advise-NAME.csv"},
-	{.option = &cli_opt_no_pin},
-	{.option = &cli_opt_layout},
-	{.option = &cli_opt_malloc_default},
-	{.option = &cli_opt_clock},
-	{.option = &cli_opt_trace_samples},
-	{.option = &cli_opt_format},
-	{.option = &cli_opt_derived},
+	{.group = cli_measuring_takes},
 	{0},
 };
 
@@ -1423,7 +1417,6 @@ static const struct cli_kind advise_cli = {
 };
 
 const struct run_kind advise_run_kind = {
-	.name = "advise",
 	.cli = &advise_cli,
 	.options = advise_options,
 	.drive = advise_drive,

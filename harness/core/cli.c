@@ -6,6 +6,7 @@
  * options mean together, is for the kind to say (sweep_options.c, scenario_run.c, advise_run.c).
  */
 #define _POSIX_C_SOURCE 200809L
+#include <assert.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -45,6 +46,28 @@ const char *cli_valid_names(const char *(*name_at)(size_t), size_t n)
 	for (size_t i = 0; i < n && len < sizeof buf; i++)
 		len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s", i ? ", " : "", name_at(i));
 	return buf;
+}
+
+size_t cli_name_index(const char *noun, const char *name, const char *(*name_at)(size_t), size_t n,
+                      bool all)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(name_at(i), name) == 0)
+			return i;
+	options_usage_error("unknown %s '%s' (valid: %s%s)", noun, name, cli_valid_names(name_at, n),
+	                    all ? ", all" : "");
+}
+
+/* Equal entries have equal bytes: the lists hold pointers into a table, or counts. */
+void cli_list_add(void *list, size_t *count, const void *entry, size_t size, const char *noun,
+                  const char *plural, const char *name)
+{
+	for (size_t i = 0; i < *count; i++)
+		if (memcmp((const char *)list + i * size, entry, size) == 0)
+			options_usage_error("%s '%s' is listed twice", noun, name);
+	if (*count == MAX_LIST)
+		options_usage_error("too many %s (at most %d)", plural, MAX_LIST);
+	memcpy((char *)list + (*count)++ * size, entry, size);
 }
 
 /*
@@ -168,6 +191,12 @@ void cli_read_text(struct options *o, const struct cli_option *opt, const char *
 	*FIELD(o, opt, const char *) = text;
 }
 
+void cli_read_list(struct options *o, const struct cli_option *opt, const char *text)
+{
+	*(size_t *)(void *)((char *)o + opt->count) = 0;
+	cli_each_item(opt->what, text, opt->item, o);
+}
+
 void cli_read_texts(struct options *o, const struct cli_option *opt, const char *text)
 {
 	size_t *count = (size_t *)(void *)((char *)o + opt->count);
@@ -203,23 +232,9 @@ static void add_backend(struct options *o, const char *name)
 			add_backend(o, ecs_backends[i]->name);
 		return;
 	}
-	const struct ecs_ops *b = ecs_backend_find(name);
-	if (!b)
-		options_usage_error("unknown backend '%s' (valid: %s, all)", name,
-		                    cli_valid_names(backend_name_at, ecs_backend_count));
-	for (size_t i = 0; i < o->backend_count; i++)
-		if (o->backends[i] == b)
-			options_usage_error("backend '%s' is listed twice", name);
-	if (o->backend_count == MAX_LIST)
-		options_usage_error("too many backends (at most %d)", MAX_LIST);
-	o->backends[o->backend_count++] = b;
-}
-
-static void read_backends(struct options *o, const struct cli_option *opt, const char *text)
-{
-	(void)opt;
-	o->backend_count = 0;
-	cli_each_item("backend", text, add_backend, o);
+	const struct ecs_ops *b =
+	    ecs_backends[cli_name_index("backend", name, backend_name_at, ecs_backend_count, true)];
+	cli_list_add(o->backends, &o->backend_count, &b, sizeof b, "backend", "backends", name);
 }
 
 /* The default: every backend (v->entry NULL). */
@@ -290,7 +305,8 @@ static void read_format(struct options *o, const struct cli_option *opt, const c
 
 const struct cli_option cli_opt_backends = {
 	.name = "backends", .value = "LIST", .help = "comma list, or all",
-	.read = read_backends, .set = set_backends, .show = cli_show_every,
+	.read = cli_read_list, .item = add_backend, .set = set_backends, .show = cli_show_every,
+	.what = "backend", .count = offsetof(struct options, backend_count),
 };
 const struct cli_option cli_opt_processes = {
 	.name = "processes", .value = "P",
@@ -396,6 +412,17 @@ const struct cli_option cli_opt_budget = {
 	.name = "budget", .value = "T", .help = "the run's time, e.g. 600, 90s, 10m, 1h",
 	.read = cli_read_text, .set = set_seconds, .show = show_seconds,
 	.field = offsetof(struct options, budget),
+};
+
+const struct cli_take cli_measuring_takes[] = {
+	{.option = &cli_opt_no_pin},
+	{.option = &cli_opt_layout},
+	{.option = &cli_opt_malloc_default},
+	{.option = &cli_opt_clock},
+	{.option = &cli_opt_trace_samples},
+	{.option = &cli_opt_format},
+	{.option = &cli_opt_derived},
+	{0},
 };
 
 /* --- the options of every kind: --help, --list and the driver's own ----------------------------- */
@@ -543,6 +570,30 @@ static void list(const struct cli_tables *t)
 
 /* --- the kinds' tables: getopt_long's, --help, the choice of kind, refusals, defaults ---------- */
 
+/* A list of takes in order, a group's (cli_take.group) in its place:
+ * for (struct take_walk w = {list}; (t = take_next(&w));) */
+struct take_walk {
+	const struct cli_take *at;
+	const struct cli_take *after; /* in a group: where the list goes on after it */
+};
+
+static const struct cli_take *take_next(struct take_walk *w)
+{
+	while (!w->at->option) {
+		if (w->at->group && !w->after) {
+			w->after = w->at + 1;
+			w->at = w->at->group;
+		} else if (w->after && !w->at->group) {
+			w->at = w->after;
+			w->after = NULL;
+		} else {
+			assert(!w->at->group); /* a group inside a group */
+			return NULL;
+		}
+	}
+	return w->at++;
+}
+
 /* Every option of every kind, once: getopt_long's table is made of them, in this order. */
 struct cli_all {
 	const struct cli_option *at[CLI_MAX_OPTIONS];
@@ -561,7 +612,8 @@ static bool all_has(const struct cli_all *all, const struct cli_option *opt)
  * mistake in a table, said at once by every run. */
 static void all_add(struct cli_all *all, const struct cli_take *takes)
 {
-	for (const struct cli_take *t = takes; t->option; t++) {
+	struct take_walk w = {takes, NULL};
+	for (const struct cli_take *t; (t = take_next(&w));) {
 		if (all_has(all, t->option))
 			continue;
 		for (size_t i = 0; i < all->n; i++)
@@ -588,10 +640,9 @@ bool cli_given(const struct options *o, const struct cli_option *opt)
 /* How kind k takes opt (every kind takes --help, --list and the driver's own); NULL: it does not. */
 static const struct cli_take *kind_take(const struct cli_kind *k, const struct cli_option *opt)
 {
-	for (const struct cli_take *t = k->takes; t->option; t++)
-		if (t->option == opt)
-			return t;
-	for (const struct cli_take *t = every_kind; t->option; t++)
+	struct take_walk w = {k->takes, NULL}, every = {every_kind, NULL};
+	const struct cli_take *t;
+	while ((t = take_next(&w)) || (t = take_next(&every)))
 		if (t->option == opt)
 			return t;
 	return NULL;
@@ -664,7 +715,8 @@ static void help_also(const struct cli_kind *k, const struct cli_all *shown)
 {
 	size_t column = (size_t)printf("  %s", k->also);
 	const char *sep = " ";
-	for (const struct cli_take *t = k->takes; t->option; t++) {
+	struct take_walk w = {k->takes, NULL};
+	for (const struct cli_take *t; (t = take_next(&w));) {
 		if (!t->option->help || t->help || !all_has(shown, t->option))
 			continue;
 		char item[240], tail[200];
@@ -692,7 +744,8 @@ static void help(const struct run_kind *const *kinds, size_t kind_count)
 		if (k->heading)
 			printf("%s\n", k->heading);
 		struct cli_all before = shown;
-		for (const struct cli_take *t = k->takes; t->option; t++)
+		struct take_walk w = {k->takes, NULL};
+		for (const struct cli_take *t; (t = take_next(&w));)
 			if (t->option->help && (t->help || !all_has(&before, t->option)))
 				help_option(t->option, t);
 		for (const struct cli_take *t = i ? NULL : every_kind; t && t->option; t++)
@@ -714,10 +767,12 @@ static void help(const struct run_kind *const *kinds, size_t kind_count)
 static const struct run_kind *choose(const struct run_kind *const *kinds, size_t kind_count,
                                      const struct options *o)
 {
-	for (size_t i = kind_count; i-- > 1;)
-		for (const struct cli_take *t = kinds[i]->cli->takes; t->option; t++)
+	for (size_t i = kind_count; i-- > 1;) {
+		struct take_walk w = {kinds[i]->cli->takes, NULL};
+		for (const struct cli_take *t; (t = take_next(&w));)
 			if (t->chooses && cli_given(o, t->option))
 				return kinds[i];
+	}
 	return kinds[0];
 }
 

@@ -44,6 +44,8 @@ struct cli_option {
 	/* Reads text (NULL for an option that takes none) into o, or ends the program with a line
 	 * that names the bad value (options_usage_error). */
 	void (*read)(struct options *o, const struct cli_option *opt, const char *text);
+	/* A comma list's reader of one item, for cli_read_list (what: the list's noun). */
+	void (*item)(struct options *o, const char *text);
 	/* Writes a default, v, into o; and writes it as --help shows it. NULL: it has none. */
 	void (*set)(struct options *o, const struct cli_option *opt, const union cli_value *v);
 	void (*show)(const struct cli_option *opt, const union cli_value *v, char *buf, size_t size);
@@ -57,9 +59,11 @@ struct cli_option {
 	uint64_t lo, hi;
 };
 
-/* An option as a kind of run takes it. */
+/* An option as a kind of run takes it; or, option NULL and group set, the takes of a shared
+ * list (ending with {0}; no group inside it) in this place. */
 struct cli_take {
 	const struct cli_option *option;
+	const struct cli_take *group;
 	const union cli_value *def; /* this kind's default (NULL: the option's own) */
 	const char *shown;          /* the default as --help says it, where words say it better */
 	const char *help;           /* what it means to this kind, if not the option's own words */
@@ -109,12 +113,17 @@ bool cli_given(const struct options *o, const struct cli_option *opt);
 extern const struct cli_option cli_opt_backends, cli_opt_processes, cli_opt_reps, cli_opt_output,
     cli_opt_no_floor, cli_opt_no_pin, cli_opt_layout, cli_opt_malloc_default, cli_opt_clock,
     cli_opt_trace_samples, cli_opt_format, cli_opt_derived, cli_opt_provisional, cli_opt_budget;
+/* How a run is measured and written (--no-pin, --layout, ... --derived), as a scenario run and
+ * the advisor, whose steps are scenario runs, both take them: a group for a kind's takes. */
+extern const struct cli_take cli_measuring_takes[];
 
 /* Shared readers (opt->field, opt->what, opt->lo, opt->hi) and writers of defaults. */
 void cli_read_flag(struct options *o, const struct cli_option *opt, const char *text);
 void cli_read_u32(struct options *o, const struct cli_option *opt, const char *text);
 void cli_read_u64(struct options *o, const struct cli_option *opt, const char *text);
 void cli_read_text(struct options *o, const struct cli_option *opt, const char *text);
+/* A comma list: emptied (opt->count), then opt->item on each item (cli_each_item; opt->what). */
+void cli_read_list(struct options *o, const struct cli_option *opt, const char *text);
 /* A repeatable option: each value after the last (opt->count: how many), at most MAX_LIST. */
 void cli_read_texts(struct options *o, const struct cli_option *opt, const char *text);
 void cli_set_u32(struct options *o, const struct cli_option *opt, const union cli_value *v);
@@ -127,6 +136,15 @@ void cli_show_every(const struct cli_option *opt, const union cli_value *v, char
  * or piece is refused, naming the list (what: "backend"). */
 void cli_each_item(const char *what, const char *arg, void (*item)(struct options *, const char *),
                    struct options *o);
+/* The index of the one named among a table's n names (name_at); else a usage error naming the
+ * valid ones (", all" after them where the list takes all). */
+size_t cli_name_index(const char *noun, const char *name, const char *(*name_at)(size_t), size_t n,
+                      bool all);
+/* Appends *entry (size bytes: a pointer into a table, a count) to a list of *count, at most
+ * MAX_LIST; one it has already is a usage error ("history 'NAME' is listed twice", "too many
+ * histories"). */
+void cli_list_add(void *list, size_t *count, const void *entry, size_t size, const char *noun,
+                  const char *plural, const char *name);
 /* "hash, tree, vector": the n names, for a message. */
 const char *cli_valid_names(const char *(*name_at)(size_t), size_t n);
 /* N, or A..B: the counts A, 2A, 4A, ... up to B, each 1..max, into *from and *to (A = B for a

@@ -282,6 +282,17 @@ static bool numeric(const char *s)
 	return true;
 }
 
+/* The name of the next entry of a /proc folder that is a number (a process, a task); NULL at
+ * its end. */
+static const char *next_numeric(DIR *dir)
+{
+	struct dirent *e;
+	while ((e = readdir(dir)))
+		if (numeric(e->d_name))
+			return e->d_name;
+	return NULL;
+}
+
 /* Every task of the machine but this process's own and its parent's (the driver). */
 static void read_tasks(struct tasks *out)
 {
@@ -290,11 +301,8 @@ static void read_tasks(struct tasks *out)
 	DIR *proc = opendir("/proc");
 	if (!proc)
 		return;
-	struct dirent *e;
-	while ((e = readdir(proc))) {
-		if (!numeric(e->d_name))
-			continue;
-		int pid = atoi(e->d_name);
+	for (const char *process; (process = next_numeric(proc));) {
+		int pid = atoi(process);
 		if (pid == self || pid == parent)
 			continue;
 		char path[64];
@@ -302,10 +310,7 @@ static void read_tasks(struct tasks *out)
 		DIR *tasks = opendir(path);
 		if (!tasks)
 			continue;
-		struct dirent *t;
-		while ((t = readdir(tasks))) {
-			if (!numeric(t->d_name))
-				continue;
+		for (const char *task; (task = next_numeric(tasks));) {
 			if (out->count == out->cap) {
 				size_t cap = out->cap ? out->cap * 2 : 512;
 				struct task_time *v = realloc(out->v, cap * sizeof *v);
@@ -314,7 +319,7 @@ static void read_tasks(struct tasks *out)
 				out->v = v;
 				out->cap = cap;
 			}
-			if (read_task(pid, atoi(t->d_name), &out->v[out->count]) == 0)
+			if (read_task(pid, atoi(task), &out->v[out->count]) == 0)
 				out->count++;
 		}
 		closedir(tasks);

@@ -18,7 +18,6 @@
 #include "plan.h"
 
 struct run_kind {
-	const char *name;
 	/* Its options (cli.h): those it takes, with its defaults and whether giving one asks for
 	 * this kind; its part of --help; what it says of an option it does not take. */
 	const struct cli_kind *cli;

@@ -1287,13 +1287,7 @@ static const struct cli_take scenario_takes[] = {
 	{.option = &cli_opt_processes},
 	{.option = &cli_opt_output, .shown = "results/scenario-NAME.csv"},
 	{.option = &cli_opt_no_floor},
-	{.option = &cli_opt_no_pin},
-	{.option = &cli_opt_layout},
-	{.option = &cli_opt_malloc_default},
-	{.option = &cli_opt_clock},
-	{.option = &cli_opt_trace_samples},
-	{.option = &cli_opt_format},
-	{.option = &cli_opt_derived},
+	{.group = cli_measuring_takes},
 	{.option = &cli_opt_provisional},
 	{0},
 };
@@ -1331,7 +1325,6 @@ static const struct cli_kind scenario_cli = {
 };
 
 const struct run_kind scenario_run_kind = {
-	.name = "scenario",
 	.cli = &scenario_cli,
 	.options = scenario_options,
 	.plan_make = scenario_plan_make,

@@ -11,18 +11,19 @@
 #include "../core/measure.h"
 #include "state.h"
 
+/* The state lived-in leaves (kinds interleaved, a quarter replaced, half of each pool
+ * reshuffled), which churned leaves too, after its waves: one list, so that they stay alike. */
+#define LIVED_IN_STATE \
+	.kinds = true, .props = true, .turnover = true, .shuffle_eighths = 4, \
+	.shuffled_destroy = true, .lived = true
+
 const struct history histories[] = {
 	{
 		.name = "lived-in",
 		.description = "kinds interleaved, a quarter replaced (recycled ids, holes), each pool "
 		               "reshuffled on half its entities",
-		.kinds = true,
-		.props = true,
-		.turnover = true,
-		.shuffle_eighths = 4,
-		.shuffled_destroy = true,
+		LIVED_IN_STATE,
 		.spawns = true,
-		.lived = true,
 	},
 	{
 		.name = "pristine",
@@ -43,13 +44,8 @@ const struct history histories[] = {
 		.name = "churned",
 		.description = "lived-in, after 64 other kinds came and went (empty tables and pools "
 		               "left behind)",
-		.kinds = true,
-		.props = true,
-		.turnover = true,
-		.shuffle_eighths = 4,
-		.shuffled_destroy = true,
+		LIVED_IN_STATE,
 		.waves = 64,
-		.lived = true,
 	},
 	{
 		.name = "alternating",
@@ -59,14 +55,6 @@ const struct history histories[] = {
 	},
 };
 const size_t history_count = sizeof histories / sizeof histories[0];
-
-const struct history *history_find(const char *name)
-{
-	for (size_t i = 0; i < history_count; i++)
-		if (strcmp(histories[i].name, name) == 0)
-			return &histories[i];
-	return NULL;
-}
 
 const char *history_name(const struct history *h) { return h ? h->name : "-"; }
 

@@ -63,7 +63,6 @@ struct history {
 
 extern const struct history histories[];
 extern const size_t history_count;
-const struct history *history_find(const char *name);
 #define HISTORY_DEFAULT "lived-in"
 /* "-" for a workload that takes none (c->history NULL). */
 const char *history_name(const struct history *h);

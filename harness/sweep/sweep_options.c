@@ -41,23 +41,14 @@ static void add_workload(struct options *o, const char *name)
 			add_workload(o, workloads[i]->name);
 		return;
 	}
-	const struct workload *w = workload_find(name);
-	if (!w)
-		options_usage_error("unknown workload '%s' (valid: %s, all)", name,
-		                    cli_valid_names(workload_name_at, workload_count));
-	for (size_t i = 0; i < o->workload_count; i++)
-		if (o->workloads[i] == w)
-			options_usage_error("workload '%s' is listed twice", name);
-	if (o->workload_count == MAX_LIST)
-		options_usage_error("too many workloads (at most %d)", MAX_LIST);
-	o->workloads[o->workload_count++] = w;
+	const struct workload *w =
+	    workloads[cli_name_index("workload", name, workload_name_at, workload_count, true)];
+	cli_list_add(o->workloads, &o->workload_count, &w, sizeof w, "workload", "workloads", name);
 }
 
 static void read_workloads(struct options *o, const struct cli_option *opt, const char *text)
 {
-	(void)opt;
-	o->workload_count = 0;
-	cli_each_item("workload", text, add_workload, o);
+	cli_read_list(o, opt, text);
 	o->workloads_named = !list_has(text, "all");
 }
 
@@ -70,23 +61,9 @@ static void set_workloads(struct options *o, const struct cli_option *opt, const
 
 static void add_history(struct options *o, const char *name)
 {
-	const struct history *h = history_find(name);
-	if (!h)
-		options_usage_error("unknown history '%s' (valid: %s)", name,
-		                    cli_valid_names(history_name_at, history_count));
-	for (size_t i = 0; i < o->history_count; i++)
-		if (o->histories[i] == h)
-			options_usage_error("history '%s' is listed twice", name);
-	if (o->history_count == MAX_LIST)
-		options_usage_error("too many histories (at most %d)", MAX_LIST);
-	o->histories[o->history_count++] = h;
-}
-
-static void read_histories(struct options *o, const struct cli_option *opt, const char *text)
-{
-	(void)opt;
-	o->history_count = 0;
-	cli_each_item("history", text, add_history, o);
+	const struct history *h =
+	    &histories[cli_name_index("history", name, history_name_at, history_count, false)];
+	cli_list_add(o->histories, &o->history_count, &h, sizeof h, "history", "histories", name);
 }
 
 static void set_history(struct options *o, const struct cli_option *opt, const union cli_value *v)
@@ -156,37 +133,39 @@ static uint64_t parse_count(const char *what, const char *text, uint64_t lo, uin
 	return v * unit;
 }
 
-static void add_entity_count(struct options *o, uint32_t n, const char *item)
+/* A count (of entities, of threads: the noun) into a list that must not have it yet; item is
+ * where the command line gave it. */
+static void add_count(uint32_t *list, size_t *count, const char *noun, uint32_t n, const char *item)
 {
-	for (size_t i = 0; i < o->entity_count; i++)
-		if (o->entities[i] == n)
-			options_usage_error("entity count %u is listed twice (in '%s')", n, item);
-	if (o->entity_count == MAX_LIST)
-		options_usage_error("too many entity counts (at most %d)", MAX_LIST);
-	o->entities[o->entity_count++] = n;
+	for (size_t i = 0; i < *count; i++)
+		if (list[i] == n)
+			options_usage_error("%s count %u is listed twice (in '%s')", noun, n, item);
+	if (*count == MAX_LIST)
+		options_usage_error("too many %s counts (at most %d)", noun, MAX_LIST);
+	list[(*count)++] = n;
+}
+
+/* N, or A..B: A and its doublings up to B, each 1..max (parse reads one), into the list. */
+static void add_doublings(uint32_t *list, size_t *count, const char *noun, const char *item,
+                          uint64_t max, uint64_t (*parse)(const char *, const char *, uint64_t, uint64_t))
+{
+	uint64_t a, b;
+	cli_doublings(noun, item, max, parse, &a, &b);
+	for (uint64_t n = a; n <= b; n *= 2)
+		add_count(list, count, noun, (uint32_t)n, item);
 }
 
 /* N, or A..B (1024..1048576, or 1k..1M, is every power of two from 2^10 to 2^20). */
 static void add_entities(struct options *o, const char *item)
 {
-	uint64_t a, b;
-	cli_doublings("entity", item, ECS_MAX_ENTITIES, parse_count, &a, &b);
-	for (uint64_t n = a; n <= b; n *= 2)
-		add_entity_count(o, (uint32_t)n, item);
-}
-
-static void read_entities(struct options *o, const struct cli_option *opt, const char *text)
-{
-	(void)opt;
-	o->entity_count = 0;
-	cli_each_item("entity", text, add_entities, o);
+	add_doublings(o->entities, &o->entity_count, "entity", item, ECS_MAX_ENTITIES, parse_count);
 }
 
 static void set_entities(struct options *o, const struct cli_option *opt, const union cli_value *v)
 {
 	(void)opt;
 	for (uint64_t n = v->doublings.from; n <= v->doublings.to; n *= 2)
-		add_entity_count(o, (uint32_t)n, "the default");
+		add_count(o->entities, &o->entity_count, "entity", (uint32_t)n, "the default");
 }
 
 /* "1024..1048576 = 1k..1M = 2^10..2^20" */
@@ -212,13 +191,6 @@ static void add_components(struct options *o, const char *item)
 	o->components[o->component_count++] = k;
 }
 
-static void read_components(struct options *o, const struct cli_option *opt, const char *text)
-{
-	(void)opt;
-	o->component_count = 0;
-	cli_each_item("component", text, add_components, o);
-}
-
 static void set_components(struct options *o, const struct cli_option *opt, const union cli_value *v)
 {
 	(void)opt;
@@ -236,31 +208,11 @@ static void show_counts(const struct cli_option *opt, const union cli_value *v, 
 		len += (size_t)snprintf(buf + len, size - len, "%s%u", i ? "," : "", v->counts.at[i]);
 }
 
-static void add_thread_count(struct options *o, uint32_t t, const char *item)
-{
-	for (size_t i = 0; i < o->thread_count; i++)
-		if (o->threads[i] == t)
-			options_usage_error("thread count %u is listed twice (in '%s')", t, item);
-	if (o->thread_count == MAX_LIST)
-		options_usage_error("too many thread counts (at most %d)", MAX_LIST);
-	o->threads[o->thread_count++] = t;
-}
-
 /* T, or A..B: each at most the CPUs this process may run on (a thread per CPU: more would
  * measure the scheduler). */
 static void add_threads(struct options *o, const char *item)
 {
-	uint64_t a, b;
-	cli_doublings("thread", item, cli_cpus_usable(), cli_number, &a, &b);
-	for (uint64_t t = a; t <= b; t *= 2)
-		add_thread_count(o, (uint32_t)t, item);
-}
-
-static void read_threads(struct options *o, const struct cli_option *opt, const char *text)
-{
-	(void)opt;
-	o->thread_count = 0;
-	cli_each_item("thread", text, add_threads, o);
+	add_doublings(o->threads, &o->thread_count, "thread", item, cli_cpus_usable(), cli_number);
 }
 
 /* From, its doublings below the CPUs this process may run on, and the CPUs themselves
@@ -328,10 +280,8 @@ void sweep_add_twin(struct options *o, const char *spec)
 	char name[40];
 	const char *colon = strchr(spec, ':');
 	snprintf(name, sizeof name, "%.*s", colon ? (int)(colon - spec) : (int)strlen(spec), spec);
-	const struct ecs_ops *b = ecs_backend_find(name);
-	if (!b)
-		options_usage_error("unknown backend '%s' (valid: %s)", name,
-		                    cli_valid_names(backend_name_at, ecs_backend_count));
+	const struct ecs_ops *b =
+	    ecs_backends[cli_name_index("backend", name, backend_name_at, ecs_backend_count, false)];
 	if (o->backend_count == MAX_LIST)
 		options_usage_error("too many backends (at most %d)", MAX_LIST);
 	double factor = 1;
@@ -358,7 +308,8 @@ void sweep_add_twin(struct options *o, const char *spec)
 
 static const struct cli_option opt_workloads = {
 	.name = "workloads", .value = "LIST", .help = "comma list, or all",
-	.read = read_workloads, .set = set_workloads, .show = cli_show_every,
+	.read = read_workloads, .item = add_workload, .set = set_workloads, .show = cli_show_every,
+	.what = "workload", .count = offsetof(struct options, workload_count),
 };
 static const struct cli_option opt_profile = {
 	.name = "profile", .value = "P", .help = "A, AA or AAA",
@@ -370,25 +321,29 @@ static const struct cli_option opt_entities = {
 	.help = "comma list of counts, k = 1024 and M = 1048576 as the\n"
 	        "figures write them (64k, 1M); A..B is A and its\n"
 	        "doublings up to B",
-	.read = read_entities, .set = set_entities, .show = show_entities,
-	.lo = 1, .hi = ECS_MAX_ENTITIES,
+	.read = cli_read_list, .item = add_entities, .set = set_entities, .show = show_entities,
+	.what = "entity", .count = offsetof(struct options, entity_count), .lo = 1,
+	.hi = ECS_MAX_ENTITIES,
 };
 static const struct cli_option opt_components = {
 	.name = "components", .value = "LIST", .help = "components per entity, a comma list",
-	.read = read_components, .set = set_components, .show = show_counts,
-	.lo = 1, .hi = COMP_MAX_K,
+	.read = cli_read_list, .item = add_components, .set = set_components, .show = show_counts,
+	.what = "component", .count = offsetof(struct options, component_count), .lo = 1,
+	.hi = COMP_MAX_K,
 };
 static const struct cli_option opt_history = {
 	.name = "history", .value = "LIST",
 	.help = "what each storage goes through before the clock: lived-in,\n"
 	        "pristine, aged, one-hole, alternating; --list says what",
-	.read = read_histories, .set = set_history, .show = show_history,
+	.read = cli_read_list, .item = add_history, .set = set_history, .show = show_history,
+	.what = "history", .count = offsetof(struct options, history_count),
 };
 static const struct cli_option opt_threads = {
 	.name = "threads", .value = "LIST",
 	.help = "threads of parallel-iterate's pass, each 1..the CPUs this\n"
 	        "process may run on; A..B is A and its doublings up to B",
-	.read = read_threads, .set = set_threads, .show = show_threads,
+	.read = cli_read_list, .item = add_threads, .set = set_threads, .show = show_threads,
+	.what = "thread", .count = offsetof(struct options, thread_count),
 };
 static const struct cli_option opt_systems = {
 	.name = "systems", .value = "S",

@@ -247,7 +247,6 @@ static void sweep_options(struct options *o)
 }
 
 const struct run_kind sweep_run_kind = {
-	.name = "workloads",
 	.cli = &sweep_cli,
 	.options = sweep_options,
 	.plan_make = sweep_plan_make,

@@ -916,13 +916,6 @@ const struct workload *const workloads[] = {
 };
 const size_t workload_count = sizeof workloads / sizeof workloads[0];
 
-const struct workload *workload_find(const char *name)
-{
-	for (size_t i = 0; i < workload_count; i++)
-		if (strcmp(workloads[i]->name, name) == 0)
-			return workloads[i];
-	return NULL;
-}
 
 /* --- the run API ----------------------------------------------------------------------- */
 

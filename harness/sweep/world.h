@@ -177,10 +177,9 @@ void world_values_free(struct values *v);
 /* How the pass runs every workload's participants (bench.h), the scenario's too (workloads.c). */
 extern const struct bench_runner workloads_runner;
 
-/* Every workload of the sweep, in --list's order (workloads.c), and one by name (NULL: none). */
+/* Every workload of the sweep, in --list's order (workloads.c). */
 extern const struct workload *const workloads[];
 extern const size_t workload_count;
-const struct workload *workload_find(const char *name);
 
 /* The order a timed loop visits the N measured entities in (as places in creation order): a
  * shuffle of rng_permutation's `stream` under a lived-in history (rule 'order', state.h),
