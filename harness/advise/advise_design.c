@@ -42,21 +42,12 @@ void advise_design_bare(const struct scenario *sc, const char *backend, struct a
 bool advise_design_same(const struct scenario *sc, const struct advise_design *a,
                         const struct advise_design *b)
 {
-	if (strcmp(a->backend, b->backend) != 0)
-		return false;
-	for (uint32_t t = 0; t < sc->component_count; t++)
-		if (a->sparse[t] != b->sparse[t])
-			return false;
-	for (uint32_t s = 0; s < sc->system_count; s++)
-		if (a->group[s] != b->group[s])
-			return false;
-	for (uint32_t k = 0; k < sc->kind_count; k++)
-		if (a->batch_kind[k] != b->batch_kind[k])
-			return false;
-	for (uint32_t e = 0; e < sc->effect_count; e++)
-		if (a->batch_effect[e] != b->batch_effect[e])
-			return false;
-	return true;
+	/* uint8_t marks: bytes compare as the marks do */
+	return strcmp(a->backend, b->backend) == 0 &&
+	       memcmp(a->sparse, b->sparse, sc->component_count) == 0 &&
+	       memcmp(a->group, b->group, sc->system_count) == 0 &&
+	       memcmp(a->batch_kind, b->batch_kind, sc->kind_count) == 0 &&
+	       memcmp(a->batch_effect, b->batch_effect, sc->effect_count) == 0;
 }
 
 uint32_t advise_design_marks(const struct scenario *sc, const struct advise_design *d)
@@ -229,29 +220,21 @@ static bool key_is(const char *line, const char *key)
 	return *p == '=' || *p == ':';
 }
 
+/* Returns from the function the index of the entry of arr[0..count) named name, if one is. */
+#define RETURN_INDEX_NAMED(arr, count, name)                                                     \
+	do {                                                                                     \
+		for (uint32_t i_ = 0; i_ < (count); i_++)                                        \
+			if (strcmp((arr)[i_].name, (name)) == 0)                                 \
+				return (int)i_;                                                  \
+	} while (0)
+
 static int find_index(const struct scenario *sc, enum section_type type, const char *name)
 {
 	switch (type) {
-	case SEC_COMPONENT:
-		for (uint32_t t = 0; t < sc->component_count; t++)
-			if (strcmp(sc->types[t].name, name) == 0)
-				return (int)t;
-		break;
-	case SEC_SYSTEM:
-		for (uint32_t s = 0; s < sc->system_count; s++)
-			if (strcmp(sc->systems[s].name, name) == 0)
-				return (int)s;
-		break;
-	case SEC_KIND:
-		for (uint32_t k = 0; k < sc->kind_count; k++)
-			if (strcmp(sc->kinds[k].name, name) == 0)
-				return (int)k;
-		break;
-	case SEC_EFFECT:
-		for (uint32_t e = 0; e < sc->effect_count; e++)
-			if (strcmp(sc->effects[e].name, name) == 0)
-				return (int)e;
-		break;
+	case SEC_COMPONENT: RETURN_INDEX_NAMED(sc->types, sc->component_count, name); break;
+	case SEC_SYSTEM: RETURN_INDEX_NAMED(sc->systems, sc->system_count, name); break;
+	case SEC_KIND: RETURN_INDEX_NAMED(sc->kinds, sc->kind_count, name); break;
+	case SEC_EFFECT: RETURN_INDEX_NAMED(sc->effects, sc->effect_count, name); break;
 	default: break;
 	}
 	return -1;

@@ -196,15 +196,19 @@ static void counting_free(void *ctx, void *ptr, size_t size)
 	free(ptr);
 }
 
-struct ecs_allocator counting_alloc_init(struct counting_alloc *c)
+/* An allocator of the three calls over c, its counts zeroed. */
+static struct ecs_allocator allocator_over(struct counting_alloc *c,
+                                           void *(*m)(void *, size_t),
+                                           void *(*r)(void *, void *, size_t, size_t),
+                                           void (*f)(void *, void *, size_t))
 {
 	memset(c, 0, sizeof *c);
-	return (struct ecs_allocator){
-		.malloc = counting_malloc,
-		.realloc = counting_realloc,
-		.free = counting_free,
-		.ctx = c,
-	};
+	return (struct ecs_allocator){.malloc = m, .realloc = r, .free = f, .ctx = c};
+}
+
+struct ecs_allocator counting_alloc_init(struct counting_alloc *c)
+{
+	return allocator_over(c, counting_malloc, counting_realloc, counting_free);
 }
 
 /*
@@ -254,13 +258,7 @@ static void bench_free(void *ctx, void *ptr, size_t size)
 
 struct ecs_allocator counting_alloc_bench(struct counting_alloc *c)
 {
-	memset(c, 0, sizeof *c);
-	return (struct ecs_allocator){
-		.malloc = bench_malloc,
-		.realloc = bench_realloc,
-		.free = bench_free,
-		.ctx = c,
-	};
+	return allocator_over(c, bench_malloc, bench_realloc, bench_free);
 }
 
 void counting_alloc_largest_reset(struct counting_alloc *c)
