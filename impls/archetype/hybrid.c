@@ -2,7 +2,7 @@
  * hybrid.c: archetype tables for the table types, and a sparse set per type the config marks
  * sparse (ecs_config_sparse), outside the tables' keys, as bevy's StorageType::SparseSet and
  * flecs' sparse components: adding or removing a sparse type never moves the entity between
- * tables. archetype.h's machinery with this file's hooks; archetype.c's header holds for the
+ * tables. archetype.c's storage with this file's hooks; archetype.c's header holds for the
  * table types. With no type marked it does archetype's work, plus a test or two an operation
  * (is any type marked), a test a destroy and a mask in the alive test.
  *

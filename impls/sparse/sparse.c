@@ -292,11 +292,6 @@ static __attribute__((noinline)) int sparse_entity_create_with(ecs_storage *s,
 	return ECS_OK;
 }
 
-static bool sparse_entity_alive(const ecs_storage *s, ecs_entity e)
-{
-	return s && sparse_alive(s, e);
-}
-
 /*
  * Without a per-entity bitset the entity's components are found by probing the pools; only
  * the pools that hold at least one value are probed (live_pools), so the cost follows the
@@ -320,18 +315,6 @@ static int sparse_entity_destroy(ecs_storage *s, ecs_entity e)
 	s->records[index] = ecs_entity_make(s->free_head, ecs_entity_generation(e) + 1);
 	s->free_head = index;
 	s->free_count++;
-	return ECS_OK;
-}
-
-/* The checks every component operation starts with. */
-static inline int sparse_check(const ecs_storage *s, ecs_entity e, uint32_t type)
-{
-	if (!s)
-		return ECS_ERR_INVALID;
-	if (!sparse_alive(s, e))
-		return ECS_ERR_DEAD_ENTITY;
-	if (type >= s->component_count)
-		return ECS_ERR_BAD_COMPONENT;
 	return ECS_OK;
 }
 

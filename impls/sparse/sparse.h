@@ -147,3 +147,20 @@ static int records_grow(ecs_storage *s, uint32_t need)
 	s->entity_cap = cap;
 	return ECS_OK;
 }
+
+static bool sparse_entity_alive(const ecs_storage *s, ecs_entity e)
+{
+	return s && sparse_alive(s, e);
+}
+
+/* The checks every component operation starts with. */
+static inline int sparse_check(const ecs_storage *s, ecs_entity e, uint32_t type)
+{
+	if (!s)
+		return ECS_ERR_INVALID;
+	if (!sparse_alive(s, e))
+		return ECS_ERR_DEAD_ENTITY;
+	if (type >= s->component_count)
+		return ECS_ERR_BAD_COMPONENT;
+	return ECS_OK;
+}
