@@ -567,6 +567,22 @@ static inline void arch_get_ahead(const ecs_storage *s, ecs_entity e, const uint
 		__builtin_prefetch(&s->records[index]);
 }
 
+static int arch_component_get(ecs_storage *s, ecs_entity e, uint32_t type, void **out)
+{
+	if (!s || !out)
+		return ECS_ERR_INVALID;
+	const void *state;
+	void *value;
+	if (!arch_get_live(s, e, &state))
+		return ECS_ERR_DEAD_ENTITY;
+	if (type >= s->component_count)
+		return ECS_ERR_BAD_COMPONENT;
+	if (!arch_get_value(s, state, e, type, &value))
+		return ECS_ERR_NO_COMPONENT;
+	*out = value;
+	return ECS_OK;
+}
+
 /* The get shells (checks.h: ECS_GET_SHELLS): the record once (the handle checked in the load
  * that gives the table and the row), then per type its column in that table and the value's
  * address; a batch prefetches the records of the handles ECS_GET_AHEAD places on; entity_get's

@@ -590,6 +590,22 @@ static inline void family_get_ahead(const ecs_storage *s, ecs_entity e, const ui
 			family_hook_prefetch(&s->pools[types[i]].index, index);
 }
 
+static int family_component_get(ecs_storage *s, ecs_entity e, uint32_t type, void **out)
+{
+	if (!s || !out)
+		return ECS_ERR_INVALID;
+	const void *state;
+	void *value;
+	if (!family_get_live(s, e, &state))
+		return ECS_ERR_DEAD_ENTITY;
+	if (type >= s->component_count)
+		return ECS_ERR_BAD_COMPONENT;
+	if (!family_get_value(s, state, e, type, &value))
+		return ECS_ERR_NO_COMPONENT;
+	*out = value;
+	return ECS_OK;
+}
+
 /* The get shells (checks.h: ECS_GET_SHELLS): the generation and the bitset once for all the
  * handle's types, then per type the index's loads and the value's address; a batch prefetches
  * those of the handles ECS_GET_AHEAD places on; entity_get's failure goes on out of line. */

@@ -407,12 +407,6 @@ static inline bool sparse_get_value_in_batch(const ecs_storage *s, const void *s
 	return true;
 }
 
-/* A failed lookup's question: whether the handle is dead (its record), or the value missing. */
-static inline bool sparse_get_dead(const ecs_storage *s, ecs_entity e)
-{
-	return !sparse_alive(s, e);
-}
-
 /* A batch's read-ahead: each type's entry (the record is read on a failure only). */
 static inline void sparse_get_ahead(const ecs_storage *s, ecs_entity e, const uint32_t *types,
                                     uint32_t type_count)
@@ -425,6 +419,20 @@ static inline void sparse_get_ahead(const ecs_storage *s, ecs_entity e, const ui
 		if (page < p->page_count && p->pages[page])
 			__builtin_prefetch(&p->pages[page][index & SPARSE_PAGE_MASK]);
 	}
+}
+
+static int sparse_component_get(ecs_storage *s, ecs_entity e, uint32_t type, void **out)
+{
+	if (!s || !out)
+		return ECS_ERR_INVALID;
+	void *value;
+	if (type < s->component_count && sparse_get_value(s, NULL, e, type, &value)) {
+		*out = value;
+		return ECS_OK;
+	}
+	if (sparse_get_dead(s, e))
+		return ECS_ERR_DEAD_ENTITY;
+	return type >= s->component_count ? ECS_ERR_BAD_COMPONENT : ECS_ERR_NO_COMPONENT;
 }
 
 /* The get shells (checks.h: ECS_GET_SHELLS): each entry proves its handle alive, and the record
@@ -502,7 +510,6 @@ static uint32_t sparse_split_bound(const ecs_storage *s, const struct sparse_sys
 		return at + d;
 	return at;
 }
-
 
 /*
  * A range of the driving pool's dense slots: the walk, its probes and its pointer batches stay
@@ -907,7 +914,6 @@ static bool sparse_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 		return iter_walk(it, b, y, driver, i, end, excl, 0, y->type_count);
 	return iter_walk(it, b, y, driver, i, end, excl, x, y->type_count);
 }
-
 
 /* --- batches (ecs.h: entity_create_batch, component_add_batch, component_remove_batch) --- */
 

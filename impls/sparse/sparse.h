@@ -164,3 +164,9 @@ static inline int sparse_check(const ecs_storage *s, ecs_entity e, uint32_t type
 		return ECS_ERR_BAD_COMPONENT;
 	return ECS_OK;
 }
+
+/* A failed lookup's question: whether the handle is dead (its record), or the value missing. */
+static inline bool sparse_get_dead(const ecs_storage *s, ecs_entity e)
+{
+	return !sparse_alive(s, e);
+}
