@@ -268,7 +268,7 @@ instr_OPT := $(INSTR_OPT)
 instr_FLAGS := -DECSB_CALLGRIND
 instr_PROGRAMS := ecsbench
 instr_DEPS := valgrind
-# The gate's build with sparse's operations made heavier (impls/backends.c): the regression that
+# The gate's build with sparse's operations made heavier (tests/heavier_backends.c): the regression that
 # tests/instr.sh must see the instruction check (make instr) catch. Never measures.
 heavier_OPT := $(INSTR_OPT)
 heavier_FLAGS := -DECSB_CALLGRIND -DECSB_TEST_HEAVIER
@@ -332,7 +332,11 @@ $(B)/%.o: %.c $(B)/.flags
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(CC) $(FINAL_CFLAGS) $(RECORD_FLAGS) -MMD -MP -c $< -o $@
 
-$(B)/ecsbench: $(call objs,$(HARNESS_SRC) $(IMPL_SRC))
+# The heavier build links its own table of backends (tests/heavier_backends.c: sparse made
+# heavier) in place of impls/backends.c.
+ECSBENCH_IMPL_SRC = $(if $(filter heavier,$(VARIANT)),$(filter-out impls/backends.c,$(IMPL_SRC)) \
+	tests/heavier_backends.c,$(IMPL_SRC))
+$(B)/ecsbench: $(call objs,$(HARNESS_SRC) $(ECSBENCH_IMPL_SRC))
 	$(LINK)
 # make compare's and make repeat's statistics
 $(B)/ecsbench-compare: $(call objs,$(COMPARE_SRC))
@@ -340,11 +344,12 @@ $(B)/ecsbench-compare: $(call objs,$(COMPARE_SRC))
 # The conformance suite: every backend, every test, through the interface
 $(B)/conformance: $(call objs,tests/conformance.c $(TEST_SRC) $(IMPL_SRC))
 	$(LINK)
-# The suite on archetype.h and sparse.h with every hook empty (tests/bare_*.c, their own table
-# of backends in place of backends.c): the shared machinery stands alone, whatever its variants'
-# hooks do. Three small files compiled; the rest is the suite's objects.
+# The suite on archetype.c's and sparse.c's storage with every hook at its default
+# (tests/bare_*.c) and on a sparse variant that changes one hook (tests/checked_sparse.c), with
+# their own table of backends in place of backends.c: the shared machinery stands alone,
+# whatever its variants' hooks do, and a new variant is one file.
 $(B)/conformance-bare: $(call objs,tests/conformance.c $(TEST_SRC) impls/ecs.c tests/bare_archetype.c \
-		tests/bare_sparse.c tests/bare_backends.c)
+		tests/bare_sparse.c tests/checked_sparse.c tests/bare_backends.c)
 	$(LINK)
 # The fuzz target over the committed corpus (tests/corpus), without libFuzzer
 $(B)/fuzz_replay: $(call objs,$(FUZZ_SRC) tests/fuzz_replay.c $(IMPL_SRC))

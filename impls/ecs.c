@@ -268,3 +268,13 @@ int ecs_entity_get_fallback(const struct ecs_ops *ops, ecs_storage *s, ecs_entit
 	}
 	return rc;
 }
+
+/* The backend of that name in whichever table the program links (impls/backends.c, or a test
+ * build's own). */
+const struct ecs_ops *ecs_backend_find(const char *name)
+{
+	for (size_t i = 0; i < ecs_backend_count; i++)
+		if (strcmp(ecs_backends[i]->name, name) == 0)
+			return ecs_backends[i];
+	return NULL;
+}

@@ -25,7 +25,7 @@
 # (_dl_runtime_resolve, _dl_fixup, _dl_lookup_*), which took six of the top twelve rows of a
 # short pass (sparse iterate, N = 1024) while being a cost of the first call only.
 # The build is -O2 like the benchmark's: what is inlined is attributed to the source file and
-# function it was inlined from (impls/hash.c:family_system_iter_next is the hash lookup
+# function it was inlined from (impls/family/hash.c:family_system_iter_next is the hash lookup
 # inlined into the iterator), so the report shows the code that runs, not a -O0 stand-in.
 set -eu
 

@@ -10,8 +10,10 @@
 #                            TEST_SCALE=N; default 1)
 #   build/asan/conformance   the same under AddressSanitizer and UndefinedBehaviorSanitizer,
 #                            reduced (fewer random operations; AAA without its slowest tests)
-#   build/conformance-bare   the suite on archetype.h and sparse.h with every hook empty
-#                            (tests/bare_*.c): the shared machinery without its variants
+#   build/conformance-bare   the suite on archetype.c's and sparse.c's storage with every hook
+#                            at its default (tests/bare_*.c): the shared machinery without its
+#                            variants; and on a sparse variant that changes one hook
+#                            (tests/checked_sparse.c)
 #   tests/fuzz.sh            the fuzz target under libFuzzer (clang, ASan+UBSan): every input
 #                            of the committed corpus (tests/corpus), then mutations from a fixed
 #                            seed, every backend beside its model; what it makes goes to
@@ -153,7 +155,7 @@ lane_programs() {
 	suite "fuzz (libFuzzer, fixed seed)" tests/fuzz.sh
 	# archetype.h and sparse.h with every hook empty: the machinery their variants share
 	# stands alone (10,000 random operations a random test: the run above has more)
-	suite "conformance (hook-less archetype.h and sparse.h)" build/conformance-bare --ops 10000
+	suite "conformance (archetype and sparse with default hooks, a one-hook variant)" build/conformance-bare --ops 10000
 	# memcheck on a reduced size: profile A, fewer random operations, and not the entity-limit
 	# test (4 million entities would take minutes under valgrind) nor the larger scales' (ASan's
 	# run has them; under valgrind they would take minutes too), nor the allocation-failure tests

@@ -17,7 +17,7 @@
  *                     recycled indices from the middle of the free list and for components
  *                     added back to older entities (a descent from the root, as std::map's
  *                     insert without a hint).
- *   four in lockstep  index_get_batch descends for four keys at once: whenever a batch needs
+ *   four in lockstep  family_hook_get_batch descends for four keys at once: whenever a batch needs
  *                     lookups, whatever the order. Lived-in: yes (not a condition on history).
  */
 #include <stdbool.h>
@@ -25,7 +25,7 @@
 
 #include <bsd/sys/tree.h>
 
-#include "ecs.h"
+#include "../ecs.h"
 
 /* The key first: a lookup reads key, left and right, the first 24 bytes of the node. */
 struct tree_node {
@@ -61,7 +61,7 @@ static inline int tree_node_compare(const struct tree_node *a, const struct tree
 RB_PROTOTYPE(tree_map, tree_node, link, tree_node_compare)
 RB_GENERATE(tree_map, tree_node, link, tree_node_compare)
 
-static inline void index_init(struct family_index *m)
+static inline void family_hook_init(struct family_index *m)
 {
 	RB_INIT(&m->root);
 	m->min = m->max = NULL;
@@ -77,7 +77,7 @@ static inline struct tree_node *tree_lookup(const struct family_index *m, uint32
 	return n;
 }
 
-static inline uint32_t index_get(const struct family_index *m, uint32_t key)
+static inline uint32_t family_hook_get(const struct family_index *m, uint32_t key)
 {
 	return tree_lookup(m, key)->value;
 }
@@ -96,7 +96,7 @@ static inline struct tree_node *tree_step(struct tree_node *n, uint32_t key)
  * the time of one. The descents visit exactly the nodes single lookups would; a chain that has
  * found its key stays on it while the deepest of the four finishes.
  */
-static inline bool index_get_batch(const struct family_index *m, const ecs_entity *entities,
+static inline bool family_hook_get_batch(const struct family_index *m, const ecs_entity *entities,
                                    uint32_t n, uint32_t *values)
 {
 	struct tree_node *root = RB_ROOT(&m->root);
@@ -119,14 +119,14 @@ static inline bool index_get_batch(const struct family_index *m, const ecs_entit
 		values[i + 3] = n3->value;
 	}
 	for (; i < n; i++)
-		values[i] = index_get(m, ecs_entity_index(entities[i]));
+		values[i] = family_hook_get(m, ecs_entity_index(entities[i]));
 	uint32_t apart = 0;
 	for (i = 1; i < n; i++)
 		apart |= values[i] ^ (values[0] + i);
 	return apart == 0;
 }
 
-static inline int index_insert(ecs_storage *s, struct family_index *m, uint32_t key, uint32_t val)
+static inline int family_hook_insert(ecs_storage *s, struct family_index *m, uint32_t key, uint32_t val)
 {
 	struct tree_node *n = family_malloc(s, sizeof *n);
 	if (!n)
@@ -158,12 +158,12 @@ static inline int index_insert(ecs_storage *s, struct family_index *m, uint32_t 
 	return ECS_OK;
 }
 
-static inline void index_assign(struct family_index *m, uint32_t key, uint32_t val)
+static inline void family_hook_assign(struct family_index *m, uint32_t key, uint32_t val)
 {
 	tree_lookup(m, key)->value = val;
 }
 
-static inline uint32_t index_take(ecs_storage *s, struct family_index *m, uint32_t key)
+static inline uint32_t family_hook_take(ecs_storage *s, struct family_index *m, uint32_t key)
 {
 	struct tree_node *n = tree_lookup(m, key);
 	uint32_t val = n->value;
@@ -187,14 +187,8 @@ static void tree_free_subtree(ecs_storage *s, struct tree_node *n)
 	}
 }
 
-/* Nothing to read ahead: a descent's next node is known only from the last. */
-static inline void index_prefetch(const struct family_index *m, uint32_t key)
-{
-	(void)m, (void)key;
-}
-
-static inline void index_release(ecs_storage *s, struct family_index *m)
+static inline void family_hook_release(ecs_storage *s, struct family_index *m)
 {
 	tree_free_subtree(s, RB_ROOT(&m->root));
-	index_init(m);
+	family_hook_init(m);
 }

@@ -1,9 +1,18 @@
 /*
- * sparse.h: one sparse set per component type (Varkor's refactor post, its new implementation;
- * EnTT's storage), written once for sparse.c and group.c, as family.h for its index: a variant
- * defines its fields (SPARSE_*_FIELDS) before the include and, after it, the hooks declared
- * below struct ecs_storage. sparse.c's are empty and compile away (its code is the pools'
- * alone: make instr holds its rows); group.c's keep EnTT's owning groups.
+ * sparse.c: one sparse set per component type (Varkor's refactor post, its new implementation;
+ * EnTT's storage): the storage's code and the plain backend, which has no groups.
+ *
+ * Layout (impls/sparse/): pool.h (impls/, shared with hybrid) is the paged sparse set;
+ * sparse.h the storage's data (records, systems, the variant's fields) and its hooks, each with
+ * a default that does nothing; this file the operations, iteration and batches, with every hook
+ * left at its default (they compile away: make instr holds its rows), and at its end the plain
+ * backend's ops. A variant (group.c) names the hooks it changes, includes this file with
+ * SPARSE_VARIANT defined (no plain ops of its own then) and defines them after: EnTT's storage
+ * with a mixin, in C. Why one file and not a header: the file named for the backend holds its
+ * code, and a variant is this code with other hooks, not another copy of it.
+ *
+ * system_group is left NULL in the plain backend: a system here always walks the smallest of
+ * its pools and probes the others (ecs_system_group returns 0).
  *
  * What it stores: per entity index one 32-bit record, the handle while alive, else the next
  * index of the free list and the generation it comes back with (EnTT's implicit free list);
@@ -73,355 +82,12 @@
  *                       Lived-in: yes (the caller's layout).
  * docs/performance.md has the measurements behind the layout and the in-step runs.
  */
-#if !defined(SPARSE_POOL_FIELDS) || !defined(SPARSE_SYSTEM_FIELDS) ||                         \
-    !defined(SPARSE_STORAGE_FIELDS)
-#error "define SPARSE_POOL_FIELDS, SPARSE_SYSTEM_FIELDS, SPARSE_STORAGE_FIELDS before sparse.h"
-#endif
-
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "checks.h"
-#include "ecs.h"
-
-#define SPARSE_PAGE_BITS 12u
-#define SPARSE_PAGE_ENTRIES (1u << SPARSE_PAGE_BITS) /* dense positions per page */
-#define SPARSE_PAGE_MASK (SPARSE_PAGE_ENTRIES - 1u)
-#define SPARSE_MAX_PAGES ((ECS_MAX_ENTITIES + SPARSE_PAGE_ENTRIES - 1u) / SPARSE_PAGE_ENTRIES)
-/* A page entry is the value's dense slot with its owner's generation above it, as in a handle
- * (entry_make): a lookup's one load of the entry then proves both that the handle is alive and
- * that it has the value (entry_match_slot), where the slot alone needed the record beside it. */
-#define SPARSE_NO_ENTRY UINT32_MAX     /* page entry of an index the pool holds no value for */
-#define SPARSE_ABSENT ECS_INDEX_MASK   /* its slot (entry_slot): never a value's (< MAX_ENTITIES) */
-#define SPARSE_NO_INDEX ECS_INDEX_MASK /* end of the free list (never a valid index) */
-#define SPARSE_MIN_VALUES 16u          /* first dense capacity: a power of two, see pool_grow */
-#define SPARSE_MIN_RECORDS 64u
-#define SPARSE_MIN_PAGE_TABLE 4u
-/* A run of entities in step in every pool at least this long is handed out as columns at once;
- * a shorter one becomes the start of a pointer batch of up to ECS_BATCH_MAX entities. */
-#define SPARSE_COLUMN_RUN (ECS_BATCH_MAX / 4u)
-#define SPARSE_COMPARE_CHUNK 256u /* handles compared at once when extending such a run */
-
-struct sparse_pool {
-	uint32_t size;       /* bytes per value */
-	uint32_t count;      /* values held: the length of the dense part */
-	uint32_t cap;        /* dense capacity, in values */
-	uint32_t page_count; /* entries of pages[] */
-	uint32_t **pages;    /* entity index -> entry_make(dense position, owner), SPARSE_NO_ENTRY;
-	                      * NULL: page not used */
-	unsigned char *values; /* count values, packed: the start of the pool's block */
-	ecs_entity *entities;  /* their owners, in step with values, in the same block */
-	uint32_t live_pos; /* position in the storage's live_pools while count > 0 */
-	SPARSE_POOL_FIELDS /* the variant's */
-};
-
-struct sparse_system {
-	uint32_t type_count, excluded_count;
-	uint32_t types[ECS_SYSTEM_MAX_COMPONENTS];
-	uint32_t excluded[ECS_SYSTEM_MAX_EXCLUDED];
-	SPARSE_SYSTEM_FIELDS /* the variant's */
-};
-
-struct ecs_storage {
-	struct ecs_allocator alloc;
-	uint32_t component_count;
-	uint32_t system_max, system_count;
-	struct sparse_pool *pools;
-	struct sparse_system *systems;
-	uint32_t *live_pools; /* ids of the pools holding at least one value, unordered */
-	uint32_t live_count;
-	/* Per entity index: its handle while alive; once destroyed, the next free index and the
-	 * generation the index will be handed out with (EnTT's implicit free list). */
-	ecs_entity *records;
-	uint32_t entity_used; /* indices ever handed out */
-	uint32_t entity_cap;
-	uint32_t free_head; /* last destroyed index, or SPARSE_NO_INDEX */
-	uint32_t free_count; /* indices on the free list: a batch's ECS_ERR_FULL without a walk */
-	SPARSE_STORAGE_FIELDS /* the variant's */
-};
-
-/*
- * The hooks a variant supplies (defined after the include), called where the storage changes
- * which entities hold a type, so that a variant can keep its own order (group.c: owning
- * groups); sparse.c's are empty and compile away.
- */
-/* create's part (ECS_OK or ECS_ERR_NO_MEMORY; destroy then frees what there is), destroy's. */
-static int groups_create(ecs_storage *s);
-static void groups_release(ecs_storage *s);
-/* After index got type (appended at the end of its pool). */
-static void group_added(ecs_storage *s, uint32_t index, uint32_t type);
-/* Before index loses type (its swap-remove), and after. */
-static void group_removing(ecs_storage *s, uint32_t index, uint32_t type);
-static void group_removed(ecs_storage *s, uint32_t index, uint32_t type);
-/* Before index is destroyed. */
-static void group_destroying(ecs_storage *s, uint32_t index);
-/* After n new entities (handles[]) got the same types, all they have. */
-static void group_created(ecs_storage *s, const ecs_entity *handles, uint32_t n,
-                          const uint32_t *types, uint32_t count);
-/* iter_split's part: whether the variant walks system y's pass itself (it then sets up `it`),
- * and that pass's batches (group_iter_owns: whether `it` is such a pass). */
-static bool group_iter_split(ecs_storage *s, const struct sparse_system *y, uint32_t system,
-                             uint32_t part, uint32_t parts, struct ecs_iter *it);
-static bool group_iter_owns(const struct ecs_iter *it);
-static bool group_iter_next(struct ecs_iter *it, struct ecs_batch *b);
-
-/* --- allocation ------------------------------------------------------------------------ */
-
-static inline void *sparse_malloc(ecs_storage *s, size_t size)
-{
-	return s->alloc.malloc(s->alloc.ctx, size);
-}
-
-static inline void *sparse_realloc(ecs_storage *s, void *p, size_t old_size, size_t new_size)
-{
-	return s->alloc.realloc(s->alloc.ctx, p, old_size, new_size);
-}
-
-static inline void sparse_free(ecs_storage *s, void *p, size_t size)
-{
-	if (p)
-		s->alloc.free(s->alloc.ctx, p, size);
-}
-
-/* The capacity after geometric growth from cap to hold at least need, at most max. */
-static uint32_t sparse_grown(uint32_t cap, uint32_t need, uint32_t min, uint32_t max)
-{
-	uint64_t c = cap > min ? cap : min;
-	while (c < need)
-		c *= 2;
-	return c > max ? max : (uint32_t)c;
-}
-
-/* --- entities -------------------------------------------------------------------------- */
-
-static inline bool sparse_alive(const ecs_storage *s, ecs_entity e)
-{
-	uint32_t index = ecs_entity_index(e);
-	/* A dead index's record names another index (or SPARSE_NO_INDEX), so it equals no handle
-	 * of its own index; ECS_NULL's index is never below entity_used. */
-	return index < s->entity_used && s->records[index] == e;
-}
-
-static int records_grow(ecs_storage *s, uint32_t need)
-{
-	if (need <= s->entity_cap)
-		return ECS_OK;
-	uint32_t cap = sparse_grown(s->entity_cap, need, SPARSE_MIN_RECORDS, ECS_MAX_ENTITIES);
-	ecs_entity *records = sparse_realloc(s, s->records, (size_t)s->entity_cap * sizeof *records,
-	                                     (size_t)cap * sizeof *records);
-	if (!records)
-		return ECS_ERR_NO_MEMORY;
-	s->records = records;
-	s->entity_cap = cap;
-	return ECS_OK;
-}
-
-/* --- pools: one sparse set each -------------------------------------------------------- */
-
-/* A page entry: the slot and the owner's generation bits, those of no live handle where
- * absent (SPARSE_NO_ENTRY's slot bits are SPARSE_ABSENT). The generation is written with the
- * slot and changes with it only: an index's owner keeps its values only while alive. */
-static inline uint32_t entry_make(uint32_t slot, ecs_entity owner)
-{
-	return slot | (owner & ~ECS_INDEX_MASK);
-}
-
-static inline uint32_t entry_slot(uint32_t entry)
-{
-	return entry & ECS_INDEX_MASK;
-}
-
-/* The slot of e's value from index's entry when the entry is e's (e alive and holding the
- * value), else a number >= SPARSE_ABSENT: one XOR and one comparison, no mask. With the
- * generations equal the XOR leaves the slot alone, below SPARSE_ABSENT unless the entry is
- * SPARSE_NO_ENTRY; with them different it leaves a generation bit set above the slot. */
-static inline uint32_t entry_match_slot(uint32_t entry, ecs_entity e)
-{
-	return entry ^ (e & ~ECS_INDEX_MASK);
-}
-
-
-/* The slot of index's value, SPARSE_ABSENT where there is none. */
-static inline uint32_t pool_find(const struct sparse_pool *p, uint32_t index)
-{
-	uint32_t page = index >> SPARSE_PAGE_BITS;
-	if (page >= p->page_count || !p->pages[page])
-		return SPARSE_ABSENT;
-	return entry_slot(p->pages[page][index & SPARSE_PAGE_MASK]);
-}
-
-/* The entry of index, or NULL where its page does not exist (no entry: the value is absent). */
-static inline uint32_t *pool_find_entry(const struct sparse_pool *p, uint32_t index)
-{
-	uint32_t page = index >> SPARSE_PAGE_BITS;
-	if (page >= p->page_count || !p->pages[page])
-		return NULL;
-	return &p->pages[page][index & SPARSE_PAGE_MASK];
-}
-
-/* The entry of an index whose page exists. */
-static inline uint32_t *pool_entry(struct sparse_pool *p, uint32_t index)
-{
-	return &p->pages[index >> SPARSE_PAGE_BITS][index & SPARSE_PAGE_MASK];
-}
-
-static inline unsigned char *pool_value(const struct sparse_pool *p, uint32_t slot)
-{
-	return p->values + (size_t)slot * p->size;
-}
-
-/*
- * One block per pool: cap values, then cap handles. Capacities are powers of two from
- * SPARSE_MIN_VALUES on (need never exceeds ECS_MAX_ENTITIES < 2^22, so no clamp is needed), so
- * the handles' offset cap * size is a multiple of 16 and stays aligned for any value size.
- */
-static size_t pool_block_bytes(const struct sparse_pool *p, uint32_t cap)
-{
-	return (size_t)cap * (p->size + sizeof(ecs_entity));
-}
-
-/*
- * Grows the dense part to hold need values. The n values about to be added may point into it
- * (ecs.h allows a value that component_get returned for another entity), and growing moves
- * it: their offsets in the old block are taken before the realloc, and values[i] is set to the
- * same offset in the new one. Only growth pays for that, out of line.
- */
-static __attribute__((noinline)) int pool_grow(ecs_storage *s, struct sparse_pool *p,
-                                               uint32_t need, const void **values, uint32_t n)
-{
-	uint32_t cap = sparse_grown(p->cap, need, SPARSE_MIN_VALUES, UINT32_MAX);
-	size_t offsets[ECS_CREATE_MAX_COMPONENTS], bytes = (size_t)p->cap * p->size;
-	for (uint32_t i = 0; i < n; i++) /* SIZE_MAX: outside (wraps if below the block) */
-		offsets[i] = p->values ? (uintptr_t)values[i] - (uintptr_t)p->values : SIZE_MAX;
-	unsigned char *block = sparse_realloc(s, p->values, pool_block_bytes(p, p->cap),
-	                                      pool_block_bytes(p, cap));
-	if (!block)
-		return ECS_ERR_NO_MEMORY;
-	for (uint32_t i = 0; i < n; i++)
-		if (offsets[i] < bytes)
-			values[i] = block + offsets[i];
-	/* The handles move up to their new offset; the old and new places may overlap. */
-	memmove(block + (size_t)cap * p->size, block + (size_t)p->cap * p->size,
-	        (size_t)p->count * sizeof(ecs_entity));
-	p->values = block;
-	p->entities = (ecs_entity *)(void *)(block + (size_t)cap * p->size);
-	p->cap = cap;
-	return ECS_OK;
-}
-
-static void pool_release_dense(ecs_storage *s, struct sparse_pool *p)
-{
-	sparse_free(s, p->values, pool_block_bytes(p, p->cap));
-}
-
-static int pool_grow_page_table(ecs_storage *s, struct sparse_pool *p, uint32_t need)
-{
-	uint32_t count = sparse_grown(p->page_count, need, SPARSE_MIN_PAGE_TABLE, SPARSE_MAX_PAGES);
-	uint32_t **pages = sparse_realloc(s, p->pages, (size_t)p->page_count * sizeof *pages,
-	                                  (size_t)count * sizeof *pages);
-	if (!pages)
-		return ECS_ERR_NO_MEMORY;
-	for (uint32_t i = p->page_count; i < count; i++)
-		pages[i] = NULL;
-	p->pages = pages;
-	p->page_count = count;
-	return ECS_OK;
-}
-
-/*
- * Makes room in pool p for index's value: dense capacity, the page table, the page. The n
- * values about to be added may point into the dense part, which growing moves: *values points
- * at them, and at the first growth they are copied into moved[] and *values repointed there,
- * with the moved ones found again (pool_grow). Out of line: it runs when a pool's capacity or a
- * page runs out, a few dozen times in a million adds. On error the pools have gained capacity
- * at most.
- */
-static __attribute__((noinline)) int pool_make_room(ecs_storage *s, struct sparse_pool *p,
-                                                    uint32_t index, const void *const **values,
-                                                    uint32_t n, const void **moved)
-{
-	uint32_t page = index >> SPARSE_PAGE_BITS;
-	int rc = ECS_OK;
-	if (p->count >= p->cap) {
-		if (*values != moved) {
-			for (uint32_t i = 0; i < n; i++)
-				moved[i] = (*values)[i];
-			*values = moved;
-		}
-		rc = pool_grow(s, p, p->count + 1, moved, n);
-	}
-	if (rc == ECS_OK && page >= p->page_count)
-		rc = pool_grow_page_table(s, p, page + 1);
-	if (rc != ECS_OK)
-		return rc;
-	if (!p->pages[page]) {
-		uint32_t *entries = sparse_malloc(s, SPARSE_PAGE_ENTRIES * sizeof *entries);
-		if (!entries)
-			return ECS_ERR_NO_MEMORY;
-		memset(entries, 0xff, SPARSE_PAGE_ENTRIES * sizeof *entries); /* SPARSE_NO_ENTRY */
-		p->pages[page] = entries;
-	}
-	return ECS_OK;
-}
-
-/* Whether pool p can take index's value without allocating. */
-static inline bool pool_has_room(const struct sparse_pool *p, uint32_t index)
-{
-	uint32_t page = index >> SPARSE_PAGE_BITS;
-	return p->count < p->cap && page < p->page_count && p->pages[page];
-}
-
-/* Appends e's value to a pool that has room (pool_make_room). Cannot fail. The value is
- * copied last (see pool_remove). */
-static inline void pool_append(ecs_storage *s, uint32_t type, struct sparse_pool *p,
-                               ecs_entity e, const void *value)
-{
-	uint32_t slot = p->count++, size = p->size;
-	unsigned char *to = p->values + (size_t)slot * size;
-	*pool_entry(p, ecs_entity_index(e)) = entry_make(slot, e);
-	p->entities[slot] = e;
-	if (slot == 0) {
-		p->live_pos = s->live_count;
-		s->live_pools[s->live_count++] = type;
-	}
-	ecs_copy_value(to, value, size);
-}
-
-/* Swap-removes the value at slot, whose entry (the sparse array's, of the index it belongs
- * to) is *entry (entry_slot(*entry) == slot). Never allocates. The value is copied last, so
- * that a size the copy does not know (a call to memcpy) leaves nothing live across the call:
- * no registers to save on every call for it (6 pushes and pops a remove). */
-static inline void pool_remove(ecs_storage *s, struct sparse_pool *p, uint32_t *entry,
-                               uint32_t slot)
-{
-	uint32_t last = --p->count;
-	unsigned char *values = p->values;
-	uint32_t size = p->size;
-	if (slot != last) {
-		ecs_entity moved = p->entities[last];
-		p->entities[slot] = moved;
-		*pool_entry(p, ecs_entity_index(moved)) = entry_make(slot, moved);
-	}
-	*entry = SPARSE_NO_ENTRY;
-	if (last == 0) {
-		uint32_t other = s->live_pools[--s->live_count];
-		s->live_pools[p->live_pos] = other;
-		s->pools[other].live_pos = p->live_pos;
-	}
-	if (slot != last)
-		ecs_copy_value(values + (size_t)slot * size, values + (size_t)last * size, size);
-}
-
-static void pool_release(ecs_storage *s, struct sparse_pool *p)
-{
-	for (uint32_t i = 0; i < p->page_count; i++)
-		sparse_free(s, p->pages[i], SPARSE_PAGE_ENTRIES * sizeof *p->pages[i]);
-	sparse_free(s, p->pages, (size_t)p->page_count * sizeof *p->pages);
-	pool_release_dense(s, p);
-}
-
+#include "sparse.h"
 
 /* --- the ops --------------------------------------------------------------------------- */
 
@@ -432,11 +98,11 @@ static void sparse_destroy(ecs_storage *s)
 	if (s->pools)
 		for (uint32_t t = 0; t < s->component_count; t++)
 			pool_release(s, &s->pools[t]);
-	sparse_free(s, s->pools, (size_t)s->component_count * sizeof *s->pools);
-	sparse_free(s, s->live_pools, (size_t)s->component_count * sizeof *s->live_pools);
-	sparse_free(s, s->systems, (size_t)s->system_max * sizeof *s->systems);
-	sparse_free(s, s->records, (size_t)s->entity_cap * sizeof *s->records);
-	groups_release(s);
+	pool_free(s, s->pools, (size_t)s->component_count * sizeof *s->pools);
+	pool_free(s, s->live_pools, (size_t)s->component_count * sizeof *s->live_pools);
+	pool_free(s, s->systems, (size_t)s->system_max * sizeof *s->systems);
+	pool_free(s, s->records, (size_t)s->entity_cap * sizeof *s->records);
+	sparse_hook_release(s);
 	struct ecs_allocator alloc = s->alloc;
 	alloc.free(alloc.ctx, s, sizeof *s);
 }
@@ -459,9 +125,9 @@ static int sparse_create(const struct ecs_config *cfg, const struct ecs_allocato
 	s->free_head = SPARSE_NO_INDEX;
 	/* Everything sized by the profile is allocated here, so that add, remove, destroy and
 	 * system_register never fail for want of it. */
-	s->pools = sparse_malloc(s, (size_t)s->component_count * sizeof *s->pools);
-	s->live_pools = sparse_malloc(s, (size_t)s->component_count * sizeof *s->live_pools);
-	s->systems = sparse_malloc(s, (size_t)s->system_max * sizeof *s->systems);
+	s->pools = pool_malloc(s, (size_t)s->component_count * sizeof *s->pools);
+	s->live_pools = pool_malloc(s, (size_t)s->component_count * sizeof *s->live_pools);
+	s->systems = pool_malloc(s, (size_t)s->system_max * sizeof *s->systems);
 	if (!s->pools || !s->live_pools || !s->systems) {
 		if (s->pools)
 			memset(s->pools, 0, (size_t)s->component_count * sizeof *s->pools);
@@ -471,7 +137,7 @@ static int sparse_create(const struct ecs_config *cfg, const struct ecs_allocato
 	memset(s->pools, 0, (size_t)s->component_count * sizeof *s->pools);
 	for (uint32_t t = 0; t < s->component_count; t++)
 		s->pools[t].size = cfg->component_sizes[t];
-	if ((rc = groups_create(s)) != ECS_OK) {
+	if ((rc = sparse_hook_setup(s)) != ECS_OK) {
 		sparse_destroy(s);
 		return rc;
 	}
@@ -546,7 +212,7 @@ static __attribute__((noinline)) int create_with_careful(ecs_storage *s, const u
 		s->free_count--;
 	}
 	s->records[index] = e;
-	group_created(s, &e, 1, types, count);
+	sparse_hook_created(s, &e, 1, types, count);
 	*out = e;
 	return ECS_OK;
 }
@@ -621,14 +287,9 @@ static __attribute__((noinline)) int sparse_entity_create_with(ecs_storage *s,
 		s->free_count--;
 	}
 	s->records[index] = e;
-	group_created(s, &e, 1, types, count);
+	sparse_hook_created(s, &e, 1, types, count);
 	*out = e;
 	return ECS_OK;
-}
-
-static bool sparse_entity_alive(const ecs_storage *s, ecs_entity e)
-{
-	return s && sparse_alive(s, e);
 }
 
 /*
@@ -643,7 +304,7 @@ static int sparse_entity_destroy(ecs_storage *s, ecs_entity e)
 	if (!sparse_alive(s, e))
 		return ECS_ERR_DEAD_ENTITY;
 	uint32_t index = ecs_entity_index(e);
-	group_destroying(s, index);
+	sparse_hook_destroying(s, index);
 	/* Backwards: a pool that empties is replaced in the list by the last one, already probed. */
 	for (uint32_t j = s->live_count; j-- > 0;) {
 		struct sparse_pool *p = &s->pools[s->live_pools[j]];
@@ -654,18 +315,6 @@ static int sparse_entity_destroy(ecs_storage *s, ecs_entity e)
 	s->records[index] = ecs_entity_make(s->free_head, ecs_entity_generation(e) + 1);
 	s->free_head = index;
 	s->free_count++;
-	return ECS_OK;
-}
-
-/* The checks every component operation starts with. */
-static inline int sparse_check(const ecs_storage *s, ecs_entity e, uint32_t type)
-{
-	if (!s)
-		return ECS_ERR_INVALID;
-	if (!sparse_alive(s, e))
-		return ECS_ERR_DEAD_ENTITY;
-	if (type >= s->component_count)
-		return ECS_ERR_BAD_COMPONENT;
 	return ECS_OK;
 }
 
@@ -689,7 +338,7 @@ static int sparse_component_add(ecs_storage *s, ecs_entity e, uint32_t type, con
 		value = v[0];
 	}
 	pool_append(s, type, p, e, value);
-	group_added(s, index, type);
+	sparse_hook_added(s, index, type);
 	return ECS_OK;
 }
 
@@ -703,9 +352,9 @@ static int sparse_component_remove(ecs_storage *s, ecs_entity e, uint32_t type)
 	uint32_t *entry = pool_find_entry(p, index);
 	if (!entry || *entry == SPARSE_NO_ENTRY)
 		return ECS_ERR_NO_COMPONENT;
-	group_removing(s, index, type);
+	sparse_hook_removing(s, index, type);
 	pool_remove(s, p, entry, entry_slot(*entry));
-	group_removed(s, index, type);
+	sparse_hook_removed(s, index, type);
 	return ECS_OK;
 }
 
@@ -758,12 +407,6 @@ static inline bool sparse_get_value_in_batch(const ecs_storage *s, const void *s
 	return true;
 }
 
-/* A failed lookup's question: whether the handle is dead (its record), or the value missing. */
-static inline bool sparse_get_dead(const ecs_storage *s, ecs_entity e)
-{
-	return !sparse_alive(s, e);
-}
-
 /* A batch's read-ahead: each type's entry (the record is read on a failure only). */
 static inline void sparse_get_ahead(const ecs_storage *s, ecs_entity e, const uint32_t *types,
                                     uint32_t type_count)
@@ -792,36 +435,12 @@ static int sparse_component_get(ecs_storage *s, ecs_entity e, uint32_t type, voi
 	return type >= s->component_count ? ECS_ERR_BAD_COMPONENT : ECS_ERR_NO_COMPONENT;
 }
 
-/* Many lookups (checks.h: ecs_get_batch_loop): each entry proves its handle alive, and the
- * entries of the handles ECS_GET_AHEAD places on are prefetched, so that their cache misses
- * overlap. */
-static int sparse_component_get_batch(ecs_storage *s, const ecs_entity *entities, uint32_t count,
-                                      const uint32_t *types, uint32_t type_count, void **out,
-                                      int *status)
-{
-	return ecs_get_batch_loop(s, entities, count, types, type_count, out, status,
-	                          s ? s->component_count : 0, ECS_GET_AHEAD, sparse_get_ahead,
-	                          sparse_get_live, sparse_get_value_in_batch, sparse_get_dead);
-}
-
-/* entity_get (checks.h: ecs_entity_get_body): per type the entry, which proves the handle, and
- * the value's address; nothing read once per entity. A failure goes on out of line. */
-static __attribute__((noinline, cold)) int
-sparse_entity_get_rest(ecs_storage *s, ecs_entity e, const uint32_t *types, uint32_t count,
-                       void **out, int *status)
-{
-	return ecs_entity_get_rest(s, e, types, count, out, status, s->component_count,
-	                           sparse_get_live, sparse_get_value, sparse_get_dead);
-}
-
-static int sparse_entity_get(ecs_storage *s, ecs_entity e, const uint32_t *types, uint32_t count,
-                             void **out, int *status)
-{
-	if (__builtin_expect(!s, 0))
-		return ECS_ERR_INVALID;
-	return ecs_entity_get_body(s, e, types, count, out, status, s->component_count,
-	                           sparse_get_live, sparse_get_value, sparse_entity_get_rest);
-}
+/* The get shells (checks.h: ECS_GET_SHELLS): each entry proves its handle alive, and the record
+ * is read on a failure only (sparse_get_dead); a batch prefetches the entries of the handles
+ * ECS_GET_AHEAD places on, so that their cache misses overlap; entity_get reads nothing once
+ * per entity, and a failure goes on out of line. */
+ECS_GET_SHELLS(sparse, sparse_get_ahead, sparse_get_live, sparse_get_value,
+               sparse_get_value_in_batch, sparse_get_dead)
 
 static int sparse_component_has(const ecs_storage *s, ecs_entity e, uint32_t type)
 {
@@ -892,7 +511,6 @@ static uint32_t sparse_split_bound(const ecs_storage *s, const struct sparse_sys
 	return at;
 }
 
-
 /*
  * A range of the driving pool's dense slots: the walk, its probes and its pointer batches stay
  * inside it, so a batch never spans two parts. Balanced by the driving pool's entities; where
@@ -906,7 +524,7 @@ static inline int sparse_system_iter_split(ecs_storage *s, uint32_t system, uint
 	if (system >= s->system_count)
 		return ECS_ERR_BAD_SYSTEM;
 	const struct sparse_system *y = &s->systems[system];
-	if (group_iter_split(s, y, system, part, parts, it))
+	if (sparse_hook_iter_split(s, y, system, part, parts, it))
 		return ECS_OK;
 	uint32_t driver = sparse_driver(s, y);
 	it->storage = s;
@@ -1255,8 +873,8 @@ iter_walk(struct ecs_iter *it, struct ecs_batch *b, const struct sparse_system *
  */
 static bool sparse_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 {
-	if (group_iter_owns(it))
-		return group_iter_next(it, b);
+	if (sparse_hook_iter_own(it))
+		return sparse_hook_iter_next(it, b);
 	ecs_storage *s = it->storage;
 	const struct sparse_system *y = &s->systems[it->state[ITER_SYSTEM]];
 	uint32_t driver = (uint32_t)it->state[ITER_DRIVER];
@@ -1296,7 +914,6 @@ static bool sparse_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 		return iter_walk(it, b, y, driver, i, end, excl, 0, y->type_count);
 	return iter_walk(it, b, y, driver, i, end, excl, x, y->type_count);
 }
-
 
 /* --- batches (ecs.h: entity_create_batch, component_add_batch, component_remove_batch) --- */
 
@@ -1359,7 +976,7 @@ static int pool_make_room_batch(ecs_storage *s, struct sparse_pool *p, const ecs
 		if (page == last || p->pages[page])
 			continue;
 		last = page;
-		uint32_t *entries = sparse_malloc(s, SPARSE_PAGE_ENTRIES * sizeof *entries);
+		uint32_t *entries = pool_malloc(s, SPARSE_PAGE_ENTRIES * sizeof *entries);
 		if (!entries)
 			return ECS_ERR_NO_MEMORY;
 		memset(entries, 0xff, SPARSE_PAGE_ENTRIES * sizeof *entries); /* SPARSE_NO_ENTRY */
@@ -1463,7 +1080,7 @@ static int sparse_entity_create_batch(ecs_storage *s, const uint32_t *types, uin
 	for (uint32_t i = 0; i < type_count; i++)
 		pool_append_batch(s, types[i], &s->pools[types[i]], out, count, data[i],
 		                  values[i].stride);
-	group_created(s, out, count, types, type_count);
+	sparse_hook_created(s, out, count, types, type_count);
 	return ECS_OK;
 }
 
@@ -1483,7 +1100,7 @@ static const ecs_entity *batch_list(ecs_storage *s, const ecs_entity *entities, 
 		const struct sparse_pool *p = &s->pools[s->live_pools[j]];
 		uintptr_t from = (uintptr_t)p->values, to = from + pool_block_bytes(p, p->cap);
 		if (a < to && z > from) {
-			if (!(*copy = sparse_malloc(s, *bytes)))
+			if (!(*copy = pool_malloc(s, *bytes)))
 				return NULL;
 			memcpy(*copy, entities, *bytes);
 			return *copy;
@@ -1513,9 +1130,9 @@ static int sparse_component_add_batch(ecs_storage *s, const ecs_entity *entities
 	if (rc == ECS_OK) {
 		pool_append_batch(s, type, p, list, count, data, values->stride);
 		for (uint32_t j = 0; j < count; j++)
-			group_added(s, ecs_entity_index(list[j]), type);
+			sparse_hook_added(s, ecs_entity_index(list[j]), type);
 	}
-	sparse_free(s, copy, bytes);
+	pool_free(s, copy, bytes);
 	return rc;
 }
 
@@ -1537,13 +1154,13 @@ static int sparse_component_remove_batch(ecs_storage *s, const ecs_entity *entit
 		return ECS_ERR_NO_MEMORY;
 	for (uint32_t j = 0; j < count; j++) {
 		uint32_t index = ecs_entity_index(list[j]);
-		group_removing(s, index, type);
+		sparse_hook_removing(s, index, type);
 		uint32_t *entry = pool_entry(p, index);
 		pool_remove(s, p, entry, entry_slot(*entry));
 	}
 	for (uint32_t j = 0; j < count; j++)
-		group_removed(s, ecs_entity_index(list[j]), type);
-	sparse_free(s, copy, bytes);
+		sparse_hook_removed(s, ecs_entity_index(list[j]), type);
+	pool_free(s, copy, bytes);
 	return ECS_OK;
 }
 
@@ -1571,3 +1188,11 @@ static int sparse_component_remove_batch(ecs_storage *s, const ecs_entity *entit
 	.entity_create_batch = sparse_entity_create_batch,                                         \
 	.component_add_batch = sparse_component_add_batch,                                         \
 	.component_remove_batch = sparse_component_remove_batch
+
+#ifndef SPARSE_VARIANT
+const struct ecs_ops ecs_backend_sparse = {
+	SPARSE_OPS,
+	.name = "sparse",
+	.description = "sparse set per component type, paged; systems probe the smallest pool",
+};
+#endif

@@ -1,5 +1,5 @@
 /*
- * group.c: sparse sets with EnTT's owning groups: sparse.h's storage with this file's hooks.
+ * group.c: sparse sets with EnTT's owning groups: sparse.c's storage with this file's hooks.
  * A system made a group (system_group) owns the pools of its required types and keeps the
  * entities that match it at the front [0, len) of every owned pool, in the same order, so that
  * its pass is one batch of whole columns however the storage has aged.
@@ -26,7 +26,7 @@
  *   iteration           a group's pass: O(k), one batch of k columns, split on cache-line
  *                       bounds of the first component; any other system walks as sparse's
  *
- * Fast paths (lived-in: as in sparse.h; sparse's lookups, entity_get's included, hold as they
+ * Fast paths (lived-in: as in sparse.c; sparse's lookups, entity_get's included, hold as they
  * are):
  *   group pass          the members are packed at the front in one order: one batch of columns,
  *                       no probe. Lived-in: yes (what the swaps pay for).
@@ -40,7 +40,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "ecs.h"
+#include "../ecs.h"
 
 #define SPARSE_NO_GROUP UINT32_MAX /* a pool no group owns */
 #define SPARSE_POOL_FIELDS                                                                         \
@@ -52,7 +52,20 @@
 #define SPARSE_STORAGE_FIELDS                                                                      \
 	uint32_t *groups; /* the grouped systems' ids, system_max entries */                       \
 	uint32_t group_count;
-#include "sparse.h"
+/* The hooks this variant changes: all of sparse.h's (group.c keeps its groups in step with every
+ * change of which entities hold a type), defined below. */
+#define sparse_hook_setup groups_create
+#define sparse_hook_release groups_release
+#define sparse_hook_added group_added
+#define sparse_hook_removing group_removing
+#define sparse_hook_removed group_removed
+#define sparse_hook_destroying group_destroying
+#define sparse_hook_created group_created
+#define sparse_hook_iter_split group_iter_split
+#define sparse_hook_iter_own group_iter_owns
+#define sparse_hook_iter_next group_iter_next
+#define SPARSE_VARIANT
+#include "sparse.c"
 
 /* In the iterator's state: whether the pass is a group's (its slots then the members'). */
 enum { ITER_GROUPED = ITER_VARIANT };
@@ -231,13 +244,13 @@ static int groups_create(ecs_storage *s)
 {
 	for (uint32_t t = 0; t < s->component_count; t++)
 		s->pools[t].owner = SPARSE_NO_GROUP;
-	s->groups = sparse_malloc(s, (size_t)s->system_max * sizeof *s->groups);
+	s->groups = pool_malloc(s, (size_t)s->system_max * sizeof *s->groups);
 	return s->groups ? ECS_OK : ECS_ERR_NO_MEMORY;
 }
 
 static void groups_release(ecs_storage *s)
 {
-	sparse_free(s, s->groups, (size_t)s->system_max * sizeof *s->groups);
+	pool_free(s, s->groups, (size_t)s->system_max * sizeof *s->groups);
 }
 
 /*

@@ -1,9 +1,15 @@
 /*
  * family.h: the storage of Vigier's two posts, written once; hash.c, tree.c and vector.c each
  * include it after defining the one thing that differs between them, the index from an entity
- * index to a position (`struct family_index` and the index_* functions declared below): a
- * compile-time parameter, every lookup a direct (inlinable) call, so what the benchmark shows
- * between the three is the index and nothing else.
+ * index to a position (`struct family_index` and the family_hook_* functions family_data.h
+ * declares): a compile-time parameter, every lookup a direct (inlinable) call, so what the
+ * benchmark shows between the three is the index and nothing else.
+ *
+ * Layout (impls/family/): family_data.h the data (entities, pools, systems) and the index's
+ * hooks; family_iter.h the systems' registration and iteration, on the data alone; this file
+ * the operations and batches and the ops (FAMILY_OPS). There is no plain family backend to hold
+ * them: the family is a header that hash.c, tree.c and vector.c complete with their index, and
+ * each of them holds its index's code and fast paths.
  *
  * What it stores: per entity index the generation (with an alive bit) and a bitset of its
  * types (component_count bits in 32-bit words); per type a packed array of values and one of
@@ -25,7 +31,7 @@
  *                       remove may fail for want of memory (it can join excluding systems)
  *   component_get       O(L): the generation and the bitset side by side (once an entity), then
  *                       the index's loads and the value a component; component_get_batch
- *                       prefetches the generations, bitsets and (index_prefetch) the index's
+ *                       prefetches the generations, bitsets and (family_hook_prefetch) the index's
  *                       first reads ECS_GET_AHEAD handles on and each value. component_has O(1)
  *   entity_get          O(k L): the generation and the bitset once for all the types, then per
  *                       type its bit, the index's loads and the value's address; a type not
@@ -56,7 +62,7 @@
  *   in-step component   in a pointer batch, a pool holding the batch's entities at consecutive
  *                       slots in the list's order is a column. Lived-in: partly (the type whose
  *                       add made the entities join, where no remove swapped entries since).
- *   consecutive slots   lookups (index_get_batch) that find consecutive slots make a column.
+ *   consecutive slots   lookups (family_hook_get_batch) that find consecutive slots make a column.
  *                       Lived-in: no.
  *   batch set once      a create batch works out the bitset and the joined systems once and
  *                       grows every array once. Lived-in: yes (a property of the call).
@@ -73,281 +79,7 @@
 #ifndef FAMILY_H
 #define FAMILY_H
 
-#include <stdlib.h>
-#include <string.h>
-
-#include "checks.h"
-#include "ecs.h"
-
-#ifndef FAMILY_NAME
-#error "define FAMILY_NAME (the backend's name) before including family.h"
-#endif
-
-/*
- * Bitset words are 32 bits, so that profile A's 32 types cost 4 bytes an entity (64-bit words
- * would spend 8, a sixth of vector's footprint at k = 2). Wider profiles only read the words a
- * requirement uses (family_satisfies) and one entity's on destroy. No free stack: see
- * entity_bits.
- */
-typedef uint32_t family_word;
-#define FAMILY_WORD_BITS 32u
-
-#define FAMILY_ALIVE 0x8000u  /* in entity_gen[], above the 10 generation bits */
-#define FAMILY_NO_FREE UINT32_MAX
-
-struct family_pool {
-	uint32_t size;   /* bytes per value */
-	uint32_t count;  /* values stored */
-	uint32_t values_cap, owners_cap;
-	unsigned char *values;
-	ecs_entity *owners;
-	struct family_index index; /* entity index -> slot */
-	/* Vigier's part 2, "event management optimization": the systems that require this type and those
-	 * that exclude it, the only ones an add or remove of it can make an entity join or leave. */
-	uint16_t *systems;
-	uint32_t system_count, system_cap;
-	uint16_t *excluders;
-	uint32_t excluder_count, excluder_cap;
-};
-
-struct family_system {
-	uint32_t type_count;
-	uint32_t types[ECS_SYSTEM_MAX_COMPONENTS];
-	/*
-	 * The requirement and exclusion bitsets, as the words they touch: at profile AAA a check
-	 * reads the one or two words a system needs instead of all 16. An entity matches when
-	 * (bits[word_index[k]] & word_mask[k]) == word_want[k] for every k: word_mask holds the
-	 * required and the excluded bits of the word, word_want the required ones: one test a word
-	 * for both (docs/performance.md: a second loop for the excluded words cost more).
-	 */
-	uint32_t word_count;
-	uint32_t word_index[ECS_SYSTEM_MAX_COMPONENTS + ECS_SYSTEM_MAX_EXCLUDED];
-	family_word word_mask[ECS_SYSTEM_MAX_COMPONENTS + ECS_SYSTEM_MAX_EXCLUDED];
-	family_word word_want[ECS_SYSTEM_MAX_COMPONENTS + ECS_SYSTEM_MAX_EXCLUDED];
-	uint32_t excluded_count;
-	uint32_t excluded[ECS_SYSTEM_MAX_EXCLUDED];
-	uint32_t anchor; /* its lowest required type: entity_destroy visits it from that type's list */
-	uint32_t count, cap;
-	ecs_entity *entities;      /* the entities it matches, packed */
-	struct family_index index; /* entity index -> position in entities */
-};
-
-struct ecs_storage {
-	struct ecs_allocator alloc;
-	uint32_t component_count, words;
-	uint32_t system_max, system_count;
-	struct family_pool *pools;
-	struct family_system *systems;
-	uint32_t entity_used;  /* indices ever handed out */
-	uint32_t gen_cap, bits_cap;
-	uint16_t *entity_gen;  /* generation | FAMILY_ALIVE: 11 bits used, so 2 bytes, not 4 */
-	/* entity_used rows of `words` words. A dead index's row is all zero but its word 0, which
-	 * links it to the next dead index (a free list through memory that is there anyway: no
-	 * separate stack of 4 bytes per index). */
-	family_word *entity_bits;
-	uint32_t free_head;    /* the most recently freed index, or FAMILY_NO_FREE */
-	uint32_t free_count;   /* indices on the free list: a batch's ECS_ERR_FULL without a walk */
-};
-
-/*
- * The index, supplied by the backend (defined after the include). Keys are entity indices.
- * The family knows from the bitset (pools) or the invariant (systems) whether a key is present,
- * so it never asks for one that is absent.
- */
-static inline void index_init(struct family_index *m);
-/* The value of a key that is present. */
-static inline uint32_t index_get(const struct family_index *m, uint32_t key);
-/* index_get for the indices of n entities (1..ECS_BATCH_MAX), all present: what iteration
- * asks, so that an index may overlap the lookups' latencies. Returns whether the values are
- * consecutive (values[0] + i for the i-th), found in the same pass; values[] is then only
- * required to hold values[0], else it holds all n. */
-static inline bool index_get_batch(const struct family_index *m, const ecs_entity *entities,
-                                   uint32_t n, uint32_t *values);
-/* Inserts a key that is absent; ECS_OK or ECS_ERR_NO_MEMORY (the index is then unchanged). */
-static inline int index_insert(ecs_storage *s, struct family_index *m, uint32_t key, uint32_t val);
-/* Changes the value of a key that is present. */
-static inline void index_assign(struct family_index *m, uint32_t key, uint32_t val);
-/* Erases a key that is present and returns its value (one lookup, not two); never allocates. */
-static inline uint32_t index_take(ecs_storage *s, struct family_index *m, uint32_t key);
-/* Frees everything the index holds. */
-static inline void index_release(ecs_storage *s, struct family_index *m);
-/* A batched lookup's read-ahead: prefetches what index_get(m, key) reads first, where that
- * address is known without a load (vector: the slot); nothing where it is not (hash, tree).
- * The key may be absent: it reads nothing and never faults. */
-static inline void index_prefetch(const struct family_index *m, uint32_t key);
-
-/* Allocation, always through the storage's allocator. */
-static inline void *family_malloc(ecs_storage *s, size_t size)
-{
-	return s->alloc.malloc(s->alloc.ctx, size);
-}
-
-static inline void family_free(ecs_storage *s, void *p, size_t size)
-{
-	if (p)
-		s->alloc.free(s->alloc.ctx, p, size);
-}
-
-/* The slow path of family_grow, out of line so that the common "fits" test stays small. */
-static __attribute__((noinline)) int family_grow_slow(ecs_storage *s, void **p, uint32_t *cap,
-                                                      uint32_t need, size_t elem)
-{
-	uint64_t new_cap = *cap ? *cap : 16;
-	while (new_cap < need)
-		new_cap *= 2;
-	if (new_cap > UINT32_MAX)
-		new_cap = UINT32_MAX;
-	void *q = s->alloc.realloc(s->alloc.ctx, *p, (size_t)*cap * elem, (size_t)new_cap * elem);
-	if (!q)
-		return ECS_ERR_NO_MEMORY;
-	*p = q;
-	*cap = (uint32_t)new_cap;
-	return ECS_OK;
-}
-
-/* Grows *p (an array of *cap elements of elem bytes) geometrically to hold at least need. */
-static inline int family_grow(ecs_storage *s, void **p, uint32_t *cap, uint32_t need, size_t elem)
-{
-	if (__builtin_expect(need <= *cap, 1))
-		return ECS_OK;
-	return family_grow_slow(s, p, cap, need, elem);
-}
-
-/* Copies one value; the harness's sizes (8 and 4 bytes) get an inlined copy, not a call. */
-static inline void family_copy(void *dst, const void *src, uint32_t size)
-{
-	if (size == 8)
-		memcpy(dst, src, 8);
-	else if (size == 4)
-		memcpy(dst, src, 4);
-	else
-		memcpy(dst, src, size);
-}
-
-static inline bool family_alive(const ecs_storage *s, ecs_entity e)
-{
-	uint32_t i = ecs_entity_index(e);
-	return i < s->entity_used && s->entity_gen[i] == (ecs_entity_generation(e) | FAMILY_ALIVE);
-}
-
-static inline family_word *family_bits(const ecs_storage *s, uint32_t index)
-{
-	return s->entity_bits + (size_t)index * s->words;
-}
-
-static inline bool bit_test(const family_word *bits, uint32_t t)
-{
-	return bits[t / FAMILY_WORD_BITS] >> (t % FAMILY_WORD_BITS) & 1;
-}
-
-static inline bool family_satisfies(const struct family_system *y, const family_word *bits)
-{
-	for (uint32_t w = 0; w < y->word_count; w++)
-		if ((bits[y->word_index[w]] & y->word_mask[w]) != y->word_want[w])
-			return false;
-	return true;
-}
-
-/* --- component pools ------------------------------------------------------------------ */
-
-/*
- * Grows a pool's values to hold need. The n values about to be added may point into them (ecs.h
- * allows a value that component_get returned for another entity), and growing moves them: their
- * offsets in the old block are taken before the realloc, and values[i] is set to the same
- * offset in the new one. Only growth pays for that, out of line.
- */
-static __attribute__((noinline)) int pool_grow_values(ecs_storage *s, struct family_pool *p,
-                                                      uint32_t need, const void **values,
-                                                      uint32_t n)
-{
-	size_t offsets[ECS_CREATE_MAX_COMPONENTS], bytes = (size_t)p->values_cap * p->size;
-	for (uint32_t i = 0; i < n; i++) /* SIZE_MAX: outside (wraps if below the block) */
-		offsets[i] = p->values ? (uintptr_t)values[i] - (uintptr_t)p->values : SIZE_MAX;
-	int rc = family_grow_slow(s, (void **)&p->values, &p->values_cap, need, p->size);
-	for (uint32_t i = 0; rc == ECS_OK && i < n; i++)
-		if (offsets[i] < bytes)
-			values[i] = p->values + offsets[i];
-	return rc;
-}
-
-/* Appends a value; on error nothing changed but capacity. */
-static inline int pool_push(ecs_storage *s, struct family_pool *p, ecs_entity e,
-                            const void *value)
-{
-	uint32_t slot = p->count;
-	int rc = ECS_OK;
-	if (__builtin_expect(slot >= p->values_cap, 0))
-		rc = pool_grow_values(s, p, slot + 1, &value, 1);
-	if (rc == ECS_OK)
-		rc = family_grow(s, (void **)&p->owners, &p->owners_cap, slot + 1,
-		                 sizeof *p->owners);
-	if (rc == ECS_OK)
-		rc = index_insert(s, &p->index, ecs_entity_index(e), slot);
-	if (rc != ECS_OK)
-		return rc;
-	family_copy(p->values + (size_t)slot * p->size, value, p->size);
-	p->owners[slot] = e;
-	p->count = slot + 1;
-	return ECS_OK;
-}
-
-/* Swap-removes the value of an entity that has one (the bitset said so). */
-static inline void pool_remove(ecs_storage *s, struct family_pool *p, uint32_t index)
-{
-	uint32_t last = p->count - 1;
-	uint32_t slot = index_take(s, &p->index, index);
-	if (slot != last) {
-		family_copy(p->values + (size_t)slot * p->size, p->values + (size_t)last * p->size,
-		            p->size);
-		ecs_entity moved = p->owners[last];
-		p->owners[slot] = moved;
-		index_assign(&p->index, ecs_entity_index(moved), slot);
-	}
-	p->count = last;
-}
-
-static void pool_release(ecs_storage *s, struct family_pool *p)
-{
-	family_free(s, p->values, (size_t)p->values_cap * p->size);
-	family_free(s, p->owners, (size_t)p->owners_cap * sizeof *p->owners);
-	family_free(s, p->systems, (size_t)p->system_cap * sizeof *p->systems);
-	family_free(s, p->excluders, (size_t)p->excluder_cap * sizeof *p->excluders);
-	index_release(s, &p->index);
-}
-
-/* --- systems -------------------------------------------------------------------------- */
-
-static inline int system_add_entity(ecs_storage *s, struct family_system *y, ecs_entity e)
-{
-	uint32_t pos = y->count;
-	int rc = family_grow(s, (void **)&y->entities, &y->cap, pos + 1, sizeof *y->entities);
-	if (rc == ECS_OK)
-		rc = index_insert(s, &y->index, ecs_entity_index(e), pos);
-	if (rc != ECS_OK)
-		return rc;
-	y->entities[pos] = e;
-	y->count = pos + 1;
-	return ECS_OK;
-}
-
-/* Swap-removes an entity the system manages (its bitset satisfies the requirement). */
-static inline void system_remove_entity(ecs_storage *s, struct family_system *y, uint32_t index)
-{
-	uint32_t last = y->count - 1;
-	uint32_t pos = index_take(s, &y->index, index);
-	if (pos != last) {
-		ecs_entity moved = y->entities[last];
-		y->entities[pos] = moved;
-		index_assign(&y->index, ecs_entity_index(moved), pos);
-	}
-	y->count = last;
-}
-
-static void system_release(ecs_storage *s, struct family_system *y)
-{
-	family_free(s, y->entities, (size_t)y->cap * sizeof *y->entities);
-	index_release(s, &y->index);
-}
+#include "family_iter.h"
 
 /* --- the ops -------------------------------------------------------------------------- */
 
@@ -396,7 +128,7 @@ static int family_create(const struct ecs_config *cfg, const struct ecs_allocato
 	memset(s->pools, 0, (size_t)s->component_count * sizeof *s->pools);
 	for (uint32_t t = 0; t < s->component_count; t++) {
 		s->pools[t].size = cfg->component_sizes[t];
-		index_init(&s->pools[t].index);
+		family_hook_init(&s->pools[t].index);
 	}
 	*out = s;
 	return ECS_OK;
@@ -838,12 +570,12 @@ static inline bool family_get_value(const ecs_storage *s, const void *state, ecs
 	if (!bit_test(state, type))
 		return false;
 	const struct family_pool *p = &s->pools[type];
-	*value = p->values + (size_t)index_get(&p->index, ecs_entity_index(e)) * p->size;
+	*value = p->values + (size_t)family_hook_get(&p->index, ecs_entity_index(e)) * p->size;
 	return true;
 }
 
 /* A batch's read-ahead: the generation, the bitset and, where the index can say where without
- * a load (index_prefetch), each type's first index read, so that the index's miss overlaps
+ * a load (family_hook_prefetch), each type's first index read, so that the index's miss overlaps
  * the others instead of following them. */
 static inline void family_get_ahead(const ecs_storage *s, ecs_entity e, const uint32_t *types,
                                     uint32_t type_count)
@@ -855,7 +587,7 @@ static inline void family_get_ahead(const ecs_storage *s, ecs_entity e, const ui
 	__builtin_prefetch(family_bits(s, index));
 	for (uint32_t i = 0; i < type_count; i++)
 		if (types[i] < s->component_count)
-			index_prefetch(&s->pools[types[i]].index, index);
+			family_hook_prefetch(&s->pools[types[i]].index, index);
 }
 
 static int family_component_get(ecs_storage *s, ecs_entity e, uint32_t type, void **out)
@@ -874,36 +606,11 @@ static int family_component_get(ecs_storage *s, ecs_entity e, uint32_t type, voi
 	return ECS_OK;
 }
 
-/* Many lookups (checks.h: ecs_get_batch_loop): each generation and bitset read once for all
- * the handle's types, and those of the handles ECS_GET_AHEAD places on prefetched, so that
- * their cache misses overlap. */
-static int family_component_get_batch(ecs_storage *s, const ecs_entity *entities, uint32_t count,
-                                      const uint32_t *types, uint32_t type_count, void **out,
-                                      int *status)
-{
-	return ecs_get_batch_loop(s, entities, count, types, type_count, out, status,
-	                          s ? s->component_count : 0, ECS_GET_AHEAD, family_get_ahead,
-	                          family_get_live, family_get_value, NULL);
-}
-
-/* entity_get (checks.h: ecs_entity_get_body): the generation and the bitset once, then per type
- * the index's loads and the value's address. A failure goes on out of line. */
-static __attribute__((noinline, cold)) int
-family_entity_get_rest(ecs_storage *s, ecs_entity e, const uint32_t *types, uint32_t count,
-                       void **out, int *status)
-{
-	return ecs_entity_get_rest(s, e, types, count, out, status, s->component_count,
-	                           family_get_live, family_get_value, NULL);
-}
-
-static int family_entity_get(ecs_storage *s, ecs_entity e, const uint32_t *types, uint32_t count,
-                             void **out, int *status)
-{
-	if (__builtin_expect(!s, 0))
-		return ECS_ERR_INVALID;
-	return ecs_entity_get_body(s, e, types, count, out, status, s->component_count,
-	                           family_get_live, family_get_value, family_entity_get_rest);
-}
+/* The get shells (checks.h: ECS_GET_SHELLS): the generation and the bitset once for all the
+ * handle's types, then per type the index's loads and the value's address; a batch prefetches
+ * those of the handles ECS_GET_AHEAD places on; entity_get's failure goes on out of line. */
+ECS_GET_SHELLS(family, family_get_ahead, family_get_live, family_get_value, family_get_value,
+               NULL)
 
 static int family_component_has(const ecs_storage *s, ecs_entity e, uint32_t type)
 {
@@ -911,239 +618,6 @@ static int family_component_has(const ecs_storage *s, ecs_entity e, uint32_t typ
 	if (rc != ECS_OK)
 		return rc;
 	return bit_test(family_bits(s, ecs_entity_index(e)), type);
-}
-
-/* Adds type t to system y's words, as required (want) or excluded. */
-static void family_mask_add(struct family_system *y, uint32_t t, bool want)
-{
-	uint32_t w = t / FAMILY_WORD_BITS, k = 0;
-	family_word bit = (family_word)1 << (t % FAMILY_WORD_BITS);
-	while (k < y->word_count && y->word_index[k] != w)
-		k++;
-	if (k == y->word_count) {
-		y->word_index[k] = w;
-		y->word_mask[k] = y->word_want[k] = 0;
-		y->word_count++;
-	}
-	y->word_mask[k] |= bit;
-	if (want)
-		y->word_want[k] |= bit;
-}
-
-/* Appends system id to a type's list of requirers or excluders. */
-static int family_list_push(ecs_storage *s, uint16_t **list, uint32_t *count, uint32_t *cap,
-                            uint32_t id)
-{
-	int rc = family_grow(s, (void **)list, cap, *count + 1, sizeof **list);
-	if (rc == ECS_OK)
-		(*list)[(*count)++] = (uint16_t)id;
-	return rc;
-}
-
-static int family_system_register(ecs_storage *s, const uint32_t *types, uint32_t count,
-                                  const uint32_t *excluded, uint32_t excluded_count,
-                                  uint32_t *out_id)
-{
-	if (!s || !out_id)
-		return ECS_ERR_INVALID;
-	int rc = ecs_system_types_check(types, count, excluded, excluded_count, s->component_count);
-	if (rc != ECS_OK)
-		return rc;
-	if (s->system_count >= s->system_max)
-		return ECS_ERR_BAD_SYSTEM;
-	uint32_t id = s->system_count;
-	struct family_system *y = &s->systems[id];
-	memset(y, 0, sizeof *y);
-	index_init(&y->index);
-	y->type_count = count;
-	y->anchor = types[0];
-	for (uint32_t c = 0; c < count; c++) {
-		y->types[c] = types[c];
-		if (types[c] < y->anchor)
-			y->anchor = types[c];
-		family_mask_add(y, types[c], true);
-	}
-	y->excluded_count = excluded_count;
-	for (uint32_t c = 0; c < excluded_count; c++) {
-		y->excluded[c] = excluded[c];
-		family_mask_add(y, excluded[c], false);
-	}
-	/* Into the list of every type it requires, and of every type it excludes. */
-	uint32_t c, x = 0;
-	for (c = 0; c < count && rc == ECS_OK; c++) {
-		struct family_pool *p = &s->pools[types[c]];
-		if ((rc = family_list_push(s, &p->systems, &p->system_count, &p->system_cap, id)))
-			break;
-	}
-	for (; x < excluded_count && rc == ECS_OK; x++) {
-		struct family_pool *p = &s->pools[excluded[x]];
-		if ((rc = family_list_push(s, &p->excluders, &p->excluder_count, &p->excluder_cap, id)))
-			break;
-	}
-	/* Entities that match already. */
-	for (uint32_t index = 0; rc == ECS_OK && index < s->entity_used; index++) {
-		if (!(s->entity_gen[index] & FAMILY_ALIVE) ||
-		    !family_satisfies(y, family_bits(s, index)))
-			continue;
-		rc = system_add_entity(s, y, ecs_entity_make(index, s->entity_gen[index]));
-	}
-	if (rc != ECS_OK) { /* out of the lists again (each push was the last), and free it */
-		while (c--)
-			s->pools[types[c]].system_count--;
-		while (x--)
-			s->pools[excluded[x]].excluder_count--;
-		system_release(s, y);
-		return rc;
-	}
-	*out_id = s->system_count++;
-	return ECS_OK;
-}
-
-static int family_system_iter_begin(ecs_storage *s, uint32_t system, struct ecs_iter *it)
-{
-	if (!s || !it)
-		return ECS_ERR_INVALID;
-	if (system >= s->system_count)
-		return ECS_ERR_BAD_SYSTEM;
-	it->storage = s;
-	it->state[0] = system;
-	it->state[1] = 0; /* position in the system's entity list */
-	it->state[2] = s->systems[system].count; /* where the iteration ends in it */
-	return ECS_OK;
-}
-
-/*
- * Where part `part` of a split of system y's pass starts in its packed list (see
- * family_system_iter_split): an even share of the list, moved forward (by less than a part)
- * to the next entity whose value of the system's first component starts a cache line, where
- * the entities from the share's start on have their values at consecutive slots of that pool
- * (as after a run of creations); elsewhere the values are scattered and no boundary helps.
- */
-static uint32_t family_split_bound(const ecs_storage *s, const struct family_system *y,
-                                   uint32_t part, uint32_t parts)
-{
-	uint32_t total = y->count, at = ecs_split_bound(total, part, parts);
-	if (part == 0 || part == parts || total / parts < 2)
-		return at;
-	const struct family_pool *p = &s->pools[y->types[0]];
-	uint32_t slot = index_get(&p->index, ecs_entity_index(y->entities[at]));
-	uint32_t d = ecs_split_align(p->values + (size_t)slot * p->size, p->size, total / parts);
-	if (d && index_get(&p->index, ecs_entity_index(y->entities[at + d])) == slot + d)
-		return at + d;
-	return at;
-}
-
-/* A range of the system's packed list, the one order a family pass walks: each part reads its
- * own entities' index entries, so parts share nothing but read-only pools and indexes. */
-static int family_system_iter_split(ecs_storage *s, uint32_t system, uint32_t part,
-                                    uint32_t parts, struct ecs_iter *it)
-{
-	if (!s || !it || parts == 0 || parts > ECS_SPLIT_MAX || part >= parts)
-		return ECS_ERR_INVALID;
-	if (system >= s->system_count)
-		return ECS_ERR_BAD_SYSTEM;
-	const struct family_system *y = &s->systems[system];
-	it->storage = s;
-	it->state[0] = system;
-	it->state[1] = family_split_bound(s, y, part, parts);
-	it->state[2] = family_split_bound(s, y, part + 1, parts);
-	return ECS_OK;
-}
-
-/*
- * How many of the system's entities from `pos` up to `end` sit in step in every pool of its types, at
- * consecutive slots from first[c] in pool c: compared as handle arrays (the system's list
- * against each pool's owners), a chunk of ECS_BATCH_MAX at a time, up to the first chunk that
- * differs; 0 if the first does. A slot past a pool's end ends the run.
- */
-static uint32_t family_in_step(const ecs_storage *s, const struct family_system *y, uint32_t pos,
-                               uint32_t end, const uint32_t *first)
-{
-	uint32_t run = 0, left = end - pos;
-	while (run < left) {
-		uint32_t n = left - run < ECS_BATCH_MAX ? left - run : ECS_BATCH_MAX;
-		for (uint32_t c = 0; c < y->type_count; c++) {
-			const struct family_pool *p = &s->pools[y->types[c]];
-			if (first[c] + run + n > p->count ||
-			    memcmp(p->owners + first[c] + run, y->entities + pos + run,
-			           n * sizeof *p->owners) != 0)
-				return run;
-		}
-		run += n;
-	}
-	return run;
-}
-
-static bool family_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
-{
-	ecs_storage *s = it->storage;
-	const struct family_system *y = &s->systems[it->state[0]];
-	/* state[1]: the next slot of the list; state[2]: where this pass (or part) ends */
-	uint32_t pos = (uint32_t)it->state[1], end = (uint32_t)it->state[2];
-	b->count = 0;
-	if (pos >= end)
-		return false;
-	const ecs_entity *entities = y->entities + pos;
-	b->entities = entities;
-	/*
-	 * Entities that joined the system in the order they got each of its components (as after
-	 * a run of creations) sit at consecutive slots of every pool, in step with the system's
-	 * list: the pools' owner arrays then equal the list. One lookup per component finds where
-	 * the run starts in its pool, and comparing the arrays (memcmp, a fraction of an
-	 * instruction an entity) how far it goes: the batch is that run, whole columns, however
-	 * long (vector, iterate N = 2^17 k = 2: 16.9 -> 3.0 instructions an entity, callgrind).
-	 */
-	uint32_t first[ECS_SYSTEM_MAX_COMPONENTS];
-	for (uint32_t c = 0; c < y->type_count; c++)
-		first[c] = index_get(&s->pools[y->types[c]].index, ecs_entity_index(entities[0]));
-	uint32_t run = family_in_step(s, y, pos, end, first);
-	if (run > 0) {
-		b->count = run;
-		for (uint32_t c = 0; c < y->type_count; c++) {
-			const struct family_pool *p = &s->pools[y->types[c]];
-			b->columns[c] = p->values + (size_t)first[c] * p->size;
-			b->pointers[c] = NULL;
-		}
-		it->state[1] = pos + run;
-		return true;
-	}
-	/*
-	 * Otherwise Vigier's getComponents: one index lookup per component per entity, for a
-	 * batch of up to ECS_BATCH_MAX. Where a component's values for the batch sit at
-	 * consecutive slots, it is handed out as a column instead of a pointer per entity: the
-	 * system then reads the values as an array.
-	 */
-	uint32_t n = end - pos < ECS_BATCH_MAX ? end - pos : ECS_BATCH_MAX;
-	b->count = n;
-	uint32_t slots[ECS_BATCH_MAX];
-	for (uint32_t c = 0; c < y->type_count; c++) {
-		const struct family_pool *p = &s->pools[y->types[c]];
-		unsigned char *values = p->values;
-		size_t size = p->size;
-		/* In step with the list for this component alone (iterate-aged's Velocity, or in a
-		 * lived-in storage the component whose add made the entities join, both in the order
-		 * it came): the slot of the first entity is known from above, and a memcmp of the
-		 * owners shows it, instead of a lookup per entity at scattered indices. */
-		slots[0] = first[c];
-		bool consecutive = slots[0] + n <= p->count &&
-		                   memcmp(p->owners + slots[0], entities, n * sizeof *entities) == 0;
-		if (!consecutive)
-			consecutive = index_get_batch(&p->index, entities, n, slots);
-		if (consecutive) {
-			b->columns[c] = values + (size_t)slots[0] * size;
-			b->pointers[c] = NULL;
-			continue;
-		}
-		/* The plain loop, which gcc vectorises and a prefetch would keep scalar (7
-		 * instructions more a pointer, callgrind, fragmented). */
-		void **ptrs = it->pointers[c];
-		for (uint32_t j = 0; j < n; j++)
-			ptrs[j] = values + (size_t)slots[j] * size;
-		b->columns[c] = NULL;
-		b->pointers[c] = ptrs;
-	}
-	it->state[1] = pos + n;
-	return true;
 }
 
 /* --- batches (ecs.h: entity_create_batch, component_add_batch, component_remove_batch) --- */
@@ -1211,7 +685,7 @@ static int family_batch_check(ecs_storage *s, const ecs_entity *entities, uint32
 static inline int pool_append(ecs_storage *s, struct family_pool *p, ecs_entity e)
 {
 	uint32_t slot = p->count;
-	int rc = index_insert(s, &p->index, ecs_entity_index(e), slot);
+	int rc = family_hook_insert(s, &p->index, ecs_entity_index(e), slot);
 	if (rc != ECS_OK)
 		return rc;
 	p->owners[slot] = e;
@@ -1258,6 +732,37 @@ static void batch_unplace(ecs_storage *s, ecs_entity e, const uint32_t *types, u
 	s->free_head = index;
 	s->free_count++;
 	s->entity_gen[index] &= (uint16_t)~FAMILY_ALIVE;
+}
+
+#define FAMILY_JOINS_FAILED UINT32_MAX /* family_batch_joins: out of memory */
+
+/* entity_create_batch's set: its bitset (set[]), the systems it joins (each once, from its
+ * anchor: joins[], their number returned), each grown to take count more entities. The
+ * number is returned, not stored through a pointer: the caller's loop over the entities reads
+ * it on every entity, and an address taken would have it read from memory each time. */
+static inline uint32_t family_batch_joins(ecs_storage *s, const uint32_t *types,
+                                          uint32_t type_count, uint32_t count, family_word *set,
+                                          uint16_t *joins)
+{
+	int rc = ECS_OK;
+	uint32_t join_count = 0;
+	memset(set, 0, (size_t)s->words * sizeof *set);
+	for (uint32_t i = 0; i < type_count; i++)
+		set[types[i] / FAMILY_WORD_BITS] |= (family_word)1 << (types[i] % FAMILY_WORD_BITS);
+	for (uint32_t i = 0; i < type_count; i++) {
+		const struct family_pool *p = &s->pools[types[i]];
+		for (uint32_t k = 0; k < p->system_count; k++) {
+			struct family_system *y = &s->systems[p->systems[k]];
+			if (y->anchor == types[i] && family_satisfies(y, set))
+				joins[join_count++] = p->systems[k];
+		}
+	}
+	for (uint32_t k = 0; k < join_count && rc == ECS_OK; k++) {
+		struct family_system *y = &s->systems[joins[k]];
+		rc = family_grow(s, (void **)&y->entities, &y->cap, y->count + count,
+		                 sizeof *y->entities);
+	}
+	return rc == ECS_OK ? join_count : FAMILY_JOINS_FAILED;
 }
 
 /*
@@ -1308,28 +813,12 @@ static int family_entity_create_batch(ecs_storage *s, const uint32_t *types, uin
 	}
 	if (rc != ECS_OK)
 		return rc;
-	/* The bitset of the batch's set, and the systems it joins (each once, from its anchor). */
+	/* The bitset of the batch's set, and the systems it joins. */
 	family_word set[ECS_MAX_COMPONENT_TYPES / FAMILY_WORD_BITS];
-	memset(set, 0, (size_t)s->words * sizeof *set);
-	for (uint32_t i = 0; i < type_count; i++)
-		set[types[i] / FAMILY_WORD_BITS] |= (family_word)1 << (types[i] % FAMILY_WORD_BITS);
 	uint16_t joins[ECS_MAX_SYSTEMS];
-	uint32_t join_count = 0;
-	for (uint32_t i = 0; i < type_count; i++) {
-		const struct family_pool *p = &s->pools[types[i]];
-		for (uint32_t k = 0; k < p->system_count; k++) {
-			struct family_system *y = &s->systems[p->systems[k]];
-			if (y->anchor == types[i] && family_satisfies(y, set))
-				joins[join_count++] = p->systems[k];
-		}
-	}
-	for (uint32_t k = 0; k < join_count && rc == ECS_OK; k++) {
-		struct family_system *y = &s->systems[joins[k]];
-		rc = family_grow(s, (void **)&y->entities, &y->cap, y->count + count,
-		                 sizeof *y->entities);
-	}
-	if (rc != ECS_OK)
-		return rc;
+	uint32_t join_count = family_batch_joins(s, types, type_count, count, set, joins);
+	if (join_count == FAMILY_JOINS_FAILED)
+		return ECS_ERR_NO_MEMORY;
 	uint32_t first[ECS_CREATE_MAX_COMPONENTS];
 	for (uint32_t i = 0; i < type_count; i++)
 		first[i] = s->pools[types[i]].count;

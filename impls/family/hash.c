@@ -26,7 +26,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "ecs.h"
+#include "../ecs.h"
 
 struct hash_node;
 struct family_index {
@@ -58,7 +58,7 @@ struct hash_node {
 	UT_hash_handle hh;
 };
 
-static inline void index_init(struct family_index *m) { m->head = NULL; }
+static inline void family_hook_init(struct family_index *m) { m->head = NULL; }
 
 /*
  * uthash's HASH_FIND for a key that is present, without what the identity hash makes useless:
@@ -75,18 +75,18 @@ static inline struct hash_node *hash_lookup(const struct family_index *m, uint32
 	return (struct hash_node *)hh; /* the handle is the node's first (and only) member */
 }
 
-static inline uint32_t index_get(const struct family_index *m, uint32_t key)
+static inline uint32_t family_hook_get(const struct family_index *m, uint32_t key)
 {
 	return hash_lookup(m, key)->hh.keylen;
 }
 
-static inline bool index_get_batch(const struct family_index *m, const ecs_entity *entities,
+static inline bool family_hook_get_batch(const struct family_index *m, const ecs_entity *entities,
                                    uint32_t n, uint32_t *values)
 {
-	uint32_t first = index_get(m, ecs_entity_index(entities[0])), apart = 0;
+	uint32_t first = family_hook_get(m, ecs_entity_index(entities[0])), apart = 0;
 	values[0] = first;
 	for (uint32_t i = 1; i < n; i++) {
-		uint32_t v = index_get(m, ecs_entity_index(entities[i]));
+		uint32_t v = family_hook_get(m, ecs_entity_index(entities[i]));
 		values[i] = v;
 		apart |= v ^ (first + i);
 	}
@@ -128,7 +128,7 @@ static inline int hash_add(ecs_storage *s, struct family_index *m, uint32_t key,
 	return ECS_OK;
 }
 
-static inline int index_insert(ecs_storage *s, struct family_index *m, uint32_t key, uint32_t val)
+static inline int family_hook_insert(ecs_storage *s, struct family_index *m, uint32_t key, uint32_t val)
 {
 	bool fresh = m->head == NULL;
 	if (fresh) {
@@ -145,12 +145,12 @@ static inline int index_insert(ecs_storage *s, struct family_index *m, uint32_t 
 	return rc;
 }
 
-static inline void index_assign(struct family_index *m, uint32_t key, uint32_t val)
+static inline void family_hook_assign(struct family_index *m, uint32_t key, uint32_t val)
 {
 	hash_lookup(m, key)->hh.keylen = val;
 }
 
-static inline uint32_t index_take(ecs_storage *s, struct family_index *m, uint32_t key)
+static inline uint32_t family_hook_take(ecs_storage *s, struct family_index *m, uint32_t key)
 {
 	struct hash_node *n = hash_lookup(m, key);
 	uint32_t val = n->hh.keylen;
@@ -159,15 +159,8 @@ static inline uint32_t index_take(ecs_storage *s, struct family_index *m, uint32
 	return val;
 }
 
-/* Nothing read ahead: a bucket's address needs the key's hash and the table's size, and its
- * node a load. */
-static inline void index_prefetch(const struct family_index *m, uint32_t key)
-{
-	(void)m, (void)key;
-}
-
 /* Frees the nodes along uthash's list of them, then the table: no bucket is unlinked. */
-static inline void index_release(ecs_storage *s, struct family_index *m)
+static inline void family_hook_release(ecs_storage *s, struct family_index *m)
 {
 	if (!m->head)
 		return;

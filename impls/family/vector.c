@@ -13,14 +13,14 @@
  *
  * Fast paths of the index (the family's own are listed in family.h; lived-in as there: holes
  * and recycled indices, kinds interleaved, components removed and added back in no order):
- *   consecutive check index_get_batch tests four slots to a branch and stores nothing but the
+ *   consecutive check family_hook_get_batch tests four slots to a branch and stores nothing but the
  *                     first while the batch's slots are consecutive. Fires where a pool holds
  *                     the batch's entities at consecutive slots. Lived-in: no (slots in no
  *                     order: the first group of four out of step leaves the loop, and its slots
  *                     are read a second time).
- *   erase             index_take reads the slot and erases nothing (an absent key is never
+ *   erase             family_hook_take reads the slot and erases nothing (an absent key is never
  *                     looked up): always, not a condition on history.
- *   read-ahead        index_prefetch: a batched lookup (family.h, family_get_ahead) prefetches
+ *   read-ahead        vector_prefetch: a batched lookup (family.h, family_get_ahead) prefetches
  *                     each type's slot with the handle's generation and bitset, ECS_GET_AHEAD
  *                     handles on. Always, in a batch.
  *
@@ -36,7 +36,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "ecs.h"
+#include "../ecs.h"
 
 struct family_index {
 	uint32_t *slots; /* meaningful where the key is present */
@@ -45,15 +45,16 @@ struct family_index {
 
 #define FAMILY_NAME vector
 #define FAMILY_DESCRIPTION "packed arrays + flat array index entity->slot (Vigier's part 2, vector)"
+#define family_hook_prefetch vector_prefetch /* the one hook with a default that vector changes */
 #include "family.h"
 
-static inline void index_init(struct family_index *m)
+static inline void family_hook_init(struct family_index *m)
 {
 	m->slots = NULL;
 	m->cap = 0;
 }
 
-static inline uint32_t index_get(const struct family_index *m, uint32_t key)
+static inline uint32_t family_hook_get(const struct family_index *m, uint32_t key)
 {
 	return m->slots[key];
 }
@@ -61,7 +62,7 @@ static inline uint32_t index_get(const struct family_index *m, uint32_t key)
 /* The common case, consecutive slots, stores nothing but values[0] (see family.h), and is
  * checked four entities to a branch (N = 2^20: 1.38 -> 1.11 ns an entity); where a group of
  * four is out of step its four slots are read again, one at a time. */
-static inline bool index_get_batch(const struct family_index *m, const ecs_entity *entities,
+static inline bool family_hook_get_batch(const struct family_index *m, const ecs_entity *entities,
                                    uint32_t n, uint32_t *values)
 {
 	const uint32_t *slots = m->slots;
@@ -91,7 +92,7 @@ static inline bool index_get_batch(const struct family_index *m, const ecs_entit
 	return false;
 }
 
-static inline int index_insert(ecs_storage *s, struct family_index *m, uint32_t key, uint32_t val)
+static inline int family_hook_insert(ecs_storage *s, struct family_index *m, uint32_t key, uint32_t val)
 {
 	int rc = family_grow(s, (void **)&m->slots, &m->cap, key + 1, sizeof *m->slots);
 	if (rc != ECS_OK)
@@ -100,12 +101,12 @@ static inline int index_insert(ecs_storage *s, struct family_index *m, uint32_t 
 	return ECS_OK;
 }
 
-static inline void index_assign(struct family_index *m, uint32_t key, uint32_t val)
+static inline void family_hook_assign(struct family_index *m, uint32_t key, uint32_t val)
 {
 	m->slots[key] = val;
 }
 
-static inline uint32_t index_take(ecs_storage *s, struct family_index *m, uint32_t key)
+static inline uint32_t family_hook_take(ecs_storage *s, struct family_index *m, uint32_t key)
 {
 	(void)s;
 	return m->slots[key];
@@ -113,14 +114,14 @@ static inline uint32_t index_take(ecs_storage *s, struct family_index *m, uint32
 
 /* The slot's address is the key's: a batch's lookups have their slot misses prefetched with the
  * generation's and the bitset's instead of waiting on them. */
-static inline void index_prefetch(const struct family_index *m, uint32_t key)
+static inline void vector_prefetch(const struct family_index *m, uint32_t key)
 {
 	if (key < m->cap)
 		__builtin_prefetch(&m->slots[key]);
 }
 
-static inline void index_release(ecs_storage *s, struct family_index *m)
+static inline void family_hook_release(ecs_storage *s, struct family_index *m)
 {
 	family_free(s, m->slots, (size_t)m->cap * sizeof *m->slots);
-	index_init(m);
+	family_hook_init(m);
 }

@@ -2,7 +2,7 @@
  * hybrid.c: archetype tables for the table types, and a sparse set per type the config marks
  * sparse (ecs_config_sparse), outside the tables' keys, as bevy's StorageType::SparseSet and
  * flecs' sparse components: adding or removing a sparse type never moves the entity between
- * tables. archetype.h's machinery with this file's hooks; archetype.c's header holds for the
+ * tables. archetype.c's storage with this file's hooks; archetype.c's header holds for the
  * table types. With no type marked it does archetype's work, plus a test or two an operation
  * (is any type marked), a test a destroy and a mask in the alive test.
  *
@@ -56,7 +56,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "ecs.h"
+#include "../ecs.h"
 
 /* The sparse components a live entity holds, in arch_record.gen's bits between the generation
  * and archetype.h's ARCH_MARK (0: entity_destroy probes no pool), so that a record stays 12
@@ -65,167 +65,61 @@
 #define HYB_HELD_MASK (ARCH_MARK - HYB_HELD_ONE)
 #define ARCH_RECORD_SPARE HYB_HELD_MASK
 
-/*
- * A sparse type's pool (hybrid): a paged sparse array entity index -> dense slot, and the dense
- * values and their owners packed in step; remove swaps the last into the hole.
- */
-#define HYB_PAGE_BITS 12u
-#define HYB_PAGE_ENTRIES (1u << HYB_PAGE_BITS)
-#define HYB_ABSENT UINT32_MAX
-#define HYB_FIRST_VALUES 16u
-
-struct hyb_pool {
-	uint32_t size, count, cap; /* bytes a value; values held; capacity of both arrays */
-	uint32_t page_count;
-	uint32_t **pages;          /* index -> slot or HYB_ABSENT; NULL: no index of the page yet */
-	unsigned char *values;
-	ecs_entity *owners;
-	uint32_t live_pos;         /* in live_pools while count > 0 */
-};
-
 /* bit c: types[c] (excluded[c]) is a sparse type, found in its pool, not in the tables */
 #define ARCH_SYSTEM_FIELDS uint8_t sparse_required, sparse_excluded;
 #define ARCH_STORAGE_FIELDS                                                                        \
 	uint8_t *sparse;        /* component_count: 1 for a type the config marks sparse */        \
 	uint32_t sparse_count;  /* types marked */                                                 \
-	struct hyb_pool *pools; /* component_count, used for the marked types only */              \
+	struct sparse_pool *pools; /* component_count, used for the marked types only */           \
 	uint32_t *live_pools;   /* marked types whose pool holds a value, unordered */             \
 	uint32_t live_count;
-#include "archetype.h"
+/* The hooks this variant changes: all of archetype.h's (hybrid.c keeps its sparse types outside
+ * the tables at every step), defined below. */
+#define arch_hook_add hybrid_add
+#define arch_hook_batch hybrid_batch
+#define arch_hook_create_batch_fill hybrid_create_batch_fill
+#define arch_hook_create_batch_room hybrid_create_batch_room
+#define arch_hook_create_with hybrid_create_with
+#define arch_hook_destroy hybrid_destroy
+#define arch_hook_has hybrid_has
+#define arch_hook_iter_next hybrid_iter_next
+#define arch_hook_iter_own hybrid_iter_own
+#define arch_hook_iter_setup hybrid_iter_setup
+#define arch_hook_list_outside hybrid_list_outside
+#define arch_hook_outside hybrid_outside
+#define arch_hook_release hybrid_release
+#define arch_hook_remove hybrid_remove
+#define arch_hook_required_outside hybrid_required_outside
+#define arch_hook_setup hybrid_setup
+#define arch_hook_system hybrid_system
+#define arch_hook_value hybrid_value
+#define ARCH_VARIANT
+#include "archetype.c"
+#include "../pool.h"
 
 _Static_assert(ECS_MAX_COMPONENT_TYPES < HYB_HELD_MASK / HYB_HELD_ONE, "a count fits");
 
 /* --- the pools of the sparse types ------------------------------------------------------ */
-
-static inline uint32_t hyb_slot(const struct hyb_pool *p, uint32_t index)
-{
-	uint32_t page = index >> HYB_PAGE_BITS;
-	if (page >= p->page_count || !p->pages[page])
-		return HYB_ABSENT;
-	return p->pages[page][index & (HYB_PAGE_ENTRIES - 1u)];
-}
-
-/* The entry of an index whose page exists. */
-static inline uint32_t *hyb_entry(struct hyb_pool *p, uint32_t index)
-{
-	return &p->pages[index >> HYB_PAGE_BITS][index & (HYB_PAGE_ENTRIES - 1u)];
-}
 
 static inline bool hyb_sparse(const ecs_storage *s, uint32_t type)
 {
 	return s->sparse_count && s->sparse[type];
 }
 
-/*
- * Room for `need` values in p. The values are grown by allocate-copy-free (not realloc), and
- * each of the n pointers in values[] that pointed into the old block is moved to the same
- * place in the new one: a value given to the operation may be another entity's value of this
- * pool (ecs.h), and it is read as it was when the call began. On error p is as it was but for
- * the owners' capacity (each array keeps its own).
- */
-static __attribute__((noinline)) int hyb_pool_grow(ecs_storage *s, struct hyb_pool *p,
-                                                   uint32_t need, const void **values,
-                                                   uint32_t n)
-{
-	uint64_t cap = p->cap ? (uint64_t)p->cap * 2 : HYB_FIRST_VALUES;
-	while (cap < need)
-		cap *= 2;
-	if (cap > ECS_MAX_ENTITIES)
-		cap = ECS_MAX_ENTITIES;
-	unsigned char *block = arch_malloc(s, (size_t)cap * p->size);
-	if (!block)
-		return ECS_ERR_NO_MEMORY;
-	ecs_entity *owners = s->alloc.realloc(s->alloc.ctx, p->owners, (size_t)p->cap * sizeof *owners,
-	                                      (size_t)cap * sizeof *owners);
-	if (!owners) {
-		arch_free(s, block, (size_t)cap * p->size);
-		return ECS_ERR_NO_MEMORY;
-	}
-	p->owners = owners;
-	size_t bytes = (size_t)p->cap * p->size;
-	if (p->count)
-		memcpy(block, p->values, (size_t)p->count * p->size);
-	for (uint32_t i = 0; i < n; i++) {
-		size_t offset = (uintptr_t)values[i] - (uintptr_t)p->values; /* wraps if below */
-		if (p->values && offset < bytes)
-			values[i] = block + offset;
-	}
-	arch_free(s, p->values, bytes);
-	p->values = block;
-	p->cap = (uint32_t)cap;
-	return ECS_OK;
-}
-
-/* The page of index, allocated if new. */
-static int hyb_pool_page(ecs_storage *s, struct hyb_pool *p, uint32_t index)
-{
-	uint32_t page = index >> HYB_PAGE_BITS;
-	if (page >= p->page_count) {
-		uint32_t count = p->page_count ? p->page_count : 4;
-		while (count <= page)
-			count *= 2;
-		uint32_t **pages = s->alloc.realloc(s->alloc.ctx, p->pages,
-		                                    (size_t)p->page_count * sizeof *pages,
-		                                    (size_t)count * sizeof *pages);
-		if (!pages)
-			return ECS_ERR_NO_MEMORY;
-		for (uint32_t i = p->page_count; i < count; i++)
-			pages[i] = NULL;
-		p->pages = pages;
-		p->page_count = count;
-	}
-	if (!p->pages[page]) {
-		uint32_t *entries = arch_malloc(s, HYB_PAGE_ENTRIES * sizeof *entries);
-		if (!entries)
-			return ECS_ERR_NO_MEMORY;
-		memset(entries, 0xff, HYB_PAGE_ENTRIES * sizeof *entries); /* HYB_ABSENT */
-		p->pages[page] = entries;
-	}
-	return ECS_OK;
-}
-
-/* Room in p for index's value, the n values[] moved along if they point into p. */
-static inline int hyb_pool_room(ecs_storage *s, struct hyb_pool *p, uint32_t index,
+/* Room in p for index's value, the n values[] moved along if they point into p (pool.h:
+ * pool_make_room, which moves them in place when handed the array itself). */
+static inline int hyb_pool_room(ecs_storage *s, struct sparse_pool *p, uint32_t index,
                                 const void **values, uint32_t n)
 {
-	int rc = p->count < p->cap ? ECS_OK : hyb_pool_grow(s, p, p->count + 1, values, n);
-	uint32_t page = index >> HYB_PAGE_BITS;
-	if (rc == ECS_OK && (page >= p->page_count || !p->pages[page]))
-		rc = hyb_pool_page(s, p, index);
-	return rc;
-}
-
-/* Appends e's value to the pool of `type` (with room: hyb_pool_room). Cannot fail. */
-static inline void hyb_append(ecs_storage *s, uint32_t type, ecs_entity e, const void *value)
-{
-	struct hyb_pool *p = &s->pools[type];
-	uint32_t slot = p->count++;
-	*hyb_entry(p, ecs_entity_index(e)) = slot;
-	p->owners[slot] = e;
-	if (slot == 0) {
-		p->live_pos = s->live_count;
-		s->live_pools[s->live_count++] = type;
-	}
-	copy_value(p->values + (size_t)slot * p->size, value, p->size);
+	const void *const *v = values;
+	return pool_has_room(p, index) ? ECS_OK : pool_make_room(s, p, index, &v, n, values);
 }
 
 /* Swap-removes index's value from p (which holds it). Never allocates. */
-static inline void hyb_remove(ecs_storage *s, struct hyb_pool *p, uint32_t index)
+static inline void hyb_remove(ecs_storage *s, struct sparse_pool *p, uint32_t index)
 {
-	uint32_t *entry = hyb_entry(p, index), slot = *entry, last = --p->count;
-	*entry = HYB_ABSENT;
-	if (slot != last) {
-		ecs_entity moved = p->owners[last];
-		p->owners[slot] = moved;
-		*hyb_entry(p, ecs_entity_index(moved)) = slot;
-		copy_value(p->values + (size_t)slot * p->size, p->values + (size_t)last * p->size,
-		           p->size);
-	}
-	if (last == 0) {
-		uint32_t other = s->live_pools[--s->live_count];
-		s->live_pools[p->live_pos] = other;
-		s->pools[other].live_pos = p->live_pos;
-	}
+	uint32_t *entry = pool_entry(p, index);
+	pool_remove(s, p, entry, entry_slot(*entry));
 }
 
 /* entity_destroy's part: the entity's values in the pools that hold any (live_pools), the only
@@ -233,61 +127,55 @@ static inline void hyb_remove(ecs_storage *s, struct hyb_pool *p, uint32_t index
 static void hyb_drop_all(ecs_storage *s, uint32_t index)
 {
 	for (uint32_t j = s->live_count; j-- > 0;) {
-		struct hyb_pool *p = &s->pools[s->live_pools[j]];
-		if (hyb_slot(p, index) != HYB_ABSENT)
+		struct sparse_pool *p = &s->pools[s->live_pools[j]];
+		if (pool_find(p, index) != SPARSE_ABSENT)
 			hyb_remove(s, p, index);
 	}
 }
 
-static int arch_hook_add(ecs_storage *s, ecs_entity e, uint32_t type, const void *value)
+static int hybrid_add(ecs_storage *s, ecs_entity e, uint32_t type, const void *value)
 {
 	uint32_t index = ecs_entity_index(e);
-	struct hyb_pool *p = &s->pools[type];
-	if (hyb_slot(p, index) != HYB_ABSENT)
+	struct sparse_pool *p = &s->pools[type];
+	if (pool_find(p, index) != SPARSE_ABSENT)
 		return ECS_ERR_HAS_COMPONENT;
 	int rc = hyb_pool_room(s, p, index, &value, 1);
 	if (rc != ECS_OK)
 		return rc;
-	hyb_append(s, type, e, value);
+	pool_append(s, type, &s->pools[type], e, value);
 	s->records[index].gen += HYB_HELD_ONE;
 	return ECS_OK;
 }
 
-static int arch_hook_remove(ecs_storage *s, ecs_entity e, uint32_t type)
+static int hybrid_remove(ecs_storage *s, ecs_entity e, uint32_t type)
 {
 	uint32_t index = ecs_entity_index(e);
-	struct hyb_pool *p = &s->pools[type];
-	if (hyb_slot(p, index) == HYB_ABSENT)
+	struct sparse_pool *p = &s->pools[type];
+	if (pool_find(p, index) == SPARSE_ABSENT)
 		return ECS_ERR_NO_COMPONENT;
 	hyb_remove(s, p, index);
 	s->records[index].gen -= HYB_HELD_ONE;
 	return ECS_OK;
 }
 
-static inline void *hyb_value(const struct hyb_pool *p, uint32_t index)
+static inline void *hyb_value(const struct sparse_pool *p, uint32_t index)
 {
-	uint32_t slot = hyb_slot(p, index);
-	return slot == HYB_ABSENT ? NULL : p->values + (size_t)slot * p->size;
+	uint32_t slot = pool_find(p, index);
+	return slot == SPARSE_ABSENT ? NULL : pool_value(p, slot);
 }
 
-static void arch_hook_release(ecs_storage *s)
+static void hybrid_release(ecs_storage *s)
 {
 	if (s->pools)
-		for (uint32_t t = 0; t < s->component_count; t++) {
-			struct hyb_pool *p = &s->pools[t];
-			for (uint32_t i = 0; i < p->page_count; i++)
-				arch_free(s, p->pages[i], HYB_PAGE_ENTRIES * sizeof *p->pages[i]);
-			arch_free(s, p->pages, (size_t)p->page_count * sizeof *p->pages);
-			arch_free(s, p->values, (size_t)p->cap * p->size);
-			arch_free(s, p->owners, (size_t)p->cap * sizeof *p->owners);
-		}
+		for (uint32_t t = 0; t < s->component_count; t++)
+			pool_release(s, &s->pools[t]);
 	arch_free(s, s->pools, (size_t)s->component_count * sizeof *s->pools);
 	arch_free(s, s->live_pools, (size_t)s->component_count * sizeof *s->live_pools);
 	arch_free(s, s->sparse, s->component_count);
 }
 
 /* create's part: the marks copied, and a pool for each marked type (none if nothing is). */
-static int arch_hook_setup(ecs_storage *s, const struct ecs_config *cfg)
+static int hybrid_setup(ecs_storage *s, const struct ecs_config *cfg)
 {
 	s->sparse = arch_malloc(s, cfg->component_count);
 	if (!s->sparse)
@@ -303,7 +191,7 @@ static int arch_hook_setup(ecs_storage *s, const struct ecs_config *cfg)
 	if (!s->pools || !s->live_pools)
 		return ECS_ERR_NO_MEMORY;
 	for (uint32_t t = 0; t < cfg->component_count; t++)
-		s->pools[t] = (struct hyb_pool){.size = cfg->component_sizes[t]};
+		s->pools[t] = (struct sparse_pool){.size = cfg->component_sizes[t]};
 	return ECS_OK;
 }
 
@@ -315,7 +203,7 @@ static int arch_hook_setup(ecs_storage *s, const struct ecs_config *cfg)
  * the list's values that point into it (hyb_pool_room); the appends write new slots only, so
  * the table part reads its values as they were.
  */
-static __attribute__((noinline)) int arch_hook_create_with(ecs_storage *s, const uint32_t *types,
+static __attribute__((noinline)) int hybrid_create_with(ecs_storage *s, const uint32_t *types,
                                                            uint32_t count,
                                                            const void *const *values,
                                                            ecs_entity *out)
@@ -336,7 +224,7 @@ static __attribute__((noinline)) int arch_hook_create_with(ecs_storage *s, const
 			return rc;
 	for (uint32_t i = 0; i < count; i++) {
 		if (s->sparse[types[i]]) {
-			hyb_append(s, types[i], e, v[i]);
+			pool_append(s, types[i], &s->pools[types[i]], e, v[i]);
 			held++;
 		} else {
 			tt[nt] = types[i];
@@ -358,18 +246,18 @@ static __attribute__((noinline)) int arch_hook_create_with(ecs_storage *s, const
 /* A batch of adds (values: not NULL) or removes of a sparse type: every entity checked, the
  * pool grown once and its pages made for the adds, then appends or swap-removes, batch_check's
  * marks cleared on the way (and before any error returns). */
-static int arch_hook_batch(ecs_storage *s, const ecs_entity *entities, uint32_t count,
+static int hybrid_batch(ecs_storage *s, const ecs_entity *entities, uint32_t count,
                            uint32_t type, const struct ecs_values *values)
 {
-	struct hyb_pool *p = &s->pools[type];
+	struct sparse_pool *p = &s->pools[type];
 	bool add = values != NULL;
 	int rc = ECS_OK;
 	for (uint32_t j = 0; j < count && rc == ECS_OK; j++)
-		if ((hyb_slot(p, ecs_entity_index(entities[j])) != HYB_ABSENT) == add)
+		if ((pool_find(p, ecs_entity_index(entities[j])) != SPARSE_ABSENT) == add)
 			rc = add ? ECS_ERR_HAS_COMPONENT : ECS_ERR_NO_COMPONENT;
 	const void *data = add ? values->data : NULL;
 	if (add && rc == ECS_OK && p->count + count > p->cap)
-		rc = hyb_pool_grow(s, p, p->count + count, &data, 1);
+		rc = pool_grow(s, p, p->count + count, &data, 1);
 	for (uint32_t j = 0; add && j < count && rc == ECS_OK; j++)
 		rc = hyb_pool_room(s, p, ecs_entity_index(entities[j]), &data, 1);
 	if (rc != ECS_OK) {
@@ -386,7 +274,7 @@ static int arch_hook_batch(ecs_storage *s, const ecs_entity *entities, uint32_t 
 		return ECS_OK;
 	}
 	for (uint32_t j = 0; j < count; j++) {
-		hyb_append(s, type, entities[j],
+		pool_append(s, type, &s->pools[type], entities[j],
 		           (const unsigned char *)data + (size_t)j * values->stride);
 		uint32_t *gen = &s->records[ecs_entity_index(entities[j])].gen;
 		*gen = (*gen & ~ARCH_MARK) + HYB_HELD_ONE;
@@ -396,7 +284,7 @@ static int arch_hook_batch(ecs_storage *s, const ecs_entity *entities, uint32_t 
 
 /* entity_create_batch's sparse types: each pool grown once and the pages of the batch's
  * indices made (the free list's first, then fresh ones), the base[] values moved along. */
-static int arch_hook_create_batch_room(ecs_storage *s, const uint32_t *types, uint32_t type_count,
+static int hybrid_create_batch_room(ecs_storage *s, const uint32_t *types, uint32_t type_count,
                                        uint32_t count, uint32_t from_free, const void **base,
                                        uint32_t *spare)
 {
@@ -406,18 +294,18 @@ static int arch_hook_create_batch_room(ecs_storage *s, const uint32_t *types, ui
 		if (!hyb_sparse(s, types[i]))
 			continue;
 		held++;
-		struct hyb_pool *p = &s->pools[types[i]];
+		struct sparse_pool *p = &s->pools[types[i]];
 		if (p->count + count > p->cap &&
-		    (rc = hyb_pool_grow(s, p, p->count + count, base, type_count)) != ECS_OK)
+		    (rc = pool_grow(s, p, p->count + count, base, type_count)) != ECS_OK)
 			return rc;
 		uint32_t index = s->free_head;
 		for (uint32_t j = 0; j < count && rc == ECS_OK; j++) {
 			uint32_t at = j < from_free ? index : s->record_used + (j - from_free);
 			if (j < from_free)
 				index = s->records[index].row;
-			if (!p->page_count || (at >> HYB_PAGE_BITS) >= p->page_count ||
-			    !p->pages[at >> HYB_PAGE_BITS])
-				rc = hyb_pool_page(s, p, at);
+			const void *const *none = NULL; /* the capacity is there: only a page */
+			if (!pool_has_room(p, at))
+				rc = pool_make_room(s, p, at, &none, 0, NULL);
 		}
 		if (rc != ECS_OK)
 			return rc;
@@ -427,18 +315,18 @@ static int arch_hook_create_batch_room(ecs_storage *s, const uint32_t *types, ui
 }
 
 /* entity_create_batch's sparse values, a pool at a time, the records written. */
-static void arch_hook_create_batch_fill(ecs_storage *s, const uint32_t *types, uint32_t type_count,
+static void hybrid_create_batch_fill(ecs_storage *s, const uint32_t *types, uint32_t type_count,
                                         const struct ecs_values *values, const void *const *base,
                                         const ecs_entity *out, uint32_t count)
 {
 	for (uint32_t i = 0; i < type_count; i++) {
 		if (!hyb_sparse(s, types[i]))
 			continue;
-		struct hyb_pool *p = &s->pools[types[i]];
+		struct sparse_pool *p = &s->pools[types[i]];
 		uint32_t first = p->count;
 		for (uint32_t j = 0; j < count; j++) {
-			*hyb_entry(p, ecs_entity_index(out[j])) = first + j;
-			p->owners[first + j] = out[j];
+			*pool_entry(p, ecs_entity_index(out[j])) = entry_make(first + j, out[j]);
+			p->entities[first + j] = out[j];
 		}
 		if (first == 0) {
 			p->live_pos = s->live_count;
@@ -510,8 +398,8 @@ static uint32_t hyb_iter_mode(const ecs_storage *s, const struct arch_system *y,
 struct hyb_probes {
 	uint32_t required, excluded;
 	uint32_t place[ECS_SYSTEM_MAX_COMPONENTS];
-	const struct hyb_pool *pool[ECS_SYSTEM_MAX_COMPONENTS];
-	const struct hyb_pool *out[ECS_SYSTEM_MAX_EXCLUDED];
+	const struct sparse_pool *pool[ECS_SYSTEM_MAX_COMPONENTS];
+	const struct sparse_pool *out[ECS_SYSTEM_MAX_EXCLUDED];
 };
 
 static void hyb_probes_find(const ecs_storage *s, const struct arch_system *y, uint32_t driver,
@@ -541,7 +429,7 @@ static inline bool hyb_probe(const struct hyb_probes *q, uint32_t index, struct 
 		it->pointers[q->place[i]][n] = value;
 	}
 	for (uint32_t i = 0; i < q->excluded; i++)
-		if (hyb_slot(q->out[i], index) != HYB_ABSENT)
+		if (pool_find(q->out[i], index) != SPARSE_ABSENT)
 			return false;
 	return true;
 }
@@ -550,7 +438,7 @@ static inline bool hyb_probe(const struct hyb_probes *q, uint32_t index, struct 
 static inline bool hyb_excluded(const struct hyb_probes *q, uint32_t index)
 {
 	for (uint32_t i = 0; i < q->excluded; i++)
-		if (hyb_slot(q->out[i], index) != HYB_ABSENT)
+		if (pool_find(q->out[i], index) != SPARSE_ABSENT)
 			return true;
 	return false;
 }
@@ -602,121 +490,144 @@ struct hyb_table_seen {
 	struct hyb_columns k;
 };
 
-static bool arch_hook_iter_next(struct ecs_iter *it, struct ecs_batch *b)
+/* A pool drive's batch: the driving pool's owners from the iterator's slot on, each owner's
+ * table asked once a batch whether it matches; returns the entities put in the batch. */
+static uint32_t hyb_iter_drive(struct ecs_iter *it, const ecs_storage *s,
+                               const struct arch_system *y, const struct hyb_probes *q,
+                               uint32_t driver)
+{
+	const struct sparse_pool *p = &s->pools[driver];
+	uint32_t place = 0, n = 0;
+	while (y->types[place] != driver)
+		place++;
+	uint32_t slot = (uint32_t)it->state[ARCH_ITER_ROW];
+	uint32_t end = (uint32_t)it->state[ARCH_ITER_END_ROW];
+	/* Whether an owner's table matches, and its columns, asked once a batch per table:
+	 * a pool's owners are of many kinds, interleaved, in no order. */
+	struct hyb_table_seen seen[HYB_TABLES_SEEN];
+	for (uint32_t i = 0; i < HYB_TABLES_SEEN; i++)
+		seen[i].table = ARCH_NONE;
+	for (; slot < end && n < ECS_BATCH_MAX; slot++) {
+		/* The owners' records and rows are reached in the pool's order, at random: the
+		 * records HYB_AHEAD owners on are asked for, and the rows of those half as far
+		 * (whose records were asked for then), in a table already seen. */
+		if (slot + HYB_AHEAD < end)
+			__builtin_prefetch(&s->records[ecs_entity_index(p->entities[slot + HYB_AHEAD])]);
+		if (slot + HYB_AHEAD / 2 < end) {
+			const struct arch_record *ahead =
+			    &s->records[ecs_entity_index(p->entities[slot + HYB_AHEAD / 2])];
+			const struct hyb_table_seen *a = &seen[ahead->table % HYB_TABLES_SEEN];
+			for (uint32_t i = 0; a->table == ahead->table && i < a->k.count; i++)
+				__builtin_prefetch(a->k.data[i] + (size_t)ahead->row * a->k.size[i]);
+		}
+		ecs_entity e = p->entities[slot];
+		uint32_t index = ecs_entity_index(e);
+		const struct arch_record *r = &s->records[index];
+		struct hyb_table_seen *c = &seen[r->table % HYB_TABLES_SEEN];
+		if (c->table != r->table) {
+			struct arch_match m;
+			c->table = r->table;
+			c->matches = system_matches(y, &s->tables[r->table], r->table, &m);
+			c->k.count = 0;
+			if (c->matches)
+				hyb_columns_of(y, &s->tables[r->table], &m, &c->k);
+		}
+		if (!c->matches || !hyb_probe(q, index, it, n))
+			continue;
+		it->pointers[place][n] = p->values + (size_t)slot * p->size;
+		hyb_columns_put(&c->k, r->row, it, n);
+		it->entities[n++] = e;
+	}
+	it->state[ARCH_ITER_ROW] = slot;
+	return n;
+}
+
+/* A system of table types that excludes sparse ones: the next run of rows none of whose
+ * entities holds an excluded type, as a batch of columns (false: the pass is over). */
+static bool hyb_iter_runs(struct ecs_iter *it, struct ecs_batch *b, const ecs_storage *s,
+                          const struct arch_system *y, const struct hyb_probes *q)
+{
+	/* Table types required, sparse ones excluded: runs of rows none of whose entities
+	 * holds an excluded type, handed out as columns (as archetype's, cut where an
+	 * excluded entity sits), however long. */
+	uint32_t end_match = (uint32_t)it->state[ARCH_ITER_END_MATCH];
+	uint32_t pos = (uint32_t)it->state[ARCH_ITER_MATCH];
+	uint32_t row = (uint32_t)it->state[ARCH_ITER_ROW];
+	for (; pos < y->match_count && pos <= end_match; pos++, row = 0) {
+		const struct arch_match *m = &y->matches[pos];
+		const struct arch_table *t = &s->tables[m->table];
+		uint32_t stop = pos == end_match ? (uint32_t)it->state[ARCH_ITER_END_ROW]
+		                                 : t->count;
+		while (row < stop && hyb_excluded(q, ecs_entity_index(t->entities[row])))
+			row++;
+		if (row >= stop)
+			continue;
+		uint32_t run = row + 1;
+		while (run < stop && !hyb_excluded(q, ecs_entity_index(t->entities[run])))
+			run++;
+		b->count = run - row;
+		b->entities = t->entities + row;
+		for (uint32_t c = 0; c < ECS_SYSTEM_MAX_COMPONENTS; c++) {
+			const struct arch_column *col =
+			    c < y->type_count ? &t->columns[m->column[c]] : NULL;
+			b->columns[c] = col ? col->data + (size_t)row * col->size : NULL;
+			b->pointers[c] = NULL;
+		}
+		it->state[ARCH_ITER_MATCH] = pos;
+		it->state[ARCH_ITER_ROW] = run;
+		return true;
+	}
+	it->state[ARCH_ITER_MATCH] = pos;
+	it->state[ARCH_ITER_ROW] = 0;
+	b->count = 0;
+	return false;
+}
+
+/* A walk of the matching tables' rows, each probed in the sparse pools; returns the entities
+ * put in the batch. */
+static uint32_t hyb_iter_walk(struct ecs_iter *it, const ecs_storage *s,
+                              const struct arch_system *y, const struct hyb_probes *q)
+{
+	uint32_t n = 0;
+	struct hyb_columns k = {.count = 0};
+	uint32_t end_match = (uint32_t)it->state[ARCH_ITER_END_MATCH];
+	uint32_t pos = (uint32_t)it->state[ARCH_ITER_MATCH];
+	uint32_t row = (uint32_t)it->state[ARCH_ITER_ROW];
+	for (; pos < y->match_count && pos <= end_match && n < ECS_BATCH_MAX; pos++, row = 0) {
+		const struct arch_match *m = &y->matches[pos];
+		const struct arch_table *t = &s->tables[m->table];
+		uint32_t stop = pos == end_match ? (uint32_t)it->state[ARCH_ITER_END_ROW]
+		                                 : t->count;
+		if (row >= stop)
+			continue;
+		hyb_columns_of(y, t, m, &k);
+		const ecs_entity *entities = t->entities;
+		for (; row < stop && n < ECS_BATCH_MAX; row++) {
+			ecs_entity e = entities[row];
+			if (!hyb_probe(q, ecs_entity_index(e), it, n))
+				continue;
+			hyb_columns_put(&k, row, it, n);
+			it->entities[n++] = e;
+		}
+		if (row < stop)
+			break; /* the batch is full: this table goes on from row next time */
+	}
+	it->state[ARCH_ITER_MATCH] = pos;
+	it->state[ARCH_ITER_ROW] = row;
+	return n;
+}
+
+static bool hybrid_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 {
 	const ecs_storage *s = it->storage;
 	const struct arch_system *y = &s->systems[it->state[ARCH_ITER_SYSTEM]];
 	struct hyb_probes q;
-	struct hyb_columns k = {.count = 0};
 	bool drive = it->state[ARCH_ITER_MODE] == HYB_WALK_POOL;
 	uint32_t driver = drive ? (uint32_t)it->state[ARCH_ITER_DRIVER] : ARCH_NONE;
 	hyb_probes_find(s, y, driver, &q); /* the driving pool is not probed: its slot is known */
-	uint32_t n = 0;
-	if (drive) {
-		const struct hyb_pool *p = &s->pools[driver];
-		uint32_t place = 0;
-		while (y->types[place] != driver)
-			place++;
-		uint32_t slot = (uint32_t)it->state[ARCH_ITER_ROW];
-		uint32_t end = (uint32_t)it->state[ARCH_ITER_END_ROW];
-		/* Whether an owner's table matches, and its columns, asked once a batch per table:
-		 * a pool's owners are of many kinds, interleaved, in no order. */
-		struct hyb_table_seen seen[HYB_TABLES_SEEN];
-		for (uint32_t i = 0; i < HYB_TABLES_SEEN; i++)
-			seen[i].table = ARCH_NONE;
-		for (; slot < end && n < ECS_BATCH_MAX; slot++) {
-			/* The owners' records and rows are reached in the pool's order, at random: the
-			 * records HYB_AHEAD owners on are asked for, and the rows of those half as far
-			 * (whose records were asked for then), in a table already seen. */
-			if (slot + HYB_AHEAD < end)
-				__builtin_prefetch(&s->records[ecs_entity_index(p->owners[slot + HYB_AHEAD])]);
-			if (slot + HYB_AHEAD / 2 < end) {
-				const struct arch_record *ahead =
-				    &s->records[ecs_entity_index(p->owners[slot + HYB_AHEAD / 2])];
-				const struct hyb_table_seen *a = &seen[ahead->table % HYB_TABLES_SEEN];
-				for (uint32_t i = 0; a->table == ahead->table && i < a->k.count; i++)
-					__builtin_prefetch(a->k.data[i] + (size_t)ahead->row * a->k.size[i]);
-			}
-			ecs_entity e = p->owners[slot];
-			uint32_t index = ecs_entity_index(e);
-			const struct arch_record *r = &s->records[index];
-			struct hyb_table_seen *c = &seen[r->table % HYB_TABLES_SEEN];
-			if (c->table != r->table) {
-				struct arch_match m;
-				c->table = r->table;
-				c->matches = system_matches(y, &s->tables[r->table], r->table, &m);
-				c->k.count = 0;
-				if (c->matches)
-					hyb_columns_of(y, &s->tables[r->table], &m, &c->k);
-			}
-			if (!c->matches || !hyb_probe(&q, index, it, n))
-				continue;
-			it->pointers[place][n] = p->values + (size_t)slot * p->size;
-			hyb_columns_put(&c->k, r->row, it, n);
-			it->entities[n++] = e;
-		}
-		it->state[ARCH_ITER_ROW] = slot;
-	} else if (!q.required) {
-		/* Table types required, sparse ones excluded: runs of rows none of whose entities
-		 * holds an excluded type, handed out as columns (as archetype's, cut where an
-		 * excluded entity sits), however long. */
-		uint32_t end_match = (uint32_t)it->state[ARCH_ITER_END_MATCH];
-		uint32_t pos = (uint32_t)it->state[ARCH_ITER_MATCH];
-		uint32_t row = (uint32_t)it->state[ARCH_ITER_ROW];
-		for (; pos < y->match_count && pos <= end_match; pos++, row = 0) {
-			const struct arch_match *m = &y->matches[pos];
-			const struct arch_table *t = &s->tables[m->table];
-			uint32_t stop = pos == end_match ? (uint32_t)it->state[ARCH_ITER_END_ROW]
-			                                 : t->count;
-			while (row < stop && hyb_excluded(&q, ecs_entity_index(t->entities[row])))
-				row++;
-			if (row >= stop)
-				continue;
-			uint32_t run = row + 1;
-			while (run < stop && !hyb_excluded(&q, ecs_entity_index(t->entities[run])))
-				run++;
-			b->count = run - row;
-			b->entities = t->entities + row;
-			for (uint32_t c = 0; c < ECS_SYSTEM_MAX_COMPONENTS; c++) {
-				const struct arch_column *col =
-				    c < y->type_count ? &t->columns[m->column[c]] : NULL;
-				b->columns[c] = col ? col->data + (size_t)row * col->size : NULL;
-				b->pointers[c] = NULL;
-			}
-			it->state[ARCH_ITER_MATCH] = pos;
-			it->state[ARCH_ITER_ROW] = run;
-			return true;
-		}
-		it->state[ARCH_ITER_MATCH] = pos;
-		it->state[ARCH_ITER_ROW] = 0;
-		b->count = 0;
-		return false;
-	} else {
-		uint32_t end_match = (uint32_t)it->state[ARCH_ITER_END_MATCH];
-		uint32_t pos = (uint32_t)it->state[ARCH_ITER_MATCH];
-		uint32_t row = (uint32_t)it->state[ARCH_ITER_ROW];
-		for (; pos < y->match_count && pos <= end_match && n < ECS_BATCH_MAX; pos++, row = 0) {
-			const struct arch_match *m = &y->matches[pos];
-			const struct arch_table *t = &s->tables[m->table];
-			uint32_t stop = pos == end_match ? (uint32_t)it->state[ARCH_ITER_END_ROW]
-			                                 : t->count;
-			if (row >= stop)
-				continue;
-			hyb_columns_of(y, t, m, &k);
-			const ecs_entity *entities = t->entities;
-			for (; row < stop && n < ECS_BATCH_MAX; row++) {
-				ecs_entity e = entities[row];
-				if (!hyb_probe(&q, ecs_entity_index(e), it, n))
-					continue;
-				hyb_columns_put(&k, row, it, n);
-				it->entities[n++] = e;
-			}
-			if (row < stop)
-				break; /* the batch is full: this table goes on from row next time */
-		}
-		it->state[ARCH_ITER_MATCH] = pos;
-		it->state[ARCH_ITER_ROW] = row;
-	}
+	if (!drive && !q.required)
+		return hyb_iter_runs(it, b, s, y, &q);
+	uint32_t n = drive ? hyb_iter_drive(it, s, y, &q, driver) : hyb_iter_walk(it, s, y, &q);
 	if (!n) {
 		b->count = 0;
 		return false;
@@ -731,7 +642,7 @@ static bool arch_hook_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 static uint32_t hyb_split_bound(const ecs_storage *s, const struct arch_system *y,
                                 uint32_t driver, uint32_t part, uint32_t parts)
 {
-	const struct hyb_pool *p = &s->pools[driver];
+	const struct sparse_pool *p = &s->pools[driver];
 	uint32_t at = ecs_split_bound(p->count, part, parts);
 	if (part > 0 && part < parts && p->count / parts >= 2 && driver == y->types[0]) {
 		uint32_t d = ecs_split_align(p->values + (size_t)at * p->size, p->size,
@@ -743,7 +654,7 @@ static uint32_t hyb_split_bound(const ecs_storage *s, const struct arch_system *
 }
 
 /* iter_begin's and iter_split's part: the way, and for the pool drive its range of slots. */
-static void arch_hook_iter_setup(const ecs_storage *s, const struct arch_system *y, uint32_t part,
+static void hybrid_iter_setup(const ecs_storage *s, const struct arch_system *y, uint32_t part,
                                  uint32_t parts, struct ecs_iter *it)
 {
 	uint32_t driver = 0;
@@ -758,12 +669,12 @@ static void arch_hook_iter_setup(const ecs_storage *s, const struct arch_system 
 
 /* --- archetype.h's other hooks ------------------------------------------------------------ */
 
-static inline bool arch_hook_outside(const ecs_storage *s, uint32_t type)
+static inline bool hybrid_outside(const ecs_storage *s, uint32_t type)
 {
 	return hyb_sparse(s, type);
 }
 
-static inline bool arch_hook_list_outside(const ecs_storage *s, const uint32_t *types,
+static inline bool hybrid_list_outside(const ecs_storage *s, const uint32_t *types,
                                           uint32_t count)
 {
 	if (s->sparse_count)
@@ -773,30 +684,30 @@ static inline bool arch_hook_list_outside(const ecs_storage *s, const uint32_t *
 	return false;
 }
 
-static inline int arch_hook_has(const ecs_storage *s, ecs_entity e, uint32_t type)
+static inline int hybrid_has(const ecs_storage *s, ecs_entity e, uint32_t type)
 {
-	return hyb_slot(&s->pools[type], ecs_entity_index(e)) != HYB_ABSENT;
+	return pool_find(&s->pools[type], ecs_entity_index(e)) != SPARSE_ABSENT;
 }
 
-static inline bool arch_hook_value(const ecs_storage *s, ecs_entity e, uint32_t type,
+static inline bool hybrid_value(const ecs_storage *s, ecs_entity e, uint32_t type,
                                    void **value)
 {
-	const struct hyb_pool *p = &s->pools[type];
-	uint32_t slot = hyb_slot(p, ecs_entity_index(e));
-	if (slot == HYB_ABSENT)
+	const struct sparse_pool *p = &s->pools[type];
+	uint32_t slot = pool_find(p, ecs_entity_index(e));
+	if (slot == SPARSE_ABSENT)
 		return false;
 	*value = p->values + (size_t)slot * p->size;
 	return true;
 }
 
-static inline void arch_hook_destroy(ecs_storage *s, struct arch_record *r, uint32_t index)
+static inline void hybrid_destroy(ecs_storage *s, struct arch_record *r, uint32_t index)
 {
 	if (r->gen & HYB_HELD_MASK)
 		hyb_drop_all(s, index);
 }
 
 /* A table never holds a sparse type: an excluded one is left to the pools alone. */
-static inline void arch_hook_system(const ecs_storage *s, struct arch_system *y)
+static inline void hybrid_system(const ecs_storage *s, struct arch_system *y)
 {
 	for (uint32_t c = 0; c < y->type_count; c++)
 		y->sparse_required |= (uint8_t)(hyb_sparse(s, y->types[c]) << c);
@@ -804,12 +715,12 @@ static inline void arch_hook_system(const ecs_storage *s, struct arch_system *y)
 		y->sparse_excluded |= (uint8_t)(hyb_sparse(s, y->excluded[c]) << c);
 }
 
-static inline bool arch_hook_required_outside(const struct arch_system *y, uint32_t c)
+static inline bool hybrid_required_outside(const struct arch_system *y, uint32_t c)
 {
 	return y->sparse_required >> c & 1;
 }
 
-static inline bool arch_hook_iter_own(const struct ecs_iter *it)
+static inline bool hybrid_iter_own(const struct ecs_iter *it)
 {
 	return it->state[ARCH_ITER_MODE] != HYB_EXACT;
 }
