@@ -376,7 +376,7 @@ build/png_ink: $(call objs,tests/png_ink.c)
 	$(LINK) -lpng
 
 # The fuzzer, built with clang (libFuzzer is clang's) from the sources in one command.
-$(FUZZ_BIN): $(FUZZ_SRC) $(IMPL_SRC) $(wildcard impls/*.h tests/*.h harness/*/*.h) | preflight
+$(FUZZ_BIN): $(FUZZ_SRC) $(IMPL_SRC) $(wildcard impls/*.h impls/*/*.h tests/*.h harness/*/*.h) | preflight
 	@mkdir -p build/fuzz
 	$(QUIET_CLANG)clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all $(FUZZ_SRC) $(IMPL_SRC) -o $@
