@@ -970,11 +970,8 @@ static int pool_make_room_batch(ecs_storage *s, struct sparse_pool *p, const ecs
 		if (page == last || p->pages[page])
 			continue;
 		last = page;
-		uint32_t *entries = pool_malloc(s, SPARSE_PAGE_ENTRIES * sizeof *entries);
-		if (!entries)
-			return ECS_ERR_NO_MEMORY;
-		memset(entries, 0xff, SPARSE_PAGE_ENTRIES * sizeof *entries); /* SPARSE_NO_ENTRY */
-		p->pages[page] = entries;
+		if ((rc = pool_page_new(s, p, page)) != ECS_OK)
+			return rc;
 	}
 	return ECS_OK;
 }
