@@ -854,6 +854,16 @@ iter_walk(struct ecs_iter *it, struct ecs_batch *b, const struct sparse_system *
 	return true;
 }
 
+/* A batch with nothing in it: what an iterator's next hands back before it knows the rows. */
+static inline void batch_clear(struct ecs_batch *b)
+{
+	b->count = 0;
+	for (uint32_t c = 0; c < ECS_SYSTEM_MAX_COMPONENTS; c++) {
+		b->columns[c] = NULL;
+		b->pointers[c] = NULL;
+	}
+}
+
 /*
  * Walks the driving (smallest) pool's dense entities from where the last batch stopped and
  * probes the other pools for each, and the excluded pools that hold anything (an entity found
@@ -875,11 +885,7 @@ static bool sparse_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 	uint32_t i = (uint32_t)it->state[ITER_NEXT];
 	const struct sparse_pool *dp = &s->pools[y->types[driver]];
 	uint32_t end = (uint32_t)it->state[ITER_END];
-	b->count = 0;
-	for (uint32_t c = 0; c < ECS_SYSTEM_MAX_COMPONENTS; c++) {
-		b->columns[c] = NULL;
-		b->pointers[c] = NULL;
-	}
+	batch_clear(b);
 	if (i >= end)
 		return false;
 	/* An empty excluded pool excludes nothing: a system whose excluded pools are all empty
