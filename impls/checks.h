@@ -16,11 +16,55 @@
 
 #include "ecs.h"
 
+/* A list whose shape is off (more types than ECS_CREATE_MAX_COMPONENTS, or types or values
+ * missing): every entity_create_with sends it to its careful path for the precise status. */
+static inline bool ecs_create_list_odd(const uint32_t *types, uint32_t count,
+                                       const void *const *values)
+{
+	return count > ECS_CREATE_MAX_COMPONENTS || (count && (!types || !values));
+}
+
+/* One type of a one-pass entity_create_with: in range, a value given, not a repeat of the types
+ * before it (`seen`: their bits mod 64, so that two types 64 apart look alike too: a false
+ * repeat the careful path clears). Marks it seen; false where the one pass must stop. */
+static inline bool ecs_create_type_new(uint32_t t, const void *value, uint32_t component_count,
+                                       uint64_t *seen)
+{
+	uint64_t bit = 1ull << (t % 64);
+	if (t >= component_count || !value || (*seen & bit))
+		return false;
+	*seen |= bit;
+	return true;
+}
+
+/* The index a new entity will take, every backend's: the free list's first (free_head; `none`
+ * when it is empty, then *fresh), else the next fresh one (*used: the indices ever handed out).
+ * Nothing is taken: ecs_index_take does that once nothing can fail. */
+static inline uint32_t ecs_index_peek(uint32_t free_head, uint32_t none, const uint32_t *used,
+                                      bool *fresh)
+{
+	*fresh = free_head == none;
+	return *fresh ? *used : free_head; /* used: read only where it is taken */
+}
+
+/* Takes the index ecs_index_peek gave: one more used, or off the free list (`next`: the link
+ * of its first, which becomes the head). */
+static inline void ecs_index_take(bool fresh, uint32_t *used, uint32_t *free_head,
+                                  uint32_t *free_count, uint32_t next)
+{
+	if (fresh) {
+		(*used)++;
+	} else {
+		*free_head = next;
+		(*free_count)--;
+	}
+}
+
 static inline int ecs_create_types_check_fast(const uint32_t *types, uint32_t count,
                                               const void *const *values,
                                               uint32_t component_count)
 {
-	if (count > ECS_CREATE_MAX_COMPONENTS || (count && (!types || !values)))
+	if (ecs_create_list_odd(types, count, values))
 		return ecs_create_types_check(types, count, values, component_count);
 	/* A repeat shows as a bit seen twice; two types 64 apart look alike too, and are sent to
 	 * the full check, which finds nothing wrong. */

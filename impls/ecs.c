@@ -230,6 +230,19 @@ int ecs_component_remove_batch_fallback(const struct ecs_ops *ops, ecs_storage *
 	return rc;
 }
 
+/* One component_get of the get fallbacks: its value in *out (NULL where it fails), its status in
+ * *status (where asked). Returns rc, the first failure so far, or this one's if it is the first. */
+static int fallback_get(const struct ecs_ops *ops, ecs_storage *s, ecs_entity e, uint32_t type,
+                        void **out, int *status, int rc)
+{
+	void *p = NULL;
+	int got = ops->component_get(s, e, type, &p);
+	*out = got == ECS_OK ? p : NULL;
+	if (status)
+		*status = got;
+	return got != ECS_OK && rc == ECS_OK ? got : rc;
+}
+
 int ecs_component_get_batch_fallback(const struct ecs_ops *ops, ecs_storage *s,
                                      const ecs_entity *entities, uint32_t count,
                                      const uint32_t *types, uint32_t type_count, void **out,
@@ -239,15 +252,9 @@ int ecs_component_get_batch_fallback(const struct ecs_ops *ops, ecs_storage *s,
 	if (rc != ECS_OK)
 		return rc;
 	for (uint32_t j = 0, r = 0; j < count; j++)
-		for (uint32_t i = 0; i < type_count; i++, r++) {
-			void *p = NULL;
-			int got = ops->component_get(s, entities[j], types[i], &p);
-			out[r] = got == ECS_OK ? p : NULL;
-			if (status)
-				status[r] = got;
-			if (got != ECS_OK && rc == ECS_OK)
-				rc = got;
-		}
+		for (uint32_t i = 0; i < type_count; i++, r++)
+			rc = fallback_get(ops, s, entities[j], types[i], &out[r],
+			                  status ? &status[r] : NULL, rc);
 	return rc;
 }
 
@@ -257,15 +264,8 @@ int ecs_entity_get_fallback(const struct ecs_ops *ops, ecs_storage *s, ecs_entit
 	int rc = ecs_entity_get_check(s, types, count, out);
 	if (rc != ECS_OK)
 		return rc;
-	for (uint32_t i = 0; i < count; i++) {
-		void *p = NULL;
-		int got = ops->component_get(s, e, types[i], &p);
-		out[i] = got == ECS_OK ? p : NULL;
-		if (status)
-			status[i] = got;
-		if (got != ECS_OK && rc == ECS_OK)
-			rc = got;
-	}
+	for (uint32_t i = 0; i < count; i++)
+		rc = fallback_get(ops, s, e, types[i], &out[i], status ? &status[i] : NULL, rc);
 	return rc;
 }
 

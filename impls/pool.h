@@ -195,6 +195,17 @@ static int pool_grow_page_table(ecs_storage *s, struct sparse_pool *p, uint32_t 
 	return ECS_OK;
 }
 
+/* Page `page` of pool p's sparse array made, every entry SPARSE_NO_ENTRY. */
+static int pool_page_new(ecs_storage *s, struct sparse_pool *p, uint32_t page)
+{
+	uint32_t *entries = pool_malloc(s, SPARSE_PAGE_ENTRIES * sizeof *entries);
+	if (!entries)
+		return ECS_ERR_NO_MEMORY;
+	memset(entries, 0xff, SPARSE_PAGE_ENTRIES * sizeof *entries); /* SPARSE_NO_ENTRY */
+	p->pages[page] = entries;
+	return ECS_OK;
+}
+
 /*
  * Makes room in pool p for index's value: dense capacity, the page table, the page. The n
  * values about to be added may point into the dense part, which growing moves: *values points
@@ -221,14 +232,7 @@ static __attribute__((noinline)) int pool_make_room(ecs_storage *s, struct spars
 		rc = pool_grow_page_table(s, p, page + 1);
 	if (rc != ECS_OK)
 		return rc;
-	if (!p->pages[page]) {
-		uint32_t *entries = pool_malloc(s, SPARSE_PAGE_ENTRIES * sizeof *entries);
-		if (!entries)
-			return ECS_ERR_NO_MEMORY;
-		memset(entries, 0xff, SPARSE_PAGE_ENTRIES * sizeof *entries); /* SPARSE_NO_ENTRY */
-		p->pages[page] = entries;
-	}
-	return ECS_OK;
+	return p->pages[page] ? ECS_OK : pool_page_new(s, p, page);
 }
 
 /* Whether pool p can take index's value without allocating. */

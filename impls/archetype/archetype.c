@@ -169,13 +169,9 @@ static int arch_reserve(ecs_storage *s, uint32_t entities)
 	return records_reserve(s, entities < ECS_MAX_ENTITIES ? entities : ECS_MAX_ENTITIES);
 }
 
-/*
- * A new entity's record, alive, at the next row of table `table` (t, with room for it): a
- * fresh index past the last used, or the first of the free list (whose records link through
- * their row field). Returns its handle.
- */
-static inline ecs_entity record_take(ecs_storage *s, bool fresh, uint32_t table,
-                                     struct arch_table *t)
+/* A new entity's index: a fresh one past the last used (its generation 0), or the first of the
+ * free list (whose records link through their row field). */
+static inline uint32_t record_index_take(ecs_storage *s, bool fresh)
 {
 	uint32_t index;
 	if (fresh) {
@@ -186,6 +182,17 @@ static inline ecs_entity record_take(ecs_storage *s, bool fresh, uint32_t table,
 		s->free_head = s->records[index].row;
 		s->free_count--;
 	}
+	return index;
+}
+
+/*
+ * A new entity's record, alive, at the next row of table `table` (t, with room for it), at the
+ * index record_index_take gives. Returns its handle.
+ */
+static inline ecs_entity record_take(ecs_storage *s, bool fresh, uint32_t table,
+                                     struct arch_table *t)
+{
+	uint32_t index = record_index_take(s, fresh);
 	struct arch_record *r = &s->records[index];
 	r->gen |= ARCH_ALIVE;
 	ecs_entity e = ecs_entity_make(index, r->gen & ECS_GENERATION_MASK);
@@ -381,7 +388,7 @@ static __attribute__((noinline)) int arch_entity_create_with(ecs_storage *s,
 {
 	if (!s || !out)
 		return ECS_ERR_INVALID;
-	if (count > ECS_CREATE_MAX_COMPONENTS || (count && (!types || !values)))
+	if (ecs_create_list_odd(types, count, values))
 		return create_with_lookup(s, types, count, values, out);
 	if (arch_hook_list_outside(s, types, count))
 		return arch_hook_create_with(s, types, count, values, out);
@@ -399,15 +406,7 @@ static __attribute__((noinline)) int arch_entity_create_with(ecs_storage *s,
 	/* record_cap never exceeds ECS_MAX_ENTITIES */
 	if ((fresh && s->record_used >= s->record_cap) || t->count >= t->cap)
 		return create_with_lookup(s, types, count, values, out);
-	uint32_t index;
-	if (fresh) {
-		index = s->record_used++;
-		s->records[index].gen = 0;
-	} else {
-		index = s->free_head;
-		s->free_head = s->records[index].row;
-		s->free_count--;
-	}
+	uint32_t index = record_index_take(s, fresh);
 	struct arch_record *r = &s->records[index];
 	r->gen |= ARCH_ALIVE;
 	ecs_entity e = ecs_entity_make(index, r->gen & ECS_GENERATION_MASK);

@@ -270,12 +270,7 @@ static __attribute__((noinline)) int create_with_careful(ecs_storage *s, const u
 			pool_remove(s, &s->pools[types[pushed]], index);
 		return rc;
 	}
-	if (fresh) {
-		s->entity_used = index + 1;
-	} else {
-		s->free_head = link;
-		s->free_count--;
-	}
+	ecs_index_take(fresh, &s->entity_used, &s->free_head, &s->free_count, link);
 	s->entity_gen[index] = (uint16_t)(gen | FAMILY_ALIVE);
 	*out = e;
 	return ECS_OK;
@@ -299,12 +294,10 @@ static __attribute__((noinline)) int family_entity_create_with(ecs_storage *s,
 {
 	if (!s || !out)
 		return ECS_ERR_INVALID;
-	uint32_t index = s->free_head;
-	bool fresh = index == FAMILY_NO_FREE;
-	if (fresh)
-		index = s->entity_used;
+	bool fresh;
+	uint32_t index = ecs_index_peek(s->free_head, FAMILY_NO_FREE, &s->entity_used, &fresh);
 	if ((fresh && (index >= ECS_MAX_ENTITIES || index >= s->gen_cap || index >= s->bits_cap)) ||
-	    count > ECS_CREATE_MAX_COMPONENTS || (count && (!types || !values)))
+	    ecs_create_list_odd(types, count, values))
 		return create_with_careful(s, types, count, values, out);
 	uint32_t gen = fresh ? 0 : s->entity_gen[index];
 	ecs_entity e = ecs_entity_make(index, gen);
@@ -313,10 +306,8 @@ static __attribute__((noinline)) int family_entity_create_with(ecs_storage *s,
 	uint64_t seen = 0;
 	for (i = 0; i < count; i++) {
 		uint32_t t = types[i];
-		uint64_t bit = 1ull << (t % 64);
-		if (t >= component_count || !values[i] || (seen & bit))
+		if (!ecs_create_type_new(t, values[i], component_count, &seen))
 			break;
-		seen |= bit;
 		struct family_pool *p = &pools[t];
 		if (p->count >= p->values_cap || pool_push(s, p, e, values[i]) != ECS_OK)
 			break;
@@ -364,12 +355,7 @@ static __attribute__((noinline)) int family_entity_create_with(ecs_storage *s,
 			pool_remove(s, &pools[types[i]], index);
 		return create_with_careful(s, types, count, values, out);
 	}
-	if (fresh) {
-		s->entity_used = index + 1;
-	} else {
-		s->free_head = link;
-		s->free_count--;
-	}
+	ecs_index_take(fresh, &s->entity_used, &s->free_head, &s->free_count, link);
 	s->entity_gen[index] = (uint16_t)(gen | FAMILY_ALIVE);
 	*out = e;
 	return ECS_OK;

@@ -312,11 +312,7 @@ static bool group_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 	ecs_storage *s = it->storage;
 	const struct sparse_system *y = &s->systems[it->state[ITER_SYSTEM]];
 	uint32_t i = (uint32_t)it->state[ITER_NEXT], end = (uint32_t)it->state[ITER_END];
-	b->count = 0;
-	for (uint32_t c = 0; c < ECS_SYSTEM_MAX_COMPONENTS; c++) {
-		b->columns[c] = NULL;
-		b->pointers[c] = NULL;
-	}
+	batch_clear(b);
 	if (i >= end)
 		return false;
 	b->count = end - i;

@@ -175,6 +175,23 @@ static int sparse_entity_create(ecs_storage *s, ecs_entity *out)
 	return ECS_OK;
 }
 
+/* entity_create_with's end, both paths': the index taken (one more used, or off the free list,
+ * whose dead records link through their index), the record written, the hook told. */
+static inline int create_with_take(ecs_storage *s, bool fresh, uint32_t index, ecs_entity e,
+                                   const uint32_t *types, uint32_t count, ecs_entity *out)
+{
+	if (fresh) {
+		s->entity_used++;
+	} else {
+		s->free_head = ecs_entity_index(s->records[index]);
+		s->free_count--;
+	}
+	s->records[index] = e;
+	sparse_hook_created(s, &e, 1, types, count);
+	*out = e;
+	return ECS_OK;
+}
+
 /*
  * entity_create_with's careful path: every check in ecs.h's order, then room made in every pool
  * (the allocations, and the growths that may move the values given, which may point into the
@@ -205,16 +222,7 @@ static __attribute__((noinline)) int create_with_careful(ecs_storage *s, const u
 	}
 	for (uint32_t i = 0; i < count; i++)
 		pool_append(s, types[i], &s->pools[types[i]], e, v[i]);
-	if (fresh) {
-		s->entity_used++;
-	} else {
-		s->free_head = ecs_entity_index(s->records[index]);
-		s->free_count--;
-	}
-	s->records[index] = e;
-	sparse_hook_created(s, &e, 1, types, count);
-	*out = e;
-	return ECS_OK;
+	return create_with_take(s, fresh, index, e, types, count, out);
 }
 
 /*
@@ -235,13 +243,10 @@ static __attribute__((noinline)) int sparse_entity_create_with(ecs_storage *s,
 {
 	if (!s || !out)
 		return ECS_ERR_INVALID;
-	uint32_t index = s->free_head;
-	bool fresh = index == SPARSE_NO_INDEX;
-	if (fresh)
-		index = s->entity_used;
+	bool fresh;
+	uint32_t index = ecs_index_peek(s->free_head, SPARSE_NO_INDEX, &s->entity_used, &fresh);
 	/* entity_cap never exceeds ECS_MAX_ENTITIES, so a fresh index below it is not past it. */
-	if ((fresh && index >= s->entity_cap) || count > ECS_CREATE_MAX_COMPONENTS ||
-	    (count && (!types || !values)))
+	if ((fresh && index >= s->entity_cap) || ecs_create_list_odd(types, count, values))
 		return create_with_careful(s, types, count, values, out);
 	ecs_entity e = ecs_entity_make(index, fresh ? 0 : ecs_entity_generation(s->records[index]));
 	/* In locals: the stores below (a value copied as bytes may alias anything) would otherwise
@@ -253,10 +258,8 @@ static __attribute__((noinline)) int sparse_entity_create_with(ecs_storage *s,
 	for (i = 0; i < count; i++) {
 		uint32_t t = types[i];
 		const void *value = values[i];
-		uint64_t bit = 1ull << (t % 64);
-		if (t >= component_count || !value || (seen & bit))
+		if (!ecs_create_type_new(t, value, component_count, &seen))
 			break;
-		seen |= bit;
 		struct sparse_pool *p = &pools[t];
 		uint32_t slot = p->count, size = p->size;
 		if (slot >= p->cap || page >= p->page_count || !p->pages[page])
@@ -280,16 +283,7 @@ static __attribute__((noinline)) int sparse_entity_create_with(ecs_storage *s,
 		}
 		return create_with_careful(s, types, count, values, out);
 	}
-	if (fresh) {
-		s->entity_used++;
-	} else {
-		s->free_head = ecs_entity_index(s->records[index]);
-		s->free_count--;
-	}
-	s->records[index] = e;
-	sparse_hook_created(s, &e, 1, types, count);
-	*out = e;
-	return ECS_OK;
+	return create_with_take(s, fresh, index, e, types, count, out);
 }
 
 /*
@@ -860,6 +854,16 @@ iter_walk(struct ecs_iter *it, struct ecs_batch *b, const struct sparse_system *
 	return true;
 }
 
+/* A batch with nothing in it: what an iterator's next hands back before it knows the rows. */
+static inline void batch_clear(struct ecs_batch *b)
+{
+	b->count = 0;
+	for (uint32_t c = 0; c < ECS_SYSTEM_MAX_COMPONENTS; c++) {
+		b->columns[c] = NULL;
+		b->pointers[c] = NULL;
+	}
+}
+
 /*
  * Walks the driving (smallest) pool's dense entities from where the last batch stopped and
  * probes the other pools for each, and the excluded pools that hold anything (an entity found
@@ -881,11 +885,7 @@ static bool sparse_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 	uint32_t i = (uint32_t)it->state[ITER_NEXT];
 	const struct sparse_pool *dp = &s->pools[y->types[driver]];
 	uint32_t end = (uint32_t)it->state[ITER_END];
-	b->count = 0;
-	for (uint32_t c = 0; c < ECS_SYSTEM_MAX_COMPONENTS; c++) {
-		b->columns[c] = NULL;
-		b->pointers[c] = NULL;
-	}
+	batch_clear(b);
 	if (i >= end)
 		return false;
 	/* An empty excluded pool excludes nothing: a system whose excluded pools are all empty
@@ -976,11 +976,8 @@ static int pool_make_room_batch(ecs_storage *s, struct sparse_pool *p, const ecs
 		if (page == last || p->pages[page])
 			continue;
 		last = page;
-		uint32_t *entries = pool_malloc(s, SPARSE_PAGE_ENTRIES * sizeof *entries);
-		if (!entries)
-			return ECS_ERR_NO_MEMORY;
-		memset(entries, 0xff, SPARSE_PAGE_ENTRIES * sizeof *entries); /* SPARSE_NO_ENTRY */
-		p->pages[page] = entries;
+		if ((rc = pool_page_new(s, p, page)) != ECS_OK)
+			return rc;
 	}
 	return ECS_OK;
 }
