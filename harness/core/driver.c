@@ -20,8 +20,8 @@
  * in what is left of the budget (the others within PLOT_SHARE of it). A group that is not raced (a scenario's) is measured in every
  * process with every participant, as before.
  *
- * A child reports on a pipe (its fd 3), a line per event; the parent gathers them into the
- * collection and shows the progress. A child that dies ends the run with an error that names
+ * A child reports on a pipe (its fd 3), a line per event (driver_child.c, the child's side);
+ * the parent gathers them into the collection and shows the progress. A child that dies ends the run with an error that names
  * the row it was measuring; nothing is written (main.c keeps the previous CSV).
  *
  * --processes 1 measures in this process, with no child (what the valgrind scripts run).
