@@ -355,7 +355,8 @@ $(B)/conformance-bare: $(call objs,tests/conformance.c $(TEST_SRC) impls/ecs.c t
 $(B)/fuzz_replay: $(call objs,$(FUZZ_SRC) tests/fuzz_replay.c $(IMPL_SRC))
 	$(LINK)
 # The scenario file layer (it needs no backend)
-$(B)/scenario_file: $(call objs,tests/scenario_file.c tests/runner.c harness/scenario/scenario_file.c)
+$(B)/scenario_file: $(call objs,tests/scenario_file.c tests/runner.c harness/scenario/scenario_file.c \
+	harness/scenario/scenario_check.c)
 	$(LINK)
 # The scenario engine: every backend, the floor and the harness alone. With the harness: a
 # parallel system's pass runs on parallel.c's pool, which comes with the parallel-iterate
