@@ -1,6 +1,7 @@
 /*
- * advise_run.c: the advisor's options and its loop (what and why: advise_run.h; the search
- * space and its order: advise_search.h; docs/scenarios.md, "The advisor").
+ * advise_run.c: the advisor's options and its loop (what and why: advise_run.h; its record and
+ * steps: advise_step.c; the search space and its order: advise_search.h; docs/scenarios.md,
+ * "The advisor").
  *
  * A step is a child process running this program as an ordinary scenario run (--scenario FILE
  * --design ... --output STEPS/step-NN-STAGE.csv), its stdout and stderr in a log beside its
@@ -47,6 +48,7 @@
 #include "advise_report.h"
 #include "advise_run.h"
 #include "advise_search.h"
+#include "advise_step.h"
 
 #define DEFAULT_BUDGET_S 600.0
 #define STEP_PROCESSES 3u
@@ -60,17 +62,6 @@
  * timed under the machine's load already). */
 #define ADVISE_QUICK_SLOWER 4.0
 
-/* The signal that stopped the search (0: none) and the step's process, for the handler: the
- * one thing a handler needs, kept here as driver.c keeps its child's pid. */
-static volatile sig_atomic_t stop_signal;
-static volatile pid_t step_child;
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-	if (step_child > 0)
-		kill(step_child, SIGTERM);
-}
 
 /* --- options ---------------------------------------------------------------------------------- */
 
@@ -146,495 +137,6 @@ static void advise_options(struct options *o)
 	o->kind_data = a;
 }
 
-/* --- the record ------------------------------------------------------------------------------ */
-
-static void note(struct advisor *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(struct advisor *a, const char *fmt, ...)
-{
-	if (a->note_count == ADVISE_MAX_NOTES)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(a->note[a->note_count++], sizeof a->note[0], fmt, ap);
-	va_end(ap);
-}
-
-static double now_s(const struct advisor *a)
-{
-	return (double)(measure_now_ns() - a->start_ns) / 1e9;
-}
-
-static double loadavg(void)
-{
-	double v = NAN;
-	FILE *f = fopen("/proc/loadavg", "r");
-	if (f) {
-		if (fscanf(f, "%lf", &v) != 1)
-			v = NAN;
-		fclose(f);
-	}
-	return v;
-}
-
-/* The design the advised file holds while the search runs: the leader, else the survey's
- * fastest. */
-static const struct advise_design *current_design(const struct advisor *a)
-{
-	if (a->have_chosen)
-		return &a->chosen;
-	return a->have_leader ? &a->leader : NULL;
-}
-
-/* Everything written again: the steps CSV, the advice, the advised file. */
-static int backend_index(const struct advisor *a, const char *name);
-static void publish(struct advisor *a)
-{
-	a->elapsed_s = now_s(a);
-	advise_report_csv(a, a->csv);
-	advise_search_matter(a);
-	advise_report_markdown(a, a->md);
-	const struct advise_design *d = current_design(a);
-	if (!d)
-		return;
-	/* the marks the chosen backend acts on are the advisor's; those it ignores stay as the file
-	 * had them, for the backends that follow them */
-	struct advise_design ini;
-	advise_design_of(a->base, d->backend, &ini);
-	int b = backend_index(a, d->backend);
-	if (b < 0 || a->follows_sparse[b])
-		memcpy(ini.sparse, d->sparse, sizeof ini.sparse);
-	if (b < 0 || a->follows_group[b])
-		memcpy(ini.group, d->group, sizeof ini.group);
-	memcpy(ini.batch_kind, d->batch_kind, sizeof ini.batch_kind);
-	memcpy(ini.batch_effect, d->batch_effect, sizeof ini.batch_effect);
-	char marks[1000], head[3 * 4096 + 2000], err[400];
-	advise_design_marks_text(a->base, d, marks, sizeof marks);
-	snprintf(head, sizeof head,
-	         "; %s with the storage marks the advisor chose (make advise SCENARIO=%s) for %s: "
-	         "%s; the marks %s ignores are as the file had them.\n"
-	         "; A scenario file names no backend: make bench BACKENDS=%s,... measures it among "
-	         "others. The advice, its steps and their intervals: %s. A mark changes no result.\n",
-	         a->file, a->file, d->backend, marks, d->backend, d->backend, a->md);
-	/* the search ran the file with its --set: a mark they changed is in the marks above (and
-	 * "as the file had them" means as they left it); any other key they changed is not in this
-	 * copy, which keeps the file's text, so the header names them for make bench's SET= */
-	if (a->o->set_count > 0) {
-		size_t len = strlen(head);
-		len += (size_t)snprintf(head + len, sizeof head - len,
-		                        "; Searched with --set:");
-		for (size_t i = 0; i < a->o->set_count && len < sizeof head - 1; i++)
-			len += (size_t)snprintf(head + len, sizeof head - len, " %s", a->o->sets[i]);
-		if (len < sizeof head - 1)
-			snprintf(head + len, sizeof head - len,
-			         ". The marks above are the file's with them applied; any other key they set "
-			         "is not in this copy: give it to make bench as SET=.\n");
-	}
-	if (advise_design_write_ini(a->file, a->base, &ini, head, a->ini, err, sizeof err))
-		fprintf(stderr, "advise: %s\n", err);
-}
-
-/* Moves a previous advice (its CSV, advice, advised file, steps, and --derived files) into
- * previous/DATE-NAME/ beside the CSV, as every run keeps its previous results (output.h). */
-static void keep_previous(struct advisor *a)
-{
-	const char *paths[4 + MAX_LIST] = {a->csv, a->md, a->ini, a->steps_dir};
-	size_t count = 4;
-	for (size_t i = 0; i < a->o->derived_count; i++) {
-		static char derived[MAX_LIST][ADVISE_PATH];
-		const char *eq = strrchr(a->o->derived[i], '=');
-		snprintf(derived[i], sizeof derived[i], "%.*s", (int)(eq - a->o->derived[i]),
-		         a->o->derived[i]);
-		paths[count++] = derived[i];
-	}
-	struct stat st;
-	time_t when = 0;
-	bool any = false;
-	for (size_t i = 0; i < count; i++)
-		if (lstat(paths[i], &st) == 0) {
-			any = true;
-			if (st.st_mtime > when)
-				when = st.st_mtime;
-		}
-	if (!any)
-		return;
-	char dir[ADVISE_PATH], folder[2 * ADVISE_PATH], stamp[32];
-	const char *slash = strrchr(a->csv, '/');
-	snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - a->csv) : 1, slash ? a->csv : ".");
-	struct tm tm;
-	gmtime_r(&when, &tm);
-	strftime(stamp, sizeof stamp, "%Y-%m-%dT%H%M%SZ", &tm);
-	snprintf(folder, sizeof folder, "%s/previous", dir);
-	mkdir(folder, 0777);
-	snprintf(folder, sizeof folder, "%s/previous/%s-advise-%s", dir, stamp, a->name);
-	if (mkdir(folder, 0777) != 0 && errno != EEXIST) {
-		fprintf(stderr, "advise: cannot keep the previous advice in %s: %s; nothing was run\n",
-		        folder, strerror(errno));
-		exit(2);
-	}
-	for (size_t i = 0; i < count; i++) {
-		if (lstat(paths[i], &st) != 0)
-			continue;
-		const char *base = strrchr(paths[i], '/');
-		char to[ADVISE_PATH * 3 + 8];
-		snprintf(to, sizeof to, "%s/%s", folder, base ? base + 1 : paths[i]);
-		if (rename(paths[i], to) != 0) {
-			fprintf(stderr, "advise: cannot move %s to %s: %s; nothing was run\n", paths[i], to,
-			        strerror(errno));
-			exit(2);
-		}
-	}
-	fprintf(stderr, "advise: the previous advice went to %s\n", folder);
-}
-
-/* --- a step ----------------------------------------------------------------------------------- */
-
-/* What the search knows of the work left, for the estimate it shows. */
-struct outlook {
-	double left_s; /* the estimates of the steps it still means to run */
-};
-
-static struct advise_step *step_begin(struct advisor *a, enum advise_stage stage, const char *fmt,
-                                      ...) __attribute__((format(printf, 3, 4)));
-static struct advise_step *step_begin(struct advisor *a, enum advise_stage stage, const char *fmt,
-                                      ...)
-{
-	if (a->step_count == ADVISE_MAX_STEPS)
-		return NULL;
-	struct advise_step *st = &a->steps[a->step_count];
-	memset(st, 0, sizeof *st);
-	st->number = a->step_count + 1;
-	st->stage = stage;
-	st->reference = -1;
-	st->fastest = -1;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(st->what, sizeof st->what, fmt, ap);
-	va_end(ap);
-	static const char *const stages[] = {"survey", "sparse", "group", "contest", "batch",
-	                                     "confirm"};
-	snprintf(st->csv, sizeof st->csv, "%s/step-%02u-%s.csv", a->steps_dir, st->number,
-	         stages[stage]);
-	return st;
-}
-
-static int backend_index(const struct advisor *a, const char *name)
-{
-	for (uint32_t b = 0; b < a->backend_count; b++)
-		if (strcmp(a->backends[b]->name, name) == 0)
-			return (int)b;
-	return -1;
-}
-
-/* d as its backend sees it: the marks it does not follow set aside (a backend that ignores the
- * storage hint has no sparse components, one without groups no group), so that two designs
- * that run alike are one, and "no marks" means none that the backend acts on. */
-static void effective(const struct advisor *a, struct advise_design *d)
-{
-	int b = backend_index(a, d->backend);
-	if (b < 0)
-		return;
-	if (!a->follows_sparse[b])
-		memset(d->sparse, 0, sizeof d->sparse);
-	if (!a->follows_group[b])
-		memset(d->group, 0, sizeof d->group);
-}
-
-static void step_add(const struct advisor *a, struct advise_step *st, const char *name,
-                     const struct advise_design *d)
-{
-	if (st->entry_count == ADVISE_MAX_DESIGNS)
-		return;
-	struct advise_entry *e = &st->entry[st->entry_count++];
-	memset(e, 0, sizeof *e);
-	snprintf(e->name, sizeof e->name, "%s:%s", d->backend, name);
-	e->design = *d;
-	effective(a, &e->design);
-}
-
-/* The step's CPU seconds as the survey predicts them: each design's frames, warm-up included,
- * at its backend's survey median (the floor and the harness at theirs). */
-static double predicted_s(const struct advisor *a, const struct advise_step *st,
-                          uint32_t processes, bool floor)
-{
-	double frames = (double)a->base->frames + a->base->warmup, ns = 0;
-	for (uint32_t i = 0; i < st->entry_count; i++) {
-		int b = backend_index(a, st->entry[i].design.backend);
-		ns += b >= 0 && a->survey_ns[b] > 0 ? a->survey_ns[b] : a->matter.fastest_ns;
-	}
-	if (floor && a->matter.known)
-		ns += (isnan(a->matter.floor_ns) ? 0 : a->matter.floor_ns) +
-		      (isnan(a->matter.harness_ns) ? 0 : a->matter.harness_ns);
-	return processes * frames * ns / 1e9;
-}
-
-static double estimate_s(const struct advisor *a, const struct advise_step *st,
-                         uint32_t processes, bool floor)
-{
-	return a->load > 0 ? a->load * predicted_s(a, st, processes, floor) : 0;
-}
-
-static void show_progress(const struct advisor *a, const struct advise_step *st, double step_s,
-                          const struct outlook *ol, bool tty, bool final)
-{
-	char at[32], total[64] = "", left[64] = "";
-	snprintf(at, sizeof at, "%.0f s", step_s);
-	if (st->estimate > 0)
-		snprintf(total, sizeof total, " of ~%.0f s", st->estimate);
-	double used = now_s(a);
-	if (ol && ol->left_s > 0) {
-		double rest = ol->left_s - (st->estimate > step_s ? step_s : st->estimate);
-		if (rest < 0)
-			rest = 0;
-		if (rest > a->budget_s - used)
-			rest = a->budget_s - used > 0 ? a->budget_s - used : 0;
-		snprintf(left, sizeof left, ", about %.1f min left", rest / 60);
-	}
-	fprintf(stderr, "%sadvise: step %u, %s: %s: %s%s; %.1f of the %.0f min budget used%s%s",
-	        tty ? "\r" : "", st->number,
-	        (const char *[]){"survey", "sparse", "group", "contest", "batch",
-	                         "confirm"}[st->stage],
-	        st->what, at, total, used / 60, a->budget_s / 60, left,
-	        tty && !final ? "\033[K" : "\n");
-}
-
-/* A step's command line: build/ecsbench --scenario with the run's --set, each design as a
- * --design, its processes and output, and the run's own measuring options. */
-struct step_command {
-	char *argv[64 + 2 * MAX_LIST + 2 * ADVISE_MAX_DESIGNS];
-	char *specs[ADVISE_MAX_DESIGNS]; /* the --design arguments, malloc'd */
-	char procs[16], frames_set[64];
-};
-
-/* cmd for the step; 0, or -1 with the status saying why (step_command_free either way). */
-static int step_command_make(struct advisor *a, const struct advise_step *st, uint32_t processes,
-                             bool floor, struct step_command *cmd)
-{
-	const struct options *o = a->o;
-	char **argv = cmd->argv;
-	int n = 0;
-	memset(cmd->specs, 0, sizeof cmd->specs);
-	argv[n++] = o->argv[0];
-	argv[n++] = "--scenario";
-	argv[n++] = (char *)a->file;
-	for (size_t i = 0; i < o->set_count; i++) {
-		argv[n++] = "--set";
-		argv[n++] = (char *)o->sets[i];
-	}
-	snprintf(cmd->frames_set, sizeof cmd->frames_set, "scenario.frames=%u", a->base->frames);
-	argv[n++] = "--set";
-	argv[n++] = cmd->frames_set;
-	for (uint32_t i = 0; i < st->entry_count; i++) {
-		cmd->specs[i] = malloc(16384);
-		const char *colon = strchr(st->entry[i].name, ':');
-		if (!cmd->specs[i] || advise_design_argument(a->base, &st->entry[i].design, colon + 1,
-		                                             cmd->specs[i], 16384)) {
-			snprintf(a->status_text, sizeof a->status_text, "step %u: a design too long to pass",
-			         st->number);
-			return -1;
-		}
-		argv[n++] = "--design";
-		argv[n++] = cmd->specs[i];
-	}
-	snprintf(cmd->procs, sizeof cmd->procs, "%u", processes);
-	argv[n++] = "--processes";
-	argv[n++] = cmd->procs;
-	argv[n++] = "--output";
-	argv[n++] = (char *)st->csv;
-	if (!floor)
-		argv[n++] = "--no-floor";
-	if (o->no_pin)
-		argv[n++] = "--no-pin";
-	if (o->malloc_default)
-		argv[n++] = "--malloc-default";
-	if (o->layout == LAYOUT_FIXED) {
-		argv[n++] = "--layout";
-		argv[n++] = "fixed";
-	}
-	if (o->wall_clock) {
-		argv[n++] = "--clock";
-		argv[n++] = "wall";
-	}
-	argv[n] = NULL;
-	return 0;
-}
-
-static void step_command_free(struct step_command *cmd)
-{
-	for (uint32_t i = 0; i < ADVISE_MAX_DESIGNS; i++)
-		free(cmd->specs[i]);
-}
-
-/* Runs the command as a child (its output into log), showing the step's progress until it ends;
- * st->seconds its time. 0 when it succeeded; 1 interrupted; -1 it could not start or failed
- * (the status says why). */
-static int step_child_run(struct advisor *a, struct advise_step *st, char **argv,
-                          const char *log, const struct outlook *ol)
-{
-	bool tty = isatty(STDERR_FILENO);
-	show_progress(a, st, 0, ol, tty, false);
-	fflush(NULL);
-	uint64_t begin = measure_now_ns();
-	pid_t pid = fork();
-	if (pid == 0) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-		if (fd >= 0) {
-			dup2(fd, STDOUT_FILENO);
-			dup2(fd, STDERR_FILENO);
-			close(fd);
-		}
-		execv("/proc/self/exe", argv);
-		fprintf(stderr, "advise: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	if (pid < 0) {
-		snprintf(a->status_text, sizeof a->status_text, "step %u: cannot start it: %s",
-		         st->number, strerror(errno));
-		return -1;
-	}
-	step_child = pid;
-	if (stop_signal) /* a signal before the pid was known */
-		kill(pid, SIGTERM);
-	int status = 0;
-	for (;;) {
-		pid_t w = waitpid(pid, &status, WNOHANG);
-		if (w == pid || (w < 0 && errno != EINTR))
-			break;
-		if (tty)
-			show_progress(a, st, (double)(measure_now_ns() - begin) / 1e9, ol, true, false);
-		struct timespec pause = {0, 250000000};
-		nanosleep(&pause, NULL);
-	}
-	step_child = 0;
-	st->seconds = (double)(measure_now_ns() - begin) / 1e9;
-	if (tty)
-		fputs("\r\033[K", stderr);
-	if (stop_signal)
-		return 1;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		snprintf(a->status_text, sizeof a->status_text,
-		         "step %u (%s) failed (exit status %d): its log is %s", st->number, st->what,
-		         WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), log);
-		return -1;
-	}
-	return 0;
-}
-
-/* The step's figures back from its samples: each entry's frame and ratio (a search step's to
- * the best so far, at 95%); the survey's rows kept for how much it matters. 0, or -1 (the
- * status says why). */
-static int step_figures(struct advisor *a, struct advise_step *st)
-{
-	char samples[ADVISE_PATH + 16], err[400];
-	snprintf(samples, sizeof samples, "%.*s-samples.csv", (int)(strlen(st->csv) - 4), st->csv);
-	struct advise_rows rows;
-	if (advise_rows_read(samples, &rows, err, sizeof err)) {
-		snprintf(a->status_text, sizeof a->status_text, "step %u: %s", st->number, err);
-		return -1;
-	}
-	uint32_t which[ADVISE_MAX_DESIGNS];
-	for (uint32_t i = 0; i < st->entry_count; i++) {
-		int r = advise_rows_find(&rows, st->entry[i].name);
-		if (r < 0) {
-			snprintf(a->status_text, sizeof a->status_text, "step %u: no frames of %s in %s",
-			         st->number, st->entry[i].name, samples);
-			advise_rows_free(&rows);
-			return -1;
-		}
-		which[i] = (uint32_t)r;
-	}
-	struct advise_centre centre[ADVISE_MAX_DESIGNS];
-	struct advise_ratio vs[ADVISE_MAX_DESIGNS];
-	st->fastest = advise_rows_group(&rows, which, st->entry_count, -1, centre, vs);
-	for (uint32_t i = 0; i < st->entry_count; i++) {
-		st->entry[i].frame = centre[i];
-		st->entry[i].vs = vs[i];
-	}
-	if (st->reference >= 0) /* a search step: each design to the best so far, at 95% */
-		for (uint32_t i = 0; i < st->entry_count; i++)
-			advise_rows_ratio(&rows, advise_rows_frame(&rows, which[i]),
-			                  advise_rows_frame(&rows, which[st->reference]), 0.95,
-			                  &st->entry[i].vs);
-	if (st->stage == ADVISE_SURVEY) {
-		a->survey = rows;
-		a->have_survey = true;
-	} else {
-		advise_rows_free(&rows);
-	}
-	return 0;
-}
-
-/* Runs the step's scenario run; fills its entries from its samples. 0; 1 interrupted; -1
- * failed (the status says why). */
-static int step_run(struct advisor *a, struct advise_step *st, uint32_t processes, bool floor,
-                    const struct outlook *ol)
-{
-	if (stop_signal)
-		return 1;
-	st->processes = processes;
-	st->frames = a->base->frames;
-	st->estimate = estimate_s(a, st, processes, floor);
-	struct step_command cmd;
-	int rc = step_command_make(a, st, processes, floor, &cmd);
-	if (rc == 0) {
-		char log[ADVISE_PATH + 8];
-		snprintf(log, sizeof log, "%.*s.log", (int)(strlen(st->csv) - 4), st->csv);
-		rc = step_child_run(a, st, cmd.argv, log, ol);
-	}
-	if (rc == 0)
-		rc = step_figures(a, st);
-	step_command_free(&cmd);
-	return rc;
-}
-
-/* Updates the wall-per-predicted ratio with a finished step. */
-static double predicted_sum, actual_sum;
-static void learn_load(struct advisor *a, const struct advise_step *st, bool floor)
-{
-	double p = predicted_s(a, st, st->processes, floor);
-	if (p > 0) {
-		predicted_sum += p;
-		actual_sum += st->seconds;
-		a->load = actual_sum / predicted_sum;
-	}
-}
-
-/* Runs a step whose designs are each held against its first (a search step: the best so far;
- * the confirmation: the chosen design), and learns the machine's load from it. 0, its ratios
- * in; 1 interrupted; -1 failed. */
-static int step_against_first(struct advisor *a, struct advise_step *st, uint32_t processes,
-                              const struct outlook *ol)
-{
-	st->reference = 0;
-	int rc = step_run(a, st, processes, false, ol);
-	if (rc == 0)
-		learn_load(a, st, false);
-	return rc;
-}
-
-/* A finished step goes into the record, and everything is written again. */
-static void step_done(struct advisor *a, struct advise_step *st, struct outlook *ol)
-{
-	a->step_count++;
-	if (ol && st->estimate > 0)
-		ol->left_s = ol->left_s > st->estimate ? ol->left_s - st->estimate : 0;
-	publish(a);
-	/* straight to stderr: a line built in a buffer first could be cut */
-	fprintf(stderr, "advise: step %u, %s: ", st->number, st->what);
-	if (st->reference >= 0 && st->entry_count > 1) {
-		const struct advise_entry *e = &st->entry[1];
-		fprintf(stderr, "%s takes %.3fx [%.3f, %.3f] %s's frame: ", e->name, e->vs.ratio,
-		        e->vs.low, e->vs.high, st->entry[0].name);
-	}
-	fprintf(stderr, "%s (%.0f s)\n", st->decision, st->seconds);
-}
-
-/* Whether a step estimated to take est seconds, with `reserve` more kept for what must follow,
- * fits in what is left of the budget. */
-static bool fits(const struct advisor *a, double est, double reserve)
-{
-	return now_s(a) + est + reserve <= a->budget_s;
-}
-
 /* --- the search --------------------------------------------------------------------------------- */
 
 /* Appends sep and name to decision (size bytes, a string), keeping room for ", ..." after it;
@@ -661,12 +163,12 @@ static int try_design(struct advisor *a, enum advise_stage stage, struct advise_
                       const struct advise_design *try, const char *what, struct outlook *ol,
                       bool *kept)
 {
-	struct advise_step *st = step_begin(a, stage, "%s", what);
+	struct advise_step *st = advisor_step_begin(a, stage, "%s", what);
 	if (!st)
 		return -1;
-	step_add(a, st, "best", best);
-	step_add(a, st, "try", try);
-	int rc = step_against_first(a, st, a->processes, ol);
+	advisor_step_add(a, st, "best", best);
+	advisor_step_add(a, st, "try", try);
+	int rc = advisor_step_against_first(a, st, a->processes, ol);
 	if (rc)
 		return rc;
 	const struct advise_ratio *q = &st->entry[1].vs;
@@ -678,7 +180,7 @@ static int try_design(struct advisor *a, enum advise_stage stage, struct advise_
 	                                            : "not kept: within the noise");
 	if (*kept)
 		*best = *try;
-	step_done(a, st, ol);
+	advisor_step_done(a, st, ol);
 	return 0;
 }
 
@@ -689,9 +191,9 @@ static double pair_estimate(const struct advisor *a, const struct advise_design 
 {
 	struct advise_step probe;
 	memset(&probe, 0, sizeof probe);
-	step_add(a, &probe, "best", d);
-	step_add(a, &probe, "try", d);
-	return estimate_s(a, &probe, processes, false);
+	advisor_step_add(a, &probe, "best", d);
+	advisor_step_add(a, &probe, "try", d);
+	return advisor_estimate_s(a, &probe, processes, false);
 }
 
 /* The survey's row of backend b's best design there. */
@@ -713,7 +215,7 @@ static int survey_row(const struct advisor *a, uint32_t b)
 
 static int survey(struct advisor *a)
 {
-	struct advise_step *st = step_begin(a, ADVISE_SURVEY,
+	struct advise_step *st = advisor_step_begin(a, ADVISE_SURVEY,
 	                                    "every backend as marked and with no marks (those within "
 	                                    "%.0fx in the quick look), the floor, the harness alone",
 	                                    ADVISE_QUICK_CUT);
@@ -725,18 +227,18 @@ static int survey(struct advisor *a)
 	for (uint32_t b = 0; b < a->backend_count; b++) {
 		const char *name = a->backends[b]->name;
 		if (!a->surveyed[b]) {
-			note(a, "%s was left out of the survey: its frame took %.1fx the fastest's in a quick "
+			advisor_note(a, "%s was left out of the survey: its frame took %.1fx the fastest's in a quick "
 			        "look (%d frames in the advisor's own process, no warm-up: a rough figure, no "
 			        "interval), beyond %.0fx, so it is no contender",
 			     name, a->quick_ns[b] / quickest, ADVISE_QUICK_FRAMES, ADVISE_QUICK_CUT);
 			continue;
 		}
 		advise_design_of(a->base, name, &file);
-		effective(a, &file);
+		advisor_effective(a, &file);
 		advise_design_bare(a->base, name, &bare);
-		step_add(a, st, "file", &file);
+		advisor_step_add(a, st, "file", &file);
 		if (!advise_design_same(a->base, &file, &bare))
-			step_add(a, st, "bare", &bare);
+			advisor_step_add(a, st, "bare", &bare);
 	}
 	/* Five processes, unless the quick look says they would take over a third of the budget:
 	 * then the search's own (its frames, warm-up included, at their quick-look time, times
@@ -748,7 +250,7 @@ static int survey(struct advisor *a)
 	double expect = ADVISE_QUICK_SLOWER * processes * quick *
 	                ((double)a->base->warmup + a->base->frames) / 1e9;
 	if (expect > a->budget_s / 3 && a->processes < processes) {
-		note(a, "the survey ran %u processes, not %u: the quick look put %u at about %.0f s, over "
+		advisor_note(a, "the survey ran %u processes, not %u: the quick look put %u at about %.0f s, over "
 		        "a third of the budget (its intervals are the wider for it; the confirmation runs "
 		        "%u)",
 		     a->processes, processes, processes, expect, a->wide_processes);
@@ -757,7 +259,7 @@ static int survey(struct advisor *a)
 	fprintf(stderr, "advise: step 1 is the survey: the backends, the floor and the harness "
 	                "alone, %u processes (the longest step; its time sets the estimates)\n",
 	        processes);
-	int rc = step_run(a, st, processes, true, NULL);
+	int rc = advisor_step_run(a, st, processes, true, NULL);
 	if (rc)
 		return rc;
 	a->survey_step = (int)a->step_count;
@@ -776,10 +278,10 @@ static int survey(struct advisor *a)
 		a->have_leader = true;
 	}
 	advise_search_matter(a); /* first: the load's prediction reads the floor's median */
-	learn_load(a, st, true);
+	advisor_learn_load(a, st, true);
 	snprintf(st->decision, sizeof st->decision, "fastest: %s",
 	         st->fastest >= 0 ? st->entry[st->fastest].name : "none");
-	step_done(a, st, NULL);
+	advisor_step_done(a, st, NULL);
 	return 0;
 }
 
@@ -811,7 +313,7 @@ static bool reachable(struct advisor *a, uint32_t b, const char *marks)
 	double fastest = fastest_survey_ns(a);
 	if (a->survey_ns[b] <= ADVISE_REACH * fastest)
 		return true;
-	note(a, "%s's %s were not searched: its best survey frame is %.2fx the fastest's, beyond "
+	advisor_note(a, "%s's %s were not searched: its best survey frame is %.2fx the fastest's, beyond "
 	        "%.1fx (its marks would have to win back a third of its frame)",
 	     a->backends[b]->name, marks, a->survey_ns[b] / fastest, ADVISE_REACH);
 	return false;
@@ -929,7 +431,7 @@ static void plan_outlook(struct advisor *a, const struct candidate *c, uint32_t 
 	if (a->have_leader) {
 		struct advise_batch_candidate bc[SCENARIO_MAX_KINDS + SCENARIO_MAX_EFFECTS];
 		double share[2];
-		int lb = backend_index(a, a->leader.backend);
+		int lb = advisor_backend_index(a, a->leader.backend);
 		uint32_t nb = advise_search_batch_candidates(a->base, &a->survey,
 		                                             lb >= 0 ? survey_row(a, (uint32_t)lb) : -1,
 		                                             bc, share);
@@ -959,7 +461,7 @@ static int try_candidate(struct advisor *a, const struct candidate *c, struct ou
 	}
 	if (c->score < ADVISE_MIN_SHARE) {
 		bool sparse = c->stage == ADVISE_SPARSE;
-		note(a, "%s: not tried%s: the survey leaves it at most %.2g%% of the fastest frame to "
+		advisor_note(a, "%s: not tried%s: the survey leaves it at most %.2g%% of the fastest frame to "
 		        "win (below %.0f%%, within the noise%s)",
 		     what, sparse ? " alone" : "", 100 * c->score, 100 * ADVISE_MIN_SHARE,
 		     sparse ? "; two or more such types of a backend that no pass walks are tried together"
@@ -972,14 +474,14 @@ static int try_candidate(struct advisor *a, const struct candidate *c, struct ou
 		if (advise_design_apply(a->base, &try, applied, err, sizeof err) ||
 		    scenario_storage_groups(applied, a->backends[b], grouped, err, sizeof err) ||
 		    grouped[i] != 1) {
-			note(a, "%s declines an owning group for %s (a pool of its types is another group's): "
+			advisor_note(a, "%s declines an owning group for %s (a pool of its types is another group's): "
 			        "not tried",
 			     a->backends[b]->name, a->base->systems[i].name);
 			return 0;
 		}
 	}
-	if (!fits(a, pair_estimate(a, &try, a->processes), reserve)) {
-		note(a, "the budget left no room for: %s", what);
+	if (!advisor_fits(a, pair_estimate(a, &try, a->processes), reserve)) {
+		advisor_note(a, "the budget left no room for: %s", what);
 		return 0;
 	}
 	bool kept;
@@ -1062,7 +564,7 @@ static int try_small_together(struct advisor *a, const struct candidate *c, uint
 		         "%s sparse together (%s; each under %.0f%% of the frame by the survey, at most "
 		         "about %.2g%% together)",
 		         names, be, 100 * ADVISE_MIN_SHARE, 100 * sum);
-		if (!fits(a, pair_estimate(a, &try, a->processes), reserve)) {
+		if (!advisor_fits(a, pair_estimate(a, &try, a->processes), reserve)) {
 			char line[1400];
 			int len = snprintf(line, sizeof line,
 			                   "the budget left no room for: %s; to measure them yourself: "
@@ -1071,7 +573,7 @@ static int try_small_together(struct advisor *a, const struct candidate *c, uint
 			                   what, a->ini, be, be, keys);
 			if (len < 0 || (size_t)len >= sizeof a->note[0]) /* a command cut short is worse than none */
 				snprintf(line, sizeof line, "the budget left no room for: %s", what);
-			note(a, "%s", line);
+			advisor_note(a, "%s", line);
 			continue;
 		}
 		bool kept;
@@ -1091,25 +593,25 @@ static int contest(struct advisor *a, struct outlook *ol)
 		any = any || a->improved[b];
 	if (!any)
 		return 0; /* the survey compared them all already */
-	struct advise_step *st = step_begin(a, ADVISE_CONTEST, "each backend's best design");
+	struct advise_step *st = advisor_step_begin(a, ADVISE_CONTEST, "each backend's best design");
 	/* the backends a search improved, then the survey's fastest, up to ADVISE_CONTEST_MAX */
 	uint32_t order[MAX_LIST];
 	by_frame(a, order);
 	for (uint32_t i = 0; i < a->backend_count; i++)
 		if (a->improved[order[i]] && st->entry_count < ADVISE_CONTEST_MAX)
-			step_add(a, st, "best", &a->best[order[i]]);
+			advisor_step_add(a, st, "best", &a->best[order[i]]);
 	for (uint32_t i = 0; i < a->backend_count && st->entry_count < ADVISE_CONTEST_MAX; i++)
 		if (!a->improved[order[i]] && a->surveyed[order[i]] && isfinite(a->survey_ns[order[i]]))
-			step_add(a, st, "best", &a->best[order[i]]);
+			advisor_step_add(a, st, "best", &a->best[order[i]]);
 	if (st->entry_count < 2) { /* one backend in reach: its best leads */
 		a->leader = st->entry[0].design;
 		a->have_leader = true;
 		return 0;
 	}
-	int rc = step_run(a, st, a->processes, false, ol);
+	int rc = advisor_step_run(a, st, a->processes, false, ol);
 	if (rc)
 		return rc;
-	learn_load(a, st, false);
+	advisor_learn_load(a, st, false);
 	if (st->fastest >= 0) {
 		a->leader = st->entry[st->fastest].design;
 		a->have_leader = true;
@@ -1125,7 +627,7 @@ static int contest(struct advisor *a, struct outlook *ol)
 			                       st->entry[i].name);
 			first = false;
 		}
-	step_done(a, st, ol);
+	advisor_step_done(a, st, ol);
 	return 0;
 }
 
@@ -1133,7 +635,7 @@ static int search_batches(struct advisor *a, struct outlook *ol, double reserve)
 {
 	struct advise_batch_candidate c[SCENARIO_MAX_KINDS + SCENARIO_MAX_EFFECTS];
 	double share[2];
-	int lb = backend_index(a, a->leader.backend);
+	int lb = advisor_backend_index(a, a->leader.backend);
 	uint32_t n = advise_search_batch_candidates(
 		a->base, &a->survey, lb >= 0 ? survey_row(a, (uint32_t)lb) : -1, c, share);
 	double total[2] = {0, 0};
@@ -1153,14 +655,14 @@ static int search_batches(struct advisor *a, struct outlook *ol, double reserve)
 		         name, *mark ? "batched" : "one call at a time", try.backend, c[i].rate,
 		         c[i].effect ? "adds" : "spawns");
 		if (phase < ADVISE_MIN_SHARE) {
-			note(a, "%s: not tried: its part of the %s phase%s about %.2g%% of %s's frame in the "
+			advisor_note(a, "%s: not tried: its part of the %s phase%s about %.2g%% of %s's frame in the "
 			        "survey, too little to move it beyond the noise",
 			     what, c[i].effect ? "add and remove" : "spawn", c[i].effect ? "s is" : " is",
 			     100 * phase, try.backend);
 			continue;
 		}
-		if (!fits(a, pair_estimate(a, &try, a->processes), reserve)) {
-			note(a, "the budget left no room for: %s", what);
+		if (!advisor_fits(a, pair_estimate(a, &try, a->processes), reserve)) {
+			advisor_note(a, "the budget left no room for: %s", what);
 			continue;
 		}
 		bool kept;
@@ -1206,16 +708,16 @@ static int confirm(struct advisor *a, struct outlook *ol)
 		other_name = "next";
 	}
 	if (!other) {
-		note(a, "no confirmation: no other design to hold the chosen one against");
+		advisor_note(a, "no confirmation: no other design to hold the chosen one against");
 		return 0;
 	}
-	struct advise_step *st = step_begin(a, ADVISE_CONFIRM, "%s against %s",
+	struct advise_step *st = advisor_step_begin(a, ADVISE_CONFIRM, "%s against %s",
 	                                    "the chosen design", same ? "the next fastest backend"
 	                                                              : "the fastest with no marks");
-	step_add(a, st, "chosen", &a->chosen);
+	advisor_step_add(a, st, "chosen", &a->chosen);
 	struct advise_design o = *other;
-	step_add(a, st, other_name, &o);
-	int rc = step_against_first(a, st, a->wide_processes, ol);
+	advisor_step_add(a, st, other_name, &o);
+	int rc = advisor_step_against_first(a, st, a->wide_processes, ol);
 	if (rc)
 		return rc;
 	const struct advise_ratio *q = &st->entry[1].vs;
@@ -1227,7 +729,7 @@ static int confirm(struct advisor *a, struct outlook *ol)
 	                                  : "not confirmed: the other design is decidedly faster in "
 	                                    "this run (the search's choice was its luckiest sample)");
 	a->confirm_step = (int)a->step_count;
-	step_done(a, st, ol);
+	advisor_step_done(a, st, ol);
 	return 0;
 }
 
@@ -1260,7 +762,7 @@ static int search(struct advisor *a)
 			         never[0] ? ", " : "", a->base->types[t].name);
 	}
 	if (never[0])
-		note(a, "the types that never come and go were not tried as sparse (%s): marked sparse "
+		advisor_note(a, "the types that never come and go were not tried as sparse (%s): marked sparse "
 		        "they only make the passes that walk them probe a pool per entity",
 		     never);
 	char follow[2][400] = {"", ""};
@@ -1269,7 +771,7 @@ static int search(struct advisor *a)
 			if (k ? a->follows_group[b] : a->follows_sparse[b])
 				snprintf(follow[k] + strlen(follow[k]), sizeof follow[k] - strlen(follow[k]),
 				         "%s%s", follow[k][0] ? ", " : "", a->backends[b]->name);
-	note(a, "the marks were searched only on the backends that follow them: sparse components "
+	advisor_note(a, "the marks were searched only on the backends that follow them: sparse components "
 	        "on %s; owning groups on %s (a backend whose memory does not change when the types "
 	        "that come and go are marked sparse ignores the hint; one without system_group has "
 	        "no groups)",
@@ -1319,7 +821,7 @@ static int advise_drive(const struct options *o)
 		return 1;
 	}
 	output_lock(o);
-	keep_previous(a);
+	advisor_keep_previous(a);
 	if (mkdir(a->steps_dir, 0777) != 0 && errno != EEXIST) {
 		fprintf(stderr, "advise: cannot make %s: %s; nothing was run\n", a->steps_dir,
 		        strerror(errno));
@@ -1329,19 +831,16 @@ static int advise_drive(const struct options *o)
 	char model[128];
 	report_cpu_model(model, sizeof model);
 	snprintf(a->cpu, sizeof a->cpu, "%s (%ld CPUs)", model, sysconf(_SC_NPROCESSORS_ONLN));
-	a->loadavg_start = loadavg();
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
-	signal(SIGPIPE, SIG_IGN);
+	a->loadavg_start = advisor_loadavg();
+	advisor_signals_catch();
 	fprintf(stderr, "advise: %s, budget %.0f min; the steps in %s\n", a->file, a->budget_s / 60,
 	        a->steps_dir);
 	int rc = search(a);
-	a->loadavg_end = loadavg();
-	if (stop_signal || rc == 1) {
+	a->loadavg_end = advisor_loadavg();
+	if (advisor_stopped() || rc == 1) {
 		a->status = ADVISE_INTERRUPTED;
-		const char *sig = stop_signal == SIGTERM ? "SIGTERM"
-		                  : stop_signal == SIGHUP ? "SIGHUP"
+		const char *sig = advisor_stopped() == SIGTERM ? "SIGTERM"
+		                  : advisor_stopped() == SIGHUP ? "SIGHUP"
 		                                          : "SIGINT";
 		if (a->step_count)
 			snprintf(a->status_text, sizeof a->status_text,
@@ -1358,16 +857,16 @@ static int advise_drive(const struct options *o)
 		if (a->note_count && strstr(a->note[a->note_count - 1], "budget"))
 			snprintf(a->status_text, sizeof a->status_text, "the budget left steps untried");
 	}
-	publish(a);
+	advisor_publish(a);
 	if (a->status == ADVISE_DONE)
 		advise_report_advice(a, stdout);
 	fflush(stdout);
 	fprintf(stderr, "advise: %s%s; wrote %s, %s%s in %.1f min\n",
 	        a->status == ADVISE_DONE ? "done" : a->status_text,
 	        a->status == ADVISE_FAILED ? " (the steps before it are kept)" : "", a->md, a->csv,
-	        current_design(a) ? " and the advised file" : "", a->elapsed_s / 60);
-	if (stop_signal)
-		return 128 + stop_signal;
+	        advisor_current_design(a) ? " and the advised file" : "", a->elapsed_s / 60);
+	if (advisor_stopped())
+		return 128 + advisor_stopped();
 	return a->status == ADVISE_DONE ? 0 : 1;
 }
 
@@ -1421,3 +920,4 @@ const struct run_kind advise_run_kind = {
 	.options = advise_options,
 	.drive = advise_drive,
 };
+
