@@ -1,7 +1,7 @@
 /*
  * advise_rows.h: what one step of the advisor measured, read back from its scenario run's
  * samples file (advise_rows.c): every participant's frames and phases, process by process, as
- * the run wrote them (scenario_run.c's -samples.csv), and the run's warnings; and the
+ * the run wrote them (scenario_report.c's -samples.csv), and the run's warnings; and the
  * statistics the advisor reads from them, each one of stats.h's (a row's centre and interval,
  * a paired ratio, a row group's best and its Bonferroni comparisons), as plain data.
  *

@@ -192,7 +192,7 @@ static int read_samples(struct csv_file *f, char *err, size_t errlen)
 
 /* The columns csv_read looks for, by their names in the header row: a run of the workloads'
  * (its names are the sweep's table's, harness/sweep/sweep_columns.h), then a scenario's, which
- * names the same figures otherwise (scenario_run.c): the scenario for the profile, the phase
+ * names the same figures otherwise (scenario_report.c): the scenario for the profile, the phase
  * for the workload, the frames for the samples per process. The columns up to MEDIAN are
  * required. */
 enum { BACKEND, PROFILE, WORKLOAD, ENTITIES, COMPONENTS, MEDIAN, PROCESSES, REPS, LOW, HIGH,

@@ -2,7 +2,7 @@
  * report.c: what every CSV of a run shares (report.h): the lines that say where and how it was
  * measured (commit, CPU, compiler, malloc, clock, the machine), the lines that say what its
  * statistics mean, and the formatting of one figure. Formatting only: the statistics are
- * stats.c's, the rows each kind's (sweep_report.c, scenario_run.c).
+ * stats.c's, the rows each kind's (sweep_report.c, scenario_report.c).
  */
 #include <inttypes.h>
 #include <math.h>

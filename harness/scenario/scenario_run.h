@@ -2,7 +2,8 @@
  * scenario_run.h: a scenario run (build/ecsbench --scenario FILE [--sweep KEY=A..B or
  * KEY=V1,V2,...]) as a kind
  * of run (run_kind.h), measured by the harness's own driver (driver.h), so that its rows get the
- * same processes, intervals, ratios and checks as every other row. scenario_run.c is the glue:
+ * same processes, intervals, ratios and checks as every other row. scenario_run.c is the glue
+ * (its report, below: scenario_report.c):
  *
  *   options   --scenario, --set, --sweep, --points, --spacing: the file is read and every point
  *             of the sweep resolved and checked before anything runs (exit 2 with file:line or
