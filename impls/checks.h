@@ -102,6 +102,28 @@ static inline int ecs_create_with_open(const uint32_t *types, uint32_t count,
 	return ECS_OK;
 }
 
+/* entity_create_batch's opening, every backend's: the batch checked (ecs_create_batch_check),
+ * then how many of its count come from the free list (*recycled: free_count at most) and how
+ * many are fresh (*fresh), ECS_ERR_FULL when the fresh ones would pass ECS_MAX_ENTITIES above
+ * `used` (the indices ever handed out). ECS_OK: go on; ECS_CREATE_BATCH_EMPTY: a count of 0,
+ * nothing to make (the caller returns ECS_OK); else the error to return. Nothing is taken. */
+#define ECS_CREATE_BATCH_EMPTY 1
+static inline int ecs_create_batch_open(const uint32_t *types, uint32_t type_count,
+                                        const struct ecs_values *values, uint32_t count,
+                                        const ecs_entity *out, uint32_t component_count,
+                                        uint32_t free_count, uint32_t used,
+                                        uint32_t *recycled, uint32_t *fresh)
+{
+	int rc = ecs_create_batch_check(types, type_count, values, count, out, component_count);
+	if (rc != ECS_OK)
+		return rc;
+	if (count == 0)
+		return ECS_CREATE_BATCH_EMPTY;
+	*recycled = free_count < count ? free_count : count;
+	*fresh = count - *recycled;
+	return *fresh > ECS_MAX_ENTITIES - used ? ECS_ERR_FULL : ECS_OK;
+}
+
 /* memcpy of a component value, with the common sizes known at compile time: a call to memcpy
  * for 8 bytes cost 12 instructions and a call (callgrind), the inline copy one load and one
  * store. Tests, not a switch: a jump table cost 7 instructions a copy. */

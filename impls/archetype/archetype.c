@@ -1046,18 +1046,13 @@ static int arch_entity_create_batch(ecs_storage *s, const uint32_t *types, uint3
 {
 	if (!s)
 		return ECS_ERR_INVALID;
-	int checked = ecs_create_batch_check(types, type_count, values, count, out,
-	                                     s->component_count);
-	if (checked != ECS_OK)
-		return checked;
-	if (!count)
-		return ECS_OK;
 	/* ECS_ERR_FULL from the free list's length, counted as it changes: the list is walked once,
 	 * where its indices are taken, not a second time to count them. */
-	uint32_t from_free = s->free_count < count ? s->free_count : count;
-	uint32_t fresh = count - from_free;
-	if (fresh > ECS_MAX_ENTITIES - s->record_used)
-		return ECS_ERR_FULL;
+	uint32_t from_free, fresh;
+	int opened = ecs_create_batch_open(types, type_count, values, count, out, s->component_count,
+	                                   s->free_count, s->record_used, &from_free, &fresh);
+	if (opened != ECS_OK)
+		return opened == ECS_CREATE_BATCH_EMPTY ? ECS_OK : opened;
 	/* The table types sorted (given[j]: their place in the list), the hash of their set. */
 	uint32_t sorted[ECS_CREATE_MAX_COMPONENTS], given[ECS_CREATE_MAX_COMPONENTS], n = 0;
 	const void *base[ECS_CREATE_MAX_COMPONENTS];

@@ -767,20 +767,15 @@ static int family_entity_create_batch(ecs_storage *s, const uint32_t *types, uin
 {
 	if (!s)
 		return ECS_ERR_INVALID;
-	int checked = ecs_create_batch_check(types, type_count, values, count, out,
-	                                     s->component_count);
-	if (checked != ECS_OK)
-		return checked;
-	if (count == 0)
-		return ECS_OK;
 	/* ECS_ERR_FULL: how many come from the free list (counted as it changes: no walk of its
 	 * links here, which at a large batch would be a miss each), and whether the rest fit below
 	 * ECS_MAX_ENTITIES. */
-	uint32_t recycled = s->free_count < count ? s->free_count : count;
-	uint32_t fresh = count - recycled, used_before = s->entity_used;
-	if (fresh > ECS_MAX_ENTITIES - used_before)
-		return ECS_ERR_FULL;
-	int rc = ECS_OK;
+	uint32_t recycled, fresh;
+	int rc = ecs_create_batch_open(types, type_count, values, count, out, s->component_count,
+	                               s->free_count, s->entity_used, &recycled, &fresh);
+	if (rc != ECS_OK)
+		return rc == ECS_CREATE_BATCH_EMPTY ? ECS_OK : rc;
+	const uint32_t used_before = s->entity_used;
 	if (fresh && (rc = entities_grow(s, used_before + fresh)) != ECS_OK)
 		return rc;
 	/* The values may point into the pools that grow: their pointers follow (pool_grow_values). */

@@ -1033,19 +1033,14 @@ static int sparse_entity_create_batch(ecs_storage *s, const uint32_t *types, uin
 {
 	if (!s)
 		return ECS_ERR_INVALID;
-	int checked = ecs_create_batch_check(types, type_count, values, count, out,
-	                                     s->component_count);
-	if (checked != ECS_OK)
-		return checked;
-	if (count == 0)
-		return ECS_OK;
 	/* ECS_ERR_FULL from the free list's length (counted as it changes), then the handles in
 	 * out[]: the free list's, walked once without taking them (each record gives the
 	 * generation and the next link in one load), then fresh ones. */
-	uint32_t recycled = s->free_count < count ? s->free_count : count;
-	uint32_t fresh = count - recycled, used = s->entity_used;
-	if (fresh > ECS_MAX_ENTITIES - used)
-		return ECS_ERR_FULL;
+	uint32_t recycled, fresh, used = s->entity_used;
+	int rc = ecs_create_batch_open(types, type_count, values, count, out, s->component_count,
+	                               s->free_count, used, &recycled, &fresh);
+	if (rc != ECS_OK)
+		return rc == ECS_CREATE_BATCH_EMPTY ? ECS_OK : rc;
 	uint32_t next_free = s->free_head;
 	for (uint32_t j = 0; j < recycled; j++) {
 		ecs_entity record = s->records[next_free];
@@ -1054,7 +1049,6 @@ static int sparse_entity_create_batch(ecs_storage *s, const uint32_t *types, uin
 	}
 	for (uint32_t j = 0; j < fresh; j++)
 		out[recycled + j] = ecs_entity_make(used + j, 0);
-	int rc;
 	if (fresh && (rc = records_grow(s, used + fresh)) != ECS_OK)
 		return rc;
 	const void *data[ECS_CREATE_MAX_COMPONENTS];
