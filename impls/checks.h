@@ -13,6 +13,7 @@
 #define ECS_CHECKS_H
 
 #include <stdbool.h>
+#include <string.h>
 
 #include "ecs.h"
 
@@ -159,6 +160,24 @@ static inline void ecs_copy_value(void *dst, const void *src, uint32_t size)
 #ifndef ECS_GET_AHEAD
 #define ECS_GET_AHEAD 8u /* handles: how far ahead a batch of lookups prefetches */
 #endif
+/* A lookup's status where it found nothing: dead (`gone`), else the type out of range, else
+ * missing (component_get's order). */
+static inline int ecs_get_failed(bool gone, uint32_t type, uint32_t component_count)
+{
+	return gone ? ECS_ERR_DEAD_ENTITY
+	            : type >= component_count ? ECS_ERR_BAD_COMPONENT : ECS_ERR_NO_COMPONENT;
+}
+
+/* A failed lookup's result stored: out NULL, its status where asked, the first failure kept. */
+static inline void ecs_get_fail(void **out, int *status, int failed, int *rc)
+{
+	*out = NULL;
+	if (status)
+		*status = failed;
+	if (*rc == ECS_OK)
+		*rc = failed;
+}
+
 typedef bool (*ecs_get_live_fn)(const ecs_storage *s, ecs_entity e, const void **state);
 typedef bool (*ecs_get_value_fn)(const ecs_storage *s, const void *state, ecs_entity e,
                                  uint32_t type, void **value);
@@ -191,10 +210,7 @@ ecs_get_batch_loop(const ecs_storage *s, const ecs_entity *entities, uint32_t co
 					status[r] = ECS_OK;
 				continue;
 			}
-			bool gone = dead ? dead(s, e) : !alive;
-			int failed = gone                        ? ECS_ERR_DEAD_ENTITY
-			             : type >= component_count ? ECS_ERR_BAD_COMPONENT
-			                                       : ECS_ERR_NO_COMPONENT;
+			int failed = ecs_get_failed(dead ? dead(s, e) : !alive, type, component_count);
 			out[r] = NULL;
 			if (status)
 				status[r] = failed;
@@ -286,20 +302,14 @@ ecs_entity_get_rest(const ecs_storage *s, ecs_entity e, const uint32_t *types, u
 	for (uint32_t i = 0; i < count; i++) {
 		uint32_t type = types[i];
 		void *v;
-		int got;
 		if (!gone && type < component_count && value(s, state, e, type, &v)) {
 			out[i] = v;
-			got = ECS_OK;
+			if (status)
+				status[i] = ECS_OK;
 		} else {
-			got = gone                        ? ECS_ERR_DEAD_ENTITY
-			      : type >= component_count ? ECS_ERR_BAD_COMPONENT
-			                                : ECS_ERR_NO_COMPONENT;
-			out[i] = NULL;
+			ecs_get_fail(&out[i], status ? &status[i] : NULL,
+			             ecs_get_failed(gone, type, component_count), &rc);
 		}
-		if (status)
-			status[i] = got;
-		if (rc == ECS_OK)
-			rc = got;
 	}
 	return rc;
 }
@@ -336,6 +346,146 @@ ecs_entity_get_rest(const ecs_storage *s, ecs_entity e, const uint32_t *types, u
 			return ECS_ERR_INVALID;                                                    \
 		return ecs_entity_get_body(s, e, types, count, out, status, s->component_count,    \
 		                           live, value, prefix##_entity_get_rest);                 \
+	}
+
+/*
+ * The entries written once. Every strategy (archetype.c, family.h, sparse.c) opens these ops
+ * with the same checks of ecs.h's contract; a shell is that opening, then the strategy's body,
+ * which may take its arguments as checked. A macro, expanded in the strategy's file, so that
+ * each body is a static function of its own the compiler inlines or calls as before.
+ *
+ * ECS_ALLOC_SHELLS(prefix): prefix_malloc and prefix_free, through the storage's allocator
+ * (prefix_free passes NULL over).
+ */
+#define ECS_ALLOC_SHELLS(prefix)                                                                   \
+	static inline void *prefix##_malloc(ecs_storage *s, size_t size)                           \
+	{                                                                                          \
+		return s->alloc.malloc(s->alloc.ctx, size);                                        \
+	}                                                                                          \
+	static inline void prefix##_free(ecs_storage *s, void *p, size_t size)                     \
+	{                                                                                          \
+		if (p)                                                                             \
+			s->alloc.free(s->alloc.ctx, p, size);                                      \
+	}
+
+/* Grows *p (an array of *cap elements of elem bytes) geometrically, from `first` elements, to
+ * hold at least need (need <= limit), through the storage's allocator. On error *p and *cap are
+ * unchanged. */
+static inline int ecs_array_grow(const struct ecs_allocator *a, void **p, uint32_t *cap,
+                                 uint32_t need, size_t elem, uint32_t first, uint32_t limit)
+{
+	if (need <= *cap)
+		return ECS_OK;
+	uint64_t new_cap = *cap ? (uint64_t)*cap * 2 : first;
+	while (new_cap < need)
+		new_cap *= 2;
+	if (new_cap > limit)
+		new_cap = limit;
+	void *q = a->realloc(a->ctx, *p, (size_t)*cap * elem, (size_t)new_cap * elem);
+	if (!q)
+		return ECS_ERR_NO_MEMORY;
+	*p = q;
+	*cap = (uint32_t)new_cap;
+	return ECS_OK;
+}
+
+/* ECS_CREATE_SHELL(prefix): prefix_create: the arguments and the configuration checked, the
+ * storage allocated with the caller's allocator, zeroed and given it, then
+ * prefix_setup(s, cfg) builds the rest; where that fails, prefix_destroy(s) frees what it
+ * made (so a setup sets each count only once its array exists). */
+#define ECS_CREATE_SHELL(prefix)                                                                   \
+	static int prefix##_create(const struct ecs_config *cfg, const struct ecs_allocator *alloc, \
+	                           ecs_storage **out)                                              \
+	{                                                                                          \
+		if (!out || !alloc || !alloc->malloc || !alloc->realloc || !alloc->free)           \
+			return ECS_ERR_INVALID;                                                    \
+		int rc = ecs_config_check(cfg);                                                    \
+		if (rc != ECS_OK)                                                                  \
+			return rc;                                                                 \
+		ecs_storage *s = alloc->malloc(alloc->ctx, sizeof *s);                             \
+		if (!s)                                                                            \
+			return ECS_ERR_NO_MEMORY;                                                  \
+		memset(s, 0, sizeof *s);                                                           \
+		s->alloc = *alloc;                                                                 \
+		if ((rc = prefix##_setup(s, cfg)) != ECS_OK) {                                     \
+			prefix##_destroy(s);                                                       \
+			return rc;                                                                 \
+		}                                                                                  \
+		*out = s;                                                                          \
+		return ECS_OK;                                                                     \
+	}
+
+/* ECS_CHECK_SHELL(prefix): prefix_check, the checks every operation on one entity's component
+ * starts with: a storage, a live handle (prefix_alive), a type in range. */
+#define ECS_CHECK_SHELL(prefix)                                                                    \
+	static inline int prefix##_check(const ecs_storage *s, ecs_entity e, uint32_t type)        \
+	{                                                                                          \
+		if (!s)                                                                            \
+			return ECS_ERR_INVALID;                                                    \
+		if (!prefix##_alive(s, e))                                                         \
+			return ECS_ERR_DEAD_ENTITY;                                                \
+		if (type >= s->component_count)                                                    \
+			return ECS_ERR_BAD_COMPONENT;                                              \
+		return ECS_OK;                                                                     \
+	}
+
+/* ECS_SYSTEM_SHELLS(prefix): system_register (the lists checked, room for one more system),
+ * then prefix_system_register_body(s, types, count, excluded, excluded_count, out_id);
+ * system_iter_begin and system_iter_split (a system that exists, a part of at most
+ * ECS_SPLIT_MAX), then prefix_system_iter_begin_body(s, system, it) and
+ * prefix_system_iter_split_body(s, system, part, parts, it). */
+#define ECS_SYSTEM_SHELLS(prefix)                                                                  \
+	static int prefix##_system_register(ecs_storage *s, const uint32_t *types, uint32_t count, \
+	                                    const uint32_t *excluded, uint32_t excluded_count,     \
+	                                    uint32_t *out_id)                                      \
+	{                                                                                          \
+		if (!s || !out_id)                                                                 \
+			return ECS_ERR_INVALID;                                                    \
+		int rc = ecs_system_types_check(types, count, excluded, excluded_count,            \
+		                                s->component_count);                               \
+		if (rc != ECS_OK)                                                                  \
+			return rc;                                                                 \
+		if (s->system_count >= s->system_max)                                              \
+			return ECS_ERR_BAD_SYSTEM;                                                 \
+		return prefix##_system_register_body(s, types, count, excluded, excluded_count,    \
+		                                     out_id);                                      \
+	}                                                                                          \
+	static int prefix##_system_iter_begin(ecs_storage *s, uint32_t system, struct ecs_iter *it) \
+	{                                                                                          \
+		if (!s || !it)                                                                     \
+			return ECS_ERR_INVALID;                                                    \
+		if (system >= s->system_count)                                                     \
+			return ECS_ERR_BAD_SYSTEM;                                                 \
+		return prefix##_system_iter_begin_body(s, system, it);                             \
+	}                                                                                          \
+	static int prefix##_system_iter_split(ecs_storage *s, uint32_t system, uint32_t part,      \
+	                                      uint32_t parts, struct ecs_iter *it)                 \
+	{                                                                                          \
+		if (!s || !it || parts == 0 || parts > ECS_SPLIT_MAX || part >= parts)             \
+			return ECS_ERR_INVALID;                                                    \
+		if (system >= s->system_count)                                                     \
+			return ECS_ERR_BAD_SYSTEM;                                                 \
+		return prefix##_system_iter_split_body(s, system, part, parts, it);                \
+	}
+
+/* ECS_BATCH_SHELLS(prefix): component_add_batch and component_remove_batch, their pointers
+ * checked, then prefix_batch_change(s, entities, count, type, values), values NULL for the
+ * removal: the body checks the entities and the type (every backend's batch check differs). */
+#define ECS_BATCH_SHELLS(prefix)                                                                   \
+	static int prefix##_component_add_batch(ecs_storage *s, const ecs_entity *entities,        \
+	                                        uint32_t count, uint32_t type,                     \
+	                                        const struct ecs_values *values)                   \
+	{                                                                                          \
+		if (!s || (count && (!entities || !values || !values->data)))                      \
+			return ECS_ERR_INVALID;                                                    \
+		return prefix##_batch_change(s, entities, count, type, values);                    \
+	}                                                                                          \
+	static int prefix##_component_remove_batch(ecs_storage *s, const ecs_entity *entities,     \
+	                                           uint32_t count, uint32_t type)                  \
+	{                                                                                          \
+		if (!s || (count && !entities))                                                    \
+			return ECS_ERR_INVALID;                                                    \
+		return prefix##_batch_change(s, entities, count, type, NULL);                      \
 	}
 
 #endif

@@ -349,9 +349,19 @@ static inline uint32_t ecs_split_bound(uint32_t total, uint32_t part, uint32_t p
 }
 
 /*
+ * ecs_split_limit: how far ecs_split_align may move part `part`'s bound (its limit): the
+ * smallest part's size, or 0 where the bound stays (the pass's ends, or parts of fewer than 2
+ * items).
+ */
+static inline uint32_t ecs_split_limit(uint32_t total, uint32_t part, uint32_t parts)
+{
+	return part == 0 || part == parts || total / parts < 2 ? 0 : total / parts;
+}
+
+/*
  * ecs_split_align: how many items (of `size` bytes, consecutive from `at`) to move a boundary
  * forward so that it falls on a cache-line start: the least d < limit with at + d * size on a
- * line start, or 0 if there is none (then the boundary stays). A caller keeps limit at most the
+ * line start, or 0 if there is none (then the boundary stays; always at a limit of 0). A caller keeps limit at most the
  * smallest part's size, so that boundaries moved forward stay in order; and it checks that the
  * d items from `at` are really consecutive in memory where that is not certain.
  */

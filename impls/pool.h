@@ -58,20 +58,11 @@ struct sparse_pool {
 
 /* --- allocation ------------------------------------------------------------------------ */
 
-static inline void *pool_malloc(ecs_storage *s, size_t size)
-{
-	return s->alloc.malloc(s->alloc.ctx, size);
-}
+ECS_ALLOC_SHELLS(pool)
 
 static inline void *pool_realloc(ecs_storage *s, void *p, size_t old_size, size_t new_size)
 {
 	return s->alloc.realloc(s->alloc.ctx, p, old_size, new_size);
-}
-
-static inline void pool_free(ecs_storage *s, void *p, size_t size)
-{
-	if (p)
-		s->alloc.free(s->alloc.ctx, p, size);
 }
 
 /* The capacity after geometric growth from cap to hold at least need, at most max. */

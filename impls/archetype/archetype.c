@@ -105,19 +105,9 @@ static void arch_destroy(ecs_storage *s)
 	alloc.free(alloc.ctx, s, sizeof *s);
 }
 
-static int arch_create(const struct ecs_config *cfg, const struct ecs_allocator *alloc,
-                       ecs_storage **out)
+/* The rest of arch_create (ECS_CREATE_SHELL): on error, arch_destroy frees what there is. */
+static int arch_setup(ecs_storage *s, const struct ecs_config *cfg)
 {
-	if (!out || !alloc || !alloc->malloc || !alloc->realloc || !alloc->free)
-		return ECS_ERR_INVALID;
-	int rc = ecs_config_check(cfg);
-	if (rc != ECS_OK)
-		return rc;
-	ecs_storage *s = alloc->malloc(alloc->ctx, sizeof *s);
-	if (!s)
-		return ECS_ERR_NO_MEMORY;
-	memset(s, 0, sizeof *s);
-	s->alloc = *alloc;
 	s->free_head = ARCH_NONE;
 	for (uint32_t i = 0; i < ARCH_CREATE_SETS; i++) {
 		for (uint32_t w = 0; w < ARCH_CREATE_WAYS; w++) {
@@ -127,38 +117,32 @@ static int arch_create(const struct ecs_config *cfg, const struct ecs_allocator 
 	}
 	/* The counts are set only once their arrays exist, so arch_destroy frees what there is. */
 	uint32_t *sizes = arch_malloc(s, (size_t)cfg->component_count * sizeof *sizes);
-	if (!sizes) {
-		arch_destroy(s);
+	if (!sizes)
 		return ECS_ERR_NO_MEMORY;
-	}
 	memcpy(sizes, cfg->component_sizes, (size_t)cfg->component_count * sizeof *sizes);
 	s->sizes = sizes;
 	s->component_count = cfg->component_count;
-	if ((rc = arch_hook_setup(s, cfg)) != ECS_OK) {
-		arch_destroy(s);
+	int rc = arch_hook_setup(s, cfg);
+	if (rc != ECS_OK)
 		return rc;
-	}
 	s->systems = arch_malloc(s, (size_t)cfg->system_count * sizeof *s->systems);
-	if (!s->systems) {
-		arch_destroy(s);
+	if (!s->systems)
 		return ECS_ERR_NO_MEMORY;
-	}
 	s->system_max = cfg->system_count;
 	/* The empty set's table. */
 	rc = arch_grow(s, (void **)&s->tables, &s->table_cap, 1, sizeof *s->tables, 8,
 	               UINT32_MAX - 1);
 	if (rc == ECS_OK)
 		rc = table_slots_reserve(s, 1);
-	if (rc != ECS_OK) {
-		arch_destroy(s);
+	if (rc != ECS_OK)
 		return rc;
-	}
 	s->tables[ARCH_EMPTY_TABLE] = (struct arch_table){.hash = 0};
 	s->table_count = 1;
 	table_slots_insert(s->table_slots, s->slot_cap, 0, ARCH_EMPTY_TABLE);
-	*out = s;
 	return ECS_OK;
 }
+
+ECS_CREATE_SHELL(arch)
 
 /* Room for the records of `entities` entities. Where their rows will be is not known yet (an
  * entity passes through the empty table on its way to its own), so rows are not reserved. */
@@ -343,16 +327,9 @@ static __attribute__((noinline)) int create_with_lookup(ecs_storage *s, const ui
 		v[j] = values[i];
 		hash += type_hash(types[i]);
 	}
-	uint32_t to = table_find_set(s, hash, sorted, count);
-	if (to == ARCH_NONE) {
-		struct arch_column *columns = arch_malloc(s, (size_t)count * sizeof *columns);
-		if (!columns)
-			return ECS_ERR_NO_MEMORY;
-		for (uint32_t j = 0; j < count; j++)
-			columns[j] = (struct arch_column){NULL, sorted[j], s->sizes[sorted[j]], 0};
-		if ((rc = table_create(s, columns, count, hash, &to)) != ECS_OK)
-			return rc;
-	}
+	uint32_t to;
+	if ((rc = table_of_set(s, hash, sorted, count, &to)) != ECS_OK)
+		return rc;
 	if (fresh && (rc = records_reserve(s, s->record_used + 1)) != ECS_OK)
 		return rc;
 	struct arch_table *t = &s->tables[to];
@@ -448,16 +425,7 @@ static int arch_entity_destroy(ecs_storage *s, ecs_entity e)
 
 /* The checks every component operation starts with, in ecs.h's order of precedence (NULL
  * pointer arguments are checked before them). */
-static inline int arch_check(const ecs_storage *s, ecs_entity e, uint32_t type)
-{
-	if (!s)
-		return ECS_ERR_INVALID;
-	if (!arch_alive(s, e))
-		return ECS_ERR_DEAD_ENTITY;
-	if (type >= s->component_count)
-		return ECS_ERR_BAD_COMPONENT;
-	return ECS_OK;
-}
+ECS_CHECK_SHELL(arch)
 
 /*
  * The edge of `type` from the entity's table, which says whether the entity has the type (a
@@ -599,17 +567,10 @@ static int arch_component_has(const ecs_storage *s, ecs_entity e, uint32_t type)
 	return table_column(&s->tables[r->table], type) != ARCH_NONE;
 }
 
-static int arch_system_register(ecs_storage *s, const uint32_t *types, uint32_t count,
-                                const uint32_t *excluded, uint32_t excluded_count,
-                                uint32_t *out_id)
+static int arch_system_register_body(ecs_storage *s, const uint32_t *types, uint32_t count,
+                                     const uint32_t *excluded, uint32_t excluded_count,
+                                     uint32_t *out_id)
 {
-	if (!s || !out_id)
-		return ECS_ERR_INVALID;
-	int rc = ecs_system_types_check(types, count, excluded, excluded_count, s->component_count);
-	if (rc != ECS_OK)
-		return rc;
-	if (s->system_count >= s->system_max)
-		return ECS_ERR_BAD_SYSTEM;
 	struct arch_system y = {.type_count = count, .excluded_count = excluded_count};
 	memcpy(y.types, types, count * sizeof *types);
 	if (excluded_count)
@@ -620,8 +581,8 @@ static int arch_system_register(ecs_storage *s, const uint32_t *types, uint32_t 
 	uint32_t matched = 0;
 	for (uint32_t t = 0; t < s->table_count; t++)
 		matched += system_matches(&y, &s->tables[t], t, &m);
-	rc = arch_grow(s, (void **)&y.matches, &y.match_cap, matched, sizeof *y.matches, 4,
-	               UINT32_MAX);
+	int rc = arch_grow(s, (void **)&y.matches, &y.match_cap, matched, sizeof *y.matches, 4,
+	                   UINT32_MAX);
 	if (rc != ECS_OK)
 		return rc;
 	for (uint32_t t = 0; t < s->table_count; t++)
@@ -637,12 +598,8 @@ static int arch_system_register(ecs_storage *s, const uint32_t *types, uint32_t 
  * the row of that table where it stops: the whole pass ends at the last match + 1, row 0). */
 enum { ARCH_ITER_SYSTEM, ARCH_ITER_MATCH, ARCH_ITER_ROW, ARCH_ITER_END_MATCH, ARCH_ITER_END_ROW };
 
-static int arch_system_iter_begin(ecs_storage *s, uint32_t system, struct ecs_iter *it)
+static int arch_system_iter_begin_body(ecs_storage *s, uint32_t system, struct ecs_iter *it)
 {
-	if (!s || !it)
-		return ECS_ERR_INVALID;
-	if (system >= s->system_count)
-		return ECS_ERR_BAD_SYSTEM;
 	it->storage = s;
 	it->state[ARCH_ITER_SYSTEM] = system;
 	it->state[ARCH_ITER_MATCH] = 0;
@@ -718,13 +675,9 @@ static void arch_split_bound(const ecs_storage *s, const struct arch_system *y, 
 
 /* The parts' rows of the system's tables (see arch_split_bound): O(matches) to find both ends,
  * nothing per entity. */
-static int arch_system_iter_split(ecs_storage *s, uint32_t system, uint32_t part, uint32_t parts,
-                                  struct ecs_iter *it)
+static int arch_system_iter_split_body(ecs_storage *s, uint32_t system, uint32_t part,
+                                       uint32_t parts, struct ecs_iter *it)
 {
-	if (!s || !it || parts == 0 || parts > ECS_SPLIT_MAX || part >= parts)
-		return ECS_ERR_INVALID;
-	if (system >= s->system_count)
-		return ECS_ERR_BAD_SYSTEM;
 	const struct arch_system *y = &s->systems[system];
 	uint32_t total = 0, match, row;
 	for (uint32_t pos = 0; pos < y->match_count; pos++)
@@ -741,14 +694,17 @@ static int arch_system_iter_split(ecs_storage *s, uint32_t system, uint32_t part
 	return ECS_OK;
 }
 
+ECS_SYSTEM_SHELLS(arch)
+
 /* One batch per non-empty matching table: its columns whole (a part's first and last table
  * from its first row, to its last). */
 static bool arch_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 {
 	const ecs_storage *s = it->storage;
 	const struct arch_system *y = &s->systems[it->state[ARCH_ITER_SYSTEM]];
-	if (arch_hook_iter_own(it))
-		return arch_hook_iter_next(it, b);
+	bool more;
+	if (arch_hook_iter_next(it, b, &more))
+		return more;
 	uint32_t end_match = (uint32_t)it->state[ARCH_ITER_END_MATCH];
 	uint32_t row = (uint32_t)it->state[ARCH_ITER_ROW];
 	for (uint32_t pos = (uint32_t)it->state[ARCH_ITER_MATCH];
@@ -985,8 +941,8 @@ out:
  * to its new table (batch_move), or, for a type outside the tables, the variant's. Inlined
  * into both, as the code it folds was (batch_check and batch_move keep their two callers). */
 static inline __attribute__((always_inline)) int
-batch_change(ecs_storage *s, const ecs_entity *entities, uint32_t count, uint32_t type,
-             const struct ecs_values *values)
+arch_batch_change(ecs_storage *s, const ecs_entity *entities, uint32_t count, uint32_t type,
+                  const struct ecs_values *values)
 {
 	if (!count) /* the type is checked all the same: that does not depend on count */
 		return type < s->component_count ? ECS_OK : ECS_ERR_BAD_COMPONENT;
@@ -1002,21 +958,7 @@ batch_change(ecs_storage *s, const ecs_entity *entities, uint32_t count, uint32_
 	return batch_move(s, entities, count, type, values, m, unmade);
 }
 
-static int arch_component_add_batch(ecs_storage *s, const ecs_entity *entities, uint32_t count,
-                                    uint32_t type, const struct ecs_values *values)
-{
-	if (!s || (count && (!entities || !values || !values->data)))
-		return ECS_ERR_INVALID;
-	return batch_change(s, entities, count, type, values);
-}
-
-static int arch_component_remove_batch(ecs_storage *s, const ecs_entity *entities,
-                                       uint32_t count, uint32_t type)
-{
-	if (!s || (count && !entities))
-		return ECS_ERR_INVALID;
-	return batch_change(s, entities, count, type, NULL);
-}
+ECS_BATCH_SHELLS(arch)
 
 /* Copies count values (stride apart from data) to count packed slots at `to`: one memmove
  * when they are packed already. */
@@ -1070,17 +1012,10 @@ static int arch_entity_create_batch(ecs_storage *s, const uint32_t *types, uint3
 		given[j] = i;
 		hash += type_hash(types[i]);
 	}
-	int rc;
-	uint32_t to = table_find_set(s, hash, sorted, n);
-	if (to == ARCH_NONE) {
-		struct arch_column *columns = arch_malloc(s, (size_t)n * sizeof *columns);
-		if (!columns)
-			return ECS_ERR_NO_MEMORY;
-		for (uint32_t j = 0; j < n; j++)
-			columns[j] = (struct arch_column){NULL, sorted[j], s->sizes[sorted[j]], 0};
-		if ((rc = table_create(s, columns, n, hash, &to)) != ECS_OK)
-			return rc;
-	}
+	uint32_t to;
+	int rc = table_of_set(s, hash, sorted, n, &to);
+	if (rc != ECS_OK)
+		return rc;
 	if ((rc = records_reserve(s, s->record_used + fresh)) != ECS_OK)
 		return rc;
 	struct arch_table *t = &s->tables[to];

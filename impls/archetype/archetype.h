@@ -267,7 +267,8 @@ static void arch_hook_create_batch_fill(ecs_storage *s, const uint32_t *types,
 	((void)(s), (void)(types), (void)(type_count), (void)(values), (void)(base), (void)(out), (void)(count))
 #endif
 /* iter_begin's and iter_split's part (the tables' state set), and the batches of a pass the
- * variant walks itself (arch_hook_iter_own). */
+ * variant walks itself (arch_hook_iter_next: whether `it` is such a pass; then *more is whether a
+ * batch came). */
 #ifdef arch_hook_iter_setup
 static void arch_hook_iter_setup(const ecs_storage *s, const struct arch_system *y, uint32_t part,
                                  uint32_t parts, struct ecs_iter *it);
@@ -275,48 +276,22 @@ static void arch_hook_iter_setup(const ecs_storage *s, const struct arch_system 
 #define arch_hook_iter_setup(s, y, part, parts, it)                                                \
 	((void)(s), (void)(y), (void)(part), (void)(parts), (void)(it))
 #endif
-#ifdef arch_hook_iter_own
-static bool arch_hook_iter_own(const struct ecs_iter *it);
-#else
-#define arch_hook_iter_own(it) ((void)(it), false)
-#endif
 #ifdef arch_hook_iter_next
-static bool arch_hook_iter_next(struct ecs_iter *it, struct ecs_batch *b);
+static bool arch_hook_iter_next(struct ecs_iter *it, struct ecs_batch *b, bool *more);
 #else
-#define arch_hook_iter_next(it, b) ((void)(it), (void)(b), false)
+#define arch_hook_iter_next(it, b, more) ((void)(it), (void)(b), (void)(more), false)
 #endif
 
 /* --- allocation ----------------------------------------------------------------------- */
 
-static inline void *arch_malloc(ecs_storage *s, size_t size)
-{
-	return s->alloc.malloc(s->alloc.ctx, size);
-}
-
-static inline void arch_free(ecs_storage *s, void *p, size_t size)
-{
-	if (p)
-		s->alloc.free(s->alloc.ctx, p, size);
-}
+ECS_ALLOC_SHELLS(arch)
 
 /* Grows *p (an array of *cap elements of elem bytes) geometrically, from `first`, to hold at
  * least need (need <= limit). On error *p and *cap are unchanged. */
 static int arch_grow(ecs_storage *s, void **p, uint32_t *cap, uint32_t need, size_t elem,
                      uint32_t first, uint32_t limit)
 {
-	if (need <= *cap)
-		return ECS_OK;
-	uint64_t new_cap = *cap ? (uint64_t)*cap * 2 : first;
-	while (new_cap < need)
-		new_cap *= 2;
-	if (new_cap > limit)
-		new_cap = limit;
-	void *q = s->alloc.realloc(s->alloc.ctx, *p, (size_t)*cap * elem, (size_t)new_cap * elem);
-	if (!q)
-		return ECS_ERR_NO_MEMORY;
-	*p = q;
-	*cap = (uint32_t)new_cap;
-	return ECS_OK;
+	return ecs_array_grow(&s->alloc, p, cap, need, elem, first, limit);
 }
 
 /* A move copies one value per column: ecs_copy_value (checks.h) knows the common sizes. */
@@ -590,6 +565,22 @@ static int table_create(ecs_storage *s, struct arch_column *columns, uint32_t n,
 	}
 	*out = index;
 	return ECS_OK;
+}
+
+/* The table of the sorted set sorted[0..n) (hash: its set hash) in *to, made if there is none
+ * yet (its columns allocated here, taken by table_create). */
+static inline int table_of_set(ecs_storage *s, uint64_t hash, const uint32_t *sorted, uint32_t n,
+                               uint32_t *to)
+{
+	*to = table_find_set(s, hash, sorted, n);
+	if (*to != ARCH_NONE)
+		return ECS_OK;
+	struct arch_column *columns = arch_malloc(s, (size_t)n * sizeof *columns);
+	if (!columns)
+		return ECS_ERR_NO_MEMORY;
+	for (uint32_t j = 0; j < n; j++)
+		columns[j] = (struct arch_column){NULL, sorted[j], s->sizes[sorted[j]], 0};
+	return table_create(s, columns, n, hash, to);
 }
 
 /*

@@ -83,7 +83,6 @@
 #define arch_hook_destroy hybrid_destroy
 #define arch_hook_has hybrid_has
 #define arch_hook_iter_next hybrid_iter_next
-#define arch_hook_iter_own hybrid_iter_own
 #define arch_hook_iter_setup hybrid_iter_setup
 #define arch_hook_list_outside hybrid_list_outside
 #define arch_hook_outside hybrid_outside
@@ -617,7 +616,7 @@ static uint32_t hyb_iter_walk(struct ecs_iter *it, const ecs_storage *s,
 	return n;
 }
 
-static bool hybrid_iter_next(struct ecs_iter *it, struct ecs_batch *b)
+static bool hybrid_iter_batch(struct ecs_iter *it, struct ecs_batch *b)
 {
 	const ecs_storage *s = it->storage;
 	const struct arch_system *y = &s->systems[it->state[ARCH_ITER_SYSTEM]];
@@ -720,9 +719,14 @@ static inline bool hybrid_required_outside(const struct arch_system *y, uint32_t
 	return y->sparse_required >> c & 1;
 }
 
-static inline bool hybrid_iter_own(const struct ecs_iter *it)
+/* A pass that is not exact (state[ARCH_ITER_MODE]) is hybrid's to walk: *more, whether a batch
+ * came. */
+static inline bool hybrid_iter_next(struct ecs_iter *it, struct ecs_batch *b, bool *more)
 {
-	return it->state[ARCH_ITER_MODE] != HYB_EXACT;
+	if (it->state[ARCH_ITER_MODE] == HYB_EXACT)
+		return false;
+	*more = hybrid_iter_batch(it, b);
+	return true;
 }
 
 const struct ecs_ops ecs_backend_hybrid = {

@@ -99,19 +99,9 @@ static void family_destroy(ecs_storage *s)
 	alloc.free(alloc.ctx, s, sizeof *s);
 }
 
-static int family_create(const struct ecs_config *cfg, const struct ecs_allocator *alloc,
-                         ecs_storage **out)
+/* The rest of family_create (ECS_CREATE_SHELL): on error, family_destroy frees what there is. */
+static int family_setup(ecs_storage *s, const struct ecs_config *cfg)
 {
-	if (!out || !alloc || !alloc->malloc || !alloc->realloc || !alloc->free)
-		return ECS_ERR_INVALID;
-	int rc = ecs_config_check(cfg);
-	if (rc != ECS_OK)
-		return rc;
-	ecs_storage *s = alloc->malloc(alloc->ctx, sizeof *s);
-	if (!s)
-		return ECS_ERR_NO_MEMORY;
-	memset(s, 0, sizeof *s);
-	s->alloc = *alloc;
 	s->words = (cfg->component_count + FAMILY_WORD_BITS - 1) / FAMILY_WORD_BITS;
 	s->system_max = cfg->system_count;
 	s->free_head = FAMILY_NO_FREE;
@@ -121,7 +111,6 @@ static int family_create(const struct ecs_config *cfg, const struct ecs_allocato
 		family_free(s, s->pools, (size_t)cfg->component_count * sizeof *s->pools);
 		s->pools = NULL;
 		s->component_count = 0;
-		family_destroy(s);
 		return ECS_ERR_NO_MEMORY;
 	}
 	s->component_count = cfg->component_count;
@@ -130,9 +119,10 @@ static int family_create(const struct ecs_config *cfg, const struct ecs_allocato
 		s->pools[t].size = cfg->component_sizes[t];
 		family_hook_init(&s->pools[t].index);
 	}
-	*out = s;
 	return ECS_OK;
 }
+
+ECS_CREATE_SHELL(family)
 
 /*
  * Grows the two per-entity arrays to hold at least need indices, each by realloc, doubling (so
@@ -403,16 +393,7 @@ static int family_entity_destroy(ecs_storage *s, ecs_entity e)
 }
 
 /* The checks every component operation starts with. */
-static inline int family_check(const ecs_storage *s, ecs_entity e, uint32_t type)
-{
-	if (!s)
-		return ECS_ERR_INVALID;
-	if (!family_alive(s, e))
-		return ECS_ERR_DEAD_ENTITY;
-	if (type >= s->component_count)
-		return ECS_ERR_BAD_COMPONENT;
-	return ECS_OK;
-}
+ECS_CHECK_SHELL(family)
 
 /*
  * The systems that exclude `type`, when the entity at bits (which has the type) gains it: it
@@ -852,15 +833,10 @@ static int family_entity_create_batch(ecs_storage *s, const uint32_t *types, uin
  * newest first). Only once every join has succeeded do the entities leave the systems that
  * exclude the type, which cannot fail; the values are copied last, a column at a time.
  */
-static int family_component_add_batch(ecs_storage *s, const ecs_entity *entities, uint32_t count,
-                                      uint32_t type, const struct ecs_values *values)
+static int batch_add(ecs_storage *s, struct family_pool *p, const ecs_entity *entities,
+                     uint32_t count, uint32_t type, const struct ecs_values *values)
 {
-	if (!s || (count && (!entities || !values || !values->data)))
-		return ECS_ERR_INVALID;
-	int rc = family_batch_check(s, entities, count, type, false);
-	if (rc != ECS_OK || count == 0)
-		return rc;
-	struct family_pool *p = &s->pools[type];
+	int rc;
 	if (p->count + (uint64_t)count > UINT32_MAX)
 		return ECS_ERR_NO_MEMORY;
 	uint32_t first = p->count, need = first + count;
@@ -923,15 +899,10 @@ static int family_component_add_batch(ecs_storage *s, const ecs_entity *entities
  * those joined so far are left again, newest first. After that nothing can fail: each entity
  * leaves the systems that require the type and its value is swap-removed from the pool.
  */
-static int family_component_remove_batch(ecs_storage *s, const ecs_entity *entities,
-                                         uint32_t count, uint32_t type)
+static int batch_remove(ecs_storage *s, struct family_pool *p, const ecs_entity *entities,
+                        uint32_t count, uint32_t type)
 {
-	if (!s || (count && !entities))
-		return ECS_ERR_INVALID;
-	int rc = family_batch_check(s, entities, count, type, true);
-	if (rc != ECS_OK || count == 0)
-		return rc;
-	struct family_pool *p = &s->pools[type];
+	int rc = ECS_OK;
 	family_word mask = (family_word)1 << (type % FAMILY_WORD_BITS);
 	uint32_t word = type / FAMILY_WORD_BITS, j;
 	if (__builtin_expect(p->excluder_count != 0, 0)) {
@@ -967,6 +938,22 @@ static int family_component_remove_batch(ecs_storage *s, const ecs_entity *entit
 	}
 	return ECS_OK;
 }
+
+/* component_add_batch's and component_remove_batch's body (ECS_BATCH_SHELLS; values NULL: the
+ * removal): the entities and the type checked, nothing to do at a count of 0, then the add or
+ * the removal. */
+static int family_batch_change(ecs_storage *s, const ecs_entity *entities, uint32_t count,
+                               uint32_t type, const struct ecs_values *values)
+{
+	int rc = family_batch_check(s, entities, count, type, !values);
+	if (rc != ECS_OK || count == 0)
+		return rc;
+	struct family_pool *p = &s->pools[type];
+	return values ? batch_add(s, p, entities, count, type, values)
+	              : batch_remove(s, p, entities, count, type);
+}
+
+ECS_BATCH_SHELLS(family)
 
 #define FAMILY_CAT2(a, b) a##b
 #define FAMILY_CAT(a, b) FAMILY_CAT2(a, b)

@@ -118,32 +118,13 @@ static inline void family_hook_prefetch(const struct family_index *m, uint32_t k
 #endif
 
 /* Allocation, always through the storage's allocator. */
-static inline void *family_malloc(ecs_storage *s, size_t size)
-{
-	return s->alloc.malloc(s->alloc.ctx, size);
-}
-
-static inline void family_free(ecs_storage *s, void *p, size_t size)
-{
-	if (p)
-		s->alloc.free(s->alloc.ctx, p, size);
-}
+ECS_ALLOC_SHELLS(family)
 
 /* The slow path of family_grow, out of line so that the common "fits" test stays small. */
 static __attribute__((noinline)) int family_grow_slow(ecs_storage *s, void **p, uint32_t *cap,
                                                       uint32_t need, size_t elem)
 {
-	uint64_t new_cap = *cap ? *cap : 16;
-	while (new_cap < need)
-		new_cap *= 2;
-	if (new_cap > UINT32_MAX)
-		new_cap = UINT32_MAX;
-	void *q = s->alloc.realloc(s->alloc.ctx, *p, (size_t)*cap * elem, (size_t)new_cap * elem);
-	if (!q)
-		return ECS_ERR_NO_MEMORY;
-	*p = q;
-	*cap = (uint32_t)new_cap;
-	return ECS_OK;
+	return ecs_array_grow(&s->alloc, p, cap, need, elem, 16, UINT32_MAX);
 }
 
 /* Grows *p (an array of *cap elements of elem bytes) geometrically to hold at least need. */

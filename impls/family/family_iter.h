@@ -35,17 +35,11 @@ static int family_list_push(ecs_storage *s, uint16_t **list, uint32_t *count, ui
 	return rc;
 }
 
-static int family_system_register(ecs_storage *s, const uint32_t *types, uint32_t count,
-                                  const uint32_t *excluded, uint32_t excluded_count,
-                                  uint32_t *out_id)
+static int family_system_register_body(ecs_storage *s, const uint32_t *types, uint32_t count,
+                                       const uint32_t *excluded, uint32_t excluded_count,
+                                       uint32_t *out_id)
 {
-	if (!s || !out_id)
-		return ECS_ERR_INVALID;
-	int rc = ecs_system_types_check(types, count, excluded, excluded_count, s->component_count);
-	if (rc != ECS_OK)
-		return rc;
-	if (s->system_count >= s->system_max)
-		return ECS_ERR_BAD_SYSTEM;
+	int rc = ECS_OK;
 	uint32_t id = s->system_count;
 	struct family_system *y = &s->systems[id];
 	memset(y, 0, sizeof *y);
@@ -94,12 +88,9 @@ static int family_system_register(ecs_storage *s, const uint32_t *types, uint32_
 	return ECS_OK;
 }
 
-static int family_system_iter_begin(ecs_storage *s, uint32_t system, struct ecs_iter *it)
+static int family_system_iter_begin_body(ecs_storage *s, uint32_t system,
+                                         struct ecs_iter *it)
 {
-	if (!s || !it)
-		return ECS_ERR_INVALID;
-	if (system >= s->system_count)
-		return ECS_ERR_BAD_SYSTEM;
 	it->storage = s;
 	it->state[0] = system;
 	it->state[1] = 0; /* position in the system's entity list */
@@ -117,12 +108,13 @@ static int family_system_iter_begin(ecs_storage *s, uint32_t system, struct ecs_
 static uint32_t family_split_bound(const ecs_storage *s, const struct family_system *y,
                                    uint32_t part, uint32_t parts)
 {
-	uint32_t total = y->count, at = ecs_split_bound(total, part, parts);
-	if (part == 0 || part == parts || total / parts < 2)
+	uint32_t at = ecs_split_bound(y->count, part, parts);
+	uint32_t limit = ecs_split_limit(y->count, part, parts);
+	if (!limit)
 		return at;
 	const struct family_pool *p = &s->pools[y->types[0]];
 	uint32_t slot = family_hook_get(&p->index, ecs_entity_index(y->entities[at]));
-	uint32_t d = ecs_split_align(p->values + (size_t)slot * p->size, p->size, total / parts);
+	uint32_t d = ecs_split_align(p->values + (size_t)slot * p->size, p->size, limit);
 	if (d && family_hook_get(&p->index, ecs_entity_index(y->entities[at + d])) == slot + d)
 		return at + d;
 	return at;
@@ -130,13 +122,9 @@ static uint32_t family_split_bound(const ecs_storage *s, const struct family_sys
 
 /* A range of the system's packed list, the one order a family pass walks: each part reads its
  * own entities' index entries, so parts share nothing but read-only pools and indexes. */
-static int family_system_iter_split(ecs_storage *s, uint32_t system, uint32_t part,
-                                    uint32_t parts, struct ecs_iter *it)
+static int family_system_iter_split_body(ecs_storage *s, uint32_t system, uint32_t part,
+                                         uint32_t parts, struct ecs_iter *it)
 {
-	if (!s || !it || parts == 0 || parts > ECS_SPLIT_MAX || part >= parts)
-		return ECS_ERR_INVALID;
-	if (system >= s->system_count)
-		return ECS_ERR_BAD_SYSTEM;
 	const struct family_system *y = &s->systems[system];
 	it->storage = s;
 	it->state[0] = system;
@@ -144,6 +132,8 @@ static int family_system_iter_split(ecs_storage *s, uint32_t system, uint32_t pa
 	it->state[2] = family_split_bound(s, y, part + 1, parts);
 	return ECS_OK;
 }
+
+ECS_SYSTEM_SHELLS(family)
 
 /*
  * How many of the system's entities from `pos` up to `end` sit in step in every pool of its types, at

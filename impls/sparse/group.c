@@ -62,7 +62,6 @@
 #define sparse_hook_destroying group_destroying
 #define sparse_hook_created group_created
 #define sparse_hook_iter_split group_iter_split
-#define sparse_hook_iter_own group_iter_owns
 #define sparse_hook_iter_next group_iter_next
 #define SPARSE_VARIANT
 #include "sparse.c"
@@ -160,17 +159,21 @@ static __attribute__((noinline)) void group_excluded_changed(ecs_storage *s, uin
 	}
 }
 
+/* The group that owns type's pool, or NULL. */
+static inline struct sparse_system *group_owning(ecs_storage *s, uint32_t type)
+{
+	uint32_t owner = s->pools[type].owner;
+	return owner != SPARSE_NO_GROUP ? &s->systems[owner] : NULL;
+}
+
 /* After index got type (appended at the end of its pool): it joins the group that owns the
  * pool if it now matches, and leaves those that exclude the type. */
 static inline void group_added(ecs_storage *s, uint32_t index, uint32_t type)
 {
-	const struct sparse_pool *p = &s->pools[type];
-	if (p->owner != SPARSE_NO_GROUP) {
-		struct sparse_system *y = &s->systems[p->owner];
-		if (group_matches(s, y, index))
-			group_join(s, y, index);
-	}
-	if (p->excluders)
+	struct sparse_system *y = group_owning(s, type);
+	if (y && group_matches(s, y, index))
+		group_join(s, y, index);
+	if (s->pools[type].excluders)
 		group_excluded_changed(s, index, type, true);
 }
 
@@ -178,12 +181,9 @@ static inline void group_added(ecs_storage *s, uint32_t index, uint32_t type)
  * the swap-remove takes a slot past the members. */
 static inline void group_removing(ecs_storage *s, uint32_t index, uint32_t type)
 {
-	const struct sparse_pool *p = &s->pools[type];
-	if (p->owner != SPARSE_NO_GROUP) {
-		struct sparse_system *y = &s->systems[p->owner];
-		if (group_member(s, y, index))
-			group_leave(s, y, index);
-	}
+	struct sparse_system *y = group_owning(s, type);
+	if (y && group_member(s, y, index))
+		group_leave(s, y, index);
 }
 
 /* After index lost type: it may join the groups that exclude the type. */
@@ -262,11 +262,10 @@ static void groups_release(ecs_storage *s)
 static uint32_t group_split_bound(const ecs_storage *s, const struct sparse_system *y,
                                   uint32_t part, uint32_t parts)
 {
-	uint32_t total = y->group_len, at = ecs_split_bound(total, part, parts);
-	if (part == 0 || part == parts || total / parts < 2)
-		return at;
+	uint32_t at = ecs_split_bound(y->group_len, part, parts);
+	uint32_t limit = ecs_split_limit(y->group_len, part, parts);
 	const struct sparse_pool *w = &s->pools[y->types[0]];
-	return at + ecs_split_align(pool_value(w, at), w->size, total / parts);
+	return at + (limit ? ecs_split_align(pool_value(w, at), w->size, limit) : 0);
 }
 
 /*
@@ -307,7 +306,7 @@ static int sparse_system_group(ecs_storage *s, uint32_t system)
 
 /* A group's pass: its members' slots of the part, whole columns of every owned pool, in one
  * batch. */
-static bool group_iter_next(struct ecs_iter *it, struct ecs_batch *b)
+static bool group_iter_batch(struct ecs_iter *it, struct ecs_batch *b)
 {
 	ecs_storage *s = it->storage;
 	const struct sparse_system *y = &s->systems[it->state[ITER_SYSTEM]];
@@ -338,9 +337,13 @@ static inline bool group_iter_split(ecs_storage *s, const struct sparse_system *
 	return true;
 }
 
-static inline bool group_iter_owns(const struct ecs_iter *it)
+/* A grouped pass (state[ITER_GROUPED]) is the group's to walk: *more, whether a batch came. */
+static inline bool group_iter_next(struct ecs_iter *it, struct ecs_batch *b, bool *more)
 {
-	return it->state[ITER_GROUPED];
+	if (!it->state[ITER_GROUPED])
+		return false;
+	*more = group_iter_batch(it, b);
+	return true;
 }
 
 const struct ecs_ops ecs_backend_group = {

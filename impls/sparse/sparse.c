@@ -107,19 +107,9 @@ static void sparse_destroy(ecs_storage *s)
 	alloc.free(alloc.ctx, s, sizeof *s);
 }
 
-static int sparse_create(const struct ecs_config *cfg, const struct ecs_allocator *alloc,
-                         ecs_storage **out)
+/* The rest of sparse_create (ECS_CREATE_SHELL): on error, sparse_destroy frees what there is. */
+static int sparse_setup(ecs_storage *s, const struct ecs_config *cfg)
 {
-	if (!out || !alloc || !alloc->malloc || !alloc->realloc || !alloc->free)
-		return ECS_ERR_INVALID;
-	int rc = ecs_config_check(cfg);
-	if (rc != ECS_OK)
-		return rc;
-	ecs_storage *s = alloc->malloc(alloc->ctx, sizeof *s);
-	if (!s)
-		return ECS_ERR_NO_MEMORY;
-	memset(s, 0, sizeof *s);
-	s->alloc = *alloc;
 	s->component_count = cfg->component_count;
 	s->system_max = cfg->system_count;
 	s->free_head = SPARSE_NO_INDEX;
@@ -131,19 +121,15 @@ static int sparse_create(const struct ecs_config *cfg, const struct ecs_allocato
 	if (!s->pools || !s->live_pools || !s->systems) {
 		if (s->pools)
 			memset(s->pools, 0, (size_t)s->component_count * sizeof *s->pools);
-		sparse_destroy(s);
 		return ECS_ERR_NO_MEMORY;
 	}
 	memset(s->pools, 0, (size_t)s->component_count * sizeof *s->pools);
 	for (uint32_t t = 0; t < s->component_count; t++)
 		s->pools[t].size = cfg->component_sizes[t];
-	if ((rc = sparse_hook_setup(s)) != ECS_OK) {
-		sparse_destroy(s);
-		return rc;
-	}
-	*out = s;
-	return ECS_OK;
+	return sparse_hook_setup(s);
 }
+
+ECS_CREATE_SHELL(sparse)
 
 static int sparse_reserve(ecs_storage *s, uint32_t entities)
 {
@@ -424,9 +410,7 @@ static int sparse_component_get(ecs_storage *s, ecs_entity e, uint32_t type, voi
 		*out = value;
 		return ECS_OK;
 	}
-	if (sparse_get_dead(s, e))
-		return ECS_ERR_DEAD_ENTITY;
-	return type >= s->component_count ? ECS_ERR_BAD_COMPONENT : ECS_ERR_NO_COMPONENT;
+	return ecs_get_failed(sparse_get_dead(s, e), type, s->component_count);
 }
 
 /* The get shells (checks.h: ECS_GET_SHELLS): each entry proves its handle alive, and the record
@@ -445,17 +429,10 @@ static int sparse_component_has(const ecs_storage *s, ecs_entity e, uint32_t typ
 }
 
 /* A system is its list of types: nothing to match now, nothing to update on add or remove. */
-static int sparse_system_register(ecs_storage *s, const uint32_t *types, uint32_t count,
-                                  const uint32_t *excluded, uint32_t excluded_count,
-                                  uint32_t *out_id)
+static int sparse_system_register_body(ecs_storage *s, const uint32_t *types, uint32_t count,
+                                       const uint32_t *excluded, uint32_t excluded_count,
+                                       uint32_t *out_id)
 {
-	if (!s || !out_id)
-		return ECS_ERR_INVALID;
-	int rc = ecs_system_types_check(types, count, excluded, excluded_count, s->component_count);
-	if (rc != ECS_OK)
-		return rc;
-	if (s->system_count >= s->system_max)
-		return ECS_ERR_BAD_SYSTEM;
 	struct sparse_system *y = &s->systems[s->system_count];
 	memset(y, 0, sizeof *y);
 	y->type_count = count;
@@ -492,14 +469,15 @@ static uint32_t sparse_split_bound(const ecs_storage *s, const struct sparse_sys
                                    uint32_t driver, uint32_t part, uint32_t parts)
 {
 	const struct sparse_pool *dp = &s->pools[y->types[driver]];
-	uint32_t total = dp->count, at = ecs_split_bound(total, part, parts);
-	if (part == 0 || part == parts || total / parts < 2)
+	uint32_t at = ecs_split_bound(dp->count, part, parts);
+	uint32_t limit = ecs_split_limit(dp->count, part, parts);
+	if (!limit)
 		return at;
 	const struct sparse_pool *w = &s->pools[y->types[0]];
 	uint32_t slot = driver == 0 ? at : pool_find(w, ecs_entity_index(dp->entities[at]));
 	if (slot == SPARSE_ABSENT)
 		return at;
-	uint32_t d = ecs_split_align(pool_value(w, slot), w->size, total / parts);
+	uint32_t d = ecs_split_align(pool_value(w, slot), w->size, limit);
 	if (d && (driver == 0 || pool_find(w, ecs_entity_index(dp->entities[at + d])) == slot + d))
 		return at + d;
 	return at;
@@ -510,13 +488,9 @@ static uint32_t sparse_split_bound(const ecs_storage *s, const struct sparse_sys
  * inside it, so a batch never spans two parts. Balanced by the driving pool's entities; where
  * the other pools hold only some of them, the matches may be spread unevenly.
  */
-static inline int sparse_system_iter_split(ecs_storage *s, uint32_t system, uint32_t part,
-                                           uint32_t parts, struct ecs_iter *it)
+static inline int sparse_system_iter_split_body(ecs_storage *s, uint32_t system,
+                                                uint32_t part, uint32_t parts, struct ecs_iter *it)
 {
-	if (!s || !it || parts == 0 || parts > ECS_SPLIT_MAX || part >= parts)
-		return ECS_ERR_INVALID;
-	if (system >= s->system_count)
-		return ECS_ERR_BAD_SYSTEM;
 	const struct sparse_system *y = &s->systems[system];
 	if (sparse_hook_iter_split(s, y, system, part, parts, it))
 		return ECS_OK;
@@ -530,10 +504,12 @@ static inline int sparse_system_iter_split(ecs_storage *s, uint32_t system, uint
 }
 
 /* The whole pass: the one part of one. */
-static int sparse_system_iter_begin(ecs_storage *s, uint32_t system, struct ecs_iter *it)
+static int sparse_system_iter_begin_body(ecs_storage *s, uint32_t system, struct ecs_iter *it)
 {
-	return sparse_system_iter_split(s, system, 0, 1, it);
+	return sparse_system_iter_split_body(s, system, 0, 1, it);
 }
+
+ECS_SYSTEM_SHELLS(sparse)
 
 /* Looks index up in the m probed pools; false as soon as one lacks it. */
 static inline bool probe_all(const struct sparse_pool *const *probe, uint32_t m, uint32_t index,
@@ -877,8 +853,9 @@ static inline void batch_clear(struct ecs_batch *b)
  */
 static bool sparse_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 {
-	if (sparse_hook_iter_own(it))
-		return sparse_hook_iter_next(it, b);
+	bool more;
+	if (sparse_hook_iter_next(it, b, &more))
+		return more;
 	ecs_storage *s = it->storage;
 	const struct sparse_system *y = &s->systems[it->state[ITER_SYSTEM]];
 	uint32_t driver = (uint32_t)it->state[ITER_DRIVER];
@@ -1100,49 +1077,26 @@ static const ecs_entity *batch_list(ecs_storage *s, const ecs_entity *entities, 
 	return entities;
 }
 
-/* The checks, one growth of the pool, count appends (then, in the group build, the joins and
+/* One growth of the pool, count appends (then, in the group build, the joins and
  * leaves the type makes). */
-static int sparse_component_add_batch(ecs_storage *s, const ecs_entity *entities, uint32_t count,
-                                      uint32_t type, const struct ecs_values *values)
+static int batch_add(ecs_storage *s, struct sparse_pool *p, const ecs_entity *list,
+                     uint32_t count, uint32_t type, const struct ecs_values *values)
 {
-	if (!s || (count && (!entities || !values || !values->data)))
-		return ECS_ERR_INVALID;
-	int rc = sparse_batch_check(s, entities, count, type, false);
-	if (rc != ECS_OK || count == 0)
-		return rc;
-	struct sparse_pool *p = &s->pools[type];
-	ecs_entity *copy;
-	size_t bytes;
-	const ecs_entity *list = batch_list(s, entities, count, &copy, &bytes);
-	if (!list)
-		return ECS_ERR_NO_MEMORY;
 	const void *data = values->data;
-	rc = pool_make_room_batch(s, p, list, count, batch_max_page(list, count), &data, 1);
+	int rc = pool_make_room_batch(s, p, list, count, batch_max_page(list, count), &data, 1);
 	if (rc == ECS_OK) {
 		pool_append_batch(s, type, p, list, count, data, values->stride);
 		for (uint32_t j = 0; j < count; j++)
 			sparse_hook_added(s, ecs_entity_index(list[j]), type);
 	}
-	pool_free(s, copy, bytes);
 	return rc;
 }
 
-/* The checks, then count swap-removes (in the group build, members of the group that owns the
+/* Count swap-removes (in the group build, members of the group that owns the
  * pool leave it first; entities may join the groups that exclude the type after). */
-static int sparse_component_remove_batch(ecs_storage *s, const ecs_entity *entities,
-                                         uint32_t count, uint32_t type)
+static int batch_remove(ecs_storage *s, struct sparse_pool *p, const ecs_entity *list,
+                        uint32_t count, uint32_t type)
 {
-	if (!s || (count && !entities))
-		return ECS_ERR_INVALID;
-	int rc = sparse_batch_check(s, entities, count, type, true);
-	if (rc != ECS_OK || count == 0)
-		return rc;
-	struct sparse_pool *p = &s->pools[type];
-	ecs_entity *copy;
-	size_t bytes;
-	const ecs_entity *list = batch_list(s, entities, count, &copy, &bytes);
-	if (!list)
-		return ECS_ERR_NO_MEMORY;
 	for (uint32_t j = 0; j < count; j++) {
 		uint32_t index = ecs_entity_index(list[j]);
 		sparse_hook_removing(s, index, type);
@@ -1151,9 +1105,30 @@ static int sparse_component_remove_batch(ecs_storage *s, const ecs_entity *entit
 	}
 	for (uint32_t j = 0; j < count; j++)
 		sparse_hook_removed(s, ecs_entity_index(list[j]), type);
-	pool_free(s, copy, bytes);
 	return ECS_OK;
 }
+
+/* component_add_batch's and component_remove_batch's body (ECS_BATCH_SHELLS; values NULL: the
+ * removal): the entities and the type checked, nothing to do at a count of 0, then the add or
+ * the removal over the list (batch_list: a copy where the caller's may move under it). */
+static int sparse_batch_change(ecs_storage *s, const ecs_entity *entities, uint32_t count,
+                               uint32_t type, const struct ecs_values *values)
+{
+	int rc = sparse_batch_check(s, entities, count, type, !values);
+	if (rc != ECS_OK || count == 0)
+		return rc;
+	ecs_entity *copy;
+	size_t bytes;
+	const ecs_entity *list = batch_list(s, entities, count, &copy, &bytes);
+	if (!list)
+		return ECS_ERR_NO_MEMORY;
+	struct sparse_pool *p = &s->pools[type];
+	rc = values ? batch_add(s, p, list, count, type, values) : batch_remove(s, p, list, count, type);
+	pool_free(s, copy, bytes);
+	return rc;
+}
+
+ECS_BATCH_SHELLS(sparse)
 
 /* A variant's ops table but its name, description and what it adds: every operation is the
  * storage's. */

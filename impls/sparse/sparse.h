@@ -105,7 +105,8 @@ static void sparse_hook_created(ecs_storage *s, const ecs_entity *handles, uint3
 	((void)(s), (void)(handles), (void)(n), (void)(types), (void)(count))
 #endif
 /* iter_split's part: whether the variant walks system y's pass itself (it then sets up `it`),
- * and that pass's batches (sparse_hook_iter_own: whether `it` is such a pass). */
+ * and that pass's batches (sparse_hook_iter_next: whether `it` is such a pass; then *more is
+ * whether a batch came). */
 #ifdef sparse_hook_iter_split
 static bool sparse_hook_iter_split(ecs_storage *s, const struct sparse_system *y, uint32_t system,
                                    uint32_t part, uint32_t parts, struct ecs_iter *it);
@@ -113,15 +114,10 @@ static bool sparse_hook_iter_split(ecs_storage *s, const struct sparse_system *y
 #define sparse_hook_iter_split(s, y, system, part, parts, it)                                     \
 	((void)(s), (void)(y), (void)(system), (void)(part), (void)(parts), (void)(it), false)
 #endif
-#ifdef sparse_hook_iter_own
-static bool sparse_hook_iter_own(const struct ecs_iter *it);
-#else
-#define sparse_hook_iter_own(it) ((void)(it), false)
-#endif
 #ifdef sparse_hook_iter_next
-static bool sparse_hook_iter_next(struct ecs_iter *it, struct ecs_batch *b);
+static bool sparse_hook_iter_next(struct ecs_iter *it, struct ecs_batch *b, bool *more);
 #else
-#define sparse_hook_iter_next(it, b) ((void)(it), (void)(b), false)
+#define sparse_hook_iter_next(it, b, more) ((void)(it), (void)(b), (void)(more), false)
 #endif
 
 /* --- entities -------------------------------------------------------------------------- */
@@ -154,16 +150,7 @@ static bool sparse_entity_alive(const ecs_storage *s, ecs_entity e)
 }
 
 /* The checks every component operation starts with. */
-static inline int sparse_check(const ecs_storage *s, ecs_entity e, uint32_t type)
-{
-	if (!s)
-		return ECS_ERR_INVALID;
-	if (!sparse_alive(s, e))
-		return ECS_ERR_DEAD_ENTITY;
-	if (type >= s->component_count)
-		return ECS_ERR_BAD_COMPONENT;
-	return ECS_OK;
-}
+ECS_CHECK_SHELL(sparse)
 
 /* A failed lookup's question: whether the handle is dead (its record), or the value missing. */
 static inline bool sparse_get_dead(const ecs_storage *s, ecs_entity e)
