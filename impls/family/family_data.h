@@ -213,6 +213,16 @@ static inline int pool_push(ecs_storage *s, struct family_pool *p, ecs_entity e,
 	return ECS_OK;
 }
 
+/* A swap-remove's move in a packed list of handles (a pool's owners, a system's entities), keyed
+ * by m: the last handle to `at`, where the removed one was. */
+static inline void packed_move(struct family_index *m, ecs_entity *handles, uint32_t last,
+                               uint32_t at)
+{
+	ecs_entity moved = handles[last];
+	handles[at] = moved;
+	family_hook_assign(m, ecs_entity_index(moved), at);
+}
+
 /* Swap-removes the value of an entity that has one (the bitset said so). */
 static inline void pool_remove(ecs_storage *s, struct family_pool *p, uint32_t index)
 {
@@ -221,9 +231,7 @@ static inline void pool_remove(ecs_storage *s, struct family_pool *p, uint32_t i
 	if (slot != last) {
 		family_copy(p->values + (size_t)slot * p->size, p->values + (size_t)last * p->size,
 		            p->size);
-		ecs_entity moved = p->owners[last];
-		p->owners[slot] = moved;
-		family_hook_assign(&p->index, ecs_entity_index(moved), slot);
+		packed_move(&p->index, p->owners, last, slot);
 	}
 	p->count = last;
 }
@@ -257,11 +265,8 @@ static inline void system_remove_entity(ecs_storage *s, struct family_system *y,
 {
 	uint32_t last = y->count - 1;
 	uint32_t pos = family_hook_take(s, &y->index, index);
-	if (pos != last) {
-		ecs_entity moved = y->entities[last];
-		y->entities[pos] = moved;
-		family_hook_assign(&y->index, ecs_entity_index(moved), pos);
-	}
+	if (pos != last)
+		packed_move(&y->index, y->entities, last, pos);
 	y->count = last;
 }
 
