@@ -299,17 +299,10 @@ static void create_cache_fill(ecs_storage *s, const uint32_t *types, const void 
  * changed but capacities and the tables that exist. Remembers the list as given and where it
  * led, for arch_entity_create_with (create_cache_fill).
  */
-static __attribute__((noinline)) int create_with_lookup(ecs_storage *s, const uint32_t *types,
-                                                        uint32_t count,
-                                                        const void *const *values,
-                                                        ecs_entity *out)
+static int create_with_lookup(ecs_storage *s, const uint32_t *types, uint32_t count,
+                              const void *const *values, bool fresh, ecs_entity *out)
 {
-	uint32_t index;
-	int rc = ecs_create_with_open(types, count, values, s->component_count, &s->free_head,
-	                              ARCH_NONE, &s->record_used, &index);
-	if (rc != ECS_OK)
-		return rc;
-	bool fresh = s->free_head == ARCH_NONE;
+	int rc;
 	/* The set sorted (insertion sort: count is small), its values in step, and for each sorted
 	 * position the list's position it came from. */
 	uint32_t sorted[ECS_CREATE_MAX_COMPONENTS], given[ECS_CREATE_MAX_COMPONENTS];
@@ -346,6 +339,25 @@ static __attribute__((noinline)) int create_with_lookup(ecs_storage *s, const ui
 	return ECS_OK;
 }
 
+/* entity_create_with's careful path: the list checked in ecs.h's order and the index the entity
+ * will take found (ecs_create_with_open), then a list with types outside the tables goes the
+ * variant's way (arch_hook_create_with), the rest create_with_lookup. */
+static __attribute__((noinline)) int create_with_careful(ecs_storage *s, const uint32_t *types,
+                                                         uint32_t count,
+                                                         const void *const *values,
+                                                         ecs_entity *out)
+{
+	uint32_t index;
+	int rc = ecs_create_with_open(types, count, values, s->component_count, &s->free_head,
+	                              ARCH_NONE, &s->record_used, &index);
+	if (rc != ECS_OK)
+		return rc;
+	bool fresh = s->free_head == ARCH_NONE;
+	if (arch_hook_list_outside(s, types, count))
+		return arch_hook_create_with(s, types, count, values, index, fresh, out);
+	return create_with_lookup(s, types, count, values, fresh, out);
+}
+
 
 /*
  * Entities come in kinds: a game spawns a few lists of types again and again, interleaved (bevy
@@ -365,24 +377,22 @@ static __attribute__((noinline)) int arch_entity_create_with(ecs_storage *s,
 {
 	if (!s || !out)
 		return ECS_ERR_INVALID;
-	if (ecs_create_list_odd(types, count, values))
-		return create_with_lookup(s, types, count, values, out);
-	if (arch_hook_list_outside(s, types, count))
-		return arch_hook_create_with(s, types, count, values, out);
+	if (ecs_create_list_odd(types, count, values) || arch_hook_list_outside(s, types, count))
+		return create_with_careful(s, types, count, values, out);
 	uint64_t key = create_key(types, values, count);
 	struct arch_create_set *set = create_set(s, key);
 	uint32_t w = 0;
 	while (w < ARCH_CREATE_WAYS && !create_entry_is(set, w, key, types, count))
 		w++;
 	if (w == ARCH_CREATE_WAYS) /* ARCH_CREATE_NO_KEY included: no entry has that key */
-		return create_with_lookup(s, types, count, values, out);
+		return create_with_careful(s, types, count, values, out);
 	set->hit[w] = 1;
 	const struct arch_create_entry *c = &set->entry[w];
 	bool fresh = s->free_head == ARCH_NONE;
 	struct arch_table *t = &s->tables[c->table];
 	/* record_cap never exceeds ECS_MAX_ENTITIES */
 	if ((fresh && s->record_used >= s->record_cap) || t->count >= t->cap)
-		return create_with_lookup(s, types, count, values, out);
+		return create_with_careful(s, types, count, values, out);
 	uint32_t index = record_index_take(s, fresh);
 	struct arch_record *r = &s->records[index];
 	r->gen |= ARCH_ALIVE;

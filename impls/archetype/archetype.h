@@ -214,10 +214,12 @@ static bool arch_hook_value(const ecs_storage *s, ecs_entity e, uint32_t type, v
 #endif
 #ifdef arch_hook_create_with
 static int arch_hook_create_with(ecs_storage *s, const uint32_t *types, uint32_t count,
-                                 const void *const *values, ecs_entity *out);
+                                 const void *const *values, uint32_t index, bool fresh,
+                                 ecs_entity *out);
 #else
-#define arch_hook_create_with(s, types, count, values, out)                                        \
-	((void)(s), (void)(types), (void)(count), (void)(values), (void)(out), ECS_ERR_BAD_COMPONENT)
+#define arch_hook_create_with(s, types, count, values, index, fresh, out)                          \
+	((void)(s), (void)(types), (void)(count), (void)(values), (void)(index), (void)(fresh),      \
+	 (void)(out), ECS_ERR_BAD_COMPONENT)
 #endif
 /* entity_destroy's part, before the record is freed. */
 #ifdef arch_hook_destroy

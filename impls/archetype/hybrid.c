@@ -195,7 +195,8 @@ static int hybrid_setup(ecs_storage *s, const struct ecs_config *cfg)
 }
 
 /*
- * entity_create_with of a list with sparse types: their values are appended to their pools
+ * entity_create_with of a list with sparse types (checked, and the index it takes found, by
+ * archetype.c's create_with_careful): their values are appended to their pools
  * first, under the handle the entity will get (the index the table part takes: the free
  * list's first, else the next fresh one), then the table types go archetype's way (its create
  * cache included); if that fails (no memory), the appends are taken back. Growing a pool moves
@@ -203,19 +204,18 @@ static int hybrid_setup(ecs_storage *s, const struct ecs_config *cfg)
  * the table part reads its values as they were.
  */
 static __attribute__((noinline)) int hybrid_create_with(ecs_storage *s, const uint32_t *types,
-                                                           uint32_t count,
-                                                           const void *const *values,
-                                                           ecs_entity *out)
+                                                        uint32_t count, const void *const *values,
+                                                        uint32_t index, bool fresh,
+                                                        ecs_entity *out)
 {
-	uint32_t index;
-	int rc = ecs_create_with_open(types, count, values, s->component_count, &s->free_head,
-	                              ARCH_NONE, &s->record_used, &index);
-	if (rc != ECS_OK)
-		return rc;
-	bool fresh = s->free_head == ARCH_NONE;
+	int rc;
 	ecs_entity e = ecs_entity_make(index, fresh ? 0 : s->records[index].gen);
 	const void *v[ECS_CREATE_MAX_COMPONENTS], *tv[ECS_CREATE_MAX_COMPONENTS];
 	uint32_t tt[ECS_CREATE_MAX_COMPONENTS], nt = 0, held = 0;
+	/* The table part's list may be empty (nothing is read then); gcc cannot tell, and warns of
+	 * the arrays passed unwritten: their first entries are set. */
+	tt[0] = 0;
+	tv[0] = NULL;
 	memcpy(v, values, count * sizeof *v);
 	for (uint32_t i = 0; i < count; i++)
 		if (s->sparse[types[i]] &&
