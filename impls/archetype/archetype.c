@@ -706,6 +706,22 @@ static int arch_system_iter_split_body(ecs_storage *s, uint32_t system, uint32_t
 
 ECS_SYSTEM_SHELLS(arch)
 
+/* A batch of n rows of table t (match m of system y) from `row`: the entities, and the column of
+ * each type the system requires. always_inline: as a call's inline candidate gcc kept its
+ * operands in memory (archetype fragmented: +2.3% data references, make instr). */
+static inline __attribute__((always_inline)) void
+table_batch(struct ecs_batch *b, const struct arch_system *y, const struct arch_match *m,
+            const struct arch_table *t, uint32_t row, uint32_t n)
+{
+	b->count = n;
+	b->entities = t->entities + row;
+	for (uint32_t c = 0; c < ECS_SYSTEM_MAX_COMPONENTS; c++) {
+		const struct arch_column *col = c < y->type_count ? &t->columns[m->column[c]] : NULL;
+		b->columns[c] = col ? col->data + (size_t)row * col->size : NULL;
+		b->pointers[c] = NULL;
+	}
+}
+
 /* One batch per non-empty matching table: its columns whole (a part's first and last table
  * from its first row, to its last). */
 static bool arch_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
@@ -725,14 +741,7 @@ static bool arch_system_iter_next(struct ecs_iter *it, struct ecs_batch *b)
 		uint32_t stop = pos == end_match ? (uint32_t)it->state[ARCH_ITER_END_ROW] : t->count;
 		if (row >= stop)
 			continue;
-		b->count = stop - row;
-		b->entities = t->entities + row;
-		for (uint32_t c = 0; c < ECS_SYSTEM_MAX_COMPONENTS; c++) {
-			const struct arch_column *col =
-			    c < y->type_count ? &t->columns[m->column[c]] : NULL;
-			b->columns[c] = col ? col->data + (size_t)row * col->size : NULL;
-			b->pointers[c] = NULL;
-		}
+		table_batch(b, y, m, t, row, stop - row);
 		it->state[ARCH_ITER_MATCH] = pos + 1;
 		it->state[ARCH_ITER_ROW] = 0;
 		return true;

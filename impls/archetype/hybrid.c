@@ -564,14 +564,7 @@ static bool hyb_iter_runs(struct ecs_iter *it, struct ecs_batch *b, const ecs_st
 		uint32_t run = row + 1;
 		while (run < stop && !hyb_excluded(q, ecs_entity_index(t->entities[run])))
 			run++;
-		b->count = run - row;
-		b->entities = t->entities + row;
-		for (uint32_t c = 0; c < ECS_SYSTEM_MAX_COMPONENTS; c++) {
-			const struct arch_column *col =
-			    c < y->type_count ? &t->columns[m->column[c]] : NULL;
-			b->columns[c] = col ? col->data + (size_t)row * col->size : NULL;
-			b->pointers[c] = NULL;
-		}
+		table_batch(b, y, m, t, row, run - row);
 		it->state[ARCH_ITER_MATCH] = pos;
 		it->state[ARCH_ITER_ROW] = run;
 		return true;
