@@ -316,9 +316,10 @@ ecs_entity_get_rest(const ecs_storage *s, ecs_entity e, const uint32_t *types, u
 
 /*
  * The get shells, written once: PREFIX_component_get_batch, PREFIX_entity_get and its
- * out-of-line rest (PREFIX_entity_get_rest), each the checks and one of the bodies above, made from the backend's static inline lookups: `ahead` (the batch's
- * read-ahead), `live`, `value`, `batch_value` (`value` as the batch loop wants it; most pass
- * `value`) and `dead` (NULL where `live` proves the handle). A macro, so that each lookup is a
+ * out-of-line rest (PREFIX_entity_get_rest), each the checks and one of the bodies above, made
+ * from the backend's static inline lookups: `ahead` (the batch's read-ahead), `live`, `value`,
+ * `batch_value` (`value` as the batch loop wants it; most pass `value`) and `dead` (NULL where
+ * `live` proves the handle). A macro, so that each lookup is a
  * constant the compiler inlines, as it did when every backend wrote these out. component_get
  * stays each backend's own: made from one body it came out 2 instructions longer in vector's
  * and tree's get-one (make instr: the registers fell otherwise).
