@@ -469,6 +469,29 @@ static inline int ecs_array_grow(const struct ecs_allocator *a, void **p, uint32
 		return prefix##_system_iter_split_body(s, system, part, parts, it);                \
 	}
 
+/* ECS_CREATE_BATCH_SHELL(prefix, used): entity_create_batch's opening (ecs_create_batch_open:
+ * the batch checked, ECS_ERR_FULL from the free list's length and s->used, the indices ever
+ * handed out), nothing to do at a count of 0, then prefix_entity_create_batch_body(s, types,
+ * type_count, values, count, out, recycled, fresh): how many come from the free list, how many
+ * are fresh. */
+#define ECS_CREATE_BATCH_SHELL(prefix, used)                                                       \
+	static int prefix##_entity_create_batch(ecs_storage *s, const uint32_t *types,             \
+	                                        uint32_t type_count,                               \
+	                                        const struct ecs_values *values, uint32_t count,   \
+	                                        ecs_entity *out)                                   \
+	{                                                                                          \
+		if (!s)                                                                            \
+			return ECS_ERR_INVALID;                                                    \
+		uint32_t recycled, fresh;                                                          \
+		int rc = ecs_create_batch_open(types, type_count, values, count, out,              \
+		                               s->component_count, s->free_count, s->used,         \
+		                               &recycled, &fresh);                                 \
+		if (rc != ECS_OK)                                                                  \
+			return rc == ECS_CREATE_BATCH_EMPTY ? ECS_OK : rc;                         \
+		return prefix##_entity_create_batch_body(s, types, type_count, values, count, out, \
+		                                         recycled, fresh);                         \
+	}
+
 /* ECS_BATCH_SHELLS(prefix): component_add_batch and component_remove_batch, their pointers
  * checked, then prefix_batch_change(s, entities, count, type, values), values NULL for the
  * removal: the body checks the entities and the type (every backend's batch check differs). */

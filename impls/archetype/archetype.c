@@ -1001,19 +1001,13 @@ static inline void batch_copy(unsigned char *to, const unsigned char *data, size
  * none is overwritten before it is read. On error nothing has changed but capacities and the
  * tables that exist.
  */
-static int arch_entity_create_batch(ecs_storage *s, const uint32_t *types, uint32_t type_count,
-                                    const struct ecs_values *values, uint32_t count,
-                                    ecs_entity *out)
+static inline __attribute__((always_inline)) int
+arch_entity_create_batch_body(ecs_storage *s, const uint32_t *types, uint32_t type_count,
+                              const struct ecs_values *values, uint32_t count, ecs_entity *out,
+                              uint32_t from_free, uint32_t fresh)
 {
-	if (!s)
-		return ECS_ERR_INVALID;
-	/* ECS_ERR_FULL from the free list's length, counted as it changes: the list is walked once,
-	 * where its indices are taken, not a second time to count them. */
-	uint32_t from_free, fresh;
-	int opened = ecs_create_batch_open(types, type_count, values, count, out, s->component_count,
-	                                   s->free_count, s->record_used, &from_free, &fresh);
-	if (opened != ECS_OK)
-		return opened == ECS_CREATE_BATCH_EMPTY ? ECS_OK : opened;
+	/* (ECS_ERR_FULL came from the free list's length, counted as it changes: the list is walked
+	 * once, where its indices are taken, not a second time to count them.) */
 	/* The table types sorted (given[j]: their place in the list), the hash of their set. */
 	uint32_t sorted[ECS_CREATE_MAX_COMPONENTS], given[ECS_CREATE_MAX_COMPONENTS], n = 0;
 	const void *base[ECS_CREATE_MAX_COMPONENTS];
@@ -1080,6 +1074,8 @@ static int arch_entity_create_batch(ecs_storage *s, const uint32_t *types, uint3
 	arch_hook_create_batch_fill(s, types, type_count, values, base, out, count);
 	return ECS_OK;
 }
+
+ECS_CREATE_BATCH_SHELL(arch, record_used)
 
 /* A variant's ops table but its name and description: every operation is the machinery's. */
 #define ARCH_OPS                                                                                   \

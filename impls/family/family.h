@@ -742,20 +742,16 @@ static inline uint32_t family_batch_joins(ecs_storage *s, const uint32_t *types,
  * tree, a geometric growth for vector): the entities placed so far are taken back, newest
  * first, so that every list and the free list are as they were.
  */
-static int family_entity_create_batch(ecs_storage *s, const uint32_t *types, uint32_t type_count,
-                                      const struct ecs_values *values, uint32_t count,
-                                      ecs_entity *out)
+static int family_entity_create_batch_body(ecs_storage *s, const uint32_t *types,
+                                           uint32_t type_count, const struct ecs_values *values,
+                                           uint32_t count, ecs_entity *out, uint32_t recycled,
+                                           uint32_t fresh)
 {
-	if (!s)
-		return ECS_ERR_INVALID;
-	/* ECS_ERR_FULL: how many come from the free list (counted as it changes: no walk of its
-	 * links here, which at a large batch would be a miss each), and whether the rest fit below
-	 * ECS_MAX_ENTITIES. */
-	uint32_t recycled, fresh;
-	int rc = ecs_create_batch_open(types, type_count, values, count, out, s->component_count,
-	                               s->free_count, s->entity_used, &recycled, &fresh);
-	if (rc != ECS_OK)
-		return rc == ECS_CREATE_BATCH_EMPTY ? ECS_OK : rc;
+	/* (ECS_ERR_FULL came from how many come from the free list, counted as it changes: no walk
+	 * of its links, which at a large batch would be a miss each. The walk below takes them as
+	 * it goes, so their count is not needed here.) */
+	(void)recycled;
+	int rc;
 	const uint32_t used_before = s->entity_used;
 	if (fresh && (rc = entities_grow(s, used_before + fresh)) != ECS_OK)
 		return rc;
@@ -824,6 +820,8 @@ static int family_entity_create_batch(ecs_storage *s, const uint32_t *types, uin
 		pool_write_values(&s->pools[types[i]], first[i], data[i], values[i].stride, count);
 	return ECS_OK;
 }
+
+ECS_CREATE_BATCH_SHELL(family, entity_used)
 
 /*
  * component_add_batch: after the checks, one growth of the pool's values (the values may point

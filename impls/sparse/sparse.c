@@ -1004,20 +1004,15 @@ static void pool_append_batch(ecs_storage *s, uint32_t type, struct sparse_pool 
  * pool for the whole batch, and the pages; only then is anything written: the indices taken,
  * each type's owners and values appended a column at a time.
  */
-static int sparse_entity_create_batch(ecs_storage *s, const uint32_t *types, uint32_t type_count,
-                                      const struct ecs_values *values, uint32_t count,
-                                      ecs_entity *out)
+static int sparse_entity_create_batch_body(ecs_storage *s, const uint32_t *types,
+                                           uint32_t type_count, const struct ecs_values *values,
+                                           uint32_t count, ecs_entity *out, uint32_t recycled,
+                                           uint32_t fresh)
 {
-	if (!s)
-		return ECS_ERR_INVALID;
-	/* ECS_ERR_FULL from the free list's length (counted as it changes), then the handles in
-	 * out[]: the free list's, walked once without taking them (each record gives the
-	 * generation and the next link in one load), then fresh ones. */
-	uint32_t recycled, fresh, used = s->entity_used;
-	int rc = ecs_create_batch_open(types, type_count, values, count, out, s->component_count,
-	                               s->free_count, used, &recycled, &fresh);
-	if (rc != ECS_OK)
-		return rc == ECS_CREATE_BATCH_EMPTY ? ECS_OK : rc;
+	/* The handles in out[]: the free list's, walked once without taking them (each record gives
+	 * the generation and the next link in one load), then fresh ones. */
+	uint32_t used = s->entity_used;
+	int rc;
 	uint32_t next_free = s->free_head;
 	for (uint32_t j = 0; j < recycled; j++) {
 		ecs_entity record = s->records[next_free];
@@ -1051,6 +1046,8 @@ static int sparse_entity_create_batch(ecs_storage *s, const uint32_t *types, uin
 	sparse_hook_created(s, out, count, types, type_count);
 	return ECS_OK;
 }
+
+ECS_CREATE_BATCH_SHELL(sparse, entity_used)
 
 /*
  * A list of entities may point into the storage (a batch's entities from an iteration are a
