@@ -672,9 +672,10 @@ test: $(ALL_PROGRAMS) | preflight
 # The long lane (tests/run.sh --long), which .ci/run runs after make test and make test-browser:
 # what make test cut to fit its ten minutes, at the scales the large-* tests use: the fuzzer for
 # minutes, the whole conformance suite under ASan+UBSan at 100,000 operations and scale 2,
-# memcheck with the large-* and allocation-failure tests. Ends with "N passed, N failed";
+# memcheck with the large-* and allocation-failure tests, the committed instruction baseline
+# (make instr's check). Ends with "N passed, N failed";
 # docs/running.md says how long it takes.
-LONG_PROGRAMS := build/conformance build/asan/conformance $(FUZZ_BIN)
+LONG_PROGRAMS := build/conformance build/asan/conformance $(FUZZ_BIN) $(INSTR_BIN)
 check-long: $(LONG_PROGRAMS) | preflight
 	$(Q)env -u ECSBENCH_PREFLIGHT -u MAKEFLAGS -u MFLAGS -u MAKELEVEL tests/run.sh --long
 

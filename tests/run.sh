@@ -61,8 +61,9 @@
 #                            backend; each rule broken (the check build) fails its rows
 #   tests/history.sh         make track and make history: two runs appended and drawn, a run
 #                            made slower marked so, the same run or another CPU's refused
-#   tests/instr.sh           the instruction check (make instr): the committed baseline holds,
-#                            a build with a heavier backend fails it, not-comparable builds say so
+#   tests/instr.sh           the instruction check (make instr): a build with a heavier backend
+#                            fails it, not-comparable builds say so (the committed baseline
+#                            holds: tests/instr.sh --long, in make check-long)
 #   tests/links.sh           every relative link, image and #anchor of the committed Markdown
 #   tests/setup.sh           make's preflight: packages checked before anything compiles, apt's
 #                            broken states in one line, outputs that cannot be written refused
@@ -132,21 +133,24 @@ asan() {
 }
 
 # Two lanes at once, one a core (CI's machine has two): the programs under the sanitizers,
-# valgrind and the fuzzer in one, the scripts (every make they call, one at a time) and the
-# plain run in the other, about as long as each other. One suite after another they took 983 s
-# of CPU (2026-11-27, an Intel Xeon, loaded) and CI 1,360 s in all; in these lanes, on the same
-# machine quiet, .ci/run took 568 s with the scripts lane 350 s (valgrind and the hook-less run
-# in it then: they moved here, about 50 s). 2026-11-28, quiet: 574 s, lanes 333 and 345 s, so
-# stats.sh (22 s; its A/A runs of build/ecsbench check no time) moved here too and the fuzzer
-# went to 2,600 executions: 565 s, lanes 344 and 317 s; the next clean clone 602 s (the fuzzer
-# 168 s at the same executions), so: the fuzzer at 2,300 (the corpus and 139 mutations),
-# memcheck at 2,000 operations, the plain run at 20,000, stats back in the scripts lane.
+# valgrind and the fuzzer, and the suites that call no make, in one; the scripts that call make
+# (every make they call, one at a time) in the other, about as long as each other. One suite
+# after another they took 983 s of CPU (2026-11-27, an Intel Xeon, loaded) and CI 1,360 s in
+# all; in these lanes, on the same machine quiet, .ci/run took 568 s with the scripts lane 350 s.
+# 2026-11-28 and 29 the lanes grew to 626-648 s (an AMD EPYC, 2 cores: the scripts lane 646 s,
+# the fuzzer 224-273 s, cli.sh 263 s), over ten minutes with the build (about 3 minutes), so on
+# 2026-11-30: the fuzzer made 3x faster (no 128 KiB block mapped per create and no iterator array
+# per system under ASan: 81 s for its 2,300 executions), cli.sh's check-build run and fixed-inner
+# run in 2 processes instead of the default 32 that raced to the 270 s budget (263 s to about
+# 112 s), the committed instruction baseline (scripts/instr.sh check, 115 rows under callgrind)
+# moved to the long lane, and the suites that call no make moved here from the scripts lane:
+# the plain conformance run, the scenario, tails and race programs, figure_text.sh and stats.sh.
 lane_programs() {
 	lane=programs
 	# under the sanitizers with 10,000 random operations per random test on profile A and the
 	# larger scales, and on AAA (512 types: masks of many words) without its three slowest
 	# kinds of test (lived-in, group, the failure tests: 83 s of CPU under ASan); the plain run
-	# in the other lane runs everything at 20,000
+	# below runs everything at 20,000
 	suite "conformance (ASan+UBSan)" asan build/asan/conformance --ops 10000 -/AA
 	suite "conformance AAA (ASan+UBSan)" asan build/asan/conformance --ops 5000 /AAA \
 		-lived-in -failure -group
@@ -169,10 +173,6 @@ lane_programs() {
 	suite "parallel pass (ThreadSanitizer)" env TSAN_OPTIONS=halt_on_error=1:exitcode=66 \
 		build/tsan/parallel
 	suite "parallel-iterate (ThreadSanitizer)" tests/parallel.sh
-}
-
-lane_scripts() {
-	lane=scripts
 	# 20,000 random operations a random test (100,000 with --ops 100000: 83 s of CPU), without the
 	# large-* tests, which the ASan run has (42 s with them, 29 s without, a quiet Xeon)
 	suite conformance build/conformance --ops 20000 -large
@@ -180,15 +180,19 @@ lane_scripts() {
 	suite "frame-time tails and growth" build/tails
 	suite "the race's statistics" build/race
 	suite "scenario engine" build/scenario_engine
+	suite "figure text" tests/figure_text.sh
+	suite stats tests/stats.sh
+}
+
+lane_scripts() {
+	lane=scripts
 	suite advise tests/advise.sh
 	suite cli tests/cli.sh
 	suite "CSV columns" tests/columns.sh
 	suite "scenario command line" tests/scenario_cli.sh
 	suite "tails and growth, end to end" tests/tails.sh
 	suite figures tests/figures.sh
-	suite "figure text" tests/figure_text.sh
 	suite report tests/report.sh
-	suite stats tests/stats.sh
 	suite machine tests/machine.sh
 	suite "valgrind scripts" tests/valgrind_scripts.sh
 	suite "google benchmark JSON" tests/gbench.sh
@@ -200,31 +204,34 @@ lane_scripts() {
 }
 
 # --- make check-long (`run.sh --long`): the long lane, which .ci/run runs after make test --------
-# What make test cut to fit its ten minutes, at the scales the large-* tests use, in two lanes of
-# about the same length (docs/running.md, "The long lane", has what they took):
+# What make test cut to fit its ten minutes, at the scales the large-* tests use, in two lanes
+# (docs/running.md, "The long lane", has what they took):
 #   the fuzzer for minutes: 6,000 executions from another fixed seed (make test's: 2,300 from
 #   seed 1, nearly all of them the corpus's 2,161 inputs), so that some 3,800 are mutations;
 #   LONG_FUZZ_RUNS and LONG_FUZZ_SEED change them for a trial
-#   the conformance suite under ASan+UBSan whole: every test on every profile (AAA's lived-in,
-#   group and failure tests too) at 100,000 random operations a random test (make test's:
-#   10,000, AAA at 5,000 without those three) and the large model test twice, the second to
-#   twice the live entities (--scale 2: 6,000 and 12,000)
 #   memcheck with the large-* tests and the allocation-failure tests at 20,000 random operations
 #   (make test's: 2,000, without either), profile A and the large tests' own (AA and AAA, and
 #   the 4-million-entity capacity test, would take it past the lane's length under valgrind)
+#   the committed instruction baseline (tests/instr.sh --long: scripts/instr.sh check, the
+#   whole set under callgrind; make test checks the check itself on a part of the set)
+#   the conformance suite under ASan+UBSan whole, in the other lane: every test on every
+#   profile (AAA's lived-in, group and failure tests too) at 100,000 random operations a random
+#   test (make test's: 10,000, AAA at 5,000 without those three) and the large model test
+#   twice, the second to twice the live entities (--scale 2: 6,000 and 12,000)
 lane_long_fuzz() {
 	lane=long_fuzz
 	suite "fuzz, long (libFuzzer, fixed seed)" env FUZZ_RUNS="${LONG_FUZZ_RUNS:-6000}" \
 		FUZZ_SEED="${LONG_FUZZ_SEED:-2}" tests/fuzz.sh
+	suite "conformance with large-* and failure tests (valgrind memcheck)" valgrind -q \
+		--error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all --show-leak-kinds=all \
+		build/conformance --ops 20000 -capacity -/AA
+	suite "instruction counts, the committed baseline" tests/instr.sh --long
 }
 
 lane_long_checks() {
 	lane=long_checks
 	suite "conformance, whole, scale 2 (ASan+UBSan)" asan build/asan/conformance --ops 100000 \
 		--scale 2
-	suite "conformance with large-* and failure tests (valgrind memcheck)" valgrind -q \
-		--error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all --show-leak-kinds=all \
-		build/conformance --ops 20000 -capacity -/AA
 }
 
 # One lane, as a shell of its own: `run.sh --lane DIR NAME`
