@@ -657,8 +657,9 @@ repeat: $(BIN) $(COMPARE_BIN) | preflight
 
 # --- Tests ------------------------------------------------------------------------------------------
 # Every program of every build; the fuzzer (clang and libFuzzer's runtime: deps-fuzz) too, which
-# tests/fuzz.sh runs for a fixed number of executions from a fixed seed. TEST_SCALE=N: the
-# conformance suite's large model test N times, each run twice as large (tests/conformance.c).
+# make check-long runs (tests/fuzz.sh: a fixed number of executions from a fixed seed), built
+# here so that make test finds it broken. TEST_SCALE=N: the conformance suite's large model test
+# N times, each run twice as large (tests/conformance.c).
 TEST_SCALE ?= 1
 ifneq ($(filter test,$(MAKECMDGOALS)),)
 ifeq ($(shell case $(call q,$(TEST_SCALE)) in ([1-9] | [1-5][0-9] | 6[0-4]) echo y;; esac),)
@@ -670,11 +671,12 @@ test: $(ALL_PROGRAMS) | preflight
 	$(Q)env -u ECSBENCH_PREFLIGHT -u MAKEFLAGS -u MFLAGS -u MAKELEVEL ECSB_TEST_SCALE=$(call q,$(TEST_SCALE)) tests/run.sh
 
 # The long lane (tests/run.sh --long), which .ci/run runs after make test and make test-browser:
-# what make test cut to fit its ten minutes, at the scales the large-* tests use: the fuzzer for
-# minutes, the whole conformance suite under ASan+UBSan at 100,000 operations and scale 2,
-# memcheck with the large-* and allocation-failure tests. Ends with "N passed, N failed";
+# what make test cut to fit its ten minutes, at the scales the large-* tests use: libFuzzer from
+# two seeds, the whole conformance suite under ASan+UBSan at 100,000 operations and scale 2,
+# memcheck with the large-* and allocation-failure tests, the committed instruction baseline
+# (make instr's check). Ends with "N passed, N failed";
 # docs/running.md says how long it takes.
-LONG_PROGRAMS := build/conformance build/asan/conformance $(FUZZ_BIN)
+LONG_PROGRAMS := build/conformance build/asan/conformance $(FUZZ_BIN) $(INSTR_BIN)
 check-long: $(LONG_PROGRAMS) | preflight
 	$(Q)env -u ECSBENCH_PREFLIGHT -u MAKEFLAGS -u MFLAGS -u MAKELEVEL tests/run.sh --long
 
@@ -767,13 +769,14 @@ make instr            instruction and data-reference counts per entity of every 
 make instr-baseline   measure them again into tests/instr-baseline.csv (commit it with the change)
 make report           one page with every figure and table of the run -> results/report.html
                       (OUTPUT=x.csv -> x-report.html); opens from the file system
-make test             conformance suite (plain and ASan+UBSan), the fuzzer from a fixed seed,
+make test             conformance suite (plain and ASan+UBSan), the fuzz corpus replayed,
                       the parallel pass under ThreadSanitizer, scenario files and engine,
                       command-line and figure tests (TEST_SCALE=N: N runs of the large model
                       test, each twice as large as the one before; default 1)
-make check-long       the long lane, after make test in CI: the fuzzer for minutes, the whole
-                      conformance suite under ASan+UBSan at 100,000 operations, memcheck with the
-                      large-* and allocation-failure tests (docs/running.md: how long)
+make check-long       the long lane, after make test in CI: libFuzzer from two fixed seeds, the
+                      whole conformance suite under ASan+UBSan at 100,000 operations, memcheck
+                      with the large-* and allocation-failure tests, the committed instruction
+                      baseline (docs/running.md: how long)
 make test-browser     the report page in headless Chromium: every image loads; a screenshot
 make fuzz             libFuzzer on every backend for FUZZ_SECONDS (default 60)
 make clean            remove build/

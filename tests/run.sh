@@ -14,11 +14,12 @@
 #                            at its default (tests/bare_*.c): the shared machinery without its
 #                            variants; and on a sparse variant that changes one hook
 #                            (tests/checked_sparse.c)
-#   tests/fuzz.sh            the fuzz target under libFuzzer (clang, ASan+UBSan): every input
-#                            of the committed corpus (tests/corpus), then mutations from a fixed
-#                            seed, every backend beside its model; what it makes goes to
-#                            build/fuzz/test/ (build/asan/fuzz_replay FILE... replays inputs
-#                            alone under gcc's sanitizers: make test does not run it)
+#   build/asan/fuzz_replay   the fuzz target (tests/fuzz.c: every backend beside its model) on
+#                            every input of the committed corpus (tests/corpus), under gcc's
+#                            AddressSanitizer and UndefinedBehaviorSanitizer, without libFuzzer
+#   tests/fuzz.sh            (make check-long) the fuzz target under libFuzzer (clang,
+#                            ASan+UBSan): the corpus, then mutations from a fixed seed; what it
+#                            makes goes to build/fuzz/test/
 #   valgrind build/conformance   the suite, reduced (no large-* tests), under memcheck: no error,
 #                            no leak
 #   build/scenario_file      scenario files: the shipped ones, good and bad files, overrides
@@ -61,8 +62,9 @@
 #                            backend; each rule broken (the check build) fails its rows
 #   tests/history.sh         make track and make history: two runs appended and drawn, a run
 #                            made slower marked so, the same run or another CPU's refused
-#   tests/instr.sh           the instruction check (make instr): the committed baseline holds,
-#                            a build with a heavier backend fails it, not-comparable builds say so
+#   tests/instr.sh           the instruction check (make instr): a build with a heavier backend
+#                            fails it, not-comparable builds say so (the committed baseline
+#                            holds: tests/instr.sh --long, in make check-long)
 #   tests/links.sh           every relative link, image and #anchor of the committed Markdown
 #   tests/setup.sh           make's preflight: packages checked before anything compiles, apt's
 #                            broken states in one line, outputs that cannot be written refused
@@ -132,27 +134,36 @@ asan() {
 }
 
 # Two lanes at once, one a core (CI's machine has two): the programs under the sanitizers,
-# valgrind and the fuzzer in one, the scripts (every make they call, one at a time) and the
-# plain run in the other, about as long as each other. One suite after another they took 983 s
-# of CPU (2026-11-27, an Intel Xeon, loaded) and CI 1,360 s in all; in these lanes, on the same
-# machine quiet, .ci/run took 568 s with the scripts lane 350 s (valgrind and the hook-less run
-# in it then: they moved here, about 50 s). 2026-11-28, quiet: 574 s, lanes 333 and 345 s, so
-# stats.sh (22 s; its A/A runs of build/ecsbench check no time) moved here too and the fuzzer
-# went to 2,600 executions: 565 s, lanes 344 and 317 s; the next clean clone 602 s (the fuzzer
-# 168 s at the same executions), so: the fuzzer at 2,300 (the corpus and 139 mutations),
-# memcheck at 2,000 operations, the plain run at 20,000, stats back in the scripts lane.
+# valgrind and the fuzzer, and the suites that call no make, in one; the scripts that call make
+# (every make they call, one at a time) in the other, about as long as each other. One suite
+# after another they took 983 s of CPU (2026-11-27, an Intel Xeon, loaded) and CI 1,360 s in
+# all; in these lanes, on the same machine quiet, .ci/run took 568 s with the scripts lane 350 s.
+# 2026-11-28 and 29 the lanes grew to 626-648 s (an AMD EPYC, 2 cores: the scripts lane 646 s,
+# the fuzzer 224-273 s, cli.sh 263 s), over ten minutes with the build (168 s), so, 2026-11-29:
+# the fuzz target made 3x faster (no 128 KiB block mapped per create and no iterator array per
+# system under ASan: 81 s for libFuzzer's 2,300 executions alone), cli.sh's check-build run and
+# fixed-inner run in 2 processes instead of the default 32 that raced to the 270 s budget (cli.sh
+# 263 s to about 112 s alone), the committed instruction baseline (scripts/instr.sh check, 115
+# rows under callgrind) moved to the long lane, and the suites that call no make moved here from
+# the scripts lane. make test then took 385 s (lanes 372 and 382 s; load 2 to 3.4, others'
+# builds beside it) and 553 s with its build: too close to ten minutes, so libFuzzer's run from
+# seed 1 (the corpus and 139 mutations, 109 s) moved to the long lane too, and make test replays
+# the corpus under gcc's sanitizers (build/asan/fuzz_replay, every input and every check of the
+# target, without libFuzzer's bookkeeping). The next clean clone (commit 371aa69, load 1.4 to
+# 3.3, others' work beside it): 497 s, the build 160 s, make test: 337 s, the lanes' suites 294 s
+# (programs) and 337 s (scripts), 2276 passed, 0 failed.
 lane_programs() {
 	lane=programs
 	# under the sanitizers with 10,000 random operations per random test on profile A and the
 	# larger scales, and on AAA (512 types: masks of many words) without its three slowest
 	# kinds of test (lived-in, group, the failure tests: 83 s of CPU under ASan); the plain run
-	# in the other lane runs everything at 20,000
+	# below runs everything at 20,000
 	suite "conformance (ASan+UBSan)" asan build/asan/conformance --ops 10000 -/AA
 	suite "conformance AAA (ASan+UBSan)" asan build/asan/conformance --ops 5000 /AAA \
 		-lived-in -failure -group
-	# every input of the committed corpus first, then mutations from a fixed seed (the corpus
-	# alone, which build/asan/fuzz_replay replays, is what the run starts with)
-	suite "fuzz (libFuzzer, fixed seed)" tests/fuzz.sh
+	# the fuzz target on every input of the committed corpus (libFuzzer's runs from it, with
+	# mutations: make check-long)
+	suite "fuzz corpus replayed (ASan+UBSan)" asan build/asan/fuzz_replay tests/corpus/*
 	# archetype.h and sparse.h with every hook empty: the machinery their variants share
 	# stands alone (10,000 random operations a random test: the run above has more)
 	suite "conformance (archetype and sparse with default hooks, a one-hook variant)" build/conformance-bare --ops 10000
@@ -169,10 +180,6 @@ lane_programs() {
 	suite "parallel pass (ThreadSanitizer)" env TSAN_OPTIONS=halt_on_error=1:exitcode=66 \
 		build/tsan/parallel
 	suite "parallel-iterate (ThreadSanitizer)" tests/parallel.sh
-}
-
-lane_scripts() {
-	lane=scripts
 	# 20,000 random operations a random test (100,000 with --ops 100000: 83 s of CPU), without the
 	# large-* tests, which the ASan run has (42 s with them, 29 s without, a quiet Xeon)
 	suite conformance build/conformance --ops 20000 -large
@@ -180,42 +187,56 @@ lane_scripts() {
 	suite "frame-time tails and growth" build/tails
 	suite "the race's statistics" build/race
 	suite "scenario engine" build/scenario_engine
-	suite advise tests/advise.sh
-	suite cli tests/cli.sh
-	suite "CSV columns" tests/columns.sh
-	suite "scenario command line" tests/scenario_cli.sh
-	suite "tails and growth, end to end" tests/tails.sh
-	suite figures tests/figures.sh
 	suite "figure text" tests/figure_text.sh
-	suite report tests/report.sh
 	suite stats tests/stats.sh
-	suite machine tests/machine.sh
+	suite "CSV columns" tests/columns.sh
+	suite "tails and growth, end to end" tests/tails.sh
 	suite "valgrind scripts" tests/valgrind_scripts.sh
 	suite "google benchmark JSON" tests/gbench.sh
 	suite "state a game is in" tests/state.sh
+	suite links tests/links.sh
+}
+
+lane_scripts() {
+	lane=scripts
+	suite advise tests/advise.sh
+	suite cli tests/cli.sh
+	suite "scenario command line" tests/scenario_cli.sh
+	suite figures tests/figures.sh
+	suite report tests/report.sh
+	suite machine tests/machine.sh
 	suite history tests/history.sh
 	suite "instruction counts" tests/instr.sh
-	suite links tests/links.sh
 	suite set-up tests/setup.sh
 }
 
 # --- make check-long (`run.sh --long`): the long lane, which .ci/run runs after make test --------
-# What make test cut to fit its ten minutes, at the scales the large-* tests use, in two lanes of
-# about the same length (docs/running.md, "The long lane", has what they took):
-#   the fuzzer for minutes: 6,000 executions from another fixed seed (make test's: 2,300 from
-#   seed 1, nearly all of them the corpus's 2,161 inputs), so that some 3,800 are mutations;
-#   LONG_FUZZ_RUNS and LONG_FUZZ_SEED change them for a trial
-#   the conformance suite under ASan+UBSan whole: every test on every profile (AAA's lived-in,
-#   group and failure tests too) at 100,000 random operations a random test (make test's:
-#   10,000, AAA at 5,000 without those three) and the large model test twice, the second to
-#   twice the live entities (--scale 2: 6,000 and 12,000)
+# What make test cut to fit its ten minutes, at the scales the large-* tests use, in two lanes
+# (docs/running.md, "The long lane", has what they took):
+#   the fuzzer under libFuzzer: 2,300 executions from seed 1 (the corpus's 2,161 inputs and 139
+#   mutations, as make test ran it until 2026-11-29; make test now replays the corpus alone,
+#   under gcc's sanitizers), then 6,000 from seed 2, so that some 3,800 are mutations;
+#   LONG_FUZZ_RUNS and LONG_FUZZ_SEED change the second for a trial
 #   memcheck with the large-* tests and the allocation-failure tests at 20,000 random operations
 #   (make test's: 2,000, without either), profile A and the large tests' own (AA and AAA, and
 #   the 4-million-entity capacity test, would take it past the lane's length under valgrind)
+#   the committed instruction baseline (tests/instr.sh --long: scripts/instr.sh check, the
+#   whole set under callgrind; make test checks the check itself on a part of the set)
+#   in the other lane, the conformance suite under ASan+UBSan whole: every test on every
+#   profile (AAA's lived-in, group and failure tests too) at 100,000 random operations a random
+#   test (make test's: 10,000, AAA at 5,000 without those three) and the large model test
+#   twice, the second to twice the live entities (--scale 2: 6,000 and 12,000); and memcheck
+#   as above
+# 2026-11-29, an AMD EPYC of 2 cores, load about 2 (others' builds beside it), commit 371aa69:
+# make check-long: 359 s, 867 passed, 0 failed; lanes 359 s (seed 1's 2,300 executions 107 s,
+# seed 2's 6,000 197 s, 770 s before the fuzz target was made faster, the instruction baseline
+# 55 s) and 303 s (ASan+UBSan at scale 2 193 s, memcheck 110 s).
 lane_long_fuzz() {
 	lane=long_fuzz
+	suite "fuzz (libFuzzer, fixed seed)" tests/fuzz.sh
 	suite "fuzz, long (libFuzzer, fixed seed)" env FUZZ_RUNS="${LONG_FUZZ_RUNS:-6000}" \
 		FUZZ_SEED="${LONG_FUZZ_SEED:-2}" tests/fuzz.sh
+	suite "instruction counts, the committed baseline" tests/instr.sh --long
 }
 
 lane_long_checks() {
