@@ -361,9 +361,10 @@ static inline uint32_t ecs_split_limit(uint32_t total, uint32_t part, uint32_t p
 /*
  * ecs_split_align: how many items (of `size` bytes, consecutive from `at`) to move a boundary
  * forward so that it falls on a cache-line start: the least d < limit with at + d * size on a
- * line start, or 0 if there is none (then the boundary stays; always at a limit of 0). A caller keeps limit at most the
- * smallest part's size, so that boundaries moved forward stay in order; and it checks that the
- * d items from `at` are really consecutive in memory where that is not certain.
+ * line start, or 0 if there is none (then the boundary stays; always at a limit of 0). A caller
+ * keeps limit at most the smallest part's size, so that boundaries moved forward stay in order;
+ * and it checks that the d items from `at` are really consecutive in memory where that is not
+ * certain.
  */
 static inline uint32_t ecs_split_align(const void *at, uint32_t size, uint32_t limit)
 {

@@ -130,18 +130,11 @@ static inline bool sparse_alive(const ecs_storage *s, ecs_entity e)
 	return index < s->entity_used && s->records[index] == e;
 }
 
+/* The records grown to hold need (entity_cap never past ECS_MAX_ENTITIES). */
 static int records_grow(ecs_storage *s, uint32_t need)
 {
-	if (need <= s->entity_cap)
-		return ECS_OK;
-	uint32_t cap = pool_grown(s->entity_cap, need, SPARSE_MIN_RECORDS, ECS_MAX_ENTITIES);
-	ecs_entity *records = pool_realloc(s, s->records, (size_t)s->entity_cap * sizeof *records,
-	                                     (size_t)cap * sizeof *records);
-	if (!records)
-		return ECS_ERR_NO_MEMORY;
-	s->records = records;
-	s->entity_cap = cap;
-	return ECS_OK;
+	return ecs_array_grow(&s->alloc, (void **)&s->records, &s->entity_cap, need,
+	                      sizeof *s->records, SPARSE_MIN_RECORDS, ECS_MAX_ENTITIES);
 }
 
 static bool sparse_entity_alive(const ecs_storage *s, ecs_entity e)
